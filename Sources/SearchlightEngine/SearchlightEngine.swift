@@ -1,0 +1,1 @@
+// The engine: analyzer, term dictionary, postings, scoring, segments.

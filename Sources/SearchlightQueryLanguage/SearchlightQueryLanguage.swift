@@ -1,0 +1,1 @@
+// The Spotlight query language: lexer, parser, AST.
