@@ -74,7 +74,8 @@ public struct QueryParseError: Error, Sendable, Hashable, CustomStringConvertibl
 
     public var description: String {
         if kind == .emptyQuery { return message }
-        var text = "\(message) at offset \(offset)"
+        let position = "at offset \(offset)"
+        var text = message.hasSuffix(position) ? message : "\(message) \(position)"
         if line > 1 { text += " (line \(line), column \(column))" }
         if !found.isEmpty, !message.contains("'\(found)'") {
             text += found == "end of query" ? " (found end of query)" : " (found '\(found)')"
