@@ -8,6 +8,18 @@ struct Lexer {
     private(set) var position = 0
     /// Scratch space for string literal bytes, reused across tokens.
     private var literal: [UInt8] = []
+    /// Scratch space for string segments, reused across tokens.
+    private var segments: [StringPattern.Segment] = []
+
+    /// Payload of the last `.string` token.
+    private(set) var stringPattern = StringPattern.anything
+    private(set) var modifiers = StringModifiers()
+    /// Payload of the last `.number` token.
+    private(set) var number = QueryNumber(value: 0, text: "0")
+    /// Payload of the last `.time` token.
+    private(set) var timeName = ""
+    private(set) var timeNameRange = SourceRange.none
+    private(set) var timeArgument: Token.TimeArgument? = nil
 
     init(_ source: UnsafeBufferPointer<UInt8>) {
         self.source = source
@@ -114,9 +126,11 @@ struct Lexer {
     private mutating func lexString() throws(QueryParseError) -> Token {
         let start = position
         let (pattern, end) = try scanQuoted(at: start)
+        stringPattern = pattern
         position = end
         // Modifiers: every identifier character glued to the quote must be one of c, d, w, t.
         var modifiers = StringModifiers()
+        defer { self.modifiers = modifiers }
         while position < source.count, Self.isIdentifierContinue(source[position]) {
             let letter = source[position]
             guard letter < 0x80, let modifier = StringModifiers(letter: Unicode.Scalar(letter)) else {
@@ -127,7 +141,7 @@ struct Lexer {
             modifiers.insert(modifier)
             position += 1
         }
-        return Token(kind: .string(pattern, modifiers), range: SourceRange(start: start, end: position))
+        return Token(kind: .string, range: SourceRange(start: start, end: position))
     }
 
     /// Scans a quoted string starting at the quote `start`; returns its pattern and the offset after the
@@ -135,7 +149,7 @@ struct Lexer {
     private mutating func scanQuoted(at start: Int) throws(QueryParseError) -> (StringPattern, Int) {
         let quote = source[start]
         var index = start + 1
-        var segments: [StringPattern.Segment] = []
+        segments.removeAll(keepingCapacity: true)
         literal.removeAll(keepingCapacity: true)
         func flushLiteral() {
             if !literal.isEmpty {
@@ -219,16 +233,17 @@ struct Lexer {
             throw error(.invalidNumber, "invalid number '\(text(start, index))'", from: start, to: index)
         }
         position = index
-        return Token(kind: .number(QueryNumber(value: value, text: text(start, index))),
-                     range: SourceRange(start: start, end: index))
+        number = QueryNumber(value: value, text: text(start, index))
+        return Token(kind: .number, range: SourceRange(start: start, end: index))
     }
+
+    private static let timePrefix: [UInt8] = Array("$time.".utf8)
 
     /// `$time.name` and an optional `( argument )`, whose raw text the parser interprets.
     private mutating func lexTime() throws(QueryParseError) -> Token {
         let start = position
-        let prefix = Array("$time.".utf8)
         var index = start
-        for expected in prefix {
+        for expected in Self.timePrefix {
             guard index < source.count, source[index] == expected else {
                 var end = start + 1
                 while end < source.count, Self.isIdentifierContinue(source[end]) { end += 1 }
@@ -241,11 +256,14 @@ struct Lexer {
         while index < source.count, Self.isIdentifierStart(source[index]) || Self.isDigit(source[index]) { index += 1 }
         let name = text(nameStart, index)
         let nameRange = SourceRange(start: start, end: index)
+        timeName = name
+        timeNameRange = nameRange
+        timeArgument = nil
         position = index
         skipSpace()
         guard byte(at: position) == UInt8(ascii: "(") else {
             position = index
-            return Token(kind: .time(name: name, nameRange: nameRange, argument: nil), range: nameRange)
+            return Token(kind: .time, range: nameRange)
         }
         let open = position
         position += 1
@@ -284,7 +302,7 @@ struct Lexer {
             throw error(.invalidTime, "expected ')' after the argument of '$time.\(name)'", from: position, to: end)
         }
         position += 1
-        return Token(kind: .time(name: name, nameRange: nameRange, argument: argument),
-                     range: SourceRange(start: start, end: position))
+        timeArgument = argument
+        return Token(kind: .time, range: SourceRange(start: start, end: position))
     }
 }

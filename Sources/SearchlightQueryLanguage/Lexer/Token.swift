@@ -1,4 +1,8 @@
 /// One lexical unit of a query, with the span it covers.
+///
+/// Tokens are plain values (no references) so the parser can copy them for free; the payload of the most
+/// recent string, number or time token lives in the `Lexer` (`stringPattern`, `number`, `time…`) until the
+/// next token is read.
 struct Token: Sendable {
     enum Kind: Sendable, Equatable {
         case leftParen, rightParen, comma
@@ -9,17 +13,19 @@ struct Token: Sendable {
         /// `!` not followed by `=`
         case not
         case comparison(ComparisonOperator)
-        /// A quoted string with its escapes resolved into a pattern, and the modifiers glued to it.
-        case string(StringPattern, StringModifiers)
-        case number(QueryNumber)
+        /// A quoted string; its pattern and modifiers are in `Lexer.stringPattern` / `Lexer.modifiers`.
+        case string
+        /// A number; its value is in `Lexer.number`.
+        case number
         /// Letters, digits, `_`, `:`, `.` (the text is read from the range).
         case identifier
         /// `*`
         case star
         /// `**`
         case doubleStar
-        /// `$time.name` with its optional parenthesized argument (raw, interpreted by the parser).
-        case time(name: String, nameRange: SourceRange, argument: TimeArgument?)
+        /// `$time.name` with its optional parenthesized argument (raw, interpreted by the parser), in
+        /// `Lexer.timeName`, `Lexer.timeNameRange` and `Lexer.timeArgument`.
+        case time
         case end
     }
 

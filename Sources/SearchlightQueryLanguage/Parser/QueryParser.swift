@@ -28,6 +28,7 @@ public func parseQuery(_ query: String) throws(QueryParseError) -> QueryExpressi
 struct Parser {
     private var lexer: Lexer
     private var current = Token(kind: .end, range: .none)
+    /// The token before `current` (tokens are plain values, so keeping it costs nothing).
     private var previous: Token? = nil
     private var depth = 0
 
@@ -51,9 +52,13 @@ struct Parser {
         QueryParseError(kind, message, at: range, in: source, hint: hint)
     }
 
-    private static let constants: [String: Bool] = [
-        "true": true, "false": false, "TRUEPREDICATE": true, "FALSEPREDICATE": false,
-    ]
+    private static func constant(_ name: String) -> Bool? {
+        switch name {
+        case "true", "TRUEPREDICATE": true
+        case "false", "FALSEPREDICATE": false
+        default: nil
+        }
+    }
 
     // MARK: Expressions
 
@@ -140,7 +145,7 @@ struct Parser {
                     : "the only function is InRange(attribute, lower, upper)"
                 throw error(.unknownFunction, "unknown function '\(name)'", at: token.range, hint: hint)
             }
-            if let value = Self.constants[name], !isComparisonOperator(current.kind) {
+            if let value = Self.constant(name), !isComparisonOperator(current.kind) {
                 return .constant(value, range: token.range)
             }
             return try parseComparison(attribute: .named(name), attributeToken: token)
@@ -190,15 +195,15 @@ struct Parser {
         let value: QueryValue
         var modifiers = StringModifiers()
         switch valueToken.kind {
-        case .string(let pattern, let glued):
-            value = .string(pattern)
-            modifiers = glued
+        case .string:
+            value = .string(lexer.stringPattern)
+            modifiers = lexer.modifiers
         case .star:
             value = .string(.anything)
-        case .number(let number):
-            value = .number(number)
-        case .time(let name, let nameRange, let argument):
-            value = .time(try parseTime(name: name, nameRange: nameRange, argument: argument))
+        case .number:
+            value = .number(lexer.number)
+        case .time:
+            value = .time(try parseTime())
         case .identifier:
             let word = text(of: valueToken.range)
             if word == "true" || word == "false" {
@@ -261,14 +266,14 @@ struct Parser {
         let token = current
         let value: QueryValue
         switch token.kind {
-        case .number(let number): value = .number(number)
-        case .string(let pattern, let modifiers):
-            guard modifiers.isEmpty else {
+        case .number: value = .number(lexer.number)
+        case .string:
+            guard lexer.modifiers.isEmpty else {
                 throw error(.misplacedModifiers, "modifiers are not allowed on InRange bounds", at: token.range)
             }
-            value = .string(pattern)
-        case .time(let name, let nameRange, let argument):
-            value = .time(try parseTime(name: name, nameRange: nameRange, argument: argument))
+            value = .string(lexer.stringPattern)
+        case .time:
+            value = .time(try parseTime())
         default:
             throw error(.unexpectedToken, "expected a number, string or time as the \(which) bound of InRange",
                         at: token.range)
@@ -279,9 +284,10 @@ struct Parser {
 
     // MARK: Time
 
-    private func parseTime(name: String, nameRange: SourceRange,
-                           argument: Token.TimeArgument?) throws(QueryParseError) -> TimeExpression {
-        if let anchor = TimeExpression.Anchor.relative[name] {
+    /// Interprets the lexer's current `.time` token.
+    private func parseTime() throws(QueryParseError) -> TimeExpression {
+        let name = lexer.timeName, nameRange = lexer.timeNameRange, argument = lexer.timeArgument
+        if let anchor = TimeExpression.Anchor.relative(named: name) {
             guard let argument else { return TimeExpression(anchor) }
             let offset = try parseOffset(argument, anchor: anchor)
             return TimeExpression(anchor, offset: offset)

@@ -20,6 +20,10 @@ public struct StringPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Builds a pattern from segments, normalizing them.
     public init(segments: [Segment]) {
+        if Self.isNormalized(segments) {
+            self.segments = segments
+            return
+        }
         var out: [Segment] = []
         out.reserveCapacity(segments.count)
         var pendingOnes = 0
@@ -46,6 +50,28 @@ public struct StringPattern: Sendable, Hashable, CustomStringConvertible {
         }
         flush()
         self.segments = out
+    }
+
+    /// True when `segments` already has the normalized form (the common case for parsed strings).
+    private static func isNormalized(_ segments: [Segment]) -> Bool {
+        var previousIsLiteral = false
+        var previousIsRun = false
+        for segment in segments {
+            switch segment {
+            case .literal(let text):
+                if text.isEmpty || previousIsLiteral { return false }
+                previousIsLiteral = true
+                previousIsRun = false
+            case .anyOne:
+                if previousIsRun { return false }
+                previousIsLiteral = false
+            case .anyRun:
+                if previousIsRun { return false }
+                previousIsLiteral = false
+                previousIsRun = true
+            }
+        }
+        return true
     }
 
     /// A pattern without wildcards: whole-value equality with `text`.

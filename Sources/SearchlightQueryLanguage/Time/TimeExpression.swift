@@ -36,11 +36,18 @@ public struct TimeExpression: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
-        /// The anchors that take an integer offset, by name.
-        static let relative: [String: Anchor] = [
-            "now": .now, "today": .today, "yesterday": .yesterday, "this_week": .thisWeek,
-            "this_month": .thisMonth, "this_year": .thisYear,
-        ]
+        /// The anchor that takes an integer offset with this name, if any.
+        static func relative(named name: String) -> Anchor? {
+            switch name {
+            case "now": .now
+            case "today": .today
+            case "yesterday": .yesterday
+            case "this_week": .thisWeek
+            case "this_month": .thisMonth
+            case "this_year": .thisYear
+            default: nil
+            }
+        }
     }
 
     public var anchor: Anchor
