@@ -207,3 +207,30 @@ final class ParserConstructTests: XCTestCase {
                        parse("a == 1 && b == \"x\"c")?.strippingPositions())
     }
 }
+
+final class SourceRangeTests: XCTestCase {
+    func testTextLocationAndUnion() {
+        let source = "ab\ncdé\nf"
+        let range = SourceRange(start: 3, end: 7)
+        XCTAssertEqual(range.text(in: source), "cdé")
+        XCTAssertEqual(range.length, 4)
+        XCTAssertEqual(range.location(in: source), SourceLocation(utf8Offset: 3, line: 2, column: 1))
+        XCTAssertEqual(SourceLocation(utf8Offset: 8, in: source), SourceLocation(utf8Offset: 8, line: 3, column: 1))
+        XCTAssertEqual(SourceLocation(utf8Offset: 9, in: source).column, 2, "the end of the text")
+        XCTAssertEqual(SourceLocation(utf8Offset: 6, in: source).column, 3, "inside é: that character's column")
+        XCTAssertEqual(SourceRange(start: 1, end: 2).union(SourceRange(start: 5, end: 6)), SourceRange(start: 1, end: 6))
+        XCTAssertEqual(SourceRange(start: 5, end: 2).end, 5, "never runs backwards")
+        XCTAssertEqual(SourceRange(start: 50, end: 60).text(in: source), "", "out of bounds is empty, not a trap")
+        XCTAssertEqual(SourceLocation(utf8Offset: -3, in: source).line, 1)
+    }
+
+    func testTreeDescriptionOfNotAndConstants() {
+        XCTAssertEqual(parse(#"!(a == "x*") || true"#)?.treeDescription(), """
+            or 0..<20
+              not 0..<11
+                comparison 2..<11 a == "x*" shape=prefix
+              constant 16..<20 true
+            """)
+        XCTAssertEqual(parse("!(a == 1) || !true")?.canonicalQuery, "!(a == 1) || !true")
+    }
+}

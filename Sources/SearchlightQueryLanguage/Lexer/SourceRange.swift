@@ -8,10 +8,10 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     /// UTF-8 offset just past the last byte.
     public var end: Int
 
+    /// A range from `start` to `end`; an `end` before `start` is raised to `start` (ranges never run backwards).
     public init(start: Int, end: Int) {
-        assert(start <= end, "a source range never runs backwards")
         self.start = start
-        self.end = end
+        self.end = Swift.max(start, end)
     }
 
     /// The placeholder range used by nodes built in code rather than parsed (and by `strippingPositions()`).
