@@ -41,7 +41,9 @@ final class ParserConstructTests: XCTestCase {
         XCTAssertEqual(comparison(#"title == 'x'w"#)?.modifiers, [.wordBased])
         XCTAssertEqual(comparison(#"title == "x""#)?.modifiers, [])
         // A space ends the string: the letters would be a stray identifier.
-        XCTAssertNotNil(parseError(#"title == "x" cd"#))
+        XCTAssertEqual(parseError(#"title == "x" cd"#)?.hint, "modifiers must follow the closing quote without a space")
+        XCTAssertEqual(parseError(#"(title == "x" dc)"#)?.hint, "modifiers must follow the closing quote without a space")
+        XCTAssertNil(parseError(#"title == "x" b"#)?.hint)
     }
 
     func testAndBindsTighterThanOr() {

@@ -3,7 +3,8 @@
 /// Canonical form: `==` for equality, strings double-quoted with `\`-escapes for `\`, `"`, and literal `*`
 /// and `?`, modifiers in `cdwt` order, single spaces around operators, and parentheses around every nested
 /// `&&`/`||` and around the operand of `!` unless it is a constant. Parsing the output gives back the same
-/// tree (up to source positions).
+/// tree (up to source positions). Trees built in code round-trip too, as long as attribute names are valid
+/// identifiers and numbers are finite.
 extension QueryExpression: CustomStringConvertible {
     /// The canonical query string.
     public var canonicalQuery: String {

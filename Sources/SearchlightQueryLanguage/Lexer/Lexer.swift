@@ -104,11 +104,11 @@ struct Lexer {
         case UInt8(ascii: "$"):
             return try lexTime()
         case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-            // A sign or leading dot only starts a number when a digit follows.
-            if let following, Self.isDigit(following)
-                || (following == UInt8(ascii: ".") && b != UInt8(ascii: ".") && byte(at: position + 2).map(Self.isDigit) == true) {
-                return try lexNumber()
-            }
+            // A sign or leading dot only starts a number when a digit follows (`-5`, `.5`, `-.5`).
+            let digitFollows = following.map(Self.isDigit) == true
+            let dotDigitFollows = b != UInt8(ascii: ".") && following == UInt8(ascii: ".")
+                && byte(at: position + 2).map(Self.isDigit) == true
+            if digitFollows || dotDigitFollows { return try lexNumber() }
             throw error(.unexpectedCharacter, "unexpected '\(text(start, start + 1))'", from: start, to: start + 1)
         default:
             if Self.isDigit(b) { return try lexNumber() }

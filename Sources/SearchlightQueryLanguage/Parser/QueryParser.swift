@@ -74,8 +74,17 @@ struct Parser {
         case .rightParen:
             throw error(.unbalancedParenthesis, "unbalanced ')'", at: current.range, hint: "no '(' is open here")
         default:
-            throw error(.unexpectedToken, "expected '&&', '||' or the end of the query", at: current.range)
+            throw error(.unexpectedToken, "expected '&&', '||' or the end of the query", at: current.range,
+                        hint: detachedModifiersHint())
         }
+    }
+
+    /// A hint for `"x" cd`: modifier letters separated from their string by a space.
+    private func detachedModifiersHint() -> String? {
+        guard current.kind == .identifier, previous?.kind == .string else { return nil }
+        let word = text(of: current.range)
+        guard word.unicodeScalars.allSatisfy({ StringModifiers(letter: $0) != nil }) else { return nil }
+        return "modifiers must follow the closing quote without a space"
     }
 
     private mutating func parseOr() throws(QueryParseError) -> QueryExpression {
@@ -130,7 +139,8 @@ struct Parser {
                     throw error(.unbalancedParenthesis, "unbalanced '('", at: token.range,
                                 hint: "expected ')' before the end of the query")
                 }
-                throw error(.unexpectedToken, "expected ')', '&&' or '||'", at: current.range)
+                throw error(.unexpectedToken, "expected ')', '&&' or '||'", at: current.range,
+                            hint: detachedModifiersHint())
             }
             try advance()
             depth -= 1
