@@ -116,3 +116,18 @@ final class TimeResolutionTests: XCTestCase {
         }
     }
 }
+
+final class NumericValueTests: XCTestCase {
+    func testNumericValues() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try XCTUnwrap(TimeZone(secondsFromGMT: 0))
+        let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        XCTAssertEqual(comparison("a == 0xff")?.value.numericValue(now: now, calendar: calendar), 255)
+        XCTAssertEqual(comparison("a == true")?.value.numericValue(now: now, calendar: calendar), 1)
+        XCTAssertEqual(comparison("a == false")?.value.numericValue(now: now, calendar: calendar), 0)
+        XCTAssertEqual(comparison("a == $time.now(-100)")?.value.numericValue(now: now, calendar: calendar), 799_999_900)
+        XCTAssertEqual(comparison("a == $time.absolute(519771600)")?.value.numericValue(now: now, calendar: calendar),
+                       519_771_600)
+        XCTAssertNil(comparison(#"a == "5""#)?.value.numericValue(now: now, calendar: calendar))
+    }
+}
