@@ -41,6 +41,16 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
+    /// Decodes the interchange JSON shape (see `ItemJSON`); Codable support for apps that persist items.
+    public required convenience init(from decoder: any Decoder) throws {
+        let decoded = try ItemJSON.item(from: JSONValue(from: decoder))
+        self.init(uniqueIdentifier: decoded.uniqueIdentifier, domainIdentifier: decoded.domainIdentifier,
+                  attributeSet: decoded.attributeSet)
+        explicitExpirationDate = decoded.explicitExpirationDate
+        isUpdate = decoded.isUpdate
+        updateListenerOptions = decoded.updateListenerOptions
+    }
+
     /// Unique (within the app) key used to update and delete the item.
     open var uniqueIdentifier: String {
         get { state.withLock { $0.uniqueIdentifier } }

@@ -40,6 +40,12 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, @unchecked Sendabl
         super.init()
     }
 
+    /// Decodes the interchange JSON shape of an `attributeSet` object (see `ItemJSON`).
+    public required convenience init(from decoder: any Decoder) throws {
+        let decoded = try ItemJSON.attributeSet(from: JSONValue(from: decoder), path: "attributeSet")
+        self.init(storage: decoded.snapshot)
+    }
+
     // MARK: Content type
 
     /// The uniform type identifier of the item. Setting it also sets the derived `contentTypeTree`.

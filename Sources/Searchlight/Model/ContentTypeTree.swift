@@ -106,6 +106,18 @@ public enum ContentTypeTree {
     /// The type followed by all its ancestors, breadth first, each once. An unknown type conforms to
     /// `public.item` only (a dynamic type). Cycles in registered declarations are cut.
     public static func tree(for identifier: String) -> [String] {
+        // System types only conform to system types, so their trees never change: computed once.
+        if let system = systemTrees[identifier] { return system }
+        return computeTree(for: identifier)
+    }
+
+    private static let systemTrees: [String: [String]] = {
+        var trees: [String: [String]] = [:]
+        for identifier in systemTypes.keys { trees[identifier] = computeTree(for: identifier) }
+        return trees
+    }()
+
+    private static func computeTree(for identifier: String) -> [String] {
         guard isKnown(identifier) else { return identifier == "public.item" ? [identifier] : [identifier, "public.item"] }
         var result = [identifier]
         var seen: Set<String> = [identifier]
