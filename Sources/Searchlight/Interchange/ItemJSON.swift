@@ -101,13 +101,15 @@ public enum ItemJSON {
         case .cleared?: .cleared
         default: nil
         }
-        for descriptor in AttributeCatalog.all {
-            guard let slot = storage.named[descriptor.name] else { continue }
-            if descriptor.name == "contentTypeTree", slot == derivedTree { continue }
+        // Only the slots present, in catalogue order (unknown names, which the API cannot create, go last).
+        let ordered = storage.named.map { (AttributeCatalog.position(of: $0.key) ?? Int.max, $0.key, $0.value) }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        for (_, name, slot) in ordered {
+            if name == "contentTypeTree", slot == derivedTree { continue }
             switch slot {
-            case .cleared: members.append(JSONMember(descriptor.name, .null))
+            case .cleared: members.append(JSONMember(name, .null))
             case .value(let v):
-                members.append(JSONMember(descriptor.name, try namedJSON(v, path: "attributeSet.\(descriptor.name)")))
+                members.append(JSONMember(name, try namedJSON(v, path: "attributeSet.\(name)")))
             }
         }
         if !storage.custom.isEmpty {
