@@ -1,8 +1,9 @@
 /// A strict, fast, byte-level JSON parser (RFC 8259): no comments, no trailing commas, no NaN, UTF-8 validated,
 /// nesting limited to `maximumDepth`. Errors carry the line and byte column of the offending byte.
 ///
-/// Foundation's `JSONDecoder`/`JSONSerialization` were too slow for the one-second budget on debian-en
-/// (63,666 items, 52 MB); this parser works directly on the bytes.
+/// Why not Foundation: on debian-en (63,666 items, 52 MB, release build, CPU time) `JSONSerialization` took
+/// 1.3–1.6 s and `JSONDecoder` into a minimal struct 0.65–0.77 s before building a single item; the whole
+/// `JSONLinesReader` path on this parser, items included, takes about 0.45 s.
 package struct JSONParser: ~Copyable {
     package static let maximumDepth = 256
 
