@@ -1,0 +1,125 @@
+import Foundation
+
+/// ISO 8601 date-times for the interchange format, in UTC: `2026-11-21T23:05:57Z`, with a fraction of a second
+/// (up to nanoseconds, trailing zeros trimmed) when the date has one. Reading also accepts `±hh:mm` offsets.
+/// Hand-written because `ISO8601DateFormatter` is slow and drops sub-millisecond precision.
+package enum ISO8601DateCoding {
+    package static func string(from date: Date) -> String {
+        // Work from the reference-date seconds Date stores, so whole seconds and the fraction split exactly.
+        let t = date.timeIntervalSinceReferenceDate
+        guard t.isFinite, abs(t) < 1e14 else { return t < 0 ? "0001-01-01T00:00:00Z" : "9999-12-31T23:59:59Z" }
+        var seconds = t.rounded(.down)
+        let fraction = t - seconds  // exact for doubles
+        // The fewest fraction digits (up to 9) that read back to exactly this date.
+        var digits = 0, scaled: Int64 = 0
+        if fraction > 0 {
+            for d in 1...9 {
+                let scale = pow(10, Double(d))
+                scaled = Int64((fraction * scale).rounded())
+                digits = d
+                if seconds + Double(scaled) / scale == t { break }
+            }
+            if scaled == Int64(pow(10, Double(digits))) { seconds += 1; scaled = 0; digits = 0 }
+        }
+        let total = Int64(seconds) + unixToReference
+        var days = total / 86_400
+        var secondOfDay = total % 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        let (y, m, d) = civil(fromDays: days)
+        var s = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+        s += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if scaled > 0 {
+            var text = pad(scaled, digits)
+            while text.hasSuffix("0") { text.removeLast() }
+            s += "." + text
+        }
+        return s + "Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±hh:mm)`; nil when the text is not such a date-time.
+    package static func date(from text: String) -> Date? {
+        let b = Array(text.utf8)
+        var i = 0
+        func number(_ digits: Int) -> Int64? {
+            guard i + digits <= b.count else { return nil }
+            var v: Int64 = 0
+            for _ in 0..<digits {
+                let c = b[i]
+                guard c >= 48 && c <= 57 else { return nil }
+                v = v * 10 + Int64(c - 48)
+                i += 1
+            }
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let y = number(4), expect(45), let mo = number(2), expect(45), let d = number(2),
+              i < b.count, b[i] == 84 || b[i] == 116 else { return nil }
+        i += 1
+        guard let h = number(2), expect(58), let mi = number(2), expect(58), let s = number(2) else { return nil }
+        guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        var fraction = 0.0
+        if expect(46) {
+            let start = i
+            var scale = 0.1
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            if i == start { return nil }
+            // Re-read exactly what was written (nanosecond digits) to avoid accumulated rounding.
+            let digits = String(decoding: b[start..<i], as: UTF8.self)
+            if digits.count <= 9, let n = Int64(digits) {
+                fraction = Double(n) / pow(10, Double(digits.count))
+            }
+        }
+        var offset: Int64 = 0
+        if expect(90) || expect(122) {
+        } else if i < b.count, b[i] == 43 || b[i] == 45 {
+            let sign: Int64 = b[i] == 45 ? -1 : 1
+            i += 1
+            guard let oh = number(2), expect(58), let om = number(2), oh < 24, om < 60 else { return nil }
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(y, mo, d)
+        let seconds = days * 86_400 + h * 3600 + mi * 60 + s - offset - unixToReference
+        return Date(timeIntervalSinceReferenceDate: Double(seconds) + fraction)
+    }
+
+    /// Seconds from 1970-01-01 to 2001-01-01 (Foundation's reference date).
+    private static let unixToReference: Int64 = 978_307_200
+
+    private static func pad(_ v: Int64, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    /// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    private static func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

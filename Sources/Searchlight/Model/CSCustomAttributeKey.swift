@@ -1,0 +1,80 @@
+import Foundation
+
+/// The value form of a custom key: its name and flags (reference §1.9).
+package struct CustomAttributeKeyInfo: Sendable, Hashable {
+    package var keyName: String
+    package var isSearchable: Bool
+    package var isSearchableByDefault: Bool
+    package var isUnique: Bool
+    package var isMultiValued: Bool
+
+    /// Apple's defaults: searchable, not searched by default, not unique, single-valued.
+    package init(keyName: String, isSearchable: Bool = true, isSearchableByDefault: Bool = false,
+                 isUnique: Bool = false, isMultiValued: Bool = false) {
+        self.keyName = keyName
+        self.isSearchable = isSearchable
+        self.isSearchableByDefault = isSearchableByDefault
+        self.isUnique = isUnique
+        self.isMultiValued = isMultiValued
+    }
+
+    /// Why a key name is unacceptable, or nil if it is fine: non-empty, ASCII letters, digits and `_` only,
+    /// and not starting with the reserved prefix `kMD`.
+    package static func problem(withKeyName name: String) -> String? {
+        if name.isEmpty { return "custom attribute key name is empty" }
+        if name.hasPrefix("kMD") { return "custom attribute key name '\(name)' starts with the reserved prefix 'kMD'" }
+        for byte in name.utf8 {
+            let ok = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x5F
+            if !ok {
+                return "custom attribute key name '\(name)' may contain only ASCII letters, digits and '_'"
+            }
+        }
+        return nil
+    }
+}
+
+/// Mirror of `CSCustomAttributeKey`: names an app-defined attribute and says how it is searched.
+open class CSCustomAttributeKey: NSObject, NSCopying, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: the only stored property is an immutable `let` of a Sendable value type.
+    package let info: CustomAttributeKeyInfo
+
+    /// A key with Apple's defaults (searchable, not searched by default, not unique, single-valued);
+    /// nil when `keyName` is not a valid key name.
+    public convenience init?(keyName: String) {
+        self.init(keyName: keyName, searchable: true, searchableByDefault: false, unique: false, multiValued: false)
+    }
+
+    /// Designated initialiser; nil when `keyName` is empty, not ASCII letters/digits/`_`, or starts with `kMD`.
+    public init?(keyName: String, searchable: Bool, searchableByDefault: Bool, unique: Bool, multiValued: Bool) {
+        if CustomAttributeKeyInfo.problem(withKeyName: keyName) != nil { return nil }
+        info = CustomAttributeKeyInfo(keyName: keyName, isSearchable: searchable,
+                                      isSearchableByDefault: searchableByDefault, isUnique: unique,
+                                      isMultiValued: multiValued)
+        super.init()
+    }
+
+    package init(info: CustomAttributeKeyInfo) {
+        self.info = info
+        super.init()
+    }
+
+    open var keyName: String { info.keyName }
+    /// Queries may reference the attribute at all.
+    open var isSearchable: Bool { info.isSearchable }
+    /// Free-text (unqualified) search looks at it.
+    open var isSearchableByDefault: Bool { info.isSearchableByDefault }
+    /// A storage hint (intern repeated values), not a uniqueness constraint.
+    open var isUnique: Bool { info.isUnique }
+    open var isMultiValued: Bool { info.isMultiValued }
+
+    open func copy(with zone: NSZone? = nil) -> Any { CSCustomAttributeKey(info: info) }
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        (object as? CSCustomAttributeKey)?.info == info
+    }
+
+    open override var hash: Int { info.hashValue }
+
+    open override var description: String { "<CSCustomAttributeKey \(info.keyName)>" }
+}

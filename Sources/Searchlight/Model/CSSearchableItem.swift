@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// Mirror of Core Spotlight's `CSSearchableItem`: an identifier, an optional domain, an expiration date and an
+/// attribute set. `isUpdate` turns indexing into a merge (reference §3.1).
+open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: all mutable state is the `State` value inside a `Mutex`; the attribute
+    // set it references is itself thread-safe.
+    private struct State: Sendable {
+        var uniqueIdentifier: String
+        var domainIdentifier: String?
+        var explicitExpirationDate: Date?
+        var attributeSet: CSSearchableItemAttributeSet
+        var isUpdate = false
+        var updateListenerOptions: UpdateListenerOptions = .default
+        var rank: Double = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// Options for system-generated attributes an app may listen for (reference §1.7).
+    public struct UpdateListenerOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let `default` = UpdateListenerOptions([])
+        public static let summarization = UpdateListenerOptions(rawValue: 1 << 1)
+        public static let priority = UpdateListenerOptions(rawValue: 1 << 2)
+    }
+
+    /// The default lifetime of an indexed item: one calendar month after it was indexed.
+    package static func defaultExpirationDate(from start: Date = Date()) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar.date(byAdding: .month, value: 1, to: start) ?? start.addingTimeInterval(30 * 86_400)
+    }
+
+    /// A `nil` identifier generates a UUID string, which the app must remember to update or delete the item.
+    public init(uniqueIdentifier: String?, domainIdentifier: String?, attributeSet: CSSearchableItemAttributeSet) {
+        state = Mutex(State(uniqueIdentifier: uniqueIdentifier ?? UUID().uuidString, domainIdentifier: domainIdentifier,
+                            attributeSet: attributeSet))
+        super.init()
+    }
+
+    /// Decodes the interchange JSON shape (see `ItemJSON`); Codable support for apps that persist items.
+    public required convenience init(from decoder: any Decoder) throws {
+        let decoded = try ItemJSON.item(from: JSONValue(from: decoder))
+        self.init(uniqueIdentifier: decoded.uniqueIdentifier, domainIdentifier: decoded.domainIdentifier,
+                  attributeSet: decoded.attributeSet)
+        explicitExpirationDate = decoded.explicitExpirationDate
+        isUpdate = decoded.isUpdate
+        updateListenerOptions = decoded.updateListenerOptions
+    }
+
+    /// Unique (within the app) key used to update and delete the item.
+    open var uniqueIdentifier: String {
+        get { state.withLock { $0.uniqueIdentifier } }
+        set { state.withLock { $0.uniqueIdentifier = newValue } }
+    }
+
+    /// Owner/group identifier, a dotted hierarchy such as `account.mailbox`; deleting a domain deletes its subdomains.
+    open var domainIdentifier: String? {
+        get { state.withLock { $0.domainIdentifier } }
+        set { state.withLock { $0.domainIdentifier = newValue } }
+    }
+
+    /// When the item expires. Null-resettable: assigning `nil` restores the default, one month from now
+    /// (the index fixes it to one month after indexing).
+    open var expirationDate: Date! {
+        get { state.withLock { $0.explicitExpirationDate } ?? Self.defaultExpirationDate() }
+        set { state.withLock { $0.explicitExpirationDate = newValue } }
+    }
+
+    /// The expiration date the caller set, or nil if the default applies.
+    package var explicitExpirationDate: Date? {
+        get { state.withLock { $0.explicitExpirationDate } }
+        set { state.withLock { $0.explicitExpirationDate = newValue } }
+    }
+
+    /// The expiration to store for an item indexed at `indexedAt`.
+    package func effectiveExpirationDate(indexedAt: Date) -> Date {
+        explicitExpirationDate ?? Self.defaultExpirationDate(from: indexedAt)
+    }
+
+    open var attributeSet: CSSearchableItemAttributeSet {
+        get { state.withLock { $0.attributeSet } }
+        set { state.withLock { $0.attributeSet = newValue } }
+    }
+
+    /// `false`: indexing replaces any stored item wholesale. `true`: merge into the stored item (attributes set
+    /// to `nil` are removed); dropped if no item with this identifier exists.
+    open var isUpdate: Bool {
+        get { state.withLock { $0.isUpdate } }
+        set { state.withLock { $0.isUpdate = newValue } }
+    }
+
+    open var updateListenerOptions: UpdateListenerOptions {
+        get { state.withLock { $0.updateListenerOptions } }
+        set { state.withLock { $0.updateListenerOptions = newValue } }
+    }
+
+    /// Relevance assigned by a ranked query (higher = better).
+    package var rank: Double {
+        get { state.withLock { $0.rank } }
+        set { state.withLock { $0.rank = newValue } }
+    }
+
+    /// Orders items ranked by a `CSUserQuery`: `.orderedAscending` when this item ranks higher (comes first).
+    open func compare(byRank other: CSSearchableItem) -> ComparisonResult {
+        let mine = rank, theirs = other.rank
+        if mine > theirs { return .orderedAscending }
+        if mine < theirs { return .orderedDescending }
+        return .orderedSame
+    }
+
+    /// A deep copy, including a copy of the attribute set.
+    open func copy(with zone: NSZone? = nil) -> Any { deepCopy() }
+
+    /// A deep copy, typed (the index layer stores copies so later caller mutations do not leak in).
+    package func deepCopy() -> CSSearchableItem {
+        let s = state.withLock { $0 }
+        let copy = CSSearchableItem(uniqueIdentifier: s.uniqueIdentifier, domainIdentifier: s.domainIdentifier,
+                                    attributeSet: s.attributeSet.deepCopy())
+        copy.state.withLock {
+            $0.explicitExpirationDate = s.explicitExpirationDate
+            $0.isUpdate = s.isUpdate
+            $0.updateListenerOptions = s.updateListenerOptions
+            $0.rank = s.rank
+        }
+        return copy
+    }
+
+    open override var description: String {
+        "<CSSearchableItem \(uniqueIdentifier) domain=\(domainIdentifier ?? "nil")\(isUpdate ? " update" : "") \(attributeSet)>"
+    }
+
+    /// The result of applying `update` (an `isUpdate` item) to this stored item: attributes merged with cleared
+    /// ones removed; domain and expiration taken from the update when it sets them. Neither input changes.
+    package func applying(update: CSSearchableItem) -> CSSearchableItem {
+        let merged = deepCopy()
+        merged.attributeSet.merge(update: update.attributeSet)
+        merged.attributeSet.removeClearedSlots()
+        if let domain = update.domainIdentifier { merged.domainIdentifier = domain }
+        if let expiration = update.explicitExpirationDate { merged.explicitExpirationDate = expiration }
+        if update.updateListenerOptions != .default { merged.updateListenerOptions = update.updateListenerOptions }
+        merged.isUpdate = false
+        return merged
+    }
+}

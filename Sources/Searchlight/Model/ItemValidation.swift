@@ -1,0 +1,92 @@
+import Foundation
+
+/// Checks an item before it is indexed, the way Core Spotlight rejects items with `CSIndexError.invalidItemError`.
+/// Every message names the item identifier and, where relevant, the attribute.
+extension CSSearchableItem {
+    /// Throws the first problem found (see `validationProblems()`).
+    package func validate() throws(CSIndexError) {
+        if let first = validationProblems().first { throw first }
+    }
+
+    /// Every problem of this item: empty identifier, malformed domain identifiers, non-finite numbers,
+    /// `rankingHint` outside 0…100, custom values of types Apple does not allow, invalid custom key names, and a
+    /// type identifier listed in more than one item-provider array.
+    package func validationProblems() -> [CSIndexError] {
+        let id = uniqueIdentifier
+        var problems: [CSIndexError] = []
+        if id.isEmpty {
+            problems.append(.invalidItem("item has an empty uniqueIdentifier"))
+        }
+        let label = id.isEmpty ? "item with empty uniqueIdentifier" : "item '\(id)'"
+        if let domain = domainIdentifier, let problem = Self.domainProblem(domain) {
+            problems.append(.invalidItem("\(label): domainIdentifier '\(domain)' \(problem)"))
+        }
+        problems += attributeSet.validationProblems(itemLabel: label)
+        return problems
+    }
+
+    /// Why a dotted domain identifier is malformed, or nil: it must be non-empty and have no empty components.
+    package static func domainProblem(_ domain: String) -> String? {
+        if domain.isEmpty { return "is empty (use nil for no domain)" }
+        if domain.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            return "has an empty component (leading, trailing or doubled '.')"
+        }
+        return nil
+    }
+}
+
+extension CSSearchableItemAttributeSet {
+    /// The attribute-level problems of this set; `itemLabel` (e.g. `item 'abc'`) starts each message.
+    package func validationProblems(itemLabel: String) -> [CSIndexError] {
+        let s = snapshot
+        var problems: [CSIndexError] = []
+        for name in s.named.keys.sorted() {
+            guard let value = s.named[name]?.value else { continue }
+            problems += Self.valueProblems(value, where: "\(itemLabel): attribute '\(name)'")
+            if name == "domainIdentifier", case .string(let domain) = value,
+               let problem = CSSearchableItem.domainProblem(domain) {
+                problems.append(.invalidItem("\(itemLabel): attribute 'domainIdentifier' '\(domain)' \(problem)"))
+            }
+            if name == "rankingHint", case .number(let n) = value, n.isFinite,
+               !(0...100).contains(n.doubleValue) {
+                problems.append(.invalidItem("\(itemLabel): attribute 'rankingHint' is \(n), outside 0...100"))
+            }
+        }
+        for name in s.custom.keys.sorted() {
+            guard let entry = s.custom[name] else { continue }
+            if let problem = CustomAttributeKeyInfo.problem(withKeyName: name) {
+                problems.append(.invalidItem("\(itemLabel): \(problem)"))
+            }
+            if let value = entry.slot.value {
+                problems += Self.valueProblems(value, where: "\(itemLabel): custom attribute '\(name)'")
+            }
+        }
+        let providerArrays = ["providerDataTypeIdentifiers", "providerFileTypeIdentifiers",
+                              "providerInPlaceFileTypeIdentifiers"]
+        var owner: [String: String] = [:]
+        for array in providerArrays {
+            guard case .strings(let types)? = s.named[array]?.value else { continue }
+            for type in Set(types) {
+                if let first = owner[type] {
+                    problems.append(.invalidItem(
+                        "\(itemLabel): type '\(type)' appears in both '\(first)' and '\(array)'; it may be in only one"))
+                } else {
+                    owner[type] = array
+                }
+            }
+        }
+        return problems
+    }
+
+    private static func valueProblems(_ value: AttributeValue, where place: String) -> [CSIndexError] {
+        var problems: [CSIndexError] = []
+        for typeName in value.unsupportedTypeNames {
+            problems.append(.invalidItem("\(place) holds a value of type \(typeName); allowed are String, NSNumber, "
+                + "Date, Data, CSPerson, NSNull and arrays of those"))
+        }
+        for number in value.numbers where !number.isFinite {
+            problems.append(.invalidItem("\(place) holds the non-finite number \(number)"))
+        }
+        return problems
+    }
+}
