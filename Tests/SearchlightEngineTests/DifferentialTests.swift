@@ -184,6 +184,38 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// Multi-block posting lists (more than 128 documents per term) so block-max pruning really skips.
+    func testTopKWithBlockMaxPruningEqualsFullRanking() throws {
+        var g = Generator(state: 42)
+        let writer = IndexWriter()
+        let fields = Fields(
+            title: try writer.registerField("title", .text(weight: 3, primary: true)),
+            body: try writer.registerField("body", .text(weight: 1)),
+            tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
+            number: try writer.registerField("number", .numeric))
+        for i in 0..<1500 {
+            try writer.upsert(makeDocument(&g, id: "d\(i)", fields: fields))
+            if i % 500 == 499 { _ = try writer.commit() }
+        }
+        let snapshot = try writer.commit()
+        let words = Self.vocabulary
+        var queries: [Query] = words.map { .term($0) } + words.map { .prefix(String($0.prefix(2))) }
+        for _ in 0..<30 {
+            queries.append(.and([.term(g.pick(words)), .term(g.pick(words))]))
+            queries.append(.or([.term(g.pick(words)), .term(g.pick(words)), .prefix(String(g.pick(words).prefix(3)))]))
+            queries.append(.phrase(g.pick(words) + " " + g.pick(words)))
+            queries.append(.not(.term(g.pick(words)), excluding: .term(g.pick(words))))
+            queries.append(.boost(.and([.term(g.pick(words)), .all]), 2))
+        }
+        for query in queries {
+            let full = snapshot.search(query, limit: 100_000)
+            XCTAssertEqual(full.count, snapshot.count(query))
+            for k in [1, 10, 20] {
+                XCTAssertEqual(snapshot.search(query, limit: k), Array(full.prefix(k)), "top-\(k) of \(query)")
+            }
+        }
+    }
+
     func check(_ snapshot: IndexSnapshot, _ model: [String: ReferenceDocument], _ g: inout Generator, fields: Fields, seed: Int) throws {
         XCTAssertEqual(snapshot.documentCount, model.count, "seed \(seed)")
         for (id, _) in model.prefix(5) {
