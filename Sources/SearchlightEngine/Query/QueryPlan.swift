@@ -229,7 +229,7 @@ struct QueryPlanner {
                       let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
                 let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
                 let (impactScale, tfScale) = impactScales(entry.field, segment)
-                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index),
+                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
                                              field: entry.field, fieldFactor: factors(entry.field), norms: norms,
                                              primary: isPrimary(entry.field), isExact: entry.isExact,
                                              impactScale: impactScale, tfScale: tfScale))
@@ -243,7 +243,7 @@ struct QueryPlanner {
                 var cursors: [PostingCursor] = []
                 for term in terms {
                     guard let index = term.withUnsafeBufferPointer({ dictionary.find($0) }) else { continue fieldLoop }
-                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index))
+                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index, field: field))
                 }
                 let norms = field < segment.norms.count ? segment.norms[field] : []
                 sources.append(PhraseSource(cursors: cursors, offsets: offsets, field: field,
