@@ -144,7 +144,13 @@ struct QueryPlanner {
             key.withUnsafeBufferPointer { k in
                 for segment in snapshot.segments {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                    for index in terms.prefixRange(k) {
+                    var range = Array(terms.prefixRange(k))
+                    if range.count > IndexSnapshot.maxExpansions {
+                        // Keep this segment's most frequent expansions without building every term.
+                        range.sort { terms.docFreq[$0] != terms.docFreq[$1] ? terms.docFreq[$0] > terms.docFreq[$1] : $0 < $1 }
+                        range.removeSubrange(IndexSnapshot.maxExpansions...)
+                    }
+                    for index in range {
                         let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
                         found[term, default: (field, 0)].df += Int(terms.docFreq[index])
                     }
@@ -235,6 +241,11 @@ struct QueryPlanner {
                                              impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
+            if sources.count >= MaterializedGroupIterator.minimumSources {
+                return MaterializedGroupIterator(sources: sources.compactMap { $0 as? PostingSource },
+                                                 documentCount: segment.documentCount, idf: idf, boost: 1,
+                                                 parameters: snapshot.parameters, label: label)
+            }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
         case .phrase(let fields, let terms, let offsets, let idf, let label):
             var sources: [TermSource] = []
