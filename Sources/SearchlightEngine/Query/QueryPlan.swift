@@ -241,7 +241,9 @@ struct QueryPlanner {
                                              impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
-            if sources.count >= MaterializedGroupIterator.minimumSources {
+            // Dense accumulation pays off when many cursors cover a good part of the segment.
+            if sources.count >= MaterializedGroupIterator.minimumSources,
+               sources.reduce(0, { $0 + $1.cost }) * 16 >= segment.documentCount {
                 return MaterializedGroupIterator(sources: sources.compactMap { $0 as? PostingSource },
                                                  documentCount: segment.documentCount, idf: idf, boost: 1,
                                                  parameters: snapshot.parameters, label: label)
