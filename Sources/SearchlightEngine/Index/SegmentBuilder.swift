@@ -1,0 +1,405 @@
+/// The mutable in-memory buffer of the writer. Documents are analyzed once; each (field, term) is
+/// interned to an integer id and each document contributes one posting entry per distinct term
+/// (term id, doc, tf, positions). `seal()` groups entries by term with a counting sort, sorts the term
+/// keys, and encodes the flat arrays of a `Segment`.
+struct SegmentBuilder {
+    private(set) var documentCount = 0
+    /// Keys are a 2-byte big-endian field id followed by the folded term bytes.
+    private var interner = TermInterner()
+    /// Per term: its postings already encoded (`varint(doc delta), varint(tf)` per document) and its
+    /// positions (per document, delta varints), so sealing only concatenates in term order.
+    private var pool = ByteSlicePool()
+    private var termDocs: [ByteSlicePool.Stream] = []
+    private var termPositions: [ByteSlicePool.Stream] = []
+    private var termLastDoc: [UInt32] = []
+    private var termDocFreq: [UInt32] = []
+    private var postingCount = 0
+    // Per-document entries (one per distinct term of the document).
+    private var entryTerm: [UInt32] = []
+    private var entryTf: [UInt32] = []
+    private var entryPositionStart: [UInt32] = []
+    private var positions: [UInt32] = []
+    private var norms: [[UInt8]] = []
+    private var lengthSum: [UInt64] = []
+    private var fieldDocCount: [UInt32] = []
+    private var numericOffsets: [[UInt32]] = []
+    private var numericValues: [[Double]] = []
+    private var storedBytes: [UInt8] = []
+    private var storedOffsets: [UInt32] = [0]
+    private var idBytes: [UInt8] = []
+    private var idOffsets: [UInt32] = [0]
+    private var domainOrdinals: [UInt32] = []
+    private var domains: [String] = [""]
+    private var domainIndex: [String: UInt32] = [:]
+
+    // Per-document scratch, reused.
+    private var tokens = TokenBuffer()
+    private var pairTerm: [UInt32] = []
+    private var pairPosition: [UInt32] = []
+    private var lastSeen: [UInt32] = []
+    private var entryOfTerm: [UInt32] = []
+    private var fieldLength: [Int] = []
+    private var fieldNextPosition: [UInt32] = []
+    private var touchedText: [Int] = []
+    /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
+    private var kinds: [FieldOptions.Kind] = []
+
+    /// Gap between the values of a multi-valued text field, so a phrase never spans two values.
+    static let valueGap: UInt32 = 100
+
+    var isEmpty: Bool { documentCount == 0 }
+
+    var memoryBytes: Int {
+        interner.memoryBytes + pool.memoryBytes + termDocs.capacity * 32
+            + storedBytes.capacity + idBytes.capacity
+    }
+
+    private mutating func growFields(to count: Int) {
+        while norms.count < count {
+            norms.append([])
+            lengthSum.append(0)
+            fieldDocCount.append(0)
+            numericOffsets.append([])
+            numericValues.append([])
+            fieldLength.append(0)
+            fieldNextPosition.append(0)
+        }
+    }
+
+    /// Adds a document; returns its number in this buffer.
+    mutating func add(_ document: Document, schema: Schema, analyzer: Analyzer) -> Int {
+        let doc = UInt32(documentCount)
+        growFields(to: schema.fields.count)
+        pairTerm.removeAll(keepingCapacity: true)
+        pairPosition.removeAll(keepingCapacity: true)
+        touchedText.removeAll(keepingCapacity: true)
+        if kinds.count != schema.fields.count { kinds = schema.fields.map(\.options.kind) }
+        for (field, value) in document.values {
+            let f = Int(field.rawValue)
+            guard f < kinds.count else { continue }
+            let kind = kinds[f]
+            switch (kind, value) {
+            case (.text, .text(let text)):
+                let seen = touchedText.contains(f)
+                if !seen { touchedText.append(f) }
+                let first = seen ? fieldNextPosition[f] + Self.valueGap : 0
+                tokens.removeAll()
+                let next = analyzer.analyze(text, mode: .index, firstPosition: first, into: &tokens)
+                fieldLength[f] += Int(next - first)
+                fieldNextPosition[f] = next
+                internTokens(field: field)
+            case (.numeric, .number(let number)):
+                if numericOffsets[f].isEmpty { numericOffsets[f] = [UInt32](repeating: 0, count: Int(doc) + 1) }
+                numericValues[f].append(number)
+            default:
+                break
+            }
+        }
+        // Group this document's (term, position) pairs into one entry per term, then append each entry
+        // to its term's encoded streams.
+        entryTerm.removeAll(keepingCapacity: true)
+        entryTf.removeAll(keepingCapacity: true)
+        entryPositionStart.removeAll(keepingCapacity: true)
+        if lastSeen.count < interner.count {
+            lastSeen.append(contentsOf: repeatElement(0, count: interner.count - lastSeen.count + 1024))
+            entryOfTerm.append(contentsOf: repeatElement(0, count: lastSeen.count - entryOfTerm.count))
+        }
+        for term in pairTerm {
+            let t = Int(term)
+            if lastSeen[t] != doc + 1 {
+                lastSeen[t] = doc + 1
+                entryOfTerm[t] = UInt32(entryTerm.count)
+                entryTerm.append(term)
+                entryTf.append(0)
+                entryPositionStart.append(0)
+            }
+            entryTf[Int(entryOfTerm[t])] += 1
+        }
+        var start: UInt32 = 0
+        for e in 0..<entryTerm.count {
+            entryPositionStart[e] = start
+            start += entryTf[e]
+            entryTf[e] = 0
+        }
+        if positions.count < pairTerm.count { positions.append(contentsOf: repeatElement(0, count: pairTerm.count - positions.count)) }
+        for k in 0..<pairTerm.count {
+            let e = Int(entryOfTerm[Int(pairTerm[k])])
+            positions[Int(entryPositionStart[e] + entryTf[e])] = pairPosition[k]
+            entryTf[e] += 1
+        }
+        for e in 0..<entryTerm.count {
+            let p0 = Int(entryPositionStart[e])
+            let range = p0..<(p0 + Int(entryTf[e]))
+            if range.count > 1 {
+                var ordered = true
+                for k in range.dropFirst() where positions[k] < positions[k - 1] { ordered = false }
+                if !ordered { positions[range].sort() }
+            }
+            appendPosting(term: entryTerm[e], doc: doc, positions: range)
+        }
+        // Norms, numeric offsets, stored values, id and domain.
+        for f in 0..<norms.count where !norms[f].isEmpty || touchedText.contains(f) {
+            if norms[f].isEmpty { norms[f] = [UInt8](repeating: 0, count: Int(doc)) }
+            norms[f].append(FieldNorm.encode(fieldLength[f]))
+        }
+        for f in touchedText {
+            lengthSum[f] += UInt64(fieldLength[f])
+            if fieldLength[f] > 0 { fieldDocCount[f] += 1 }
+            fieldLength[f] = 0
+            fieldNextPosition[f] = 0
+        }
+        for f in 0..<numericOffsets.count where !numericOffsets[f].isEmpty {
+            numericOffsets[f].append(UInt32(numericValues[f].count))
+        }
+        StoredFields.encode(document.values, into: &storedBytes)
+        storedOffsets.append(UInt32(storedBytes.count))
+        appendIdentity(id: document.id, domain: document.domain)
+        documentCount += 1
+        return Int(doc)
+    }
+
+    private mutating func appendIdentity(id: String, domain: String?) {
+        idBytes.append(contentsOf: id.utf8)
+        idOffsets.append(UInt32(idBytes.count))
+        if let domain, !domain.isEmpty {
+            if let ordinal = domainIndex[domain] {
+                domainOrdinals.append(ordinal)
+            } else {
+                let ordinal = UInt32(domains.count)
+                domains.append(domain)
+                domainIndex[domain] = ordinal
+                domainOrdinals.append(ordinal)
+            }
+        } else {
+            domainOrdinals.append(0)
+        }
+    }
+
+    /// Appends one document's posting to a term's encoded streams.
+    @inline(__always)
+    private mutating func appendPosting(term: UInt32, doc: UInt32, positions range: Range<Int>) {
+        let t = Int(term)
+        while termDocs.count <= t {
+            termDocs.append(pool.makeStream())
+            termPositions.append(pool.makeStream())
+            termLastDoc.append(0)
+            termDocFreq.append(0)
+        }
+        var docs = termDocs[t], positionStream = termPositions[t]
+        pool.appendVarInt(doc &- termLastDoc[t], to: &docs)
+        pool.appendVarInt(UInt32(range.count), to: &docs)
+        termLastDoc[t] = doc
+        termDocFreq[t] += 1
+        postingCount += 1
+        var previous: UInt32 = 0
+        for k in range {
+            let position = positions[k]
+            pool.appendVarInt(position &- previous, to: &positionStream)
+            previous = position
+        }
+        termDocs[t] = docs
+        termPositions[t] = positionStream
+    }
+
+    private mutating func internTokens(field: FieldID) {
+        tokens.bytes.withUnsafeBufferPointer { bytes in
+            for record in tokens.records {
+                let start = Int(record.termStart)
+                let term = interner.intern(UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)]),
+                                           field: field.rawValue)
+                pairTerm.append(term)
+                pairPosition.append(record.position)
+            }
+        }
+    }
+
+    private mutating func internKey(field: Int, term: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        interner.intern(term, field: UInt16(field))
+    }
+
+    /// Appends the live documents of sealed segments (in order) without re-analyzing: per-document data is
+    /// copied and every posting is re-interned and renumbered. Used by merges.
+    mutating func append(segment: Segment, live: Bitset) {
+        let fieldCount = max(segment.norms.count, segment.numericOffsets.count, segment.fieldTerms.count)
+        growFields(to: fieldCount)
+        var remap = [UInt32](repeating: UInt32.max, count: segment.documentCount)
+        let base = documentCount
+        for doc in 0..<segment.documentCount where live[doc] {
+            let newDoc = documentCount
+            remap[doc] = UInt32(newDoc)
+            for f in 0..<segment.norms.count where !segment.norms[f].isEmpty || !norms[f].isEmpty {
+                if norms[f].isEmpty { norms[f] = [UInt8](repeating: 0, count: newDoc) }
+                let norm = segment.norms[f].isEmpty ? 0 : segment.norms[f][doc]
+                norms[f].append(norm)
+                lengthSum[f] += UInt64(FieldNorm.lengths[Int(norm)])
+                if norm > 0 { fieldDocCount[f] += 1 }
+            }
+            for f in 0..<numericOffsets.count where !numericOffsets[f].isEmpty
+                || (f < segment.numericOffsets.count && !segment.numericOffsets[f].isEmpty) {
+                if numericOffsets[f].isEmpty { numericOffsets[f] = [UInt32](repeating: 0, count: newDoc + 1) }
+                if f < segment.numericOffsets.count, !segment.numericOffsets[f].isEmpty {
+                    numericValues[f].append(contentsOf: segment.numbers(FieldID(rawValue: UInt16(f)), doc))
+                }
+                numericOffsets[f].append(UInt32(numericValues[f].count))
+            }
+            storedBytes.append(contentsOf: segment.storedBytes[Int(segment.storedOffsets[doc])..<Int(segment.storedOffsets[doc + 1])])
+            storedOffsets.append(UInt32(storedBytes.count))
+            appendIdentity(id: segment.id(doc), domain: segment.domain(doc))
+            documentCount += 1
+        }
+        // Norms of fields this builder knows but the segment lacks must stay aligned.
+        for f in 0..<norms.count where !norms[f].isEmpty && norms[f].count < documentCount {
+            norms[f].append(contentsOf: repeatElement(0, count: documentCount - norms[f].count))
+        }
+        guard documentCount > base else { return }
+        for (f, terms) in segment.fieldTerms.enumerated() {
+            guard let terms else { continue }
+            for index in 0..<terms.count {
+                let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
+                let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: f)
+                while cursor.next() != PostingCursor.end {
+                    let newDoc = remap[cursor.doc]
+                    if newDoc == UInt32.max { continue }
+                    positions.removeAll(keepingCapacity: true)
+                    cursor.positions(into: &positions)
+                    appendPosting(term: termID, doc: newDoc, positions: 0..<positions.count)
+                }
+            }
+        }
+    }
+
+    /// Encodes the buffer as an immutable segment.
+    func seal() throws(EngineError) -> Segment {
+        let termCount = interner.count
+        guard storedBytes.count < Int(UInt32.max) else { throw .segmentTooLarge }
+        // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
+        let arena = interner.arena
+        let starts = interner.starts
+        let termFields = interner.fields
+        var prefixes = [UInt64](repeating: 0, count: termCount)
+        for t in 0..<termCount {
+            var p = UInt64(termFields[t])
+            let s = Int(starts[t]), e = Int(starts[t + 1])
+            for k in 0..<6 { p = p << 8 | (s + k < e ? UInt64(arena[s + k]) : 0) }
+            prefixes[t] = p
+        }
+        var sorted = Array(0..<UInt32(termCount))
+        arena.withUnsafeBufferPointer { a in
+            sorted.sort { x, y in
+                let px = prefixes[Int(x)], py = prefixes[Int(y)]
+                if px != py { return px < py }
+                let xs = Int(starts[Int(x)]), xe = Int(starts[Int(x) + 1])
+                let ys = Int(starts[Int(y)]), ye = Int(starts[Int(y) + 1])
+                let common = min(xe - xs, ye - ys)
+                let c = common > 0 ? memcmp(a.baseAddress! + xs, a.baseAddress! + ys, common) : 0
+                return c != 0 ? c < 0 : (xe - xs) < (ye - ys)
+            }
+        }
+        var docBytes: [UInt8] = []
+        var positionBytes: [UInt8] = []
+        var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
+        var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
+        var fieldTerms = [FieldTerms?](repeating: nil, count: norms.count)
+        let impactConstants = (0..<norms.count).map { Segment.impactConstant(lengthSum: lengthSum[$0], documents: fieldDocCount[$0]) }
+        var cursor = 0
+        while cursor < sorted.count {
+            let firstTerm = Int(sorted[cursor])
+            let field = Int(termFields[firstTerm])
+            var bytes: [UInt8] = [], offsets: [UInt32] = [0], docFreq: [UInt32] = []
+            var postingStart: [UInt32] = [], blockStart: [UInt32] = [], positionStart: [UInt32] = []
+            while cursor < sorted.count {
+                let t = Int(sorted[cursor])
+                let s = Int(starts[t]), e = Int(starts[t + 1])
+                if Int(termFields[t]) != field { break }
+                let df = t < termDocFreq.count ? Int(termDocFreq[t]) : 0
+                // Terms whose every posting was dropped (deleted documents in a merge) are not kept.
+                guard df > 0 else {
+                    cursor += 1
+                    continue
+                }
+                bytes.append(contentsOf: arena[s..<e])
+                offsets.append(UInt32(bytes.count))
+                docFreq.append(UInt32(df))
+                postingStart.append(UInt32(docBytes.count))
+                positionStart.append(UInt32(positionBytes.count))
+                // Single-block terms (most of them) need no skip entry: the cursor decodes the block.
+                let multiBlock = df > Segment.blockSize
+                blockStart.append(multiBlock ? UInt32(skipLastDoc.count) : UInt32.max)
+                let fieldNorms = field < norms.count ? norms[field] : []
+                let impactConstant = impactConstants[field]
+                let docBase = docBytes.count, positionBase = positionBytes.count
+                pool.copy(termDocs[t], to: &docBytes)
+                pool.copy(termPositions[t], to: &positionBytes)
+                let docEnd = docBytes.count, positionEnd = positionBytes.count
+                if multiBlock { docBytes.withUnsafeBufferPointer { allDocs in
+                    positionBytes.withUnsafeBufferPointer { allPositions in
+                        let stream = UnsafeBufferPointer(rebasing: allDocs[docBase..<docEnd])
+                        let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase..<positionEnd])
+                        var offset = 0, positionOffset = 0
+                        var doc: UInt32 = 0
+                        for k in 0..<df {
+                            if k % Segment.blockSize == 0 {
+                                skipDocOffset.append(UInt32(docBase + offset))
+                                skipPositionOffset.append(UInt32(positionBase + positionOffset))
+                                skipLastDoc.append(0)
+                                skipMaxTf.append(0)
+                                skipMaxImpact.append(0)
+                            }
+                            doc &+= VarInt.read(stream, &offset)
+                            let tf = VarInt.read(stream, &offset)
+                            VarInt.skip(positionStream, &positionOffset, count: Int(tf))
+                            let last = skipLastDoc.count - 1
+                            skipLastDoc[last] = doc
+                            skipMaxTf[last] = max(skipMaxTf[last], tf)
+                            let norm = Int(doc) < fieldNorms.count ? fieldNorms[Int(doc)] : 0
+                            skipMaxImpact[last] = max(skipMaxImpact[last], Float(tf) / (FieldNorm.lengths[Int(norm)] + impactConstant))
+                        }
+                    }
+                } }
+                cursor += 1
+            }
+            guard docBytes.count < Int(UInt32.max), positionBytes.count < Int(UInt32.max) else {
+                throw .segmentTooLarge
+            }
+            if field < fieldTerms.count {
+                fieldTerms[field] = FieldTerms(bytes: bytes.compacted(), offsets: offsets.compacted(),
+                                               docFreq: docFreq.compacted(), postingStart: postingStart.compacted(),
+                                               blockStart: blockStart.compacted(), positionStart: positionStart.compacted())
+            }
+        }
+        var numericOffsets = self.numericOffsets
+        for f in 0..<numericOffsets.count where !numericOffsets[f].isEmpty && numericOffsets[f].count < documentCount + 1 {
+            let last = numericOffsets[f].last ?? 0
+            numericOffsets[f].append(contentsOf: repeatElement(last, count: documentCount + 1 - numericOffsets[f].count))
+        }
+        var norms = self.norms
+        for f in 0..<norms.count where !norms[f].isEmpty && norms[f].count < documentCount {
+            norms[f].append(contentsOf: repeatElement(0, count: documentCount - norms[f].count))
+        }
+        return Segment(documentCount: documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
+                       positionBytes: positionBytes, skipLastDoc: skipLastDoc, skipDocOffset: skipDocOffset,
+                       skipPositionOffset: skipPositionOffset, skipMaxTf: skipMaxTf, skipMaxImpact: skipMaxImpact, impactConstants: impactConstants,
+                       norms: norms, lengthSum: lengthSum, fieldDocCount: fieldDocCount,
+                       numericOffsets: numericOffsets, numericValues: numericValues, storedBytes: storedBytes,
+                       storedOffsets: storedOffsets, idBytes: idBytes, idOffsets: idOffsets,
+                       domainOrdinals: domainOrdinals, domains: domains)
+    }
+
+    /// Document ids and domains of the buffered documents (for deletes inside a batch).
+    func id(_ doc: Int) -> String {
+        String(decoding: idBytes[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])], as: UTF8.self)
+    }
+
+    func domain(_ doc: Int) -> String? {
+        let ordinal = Int(domainOrdinals[doc])
+        return ordinal == 0 ? nil : domains[ordinal]
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
