@@ -9,8 +9,18 @@ package enum ISO8601DateCoding {
         let t = date.timeIntervalSinceReferenceDate
         guard t.isFinite, abs(t) < 1e14 else { return t < 0 ? "0001-01-01T00:00:00Z" : "9999-12-31T23:59:59Z" }
         var seconds = t.rounded(.down)
-        var nanos = ((t - seconds) * 1e9).rounded()
-        if nanos >= 1e9 { seconds += 1; nanos = 0 }
+        let fraction = t - seconds  // exact for doubles
+        // The fewest fraction digits (up to 9) that read back to exactly this date.
+        var digits = 0, scaled: Int64 = 0
+        if fraction > 0 {
+            for d in 1...9 {
+                let scale = pow(10, Double(d))
+                scaled = Int64((fraction * scale).rounded())
+                digits = d
+                if seconds + Double(scaled) / scale == t { break }
+            }
+            if scaled == Int64(pow(10, Double(digits))) { seconds += 1; scaled = 0; digits = 0 }
+        }
         let total = Int64(seconds) + unixToReference
         var days = total / 86_400
         var secondOfDay = total % 86_400
@@ -18,10 +28,10 @@ package enum ISO8601DateCoding {
         let (y, m, d) = civil(fromDays: days)
         var s = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
         s += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if nanos > 0 {
-            var fraction = pad(Int64(nanos), 9)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            s += "." + fraction
+        if scaled > 0 {
+            var text = pad(scaled, digits)
+            while text.hasSuffix("0") { text.removeLast() }
+            s += "." + text
         }
         return s + "Z"
     }

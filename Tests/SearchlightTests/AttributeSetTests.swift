@@ -1,0 +1,163 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+final class AttributeSetTests: XCTestCase {
+    /// Apple's sample code compiles and behaves unchanged.
+    func testAppleSampleCode() {
+        let set = CSSearchableItemAttributeSet(itemContentType: kUTTypeData as String)
+        set.title = "July Report.Numbers"
+        set.supportsPhoneCall = 1
+        set.latitude = 37.33
+        set.allDay = true
+        XCTAssertEqual(set.title, "July Report.Numbers")
+        XCTAssertEqual(set.supportsPhoneCall, 1)
+        XCTAssertEqual(set.latitude?.doubleValue, 37.33)
+        XCTAssertEqual(set.value(forAttribute: "supportsPhoneCall"), .number(.int(1)))
+        XCTAssertEqual(set.value(forAttribute: "latitude"), .number(.double(37.33)))
+        XCTAssertEqual(set.value(forAttribute: "allDay"), .number(.bool(true)))
+        XCTAssertEqual(set.contentType, "public.data")
+        XCTAssertEqual(set.contentTypeTree, ["public.data", "public.item"])
+    }
+
+    func testContentTypeInitialisersAndTree() {
+        let image = CSSearchableItemAttributeSet(contentType: .jpeg)
+        XCTAssertEqual(image.contentType, "public.jpeg")
+        XCTAssertEqual(image.contentTypeTree, ["public.jpeg", "public.image", "public.data", "public.content", "public.item"])
+        let numbers = CSSearchableItemAttributeSet(itemContentType: "com.apple.iwork.numbers.numbers")
+        XCTAssertTrue(numbers.contentTypeTree?.contains("public.spreadsheet") == true)
+        XCTAssertTrue(numbers.contentTypeTree?.contains("public.content") == true)
+        numbers.contentType = "public.email-message"
+        XCTAssertEqual(numbers.contentTypeTree, ["public.email-message", "public.message", "public.item"])
+        numbers.contentType = nil
+        XCTAssertEqual(numbers.slot(forAttribute: "contentTypeTree"), .cleared)
+        XCTAssertNil(numbers.contentTypeTree)
+    }
+
+    func testContentTypeTreeTable() {
+        XCTAssertEqual(ContentTypeTree.tree(for: "public.utf8-plain-text"),
+                       ["public.utf8-plain-text", "public.plain-text", "public.text", "public.data", "public.content", "public.item"])
+        XCTAssertEqual(ContentTypeTree.tree(for: "public.vcard"),
+                       ["public.vcard", "public.text", "public.contact", "public.data", "public.content", "public.item"])
+        XCTAssertTrue(ContentTypeTree.conforms("public.mpeg-4", to: "public.movie"))
+        XCTAssertTrue(ContentTypeTree.conforms("public.mpeg-4", to: "public.audiovisual-content"))
+        XCTAssertFalse(ContentTypeTree.conforms("public.mpeg-4", to: "public.audio"))
+        XCTAssertTrue(ContentTypeTree.conforms("com.adobe.pdf", to: "public.composite-content"))
+        XCTAssertTrue(ContentTypeTree.conforms("public.folder", to: "public.directory"))
+        XCTAssertTrue(ContentTypeTree.conforms("public.zip-archive", to: "public.archive"))
+        XCTAssertEqual(ContentTypeTree.tree(for: "public.item"), ["public.item"])
+        // Unknown types conform to public.item only.
+        XCTAssertEqual(ContentTypeTree.tree(for: "org.example.unknown"), ["org.example.unknown", "public.item"])
+        // App-declared types get a full pedigree; cycles are cut.
+        ContentTypeTree.register("com.example.recipe", conformingTo: ["public.json"])
+        XCTAssertEqual(ContentTypeTree.tree(for: "com.example.recipe"),
+                       ["com.example.recipe", "public.json", "public.text", "public.data", "public.content", "public.item"])
+        ContentTypeTree.register("com.example.a", conformingTo: ["com.example.b"])
+        ContentTypeTree.register("com.example.b", conformingTo: ["com.example.a"])
+        XCTAssertEqual(ContentTypeTree.tree(for: "com.example.a"), ["com.example.a", "com.example.b"])
+        // System types cannot be redefined.
+        ContentTypeTree.register("public.text", conformingTo: ["public.image"])
+        XCTAssertFalse(ContentTypeTree.conforms("public.text", to: "public.image"))
+        let set = CSSearchableItemAttributeSet(itemContentType: "com.example.recipe")
+        XCTAssertEqual(set.contentTypeTree?.last, "public.item")
+    }
+
+    #if !canImport(UniformTypeIdentifiers)
+    func testUTTypeStandIn() {
+        XCTAssertEqual(UTType.data.identifier, "public.data")
+        XCTAssertTrue(UTType.png.conforms(to: .image))
+        XCTAssertFalse(UTType.png.conforms(to: .text))
+        XCTAssertNil(UTType("org.example.never-declared"))
+        XCTAssertEqual(UTType("public.json"), .json)
+        XCTAssertTrue(UTType.jpeg.supertypes.contains(.data))
+        XCTAssertFalse(UTType.jpeg.supertypes.contains(.jpeg))
+        let exported = UTType(exportedAs: "com.example.note", conformingTo: .plainText)
+        XCTAssertTrue(exported.conforms(to: .text))
+        XCTAssertNotNil(UTType("com.example.note"))
+        let set = CSSearchableItemAttributeSet(contentType: exported)
+        XCTAssertEqual(set.contentTypeTree?.prefix(2), ["com.example.note", "public.plain-text"])
+        set.sharedItemContentType = .pdf
+        XCTAssertEqual(set.sharedItemContentType, .pdf)
+        XCTAssertEqual(kUTTypeImage, "public.image")
+        XCTAssertEqual(kUTTypePDF, "com.adobe.pdf")
+    }
+    #endif
+
+    func testThreeStatesAndMerge() {
+        let stored = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        stored.title = "Old title"
+        stored.keywords = ["a", "b"]
+        stored.contentDescription = "Keep me"
+        let key = CSCustomAttributeKey(keyName: "mood")!
+        stored.setValue("happy", forCustomKey: key)
+
+        let update = CSSearchableItemAttributeSet()
+        XCTAssertNil(update.slot(forAttribute: "title"))  // unset
+        update.title = "New title"                        // value
+        update.keywords = nil                             // cleared
+        update.setValue(nil, forCustomKey: key)           // cleared custom
+        XCTAssertEqual(update.slot(forAttribute: "keywords"), .cleared)
+        XCTAssertEqual(update.slot(forAttribute: "mood"), .cleared)
+
+        stored.merge(update: update)
+        XCTAssertEqual(stored.title, "New title")
+        XCTAssertNil(stored.keywords)
+        XCTAssertEqual(stored.slot(forAttribute: "keywords"), .cleared, "merge keeps the tombstone for coalescing")
+        XCTAssertEqual(stored.contentDescription, "Keep me", "unset in the update: untouched")
+        XCTAssertEqual(stored.contentType, "public.text")
+        XCTAssertNil(stored.value(forCustomKey: key))
+        stored.removeClearedSlots()
+        XCTAssertNil(stored.slot(forAttribute: "keywords"))
+        XCTAssertNil(stored.slot(forAttribute: "mood"))
+        XCTAssertEqual(Set(stored.snapshot.named.keys), ["contentType", "contentTypeTree", "title", "contentDescription"])
+    }
+
+    func testCopyIsDeepAndIndependent() {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.title = "One"
+        set.authors = [CSPerson(displayName: "Ann", handles: ["a@x"], handleIdentifier: "email")]
+        let copy = set.copy() as? CSSearchableItemAttributeSet
+        XCTAssertNotNil(copy)
+        XCTAssertFalse(copy === set)
+        set.title = "Two"
+        set.authors?.first?.contactIdentifier = "changed"  // a new CSPerson object each read: does not leak
+        XCTAssertEqual(copy?.title, "One")
+        XCTAssertEqual(copy?.authors?.first?.displayName, "Ann")
+        XCTAssertNil(copy?.authors?.first?.contactIdentifier)
+        XCTAssertEqual(copy?.snapshot.named["title"], .value(.string("One")))
+    }
+
+    func testConcurrentMutationIsSafe() {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        DispatchQueue.concurrentPerform(iterations: 200) { i in
+            set.title = "t\(i)"
+            set.keywords = ["k\(i)"]
+            _ = set.snapshot
+            set.setValue(NSNumber(value: i), forCustomKey: CSCustomAttributeKey(keyName: "n\(i % 7)")!)
+        }
+        XCTAssertNotNil(set.title)
+        XCTAssertEqual(set.snapshot.custom.count, 7)
+    }
+
+    func testPersonAndLocalizedString() {
+        let p = CSPerson(displayName: "Ray", handles: ["+1 555 0199"], handleIdentifier: "CNContactPhoneNumbersKey")
+        XCTAssertEqual(p.displayName, "Ray")
+        XCTAssertEqual(p.handles, ["+1 555 0199"])
+        XCTAssertEqual(p.handleIdentifier, "CNContactPhoneNumbersKey")
+        XCTAssertNil(p.contactIdentifier)
+        p.contactIdentifier = "ABC-123"
+        XCTAssertEqual((p.copy() as? CSPerson)?.contactIdentifier, "ABC-123")
+        XCTAssertEqual(p.copy() as? CSPerson, p)
+
+        let s = CSLocalizedString(localizedStrings: ["en": "Colour", "fr": "Couleur", "en-US": "Color", 7: "ignored"])
+        XCTAssertEqual(s.localizedString(preferredLanguages: ["fr-CA"]), "Couleur")
+        XCTAssertEqual(s.localizedString(preferredLanguages: ["en-US"]), "Color")
+        XCTAssertEqual(s.localizedString(preferredLanguages: ["de"]), "Colour")
+        XCTAssertEqual(s.localizedStrings.count, 3)
+        XCTAssertEqual(CSLocalizedString(localizedStrings: ["ja": "色"]).localizedString(preferredLanguages: ["de"]), "色")
+        XCTAssertEqual(CSLocalizedString(localizedStrings: [:]).localizedString(preferredLanguages: ["de"]), "")
+        let set = CSSearchableItemAttributeSet()
+        set.title = String(s)
+        XCTAssertFalse(set.title?.isEmpty ?? true)
+    }
+}

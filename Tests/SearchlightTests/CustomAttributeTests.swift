@@ -1,0 +1,97 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+final class CustomAttributeTests: XCTestCase {
+    func testKeyNameValidationAndDefaults() {
+        let key = CSCustomAttributeKey(keyName: "com_mycompany_myapp_keyname")
+        XCTAssertNotNil(key)
+        XCTAssertEqual(key?.keyName, "com_mycompany_myapp_keyname")
+        XCTAssertEqual(key?.isSearchable, true)
+        XCTAssertEqual(key?.isSearchableByDefault, false)
+        XCTAssertEqual(key?.isUnique, false)
+        XCTAssertEqual(key?.isMultiValued, false)
+        for bad in ["", "kMDItemTitle", "has space", "dot.ted", "dash-ed", "ünicode", "semi;colon"] {
+            XCTAssertNil(CSCustomAttributeKey(keyName: bad), "'\(bad)' must be rejected")
+        }
+        let flagged = CSCustomAttributeKey(keyName: "tags", searchable: false, searchableByDefault: true, unique: true, multiValued: true)
+        XCTAssertEqual(flagged?.isSearchable, false)
+        XCTAssertEqual(flagged?.isSearchableByDefault, true)
+        XCTAssertEqual(flagged?.isUnique, true)
+        XCTAssertEqual(flagged?.isMultiValued, true)
+        XCTAssertEqual(CSCustomAttributeKey(keyName: "x"), CSCustomAttributeKey(keyName: "x"))
+        XCTAssertNotEqual(CSCustomAttributeKey(keyName: "x"), flagged)
+        XCTAssertEqual(CustomAttributeKeyInfo.problem(withKeyName: "kMDfoo"),
+                       "custom attribute key name 'kMDfoo' starts with the reserved prefix 'kMD'")
+    }
+
+    func testAllowedValueTypes() throws {
+        let set = CSSearchableItemAttributeSet()
+        func key(_ n: String) -> CSCustomAttributeKey { CSCustomAttributeKey(keyName: n)! }
+        let date = Date(timeIntervalSinceReferenceDate: 812_345_678)
+        set.setValue("text", forCustomKey: key("s"))
+        set.setValue(NSNumber(value: 12), forCustomKey: key("n"))
+        set.setValue(2.5, forCustomKey: key("d"))
+        set.setValue(true, forCustomKey: key("b"))
+        set.setValue(date, forCustomKey: key("date"))
+        set.setValue(Data([9, 8]), forCustomKey: key("data"))
+        set.setValue(NSNull(), forCustomKey: key("null"))
+        set.setValue(CSPerson(displayName: "Ann", handles: ["a@x"], handleIdentifier: "email"), forCustomKey: key("person"))
+        set.setValue(["a", "b"], forCustomKey: key("strings"))
+        set.setValue([NSNumber(value: 1), NSNumber(value: 2.5)], forCustomKey: key("numbers"))
+        set.setValue([date, date], forCustomKey: key("dates"))
+        set.setValue(["mixed", NSNumber(value: 1)] as [Any], forCustomKey: key("mixed"))
+        set.setValue(URL(string: "https://example.com")!, forCustomKey: key("url"))
+
+        XCTAssertEqual(set.value(forCustomKey: key("s")) as? String, "text")
+        XCTAssertEqual(set.value(forCustomKey: key("n")) as? NSNumber, 12)
+        XCTAssertEqual(set.value(forAttribute: "n"), .number(.int(12)))
+        XCTAssertEqual(set.value(forAttribute: "d"), .number(.double(2.5)))
+        XCTAssertEqual(set.value(forAttribute: "b"), .number(.bool(true)))
+        XCTAssertEqual(set.value(forCustomKey: key("date")) as? Date, date)
+        XCTAssertEqual(set.value(forCustomKey: key("data")) as? Data, Data([9, 8]))
+        XCTAssertTrue(set.value(forCustomKey: key("null")) is NSNull)
+        XCTAssertEqual((set.value(forCustomKey: key("person")) as? CSPerson)?.displayName, "Ann")
+        XCTAssertEqual(set.value(forCustomKey: key("strings")) as? [String], ["a", "b"])
+        XCTAssertEqual(set.value(forAttribute: "numbers"), .array([.number(.int(1)), .number(.double(2.5))]))
+        XCTAssertEqual(set.value(forAttribute: "dates"), .dates([date, date]))
+        XCTAssertNil(set.value(forCustomKey: key("missing")))
+        XCTAssertTrue(CSSearchableItem(uniqueIdentifier: "ok", domainIdentifier: nil, attributeSet: set).validationProblems().isEmpty)
+
+        // Every custom shape survives JSON exactly.
+        let item = CSSearchableItem(uniqueIdentifier: "c1", domainIdentifier: nil, attributeSet: set)
+        let back = try roundTrip(item)
+        XCTAssertEqual(back.attributeSet.snapshot, set.snapshot)
+    }
+
+    func testNonDefaultKeyFlagsRoundTrip() throws {
+        let set = CSSearchableItemAttributeSet()
+        let key = CSCustomAttributeKey(keyName: "tags", searchable: true, searchableByDefault: true, unique: false, multiValued: true)!
+        set.setValue(["x", "y"], forCustomKey: key)
+        let json = String(decoding: try ItemJSON.encode(set), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"customAttributeKeys\""), json)
+        let back = try ItemJSON.decodeAttributeSet(from: Data(json.utf8))
+        XCTAssertEqual(back.snapshot.custom["tags"]?.key.isSearchableByDefault, true)
+        XCTAssertEqual(back.snapshot, set.snapshot)
+    }
+
+    func testUnsupportedValueIsRejectedByValidationNotACrash() {
+        struct Opaque {}
+        let set = CSSearchableItemAttributeSet()
+        set.setValue(Opaque(), forCustomKey: CSCustomAttributeKey(keyName: "weird")!)
+        set.setValue(["fine", Opaque()] as [Any], forCustomKey: CSCustomAttributeKey(keyName: "weirdArray")!)
+        let item = CSSearchableItem(uniqueIdentifier: "item-9", domainIdentifier: nil, attributeSet: set)
+        let problems = item.validationProblems()
+        XCTAssertEqual(problems.count, 2)
+        XCTAssertTrue(problems[0].message.contains("item 'item-9'"), problems[0].message)
+        XCTAssertTrue(problems[0].message.contains("custom attribute 'weird'"), problems[0].message)
+        XCTAssertTrue(problems[0].message.contains("Opaque"), problems[0].message)
+        XCTAssertTrue(problems[1].message.contains("'weirdArray'"))
+        XCTAssertThrowsError(try item.validate()) { error in
+            XCTAssertEqual((error as? CSIndexError)?.code, .invalidItemError)
+        }
+        // Unsupported values cannot be written to JSON either: a clear error, not garbage.
+        let error = interchangeError { _ = try ItemJSON.encode(item) }
+        XCTAssertTrue(error?.message.contains("attributeSet.customAttributes.weird") == true, error?.message ?? "")
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+final class SearchableItemTests: XCTestCase {
+    func testNilIdentifierBecomesUUID() {
+        let a = CSSearchableItem(uniqueIdentifier: nil, domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+        let b = CSSearchableItem(uniqueIdentifier: nil, domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+        XCTAssertNotNil(UUID(uuidString: a.uniqueIdentifier))
+        XCTAssertNotEqual(a.uniqueIdentifier, b.uniqueIdentifier)
+        XCTAssertEqual(CSSearchableItem(uniqueIdentifier: "x", domainIdentifier: "d", attributeSet: .init()).uniqueIdentifier, "x")
+    }
+
+    func testExpirationDefaultsToOneMonthAndIsNullResettable() {
+        let item = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: nil, attributeSet: .init())
+        let before = Date()
+        let expiration: Date = item.expirationDate
+        let days = expiration.timeIntervalSince(before) / 86_400
+        XCTAssertTrue((27.9...31.1).contains(days), "default expiration is one month, got \(days) days")
+        XCTAssertNil(item.explicitExpirationDate)
+
+        let fixed = Date(timeIntervalSinceReferenceDate: 900_000_000)
+        item.expirationDate = fixed
+        XCTAssertEqual(item.expirationDate, fixed)
+        XCTAssertEqual(item.explicitExpirationDate, fixed)
+        item.expirationDate = nil
+        XCTAssertNil(item.explicitExpirationDate)
+        XCTAssertNotEqual(item.expirationDate, fixed)
+
+        // The index fixes the default relative to indexing time, by calendar month.
+        let jan31 = ISO8601DateCoding.date(from: "2026-01-31T12:00:00Z")!
+        XCTAssertEqual(ISO8601DateCoding.string(from: item.effectiveExpirationDate(indexedAt: jan31)), "2026-02-28T12:00:00Z")
+        let jun15 = ISO8601DateCoding.date(from: "2026-06-15T00:00:00Z")!
+        XCTAssertEqual(ISO8601DateCoding.string(from: item.effectiveExpirationDate(indexedAt: jun15)), "2026-07-15T00:00:00Z")
+        item.expirationDate = Date.distantFuture
+        XCTAssertEqual(item.effectiveExpirationDate(indexedAt: jun15), Date.distantFuture)
+    }
+
+    func testDefaultsAndOptions() {
+        let item = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "a.b", attributeSet: .init())
+        XCTAssertFalse(item.isUpdate)
+        XCTAssertEqual(item.updateListenerOptions, .default)
+        XCTAssertEqual(CSSearchableItem.UpdateListenerOptions.default.rawValue, 0)
+        XCTAssertEqual(CSSearchableItem.UpdateListenerOptions.summarization.rawValue, 2)
+        XCTAssertEqual(CSSearchableItem.UpdateListenerOptions.priority.rawValue, 4)
+        item.updateListenerOptions = [.summarization, .priority]
+        XCTAssertEqual(item.updateListenerOptions.rawValue, 6)
+    }
+
+    func testCompareByRank() {
+        let a = CSSearchableItem(uniqueIdentifier: "a", domainIdentifier: nil, attributeSet: .init())
+        let b = CSSearchableItem(uniqueIdentifier: "b", domainIdentifier: nil, attributeSet: .init())
+        a.rank = 2; b.rank = 1
+        XCTAssertEqual(a.compare(byRank: b), .orderedAscending)
+        XCTAssertEqual(b.compare(byRank: a), .orderedDescending)
+        b.rank = 2
+        XCTAssertEqual(a.compare(byRank: b), .orderedSame)
+        let sorted = [b, a].sorted { $0.compare(byRank: $1) == .orderedAscending }
+        XCTAssertEqual(sorted.count, 2)
+    }
+
+    func testCopyIsDeep() {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.title = "t"
+        let item = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "d", attributeSet: set)
+        item.isUpdate = true
+        item.expirationDate = Date(timeIntervalSinceReferenceDate: 5)
+        item.rank = 3
+        guard let copy = item.copy() as? CSSearchableItem else { return XCTFail("copy must be an item") }
+        set.title = "changed"
+        item.domainIdentifier = "other"
+        XCTAssertEqual(copy.attributeSet.title, "t")
+        XCTAssertEqual(copy.domainIdentifier, "d")
+        XCTAssertTrue(copy.isUpdate)
+        XCTAssertEqual(copy.explicitExpirationDate, Date(timeIntervalSinceReferenceDate: 5))
+        XCTAssertEqual(copy.rank, 3)
+    }
+
+    func testApplyingUpdate() {
+        let storedSet = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        storedSet.title = "Title"
+        storedSet.keywords = ["k"]
+        storedSet.rating = 3
+        let stored = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "acct.inbox", attributeSet: storedSet)
+        let expiration = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        stored.expirationDate = expiration
+
+        let updateSet = CSSearchableItemAttributeSet()
+        updateSet.keywords = nil
+        updateSet.rating = 5
+        let update = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: nil, attributeSet: updateSet)
+        update.isUpdate = true
+
+        let merged = stored.applying(update: update)
+        XCTAssertEqual(merged.attributeSet.title, "Title")
+        XCTAssertEqual(merged.attributeSet.rating, 5)
+        XCTAssertNil(merged.attributeSet.keywords)
+        XCTAssertNil(merged.attributeSet.slot(forAttribute: "keywords"), "stored result has no tombstones")
+        XCTAssertEqual(merged.domainIdentifier, "acct.inbox")
+        XCTAssertEqual(merged.explicitExpirationDate, expiration)
+        XCTAssertFalse(merged.isUpdate)
+        XCTAssertEqual(stored.attributeSet.keywords, ["k"], "inputs unchanged")
+    }
+}
+
+final class ValidationTests: XCTestCase {
+    private func problems(_ configure: (CSSearchableItem) -> Void) -> [String] {
+        let item = CSSearchableItem(uniqueIdentifier: "item-1", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+        configure(item)
+        return item.validationProblems().map(\.message)
+    }
+
+    func testValidItemPasses() throws {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.title = "ok"; set.latitude = 1; set.rankingHint = 100
+        let item = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "a.b.c", attributeSet: set)
+        XCTAssertNoThrow(try item.validate())
+    }
+
+    func testEmptyIdentifier() {
+        let item = CSSearchableItem(uniqueIdentifier: "", domainIdentifier: nil, attributeSet: .init())
+        XCTAssertEqual(item.validationProblems().map(\.message), ["item has an empty uniqueIdentifier"])
+    }
+
+    func testDomainIdentifiers() {
+        for bad in ["a..b", ".a", "a.", "."] {
+            let messages = problems { $0.domainIdentifier = bad }
+            XCTAssertEqual(messages, ["item 'item-1': domainIdentifier '\(bad)' has an empty component (leading, trailing or doubled '.')"])
+        }
+        XCTAssertEqual(problems { $0.domainIdentifier = "" }, ["item 'item-1': domainIdentifier '' is empty (use nil for no domain)"])
+        XCTAssertEqual(problems { $0.attributeSet.domainIdentifier = "x..y" },
+                       ["item 'item-1': attribute 'domainIdentifier' 'x..y' has an empty component (leading, trailing or doubled '.')"])
+        XCTAssertEqual(problems { $0.domainIdentifier = "acct1.inbox" }, [])
+    }
+
+    func testNonFiniteNumbers() {
+        XCTAssertEqual(problems { $0.attributeSet.latitude = NSNumber(value: Double.nan) },
+                       ["item 'item-1': attribute 'latitude' holds the non-finite number nan"])
+        XCTAssertEqual(problems { $0.attributeSet.altitude = NSNumber(value: Double.infinity) },
+                       ["item 'item-1': attribute 'altitude' holds the non-finite number inf"])
+        XCTAssertEqual(problems { $0.attributeSet.setValue(-Double.infinity, forCustomKey: CSCustomAttributeKey(keyName: "score")!) },
+                       ["item 'item-1': custom attribute 'score' holds the non-finite number -inf"])
+        XCTAssertEqual(problems { $0.attributeSet.emailHeaders = ["X": [NSNumber(value: Double.nan)]] },
+                       ["item 'item-1': attribute 'emailHeaders' holds the non-finite number nan"])
+    }
+
+    func testRankingHintRange() {
+        XCTAssertEqual(problems { $0.attributeSet.rankingHint = 101 },
+                       ["item 'item-1': attribute 'rankingHint' is 101, outside 0...100"])
+        XCTAssertEqual(problems { $0.attributeSet.rankingHint = -1 },
+                       ["item 'item-1': attribute 'rankingHint' is -1, outside 0...100"])
+        XCTAssertEqual(problems { $0.attributeSet.rankingHint = 0 }, [])
+    }
+
+    func testProviderTypeInOneArrayOnly() {
+        let messages = problems {
+            $0.attributeSet.providerDataTypeIdentifiers = ["public.png"]
+            $0.attributeSet.providerFileTypeIdentifiers = ["public.png", "public.jpeg"]
+        }
+        XCTAssertEqual(messages, ["item 'item-1': type 'public.png' appears in both 'providerDataTypeIdentifiers' and "
+            + "'providerFileTypeIdentifiers'; it may be in only one"])
+    }
+
+    func testValidateThrowsTypedErrorWithFirstProblem() {
+        let item = CSSearchableItem(uniqueIdentifier: "", domainIdentifier: "a..b", attributeSet: .init())
+        do throws(CSIndexError) {
+            try item.validate()
+            XCTFail("must throw")
+        } catch {
+            XCTAssertEqual(error.code, .invalidItemError)
+            XCTAssertEqual(error.message, "item has an empty uniqueIdentifier")
+        }
+        XCTAssertEqual(item.validationProblems().count, 2)
+        XCTAssertTrue(item.validationProblems()[1].message.hasPrefix("item with empty uniqueIdentifier: domainIdentifier"))
+    }
+}
