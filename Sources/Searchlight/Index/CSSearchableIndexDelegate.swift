@@ -69,4 +69,17 @@ open class CSIndexExtensionRequestHandler: NSObject, CSSearchableIndexDelegate, 
                       inPlace: Bool) throws -> URL {
         throw CSIndexError.unknown("\(type(of: self)) does not provide files (type '\(typeIdentifier)' of item '\(itemIdentifier)')")
     }
+
+    // The optional requirements are implemented here (not only in the protocol extension) so that subclasses
+    // can override them and be called dynamically.
+    open func searchableIndexDidThrottle(_ searchableIndex: CSSearchableIndex) {}
+
+    open func searchableIndexDidFinishThrottle(_ searchableIndex: CSSearchableIndex) {}
+
+    open func searchableItems(forIdentifiers identifiers: [String],
+                              searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {
+        searchableItemsHandler([])
+    }
+
+    open func searchableItemsDidUpdate(_ items: [CSSearchableItem]) {}
 }
