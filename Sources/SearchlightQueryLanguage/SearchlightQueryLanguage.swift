@@ -1,1 +1,0 @@
-// The Spotlight query language: lexer, parser, AST.

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Turns a `$time.*` expression into an instant, with local-calendar semantics.
+///
+/// - `now(n)`: `now` plus n seconds.
+/// - `today(n)`: the start of the local day containing `now`, moved n days (calendar days, so DST-safe).
+/// - `yesterday(n)`: `today(n - 1)`.
+/// - `this_week(n)`: the start of the local week containing `now` (per `calendar.firstWeekday`) plus n weeks.
+/// - `this_month(n)`, `this_year(n)`: the start of the month/year containing `now`, moved n months/years.
+/// - `iso`: absolute when the text has a zone, otherwise read in `calendar.timeZone`.
+/// - `absolute(s)`: s seconds after 2001-01-01T00:00:00Z.
+///
+/// Offsets beyond `TimeExpression.maximumOffset(for:)` are clamped so calendar arithmetic stays in range.
+/// Dates compare as `Date.timeIntervalSinceReferenceDate` (seconds since 2001).
+public func resolve(_ time: TimeExpression, now: Date, calendar: Calendar) -> Date {
+    let limit = TimeExpression.maximumOffset(for: time.anchor)
+    let offset = Swift.max(-limit, Swift.min(limit, time.offset ?? 0))
+    func adding(_ component: Calendar.Component, _ value: Int, to date: Date, approximateSeconds: Double) -> Date {
+        if value == 0 { return date }
+        return calendar.date(byAdding: component, value: value, to: date)
+            ?? date.addingTimeInterval(Double(value) * approximateSeconds)
+    }
+    switch time.anchor {
+    case .now:
+        return now.addingTimeInterval(Double(offset))
+    case .today:
+        return adding(.day, offset, to: calendar.startOfDay(for: now), approximateSeconds: 86_400)
+    case .yesterday:
+        return adding(.day, offset - 1, to: calendar.startOfDay(for: now), approximateSeconds: 86_400)
+    case .thisWeek:
+        let today = calendar.startOfDay(for: now)
+        let weekday = calendar.component(.weekday, from: today)
+        let daysBack = ((weekday - calendar.firstWeekday) % 7 + 7) % 7
+        let weekStart = adding(.day, -daysBack, to: today, approximateSeconds: 86_400)
+        return adding(.day, offset * 7, to: weekStart, approximateSeconds: 86_400)
+    case .thisMonth:
+        let monthStart = calendar.dateInterval(of: .month, for: now)?.start ?? calendar.startOfDay(for: now)
+        return adding(.month, offset, to: monthStart, approximateSeconds: 30.436_875 * 86_400)
+    case .thisYear:
+        let yearStart = calendar.dateInterval(of: .year, for: now)?.start ?? calendar.startOfDay(for: now)
+        return adding(.year, offset, to: yearStart, approximateSeconds: 365.2425 * 86_400)
+    case .iso(let date):
+        if let seconds = date.secondsSinceReferenceDate { return Date(timeIntervalSinceReferenceDate: seconds) }
+        var gregorian = Calendar(identifier: .gregorian)
+        gregorian.timeZone = calendar.timeZone
+        let components = DateComponents(year: date.year, month: date.month, day: date.day, hour: date.hour,
+                                        minute: date.minute, second: date.second)
+        if let local = gregorian.date(from: components) {
+            return local.addingTimeInterval(date.fraction)
+        }
+        let wallClock = date.localSecondsSinceReferenceDate
+        let zoneOffset = calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: wallClock))
+        return Date(timeIntervalSinceReferenceDate: wallClock - Double(zoneOffset))
+    case .absolute(let seconds):
+        return Date(timeIntervalSinceReferenceDate: seconds.value)
+    }
+}
+
+extension TimeExpression {
+    /// `resolve(self, now:calendar:)`.
+    public func resolve(now: Date, calendar: Calendar) -> Date {
+        SearchlightQueryLanguage.resolve(self, now: now, calendar: calendar)
+    }
+}
