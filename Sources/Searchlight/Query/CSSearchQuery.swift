@@ -134,6 +134,9 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
                        cursor: entries.last.map(order.cursor(after:)) ?? contextValues.cursor)
     }
 
+    /// Hook for subclasses: drop their handlers once the query completed.
+    package func releaseHandlers() {}
+
     /// Hook for subclasses: runs on `queue` before the items (suggestions of `CSUserQuery`).
     package func willDeliver(in snapshot: ContainerSnapshot) {}
 
@@ -184,6 +187,12 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
             return s.completionHandler
         }
         handler.value?(error)
+        // Drop the handlers so closures that capture the query do not keep it alive.
+        state.withLock {
+            $0.foundItemsHandler = HandlerBox()
+            $0.completionHandler = HandlerBox()
+        }
+        releaseHandlers()
     }
 }
 
