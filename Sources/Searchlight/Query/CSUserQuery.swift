@@ -72,7 +72,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
         let filter = try filter(in: snapshot)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
-        let ranking = UserQueryRanking(snapshot: snapshot, engagement: EngagementStore.shared.weights(in: container))
+        let ranking = UserQueryRanking(snapshot: snapshot, engagement: EngagementStore.shared.weights(in: container),
+                                       typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
         let scored = snapshot.engine.search(plan.query, options: SearchOptions(
             limit: limit, filter: filter, rescore: ranking.rescore, rescoreWindow: limit))

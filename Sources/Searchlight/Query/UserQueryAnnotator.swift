@@ -86,7 +86,7 @@ package final class UserQueryAnnotator: Sendable {
             return nil
         }
         let factor = ranking.factor(address)
-        return "\(base.value * factor) = relevance × signals (rankingHint, lastUsedDate, engagement)\n"
+        return "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement)\n"
             + "  \(factor) = signals factor\n"
             + base.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
     }
