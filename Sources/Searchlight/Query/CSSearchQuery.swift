@@ -44,8 +44,11 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
     package let queue = DispatchQueue(label: "searchlight.query")
 
     /// A query over the default container; `queryContext` is copied (later changes to it do not apply).
-    public convenience init(queryString: String, queryContext: CSSearchQueryContext?) {
-        self.init(queryString: queryString, queryContext: queryContext, container: .default)
+    public init(queryString: String, queryContext: CSSearchQueryContext?) {
+        self.queryString = queryString
+        contextValues = queryContext?.values ?? CSSearchQueryContext.State()
+        container = .default
+        super.init()
     }
 
     /// Searchlight extension: a query over a given container.

@@ -181,6 +181,24 @@ final class CSSearchQueryTests: XCTestCase {
         }
     }
 
+    @available(*, deprecated)
+    func testAppleInitializersSearchTheDefaultContainer() {
+        let token = "zqdefault\(UInt32.random(in: 0..<UInt32.max))"
+        let index = CSSearchableIndex.default()
+        XCTAssertNil(index.completion {
+            index.indexSearchableItems([makeItem("\(token)-1", title: token, keywords: ["k"])], completionHandler: $0)
+        })
+        defer { _ = index.completion { index.deleteSearchableItems(withIdentifiers: ["\(token)-1"], completionHandler: $0) } }
+        let modern = runQuery(CSSearchQuery(queryString: "title == \"\(token)\"", queryContext: nil))
+        XCTAssertEqual(modern.batches.joined().map(\.uniqueIdentifier), ["\(token)-1"])
+        let legacy = runQuery(CSSearchQuery(queryString: "title == \"\(token)\"", attributes: ["keywords"]))
+        let item = legacy.batches.first?.first
+        XCTAssertEqual(item?.attributeSet.keywords, ["k"])
+        XCTAssertNil(item?.attributeSet.title)
+        let user = runQuery(CSUserQuery(userQueryString: token, userQueryContext: nil))
+        XCTAssertEqual(user.batches.joined().map(\.uniqueIdentifier), ["\(token)-1"])
+    }
+
     func testContextIsCopiedAtInit() {
         let context = CSSearchQueryContext()
         context.filterQueries = ["rating == 4"]
