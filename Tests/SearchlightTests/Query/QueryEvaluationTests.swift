@@ -181,6 +181,15 @@ final class QueryEvaluationTests: XCTestCase {
         check(#"kMDItemDisplayName == "Report.Numbers""#, ["window"])
     }
 
+    func testDomainIdentifierMatchesTheItemDomain() {
+        let everything = ["paris", "lower", "accent", "window", "chopin", "bare"]
+        check(#"domainIdentifier == "tests""#, everything)
+        check(#"kMDItemDomainIdentifier == "te*""#, everything)
+        check(#"domainIdentifier == "TESTS"c && rating == 4"#, ["paris"])
+        check(#"domainIdentifier != "tests""#, [])
+        check(#"domainIdentifier == "other""#, [])
+    }
+
     func testAnyAttribute() {
         check(#"* == "Europe""#, ["paris"])
         check(#"* == "open""#, ["paris"])
