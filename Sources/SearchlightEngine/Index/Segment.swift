@@ -49,24 +49,24 @@ final class Segment: Sendable {
          idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String]) {
         self.documentCount = documentCount
         self.fieldTerms = fieldTerms
-        self.docBytes = docBytes
-        self.positionBytes = positionBytes
-        self.skipLastDoc = skipLastDoc
-        self.skipDocOffset = skipDocOffset
-        self.skipPositionOffset = skipPositionOffset
-        self.skipMaxTf = skipMaxTf
-        self.skipMaxImpact = skipMaxImpact
+        self.docBytes = docBytes.compacted()
+        self.positionBytes = positionBytes.compacted()
+        self.skipLastDoc = skipLastDoc.compacted()
+        self.skipDocOffset = skipDocOffset.compacted()
+        self.skipPositionOffset = skipPositionOffset.compacted()
+        self.skipMaxTf = skipMaxTf.compacted()
+        self.skipMaxImpact = skipMaxImpact.compacted()
         self.impactConstants = impactConstants
-        self.norms = norms
+        self.norms = norms.map { $0.compacted() }
         self.lengthSum = lengthSum
         self.fieldDocCount = fieldDocCount
-        self.numericOffsets = numericOffsets
-        self.numericValues = numericValues
-        self.storedBytes = storedBytes
-        self.storedOffsets = storedOffsets
-        self.idBytes = idBytes
-        self.idOffsets = idOffsets
-        self.domainOrdinals = domainOrdinals
+        self.numericOffsets = numericOffsets.map { $0.compacted() }
+        self.numericValues = numericValues.map { $0.compacted() }
+        self.storedBytes = storedBytes.compacted()
+        self.storedOffsets = storedOffsets.compacted()
+        self.idBytes = idBytes.compacted()
+        self.idOffsets = idOffsets.compacted()
+        self.domainOrdinals = domainOrdinals.compacted()
         self.domains = domains
         var pairs: [(UInt64, UInt32)] = []
         pairs.reserveCapacity(documentCount)
@@ -160,6 +160,22 @@ final class Segment: Sendable {
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
         return total
+    }
+
+    /// Bytes per component, for diagnosing where memory goes.
+    var memoryBreakdown: [String: Int] {
+        var terms = 0
+        for t in fieldTerms { terms += t?.memoryBytes ?? 0 }
+        return [
+            "postings": docBytes.capacity, "positions": positionBytes.capacity,
+            "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
+                + skipMaxImpact.capacity) * 4,
+            "termDictionary": terms, "stored": storedBytes.capacity + storedOffsets.capacity * 4,
+            "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
+                + domainOrdinals.capacity * 4,
+            "norms": norms.reduce(0) { $0 + $1.capacity },
+            "numeric": numericOffsets.reduce(0) { $0 + $1.capacity * 4 } + numericValues.reduce(0) { $0 + $1.capacity * 8 },
+        ]
     }
 
     var termCount: Int { fieldTerms.reduce(0) { $0 + ($1?.count ?? 0) } }
