@@ -169,6 +169,17 @@ public final class IndexWriter {
         live = newLive
     }
 
+    /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the
+    /// index exactly as the last snapshot shows it (fields registered meanwhile stay registered).
+    public func rollback() {
+        segments = snapshot.segments
+        live = snapshot.live
+        buffer = SegmentBuilder()
+        bufferLive = []
+        bufferIDs = [:]
+        dirty = false
+    }
+
     /// Bytes held by the writer: committed segments plus the uncommitted buffer.
     public var estimatedMemoryBytes: Int {
         segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes } + buffer.memoryBytes

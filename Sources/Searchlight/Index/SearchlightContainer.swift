@@ -1,0 +1,184 @@
+import Dispatch
+import Foundation
+import SearchlightEngine
+import Synchronization
+
+/// An isolated pool of searchable items with its own client states: what Core Spotlight gives one app.
+///
+/// A process gets one shared container (`SearchlightContainer.default`), which `CSSearchableIndex.default()` and
+/// `CSSearchableIndex(name:)` use, the way every index instance of an app shares the app's items. A server can open
+/// further containers (one per user, say) whose items can never be seen from another.
+///
+/// Writes run one at a time on a private serial queue; each call or batch is applied and committed as one engine
+/// snapshot before its completion handler runs (read-your-writes). Readers take the current snapshot under a lock
+/// held only for a reference copy, so a long write never blocks them.
+public final class SearchlightContainer: Sendable {
+    /// The process-wide container that the index and query APIs use unless told otherwise.
+    public static let `default` = SearchlightContainer()
+
+    /// The time source for expiration (injectable so tests can move time).
+    public let clock: @Sendable () -> Date
+
+    private let core: Mutex<ContainerCore>
+    private let published: Mutex<IndexSnapshot>
+    private let writeQueue = DispatchQueue(label: "searchlight.container.write")
+    private let callbackQueue = DispatchQueue(label: "searchlight.container.callbacks")
+
+    /// A new, empty, in-memory container.
+    public init(clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.clock = clock
+        core = Mutex(ContainerCore())
+        published = Mutex(IndexSnapshot())
+    }
+
+    // MARK: Reading
+
+    /// The current committed state, as of now.
+    package func snapshot() -> ContainerSnapshot {
+        ContainerSnapshot(engine: published.withLock { $0 }, now: clock())
+    }
+
+    /// Calls `body` on the callback queue after every write submitted before it has been applied.
+    package func afterPendingWrites(_ body: @escaping @Sendable () -> Void) {
+        writeQueue.async { [callbackQueue] in callbackQueue.async(execute: body) }
+    }
+
+    /// The client state last stored for `name`, read after every write submitted before it.
+    package func fetchClientState(name: String, completion: @escaping @Sendable (Data?) -> Void) {
+        writeQueue.async { [self] in
+            let state = core.withLock { $0.clientStates[name] }
+            callbackQueue.async { completion(state) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Applies `operations` and then `clientState` atomically: either all become visible in one new snapshot,
+    /// or none do and `completion` gets the error. Completions run in submission order.
+    package func submit(_ operations: [IndexOperation], clientState: ClientStateChange? = nil,
+                        completion: @escaping @Sendable (CSIndexError?) -> Void) {
+        writeQueue.async { [self] in
+            let result = core.withLock { core in
+                Result { () throws(CSIndexError) -> IndexSnapshot in
+                    try core.apply(operations, clientState: clientState, now: clock())
+                }
+            }
+            switch result {
+            case .success(let snapshot):
+                published.withLock { $0 = snapshot }
+                callbackQueue.async { completion(nil) }
+            case .failure(let error):
+                callbackQueue.async { completion(error) }
+            }
+        }
+    }
+
+    /// Submits and waits; for callers that are already asynchronous.
+    package func apply(_ operations: [IndexOperation], clientState: ClientStateChange? = nil) async throws(CSIndexError) {
+        let error: CSIndexError? = await withCheckedContinuation { continuation in
+            submit(operations, clientState: clientState) { continuation.resume(returning: $0) }
+        }
+        if let error { throw error }
+    }
+}
+
+/// The writer side of a container; only touched under the container's lock.
+private struct ContainerCore: ~Copyable {
+    let writer = IndexWriter()
+    var clientStates: [String: Data] = [:]
+    /// No stored item expires before this (seconds since 2001); purges run only once it has passed.
+    var nextExpiration: Double = .infinity
+
+    /// An item written earlier in the same round, or its deletion.
+    private enum Pending {
+        case stored(CSSearchableItem)
+        case deleted
+    }
+
+    mutating func apply(_ operations: [IndexOperation], clientState: ClientStateChange?,
+                        now: Date) throws(CSIndexError) -> IndexSnapshot {
+        if case .compareAndSet(let name, let expected, _) = clientState, clientStates[name] != expected {
+            throw .mismatchedState(
+                "the client state stored for index '\(name)' (\(Self.describe(clientStates[name]))) is not the expected "
+                    + "state (\(Self.describe(expected))); the batch was not applied")
+        }
+        let base = writer.snapshot
+        var pending: [String: Pending] = [:]
+        var everythingDeleted = false
+        var newStates = clientStates
+        do {
+            try purgeExpired(now: now)
+            for operation in operations {
+                switch operation {
+                case .index(let items):
+                    for item in items {
+                        let id = item.uniqueIdentifier
+                        var stored = item
+                        if item.isUpdate {
+                            let existing: CSSearchableItem?
+                            switch pending[id] {
+                            case .stored(let earlier): existing = earlier
+                            case .deleted: existing = nil
+                            case nil:
+                                existing = everythingDeleted ? nil
+                                    : ContainerSnapshot(engine: base, now: now).item(withIdentifier: id)
+                            }
+                            guard let existing else { continue }  // an update of an absent item is dropped
+                            stored = existing.applying(update: item)
+                        }
+                        let expiration = stored.effectiveExpirationDate(indexedAt: now)
+                        stored.explicitExpirationDate = expiration
+                        try writer.upsert(ItemDocumentCodec.document(for: stored, expiration: expiration, writer: writer))
+                        pending[id] = .stored(stored)
+                        nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
+                    }
+                case .deleteIdentifiers(let ids):
+                    writer.delete(ids: ids)
+                    for id in ids { pending[id] = .deleted }
+                case .deleteDomains(let domains):
+                    writer.delete(domains: domains)
+                    for (id, entry) in pending {
+                        guard case .stored(let item) = entry, let domain = item.domainIdentifier else { continue }
+                        if domains.contains(where: { IndexWriter.domain(domain, isWithin: $0) }) { pending[id] = .deleted }
+                    }
+                case .deleteAll:
+                    writer.deleteAll()
+                    pending = [:]
+                    everythingDeleted = true
+                    newStates = [:]
+                    nextExpiration = .infinity
+                }
+            }
+            switch clientState {
+            case .set(let name, let state)?, .compareAndSet(let name, _, let state)?: newStates[name] = state
+            case nil: break
+            }
+            let snapshot = try writer.commit()
+            clientStates = newStates
+            return snapshot
+        } catch {
+            writer.rollback()
+            throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+        }
+    }
+
+    /// Deletes items whose expiration has passed, once the earliest known expiration is reached.
+    private mutating func purgeExpired(now: Date) throws(EngineError) {
+        let t = now.timeIntervalSinceReferenceDate
+        guard t >= nextExpiration, let field = writer.snapshot.schema.field(named: ItemDocumentCodec.expirationField)
+        else { return }
+        let snapshot = writer.snapshot
+        let expired = snapshot.matches(.range(field, lower: nil, upper: .inclusive(t)))
+        writer.delete(ids: expired.compactMap { snapshot.id(of: $0) })
+        var earliest = Double.infinity
+        for address in snapshot.matches(.range(field, lower: .exclusive(t), upper: nil)) {
+            earliest = min(earliest, snapshot.numbers(field, of: address).first ?? .infinity)
+        }
+        nextExpiration = earliest
+    }
+
+    private static func describe(_ state: Data?) -> String {
+        guard let state else { return "none" }
+        return "\(state.count) bytes"
+    }
+}
