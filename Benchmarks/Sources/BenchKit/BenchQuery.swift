@@ -73,7 +73,9 @@ public struct BenchQuery: Sendable, Equatable {
     /// Parses a workload file's text: lines `kind<TAB>query`; blank lines and `#` comments are skipped.
     public static func parseWorkload(_ contents: String) throws -> [BenchQuery] {
         var queries: [BenchQuery] = []
-        for (offset, raw) in contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, raw) in contents.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        ).enumerated() {
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
             guard let tab = line.firstIndex(of: "\t") else {

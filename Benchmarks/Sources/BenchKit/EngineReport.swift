@@ -12,6 +12,19 @@ public struct EngineReport: Sendable {
     /// Scenario figures: scenario name → ordered (metric, value) pairs.
     public var scenarios: [(name: String, metrics: [(String, Double)])]
 
+    public init(
+        engine: String, docs: Int, buildSeconds: Double, rssBytes: Int?, indexBytes: Int?,
+        kinds: [(kind: String, stats: LatencyStats)], scenarios: [(name: String, metrics: [(String, Double)])]
+    ) {
+        self.engine = engine
+        self.docs = docs
+        self.buildSeconds = buildSeconds
+        self.rssBytes = rssBytes
+        self.indexBytes = indexBytes
+        self.kinds = kinds
+        self.scenarios = scenarios
+    }
+
     public var docsPerSecond: Double { buildSeconds > 0 ? Double(docs) / buildSeconds : 0 }
 
     public func stats(for kind: String) -> LatencyStats? { kinds.first { $0.kind == kind }?.stats }
