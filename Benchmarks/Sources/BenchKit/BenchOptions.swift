@@ -16,6 +16,8 @@ public struct BenchOptions: Sendable, Equatable {
     public var churnBatch = 1_000
     /// When set, exit non-zero if the engines' `term` hit sums differ by more than this fraction.
     public var agreementTolerance: Double?
+    /// `--list-engines`: print the built-in engines (comma-separated) and exit.
+    public var listEngines = false
 
     public static let usage = """
         usage: searchlight-bench --corpus FILE|- --queries FILE [--engines \(EngineRegistry.available.joined(separator: ","))]
@@ -30,6 +32,7 @@ public struct BenchOptions: Sendable, Equatable {
           --json            one JSON line per engine instead of the table
           --rounds R        timed rounds over the workload after one warm-up round (default 5)
           --scenario LIST   extra scenarios after the query workload: delete-domain, churn
+          --list-engines    print the engines built into this binary and exit
           --check-agreement F  fail (exit 3) if two engines' term-query hit sums differ by more than F (e.g. 0.25)
         """
 
@@ -91,6 +94,7 @@ public struct BenchOptions: Sendable, Equatable {
                     throw Failure(message: "--check-agreement needs a fraction such as 0.25, got \(text)")
                 }
                 options.agreementTolerance = fraction
+            case "--list-engines": options.listEngines = true; return options
             case "-h", "--help": throw Failure(message: "")
             default: throw Failure(message: "unknown argument \(flag)")
             }

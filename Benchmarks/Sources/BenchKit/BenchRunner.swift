@@ -39,19 +39,12 @@ public struct BenchRunner {
                     ("items_in_domain", Double(inDomain)), ("removed", Double(removed)), ("delete_ms", seconds * 1000),
                 ]))
             case .churn:
-                let count = min(options.churnItems, items.count)
-                let stride = max(1, items.count / max(1, count))
-                var chosen: [CorpusItem] = []
-                chosen.reserveCapacity(count)
-                var position = 0
-                while chosen.count < count && position < items.count {
-                    if options.scenarios.contains(.deleteDomain) && items[position].domainIdentifier == options.domain {
-                        position += 1
-                        continue  // keep churn apart from the deleted domain
-                    }
-                    chosen.append(items[position])
-                    position += stride
-                }
+                // Spread over the corpus, skipping the deleted domain when that scenario ran first.
+                let skipDomain = options.scenarios.contains(.deleteDomain) ? options.domain : nil
+                let candidates = items.indices.filter { items[$0].domainIdentifier != skipDomain }
+                let count = min(options.churnItems, candidates.count)
+                let stride = max(1, candidates.count / max(1, count))
+                let chosen = (0..<count).map { items[candidates[$0 * stride]] }
                 var batchTimes: [UInt64] = []
                 var offset = 0
                 while offset < chosen.count {

@@ -20,6 +20,11 @@ do {
     fail("\(error)", code: 2)
 }
 
+if options.listEngines {
+    print(EngineRegistry.available.joined(separator: ","))
+    exit(0)
+}
+
 let items: [CorpusItem]
 let queries: [BenchQuery]
 do {
