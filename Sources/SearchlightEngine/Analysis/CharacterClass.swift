@@ -1,0 +1,45 @@
+/// How the tokenizer sees one Unicode scalar: token characters (with their case, for camelCase splits),
+/// connectors that may join identifier parts, CJK characters (bigrammed) and separators.
+enum CharacterClass: UInt8 {
+    case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector
+
+    var isWordCharacter: Bool { self != .separator && self != .connector && self != .cjk }
+
+    /// Classes of the 128 ASCII bytes: the fast path.
+    static let ascii: [CharacterClass] = (0..<128).map { (value: Int) -> CharacterClass in
+        switch UInt8(value) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return .lower
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return .upper
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return .digit
+        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): return .connector
+        default: return .separator
+        }
+    }
+
+    /// Han, Hiragana, Katakana, Hangul (and their compatibility / half-width forms).
+    static func isCJK(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x3040...0x30FF, 0x31F0...0x31FF,  // Hiragana, Katakana, Katakana extensions
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3134F,  // Han
+            0xAC00...0xD7AF, 0x1100...0x11FF, 0x3130...0x318F,  // Hangul
+            0xFF66...0xFF9F, 0xFFA0...0xFFDC:  // half-width Katakana and Hangul
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Classifies a non-ASCII scalar (slow path, by Unicode general category).
+    static func classify(_ value: UInt32) -> CharacterClass {
+        if isCJK(value) { return .cjk }
+        guard let scalar = Unicode.Scalar(value) else { return .separator }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .titlecaseLetter: return .upper
+        case .lowercaseLetter: return .lower
+        case .otherLetter, .modifierLetter: return .otherLetter
+        case .nonspacingMark, .spacingMark, .enclosingMark: return .mark
+        case .decimalNumber, .letterNumber, .otherNumber: return .digit
+        default: return .separator
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Case and diacritic folding shared by the analyzer and the query layer (the `c` and `d` modifiers of
+/// the query language), so an indexed term and a query value are always folded by the same tables.
+public enum Folding {
+    /// Which foldings to apply.
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Unicode lowercase mapping plus ß → ss and final sigma → sigma.
+        public static let caseInsensitive = Options(rawValue: 1)
+        /// Combining marks removed (é → e, Greek tonos, Vietnamese marks), special letters folded
+        /// (ø → o, ł → l, æ → ae, đ → d, þ → th) and full-width forms mapped to ASCII.
+        public static let diacriticInsensitive = Options(rawValue: 2)
+        /// Both foldings: what the index uses.
+        public static let all: Options = [.caseInsensitive, .diacriticInsensitive]
+    }
+
+    /// Folds case only.
+    public static func foldCase(_ text: String) -> String { fold(text, options: .caseInsensitive) }
+
+    /// Folds diacritics (and full-width forms) only.
+    public static func foldDiacritics(_ text: String) -> String { fold(text, options: .diacriticInsensitive) }
+
+    /// Folds a string with the given options, using the analyzer's tables.
+    public static func fold(_ text: String, options: Options = .all) -> String {
+        if options.isEmpty { return text }
+        var scalars = String.UnicodeScalarView()
+        var buffer: (UInt32, UInt32, UInt32) = (0, 0, 0)
+        for scalar in text.unicodeScalars {
+            let count = foldScalar(scalar.value, options: options, into: &buffer)
+            if count > 0, let s = Unicode.Scalar(buffer.0) { scalars.append(s) }
+            if count > 1, let s = Unicode.Scalar(buffer.1) { scalars.append(s) }
+            if count > 2, let s = Unicode.Scalar(buffer.2) { scalars.append(s) }
+        }
+        return String(scalars)
+    }
+
+    /// Folds one scalar into up to three scalars; returns how many were written.
+    @inline(__always)
+    static func foldScalar(_ value: UInt32, options: Options, into out: inout (UInt32, UInt32, UInt32)) -> Int {
+        if value < 0x80 {
+            if options.contains(.caseInsensitive), value >= 0x41, value <= 0x5A {
+                out.0 = value | 0x20
+            } else {
+                out.0 = value
+            }
+            return 1
+        }
+        if value < FoldingTable.tableLimit {
+            let table = FoldingTable.shared
+            let packed: UInt64
+            switch options {
+            case .all: packed = table.bothMap[Int(value)]
+            case .caseInsensitive: packed = table.caseMap[Int(value)]
+            default: packed = table.diacriticMap[Int(value)]
+            }
+            let count = Int(packed >> 62)
+            out.0 = UInt32(truncatingIfNeeded: packed & 0x1F_FFFF)
+            out.1 = UInt32(truncatingIfNeeded: (packed >> 21) & 0x1F_FFFF)
+            out.2 = UInt32(truncatingIfNeeded: (packed >> 42) & 0x1F_FFFF)
+            return count
+        }
+        var result = value
+        if options.contains(.diacriticInsensitive) {
+            if FoldingTable.isCombiningMark(value) { return 0 }
+            if value >= 0xFF01, value <= 0xFF5E { result = value - 0xFEE0 }  // full-width ASCII
+            else if value == 0x3000 { result = 0x20 }  // ideographic space
+        }
+        if options.contains(.caseInsensitive) {
+            if result >= 0x41, result <= 0x5A { result |= 0x20 }
+            else if result >= 0x80, let scalar = Unicode.Scalar(result), scalar.properties.changesWhenLowercased {
+                var count = 0
+                for lower in scalar.properties.lowercaseMapping.unicodeScalars.prefix(3) {
+                    switch count {
+                    case 0: out.0 = lower.value
+                    case 1: out.1 = lower.value
+                    default: out.2 = lower.value
+                    }
+                    count += 1
+                }
+                return count
+            }
+        }
+        out.0 = result
+        return 1
+    }
+}

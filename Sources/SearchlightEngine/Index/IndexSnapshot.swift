@@ -1,0 +1,285 @@
+/// Size figures of a snapshot.
+public struct IndexStats: Sendable, Equatable {
+    /// Live documents.
+    public var documents: Int
+    /// Deleted documents still occupying segments (reclaimed by merges).
+    public var deletedDocuments: Int
+    /// Sum of the distinct (field, term) pairs of every segment.
+    public var terms: Int
+    public var segments: Int
+    /// Estimated bytes of the index and stored values held by this snapshot.
+    public var estimatedMemoryBytes: Int
+}
+
+/// A dictionary term with its document frequency (summed over segments, deleted documents included).
+public struct TermInfo: Sendable, Equatable {
+    public let term: String
+    public let field: FieldID
+    public let documentFrequency: Int
+}
+
+/// An immutable view of the index at one commit. It is a value holding references to immutable segments
+/// and its own copy of their tombstones, so any number of threads read it at once while the writer keeps
+/// working, and it never changes after it was taken.
+public struct IndexSnapshot: Sendable {
+    /// Prefix and fuzzy queries keep at most this many (field, term) expansions, highest doc freq first.
+    public static let maxExpansions = 256
+
+    let segments: [Segment]
+    let live: [Bitset]
+    /// The fields as they were at commit time.
+    public let schema: Schema
+    /// Ranking constants (BM25F k1 and b, primary-field boosts).
+    public var parameters: RankingParameters
+    /// Commit counter of the writer that produced this snapshot.
+    public let generation: UInt64
+    /// Live documents.
+    public let documentCount: Int
+
+    init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64) {
+        self.segments = segments
+        self.live = live
+        self.schema = schema
+        self.parameters = parameters
+        self.generation = generation
+        documentCount = live.reduce(0) { $0 + $1.cardinality }
+    }
+
+    /// An empty index.
+    public init() {
+        self.init(segments: [], live: [], schema: Schema(), parameters: RankingParameters(), generation: 0)
+    }
+
+    private func valid(_ address: DocAddress) -> Bool {
+        Int(address.segment) < segments.count && Int(address.doc) < segments[Int(address.segment)].documentCount
+    }
+
+    /// Whether the address is a live document of this snapshot.
+    public func isLive(_ address: DocAddress) -> Bool { valid(address) && live[Int(address.segment)][Int(address.doc)] }
+
+    // MARK: Searching
+
+    /// The best `limit` live documents for `query` that also match `filter`, best first.
+    public func search(_ query: Query, limit: Int = 20, filter: Query? = nil) -> [SearchHit] {
+        search(query, options: SearchOptions(limit: limit, filter: filter))
+    }
+
+    /// Ranked search with a static boost and/or a rescoring hook.
+    public func search(_ query: Query, options: SearchOptions) -> [SearchHit] {
+        let limit = max(options.limit, 0)
+        guard limit > 0, !segments.isEmpty else { return [] }
+        var planner = QueryPlanner(snapshot: self)
+        let defaults = planner.resolve(.defaultFields)
+        let plan = planner.plan(query, scope: defaults)
+        let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
+        let window = options.rescore == nil ? limit : max(limit, options.rescoreWindow)
+        var top = TopK(k: window)
+        for ordinal in segments.indices {
+            var iterator = planner.iterator(plan, segment: ordinal, scored: true)
+            if iterator is EmptyIterator { continue }
+            if let filterPlan {
+                let filter = planner.iterator(filterPlan, segment: ordinal, scored: false)
+                if filter is EmptyIterator { continue }
+                iterator = FilteredIterator(scoring: iterator, filter: filter)
+            }
+            collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
+        }
+        var hits = top.sorted()
+        if let rescore = options.rescore {
+            hits = hits.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }
+                .sorted(by: SearchHit.ranksBefore)
+        }
+        return Array(hits.prefix(limit))
+    }
+
+    private func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?, into top: inout TopK) {
+        let alive = live[ordinal]
+        let segment = segments[ordinal]
+        var doc = iterator.next()
+        while doc != DocIterator.end {
+            if alive[doc] {
+                var score = iterator.score()
+                if let boostField {
+                    let values = segment.numbers(boostField, doc)
+                    score *= Float(max(values.first ?? 1, 0))
+                }
+                top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)), score: score))
+            }
+            doc = iterator.next()
+        }
+    }
+
+    /// Every live document matching `query`, in address order (unranked).
+    public func matches(_ query: Query) -> [DocAddress] {
+        var result: [DocAddress] = []
+        forEachMatch(query) { result.append($0) }
+        return result
+    }
+
+    /// The matches as a set usable in `.documents(_)`.
+    public func documentSet(_ query: Query) -> DocumentSet { DocumentSet(matches(query)) }
+
+    /// Number of live documents matching `query`.
+    public func count(_ query: Query) -> Int {
+        var total = 0
+        forEachMatch(query) { _ in total += 1 }
+        return total
+    }
+
+    private func forEachMatch(_ query: Query, _ body: (DocAddress) -> Void) {
+        var planner = QueryPlanner(snapshot: self)
+        let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+        for ordinal in segments.indices {
+            let iterator = planner.iterator(plan, segment: ordinal, scored: false)
+            let alive = live[ordinal]
+            var doc = iterator.next()
+            while doc != DocIterator.end {
+                if alive[doc] { body(DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))) }
+                doc = iterator.next()
+            }
+        }
+    }
+
+    /// The score breakdown of `query` for one document; nil when it does not match (or is deleted).
+    public func explain(_ query: Query, _ address: DocAddress) -> Explanation? {
+        guard isLive(address) else { return nil }
+        var planner = QueryPlanner(snapshot: self)
+        let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+        let iterator = planner.iterator(plan, segment: Int(address.segment), scored: true)
+        guard iterator.advance(Int(address.doc)) == Int(address.doc) else { return nil }
+        return iterator.explain()
+    }
+
+    // MARK: Documents
+
+    /// The stored document; values are decoded only now.
+    public func document(at address: DocAddress) -> Document? {
+        guard valid(address) else { return nil }
+        let segment = segments[Int(address.segment)], doc = Int(address.doc)
+        return Document(id: segment.id(doc), domain: segment.domain(doc), values: segment.storedValues(doc))
+    }
+
+    /// The stored values of one field of a document, in order.
+    public func values(_ field: FieldID, of address: DocAddress) -> [FieldValue] {
+        guard valid(address) else { return [] }
+        return segments[Int(address.segment)].storedValues(Int(address.doc), only: field).map(\.1)
+    }
+
+    /// The raw (unanalyzed, unfolded) stored text of a field, for case/diacritic-sensitive verification.
+    public func text(_ field: FieldID, of address: DocAddress) -> [String] {
+        values(field, of: address).compactMap { if case .text(let t) = $0 { return t } else { return nil } }
+    }
+
+    public func id(of address: DocAddress) -> String? {
+        valid(address) ? segments[Int(address.segment)].id(Int(address.doc)) : nil
+    }
+
+    public func domain(of address: DocAddress) -> String? {
+        valid(address) ? segments[Int(address.segment)].domain(Int(address.doc)) : nil
+    }
+
+    /// The live document with an external id.
+    public func lookup(id: String) -> DocAddress? {
+        for ordinal in segments.indices.reversed() {
+            for doc in segments[ordinal].documents(withID: id).reversed() where live[ordinal][doc] {
+                return DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))
+            }
+        }
+        return nil
+    }
+
+    /// The numeric column values of a document's field.
+    public func numbers(_ field: FieldID, of address: DocAddress) -> [Double] {
+        valid(address) ? Array(segments[Int(address.segment)].numbers(field, Int(address.doc))) : []
+    }
+
+    /// Sorts documents by a numeric field (smallest value ascending, largest descending; documents
+    /// without a value last, ties by address).
+    public func sorted(_ addresses: [DocAddress], by field: FieldID, ascending: Bool = true) -> [DocAddress] {
+        let keyed = addresses.map { address -> (DocAddress, Double?) in
+            let values = numbers(field, of: address)
+            return (address, ascending ? values.min() : values.max())
+        }
+        return keyed.sorted { a, b in
+            switch (a.1, b.1) {
+            case let (x?, y?) where x != y: return ascending ? x < y : x > y
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default: return a.0 < b.0
+            }
+        }.map(\.0)
+    }
+
+    // MARK: Term dictionary
+
+    private func fieldIDs(_ scope: FieldScope) -> [Int] { QueryPlanner(snapshot: self).resolve(scope) }
+
+    private func collectTerms(_ scope: FieldScope, _ indices: (FieldTerms) -> [Int]) -> [TermInfo] {
+        var result: [TermInfo] = []
+        for field in fieldIDs(scope) {
+            var found: [String: Int] = [:]
+            for segment in segments {
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                for index in indices(terms) { found[terms.term(index), default: 0] += Int(terms.docFreq[index]) }
+            }
+            for (term, df) in found {
+                result.append(TermInfo(term: term, field: FieldID(rawValue: UInt16(field)), documentFrequency: df))
+            }
+        }
+        return result.sorted { $0.documentFrequency != $1.documentFrequency ? $0.documentFrequency > $1.documentFrequency
+            : $0.term != $1.term ? $0.term < $1.term : $0.field < $1.field }
+    }
+
+    /// Dictionary terms starting with the folded prefix (for suggestions), most frequent first.
+    public func terms(withPrefix prefix: String, in scope: FieldScope = .defaultFields, limit: Int = 20) -> [TermInfo] {
+        let key = Array(QueryPlanner.foldedPrefix(prefix).utf8)
+        return Array(collectTerms(scope) { terms in key.withUnsafeBufferPointer { Array(terms.prefixRange($0)) } }.prefix(limit))
+    }
+
+    /// Dictionary terms satisfying a predicate (infix and suffix wildcards), scanning the dictionary only.
+    public func terms(in scope: FieldScope = .defaultFields, where predicate: (String) -> Bool) -> [TermInfo] {
+        collectTerms(scope) { terms in (0..<terms.count).filter { predicate(terms.term($0)) } }
+    }
+
+    /// Dictionary terms within `maxEdits` edits of the folded text (nil: 1 from 5 characters, 2 from 9).
+    public func fuzzyTerms(_ text: String, maxEdits: Int? = nil, in scope: FieldScope = .defaultFields) -> [TermInfo] {
+        let term = QueryPlanner.foldedPrefix(text)
+        let edits = min(max(maxEdits ?? QueryPlanner.typoBudget(term), 0), 2)
+        let key = Array(term.utf8)
+        return collectTerms(scope) { $0.fuzzy(key, maxEdits: edits) }
+    }
+
+    // MARK: Stats
+
+    public var stats: IndexStats {
+        let total = segments.reduce(0) { $0 + $1.documentCount }
+        return IndexStats(documents: documentCount, deletedDocuments: total - documentCount,
+                          terms: segments.reduce(0) { $0 + $1.termCount }, segments: segments.count,
+                          estimatedMemoryBytes: segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes })
+    }
+}
+
+/// A scoring iterator restricted to the documents of a non-scoring filter.
+final class FilteredIterator: DocIterator {
+    let scoring: DocIterator
+    let filter: DocIterator
+    init(scoring: DocIterator, filter: DocIterator) {
+        self.scoring = scoring
+        self.filter = filter
+    }
+    override func next() -> Int { align(scoring.next()) }
+    override func advance(_ target: Int) -> Int { align(scoring.advance(target)) }
+    private func align(_ start: Int) -> Int {
+        var candidate = start
+        while candidate != Self.end {
+            let f = filter.advance(candidate)
+            if f == candidate { break }
+            candidate = scoring.advance(f)
+        }
+        doc = candidate
+        return doc
+    }
+    override func score() -> Float { scoring.score() }
+    override var cost: Int { min(scoring.cost, filter.cost) }
+    override func explain() -> Explanation { scoring.explain() }
+}

@@ -1,0 +1,173 @@
+/// The single writer of an index. Changes accumulate invisibly until `commit()`, which makes the whole
+/// batch visible at once as a new `IndexSnapshot`. The caller serializes calls (one writer at a time);
+/// snapshots it returns can be read from any thread while the writer keeps working.
+public final class IndexWriter {
+    public private(set) var schema = Schema()
+    public var parameters = RankingParameters()
+    public var mergePolicy = MergePolicy()
+    public let analyzer = Analyzer()
+
+    private var segments: [Segment] = []
+    private var live: [Bitset] = []
+    private var buffer = SegmentBuilder()
+    private var bufferLive: [Bool] = []
+    private var bufferIDs: [String: Int] = [:]
+    private var generation: UInt64 = 0
+    private var dirty = false
+    /// The last committed snapshot.
+    public private(set) var snapshot = IndexSnapshot()
+
+    public init() {}
+
+    /// Whether there are changes `commit()` would publish.
+    public var hasUncommittedChanges: Bool { dirty }
+
+    /// Registers a field (or updates the options of a field of the same name and kind).
+    @discardableResult
+    public func registerField(_ name: String, _ options: FieldOptions) throws(EngineError) -> FieldID {
+        let id = try schema.register(name, options: options)
+        dirty = true
+        return id
+    }
+
+    /// Changes the BM25F weight of a text field (takes effect at the next commit).
+    public func setWeight(_ weight: Float, for field: FieldID) throws(EngineError) {
+        try schema.setWeight(weight, for: field)
+        dirty = true
+    }
+
+    /// Adds a document, replacing any document with the same id.
+    public func upsert(_ document: Document) throws(EngineError) {
+        guard !document.id.isEmpty else { throw .emptyIdentifier }
+        for (field, _) in document.values where schema.info(field) == nil { throw .unknownField(field) }
+        delete(ids: [document.id])
+        let doc = buffer.add(document, schema: schema, analyzer: analyzer)
+        bufferLive.append(true)
+        bufferIDs[document.id] = doc
+        dirty = true
+    }
+
+    /// Adds documents in order; validates all before changing anything.
+    public func upsert(contentsOf documents: [Document]) throws(EngineError) {
+        for document in documents {
+            guard !document.id.isEmpty else { throw .emptyIdentifier }
+            for (field, _) in document.values where schema.info(field) == nil { throw .unknownField(field) }
+        }
+        for document in documents { try upsert(document) }
+    }
+
+    /// Deletes documents by external id.
+    public func delete(ids: some Sequence<String>) {
+        for id in ids {
+            if let doc = bufferIDs.removeValue(forKey: id) {
+                bufferLive[doc] = false
+                dirty = true
+            }
+            for ordinal in segments.indices {
+                for doc in segments[ordinal].documents(withID: id) where live[ordinal][doc] {
+                    live[ordinal][doc] = false
+                    dirty = true
+                }
+            }
+        }
+    }
+
+    /// Whether `domain` is `prefix` or below it (`a` covers `a` and `a.b`, never `ab`).
+    public static func domain(_ domain: String, isWithin prefix: String) -> Bool {
+        domain == prefix || (domain.hasPrefix(prefix) && domain.utf8.dropFirst(prefix.utf8.count).first == UInt8(ascii: "."))
+    }
+
+    /// Deletes every document whose domain is one of `domains` or below it, hierarchically on dots.
+    public func delete(domains: some Sequence<String>) {
+        let prefixes = Array(domains).filter { !$0.isEmpty }
+        guard !prefixes.isEmpty else { return }
+        let covered = { (domain: String?) -> Bool in
+            guard let domain else { return false }
+            return prefixes.contains { Self.domain(domain, isWithin: $0) }
+        }
+        for ordinal in segments.indices {
+            let segment = segments[ordinal]
+            let matching = segment.domains.enumerated().map { $0.offset != 0 && covered($0.element) }
+            guard matching.contains(true) else { continue }
+            for doc in 0..<segment.documentCount where matching[Int(segment.domainOrdinals[doc])] && live[ordinal][doc] {
+                live[ordinal][doc] = false
+                dirty = true
+            }
+        }
+        for doc in 0..<buffer.documentCount where bufferLive[doc] && covered(buffer.domain(doc)) {
+            bufferLive[doc] = false
+            bufferIDs.removeValue(forKey: buffer.id(doc))
+            dirty = true
+        }
+    }
+
+    /// Deletes every document.
+    public func deleteAll() {
+        segments = []
+        live = []
+        buffer = SegmentBuilder()
+        bufferLive = []
+        bufferIDs = [:]
+        dirty = true
+    }
+
+    /// Publishes every change since the last commit as one new snapshot (sealing the buffer into a
+    /// segment, dropping fully deleted segments and merging per the merge policy).
+    @discardableResult
+    public func commit() throws(EngineError) -> IndexSnapshot {
+        if !buffer.isEmpty {
+            let segment = try buffer.seal()
+            var bits = Bitset(count: segment.documentCount, allSet: true)
+            for (doc, alive) in bufferLive.enumerated() where !alive { bits[doc] = false }
+            segments.append(segment)
+            live.append(bits)
+            buffer = SegmentBuilder()
+            bufferLive = []
+            bufferIDs = [:]
+        }
+        var keptSegments: [Segment] = [], keptLive: [Bitset] = []
+        for (segment, bits) in zip(segments, live) where bits.cardinality > 0 {
+            keptSegments.append(segment)
+            keptLive.append(bits)
+        }
+        segments = keptSegments
+        live = keptLive
+        try merge()
+        generation += 1
+        dirty = false
+        snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
+                                 generation: generation)
+        return snapshot
+    }
+
+    private func merge() throws(EngineError) {
+        let groups = mergePolicy.merges(sizes: segments.map(\.documentCount), live: live.map(\.cardinality))
+        guard !groups.isEmpty else { return }
+        var merged: [(Segment, Bitset)] = []
+        var consumed = Set<Int>()
+        for group in groups {
+            var builder = SegmentBuilder()
+            for index in group { builder.append(segment: segments[index], live: live[index]) }
+            consumed.formUnion(group)
+            guard !builder.isEmpty else { continue }
+            let segment = try builder.seal()
+            merged.append((segment, Bitset(count: segment.documentCount, allSet: true)))
+        }
+        var newSegments: [Segment] = [], newLive: [Bitset] = []
+        for index in segments.indices where !consumed.contains(index) {
+            newSegments.append(segments[index])
+            newLive.append(live[index])
+        }
+        for (segment, bits) in merged {
+            newSegments.append(segment)
+            newLive.append(bits)
+        }
+        segments = newSegments
+        live = newLive
+    }
+
+    /// Bytes held by the writer: committed segments plus the uncommitted buffer.
+    public var estimatedMemoryBytes: Int {
+        segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes } + buffer.memoryBytes
+    }
+}

@@ -1,0 +1,155 @@
+/// An immutable, sealed segment: flat arrays only (term dictionaries, posting and position byte streams,
+/// skip data, norms, numeric columns, stored values, ids and domains), so a durable store can write and
+/// load it without re-tokenizing. Deletions live outside, in the snapshot's tombstones.
+///
+/// Postings: per term, blocks of 128 documents; each document is `varint(doc delta), varint(tf)`; the
+/// positions of a block live in `positionBytes` as per-document delta varints. One skip entry per block
+/// holds the block's last doc, its byte offsets and its best-case impact (max tf, min norm) for
+/// block-max pruning.
+final class Segment: Sendable {
+    static let blockSize = 128
+
+    let documentCount: Int
+    /// Term dictionaries indexed by field id (nil: the field has no terms here).
+    let fieldTerms: [FieldTerms?]
+    let docBytes: [UInt8]
+    let positionBytes: [UInt8]
+    let skipLastDoc: [UInt32]
+    let skipDocOffset: [UInt32]
+    let skipPositionOffset: [UInt32]
+    let skipMaxTf: [UInt32]
+    let skipMinNorm: [UInt8]
+    /// Per text field: one norm byte per document (empty array: field absent).
+    let norms: [[UInt8]]
+    /// Per text field: total token length and number of documents with the field.
+    let lengthSum: [UInt64]
+    let fieldDocCount: [UInt32]
+    /// Per numeric field: offsets (documentCount + 1) into values (empty: field absent).
+    let numericOffsets: [[UInt32]]
+    let numericValues: [[Double]]
+    let storedBytes: [UInt8]
+    let storedOffsets: [UInt32]
+    let idBytes: [UInt8]
+    let idOffsets: [UInt32]
+    /// Id hashes sorted, with the document of each, for `lookup(id:)`.
+    let idHashes: [UInt64]
+    let idHashDocs: [UInt32]
+    let domainOrdinals: [UInt32]
+    /// Distinct domains; ordinal 0 is "no domain".
+    let domains: [String]
+
+    init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
+         skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
+         skipMinNorm: [UInt8], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
+         numericOffsets: [[UInt32]], numericValues: [[Double]], storedBytes: [UInt8], storedOffsets: [UInt32],
+         idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String]) {
+        self.documentCount = documentCount
+        self.fieldTerms = fieldTerms
+        self.docBytes = docBytes
+        self.positionBytes = positionBytes
+        self.skipLastDoc = skipLastDoc
+        self.skipDocOffset = skipDocOffset
+        self.skipPositionOffset = skipPositionOffset
+        self.skipMaxTf = skipMaxTf
+        self.skipMinNorm = skipMinNorm
+        self.norms = norms
+        self.lengthSum = lengthSum
+        self.fieldDocCount = fieldDocCount
+        self.numericOffsets = numericOffsets
+        self.numericValues = numericValues
+        self.storedBytes = storedBytes
+        self.storedOffsets = storedOffsets
+        self.idBytes = idBytes
+        self.idOffsets = idOffsets
+        self.domainOrdinals = domainOrdinals
+        self.domains = domains
+        var pairs: [(UInt64, UInt32)] = []
+        pairs.reserveCapacity(documentCount)
+        idBytes.withUnsafeBufferPointer { all in
+            for doc in 0..<documentCount {
+                let slice = UnsafeBufferPointer(rebasing: all[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])])
+                pairs.append((Segment.hashID(slice), UInt32(doc)))
+            }
+        }
+        pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        idHashes = pairs.map(\.0)
+        idHashDocs = pairs.map(\.1)
+    }
+
+    /// FNV-1a 64 of an id's UTF-8 bytes (stable across processes, unlike `Hasher`).
+    static func hashID(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    func terms(_ field: FieldID) -> FieldTerms? {
+        Int(field.rawValue) < fieldTerms.count ? fieldTerms[Int(field.rawValue)] : nil
+    }
+
+    func id(_ doc: Int) -> String {
+        String(decoding: idBytes[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])], as: UTF8.self)
+    }
+
+    func domain(_ doc: Int) -> String? {
+        let ordinal = Int(domainOrdinals[doc])
+        return ordinal == 0 ? nil : domains[ordinal]
+    }
+
+    /// All documents (live or not) whose id is `id`, in doc order.
+    func documents(withID id: String) -> [Int] {
+        var id = id
+        return id.withUTF8 { key in
+            let h = Segment.hashID(key)
+            var low = 0, high = idHashes.count
+            while low < high {
+                let mid = (low + high) >> 1
+                if idHashes[mid] < h { low = mid + 1 } else { high = mid }
+            }
+            var found: [Int] = []
+            while low < idHashes.count, idHashes[low] == h {
+                let doc = Int(idHashDocs[low])
+                let matches = idBytes.withUnsafeBufferPointer { all in
+                    let slice = all[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])]
+                    return slice.elementsEqual(key)
+                }
+                if matches { found.append(doc) }
+                low += 1
+            }
+            return found
+        }
+    }
+
+    func norm(_ field: Int, _ doc: Int) -> UInt8 {
+        field < norms.count && !norms[field].isEmpty ? norms[field][doc] : 0
+    }
+
+    /// The numeric values of a document's field.
+    func numbers(_ field: FieldID, _ doc: Int) -> ArraySlice<Double> {
+        let f = Int(field.rawValue)
+        guard f < numericOffsets.count, !numericOffsets[f].isEmpty else { return [] }
+        return numericValues[f][Int(numericOffsets[f][doc])..<Int(numericOffsets[f][doc + 1])]
+    }
+
+    func storedValues(_ doc: Int, only: FieldID? = nil) -> [(FieldID, FieldValue)] {
+        storedBytes.withUnsafeBufferPointer { all in
+            StoredFields.decode(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]),
+                                only: only)
+        }
+    }
+
+    var memoryBytes: Int {
+        var total = docBytes.capacity + positionBytes.capacity + storedBytes.capacity + idBytes.capacity
+        total += (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity) * 4
+        total += skipMinNorm.capacity + (storedOffsets.capacity + idOffsets.capacity + domainOrdinals.capacity) * 4
+        total += idHashes.capacity * 8 + idHashDocs.capacity * 4
+        for terms in fieldTerms { total += terms?.memoryBytes ?? 0 }
+        for n in norms { total += n.capacity }
+        for o in numericOffsets { total += o.capacity * 4 }
+        for v in numericValues { total += v.capacity * 8 }
+        for d in domains { total += d.utf8.count + 16 }
+        return total
+    }
+
+    var termCount: Int { fieldTerms.reduce(0) { $0 + ($1?.count ?? 0) } }
+}

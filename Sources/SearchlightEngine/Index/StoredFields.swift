@@ -1,0 +1,65 @@
+/// Stored values of a segment: one byte buffer with an offset per document, decoded only for the
+/// documents a caller asks for.
+///
+/// Record: varint value count, then per value varint field id, a tag byte (0 text, 1 number, 2 bytes)
+/// and the payload (varint length + UTF-8, 8 little-endian bytes of the Double bit pattern, varint
+/// length + bytes).
+enum StoredFields {
+    static func encode(_ values: [(FieldID, FieldValue)], into out: inout [UInt8]) {
+        VarInt.append(UInt32(values.count), to: &out)
+        for (field, value) in values {
+            VarInt.append(UInt32(field.rawValue), to: &out)
+            switch value {
+            case .text(let text):
+                out.append(0)
+                VarInt.append(UInt32(text.utf8.count), to: &out)
+                out.append(contentsOf: text.utf8)
+            case .number(let number):
+                out.append(1)
+                var bits = number.bitPattern
+                for _ in 0..<8 {
+                    out.append(UInt8(truncatingIfNeeded: bits))
+                    bits >>= 8
+                }
+            case .bytes(let bytes):
+                out.append(2)
+                VarInt.append(UInt32(bytes.count), to: &out)
+                out.append(contentsOf: bytes)
+            }
+        }
+    }
+
+    /// Decodes a record; `only` restricts the result to one field. Truncated input ends the record.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, only: FieldID? = nil) -> [(FieldID, FieldValue)] {
+        var offset = 0
+        guard bytes.count > 0 else { return [] }
+        let count = Int(VarInt.read(bytes, &offset))
+        var values: [(FieldID, FieldValue)] = []
+        values.reserveCapacity(only == nil ? count : 1)
+        for _ in 0..<count {
+            guard offset < bytes.count else { break }
+            let field = FieldID(rawValue: UInt16(truncatingIfNeeded: VarInt.read(bytes, &offset)))
+            guard offset < bytes.count else { break }
+            let tag = bytes[offset]
+            offset += 1
+            switch tag {
+            case 1:
+                guard offset + 8 <= bytes.count else { return values }
+                var bits: UInt64 = 0
+                for k in 0..<8 { bits |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
+                offset += 8
+                if only == nil || only == field { values.append((field, .number(Double(bitPattern: bits)))) }
+            default:
+                guard offset < bytes.count else { return values }
+                let length = Int(VarInt.read(bytes, &offset))
+                guard offset + length <= bytes.count else { return values }
+                if only == nil || only == field {
+                    let slice = UnsafeBufferPointer(rebasing: bytes[offset..<offset + length])
+                    values.append((field, tag == 0 ? .text(String(decoding: slice, as: UTF8.self)) : .bytes(Array(slice))))
+                }
+                offset += length
+            }
+        }
+        return values
+    }
+}

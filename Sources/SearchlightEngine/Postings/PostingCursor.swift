@@ -1,0 +1,154 @@
+/// Walks the postings of one term in one segment: decodes one 128-document block at a time, skips whole
+/// blocks with the skip data, and reads positions lazily (only phrase queries and primary-field boosts ask).
+final class PostingCursor {
+    static let end = Int.max
+
+    let segment: Segment
+    let docFreq: Int
+    private let firstBlock: Int
+    private let blockCount: Int
+    private var block = -1
+    private var countInBlock = 0
+    private var indexInBlock = 0
+    private var docs = [UInt32](repeating: 0, count: Segment.blockSize)
+    private var tfs = [UInt32](repeating: 0, count: Segment.blockSize)
+    /// Position-stream cursor: byte offset of the positions of document `positionDoc` of this block.
+    private var positionOffset = 0
+    private var positionDoc = 0
+    /// Current document, -1 before the first `next`, `end` when exhausted.
+    private(set) var doc = -1
+
+    init(segment: Segment, terms: FieldTerms, index: Int) {
+        self.segment = segment
+        docFreq = Int(terms.docFreq[index])
+        firstBlock = Int(terms.blockStart[index])
+        blockCount = (docFreq + Segment.blockSize - 1) / Segment.blockSize
+    }
+
+    var tf: UInt32 { tfs[indexInBlock] }
+
+    /// Upper bound of tf and lower bound of the norm in the current block.
+    var blockMaxTf: UInt32 { segment.skipMaxTf[firstBlock + block] }
+    var blockMinNorm: UInt8 { segment.skipMinNorm[firstBlock + block] }
+    /// Last document of the current block.
+    var blockLastDoc: Int { Int(segment.skipLastDoc[firstBlock + block]) }
+
+    private func load(_ newBlock: Int) {
+        block = newBlock
+        let skip = firstBlock + newBlock
+        countInBlock = newBlock == blockCount - 1 ? docFreq - newBlock * Segment.blockSize : Segment.blockSize
+        var previous: UInt32 = newBlock == 0 ? 0 : segment.skipLastDoc[skip - 1]
+        var offset = Int(segment.skipDocOffset[skip])
+        let count = countInBlock
+        segment.docBytes.withUnsafeBufferPointer { bytes in
+            docs.withUnsafeMutableBufferPointer { d in
+                tfs.withUnsafeMutableBufferPointer { t in
+                    for i in 0..<count {
+                        previous &+= VarInt.read(bytes, &offset)
+                        d[i] = previous
+                        t[i] = VarInt.read(bytes, &offset)
+                    }
+                }
+            }
+        }
+        indexInBlock = 0
+        positionOffset = Int(segment.skipPositionOffset[skip])
+        positionDoc = 0
+    }
+
+    /// Moves to the next document.
+    @discardableResult
+    func next() -> Int {
+        if doc == Self.end { return doc }
+        if block >= 0, indexInBlock + 1 < countInBlock {
+            indexInBlock += 1
+        } else if block + 1 < blockCount {
+            load(block + 1)
+        } else {
+            doc = Self.end
+            return doc
+        }
+        doc = Int(docs[indexInBlock])
+        return doc
+    }
+
+    /// Moves to the first document ≥ `target`.
+    @discardableResult
+    func advance(_ target: Int) -> Int {
+        if doc >= target { return doc }
+        if block < 0 || Int(segment.skipLastDoc[firstBlock + block]) < target {
+            // Gallop over the skip entries, then binary search.
+            var low = max(block, 0)
+            var step = 1
+            var high = low
+            while high < blockCount, Int(segment.skipLastDoc[firstBlock + high]) < target {
+                low = high + 1
+                high += step
+                step <<= 1
+            }
+            high = min(high, blockCount)
+            while low < high {
+                let mid = (low + high) >> 1
+                if Int(segment.skipLastDoc[firstBlock + mid]) < target { low = mid + 1 } else { high = mid }
+            }
+            if low >= blockCount {
+                doc = Self.end
+                return doc
+            }
+            if low != block { load(low) }
+        }
+        // Linear scan inside the block (at most 128 sorted entries).
+        var i = indexInBlock
+        while i < countInBlock, Int(docs[i]) < target { i += 1 }
+        if i >= countInBlock {
+            doc = Self.end
+            return doc
+        }
+        indexInBlock = i
+        doc = Int(docs[i])
+        return doc
+    }
+
+    /// Skips to the block after the current one (block-max pruning); the cursor is then on that
+    /// block's first document.
+    @discardableResult
+    func nextBlock() -> Int {
+        if block + 1 < blockCount {
+            load(block + 1)
+            doc = Int(docs[0])
+        } else {
+            doc = Self.end
+        }
+        return doc
+    }
+
+    /// Appends the positions of the current document.
+    func positions(into out: inout [UInt32]) {
+        let target = indexInBlock
+        if positionDoc > target {
+            positionOffset = Int(segment.skipPositionOffset[firstBlock + block])
+            positionDoc = 0
+        }
+        segment.positionBytes.withUnsafeBufferPointer { bytes in
+            while positionDoc < target {
+                VarInt.skip(bytes, &positionOffset, count: Int(tfs[positionDoc]))
+                positionDoc += 1
+            }
+            var offset = positionOffset
+            var position: UInt32 = 0
+            for _ in 0..<Int(tfs[target]) {
+                guard offset < bytes.count else { break }
+                position &+= VarInt.read(bytes, &offset)
+                out.append(position)
+            }
+        }
+    }
+
+    /// The first position of the current document (for primary-field prefix boosts).
+    func firstPosition() -> UInt32 {
+        var scratch: [UInt32] = []
+        scratch.reserveCapacity(Int(tf))
+        positions(into: &scratch)
+        return scratch.first ?? UInt32.max
+    }
+}

@@ -1,0 +1,65 @@
+/// LEB128 variable-length integers: the byte codec of posting deltas, term frequencies, positions and
+/// stored values.
+enum VarInt {
+    @inline(__always)
+    static func append(_ value: UInt32, to out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    @inline(__always)
+    static func append64(_ value: UInt64, to out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    /// Reads one value at `offset` and moves past it. Malformed input stops at the buffer end.
+    @inline(__always)
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> UInt32 {
+        var byte = bytes[offset]
+        offset += 1
+        if byte < 0x80 { return UInt32(byte) }
+        var result = UInt32(byte & 0x7F)
+        var shift: UInt32 = 7
+        repeat {
+            guard offset < bytes.count, shift < 32 else { return result }
+            byte = bytes[offset]
+            offset += 1
+            result |= UInt32(byte & 0x7F) << shift
+            shift += 7
+        } while byte >= 0x80
+        return result
+    }
+
+    @inline(__always)
+    static func read64(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count, shift < 64 {
+            let byte = bytes[offset]
+            offset += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return result
+    }
+
+    /// Skips `count` values.
+    @inline(__always)
+    static func skip(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, count: Int) {
+        var remaining = count
+        while remaining > 0, offset < bytes.count {
+            if bytes[offset] < 0x80 { remaining -= 1 }
+            offset += 1
+        }
+    }
+}

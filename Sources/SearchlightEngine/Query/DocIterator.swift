@@ -1,0 +1,210 @@
+/// A cursor over the matching documents of one segment, in increasing order, with the score of the
+/// current document. Operators compose these (document-at-a-time evaluation).
+class DocIterator {
+    static let end = Int.max
+
+    /// Current document: -1 before the first `next`, `end` when exhausted.
+    var doc = -1
+
+    /// Moves to the next match.
+    func next() -> Int {  // every subclass overrides; the base matches nothing
+        doc = Self.end
+        return doc
+    }
+
+    /// Moves to the first match ≥ `target` (default: repeated `next`).
+    func advance(_ target: Int) -> Int {
+        while doc < target { _ = next() }
+        return doc
+    }
+
+    /// Score of the current document.
+    func score() -> Float { 0 }
+
+    /// Estimated number of matches (for ordering conjunctions shortest first).
+    var cost: Int { 0 }
+
+    /// Score breakdown of the current document.
+    func explain() -> Explanation { Explanation(value: score(), summary: "\(type(of: self))") }
+}
+
+/// No document.
+final class EmptyIterator: DocIterator {
+    override func next() -> Int {
+        doc = Self.end
+        return doc
+    }
+    override func advance(_ target: Int) -> Int { next() }
+}
+
+/// Every document of the segment, constant score.
+final class AllIterator: DocIterator {
+    let count: Int
+    let constant: Float
+    init(count: Int, constant: Float) {
+        self.count = count
+        self.constant = constant
+    }
+    override func next() -> Int {
+        doc = doc + 1 < count ? doc + 1 : Self.end
+        return doc
+    }
+    override func advance(_ target: Int) -> Int {
+        if doc < target { doc = target < count ? target : Self.end }
+        return doc
+    }
+    override func score() -> Float { constant }
+    override var cost: Int { count }
+    override func explain() -> Explanation { Explanation(value: constant, summary: "all documents") }
+}
+
+/// A sorted list of documents (ranges, precomputed sets), constant score.
+final class ListIterator: DocIterator {
+    let docs: [UInt32]
+    let constant: Float
+    let label: String
+    private var index = -1
+    init(docs: [UInt32], constant: Float, label: String) {
+        self.docs = docs
+        self.constant = constant
+        self.label = label
+    }
+    override func next() -> Int {
+        index += 1
+        doc = index < docs.count ? Int(docs[index]) : Self.end
+        return doc
+    }
+    override func advance(_ target: Int) -> Int {
+        if doc >= target { return doc }
+        var low = index + 1, high = docs.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if Int(docs[mid]) < target { low = mid + 1 } else { high = mid }
+        }
+        index = low
+        doc = index < docs.count ? Int(docs[index]) : Self.end
+        return doc
+    }
+    override func score() -> Float { constant }
+    override var cost: Int { docs.count }
+    override func explain() -> Explanation { Explanation(value: constant, summary: label) }
+}
+
+/// AND: children ordered shortest first; the lead proposes, the others advance (galloping in their
+/// skip data) until all agree.
+final class ConjunctionIterator: DocIterator {
+    let children: [DocIterator]
+    init(_ children: [DocIterator]) { self.children = children.sorted { $0.cost < $1.cost } }
+
+    override func next() -> Int { align(children[0].next()) }
+    override func advance(_ target: Int) -> Int { align(children[0].advance(target)) }
+
+    private func align(_ start: Int) -> Int {
+        var candidate = start
+        outer: while candidate != Self.end {
+            for child in children.dropFirst() {
+                let d = child.advance(candidate)
+                if d > candidate {
+                    candidate = children[0].advance(d)
+                    continue outer
+                }
+            }
+            doc = candidate
+            return doc
+        }
+        doc = Self.end
+        return doc
+    }
+
+    override func score() -> Float {
+        var total: Float = 0
+        for child in children { total += child.score() }
+        return total
+    }
+    override var cost: Int { children[0].cost }
+    override func explain() -> Explanation {
+        let parts = children.map { $0.explain() }
+        return Explanation(value: parts.reduce(0) { $0 + $1.value }, summary: "sum of (and)", details: parts)
+    }
+}
+
+/// OR: the smallest current document among the children; scores of the children on it add up.
+final class DisjunctionIterator: DocIterator {
+    let children: [DocIterator]
+    init(_ children: [DocIterator]) { self.children = children }
+
+    override func next() -> Int {
+        var minimum = Self.end
+        for child in children {
+            if child.doc <= doc { _ = child.next() }
+            if child.doc < minimum { minimum = child.doc }
+        }
+        doc = minimum
+        return doc
+    }
+    override func advance(_ target: Int) -> Int {
+        if doc >= target { return doc }
+        var minimum = Self.end
+        for child in children {
+            if child.doc < target { _ = child.advance(target) }
+            if child.doc < minimum { minimum = child.doc }
+        }
+        doc = minimum
+        return doc
+    }
+    override func score() -> Float {
+        var total: Float = 0
+        for child in children where child.doc == doc { total += child.score() }
+        return total
+    }
+    override var cost: Int { children.reduce(0) { $0 + $1.cost } }
+    override func explain() -> Explanation {
+        let parts = children.filter { $0.doc == doc }.map { $0.explain() }
+        return Explanation(value: parts.reduce(0) { $0 + $1.value }, summary: "sum of (or)", details: parts)
+    }
+}
+
+/// AND-NOT: matches of `include` that `exclude` does not match; scored by `include`.
+final class ExclusionIterator: DocIterator {
+    let include: DocIterator
+    let exclude: DocIterator
+    init(include: DocIterator, exclude: DocIterator) {
+        self.include = include
+        self.exclude = exclude
+    }
+    override func next() -> Int { skipExcluded(include.next()) }
+    override func advance(_ target: Int) -> Int { skipExcluded(include.advance(target)) }
+    private func skipExcluded(_ start: Int) -> Int {
+        var candidate = start
+        while candidate != Self.end, exclude.advance(candidate) == candidate { candidate = include.next() }
+        doc = candidate
+        return doc
+    }
+    override func score() -> Float { include.score() }
+    override var cost: Int { include.cost }
+    override func explain() -> Explanation { include.explain() }
+}
+
+/// Multiplies a child's score.
+final class BoostIterator: DocIterator {
+    let child: DocIterator
+    let factor: Float
+    init(_ child: DocIterator, factor: Float) {
+        self.child = child
+        self.factor = factor
+    }
+    override func next() -> Int {
+        doc = child.next()
+        return doc
+    }
+    override func advance(_ target: Int) -> Int {
+        doc = child.advance(target)
+        return doc
+    }
+    override func score() -> Float { child.score() * factor }
+    override var cost: Int { child.cost }
+    override func explain() -> Explanation {
+        let inner = child.explain()
+        return Explanation(value: inner.value * factor, summary: "boost × \(factor)", details: [inner])
+    }
+}

@@ -1,0 +1,308 @@
+/// A query resolved against one snapshot: text analyzed, field scopes resolved, prefix/fuzzy expanded to
+/// dictionary terms and statistics (idf) computed snapshot-wide, so every segment scores alike.
+indirect enum QueryPlan {
+    struct GroupEntry {
+        let field: Int
+        let term: [UInt8]
+        let isExact: Bool
+    }
+
+    case group(entries: [GroupEntry], idf: Float, label: String)
+    case phrase(fields: [Int], terms: [[UInt8]], offsets: [UInt32], idf: Float, label: String)
+    case and([QueryPlan])
+    case or([QueryPlan])
+    case not(QueryPlan, QueryPlan)
+    case range(FieldID, NumericBound?, NumericBound?)
+    case all
+    case none
+    case documents(DocumentSet)
+    case boost(QueryPlan, Float)
+}
+
+/// Builds plans and per-segment iterators for one snapshot.
+struct QueryPlanner {
+    let snapshot: IndexSnapshot
+    let analyzer = Analyzer()
+    private var factorCache: [Int: [Float]] = [:]
+
+    init(snapshot: IndexSnapshot) { self.snapshot = snapshot }
+
+    var totalDocuments: Int { max(snapshot.segments.reduce(0) { $0 + $1.documentCount }, 1) }
+
+    func resolve(_ scope: FieldScope) -> [Int] {
+        let ids: [FieldID]
+        switch scope {
+        case .defaultFields: ids = snapshot.schema.defaultFields
+        case .field(let f): ids = [f]
+        case .fields(let fs): ids = fs
+        }
+        var seen = Set<Int>()
+        return ids.filter { snapshot.schema.kind($0) == .text }.map { Int($0.rawValue) }.filter { seen.insert($0).inserted }
+    }
+
+    func documentFrequency(field: Int, term: [UInt8]) -> Int {
+        var total = 0
+        term.withUnsafeBufferPointer { key in
+            for segment in snapshot.segments {
+                if let terms = segment.terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) {
+                    total += Int(terms.docFreq[index])
+                }
+            }
+        }
+        return total
+    }
+
+    func idf(_ df: Int) -> Float {
+        snapshot.parameters.idf(documentFrequency: max(df, 1), documentCount: totalDocuments)
+    }
+
+    // MARK: Query → plan
+
+    func plan(_ query: Query, scope: [Int]) -> QueryPlan {
+        switch query {
+        case .term(let text), .phrase(let text):
+            return textPlan(text, scope: scope)
+        case .prefix(let text):
+            return prefixPlan(text, scope: scope)
+        case .fuzzy(let text, let maxEdits):
+            return fuzzyPlan(text, maxEdits: maxEdits, scope: scope)
+        case .terms(let terms):
+            var entries: [QueryPlan.GroupEntry] = []
+            for field in scope {
+                for term in Set(terms) { entries.append(.init(field: field, term: Array(term.utf8), isExact: true)) }
+            }
+            return groupPlan(entries, label: "terms \(terms.prefix(5))")
+        case .and(let clauses):
+            if clauses.isEmpty { return .none }
+            return .and(clauses.map { plan($0, scope: scope) })
+        case .or(let clauses):
+            if clauses.isEmpty { return .none }
+            return .or(clauses.map { plan($0, scope: scope) })
+        case .not(let include, let exclude):
+            return .not(plan(include, scope: scope), plan(exclude, scope: scope))
+        case .scoped(let newScope, let inner):
+            return plan(inner, scope: resolve(newScope))
+        case .range(let field, let lower, let upper):
+            return .range(field, lower, upper)
+        case .all: return .all
+        case .none: return .none
+        case .boost(let inner, let factor): return .boost(plan(inner, scope: scope), factor)
+        case .documents(let set): return .documents(set)
+        }
+    }
+
+    private func groupPlan(_ entries: [QueryPlan.GroupEntry], label: String) -> QueryPlan {
+        guard !entries.isEmpty else { return .none }
+        let df = entries.map { documentFrequency(field: $0.field, term: $0.term) }.max() ?? 0
+        if df == 0 { return .none }
+        return .group(entries: entries, idf: idf(df), label: label)
+    }
+
+    private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {
+        let tokens = analyzer.tokens(text, mode: .query)
+        guard let first = tokens.first else { return .none }
+        if tokens.count == 1 {
+            let term = Array(first.term.utf8)
+            return groupPlan(scope.map { .init(field: $0, term: term, isExact: true) }, label: "'\(first.term)'")
+        }
+        let terms = tokens.map { Array($0.term.utf8) }
+        let offsets = tokens.map { UInt32($0.position - first.position) }
+        var idfSum: Float = 0
+        for term in terms {
+            let df = scope.map { documentFrequency(field: $0, term: term) }.max() ?? 0
+            if df == 0 { return .none }
+            idfSum += idf(df)
+        }
+        return .phrase(fields: scope, terms: terms, offsets: offsets, idf: idfSum,
+                       label: "\"\(tokens.map(\.term).joined(separator: " "))\"")
+    }
+
+    /// The folded prefix text with leading and trailing non-word characters removed.
+    static func foldedPrefix(_ text: String) -> String {
+        let folded = Folding.fold(text)
+        let scalars = Array(folded.unicodeScalars)
+        func isWord(_ s: Unicode.Scalar) -> Bool {
+            s.value < 0x80 ? CharacterClass.ascii[Int(s.value)].isWordCharacter : CharacterClass.classify(s.value) != .separator
+        }
+        var start = 0, end = scalars.count
+        while start < end, !isWord(scalars[start]) { start += 1 }
+        while end > start, !isWord(scalars[end - 1]) { end -= 1 }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[start..<end])
+        return String(view)
+    }
+
+    private func prefixPlan(_ text: String, scope: [Int]) -> QueryPlan {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        guard let last = words.last else { return .none }
+        let prefix = Self.foldedPrefix(String(last))
+        var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
+        let key = Array(prefix.utf8)
+        var found: [[UInt8]: (field: Int, df: Int)] = [:]
+        var candidates: [(field: Int, term: [UInt8], df: Int)] = []
+        for field in scope {
+            found.removeAll(keepingCapacity: true)
+            key.withUnsafeBufferPointer { k in
+                for segment in snapshot.segments {
+                    guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                    for index in terms.prefixRange(k) {
+                        let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
+                        found[term, default: (field, 0)].df += Int(terms.docFreq[index])
+                    }
+                }
+            }
+            for (term, value) in found { candidates.append((field, term, value.df)) }
+        }
+        if candidates.isEmpty { return .none }
+        if candidates.count > IndexSnapshot.maxExpansions {
+            candidates.sort { $0.df != $1.df ? $0.df > $1.df : $0.term.lexicographicallyPrecedes($1.term) }
+            candidates.removeSubrange(IndexSnapshot.maxExpansions...)
+        }
+        let maxDF = candidates.map(\.df).max() ?? 1
+        let group = QueryPlan.group(entries: candidates.map { .init(field: $0.field, term: $0.term, isExact: $0.term == key) },
+                                    idf: idf(maxDF), label: "\(prefix)*")
+        clauses.append(group)
+        return clauses.count == 1 ? group : .and(clauses)
+    }
+
+    /// Default typo budget: none below 5 characters, 1 from 5, 2 from 9.
+    static func typoBudget(_ term: String) -> Int {
+        let length = term.unicodeScalars.count
+        return length >= 9 ? 2 : length >= 5 ? 1 : 0
+    }
+
+    private func fuzzyPlan(_ text: String, maxEdits: Int?, scope: [Int]) -> QueryPlan {
+        let term = Self.foldedPrefix(text)
+        guard !term.isEmpty else { return .none }
+        let edits = min(max(maxEdits ?? Self.typoBudget(term), 0), 2)
+        let key = Array(term.utf8)
+        var entries: [QueryPlan.GroupEntry] = []
+        var maxDF = 0
+        for field in scope {
+            var found: [[UInt8]: Int] = [:]
+            for segment in snapshot.segments {
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                for index in terms.fuzzy(key, maxEdits: edits) {
+                    let bytes = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
+                    found[bytes, default: 0] += Int(terms.docFreq[index])
+                }
+            }
+            for (bytes, df) in found {
+                entries.append(.init(field: field, term: bytes, isExact: bytes == key))
+                maxDF = max(maxDF, df)
+            }
+        }
+        guard !entries.isEmpty else { return .none }
+        if entries.count > IndexSnapshot.maxExpansions { entries.removeSubrange(IndexSnapshot.maxExpansions...) }
+        return .group(entries: entries, idf: idf(maxDF), label: "\(term)~\(edits)")
+    }
+
+    // MARK: Plan → iterator
+
+    mutating func factors(_ field: Int) -> [Float] {
+        if let cached = factorCache[field] { return cached }
+        var sum: UInt64 = 0, docs: UInt64 = 0
+        for segment in snapshot.segments where field < segment.lengthSum.count {
+            sum += segment.lengthSum[field]
+            docs += UInt64(segment.fieldDocCount[field])
+        }
+        let average = docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+        let weight = snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.weight ?? 1
+        let b = snapshot.parameters.b
+        let table = FieldNorm.lengths.map { length in weight / (1 - b + b * length / average) }
+        factorCache[field] = table
+        return table
+    }
+
+    private func isPrimary(_ field: Int) -> Bool {
+        snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.primary ?? false
+    }
+
+    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool) -> DocIterator {
+        let segment = snapshot.segments[ordinal]
+        switch plan {
+        case .group(let entries, let idf, let label):
+            var sources: [TermSource] = []
+            for entry in entries {
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))),
+                      let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
+                let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
+                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index),
+                                             field: entry.field, fieldFactor: factors(entry.field), norms: norms,
+                                             primary: isPrimary(entry.field), isExact: entry.isExact))
+            }
+            if sources.isEmpty { return EmptyIterator() }
+            return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+        case .phrase(let fields, let terms, let offsets, let idf, let label):
+            var sources: [TermSource] = []
+            fieldLoop: for field in fields {
+                guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                var cursors: [PostingCursor] = []
+                for term in terms {
+                    guard let index = term.withUnsafeBufferPointer({ dictionary.find($0) }) else { continue fieldLoop }
+                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index))
+                }
+                let norms = field < segment.norms.count ? segment.norms[field] : []
+                sources.append(PhraseSource(cursors: cursors, offsets: offsets, field: field,
+                                            fieldFactor: factors(field), norms: norms, primary: isPrimary(field)))
+            }
+            if sources.isEmpty { return EmptyIterator() }
+            return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+        case .and(let clauses):
+            let children = clauses.map { iterator($0, segment: ordinal, scored: scored) }
+            if children.contains(where: { $0 is EmptyIterator }) { return EmptyIterator() }
+            return children.count == 1 ? children[0] : ConjunctionIterator(children)
+        case .or(let clauses):
+            let children = clauses.map { iterator($0, segment: ordinal, scored: scored) }.filter { !($0 is EmptyIterator) }
+            if children.isEmpty { return EmptyIterator() }
+            return children.count == 1 ? children[0] : DisjunctionIterator(children)
+        case .not(let include, let exclude):
+            let inner = iterator(include, segment: ordinal, scored: scored)
+            if inner is EmptyIterator { return inner }
+            let excluded = iterator(exclude, segment: ordinal, scored: false)
+            if excluded is EmptyIterator { return inner }
+            return ExclusionIterator(include: inner, exclude: excluded)
+        case .range(let field, let lower, let upper):
+            return ListIterator(docs: rangeDocs(segment, field: field, lower: lower, upper: upper), constant: 1,
+                                label: "range \(field)")
+        case .all:
+            return AllIterator(count: segment.documentCount, constant: 1)
+        case .none:
+            return EmptyIterator()
+        case .documents(let set):
+            let docs = ordinal < set.perSegment.count ? set.perSegment[ordinal].filter { Int($0) < segment.documentCount } : []
+            return ListIterator(docs: docs, constant: 1, label: "document set")
+        case .boost(let inner, let factor):
+            let child = iterator(inner, segment: ordinal, scored: scored)
+            return child is EmptyIterator ? child : BoostIterator(child, factor: factor)
+        }
+    }
+
+    static func contains(_ value: Double, lower: NumericBound?, upper: NumericBound?) -> Bool {
+        switch lower {
+        case .inclusive(let bound)?: if !(value >= bound) { return false }
+        case .exclusive(let bound)?: if !(value > bound) { return false }
+        case nil: if value.isNaN { return false }
+        }
+        switch upper {
+        case .inclusive(let bound)?: if !(value <= bound) { return false }
+        case .exclusive(let bound)?: if !(value < bound) { return false }
+        case nil: break
+        }
+        return true
+    }
+
+    private func rangeDocs(_ segment: Segment, field: FieldID, lower: NumericBound?, upper: NumericBound?) -> [UInt32] {
+        let f = Int(field.rawValue)
+        guard f < segment.numericOffsets.count, !segment.numericOffsets[f].isEmpty else { return [] }
+        let offsets = segment.numericOffsets[f], values = segment.numericValues[f]
+        var docs: [UInt32] = []
+        for doc in 0..<segment.documentCount {
+            for k in Int(offsets[doc])..<Int(offsets[doc + 1]) where Self.contains(values[k], lower: lower, upper: upper) {
+                docs.append(UInt32(doc))
+                break
+            }
+        }
+        return docs
+    }
+}

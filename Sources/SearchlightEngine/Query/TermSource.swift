@@ -1,0 +1,118 @@
+/// One field's evidence for a scored text leaf: a posting list (term) or a positional conjunction
+/// (phrase) that reports a frequency for the current document.
+class TermSource {
+    /// The field, its 256-entry table of `weight / (1 - b + b·len/avg)` by norm code, and its norms.
+    let field: Int
+    let fieldFactor: [Float]
+    let norms: [UInt8]
+    let primary: Bool
+    /// Number of query tokens this source matches (1 for a term, n for a phrase): an exact primary
+    /// match needs the field length to equal it.
+    let span: Int
+    /// Whether this source's term is the query text itself (not an expansion): exact boosts need it.
+    let isExact: Bool
+
+    init(field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool, span: Int, isExact: Bool) {
+        self.field = field
+        self.fieldFactor = fieldFactor
+        self.norms = norms
+        self.primary = primary
+        self.span = span
+        self.isExact = isExact
+    }
+
+    var doc: Int { Int.max }
+    var cost: Int { 0 }
+    func next() -> Int { Int.max }
+    func advance(_ target: Int) -> Int { Int.max }
+    /// Frequency in the current document.
+    var frequency: UInt32 { 0 }
+    /// Whether the match in the current document starts at position 0.
+    func startsField() -> Bool { false }
+
+    @inline(__always)
+    func norm(_ doc: Int) -> UInt8 { doc < norms.count ? norms[doc] : 0 }
+}
+
+/// A term's postings in one field.
+final class PostingSource: TermSource {
+    let cursor: PostingCursor
+    init(cursor: PostingCursor, field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool, isExact: Bool) {
+        self.cursor = cursor
+        super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary, span: 1, isExact: isExact)
+    }
+    override var doc: Int { cursor.doc }
+    override var cost: Int { cursor.docFreq }
+    override func next() -> Int { cursor.next() }
+    override func advance(_ target: Int) -> Int { cursor.advance(target) }
+    override var frequency: UInt32 { cursor.tf }
+    override func startsField() -> Bool { cursor.firstPosition() == 0 }
+}
+
+/// A phrase in one field: the terms' cursors intersected, then their positions (shifted by each term's
+/// offset in the phrase) intersected; the frequency is the number of start positions.
+final class PhraseSource: TermSource {
+    let cursors: [PostingCursor]
+    let offsets: [UInt32]
+    private var current = -1
+    private var phraseStarts: [UInt32] = []
+    private var scratch: [UInt32] = []
+
+    init(cursors: [PostingCursor], offsets: [UInt32], field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool) {
+        self.cursors = cursors
+        self.offsets = offsets
+        super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
+                   span: Int((offsets.max() ?? 0) + 1), isExact: true)
+    }
+    override var doc: Int { current }
+    override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
+    override func next() -> Int { find(cursors[0].next()) }
+    override func advance(_ target: Int) -> Int { current >= target ? current : find(cursors[0].advance(target)) }
+
+    private func find(_ start: Int) -> Int {
+        var candidate = start
+        outer: while candidate != Int.max {
+            for cursor in cursors.dropFirst() {
+                let d = cursor.advance(candidate)
+                if d > candidate {
+                    candidate = cursors[0].advance(d)
+                    continue outer
+                }
+            }
+            if matchPositions() {
+                current = candidate
+                return current
+            }
+            candidate = cursors[0].next()
+        }
+        current = Int.max
+        return current
+    }
+
+    /// Fills `phraseStarts` with the positions where every term lines up.
+    private func matchPositions() -> Bool {
+        phraseStarts.removeAll(keepingCapacity: true)
+        cursors[0].positions(into: &phraseStarts)
+        let shift = offsets[0]
+        phraseStarts = phraseStarts.compactMap { $0 >= shift ? $0 - shift : nil }
+        for k in 1..<cursors.count {
+            scratch.removeAll(keepingCapacity: true)
+            cursors[k].positions(into: &scratch)
+            var kept = 0, j = 0
+            for start in phraseStarts {
+                let wanted = start + offsets[k]
+                while j < scratch.count, scratch[j] < wanted { j += 1 }
+                if j < scratch.count, scratch[j] == wanted {
+                    phraseStarts[kept] = start
+                    kept += 1
+                }
+            }
+            phraseStarts.removeSubrange(kept...)
+            if phraseStarts.isEmpty { return false }
+        }
+        return !phraseStarts.isEmpty
+    }
+
+    override var frequency: UInt32 { UInt32(phraseStarts.count) }
+    override func startsField() -> Bool { phraseStarts.first == 0 }
+}

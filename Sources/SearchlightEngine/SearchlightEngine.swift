@@ -1,1 +1,0 @@
-// The engine: analyzer, term dictionary, postings, scoring, segments.

@@ -1,0 +1,65 @@
+import XCTest
+@testable import SearchlightEngine
+
+final class AnalyzerTests: XCTestCase {
+    let analyzer = Analyzer()
+
+    func terms(_ text: String, _ mode: Analyzer.Mode = .index) -> [String] { analyzer.tokens(text, mode: mode).map(\.term) }
+
+    func testPlainWordsPositionsAndOffsets() {
+        let tokens = analyzer.tokens("Hello, World  again")
+        XCTAssertEqual(tokens.map(\.term), ["hello", "world", "again"])
+        XCTAssertEqual(tokens.map(\.position), [0, 1, 2])
+        XCTAssertEqual(tokens.map(\.byteRange), [0..<5, 7..<12, 14..<19])
+    }
+
+    func testFolding() {
+        XCTAssertEqual(terms("Café Straße Øre Łódź Æther"), ["cafe", "strasse", "ore", "lodz", "aether"])
+        XCTAssertEqual(terms("Ἀθῆναι ά Ωμέγα"), ["αθηναι", "α", "ωμεγα"])
+        XCTAssertEqual(terms("Tiếng Việt"), ["tieng", "viet"])
+        XCTAssertEqual(terms("ＡＢＣ１２３"), ["abc123"])
+        XCTAssertEqual(Folding.foldCase("ÉCOLE Straße"), "école strasse")
+        XCTAssertEqual(Folding.foldDiacritics("ÉCOLE Ærø"), "ECOLE AEro")
+        XCTAssertEqual(Folding.fold("ÉCOLE"), "ecole")
+    }
+
+    func testUTF8OffsetsOfNonASCII() {
+        let text = "naïve café"
+        let tokens = analyzer.tokens(text)
+        let bytes = Array(text.utf8)
+        XCTAssertEqual(tokens.map { String(decoding: bytes[$0.byteRange], as: UTF8.self) }, ["naïve", "café"])
+    }
+
+    func testIdentifiers() {
+        let tokens = analyzer.tokens("Report.Numbers")
+        XCTAssertEqual(tokens.map(\.term), ["report", "numbers", "report.numbers"])
+        XCTAssertEqual(tokens.map(\.position), [0, 1, 0])
+        XCTAssertEqual(tokens.map(\.kind), [.word, .word, .compound])
+        XCTAssertEqual(terms("foo_bar"), ["foo", "bar", "foo_bar"])
+        XCTAssertEqual(terms("MyWindowController"), ["my", "window", "controller", "mywindowcontroller"])
+        XCTAssertEqual(terms("HTMLParser"), ["html", "parser", "htmlparser"])
+        XCTAssertEqual(terms("x11"), ["x11"])
+        XCTAssertEqual(terms("3.14"), ["3", "14", "3.14"])
+        XCTAssertEqual(terms("end. Next"), ["end", "next"])
+        XCTAssertEqual(terms("Report.Numbers", .query), ["report", "numbers"])
+        XCTAssertEqual(analyzer.tokens("a MyWindow b").map(\.position), [0, 1, 2, 1, 3])
+    }
+
+    func testCJKBigramsAndUnigrams() {
+        let tokens = analyzer.tokens("中文字")
+        XCTAssertEqual(tokens.map(\.term), ["中", "中文", "文", "文字", "字"])
+        XCTAssertEqual(tokens.map(\.position), [0, 0, 1, 1, 2])
+        XCTAssertEqual(tokens.map(\.kind), [.cjkUnigram, .cjkBigram, .cjkUnigram, .cjkBigram, .cjkUnigram])
+        XCTAssertEqual(terms("中文字", .query), ["中文", "文字"])
+        XCTAssertEqual(terms("中", .query), ["中"])
+        XCTAssertEqual(terms("ひらがなカタカナ한국어"), ["ひ", "ひら", "ら", "らが", "が", "がな", "な", "なカ", "カ", "カタ", "タ", "タカ", "カ", "カナ", "ナ", "ナ한", "한", "한국", "국", "국어", "어"])
+        XCTAssertEqual(terms("Linux内核abc"), ["linux", "内", "内核", "核", "abc"])
+        let bytes = Array("a中文".utf8)
+        XCTAssertEqual(analyzer.tokens("a中文").map { String(decoding: bytes[$0.byteRange], as: UTF8.self) }, ["a", "中", "中文", "文"])
+    }
+
+    func testWordSplitter() {
+        XCTAssertEqual(analyzer.words(in: "MyWindowController loads Report.Numbers 中文"),
+                       ["My", "Window", "Controller", "loads", "Report", "Numbers", "中文"])
+    }
+}
