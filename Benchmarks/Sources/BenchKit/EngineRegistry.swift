@@ -4,13 +4,15 @@ public enum EngineRegistry {
     public static let all = ["searchlight", "fts5"]
 
     /// The engines built into this binary.
-    public static let available: [String] = ["fts5"]
+    public static let available: [String] = ["searchlight", "fts5"]
 
     /// Runs the named engine and returns its report.
     public static func run(
         _ name: String, runner: BenchRunner, items: [CorpusItem], queries: [BenchQuery]
     ) throws -> EngineReport {
         switch name {
+        case SearchlightEngineAdapter.name:
+            return try runner.run({ try SearchlightEngineAdapter() }, items: items, queries: queries)
         case FTS5Engine.name:
             return try runner.run({ try FTS5Engine() }, items: items, queries: queries)
         default:
