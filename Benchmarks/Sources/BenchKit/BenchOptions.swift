@@ -8,6 +8,8 @@ public struct BenchOptions: Sendable, Equatable {
     public var json = false
     /// Timed rounds over the whole workload after one warm-up round.
     public var rounds = 5
+    /// The clock for per-query timings.
+    public var clock = QueryClock.monotonic
     public var scenarios: [Scenario] = []
     /// Domain removed by the `delete-domain` scenario.
     public var domain = "debian.libs"
@@ -21,7 +23,7 @@ public struct BenchOptions: Sendable, Equatable {
 
     public static let usage = """
         usage: searchlight-bench --corpus FILE|- --queries FILE [--engines \(EngineRegistry.available.joined(separator: ","))]
-                                 [--limit N] [--replicate K] [--json] [--rounds R]
+                                 [--limit N] [--replicate K] [--json] [--rounds R] [--clock monotonic|thread-cpu]
                                  [--scenario delete-domain,churn] [--domain NAME] [--churn-items N] [--churn-batch N]
                                  [--check-agreement FRACTION]
           --corpus FILE|-   JSON Lines items (a .gz path is read through gzip -dc; - is standard input)
@@ -31,6 +33,7 @@ public struct BenchOptions: Sendable, Equatable {
           --replicate K     index the corpus K times with fresh identifiers (K=16: ~1M items)
           --json            one JSON line per engine instead of the table
           --rounds R        timed rounds over the workload after one warm-up round (default 5)
+          --clock C         per-query clock: monotonic (wall, default) or thread-cpu (this thread's CPU time)
           --scenario LIST   extra scenarios after the query workload: delete-domain, churn
           --list-engines    print the engines built into this binary and exit
           --check-agreement F  fail (exit 3) if two engines' term-query hit sums differ by more than F (e.g. 0.25)
@@ -78,6 +81,12 @@ public struct BenchOptions: Sendable, Equatable {
             case "--replicate": options.replicate = try positive(flag)
             case "--rounds": options.rounds = try positive(flag)
             case "--json": options.json = true
+            case "--clock":
+                let name = try value(flag)
+                guard let clock = QueryClock(rawValue: name) else {
+                    throw Failure(message: "unknown clock \(name); known: monotonic, thread-cpu")
+                }
+                options.clock = clock
             case "--scenario", "--scenarios":
                 options.scenarios = try value(flag).split(separator: ",").map { name in
                     guard let scenario = Scenario(rawValue: String(name).trimmed) else {

@@ -68,10 +68,12 @@ public struct BenchRunner {
                 scenarios.append((scenario.rawValue, metrics))
             }
         }
-        return EngineReport(
+        var report = EngineReport(
             engine: E.name, docs: items.count, buildSeconds: buildSeconds,
             rssBytes: rssBefore.flatMap { before in rssAfter.map { $0 - before } },
             indexBytes: indexBytes, kinds: kinds, scenarios: scenarios)
+        report.clock = options.clock
+        return report
     }
 
     /// One untimed warm-up execution per query (which also counts hits), then `rounds` timed passes over the
@@ -98,11 +100,12 @@ public struct BenchRunner {
         var timings = [[UInt64]](repeating: [], count: kindOrder.count)
         for kind in 0..<kindOrder.count { timings[kind].reserveCapacity(counts[kind] * rounds) }
         let limit = options.limit
+        let clock = options.clock
         for _ in 0..<rounds {
             for (position, query) in compiled.enumerated() {
-                let start = monotonicNanoseconds()
+                let start = clock.now()
                 let found = try engine.search(query, limit: limit)
-                let elapsed = monotonicNanoseconds() - start
+                let elapsed = clock.now() - start
                 blackHole(found)
                 timings[queryKind[position]].append(elapsed)
             }

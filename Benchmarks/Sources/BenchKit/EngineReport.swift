@@ -11,6 +11,8 @@ public struct EngineReport: Sendable {
     public var kinds: [(kind: String, stats: LatencyStats)]
     /// Scenario figures: scenario name → ordered (metric, value) pairs.
     public var scenarios: [(name: String, metrics: [(String, Double)])]
+    /// The clock the query latencies were taken with.
+    public var clock = QueryClock.monotonic
 
     public init(
         engine: String, docs: Int, buildSeconds: Double, rssBytes: Int?, indexBytes: Int?,
@@ -49,6 +51,7 @@ public struct EngineReport: Sendable {
             queries.addRaw(kind, entry.text)
         }
         json.addRaw("queries", queries.text)
+        if clock != .monotonic { json.add("clock", clock.rawValue) }
         if !scenarios.isEmpty {
             var all = JSONLine()
             for (name, metrics) in scenarios {

@@ -54,7 +54,10 @@ for name in options.engines {
         log("engine \(name) failed: \(error)")
     }
 }
-if !options.json { FileHandle.standardOutput.write(Data(TableReport.render(reports).utf8)) }
+if !options.json {
+    let header = "latencies in microseconds per execution, clock \(options.clock.rawValue), \(options.rounds) timed rounds, limit \(options.limit)\n"
+    FileHandle.standardOutput.write(Data((header + TableReport.render(reports)).utf8))
+}
 
 if !failures.isEmpty { fail("failed engines: " + failures.joined(separator: "; "), code: 1) }
 if let tolerance = options.agreementTolerance,
