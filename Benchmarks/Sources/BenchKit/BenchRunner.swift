@@ -18,7 +18,9 @@ public struct BenchRunner {
         let rssBefore = ResidentMemory.current()
         let engine = try make()
         log("\(E.name): building \(items.count) items")
+        let buildCPUStart = threadCPUNanoseconds()
         let buildSeconds = try measureSeconds { try engine.build(items) }
+        let buildCPUSeconds = Double(threadCPUNanoseconds() - buildCPUStart) / 1e9
         ResidentMemory.trim()
         let rssAfter = ResidentMemory.current()
         let indexBytes = try engine.indexBytes()
@@ -73,6 +75,7 @@ public struct BenchRunner {
             rssBytes: rssBefore.flatMap { before in rssAfter.map { $0 - before } },
             indexBytes: indexBytes, kinds: kinds, scenarios: scenarios)
         report.clock = options.clock
+        report.buildCPUSeconds = buildCPUSeconds
         return report
     }
 
