@@ -162,5 +162,21 @@ final class Segment: Sendable {
         return total
     }
 
+    /// Bytes per component, for diagnosing where memory goes.
+    var memoryBreakdown: [String: Int] {
+        var terms = 0
+        for t in fieldTerms { terms += t?.memoryBytes ?? 0 }
+        return [
+            "postings": docBytes.capacity, "positions": positionBytes.capacity,
+            "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
+                + skipMaxImpact.capacity) * 4,
+            "termDictionary": terms, "stored": storedBytes.capacity + storedOffsets.capacity * 4,
+            "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
+                + domainOrdinals.capacity * 4,
+            "norms": norms.reduce(0) { $0 + $1.capacity },
+            "numeric": numericOffsets.reduce(0) { $0 + $1.capacity * 4 } + numericValues.reduce(0) { $0 + $1.capacity * 8 },
+        ]
+    }
+
     var termCount: Int { fieldTerms.reduce(0) { $0 + ($1?.count ?? 0) } }
 }
