@@ -5,8 +5,9 @@ public enum TableReport {
         let names = reports.map(\.engine)
         let baseline = reports.first { $0.engine == FTS5Engine.name }
         let subject = reports.first { $0.engine != FTS5Engine.name }
-        let showRatio = baseline != nil && subject != nil
-        let ratioTitle = showRatio ? "\(subject!.engine)/\(baseline!.engine)" : ""
+        var ratioTitle = ""
+        if let subject, let baseline { ratioTitle = "\(subject.engine)/\(baseline.engine)" }
+        let showRatio = !ratioTitle.isEmpty
 
         var rows: [[String]] = [["figure"] + names + (showRatio ? [ratioTitle] : [])]
         func row(_ label: String, _ value: (EngineReport) -> Double?, digits: Int) {
