@@ -1,0 +1,31 @@
+import Foundation
+
+/// A schema.org `Event` (or any of its subtypes such as `MusicEvent`).
+public struct WebEvent: Sendable, Hashable {
+    public var name: String?
+    public var description: String?
+    public var images: [URL]
+    public var startDate: Date?
+    public var endDate: Date?
+    /// `location.name` (a Place), or the location's text.
+    public var locationName: String?
+    public var address: WebPostalAddress?
+
+    static func matches(_ node: SchemaNode) -> Bool {
+        node.types.contains { $0 == "Event" || ($0.hasSuffix("Event") && $0 != "CalendarEvent") || $0 == "Festival" }
+    }
+
+    init(_ node: SchemaNode, base: URL?) {
+        name = node.string("name")
+        description = node.string("description")
+        images = WebMarkupURLs.images(of: node, base: base)
+        startDate = node.string("startDate").flatMap(SchemaTime.date)
+        endDate = node.string("endDate").flatMap(SchemaTime.date)
+        if let place = node.node("location") {
+            locationName = place.string("name")
+            address = WebPostalAddress(place.values("address").first)
+        } else {
+            locationName = node.string("location")
+        }
+    }
+}

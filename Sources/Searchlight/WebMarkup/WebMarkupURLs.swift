@@ -1,0 +1,47 @@
+import Foundation
+
+/// URL handling shared by the extractors: resolving page-relative references and keeping only web URLs.
+enum WebMarkupURLs {
+    /// `reference` resolved against `base`, only if the result is an http(s) URL with a host; fragment dropped
+    /// when `dropFragment`.
+    static func resolve(_ reference: String, base: URL?, dropFragment: Bool = false) -> URL? {
+        let text = reference.trimmingASCIIWhitespace()
+        guard !text.isEmpty, text.utf8.count <= 8192 else { return nil }
+        let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        guard let url = URL(string: encoded, relativeTo: base)?.absoluteURL,
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else { return nil }
+        guard dropFragment, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              components.fragment != nil else { return url }
+        components.fragment = nil
+        return components.url ?? url
+    }
+
+    /// Characters left as they are when a page's URL text is made parseable (everything legal in a URL, plus `%`).
+    private static let allowed: CharacterSet = {
+        var set = CharacterSet.urlQueryAllowed
+        set.formUnion(.urlPathAllowed)
+        set.formUnion(.urlFragmentAllowed)
+        set.insert(charactersIn: "%#?/:@[]!$&'()*+,;=")
+        return set
+    }()
+
+    static func urls(_ texts: [String], base: URL?) -> [URL] {
+        texts.compactMap { resolve($0, base: base) }
+    }
+
+    /// The `image` values of a node: URLs as text or ImageObjects with `url`/`contentUrl`.
+    static func images(of node: SchemaNode, base: URL?) -> [URL] {
+        urls(node.strings("image"), base: base)
+    }
+
+    /// Whether two hosts are the same site, ignoring case and a leading `www.`.
+    static func sameSite(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return false }
+        func bare(_ h: String) -> String {
+            let l = h.lowercased()
+            return l.hasPrefix("www.") ? String(l.dropFirst(4)) : l
+        }
+        return bare(a) == bare(b)
+    }
+}
