@@ -257,15 +257,18 @@ struct HTMLMarkupReader {
     }
 
     /// The value an element carries in an attribute (microdata's rules), or nil when its text is the value.
+    /// A `content` attribute wins on any element (the schema.org/Google convention for machine-readable values
+    /// such as `<a itemprop="telephone" href="tel:…" content="+1-217-555-0123">`).
     static func attributeValue(_ name: String, _ attributes: [HTMLAttribute]) -> String? {
+        if let content = attributes.value("content") { return content }
         switch name {
-        case "meta": return attributes.value("content") ?? ""
+        case "meta": return ""
         case "audio", "embed", "iframe", "img", "source", "track", "video": return attributes.value("src")
         case "a", "area", "link": return attributes.value("href")
         case "object": return attributes.value("data")
         case "data", "meter": return attributes.value("value")
         case "time": return attributes.value("datetime")
-        default: return attributes.value("content")
+        default: return nil
         }
     }
 

@@ -25,7 +25,7 @@ public struct WebBusiness: Sendable, Hashable {
         name = node.string("name")
         description = node.string("description")
         images = WebMarkupURLs.images(of: node, base: base) + WebMarkupURLs.urls(node.strings("logo"), base: base)
-        telephone = node.string("telephone")
+        telephone = node.string("telephone").map { $0.lowercased().hasPrefix("tel:") ? String($0.dropFirst(4)) : $0 }
         if let geo = node.node("geo") {
             let lat = geo.number("latitude"), lon = geo.number("longitude")
             if let lat, let lon, (-90...90).contains(lat), (-180...180).contains(lon) {
