@@ -61,6 +61,24 @@ struct HTMLMarkupReader {
         "section", "table", "ul",
     ]
 
+    /// What the reader needs to know about an element name, looked up once per tag.
+    struct ElementKind: OptionSet {
+        let rawValue: UInt8
+        static let suppressed = ElementKind(rawValue: 1)
+        static let void = ElementKind(rawValue: 2)
+        static let block = ElementKind(rawValue: 4)
+        static let closesParagraph = ElementKind(rawValue: 8)
+    }
+
+    static let kinds: [String: ElementKind] = {
+        var table: [String: ElementKind] = [:]
+        for name in suppressed { table[name, default: []].insert(.suppressed) }
+        for name in void { table[name, default: []].insert(.void) }
+        for name in block { table[name, default: []].insert(.block) }
+        for name in closesParagraph { table[name, default: []].insert(.closesParagraph) }
+        return table
+    }()
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumTextBytes: Int
     private var result = Result()
@@ -140,8 +158,9 @@ struct HTMLMarkupReader {
         default:
             break
         }
-        implicitlyClose(before: name)
-        let isVoid = Self.void.contains(name) || (selfClosing && isInForeignContent)
+        let kind = Self.kinds[name] ?? []
+        implicitlyClose(before: name, kind: kind)
+        let isVoid = kind.contains(.void) || (selfClosing && isInForeignContent)
         if name == "br" || name == "hr" { breakText() }
         if stack.count >= Self.maximumDepth {
             if !reportedDepth {
@@ -152,10 +171,18 @@ struct HTMLMarkupReader {
             return
         }
         var frame = Frame(name: name)
-        frame.isBlock = Self.block.contains(name)
-        frame.suppressesText = Self.suppressed.contains(name) || attributes.value("hidden") != nil
-            || attributes.value("aria-hidden")?.lowercased() == "true" || attributes.value("role")?.lowercased() == "navigation"
-            || (name == "header" && contentDepth == 0)
+        frame.isBlock = kind.contains(.block)
+        frame.suppressesText = kind.contains(.suppressed) || (name == "header" && contentDepth == 0)
+        if !frame.suppressesText {
+            for attribute in attributes {
+                switch attribute.name {
+                case "hidden": frame.suppressesText = true
+                case "aria-hidden": frame.suppressesText = frame.suppressesText || attribute.value.lowercased() == "true"
+                case "role": frame.suppressesText = frame.suppressesText || attribute.value.lowercased() == "navigation"
+                default: continue
+                }
+            }
+        }
         if isVoid {
             microdataValue(name, attributes)
             return
@@ -171,10 +198,10 @@ struct HTMLMarkupReader {
     private var isInForeignContent: Bool { (openCounts["svg"] ?? 0) > 0 || (openCounts["math"] ?? 0) > 0 }
 
     /// HTML's implied end tags, for the common cases.
-    private mutating func implicitlyClose(before name: String) {
+    private mutating func implicitlyClose(before name: String, kind: ElementKind) {
         guard let top = stack.last?.name else { return }
         switch name {
-        case _ where top == "p" && Self.closesParagraph.contains(name): pop()
+        case _ where kind.contains(.closesParagraph) && top == "p": pop()
         case "li" where top == "li": pop()
         case "dt", "dd": if top == "dt" || top == "dd" { pop() }
         case "option": if top == "option" { pop() }
@@ -321,7 +348,8 @@ struct HTMLMarkupReader {
     private mutating func appendText(_ text: String) {
         if activeCaptures > 0, capture.count < Self.maximumValueBytes * 64 { capture.append(contentsOf: text.utf8) }
         guard suppressDepth == 0, !result.textTruncated else { return }
-        for b in text.utf8 {
+        // Past the limit nothing more is kept, so a huge text node costs no more than the limit.
+        for b in text.utf8.prefix(maximumTextBytes + 1 - min(textBytes.count, maximumTextBytes)) {
             if isASCIIWhitespace(b) {
                 pendingSpace = !textBytes.isEmpty
                 continue

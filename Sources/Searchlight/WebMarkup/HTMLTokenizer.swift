@@ -124,7 +124,8 @@ struct HTMLTokenizer {
             }
         }
         index = i
-        if !selfClosing, Self.rawTextElements.contains(name) || Self.escapableRawTextElements.contains(name) {
+        if !selfClosing, Self.mayBeRawText(name),
+           Self.rawTextElements.contains(name) || Self.escapableRawTextElements.contains(name) {
             pendingRawText = name
         }
         return .startTag(name: name, attributes: attributes, selfClosing: selfClosing, offset: start)
@@ -171,6 +172,14 @@ struct HTMLTokenizer {
     }
 
     // MARK: Raw text
+
+    /// A cheap filter before the set lookups: every raw-text element name starts with one of these letters.
+    @inline(__always) private static func mayBeRawText(_ name: String) -> Bool {
+        switch name.utf8.first {
+        case UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "x"), UInt8(ascii: "i"), UInt8(ascii: "n"): return true
+        default: return false
+        }
+    }
 
     /// Where the raw contents of `element` end: at `</element` followed by whitespace, `/` or `>`, or the input's end.
     private func endOfRawText(_ element: String) -> Int {

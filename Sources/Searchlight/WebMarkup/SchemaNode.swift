@@ -62,10 +62,10 @@ public struct SchemaNode: Sendable, Hashable {
     /// A decimal number in schema.org text: thousands separators dropped, no NaN or infinity.
     static func parseNumber(_ text: String) -> Double? {
         var t = text.trimmingASCIIWhitespace()
-        if t.contains(",") {
+        if t.utf8.contains(UInt8(ascii: ",")) {
             // `1,299.00` and `1,024` use thousands separators; `4,5` is a decimal comma.
             let groups = t.split(separator: ",", omittingEmptySubsequences: false)
-            let thousands = t.contains(".") || groups.dropFirst().allSatisfy { $0.prefix(while: \.isNumber).count == 3 }
+            let thousands = t.utf8.contains(UInt8(ascii: ".")) || groups.dropFirst().allSatisfy { $0.prefix(while: \.isNumber).count == 3 }
             t = thousands ? t.replacingOccurrences(of: ",", with: "") : t.replacingOccurrences(of: ",", with: ".")
         }
         guard let first = t.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (48...57).contains(first),

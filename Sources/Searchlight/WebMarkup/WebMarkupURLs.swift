@@ -7,7 +7,8 @@ enum WebMarkupURLs {
     static func resolve(_ reference: String, base: URL?, dropFragment: Bool = false) -> URL? {
         let text = reference.trimmingASCIIWhitespace()
         guard !text.isEmpty, text.utf8.count <= 8192 else { return nil }
-        let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        // Foundation's percent-encoding is slow on Linux; most page URLs need none.
+        let encoded = needsEncoding(text) ? text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text : text
         guard let url = URL(string: encoded, relativeTo: base)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else { return nil }
@@ -25,6 +26,21 @@ enum WebMarkupURLs {
         set.insert(charactersIn: "%#?/:@[]!$&'()*+,;=")
         return set
     }()
+
+    /// Whether `text` has a byte `URL(string:)` would refuse: controls, space, non-ASCII, `"<>\\^`{|}`.
+    private static func needsEncoding(_ text: String) -> Bool {
+        for b in text.utf8 {
+            if b <= 0x20 || b >= 0x7F { return true }
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+                 UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+                return true
+            default:
+                continue
+            }
+        }
+        return false
+    }
 
     static func urls(_ texts: [String], base: URL?) -> [URL] {
         texts.compactMap { resolve($0, base: base) }

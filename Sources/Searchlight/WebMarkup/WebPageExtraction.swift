@@ -49,16 +49,10 @@ public struct WebPageExtraction: Sendable {
     // MARK: Derived facts
 
     /// The page's identity: the canonical URL, else `og:url` (same site only), else the page URL; no fragment.
-    public var identifierURL: URL {
-        canonicalURL ?? openGraphURL ?? WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true) ?? pageURL
-    }
+    public var identifierURL: URL
 
     /// `og:url` resolved, when on the page's own site.
-    public var openGraphURL: URL? {
-        guard let text = openGraph["og:url"], let url = WebMarkupURLs.resolve(text, base: baseURL, dropFragment: true),
-              WebMarkupURLs.sameSite(url.host, pageURL.host) else { return nil }
-        return url
-    }
+    public var openGraphURL: URL?
 
     /// Where relative references resolve: `<base href>` when present, else the page URL.
     public var baseURL: URL
@@ -147,8 +141,17 @@ public struct WebPageExtraction: Sendable {
             }
         }
 
-        let entities = markup.jsonLD + markup.microdata
         let base = baseURL
+        var ogURL: URL?
+        if let text = og["og:url"], let url = WebMarkupURLs.resolve(text, base: base, dropFragment: true),
+           WebMarkupURLs.sameSite(url.host, pageURL.host) {
+            ogURL = url
+        }
+        openGraphURL = ogURL
+        identifierURL = canonicalURL ?? ogURL
+            ?? WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true) ?? pageURL
+
+        let entities = markup.jsonLD + markup.microdata
         product = entities.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
         recipe = entities.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
         event = entities.first(where: WebEvent.matches).map { WebEvent($0, base: base) }

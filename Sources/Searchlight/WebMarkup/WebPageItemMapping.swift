@@ -9,6 +9,7 @@ enum WebPageItemMapping {
         // publisher or seller is listed next to an article or product.
         let business = page.product == nil && page.recipe == nil && page.article == nil && !isEvent ? page.business : nil
         let set = CSSearchableItemAttributeSet(contentType: isEvent ? .calendarEvent : .html)
+        var custom: [CSCustomAttributeKey: AttributeValue] = [:]
         let title = page.bestTitle
         set.title = title
         set.displayName = title
@@ -36,15 +37,15 @@ enum WebPageItemMapping {
         if let recipe = page.recipe {
             if set.authorNames == nil, !recipe.authors.isEmpty { set.authorNames = recipe.authors }
             if let total = recipe.totalTime { set.duration = NSNumber(value: total) }
-            if !recipe.ingredients.isEmpty { set.setValue(recipe.ingredients, forCustomKey: WebMarkupAttributeKeys.ingredients) }
-            if let yield = recipe.yield { set.setValue(yield, forCustomKey: WebMarkupAttributeKeys.recipeYield) }
+            if !recipe.ingredients.isEmpty { custom[WebMarkupAttributeKeys.ingredients] = .strings(recipe.ingredients) }
+            if let yield = recipe.yield { custom[WebMarkupAttributeKeys.recipeYield] = .string(yield) }
         }
         if let product = page.product {
             if let brand = product.brand { set.organizations = [brand] }
-            if let price = product.price { set.setValue(NSNumber(value: price), forCustomKey: WebMarkupAttributeKeys.price) }
-            if let currency = product.priceCurrency { set.setValue(currency, forCustomKey: WebMarkupAttributeKeys.priceCurrency) }
+            if let price = product.price { custom[WebMarkupAttributeKeys.price] = .number(.double(price)) }
+            if let currency = product.priceCurrency { custom[WebMarkupAttributeKeys.priceCurrency] = .string(currency) }
             if let availability = product.availability {
-                set.setValue(availability, forCustomKey: WebMarkupAttributeKeys.availability)
+                custom[WebMarkupAttributeKeys.availability] = .string(availability)
             }
         }
         if let rating = page.product?.rating ?? page.recipe?.rating ?? business?.rating {
@@ -71,13 +72,17 @@ enum WebPageItemMapping {
             apply(business.address, to: set)
         }
 
-        if let deepLink = page.deepLink { set.setValue(deepLink, forCustomKey: WebMarkupAttributeKeys.deepLink) }
+        if let deepLink = page.deepLink { custom[WebMarkupAttributeKeys.deepLink] = .string(deepLink) }
         if let appID = page.appLinks?.appStoreID ?? page.smartAppBanner?.appID {
-            set.setValue(appID, forCustomKey: WebMarkupAttributeKeys.appStoreID)
+            custom[WebMarkupAttributeKeys.appStoreID] = .string(appID)
         }
-        if let appName = page.appLinks?.appName { set.setValue(appName, forCustomKey: WebMarkupAttributeKeys.appName) }
-        set.setValue(page.pageURL.absoluteString, forCustomKey: WebMarkupAttributeKeys.source)
-        set.setValue(markupKinds(page), forCustomKey: WebMarkupAttributeKeys.markup)
+        if let appName = page.appLinks?.appName { custom[WebMarkupAttributeKeys.appName] = .string(appName) }
+        custom[WebMarkupAttributeKeys.source] = .string(page.pageURL.absoluteString)
+        custom[WebMarkupAttributeKeys.markup] = .strings(markupKinds(page))
+        // Stored directly (the public setter's dynamic casts cost more than the rest of the mapping).
+        var storage = set.snapshot
+        for (key, value) in custom { storage.custom[key.keyName] = CustomAttributeEntry(key: key.info, slot: .value(value)) }
+        set.replaceStorage(storage)
 
         return CSSearchableItem(uniqueIdentifier: page.identifierURL.absoluteString,
                                 domainIdentifier: domainIdentifier(for: page.pageURL), attributeSet: set)
