@@ -21,7 +21,7 @@ public struct WebSmartAppBanner: Sendable, Hashable {
         var rest = Substring(content)
         while !rest.isEmpty {
             let trimmed = rest.drop(while: { $0 == " " || $0 == "," || $0 == "\t" })
-            if trimmed.lowercased().hasPrefix("app-argument=") {
+            if trimmed.prefix(13).lowercased() == "app-argument=" {  // look at the prefix only: linear overall
                 argument = String(trimmed.dropFirst("app-argument=".count)).trimmingASCIIWhitespace()
                 break
             }

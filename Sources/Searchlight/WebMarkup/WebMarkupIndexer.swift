@@ -64,7 +64,7 @@ public struct WebMarkupIndexer: Sendable {
                 return .failure(WebMarkupError(.emptyPage, page: page, message: "the page has no content"))
             }
             let markup = decoded.withUnsafeMutableBufferPointer { buffer in
-                HTMLMarkupReader.read(UnsafeBufferPointer(buffer), maximumTextBytes: options.maximumTextBytes)
+                HTMLMarkupReader.read(UnsafeBufferPointer(buffer), maximumTextBytes: max(0, options.maximumTextBytes))
             }
             decoded = []
             var extraction = WebPageExtraction(pageURL: url, charset: detection.charset,
@@ -86,7 +86,7 @@ public struct WebMarkupIndexer: Sendable {
     /// The searchable item for an extraction: identifier = canonical URL (else `og:url`, else the page URL),
     /// domain = the page's host; the README lists every attribute.
     public func item(from extraction: WebPageExtraction) -> CSSearchableItem {
-        WebPageItemMapping.item(from: extraction, descriptionFallbackLength: options.descriptionFallbackLength)
+        WebPageItemMapping.item(from: extraction, descriptionFallbackLength: max(1, options.descriptionFallbackLength))
     }
 
     /// Reads every page and indexes the items in one call (atomic: all or none). Pages that cannot be read are

@@ -26,6 +26,9 @@ enum WebPageItemMapping {
         var trail = page.breadcrumbs
         if let last = trail.last, trail.count > 1, last.caseInsensitiveCompare(title ?? "") == .orderedSame { trail.removeLast() }
         if !trail.isEmpty { set.containerTitle = trail.joined(separator: " › ") }
+        if let site = page.openGraph["og:site_name"].map(WebMarkupText.collapse), !site.isEmpty {
+            set.containerDisplayName = site
+        }
 
         if let article = page.article {
             set.headline = article.headline

@@ -158,6 +158,18 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.title, "Shopping list — Notely")
     }
 
+    func testSmartAppBannerVariants() {
+        XCTAssertEqual(WebSmartAppBanner(content: "app-id=1")?.appArgument, nil)
+        XCTAssertEqual(WebSmartAppBanner(content: " App-Argument=x://a,b , app-id=7")?.appID, nil,
+                       "everything after app-argument is the argument")
+        XCTAssertEqual(WebSmartAppBanner(content: "app-id=7, affiliate-data=at=1, APP-ARGUMENT=x://a,b")?.appArgument, "x://a,b")
+        XCTAssertNil(WebSmartAppBanner(content: "app-argument=x://y"))
+        XCTAssertNil(WebSmartAppBanner(content: ""))
+        // Many commas: linear, not quadratic (this would take minutes if each part re-scanned the rest).
+        let long = String(repeating: "k=v,", count: 100_000) + "app-id=9"
+        XCTAssertEqual(WebSmartAppBanner(content: long)?.appID, "9")
+    }
+
     func testAppLinks() throws {
         let page = try extractFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(page.appLinks, WebAppLinks(iosURL: "trailapp://trails/17", appStoreID: "987654321", appName: "TrailApp"))

@@ -24,6 +24,7 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(set.keywords, ["hiking boots", "waterproof", "leather", "Footwear", "Boots",
                                       "Trailblazer 2 Waterproof Hiking Boot"])
         XCTAssertEqual(set.containerTitle, "Footwear › Boots", "the trail without the page's own crumb")
+        XCTAssertEqual(set.containerDisplayName, "Summit Outfitters", "og:site_name")
         XCTAssertEqual(set.rating?.doubleValue ?? -1, 4.4, accuracy: 1e-9)
         XCTAssertEqual(set.ratingDescription, "4.4 out of 5 (89 ratings)")
         XCTAssertEqual(set.organizations, ["Summit"])
@@ -130,6 +131,18 @@ final class WebItemMappingTests: XCTestCase {
         let item = try itemForFixture("latin1.html", url: "https://patisserie.example.fr/creme-brulee")
         XCTAssertEqual(item.attributeSet.title, "Crème brûlée à l'ancienne")
         XCTAssertEqual(item.domainIdentifier, "patisserie.example.fr")
+    }
+
+    func testOutOfRangeOptionsDoNotTrap() throws {
+        var options = WebMarkupIndexer.Options()
+        options.maximumTextBytes = -5
+        options.descriptionFallbackLength = -1
+        let item = try WebMarkupIndexer(options: options).item(fromHTML: Data("<p>some words here</p>".utf8),
+                                                               url: URL(string: "https://www.example.com/")!)
+        XCTAssertNil(item.attributeSet.textContent)
+        options.maximumPageBytes = -1
+        XCTAssertThrowsError(try WebMarkupIndexer(options: options).item(fromHTML: Data("<p>x".utf8),
+                                                                         url: URL(string: "https://www.example.com/")!))
     }
 
     func testDomainIdentifierIsTheLowercasedHost() throws {
