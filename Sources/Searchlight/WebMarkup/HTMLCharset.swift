@@ -44,10 +44,10 @@ public enum HTMLCharset: String, Sendable, Hashable, CaseIterable {
     }
 
     /// `bytes` (without any byte-order mark) converted to valid UTF-8; linear in the input.
-    func decodeToUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    func decodeToUTF8(_ bytes: UnsafeBufferPointer<UInt8>, knownValid: Bool = false) -> [UInt8] {
         switch self {
         case .utf8:
-            if Self.isValidUTF8(bytes) { return Array(bytes) }
+            if knownValid || Self.isValidUTF8(bytes) { return Array(bytes) }
             // The standard library's decoder replaces each maximal invalid subsequence with U+FFFD.
             return Array(String(decoding: bytes, as: UTF8.self).utf8)
         case .latin1, .windows1252:

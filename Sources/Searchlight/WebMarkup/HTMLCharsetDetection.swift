@@ -43,6 +43,7 @@ struct HTMLCharsetDetection {
     /// The charset label of the first `<meta>` that declares one, with the tag's offset. Tag syntax is ASCII in
     /// every supported encoding, so the raw bytes can be tokenized directly.
     static func metaDeclaration(in prefix: UnsafeBufferPointer<UInt8>) -> (String, Int)? {
+        guard mentionsCharset(prefix) else { return nil }  // most pages: no tokenizing twice
         var tokenizer = HTMLTokenizer(bytes: prefix)
         while let token = tokenizer.next() {
             guard case .startTag(let name, let attributes, _, let offset) = token, name == "meta" else { continue }
@@ -53,6 +54,21 @@ struct HTMLCharsetDetection {
             }
         }
         return nil
+    }
+
+    /// Whether the bytes contain `charset`, case-insensitively (every declaration does).
+    static func mentionsCharset(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let word: [UInt8] = Array("charset".utf8)
+        var i = 0
+        while i + word.count <= bytes.count {
+            if bytes[i] | 0x20 == word[0] {
+                var k = 1
+                while k < word.count, bytes[i + k] | 0x20 == word[k] { k += 1 }
+                if k == word.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// The value of `charset=` in a `Content-Type` value such as `text/html; charset="ISO-8859-1"`.

@@ -57,7 +57,7 @@ public struct WebMarkupIndexer: Sendable {
                         + "(supported: UTF-8, ISO-8859-1, Windows-1252)"))
             }
             let body = UnsafeBufferPointer(rebasing: bytes[detection.skip...])
-            var decoded = detection.charset.decodeToUTF8(body)
+            var decoded = detection.charset.decodeToUTF8(body, knownValid: detection.source == .validUTF8)
             let repaired = detection.charset == .utf8 && detection.source != .validUTF8 && !HTMLCharset.isValidUTF8(body)
             let onlyWhitespace = !decoded.contains(where: { !isASCIIWhitespace($0) })
             if onlyWhitespace {
