@@ -1,9 +1,9 @@
 /// One attribute of a start tag: lowercased name, value with character references decoded (empty when valueless).
-public struct HTMLAttribute: Sendable, Hashable {
-    public var name: String
-    public var value: String
+struct HTMLAttribute: Sendable, Hashable {
+    var name: String
+    var value: String
 
-    public init(name: String, value: String) {
+    init(name: String, value: String) {
         self.name = name
         self.value = value
     }

@@ -9,6 +9,8 @@ public struct WebEvent: Sendable, Hashable {
     public var endDate: Date?
     /// `location.name` (a Place), or the location's text.
     public var locationName: String?
+    /// The start is a date without a time (`2026-12-05`): an all-day event.
+    public var isAllDay: Bool
     public var address: WebPostalAddress?
 
     static func matches(_ node: SchemaNode) -> Bool {
@@ -19,7 +21,9 @@ public struct WebEvent: Sendable, Hashable {
         name = node.string("name")
         description = node.string("description")
         images = WebMarkupURLs.images(of: node, base: base)
-        startDate = node.string("startDate").flatMap(SchemaTime.date)
+        let start = node.string("startDate")
+        startDate = start.flatMap(SchemaTime.date)
+        isAllDay = startDate != nil && start.map { !$0.contains("T") && !$0.contains(" ") } == true
         endDate = node.string("endDate").flatMap(SchemaTime.date)
         if let place = node.node("location") {
             locationName = place.string("name")

@@ -22,6 +22,9 @@ public struct WebPageExtraction: Sendable {
     public var twitterCard: [String: String]
     /// `article:tag` values.
     public var articleTags: [String]
+    /// Other Open Graph article properties (`article:published_time`, `article:modified_time`, `article:author`,
+    /// `article:section`); the first occurrence of each.
+    public var articleMeta: [String: String]
     public var appLinks: WebAppLinks?
     public var smartAppBanner: WebSmartAppBanner?
 
@@ -104,7 +107,7 @@ public struct WebPageExtraction: Sendable {
         issues = markup.issues
         baseURL = markup.baseHref.flatMap { WebMarkupURLs.resolve($0, base: pageURL) } ?? pageURL
         var metaDescription: String?, keywords: [String] = [], og: [String: String] = [:], twitter: [String: String] = [:]
-        var tags: [String] = [], links = WebAppLinks(), banner: WebSmartAppBanner?
+        var tags: [String] = [], links = WebAppLinks(), banner: WebSmartAppBanner?, articleMeta: [String: String] = [:]
         for (key, content) in markup.metas {
             switch key {
             case "description": if metaDescription == nil { metaDescription = WebMarkupText.collapse(content) }
@@ -115,6 +118,7 @@ public struct WebPageExtraction: Sendable {
             case "al:ios:app_name": if links.appName == nil { links.appName = WebMarkupText.collapse(content) }
             case "apple-itunes-app": if banner == nil { banner = WebSmartAppBanner(content: content) }
             case _ where key.hasPrefix("og:"): if og[key] == nil { og[key] = content }
+            case _ where key.hasPrefix("article:"): if articleMeta[key] == nil { articleMeta[key] = content }
             case _ where key.hasPrefix("twitter:"): if twitter[key] == nil { twitter[key] = content }
             default: break
             }
@@ -124,6 +128,7 @@ public struct WebPageExtraction: Sendable {
         openGraph = og
         twitterCard = twitter
         articleTags = WebMarkupText.splitList(tags)
+        self.articleMeta = articleMeta
         appLinks = links == WebAppLinks() ? nil : links
         smartAppBanner = banner
         jsonLD = markup.jsonLD

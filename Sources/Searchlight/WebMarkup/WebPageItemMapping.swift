@@ -37,6 +37,15 @@ enum WebPageItemMapping {
             set.contentModificationDate = article.dateModified
             if let publisher = article.publisher { set.publishers = [publisher] }
         }
+        if page.article == nil {
+            // Open Graph article metadata, for pages without a schema.org article.
+            set.contentCreationDate = page.articleMeta["article:published_time"].flatMap(SchemaTime.date)
+            set.contentModificationDate = page.articleMeta["article:modified_time"].flatMap(SchemaTime.date)
+            if let author = page.articleMeta["article:author"].map(WebMarkupText.collapse), !author.isEmpty,
+               !author.hasPrefix("http") {
+                set.authorNames = [author]
+            }
+        }
         if let recipe = page.recipe {
             if set.authorNames == nil, !recipe.authors.isEmpty { set.authorNames = recipe.authors }
             if let total = recipe.totalTime { set.duration = NSNumber(value: total) }
@@ -58,6 +67,7 @@ enum WebPageItemMapping {
         if let event, isEvent {
             set.startDate = event.startDate
             set.endDate = event.endDate
+            if event.isAllDay { set.allDay = NSNumber(value: true) }
             set.namedLocation = event.locationName
             apply(event.address, to: set)
         }

@@ -57,6 +57,19 @@ final class PublicWebIndexTests: XCTestCase {
         XCTAssertFalse(CSSearchableIndex.default().container === SearchlightContainer.publicWeb)
     }
 
+    func testIndexingDefaultsToThePublicWebContainer() async throws {
+        let url = "https://default-target.example.com/\(UUID().uuidString)"
+        let report = try await WebMarkupIndexer().index(pages: [WebPage(data: Data("<title>public</title>".utf8),
+                                                                        url: URL(string: url)!)])
+        XCTAssertEqual(report.indexedIdentifiers, [url])
+        XCTAssertEqual(WebResultMerger.resolve(identifier: url)?.item.attributeSet.title, "public")
+        XCTAssertEqual(WebResultMerger.resolve(identifier: url)?.isFromApp, false)
+        XCTAssertTrue(CSSearchableIndex.default().fetchSearchableItems(withIdentifiers: [url]).isEmpty,
+                      "nothing lands in the app's container")
+        try await CSSearchableIndex.publicIndex().deleteSearchableItems(withIdentifiers: [url])
+        XCTAssertNil(WebResultMerger.resolve(identifier: url))
+    }
+
     func testAppItemsWinOverPagesWithTheSameIdentifier() async throws {
         let appContainer = SearchlightContainer(), publicContainer = SearchlightContainer()
         let appIndex = CSSearchableIndex(name: "app", container: appContainer)

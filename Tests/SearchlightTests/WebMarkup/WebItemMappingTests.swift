@@ -133,6 +133,34 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(item.domainIdentifier, "patisserie.example.fr")
     }
 
+    func testAllDayEventAndOpenGraphArticleMetadata() throws {
+        let event = try WebMarkupIndexer().item(fromHTML: Data("""
+            <script type="application/ld+json">{"@type":"Festival","name":"Harvest Fair","startDate":"2027-09-18",
+            "endDate":"2027-09-19","location":"Town square"}</script>
+            """.utf8), url: URL(string: "https://fair.example.org/")!)
+        XCTAssertEqual(event.attributeSet.contentType, "public.calendar-event")
+        XCTAssertEqual(event.attributeSet.allDay, NSNumber(value: true))
+        XCTAssertEqual(event.attributeSet.namedLocation, "Town square")
+        XCTAssertEqual(event.attributeSet.startDate, ISO8601DateCoding.date(from: "2027-09-18T00:00:00Z"))
+
+        let concert = try itemForFixture("event.html", url: "https://concerts.example.org/2026/strings")
+        XCTAssertNil(concert.attributeSet.allDay)
+
+        let post = try WebMarkupIndexer().item(fromHTML: Data("""
+            <meta property="og:type" content="article">
+            <meta property="article:published_time" content="2026-05-01T10:00:00+02:00">
+            <meta property="article:modified_time" content="2026-05-02">
+            <meta property="article:author" content="Rosa Diaz">
+            <title>Post</title>
+            """.utf8), url: URL(string: "https://blog.example.org/post")!)
+        XCTAssertEqual(post.attributeSet.contentCreationDate, ISO8601DateCoding.date(from: "2026-05-01T08:00:00Z"))
+        XCTAssertEqual(post.attributeSet.contentModificationDate, ISO8601DateCoding.date(from: "2026-05-02T00:00:00Z"))
+        XCTAssertEqual(post.attributeSet.authorNames, ["Rosa Diaz"])
+        let linked = try WebMarkupIndexer().item(fromHTML: Data("<meta property=article:author content=https://x.example/rosa>".utf8),
+                                                 url: URL(string: "https://blog.example.org/p2")!)
+        XCTAssertNil(linked.attributeSet.authorNames, "a profile URL is not a name")
+    }
+
     func testOutOfRangeOptionsDoNotTrap() throws {
         var options = WebMarkupIndexer.Options()
         options.maximumTextBytes = -5
