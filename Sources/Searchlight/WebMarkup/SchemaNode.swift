@@ -121,7 +121,28 @@ extension SchemaNode {
             }
         }
         visit(json)
-        return result
+        return resolvingReferences(result)
+    }
+
+    /// Replaces `{"@id": "…"}` reference values in top-level entities with the top-level entity of that `@id`
+    /// (one level, so reference cycles cannot loop): `@graph` pages refer to their author and publisher this way.
+    static func resolvingReferences(_ nodes: [SchemaNode]) -> [SchemaNode] {
+        var byID: [String: SchemaNode] = [:]
+        for node in nodes {
+            if let id = node.string("@id"), byID[id] == nil { byID[id] = node }
+        }
+        guard !byID.isEmpty else { return nodes }
+        return nodes.map { node in
+            var resolved = node
+            for (property, values) in node.properties where property != "@id" {
+                resolved.properties[property] = values.map { value in
+                    guard case .node(let reference) = value, reference.types.isEmpty, reference.properties.count == 1,
+                          let id = reference.string("@id"), let target = byID[id] else { return value }
+                    return .node(target)
+                }
+            }
+            return resolved
+        }
     }
 
     /// A JSON-LD value as a schema value; nil for nulls and empty arrays. Arrays become several values of the

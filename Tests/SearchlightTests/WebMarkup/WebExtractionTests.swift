@@ -238,6 +238,21 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertTrue(page.issues.isEmpty, "\(page.issues)")
     }
 
+    func testGraphReferencesByID() throws {
+        let page = try extractHTML("""
+            <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+              {"@type":"BlogPosting","@id":"#post","headline":"H","author":{"@id":"#ann"},
+               "publisher":{"@id":"#org"},"isPartOf":{"@id":"#post"},"mainEntityOfPage":{"@id":"#missing"}},
+              {"@type":"Person","@id":"#ann","name":"Ann Author","worksFor":{"@id":"#org"}},
+              {"@type":"Organization","@id":"#org","name":"Org Name","member":{"@id":"#ann"}}]}</script>
+            """)
+        XCTAssertEqual(page.article?.authors, ["Ann Author"])
+        XCTAssertEqual(page.article?.publisher, "Org Name")
+        // A self-reference and a reference to an unknown id stay as they are; nothing loops.
+        XCTAssertEqual(page.jsonLD.first?.node("isPartOf")?.string("headline"), "H")
+        XCTAssertEqual(page.jsonLD.first?.node("mainEntityOfPage")?.string("@id"), "#missing")
+    }
+
     func testRatingNormalization() throws {
         func rating(_ json: String) throws -> WebRating? {
             try extractHTML("<script type='application/ld+json'>{\"@type\":\"Product\",\"aggregateRating\":\(json)}</script>").product?.rating
