@@ -78,6 +78,33 @@ final class WebMalformedInputTests: XCTestCase {
         XCTAssertEqual(page.textContent.count, 20_000)
     }
 
+    /// Shapes that would make a backtracking or rescanning reader quadratic. At 256 KB each, a quadratic path
+    /// would take minutes (no time is asserted; a regression shows as a hung test). Each must still be read.
+    func testAdversarialShapesStayLinear() throws {
+        let n = 256 << 10
+        func repeated(_ piece: String) -> String { String(repeating: piece, count: n / max(1, piece.utf8.count)) }
+        let shapes: [(String, String)] = [
+            ("unclosed tags", repeated("<a")),
+            ("unclosed attributes", repeated("<a b")),
+            ("open scripts", "<script>" + repeated("</scrip<")),
+            ("open comments", repeated("<!--")),
+            ("dashes in a comment", "<!--" + repeated("--!")),
+            ("ampersands", repeated("&")),
+            ("legacy entity prefixes", repeated("&notin")),
+            ("long numeric reference", "&#" + repeated("0")),
+            ("implicit closes", repeated("<p><li><dd><td><tr>")),
+            ("sibling scopes", repeated("<div itemscope itemtype=https://schema.org/Product><b itemprop=name>x</b></div>")),
+            ("nested captures", repeated("<span itemprop=a>") + repeated("x ")),
+            ("many itemprop names", "<div itemscope><p itemprop=\"" + repeated("n ") + "\">v</p></div>"),
+            ("invalid JSON-LD blocks", repeated("<script type=application/ld+json>{,}</script>")),
+            ("keywords", "<meta name=keywords content=\"" + repeated("k,") + "\">"),
+            ("CDATA brackets", "<![CDATA[" + repeated("]]")),
+        ]
+        for (name, html) in shapes {
+            XCTAssertNoThrow(try extractHTML(html), name)
+        }
+    }
+
     func testBadEntitiesNeverFail() throws {
         let page = try extractHTML("<p>&#; &#x; &#xFFFFFFFFFFFF; &&&; &#-1; &ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ; &am&amp;p; &#1114112;</p>")
         XCTAssertEqual(page.textContent, "&#; &#x; \u{FFFD} &&&; &#-1; &ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ; &am&p; \u{FFFD}")
