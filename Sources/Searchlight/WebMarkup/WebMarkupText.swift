@@ -36,6 +36,20 @@ enum WebMarkupText {
         return texts.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
     }
 
+    /// At most `limit` UTF-8 bytes, cut on a scalar boundary (keeps a hostile 10 MB `<title>` out of the index).
+    static func clip(_ text: String, bytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        let utf8 = Array(text.utf8)
+        var end = max(0, limit)
+        while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+
+    /// Clipped strings, at most `count` of them.
+    static func clip(_ texts: [String], bytes limit: Int, count: Int) -> [String] {
+        texts.prefix(count).map { clip($0, bytes: limit) }
+    }
+
     /// At most `limit` characters, cut at a word boundary with `…` when shortened.
     static func snippet(_ text: String, limit: Int) -> String {
         guard text.count > limit else { return text }

@@ -2,6 +2,11 @@ import Foundation
 
 /// Maps a page's extraction to one `CSSearchableItem` (the choices are listed in this folder's README).
 enum WebPageItemMapping {
+    /// Bounds on what one page may put into an item's short attributes (bytes, list length).
+    static let maximumShortText = 1024
+    static let maximumDescription = 4096
+    static let maximumListEntries = 100
+
     static func item(from page: WebPageExtraction, descriptionFallbackLength: Int) -> CSSearchableItem {
         let event = page.event
         let isEvent = event != nil && page.product == nil && page.recipe == nil && page.article == nil
@@ -10,18 +15,19 @@ enum WebPageItemMapping {
         let business = page.product == nil && page.recipe == nil && page.article == nil && !isEvent ? page.business : nil
         let set = CSSearchableItemAttributeSet(contentType: isEvent ? .calendarEvent : .html)
         var custom: [CSCustomAttributeKey: AttributeValue] = [:]
-        let title = page.bestTitle
+        let title = page.bestTitle.map { WebMarkupText.clip($0, bytes: maximumShortText) }
         set.title = title
         set.displayName = title
-        set.contentDescription = page.bestDescription
-            ?? (page.textContent.isEmpty ? nil : WebMarkupText.snippet(page.textContent, limit: descriptionFallbackLength))
+        set.contentDescription = (page.bestDescription
+            ?? (page.textContent.isEmpty ? nil : WebMarkupText.snippet(page.textContent, limit: descriptionFallbackLength)))
+            .map { WebMarkupText.clip($0, bytes: maximumDescription) }
         set.thumbnailURL = page.bestImage
         set.contentURL = page.pageURL
         set.url = page.identifierURL
         if !page.textContent.isEmpty { set.textContent = page.textContent }
 
         var keywords = page.metaKeywords + page.articleTags + (page.article?.keywords ?? []) + page.breadcrumbs
-        keywords = WebMarkupText.distinct(keywords)
+        keywords = WebMarkupText.clip(WebMarkupText.distinct(keywords), bytes: maximumShortText, count: maximumListEntries)
         if !keywords.isEmpty { set.keywords = keywords }
         var trail = page.breadcrumbs
         if let last = trail.last, trail.count > 1, last.caseInsensitiveCompare(title ?? "") == .orderedSame { trail.removeLast() }
@@ -31,8 +37,10 @@ enum WebPageItemMapping {
         }
 
         if let article = page.article {
-            set.headline = article.headline
-            if !article.authors.isEmpty { set.authorNames = article.authors }
+            set.headline = article.headline.map { WebMarkupText.clip($0, bytes: maximumShortText) }
+            if !article.authors.isEmpty {
+                set.authorNames = WebMarkupText.clip(article.authors, bytes: maximumShortText, count: maximumListEntries)
+            }
             set.contentCreationDate = article.datePublished
             set.contentModificationDate = article.dateModified
             if let publisher = article.publisher { set.publishers = [publisher] }

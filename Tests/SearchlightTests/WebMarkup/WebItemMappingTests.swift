@@ -161,6 +161,20 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertNil(linked.attributeSet.authorNames, "a profile URL is not a name")
     }
 
+    func testHostileSizesAreClipped() throws {
+        let long = String(repeating: "é", count: 100_000)
+        let keywords = (0..<1_000).map { "k\($0)" }.joined(separator: ",")
+        let item = try WebMarkupIndexer().item(fromHTML: Data("""
+            <title>\(long)</title><meta name=description content="\(long)"><meta name=keywords content="\(keywords)">
+            """.utf8), url: URL(string: "https://www.example.com/")!)
+        let title = try XCTUnwrap(item.attributeSet.title)
+        XCTAssertLessThanOrEqual(title.utf8.count, 1024)
+        XCTAssertEqual(title, String(repeating: "é", count: 512), "cut on a character boundary")
+        XCTAssertLessThanOrEqual(item.attributeSet.contentDescription?.utf8.count ?? 0, 4096)
+        XCTAssertEqual(item.attributeSet.keywords?.count, 100)
+        XCTAssertEqual(item.attributeSet.keywords?.first, "k0")
+    }
+
     func testOutOfRangeOptionsDoNotTrap() throws {
         var options = WebMarkupIndexer.Options()
         options.maximumTextBytes = -5
