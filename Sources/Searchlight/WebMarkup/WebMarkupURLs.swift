@@ -12,9 +12,16 @@ enum WebMarkupURLs {
         guard let url = URL(string: encoded, relativeTo: base)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else { return nil }
-        guard dropFragment, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              components.fragment != nil else { return url }
-        components.fragment = nil
+        // Scheme and host are case-insensitive: lowercase them so one page has one identifier.
+        let needsLowercasing = scheme != url.scheme || host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+        let dropsFragment = dropFragment && url.fragment != nil
+        guard needsLowercasing || dropsFragment,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        if dropsFragment { components.fragment = nil }
+        if needsLowercasing {
+            components.scheme = scheme
+            components.host = components.host?.lowercased()
+        }
         return components.url ?? url
     }
 

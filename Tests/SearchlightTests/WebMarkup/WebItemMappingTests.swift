@@ -190,7 +190,11 @@ final class WebItemMappingTests: XCTestCase {
     func testDomainIdentifierIsTheLowercasedHost() throws {
         let item = try WebMarkupIndexer().item(fromHTML: Data("<title>x</title>".utf8), url: URL(string: "HTTPS://WWW.Example.COM./a")!)
         XCTAssertEqual(item.domainIdentifier, "www.example.com")
+        XCTAssertEqual(item.uniqueIdentifier, "https://www.example.com./a", "scheme and host lowercased, path kept")
         XCTAssertTrue(item.validationProblems().isEmpty)
+        let mixed = try WebMarkupIndexer().item(fromHTML: Data("<link rel=canonical href='HTTP://Shop.Example.com/P?Q=1#F'>".utf8),
+                                                url: URL(string: "http://shop.example.com/p")!)
+        XCTAssertEqual(mixed.uniqueIdentifier, "http://shop.example.com/P?Q=1")
         let ip = try WebMarkupIndexer().item(fromHTML: Data("<title>x</title>".utf8), url: URL(string: "http://127.0.0.1:8080/a")!)
         XCTAssertEqual(ip.domainIdentifier, "127.0.0.1")
     }
