@@ -94,7 +94,14 @@ final class PhraseSource: TermSource {
         phraseStarts.removeAll(keepingCapacity: true)
         cursors[0].positions(into: &phraseStarts)
         let shift = offsets[0]
-        phraseStarts = phraseStarts.compactMap { $0 >= shift ? $0 - shift : nil }
+        if shift > 0 {
+            var kept = 0
+            for k in 0..<phraseStarts.count where phraseStarts[k] >= shift {
+                phraseStarts[kept] = phraseStarts[k] - shift
+                kept += 1
+            }
+            phraseStarts.removeSubrange(kept...)
+        }
         for k in 1..<cursors.count {
             scratch.removeAll(keepingCapacity: true)
             cursors[k].positions(into: &scratch)
