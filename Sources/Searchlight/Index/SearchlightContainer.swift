@@ -95,6 +95,12 @@ public final class SearchlightContainer: Sendable {
         try result.get()
     }
 
+    /// Releases the store WITHOUT a snapshot, as a crash would leave it (the journal holds every acknowledged
+    /// change); for tests and tools that check recovery.
+    package func closeWithoutCheckpoint() {
+        writeQueue.sync { core.withLock { $0.store?.close() } }
+    }
+
     /// Writes a final snapshot and releases the store (its lock and files) after every write submitted before
     /// it; later writes fail with `indexUnavailableError`, reads keep seeing the last state. No-op in memory.
     public func close() {
