@@ -78,6 +78,9 @@ package final class DurableStore {
     /// Whether the journal has grown past the checkpoint threshold.
     package var needsCheckpoint: Bool { journalLength >= options.checkpointJournalBytes }
 
+    /// Records in the current journal (batches since the last snapshot).
+    package var journalRecordCount: Int { Int(nextSequence) - 1 }
+
     // MARK: Opening
 
     /// Opens (or creates) the store in `directory`: loads the snapshot and replays the journal into a new writer.
@@ -231,7 +234,12 @@ package final class DurableStore {
         try checkWritable()
         if needsNewJournal { try startJournal(generation: generation) }
         let journalPath = path(JournalFile.fileName(generation: generation))
-        let record = JournalFile.record(sequence: nextSequence, body: batch.encoded())
+        let body = batch.encoded()
+        guard body.count + 8 <= JournalFile.maximumRecordSize else {
+            throw .unavailable(path: directory, reason: "a batch of \(body.count) bytes exceeds the 1 GiB record limit; "
+                               + "split it into smaller batches")
+        }
+        let record = JournalFile.record(sequence: nextSequence, body: body)
         do {
             try fileSystem.write(journalDescriptor, record, path: journalPath)
             try fileSystem.sync(journalDescriptor, path: journalPath)
