@@ -37,6 +37,8 @@ public struct IndexSnapshot: Sendable {
     public let documentCount: Int
     /// Per text field: `weight / (1 - b + b·length/averageLength)` for the 256 norm codes (BM25F).
     let fieldFactors: [[Float]]
+    /// Per text field: average length (for block-max bounds).
+    let fieldAverages: [Float]
     /// Total documents in the segments (deleted included), the N of idf.
     let totalDocuments: Int
 
@@ -48,15 +50,19 @@ public struct IndexSnapshot: Sendable {
         self.generation = generation
         documentCount = live.reduce(0) { $0 + $1.cardinality }
         totalDocuments = max(segments.reduce(0) { $0 + $1.documentCount }, 1)
-        fieldFactors = schema.fields.map { info -> [Float] in
-            guard info.options.kind == .text else { return [] }
+        let averages = schema.fields.map { info -> Float in
             let field = Int(info.id.rawValue)
             var sum: UInt64 = 0, docs: UInt64 = 0
             for segment in segments where field < segment.lengthSum.count {
                 sum += segment.lengthSum[field]
                 docs += UInt64(segment.fieldDocCount[field])
             }
-            let average = docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+            return docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+        }
+        fieldAverages = averages
+        fieldFactors = schema.fields.map { info -> [Float] in
+            guard info.options.kind == .text else { return [] }
+            let average = averages[Int(info.id.rawValue)]
             let b = parameters.b, weight = info.options.weight
             return FieldNorm.lengths.map { weight / (1 - b + b * $0 / average) }
         }
@@ -282,6 +288,14 @@ public struct IndexSnapshot: Sendable {
     }
 
     // MARK: Stats
+
+    /// Estimated bytes per component (postings, positions, skip data, term dictionary, stored, ids, norms,
+    /// numeric), summed over segments.
+    public var memoryBreakdown: [String: Int] {
+        var total: [String: Int] = [:]
+        for segment in segments { total.merge(segment.memoryBreakdown, uniquingKeysWith: +) }
+        return total
+    }
 
     public var stats: IndexStats {
         let total = segments.reduce(0) { $0 + $1.documentCount }

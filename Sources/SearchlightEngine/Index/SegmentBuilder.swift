@@ -296,8 +296,9 @@ struct SegmentBuilder {
         docBytes.reserveCapacity(pool.bytes.count / 3)
         positionBytes.reserveCapacity(pool.bytes.count / 2)
         var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
-        var skipMaxTf: [UInt32] = [], skipMinNorm: [UInt8] = []
+        var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
         var fieldTerms = [FieldTerms?](repeating: nil, count: norms.count)
+        let impactConstants = (0..<norms.count).map { Segment.impactConstant(lengthSum: lengthSum[$0], documents: fieldDocCount[$0]) }
         var cursor = 0
         while cursor < sorted.count {
             let firstTerm = Int(sorted[cursor])
@@ -319,6 +320,7 @@ struct SegmentBuilder {
                     continue
                 }
                 let fieldNorms = field < norms.count ? norms[field] : []
+                let impactConstant = impactConstants[field]
                 let docBase = docBytes.count, positionBase = positionBytes.count
                 pool.copy(termDocs[t], to: &docBytes)
                 pool.copy(termPositions[t], to: &positionBytes)
@@ -335,7 +337,7 @@ struct SegmentBuilder {
                                 skipPositionOffset.append(UInt32(positionBase + positionOffset))
                                 skipLastDoc.append(0)
                                 skipMaxTf.append(0)
-                                skipMinNorm.append(255)
+                                skipMaxImpact.append(0)
                             }
                             doc &+= VarInt.read(stream, &offset)
                             let tf = VarInt.read(stream, &offset)
@@ -343,7 +345,8 @@ struct SegmentBuilder {
                             let last = skipLastDoc.count - 1
                             skipLastDoc[last] = doc
                             skipMaxTf[last] = max(skipMaxTf[last], tf)
-                            if Int(doc) < fieldNorms.count { skipMinNorm[last] = min(skipMinNorm[last], fieldNorms[Int(doc)]) }
+                            let norm = Int(doc) < fieldNorms.count ? fieldNorms[Int(doc)] : 0
+                            skipMaxImpact[last] = max(skipMaxImpact[last], Float(tf) / (FieldNorm.lengths[Int(norm)] + impactConstant))
                         }
                     }
                 }
@@ -368,7 +371,7 @@ struct SegmentBuilder {
         }
         return Segment(documentCount: documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
                        positionBytes: positionBytes, skipLastDoc: skipLastDoc, skipDocOffset: skipDocOffset,
-                       skipPositionOffset: skipPositionOffset, skipMaxTf: skipMaxTf, skipMinNorm: skipMinNorm,
+                       skipPositionOffset: skipPositionOffset, skipMaxTf: skipMaxTf, skipMaxImpact: skipMaxImpact, impactConstants: impactConstants,
                        norms: norms, lengthSum: lengthSum, fieldDocCount: fieldDocCount,
                        numericOffsets: numericOffsets, numericValues: numericValues, storedBytes: storedBytes,
                        storedOffsets: storedOffsets, idBytes: idBytes, idOffsets: idOffsets,

@@ -32,9 +32,9 @@ final class PostingCursor {
 
     var tf: UInt32 { tfs[indexInBlock] }
 
-    /// Upper bound of tf and lower bound of the norm in the current block.
+    /// Upper bounds of tf and of `tf / (length + C0)` in the current block.
     var blockMaxTf: UInt32 { segment.skipMaxTf[firstBlock + block] }
-    var blockMinNorm: UInt8 { segment.skipMinNorm[firstBlock + block] }
+    var blockMaxImpact: Float { segment.skipMaxImpact[firstBlock + block] }
     /// Last document of the current block.
     var blockLastDoc: Int { Int(segment.skipLastDoc[firstBlock + block]) }
 

@@ -203,6 +203,18 @@ struct QueryPlanner {
         field < snapshot.fieldFactors.count ? snapshot.fieldFactors[field] : FieldNorm.lengths.map { _ in 1 }
     }
 
+    /// Scales that turn a block's stored impact (or max tf when b = 0) into a weighted-frequency bound.
+    func impactScales(_ field: Int, _ segment: Segment) -> (Float, Float) {
+        let weight = snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.weight ?? 1
+        let b = snapshot.parameters.b
+        guard b > 0, field < snapshot.fieldAverages.count, field < segment.impactConstants.count else { return (0, max(weight, 0)) }
+        let average = snapshot.fieldAverages[field]
+        let c = average * (1 - b) / b
+        let c0 = segment.impactConstants[field]
+        let ratio: Float = c >= c0 ? 1 : (c > 0 ? c0 / c : .infinity)
+        return (max(weight, 0) * average / b * ratio, max(weight, 0))
+    }
+
     private func isPrimary(_ field: Int) -> Bool {
         snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.primary ?? false
     }
@@ -216,9 +228,11 @@ struct QueryPlanner {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))),
                       let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
                 let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
+                let (impactScale, tfScale) = impactScales(entry.field, segment)
                 sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index),
                                              field: entry.field, fieldFactor: factors(entry.field), norms: norms,
-                                             primary: isPrimary(entry.field), isExact: entry.isExact))
+                                             primary: isPrimary(entry.field), isExact: entry.isExact,
+                                             impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)

@@ -14,10 +14,15 @@ final class TermGroupIterator: DocIterator {
     let primaryFactor: Float
     /// Whether every source has block skip data (terms, not phrases).
     let hasBlockData: Bool
-    /// Sources on the current document.
-    private var matching: [Int]
-    /// The other live sources, a min-heap by document.
-    private var heap: [Int] = []
+    /// The sources as posting sources (all of them when `hasBlockData`).
+    let postings: [PostingSource]
+    /// Sources on the current document (`matchCount` of them). Raw buffers, not arrays: no
+    /// exclusivity bookkeeping or uniqueness checks on the per-posting path. Freed in deinit.
+    private let matching: UnsafeMutablePointer<Int>
+    private var matchCount: Int
+    /// The other live sources, a min-heap by document (`heapCount` of them).
+    private let heap: UnsafeMutablePointer<Int>
+    private var heapCount = 0
 
     init(sources: [TermSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
         self.sources = sources
@@ -27,55 +32,78 @@ final class TermGroupIterator: DocIterator {
         self.label = label
         primaryFactor = sources.contains { $0.primary }
             ? (1 + parameters.primaryPrefixBoost) * (1 + parameters.primaryExactBoost) : 1
-        hasBlockData = sources.allSatisfy { $0 is PostingSource }
-        matching = Array(sources.indices)
-        heap.reserveCapacity(sources.count)
+        postings = sources.compactMap { $0 as? PostingSource }
+        hasBlockData = postings.count == sources.count
+        matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
+        heap = matching + max(sources.count, 1)
+        for index in sources.indices { matching[index] = index }
+        matchCount = sources.count
     }
+
+    deinit { matching.deallocate() }
 
     @inline(__always)
     private func less(_ a: Int, _ b: Int) -> Bool { sources[heap[a]].doc < sources[heap[b]].doc }
 
     private func push(_ source: Int) {
-        guard sources[source].doc != Self.end else { return }
-        heap.append(source)
-        var child = heap.count - 1
+        let sourceDoc = sources[source].doc
+        guard sourceDoc != Self.end else { return }
+        let heap = self.heap
+        var child = heapCount
+        heapCount += 1
         while child > 0 {
             let parent = (child - 1) >> 1
-            guard less(child, parent) else { break }
-            heap.swapAt(child, parent)
+            guard sourceDoc < sources[heap[parent]].doc else { break }
+            heap[child] = heap[parent]
             child = parent
         }
+        heap[child] = source
     }
 
     private func popTop() -> Int {
+        let heap = self.heap
         let top = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
+        heapCount -= 1
+        let count = heapCount
+        if count > 0 {
+            let last = heap[count]
+            let lastDoc = sources[last].doc
             var parent = 0
             while true {
                 let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < heap.count, less(left, smallest) { smallest = left }
-                if right < heap.count, less(right, smallest) { smallest = right }
-                if smallest == parent { break }
-                heap.swapAt(parent, smallest)
+                var smallest = -1
+                var smallestDoc = lastDoc
+                if left < count, sources[heap[left]].doc < smallestDoc {
+                    smallest = left
+                    smallestDoc = sources[heap[left]].doc
+                }
+                if right < count, sources[heap[right]].doc < smallestDoc { smallest = right }
+                if smallest < 0 { break }
+                heap[parent] = heap[smallest]
                 parent = smallest
             }
+            heap[parent] = last
         }
         return top
     }
 
     private func collectMatching() -> Int {
-        guard let top = heap.first else {
+        guard heapCount > 0 else {
             doc = Self.end
             return doc
         }
-        doc = sources[top].doc
-        while let first = heap.first, sources[first].doc == doc { matching.append(popTop()) }
+        let current = sources[heap[0]].doc
+        doc = current
+        var count = 0
+        while heapCount > 0, sources[heap[0]].doc == current {
+            matching[count] = popTop()
+            count += 1
+        }
+        matchCount = count
         // Source order, so float sums (and thus ties) do not depend on the heap's history.
-        if matching.count > 1 {
-            for i in 1..<matching.count {
+        let matching = self.matching
+        if count > 1 {
+            for i in 1..<count {
                 var j = i
                 let value = matching[i]
                 while j > 0, matching[j - 1] > value {
@@ -90,22 +118,24 @@ final class TermGroupIterator: DocIterator {
 
     override func next() -> Int {
         if doc == Self.end { return doc }
-        for index in matching {
+        for k in 0..<matchCount {
+            let index = matching[k]
             _ = sources[index].next()
             push(index)
         }
-        matching.removeAll(keepingCapacity: true)
+        matchCount = 0
         return collectMatching()
     }
 
     override func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
-        for index in matching {
+        for k in 0..<matchCount {
+            let index = matching[k]
             _ = sources[index].advance(target)
             push(index)
         }
-        matching.removeAll(keepingCapacity: true)
-        while let first = heap.first, sources[first].doc < target {
+        matchCount = 0
+        while heapCount > 0, sources[heap[0]].doc < target {
             let index = popTop()
             _ = sources[index].advance(target)
             push(index)
@@ -120,13 +150,17 @@ final class TermGroupIterator: DocIterator {
         guard hasBlockData, doc >= 0, doc != Self.end else { return nil }
         var weighted: Float = 0
         var upTo = Self.end - 1
-        for source in sources where source.doc != Self.end && source.doc >= 0 {
-            guard let posting = source as? PostingSource else { return nil }
-            let cursor = posting.cursor
-            weighted += Float(cursor.blockMaxTf) * source.fieldFactor[Int(cursor.blockMinNorm)]
-            upTo = min(upTo, cursor.blockLastDoc)
+        // The window ends where the first current block ends; only sources with a document inside the
+        // window contribute their block maximum.
+        for source in postings where source.cursor.doc != Self.end && source.cursor.doc >= 0 {
+            upTo = min(upTo, source.cursor.blockLastDoc)
         }
-        let bound = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * primaryFactor
+        var primary = false
+        for source in postings where source.cursor.doc != Self.end && source.cursor.doc >= 0 && source.cursor.doc <= upTo {
+            weighted += source.blockWeightBound
+            if source.primary { primary = true }
+        }
+        let bound = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * (primary ? primaryFactor : 1)
         return (bound, upTo)
     }
 
@@ -134,8 +168,8 @@ final class TermGroupIterator: DocIterator {
         var weighted: Float = 0
         var primaryPrefix = false
         var primaryExact = false
-        for index in matching {
-            let source = sources[index]
+        for k in 0..<matchCount {
+            let source = sources[matching[k]]
             let norm = source.norm(doc)
             weighted += Float(source.frequency) * source.fieldFactor[Int(norm)]
             if source.primary, source.startsField() {
@@ -153,8 +187,8 @@ final class TermGroupIterator: DocIterator {
         var details: [Explanation] = []
         var weighted: Float = 0
         var primaryPrefix = false, primaryExact = false
-        for index in matching {
-            let source = sources[index]
+        for k in 0..<matchCount {
+            let source = sources[matching[k]]
             let norm = source.norm(doc)
             let part = Float(source.frequency) * source.fieldFactor[Int(norm)]
             weighted += part
