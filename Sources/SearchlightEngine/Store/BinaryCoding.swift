@@ -35,6 +35,8 @@ struct ByteWriter {
     }
 
     mutating func doubles(_ values: [Double]) { array(values.map(\.bitPattern)) }
+
+    mutating func floats(_ values: [Float]) { array(values.map(\.bitPattern)) }
 }
 
 /// Reads what `ByteWriter` wrote, checking every length against the buffer: malformed input throws
@@ -120,5 +122,9 @@ struct ByteReader {
 
     mutating func doubles(_ what: String) throws(Malformed) -> [Double] {
         try array(UInt64.self, what).map(Double.init(bitPattern:))
+    }
+
+    mutating func floats(_ what: String) throws(Malformed) -> [Float] {
+        try array(UInt32.self, what).map(Float.init(bitPattern:))
     }
 }

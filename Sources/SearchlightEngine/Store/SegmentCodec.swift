@@ -2,7 +2,8 @@
 /// loading is a copy per array, with no tokenizing and no rebuilding of term dictionaries.
 ///
 /// Body: varint document count; varint field-terms count, per entry u8 present and, when present, the arrays
-/// bytes, offsets, docFreq, postingStart, blockStart; then docBytes, positionBytes, the five skip arrays, norms
+/// bytes, offsets, docFreq, postingStart, blockStart; then docBytes, positionBytes, the skip arrays (last doc,
+/// doc offset, position offset, max tf, max impact as f32 bits) and the per-field impact constants (f32), norms
 /// (varint count + one byte array each), lengthSum, fieldDocCount, numericOffsets and numericValues (varint
 /// count + one array each), storedBytes, storedOffsets, idBytes, idOffsets, idHashes, idHashDocs,
 /// domainOrdinals, and the domains (varint count + strings). Every array is a varint count plus raw values.
@@ -32,7 +33,8 @@ enum SegmentCodec {
         out.array(segment.skipDocOffset)
         out.array(segment.skipPositionOffset)
         out.array(segment.skipMaxTf)
-        out.array(segment.skipMinNorm)
+        out.floats(segment.skipMaxImpact)
+        out.floats(segment.impactConstants)
         out.varint(segment.norms.count)
         for n in segment.norms { out.array(n) }
         out.array(segment.lengthSum)
@@ -79,10 +81,11 @@ enum SegmentCodec {
         let skipDocOffset = try reader.array(UInt32.self, "skip doc offsets")
         let skipPositionOffset = try reader.array(UInt32.self, "skip position offsets")
         let skipMaxTf = try reader.array(UInt32.self, "skip max tf")
-        let skipMinNorm = try reader.array(UInt8.self, "skip min norms")
+        let skipMaxImpact = try reader.floats("skip max impacts")
+        let impactConstants = try reader.floats("impact constants")
         let blocks = skipLastDoc.count
         guard skipDocOffset.count == blocks, skipPositionOffset.count == blocks, skipMaxTf.count == blocks,
-              skipMinNorm.count == blocks, skipDocOffset.allSatisfy({ Int($0) <= docBytes.count }),
+              skipMaxImpact.count == blocks, impactConstants.count <= fieldCount, skipDocOffset.allSatisfy({ Int($0) <= docBytes.count }),
               skipPositionOffset.allSatisfy({ Int($0) <= positionBytes.count })
         else { throw .init(reason: "skip data shape") }
         for terms in fieldTerms {
@@ -135,7 +138,7 @@ enum SegmentCodec {
         else { throw .init(reason: "document arrays shape") }
         return Segment(documentCount: docs, fieldTerms: fieldTerms, docBytes: docBytes, positionBytes: positionBytes,
                        skipLastDoc: skipLastDoc, skipDocOffset: skipDocOffset, skipPositionOffset: skipPositionOffset,
-                       skipMaxTf: skipMaxTf, skipMinNorm: skipMinNorm, norms: norms, lengthSum: lengthSum,
+                       skipMaxTf: skipMaxTf, skipMaxImpact: skipMaxImpact, impactConstants: impactConstants, norms: norms, lengthSum: lengthSum,
                        fieldDocCount: fieldDocCount, numericOffsets: numericOffsets, numericValues: numericValues,
                        storedBytes: storedBytes, storedOffsets: storedOffsets, idBytes: idBytes, idOffsets: idOffsets,
                        domainOrdinals: domainOrdinals, domains: domains, idHashes: idHashes, idHashDocs: idHashDocs)

@@ -77,11 +77,17 @@ final class DurableStoreTests: XCTestCase {
         let directory = makeStoreDirectory(self)
         var model = StoreModel(), states: [String: [UInt8]] = [:]
         let originalHits: [String]
+        var originalScored: [[SearchHit]] = []
+        var originalStats: IndexStats?
+        let queries: [Query] = [.term("document"), .or([.term("batch"), .prefix("üb")]), .phrase("document 2"),
+                                .range(FieldID(rawValue: 1), lower: .inclusive(100), upper: nil)]
         do {
             let opened = try open(directory)
             for n in 1...40 { commit(n, opened, model: &model, states: &states) }
             let snapshot = opened.writer.snapshot
             originalHits = snapshot.search(.term("document"), limit: 50).compactMap { snapshot.id(of: $0.address) }
+            originalScored = queries.map { snapshot.search($0, limit: 100) }
+            originalStats = snapshot.stats
             try opened.store.checkpoint(snapshot, clientStates: states)
             opened.store.close()
         }
@@ -91,6 +97,12 @@ final class DurableStoreTests: XCTestCase {
         let snapshot = reopened.writer.snapshot
         XCTAssertEqual(snapshot.search(.term("document"), limit: 50).compactMap { snapshot.id(of: $0.address) }, originalHits)
         for id in model.documents.keys { XCTAssertNotNil(snapshot.lookup(id: id), id) }
+        // Same segments, same addresses, same scores (norms, impacts and statistics came back bit for bit).
+        XCTAssertEqual(queries.map { snapshot.search($0, limit: 100) }, originalScored)
+        var stats = snapshot.stats, expected = try XCTUnwrap(originalStats)
+        stats.estimatedMemoryBytes = 0  // array capacities differ after a load; the contents do not
+        expected.estimatedMemoryBytes = 0
+        XCTAssertEqual(stats, expected)
         // The reopened writer keeps working: replace, delete, commit.
         var more = model, moreStates = states
         let again = (store: reopened.store, writer: reopened.writer, clientStates: states, report: reopened.report)
