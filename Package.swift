@@ -35,7 +35,7 @@ let package = Package(
         // Indexes batches until killed; the crash test runs it (swift build builds it with the tests).
         .executableTarget(
             name: "SearchlightCrashChild", dependencies: ["Searchlight", "SearchlightEngine"],
-            path: "Sources/SearchlightCrashChild"),
+            path: "Sources/SearchlightCrashChild", exclude: ["README.md"]),
         .testTarget(name: "SearchlightEngineTests", dependencies: ["SearchlightEngine"]),
         .testTarget(name: "SearchlightQueryLanguageTests", dependencies: ["SearchlightQueryLanguage"]),
         .testTarget(name: "SearchlightTests", dependencies: ["Searchlight", "SearchlightEngine"]),
