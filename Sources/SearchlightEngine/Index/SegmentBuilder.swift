@@ -41,6 +41,8 @@ struct SegmentBuilder {
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
     private var touchedText: [Int] = []
+    /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
+    private var kinds: [FieldOptions.Kind] = []
 
     /// Gap between the values of a multi-valued text field, so a phrase never spans two values.
     static let valueGap: UInt32 = 100
@@ -71,9 +73,11 @@ struct SegmentBuilder {
         pairTerm.removeAll(keepingCapacity: true)
         pairPosition.removeAll(keepingCapacity: true)
         touchedText.removeAll(keepingCapacity: true)
+        if kinds.count != schema.fields.count { kinds = schema.fields.map(\.options.kind) }
         for (field, value) in document.values {
             let f = Int(field.rawValue)
-            guard let kind = schema.kind(field) else { continue }
+            guard f < kinds.count else { continue }
+            let kind = kinds[f]
             switch (kind, value) {
             case (.text, .text(let text)):
                 let seen = touchedText.contains(f)
