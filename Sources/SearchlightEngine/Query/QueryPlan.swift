@@ -259,8 +259,10 @@ struct QueryPlanner {
                     cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index, field: field))
                 }
                 let norms = field < segment.norms.count ? segment.norms[field] : []
+                let (impactScale, tfScale) = impactScales(field, segment)
                 sources.append(PhraseSource(cursors: cursors, offsets: offsets, field: field,
-                                            fieldFactor: factors(field), norms: norms, primary: isPrimary(field)))
+                                            fieldFactor: factors(field), norms: norms, primary: isPrimary(field),
+                                            impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
