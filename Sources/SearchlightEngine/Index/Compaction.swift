@@ -4,7 +4,8 @@ extension Array {
     func compacted() -> [Element] {
         // Allocator rounding (a few bytes to a page) is not slack worth a copy: arrays loaded from a store
         // are allocated at their exact count and would otherwise be copied a second time.
-        guard capacity > count + count / 32 + 64 else { return self }
+        let slack = capacity - count
+        guard slack > 0, slack > count / 64 || slack * MemoryLayout<Element>.stride > 4096 else { return self }
         return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             _ = buffer.initialize(from: self)
             initialized = count
