@@ -35,6 +35,53 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
+    /// Every attribute (and custom keys) comes back the same from the journal and from a snapshot, and queries
+    /// find the item by its text.
+    func testEveryAttributeRoundTripsThroughJournalAndSnapshot() throws {
+        let url = makeStoreURL(self)
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        for descriptor in AttributeCatalog.all where !descriptor.isReadOnly {
+            set.setValue(sample(for: descriptor).stored, forAttribute: descriptor.name)
+        }
+        set.providerDataTypeIdentifiers = ["public.data"]
+        set.providerFileTypeIdentifiers = ["public.file-url"]
+        set.providerInPlaceFileTypeIdentifiers = ["public.folder"]
+        let key = try XCTUnwrap(CSCustomAttributeKey(keyName: "com_example_status", searchable: true,
+                                                     searchableByDefault: true, unique: false, multiValued: false))
+        set.setValue("open", forCustomKey: key)
+        let when = try XCTUnwrap(CSCustomAttributeKey(keyName: "when"))
+        set.setValue(Date(timeIntervalSinceReferenceDate: 1234.5), forCustomKey: when)
+        let item = CSSearchableItem(uniqueIdentifier: "all", domainIdentifier: "a.b", attributeSet: set)
+        item.expirationDate = Date(timeIntervalSinceReferenceDate: 900_000_000)
+        var expected = set.snapshot
+        expected.removeClearedSlots()
+        let live: CSSearchableItem
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "all", container: container)
+            XCTAssertNil(index.completion { index.indexSearchableItems([item], completionHandler: $0) })
+            live = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["all"]).first)
+            container.closeWithoutCheckpoint()
+        }
+        for round in ["journal", "snapshot"] {
+            let container = try SearchlightContainer(directory: url)
+            XCTAssertEqual(container.recoveryReport?.replayedBatches, round == "journal" ? 1 : 0)
+            let index = CSSearchableIndex(name: "all", container: container)
+            let fetched = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["all"]).first, round)
+            XCTAssertEqual(fetched.domainIdentifier, "a.b")
+            XCTAssertEqual(fetched.expirationDate, Date(timeIntervalSinceReferenceDate: 900_000_000))
+            let actual = fetched.attributeSet.snapshot
+            for name in Set(expected.named.keys).union(actual.named.keys).sorted() {
+                XCTAssertEqual(actual.named[name], expected.named[name], "\(round): attribute \(name)")
+            }
+            XCTAssertEqual(actual.custom, expected.custom, round)
+            XCTAssertEqual(actual.named.count, live.attributeSet.snapshot.named.count, round)
+            let snapshot = container.snapshot()
+            XCTAssertEqual(snapshot.engine.search(.term("ünïcödé"), limit: 5).count, 1, round)
+            container.close()  // the first round's close writes the snapshot the second round loads
+        }
+    }
+
     func testDeleteAllResetsClientStatesDurably() throws {
         let url = makeStoreURL(self)
         do {
