@@ -180,7 +180,7 @@ private struct ContainerCore: ~Copyable {
         nextExpiration = writer.snapshot.documentCount > 0 ? -.infinity : .infinity
     }
 
-    /// Snapshots the store when forced or when its journal has grown past the threshold.
+    /// Snapshots the store (synchronously) when forced or when its journal has grown past the threshold.
     func checkpoint(force: Bool) throws(CSIndexError) {
         guard let store, !store.isClosed, force || store.needsCheckpoint else { return }
         do {
@@ -283,7 +283,10 @@ private struct ContainerCore: ~Copyable {
             throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
         }
         clientStates = newStates
-        try? checkpoint(force: false)
+        if let store, store.needsCheckpoint {
+            // Written on a background thread; writes continue in the new journal meanwhile.
+            store.checkpointInBackground(snapshot, clientStates: newStates.mapValues { Array($0) })
+        }
         return snapshot
     }
 

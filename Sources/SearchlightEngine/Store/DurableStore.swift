@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Dispatch
 import Synchronization
 
 /// Settings of a durable store.
@@ -55,8 +56,8 @@ package final class DurableStore {
     /// Bytes of the current journal (header plus acknowledged records).
     package private(set) var journalLength = 0
     private var nextSequence: UInt64 = 1
-    /// Set when a checkpoint replaced the snapshot but could not start its journal: appends must start it first.
-    private var needsNewJournal = false
+    /// The snapshot being written in the background, if any.
+    private let background = BackgroundWork()
     /// Set when a failed append could not be undone; every later append fails.
     private var failure: String?
     private var closed = false
@@ -124,6 +125,7 @@ package final class DurableStore {
         let writer = IndexWriter()
         var states: [String: [UInt8]] = [:]
         var journalContents: JournalFile.Contents?
+        var staleBefore: UInt64 = 0
         do throws(StoreError) {
             var snapshotGeneration: UInt64 = 0
             if let file = try fileSystem.mapFile(path(SnapshotFile.fileName)) {
@@ -134,27 +136,41 @@ package final class DurableStore {
                                generation: snapshot.writerGeneration)
                 states = snapshot.clientStates
             }
-            if let orphan = journals.first(where: { $0.0 > snapshotGeneration }) {
-                throw StoreError.corrupt(path: path(orphan.1), reason: "journal generation \(orphan.0) has no snapshot "
-                                         + "(the snapshot is at generation \(snapshotGeneration))")
+            // Journals from the snapshot's generation on form a chain: each follows the snapshot its generation
+            // names, which may not have been written (a checkpoint in progress or failed); replay them in order.
+            let chain = journals.filter { $0.0 >= snapshotGeneration }.sorted { $0.0 < $1.0 }
+            for (offset, journal) in chain.enumerated() where journal.0 != snapshotGeneration + UInt64(offset) {
+                throw StoreError.corrupt(path: path(journal.1), reason: "journal generation \(journal.0) does not "
+                                         + "continue from the snapshot at generation \(snapshotGeneration)")
             }
-            generation = snapshotGeneration
-            let journalPath = path(JournalFile.fileName(generation: snapshotGeneration))
-            if let bytes = try fileSystem.readFile(journalPath) {
+            staleBefore = snapshotGeneration
+            generation = chain.last?.0 ?? snapshotGeneration
+            for (journalGeneration, name) in chain {
+                let journalPath = path(name)
+                guard let bytes = try fileSystem.readFile(journalPath) else {
+                    throw StoreError.corrupt(path: journalPath, reason: "it disappeared while the store was opened")
+                }
                 let contents = try JournalFile.read(bytes, path: journalPath)
-                guard contents.generation == snapshotGeneration else {
+                guard contents.generation == journalGeneration else {
                     throw StoreError.corrupt(path: journalPath, reason: "its header says generation \(contents.generation)")
                 }
                 if report.recordedProtectionClass == nil { report.recordedProtectionClass = contents.protectionClass }
                 do {
                     for batch in contents.batches { try batch.apply(to: writer, clientStates: &states) }
-                    try writer.commit()
                 } catch {
                     throw StoreError.corrupt(path: journalPath, reason: "a record cannot be replayed (\(error))")
                 }
-                report.replayedBatches = contents.batches.count
-                report.tornTailBytes = contents.tornBytes
+                report.replayedBatches += contents.batches.count
+                report.tornTailBytes += contents.tornBytes
                 journalContents = contents
+            }
+            if !chain.isEmpty {
+                do {
+                    try writer.commit()
+                } catch {
+                    throw StoreError.corrupt(path: path(chain[chain.count - 1].1),
+                                             reason: "the replayed records cannot be committed (\(error))")
+                }
             }
         } catch {
             if case .corrupt = error {
@@ -164,7 +180,7 @@ package final class DurableStore {
             throw error
         }
         // Stale journals of older generations are fully contained in the snapshot.
-        for (journalGeneration, name) in journals where journalGeneration < generation { try? fileSystem.remove(path(name)) }
+        for (journalGeneration, name) in journals where journalGeneration < staleBefore { try? fileSystem.remove(path(name)) }
         do {
             if let contents = journalContents {
                 let journalPath = path(JournalFile.fileName(generation: generation))
@@ -222,7 +238,7 @@ package final class DurableStore {
         journalDescriptor = fd
         journalLength = header.count
         nextSequence = 1
-        needsNewJournal = false
+        generation = newGeneration
     }
 
     // MARK: Writing
@@ -232,7 +248,6 @@ package final class DurableStore {
     /// acknowledged.
     package func append(_ batch: JournalBatch) throws(StoreError) {
         try checkWritable()
-        if needsNewJournal { try startJournal(generation: generation) }
         let journalPath = path(JournalFile.fileName(generation: generation))
         let body = batch.encoded()
         guard body.count + 8 <= JournalFile.maximumRecordSize else {
@@ -262,37 +277,61 @@ package final class DurableStore {
     }
 
     /// Writes a snapshot of `snapshot` (the writer's last commit, which must include every appended batch) and
-    /// its client states, then starts a new journal generation and deletes the old journal.
+    /// its client states. The journal is switched first (generation G+1; appends go there from now on), then
+    /// snapshot G+1 is written and the journals before it are deleted. If writing the snapshot fails, the old
+    /// snapshot and both journals stay and replay in order at the next open. Waits for a background checkpoint.
     package func checkpoint(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) throws(StoreError) {
         try checkWritable()
+        background.wait()
         let next = generation + 1
-        let bytes = SnapshotFile.encode(snapshot, clientStates: clientStates, generation: next,
-                                        protectionClass: options.protectionClass)
-        let target = path(SnapshotFile.fileName)
-        let temporary = target + ".tmp"
-        let fd = try fileSystem.openForAppending(temporary, truncate: true)
-        do {
-            try fileSystem.write(fd, bytes, path: temporary)
-            try fileSystem.sync(fd, path: temporary)
-            fileSystem.close(fd)
-            try fileSystem.rename(temporary, to: target)
-        } catch {
-            fileSystem.close(fd)
-            try? fileSystem.remove(temporary)
-            throw error
-        }
-        // The new snapshot is in place: the old journal must never be appended to again.
-        let oldJournal = path(JournalFile.fileName(generation: generation))
-        generation = next
-        needsNewJournal = true
-        try fileSystem.syncDirectory(directory)
         try startJournal(generation: next)
-        try? fileSystem.remove(oldJournal)
+        try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next,
+                               protectionClass: options.protectionClass, fileSystem: fileSystem, directory: directory)
+    }
+
+    /// Like `checkpoint`, but encodes and writes the snapshot on a background thread while appends continue in
+    /// the new journal. Does nothing while another background checkpoint runs; a failure is kept in
+    /// `lastBackgroundError` (the journals still hold everything) and the next checkpoint tries again.
+    package func checkpointInBackground(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) {
+        guard !closed, failure == nil, !background.isRunning else { return }
+        let next = generation + 1
+        do {
+            try startJournal(generation: next)
+        } catch {
+            background.record(error)
+            return
+        }
+        let fileSystem = fileSystem, directory = directory, protection = options.protectionClass
+        background.run { () throws(StoreError) in
+            try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next, protectionClass: protection,
+                                   fileSystem: fileSystem, directory: directory)
+        }
+    }
+
+    /// Waits for a background checkpoint (tests and `close()`).
+    package func waitForBackgroundCheckpoint() { background.wait() }
+
+    /// The failure of the last background checkpoint (nil after a success).
+    package var lastBackgroundError: StoreError? { background.lastError }
+
+    private static func writeSnapshot(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]], generation: UInt64,
+                                      protectionClass: String, fileSystem: any StoreFileSystem,
+                                      directory: String) throws(StoreError) {
+        let bytes = SnapshotFile.encode(snapshot, clientStates: clientStates, generation: generation,
+                                        protectionClass: protectionClass)
+        try fileSystem.writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+        // The journals before this generation are inside the snapshot now.
+        for name in (try? fileSystem.list(directory)) ?? [] {
+            if let old = JournalFile.generation(ofFileName: name), old < generation {
+                try? fileSystem.remove(directory + "/" + name)
+            }
+        }
     }
 
     /// Releases the journal and the lock. Idempotent; later appends fail.
     package func close() {
         guard !closed else { return }
+        background.wait()
         closed = true
         if journalDescriptor >= 0 { fileSystem.close(journalDescriptor) }
         journalDescriptor = -1
@@ -303,4 +342,31 @@ package final class DurableStore {
     }
 
     package var isClosed: Bool { closed }
+}
+
+/// One piece of work on a background thread at a time, with its outcome.
+private final class BackgroundWork: Sendable {
+    private let running = Mutex(false)
+    private let failure = Mutex<StoreError?>(nil)
+    private let group = DispatchGroup()
+
+    var isRunning: Bool { running.withLock { $0 } }
+    var lastError: StoreError? { failure.withLock { $0 } }
+
+    func record(_ error: StoreError) { failure.withLock { $0 = error } }
+
+    func run(_ body: @escaping @Sendable () throws(StoreError) -> Void) {
+        running.withLock { $0 = true }
+        DispatchQueue.global(qos: .utility).async(group: group) { [self] in
+            do throws(StoreError) {
+                try body()
+                failure.withLock { $0 = nil }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            running.withLock { $0 = false }
+        }
+    }
+
+    func wait() { group.wait() }
 }

@@ -136,6 +136,76 @@ final class DurableStoreTests: XCTestCase {
         }
     }
 
+    func testBackgroundCheckpointLetsAppendsContinue() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            for n in 1...30 { commit(n, opened, model: &model, states: &states) }
+            opened.store.checkpointInBackground(opened.writer.snapshot, clientStates: states)
+            XCTAssertEqual(opened.store.generation, 1, "appends go to the new journal at once")
+            for n in 31...40 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.waitForBackgroundCheckpoint()
+            XCTAssertNil(opened.store.lastBackgroundError)
+            opened.store.checkpointInBackground(opened.writer.snapshot, clientStates: states)
+            for n in 41...45 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.close()  // waits for the snapshot
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        XCTAssertEqual(names, ["LOCK", "journal-2.slj", "snapshot.sls"])
+        let reopened = try open(directory)
+        XCTAssertEqual(reopened.report.replayedBatches, 5)
+        XCTAssertEqual(state(reopened), model)
+    }
+
+    /// A snapshot that could not be written after the journal switch leaves two journals, replayed in order.
+    func testJournalChainReplaysWhenTheSnapshotWasNotWritten() throws {
+        let directory = makeStoreDirectory(self)
+        let fileSystem = FaultInjectingFileSystem()
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory, fileSystem)
+            for n in 1...4 { commit(n, opened, model: &model, states: &states) }
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            for n in 5...8 { commit(n, opened, model: &model, states: &states) }
+            fileSystem.inject(.failRename, skip: 1)  // the journal switch works, the snapshot's rename fails
+            opened.store.checkpointInBackground(opened.writer.snapshot, clientStates: states)
+            for n in 9...12 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.waitForBackgroundCheckpoint()
+            guard case .io(let operation, _, _)? = opened.store.lastBackgroundError else {
+                return XCTFail("the background failure was not kept")
+            }
+            XCTAssertEqual(operation, "rename")
+            opened.store.close()
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        XCTAssertEqual(names, ["LOCK", "journal-1.slj", "journal-2.slj", "snapshot.sls"])
+        let reopened = try open(directory)
+        XCTAssertNil(reopened.report.corruption)
+        XCTAssertEqual(reopened.report.replayedBatches, 8)
+        XCTAssertEqual(state(reopened), model)
+        // The next checkpoint folds both journals into one snapshot.
+        try reopened.store.checkpoint(reopened.writer.snapshot, clientStates: reopened.clientStates)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(),
+                       ["LOCK", "journal-3.slj", "snapshot.sls"])
+    }
+
+    func testAGapInTheJournalChainIsCorruption() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            commit(1, opened, model: &model, states: &states)
+            opened.store.close()
+        }
+        let journal = try Data(contentsOf: URL(fileURLWithPath: directory + "/journal-0.slj"))
+        try journal.write(to: URL(fileURLWithPath: directory + "/journal-2.slj"))
+        let opened = try open(directory)
+        guard case .corrupt(let path, _)? = opened.report.corruption else { return XCTFail("gap not reported") }
+        XCTAssertEqual(path, directory + "/journal-2.slj")
+        XCTAssertEqual(opened.writer.snapshot.documentCount, 0)
+    }
+
     func testTornTailIsCutAndAppendingContinues() throws {
         let directory = makeStoreDirectory(self)
         var model = StoreModel(), states: [String: [UInt8]] = [:]
