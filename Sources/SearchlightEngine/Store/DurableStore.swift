@@ -37,11 +37,12 @@ package struct RecoveryReport: Sendable {
 /// The durable store under an `IndexWriter`: a journal of batches (appended and fsynced before a batch is
 /// acknowledged) plus snapshots of the committed index (sealed segments, schema, live bits, client states).
 ///
-/// Files in the store directory (0700): `LOCK` (held with `flock` while open), `snapshot.sls` (generation G,
-/// absent until the first checkpoint, G = 0), `journal-G.slj` (the batches since that snapshot). A checkpoint
-/// writes snapshot G+1 through a temporary file and a rename, starts `journal-(G+1).slj` the same way and then
-/// deletes the old journal; a crash at any point leaves either the old pair or the new snapshot (whose journal
-/// is then created empty), never a mix. See README.md in this folder for the byte layouts.
+/// Files in the store directory (0700): `LOCK` (held with `flock` while open), `snapshot.sls` (generation S,
+/// absent until the first checkpoint, S = 0), `journal-G.slj` for G = S, S+1, … (the batches after snapshot G).
+/// A checkpoint first switches to `journal-(G+1).slj`, then writes snapshot G+1 through a temporary file and a
+/// rename (possibly on a background thread) and deletes the older journals; a crash at any point leaves a
+/// snapshot and a chain of journals that replays to exactly the acknowledged batches. See README.md in this
+/// folder for the byte layouts.
 ///
 /// Not thread-safe: the owner serializes calls (the container calls it under its write lock).
 package final class DurableStore {
