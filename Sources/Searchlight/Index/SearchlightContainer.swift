@@ -19,6 +19,11 @@ public final class SearchlightContainer: Sendable {
     /// The time source for expiration (injectable so tests can move time).
     public let clock: @Sendable () -> Date
 
+    /// Activities: which one is current, and the live objects of donated ones (Sources/Searchlight/Activities).
+    package let activities = ActivityRegistry()
+    /// Engagement (selections, impressions, activity donations) that `CSUserQuery` ranking uses; state to persist.
+    package let engagement = EngagementLedger()
+
     private let core: Mutex<ContainerCore>
     private let published: Mutex<IndexSnapshot>
     private let writeQueue = DispatchQueue(label: "searchlight.container.write")
@@ -106,6 +111,9 @@ private struct ContainerCore: ~Copyable {
         var pending: [String: Pending] = [:]
         var everythingDeleted = false
         var newStates = clientStates
+        // Activities tied to an item die with it: track what this round deletes (see the pass after the loop).
+        var deletedDomains: [String] = []
+        var itemsMayHaveGone = now.timeIntervalSinceReferenceDate >= nextExpiration
         do {
             try purgeExpired(now: now)
             for operation in operations {
@@ -133,10 +141,15 @@ private struct ContainerCore: ~Copyable {
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
                 case .deleteIdentifiers(let ids):
-                    writer.delete(ids: ids)
-                    for id in ids { pending[id] = .deleted }
+                    // Item deletes never reach activity records (their own namespace).
+                    let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }
+                    writer.delete(ids: itemIDs)
+                    for id in itemIDs { pending[id] = .deleted }
+                    itemsMayHaveGone = true
                 case .deleteDomains(let domains):
                     writer.delete(domains: domains)
+                    deletedDomains += domains
+                    itemsMayHaveGone = true
                     for (id, entry) in pending {
                         guard case .stored(let item) = entry, let domain = item.domainIdentifier else { continue }
                         if domains.contains(where: { IndexWriter.domain(domain, isWithin: $0) }) { pending[id] = .deleted }
@@ -147,7 +160,24 @@ private struct ContainerCore: ~Copyable {
                     everythingDeleted = true
                     newStates = [:]
                     nextExpiration = .infinity
+                    itemsMayHaveGone = true
+                    // Activities not tied to an item are not items: delete-all keeps them.
+                    let kept = try ActivityWriter.restoreUntiedActivities(from: base, into: writer, now: now,
+                                                                          excludingDomains: deletedDomains)
+                    nextExpiration = min(nextExpiration, kept)
+                case .activities(let change):
+                    let expiration = try ActivityWriter.apply(change, writer: writer, base: base, now: now) { id in
+                        Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
+                                          deletedDomains: deletedDomains, base: base, now: now)
+                    }
+                    if let expiration { nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate) }
                 }
+            }
+            if itemsMayHaveGone {
+                writer.delete(ids: ActivityWriter.orphans(in: base) { id in
+                    Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
+                                      deletedDomains: deletedDomains, base: base, now: now)
+                })
             }
             switch clientState {
             case .set(let name, let state)?, .compareAndSet(let name, _, let state)?: newStates[name] = state
@@ -159,6 +189,22 @@ private struct ContainerCore: ~Copyable {
         } catch {
             writer.rollback()
             throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+        }
+    }
+
+    /// Whether item `id` exists at this point of a round: written in it, or present in `base`, unexpired, and not
+    /// deleted by the round (by identifier, domain or delete-all).
+    private static func itemSurvives(_ id: String, pending: [String: Pending], everythingDeleted: Bool,
+                                     deletedDomains: [String], base: IndexSnapshot, now: Date) -> Bool {
+        guard !ActivityIdentity.isReserved(id) else { return false }
+        switch pending[id] {
+        case .stored: return true
+        case .deleted: return false
+        case nil:
+            let snapshot = ContainerSnapshot(engine: base, now: now)
+            guard !everythingDeleted, let address = base.lookup(id: id), snapshot.isVisible(address) else { return false }
+            guard let domain = base.domain(of: address) else { return true }
+            return !deletedDomains.contains { IndexWriter.domain(domain, isWithin: $0) }
         }
     }
 
