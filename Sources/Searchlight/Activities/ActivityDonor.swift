@@ -7,7 +7,7 @@ package enum ActivityDonor {
     /// current, as opposed to a re-save of the current one) also counts as engagement for its result.
     /// `completion` gets nil once the record is visible to queries (or was dropped because the item it is tied to
     /// does not exist, as Apple does), or the error that kept it out.
-    package static func save(_ donation: ActivityDonation, donor: ActivityRegistry.Activity, in container: SearchlightContainer,
+    package static func save(_ donation: ActivityDonation, donor: ActivityRegistry.Activity?, in container: SearchlightContainer,
                              visit: Bool, completion: (@Sendable (CSIndexError?) -> Void)?) {
         let problems = donation.validationProblems()
         if !problems.isEmpty {
@@ -16,7 +16,7 @@ package enum ActivityDonor {
             container.afterPendingWrites { completion?(error) }
             return
         }
-        container.activities.registerDonor(donor, for: donation.recordIdentifier)
+        if let donor { container.activities.registerDonor(donor, for: donation.recordIdentifier) }
         if visit { container.engagement.recordDonation(of: donation.resultIdentifier, at: container.clock()) }
         container.submit([.activities(.donate(donation))]) { completion?($0) }
     }

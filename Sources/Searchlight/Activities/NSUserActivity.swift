@@ -245,6 +245,29 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
 
     // MARK: Searchlight extensions
 
+    /// Deletes the activities donated to `container` with these persistent identifiers.
+    public class func deleteSavedUserActivities(withPersistentIdentifiers persistentIdentifiers: [NSUserActivityPersistentIdentifier],
+                                                in container: SearchlightContainer) async {
+        await withCheckedContinuation { continuation in
+            ActivityDonor.delete(persistentIdentifiers: persistentIdentifiers, in: container) { continuation.resume() }
+        }
+    }
+
+    /// Deletes every activity donated to `container` (items stay).
+    public class func deleteAllSavedUserActivities(in container: SearchlightContainer) async {
+        await withCheckedContinuation { continuation in
+            ActivityDonor.deleteAll(in: container) { continuation.resume() }
+        }
+    }
+
+    /// `becomeCurrent()`, waiting until the activity is searchable; throws why it was not indexed.
+    public func becomeCurrentAndWait() async throws {
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            becomeCurrent { continuation.resume(returning: $0) }
+        }
+        if let error { throw error }
+    }
+
     private static let defaultDonationContainer = Mutex(SearchlightContainer.default)
 
     /// The container activities donate to unless their `container` is set (default `SearchlightContainer.default`).

@@ -1,0 +1,77 @@
+import Foundation
+import SearchlightEngine
+
+/// How activity records take part in query results next to items (reference §3.7).
+///
+/// Queries match activity documents like item documents. Before results are delivered, `collapse` applies the
+/// linking rules: an activity linked to an item (`relatedUniqueIdentifier` or `weakRelatedUniqueIdentifier`)
+/// that is visible becomes that item — one result, the item wins, at the better of the two positions and
+/// scores; an activity tied (`relatedUniqueIdentifier`) to an item that is not visible (deleted, expired) is
+/// dropped even before the container purges it; an activity weakly linked to an absent item stands alone.
+package enum ActivityResults {
+    /// Collapses ranked hits (best first); the order of survivors is kept.
+    package static func collapse(_ hits: [(address: DocAddress, score: Double)],
+                                 in snapshot: ContainerSnapshot) -> [(address: DocAddress, score: Double)] {
+        var result: [(address: DocAddress, score: Double)] = []
+        var position: [DocAddress: Int] = [:]
+        for hit in hits {
+            guard let address = representative(of: hit.address, in: snapshot) else { continue }
+            if let index = position[address] {
+                result[index].score = max(result[index].score, hit.score)
+            } else {
+                position[address] = result.count
+                result.append((address, hit.score))
+            }
+        }
+        return result
+    }
+
+    /// Collapses unranked matches (any order; the result is in address order, without duplicates).
+    package static func collapse(_ addresses: [DocAddress], in snapshot: ContainerSnapshot) -> [DocAddress] {
+        Set(addresses.compactMap { representative(of: $0, in: snapshot) }).sorted()
+    }
+
+    /// The document that stands for `address` in results: itself for an item or an unlinked activity, the linked
+    /// item for a linked activity whose item is visible, nil for a hidden one.
+    package static func representative(of address: DocAddress, in snapshot: ContainerSnapshot) -> DocAddress? {
+        guard let id = snapshot.engine.id(of: address), ActivityIdentity.isActivity(id) else { return address }
+        guard let links = ActivityDocumentCodec.links(at: address, in: snapshot.engine) else { return address }
+        for link in [links.strong, links.weak].compactMap({ $0 }) where !ActivityIdentity.isReserved(link) {
+            if let item = snapshot.engine.lookup(id: link), snapshot.isVisible(item) { return item }
+        }
+        return links.strong == nil ? address : nil
+    }
+
+    /// The identifier engagement is kept under for a result document: the item's identifier, or an activity's
+    /// linked item's, else the activity's record identifier.
+    package static func engagementIdentifier(of address: DocAddress, in snapshot: ContainerSnapshot) -> String? {
+        guard let id = snapshot.engine.id(of: address) else { return nil }
+        guard ActivityIdentity.isActivity(id), let links = ActivityDocumentCodec.links(at: address, in: snapshot.engine)
+        else { return id }
+        return links.strong ?? links.weak ?? id
+    }
+
+    /// The engagement identifier of a result identifier (what a query returned as `uniqueIdentifier`).
+    package static func engagementIdentifier(ofResult identifier: String, in snapshot: ContainerSnapshot) -> String {
+        guard ActivityIdentity.isActivity(identifier), let address = snapshot.engine.lookup(id: identifier) else {
+            return identifier
+        }
+        return engagementIdentifier(of: address, in: snapshot) ?? identifier
+    }
+}
+
+extension ContainerSnapshot {
+    /// The visible activity record with this identifier.
+    package func activity(withIdentifier identifier: String) -> ActivityRecord? {
+        guard ActivityIdentity.isActivity(identifier), let address = engine.lookup(id: identifier),
+              isVisible(address) else { return nil }
+        return ActivityDocumentCodec.record(at: address, in: engine)
+    }
+
+    /// Every visible activity record, by identifier.
+    package func activities() -> [ActivityRecord] {
+        ActivityWriter.activityAddresses(in: engine).filter(isVisible)
+            .compactMap { ActivityDocumentCodec.record(at: $0, in: engine) }
+            .sorted { $0.identifier < $1.identifier }
+    }
+}
