@@ -197,9 +197,7 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
         let invalidated = state.withLock { $0.isInvalidated }
         if invalidated {
             let error = CSIndexError.unknown("the activity of type '\(activityType)' was invalidated; it cannot become current")
-            state.withLock { $0.lastDonationError = error }
-            container.afterPendingWrites { completionHandler?(error) }
-            return
+            return finish(error, in: container) { completionHandler?($0) }
         }
         container.activities.makeCurrent(self)
         save(visit: true) { completionHandler?($0) }
@@ -320,21 +318,24 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
             s.isSaving = false
             return s.isEligibleForSearch
         }
-        guard eligible else {
-            state.withLock { $0.lastDonationError = nil }
-            container.afterPendingWrites { completion?(nil) }
-            return
-        }
+        guard eligible else { return finish(nil, in: container, completion) }
         let donation: ActivityDonation
         do {
             donation = try self.donation()
         } catch {
             let failure = CSIndexError.invalidItem("activity of type '\(activityType)': \(error.message); the activity was not indexed")
-            state.withLock { $0.lastDonationError = failure }
-            container.afterPendingWrites { completion?(failure) }
-            return
+            return finish(failure, in: container, completion)
         }
         ActivityDonor.save(donation, donor: self, in: container, visit: visit) { [weak self] error in
+            self?.state.withLock { $0.lastDonationError = error }
+            completion?(error)
+        }
+    }
+
+    /// Reports the outcome of a save after every earlier write, so `lastDonationError` follows call order.
+    private func finish(_ error: CSIndexError?, in container: SearchlightContainer,
+                        _ completion: (@Sendable (CSIndexError?) -> Void)?) {
+        container.afterPendingWrites { [weak self] in
             self?.state.withLock { $0.lastDonationError = error }
             completion?(error)
         }
