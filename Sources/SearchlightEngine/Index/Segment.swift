@@ -18,7 +18,11 @@ final class Segment: Sendable {
     let skipDocOffset: [UInt32]
     let skipPositionOffset: [UInt32]
     let skipMaxTf: [UInt32]
-    let skipMinNorm: [UInt8]
+    /// Per block: max over its documents of `tf / (length + impactConstant)`, the length-dependent part
+    /// of BM25F, so a query bounds a block's best score without decoding it.
+    let skipMaxImpact: [Float]
+    /// Per text field: `C0 = averageLength · (1 − b) / b` with b = 0.75 at seal time.
+    let impactConstants: [Float]
     /// Per text field: one norm byte per document (empty array: field absent).
     let norms: [[UInt8]]
     /// Per text field: total token length and number of documents with the field.
@@ -40,7 +44,7 @@ final class Segment: Sendable {
 
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
-         skipMinNorm: [UInt8], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
+         skipMaxImpact: [Float], impactConstants: [Float], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
          numericOffsets: [[UInt32]], numericValues: [[Double]], storedBytes: [UInt8], storedOffsets: [UInt32],
          idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String]) {
         self.documentCount = documentCount
@@ -51,7 +55,8 @@ final class Segment: Sendable {
         self.skipDocOffset = skipDocOffset
         self.skipPositionOffset = skipPositionOffset
         self.skipMaxTf = skipMaxTf
-        self.skipMinNorm = skipMinNorm
+        self.skipMaxImpact = skipMaxImpact
+        self.impactConstants = impactConstants
         self.norms = norms
         self.lengthSum = lengthSum
         self.fieldDocCount = fieldDocCount
@@ -74,6 +79,12 @@ final class Segment: Sendable {
         pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         idHashes = pairs.map(\.0)
         idHashDocs = pairs.map(\.1)
+    }
+
+    /// The impact constant of a field with these length statistics.
+    static func impactConstant(lengthSum: UInt64, documents: UInt32) -> Float {
+        let average = documents > 0 ? max(Float(lengthSum) / Float(documents), 1) : 1
+        return average * (1 - 0.75) / 0.75
     }
 
     /// FNV-1a 64 of an id's UTF-8 bytes (stable across processes, unlike `Hasher`).
@@ -141,7 +152,7 @@ final class Segment: Sendable {
     var memoryBytes: Int {
         var total = docBytes.capacity + positionBytes.capacity + storedBytes.capacity + idBytes.capacity
         total += (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity) * 4
-        total += skipMinNorm.capacity + (storedOffsets.capacity + idOffsets.capacity + domainOrdinals.capacity) * 4
+        total += skipMaxImpact.capacity * 4 + (storedOffsets.capacity + idOffsets.capacity + domainOrdinals.capacity) * 4
         total += idHashes.capacity * 8 + idHashDocs.capacity * 4
         for terms in fieldTerms { total += terms?.memoryBytes ?? 0 }
         for n in norms { total += n.capacity }

@@ -10,8 +10,9 @@ final class PostingCursor {
     private var block = -1
     private var countInBlock = 0
     private var indexInBlock = 0
-    private var docs = [UInt32](repeating: 0, count: Segment.blockSize)
-    private var tfs = [UInt32](repeating: 0, count: Segment.blockSize)
+    /// Decoded documents and term frequencies of the current block (one allocation, freed in deinit).
+    private let docs: UnsafeMutablePointer<UInt32>
+    private let tfs: UnsafeMutablePointer<UInt32>
     /// Position-stream cursor: byte offset of the positions of document `positionDoc` of this block.
     private var positionOffset = 0
     private var positionDoc = 0
@@ -23,13 +24,17 @@ final class PostingCursor {
         docFreq = Int(terms.docFreq[index])
         firstBlock = Int(terms.blockStart[index])
         blockCount = (docFreq + Segment.blockSize - 1) / Segment.blockSize
+        docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * Segment.blockSize)
+        tfs = docs + Segment.blockSize
     }
+
+    deinit { docs.deallocate() }
 
     var tf: UInt32 { tfs[indexInBlock] }
 
-    /// Upper bound of tf and lower bound of the norm in the current block.
+    /// Upper bounds of tf and of `tf / (length + C0)` in the current block.
     var blockMaxTf: UInt32 { segment.skipMaxTf[firstBlock + block] }
-    var blockMinNorm: UInt8 { segment.skipMinNorm[firstBlock + block] }
+    var blockMaxImpact: Float { segment.skipMaxImpact[firstBlock + block] }
     /// Last document of the current block.
     var blockLastDoc: Int { Int(segment.skipLastDoc[firstBlock + block]) }
 
@@ -40,15 +45,12 @@ final class PostingCursor {
         var previous: UInt32 = newBlock == 0 ? 0 : segment.skipLastDoc[skip - 1]
         var offset = Int(segment.skipDocOffset[skip])
         let count = countInBlock
+        let d = docs, t = tfs
         segment.docBytes.withUnsafeBufferPointer { bytes in
-            docs.withUnsafeMutableBufferPointer { d in
-                tfs.withUnsafeMutableBufferPointer { t in
-                    for i in 0..<count {
-                        previous &+= VarInt.read(bytes, &offset)
-                        d[i] = previous
-                        t[i] = VarInt.read(bytes, &offset)
-                    }
-                }
+            for i in 0..<count {
+                previous &+= VarInt.read(bytes, &offset)
+                d[i] = previous
+                t[i] = VarInt.read(bytes, &offset)
             }
         }
         indexInBlock = 0
@@ -122,21 +124,27 @@ final class PostingCursor {
         return doc
     }
 
-    /// Appends the positions of the current document.
-    func positions(into out: inout [UInt32]) {
+    /// Moves the position-stream cursor to the current document.
+    @inline(__always)
+    private func seekPositions(_ bytes: UnsafeBufferPointer<UInt8>) {
         let target = indexInBlock
         if positionDoc > target {
             positionOffset = Int(segment.skipPositionOffset[firstBlock + block])
             positionDoc = 0
         }
+        while positionDoc < target {
+            VarInt.skip(bytes, &positionOffset, count: Int(tfs[positionDoc]))
+            positionDoc += 1
+        }
+    }
+
+    /// Appends the positions of the current document.
+    func positions(into out: inout [UInt32]) {
         segment.positionBytes.withUnsafeBufferPointer { bytes in
-            while positionDoc < target {
-                VarInt.skip(bytes, &positionOffset, count: Int(tfs[positionDoc]))
-                positionDoc += 1
-            }
+            seekPositions(bytes)
             var offset = positionOffset
             var position: UInt32 = 0
-            for _ in 0..<Int(tfs[target]) {
+            for _ in 0..<Int(tfs[indexInBlock]) {
                 guard offset < bytes.count else { break }
                 position &+= VarInt.read(bytes, &offset)
                 out.append(position)
@@ -146,9 +154,10 @@ final class PostingCursor {
 
     /// The first position of the current document (for primary-field prefix boosts).
     func firstPosition() -> UInt32 {
-        var scratch: [UInt32] = []
-        scratch.reserveCapacity(Int(tf))
-        positions(into: &scratch)
-        return scratch.first ?? UInt32.max
+        segment.positionBytes.withUnsafeBufferPointer { bytes in
+            seekPositions(bytes)
+            var offset = positionOffset
+            return offset < bytes.count && tfs[indexInBlock] > 0 ? VarInt.read(bytes, &offset) : UInt32.max
+        }
     }
 }

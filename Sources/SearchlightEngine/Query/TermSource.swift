@@ -37,8 +37,16 @@ class TermSource {
 /// A term's postings in one field.
 final class PostingSource: TermSource {
     let cursor: PostingCursor
-    init(cursor: PostingCursor, field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool, isExact: Bool) {
+    /// Converts a block's stored impact into a bound of its weighted frequency (see `blockWeightBound`).
+    let impactScale: Float
+    /// Used instead when b = 0 (no length normalisation): the field weight times the block's max tf.
+    let tfScale: Float
+
+    init(cursor: PostingCursor, field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool, isExact: Bool,
+         impactScale: Float, tfScale: Float) {
         self.cursor = cursor
+        self.impactScale = impactScale
+        self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary, span: 1, isExact: isExact)
     }
     override var doc: Int { cursor.doc }
@@ -47,6 +55,12 @@ final class PostingSource: TermSource {
     override func advance(_ target: Int) -> Int { cursor.advance(target) }
     override var frequency: UInt32 { cursor.tf }
     override func startsField() -> Bool { cursor.firstPosition() == 0 }
+
+    /// Upper bound of `tf · weight / (1 − b + b·length/average)` over the current block: that equals
+    /// `(weight·average/b) · tf/(length + C)` with `C = average(1 − b)/b`, and the block stores the max of
+    /// `tf/(length + C0)`; `impactScale` folds in `C0/C` when C < C0.
+    @inline(__always)
+    var blockWeightBound: Float { impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf) }
 }
 
 /// A phrase in one field: the terms' cursors intersected, then their positions (shifted by each term's
@@ -94,7 +108,14 @@ final class PhraseSource: TermSource {
         phraseStarts.removeAll(keepingCapacity: true)
         cursors[0].positions(into: &phraseStarts)
         let shift = offsets[0]
-        phraseStarts = phraseStarts.compactMap { $0 >= shift ? $0 - shift : nil }
+        if shift > 0 {
+            var kept = 0
+            for k in 0..<phraseStarts.count where phraseStarts[k] >= shift {
+                phraseStarts[kept] = phraseStarts[k] - shift
+                kept += 1
+            }
+            phraseStarts.removeSubrange(kept...)
+        }
         for k in 1..<cursors.count {
             scratch.removeAll(keepingCapacity: true)
             cursors[k].positions(into: &scratch)
