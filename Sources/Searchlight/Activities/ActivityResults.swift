@@ -26,6 +26,13 @@ package enum ActivityResults {
         return result
     }
 
+    /// Collapses engine hits (best first), keeping their order.
+    package static func collapse(_ hits: [SearchHit], in snapshot: ContainerSnapshot) -> [SearchHit] {
+        collapse(hits.map { ($0.address, Double($0.score)) }, in: snapshot).map {
+            SearchHit(address: $0.address, score: Float($0.score))
+        }
+    }
+
     /// Collapses unranked matches (any order; the result is in address order, without duplicates).
     package static func collapse(_ addresses: [DocAddress], in snapshot: ContainerSnapshot) -> [DocAddress] {
         Set(addresses.compactMap { representative(of: $0, in: snapshot) }).sorted()

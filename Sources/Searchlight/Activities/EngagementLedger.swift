@@ -14,12 +14,12 @@ import Synchronization
 /// Each event adds 1 to its count and counts halve every `halfLife` (14 days): a count stored as `v` at time `t0`
 /// is `v · 2^(−(t − t0) / halfLife)` at `t`. The ranking factor is
 ///
-///     factor = (1 + 0.5 · ln(1 + S + 0.5 · C)) · (0.75 + 0.5 · (S + 1) / (I + 2))
+///     factor = min(2, 1 + 0.5 · ln(1 + S + 0.5 · C)) · (0.75 + 0.5 · (S + 1) / (I + 2))
 ///
-/// — a volume term that grows slowly with how often the result was used, times a smoothed selection rate
-/// ("selections over impressions", 0.5 with no data, so the second term is 1 until there are impressions).
-/// With no engagement the factor is exactly 1; a result shown often and never chosen drops towards 0.75; one
-/// chosen every time it was shown rises without bound but only logarithmically. As counts decay the factor
+/// — a volume term that grows slowly with how often the result was used (capped at 2, reached near 6.4 uses),
+/// times a smoothed selection rate ("selections over impressions", 0.5 with no data, so the second term is 1
+/// until there are impressions). With no engagement the factor is exactly 1; a result shown often and never
+/// chosen drops towards 0.75; one chosen every time it was shown rises towards 2.5. As counts decay the factor
 /// returns to 1. Records whose counts all fall below 0.001 are dropped when touched or pruned.
 ///
 /// This is the state a durable store persists with the container (`encoded()` / `restore(from:)`); it changes
@@ -65,7 +65,13 @@ package final class EngagementLedger: Sendable {
 
     /// The ranking factor for counts S, I, C (see the type's documentation).
     package static func factor(selections s: Double, impressions i: Double, donations c: Double) -> Double {
-        (1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * (s + 1) / (i + 2))
+        min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * (s + 1) / (i + 2))
+    }
+
+    /// The ranking factor of a stored record at `now`.
+    package static func factor(_ record: Record, at now: Date) -> Double {
+        let r = record.decayed(to: now.timeIntervalSinceReferenceDate)
+        return factor(selections: r.selections, impressions: r.impressions, donations: r.donations)
     }
 
     /// The ranking factor of `identifier` at `now` (1 without engagement).
@@ -80,11 +86,14 @@ package final class EngagementLedger: Sendable {
         state.withLock { $0.records[identifier] }?.decayed(to: now.timeIntervalSinceReferenceDate)
     }
 
-    /// The user chose `identifier` while `visible` were shown (the chosen one counts as shown too).
-    package func recordSelection(of identifier: String, visible: [String] = [], at now: Date) {
+    /// The user chose `identifier` while `visible` were shown (the chosen one counts as shown too, when any are
+    /// given). `weight` is 1 for a selection, less for weaker signals (a focus counts 0.25).
+    package func recordSelection(of identifier: String, visible: [String] = [], weight: Double = 1, at now: Date) {
         update(at: now) { records, t in
-            for shown in Set(visible).union([identifier]) { Self.bump(&records, shown, t) { $0.impressions += 1 } }
-            Self.bump(&records, identifier, t) { $0.selections += 1 }
+            if !visible.isEmpty {
+                for shown in Set(visible).union([identifier]) { Self.bump(&records, shown, t) { $0.impressions += 1 } }
+            }
+            Self.bump(&records, identifier, t) { $0.selections += weight }
         }
     }
 
