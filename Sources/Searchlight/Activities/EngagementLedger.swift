@@ -20,7 +20,8 @@ import Synchronization
 /// times a smoothed selection rate ("selections over impressions", 0.5 with no data, so the second term is 1
 /// until there are impressions). With no engagement the factor is exactly 1; a result shown often and never
 /// chosen drops towards 0.75; one chosen every time it was shown rises towards 2.5. As counts decay the factor
-/// returns to 1. Records whose counts all fall below 0.001 are dropped when touched or pruned.
+/// returns to 1; once every count of a record is below 0.05 (`forgetThreshold`) it is forgotten: its factor is
+/// exactly 1 and `prune` drops it.
 ///
 /// This is the state a durable store persists with the container (`encoded()` / `restore(from:)`); it changes
 /// outside the index's write rounds, so `changeCount` tells a store whether it needs writing.
@@ -48,11 +49,17 @@ package final class EngagementLedger: Sendable {
                           donations: donations * scale, updated: max(now, updated))
         }
 
-        var isNegligible: Bool { selections < 0.001 && impressions < 0.001 && donations < 0.001 }
+        /// Whether every count is below `forgetThreshold`: such engagement is forgotten (factor 1, pruned).
+        package var isNegligible: Bool {
+            selections < EngagementLedger.forgetThreshold && impressions < EngagementLedger.forgetThreshold
+                && donations < EngagementLedger.forgetThreshold
+        }
     }
 
     /// Counts halve every 14 days.
     package static let halfLife: TimeInterval = 14 * 86_400
+    /// Counts below this are forgotten: one selection after about 60 days, five after about 93.
+    package static let forgetThreshold = 0.05
 
     private struct State {
         var records: [String: Record] = [:]
@@ -71,14 +78,14 @@ package final class EngagementLedger: Sendable {
     /// The ranking factor of a stored record at `now`.
     package static func factor(_ record: Record, at now: Date) -> Double {
         let r = record.decayed(to: now.timeIntervalSinceReferenceDate)
+        guard !r.isNegligible else { return 1 }
         return factor(selections: r.selections, impressions: r.impressions, donations: r.donations)
     }
 
     /// The ranking factor of `identifier` at `now` (1 without engagement).
     package func factor(for identifier: String, at now: Date) -> Double {
         guard let record = state.withLock({ $0.records[identifier] }) else { return 1 }
-        let r = record.decayed(to: now.timeIntervalSinceReferenceDate)
-        return Self.factor(selections: r.selections, impressions: r.impressions, donations: r.donations)
+        return Self.factor(record, at: now)
     }
 
     /// The decayed counts of `identifier` at `now`, if any.
