@@ -12,25 +12,27 @@ package enum ActivityOperation: Sendable {
     case deleteAll
 }
 
-/// Applies activity operations and the activity side of item deletions to an engine writer. Called by
+/// Applies activity operations and the activity side of item deletions to an engine writer, through the
+/// container's `RecordingWriter` so a durable container journals them like item changes. Called by
 /// `ContainerCore.apply` under the container's lock, inside its write round (so a failure rolls back all of it).
 package enum ActivityWriter {
     /// Applies `operation`; returns the expiration of a stored record (nil if nothing was stored).
     /// `itemIsLive` answers whether an item (not an activity) exists and has not expired at this point of the round.
-    package static func apply(_ operation: ActivityOperation, writer: IndexWriter, base: IndexSnapshot, now: Date,
-                              itemIsLive: (String) -> Bool) throws(EngineError) -> Date? {
+    static func apply(_ operation: ActivityOperation, recorder: inout RecordingWriter, base: IndexSnapshot, now: Date,
+                      itemIsLive: (String) -> Bool) throws(EngineError) -> Date? {
         switch operation {
         case .donate(let donation):
             // Apple stores an activity tied to an item only if the item already exists.
             if let item = donation.strongLink, !itemIsLive(item) { return nil }
             let expiration = donation.expirationDate ?? ActivityDonation.defaultExpirationDate(from: now)
-            try writer.upsert(ActivityDocumentCodec.document(for: donation, expiration: expiration, writer: writer))
+            try recorder.upsert(ActivityDocumentCodec.document(for: donation, expiration: expiration,
+                                                               writer: recorder.writer))
             return expiration
         case .deletePersistentIdentifiers(let identifiers):
-            writer.delete(ids: identifiers.map(ActivityIdentity.recordIdentifier(persistentIdentifier:)))
+            recorder.delete(ids: identifiers.map(ActivityIdentity.recordIdentifier(persistentIdentifier:)))
             return nil
         case .deleteAll:
-            writer.delete(ids: activityAddresses(in: base).compactMap { base.id(of: $0) })
+            recorder.delete(ids: activityAddresses(in: base).compactMap { base.id(of: $0) })
             return nil
         }
     }
@@ -56,8 +58,8 @@ package enum ActivityWriter {
     /// After a delete-all, re-adds the activities of `base` not tied to an item (delete-all removes items and the
     /// activities tied to them; `NSUserActivity.deleteAllSavedUserActivities` removes activities), skipping
     /// expired ones and those in domains the round already deleted. Returns their earliest expiration.
-    package static func restoreUntiedActivities(from base: IndexSnapshot, into writer: IndexWriter, now: Date,
-                                                excludingDomains domains: [String]) throws(EngineError) -> Double {
+    static func restoreUntiedActivities(from base: IndexSnapshot, into recorder: inout RecordingWriter, now: Date,
+                                        excludingDomains domains: [String]) throws(EngineError) -> Double {
         let expirationField = base.schema.field(named: ItemDocumentCodec.expirationField)
         var earliest = Double.infinity
         for address in activityAddresses(in: base) {
@@ -68,7 +70,7 @@ package enum ActivityWriter {
             if let domain = document.domain, domains.contains(where: { IndexWriter.domain(domain, isWithin: $0) }) {
                 continue
             }
-            try writer.upsert(document)
+            try recorder.upsert(document)
             earliest = min(earliest, expiration)
         }
         return earliest

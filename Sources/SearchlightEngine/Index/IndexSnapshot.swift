@@ -289,6 +289,14 @@ public struct IndexSnapshot: Sendable {
 
     // MARK: Stats
 
+    /// Estimated bytes per component (postings, positions, skip data, term dictionary, stored, ids, norms,
+    /// numeric), summed over segments.
+    public var memoryBreakdown: [String: Int] {
+        var total: [String: Int] = [:]
+        for segment in segments { total.merge(segment.memoryBreakdown, uniquingKeysWith: +) }
+        return total
+    }
+
     public var stats: IndexStats {
         let total = segments.reduce(0) { $0 + $1.documentCount }
         return IndexStats(documents: documentCount, deletedDocuments: total - documentCount,

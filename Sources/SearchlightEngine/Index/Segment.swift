@@ -46,7 +46,8 @@ final class Segment: Sendable {
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
          skipMaxImpact: [Float], impactConstants: [Float], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
          numericOffsets: [[UInt32]], numericValues: [[Double]], storedBytes: [UInt8], storedOffsets: [UInt32],
-         idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String]) {
+         idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String],
+         idHashes loadedHashes: [UInt64]? = nil, idHashDocs loadedHashDocs: [UInt32]? = nil) {
         self.documentCount = documentCount
         self.fieldTerms = fieldTerms
         self.docBytes = docBytes
@@ -68,6 +69,12 @@ final class Segment: Sendable {
         self.idOffsets = idOffsets
         self.domainOrdinals = domainOrdinals
         self.domains = domains
+        if let loadedHashes, let loadedHashDocs {
+            // Loaded from a durable store's snapshot, which kept the sorted table.
+            idHashes = loadedHashes
+            idHashDocs = loadedHashDocs
+            return
+        }
         var pairs: [(UInt64, UInt32)] = []
         pairs.reserveCapacity(documentCount)
         idBytes.withUnsafeBufferPointer { all in
@@ -160,6 +167,22 @@ final class Segment: Sendable {
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
         return total
+    }
+
+    /// Bytes per component, for diagnosing where memory goes.
+    var memoryBreakdown: [String: Int] {
+        var terms = 0
+        for t in fieldTerms { terms += t?.memoryBytes ?? 0 }
+        return [
+            "postings": docBytes.capacity, "positions": positionBytes.capacity,
+            "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
+                + skipMaxImpact.capacity) * 4,
+            "termDictionary": terms, "stored": storedBytes.capacity + storedOffsets.capacity * 4,
+            "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
+                + domainOrdinals.capacity * 4,
+            "norms": norms.reduce(0) { $0 + $1.capacity },
+            "numeric": numericOffsets.reduce(0) { $0 + $1.capacity * 4 } + numericValues.reduce(0) { $0 + $1.capacity * 8 },
+        ]
     }
 
     var termCount: Int { fieldTerms.reduce(0) { $0 + ($1?.count ?? 0) } }
