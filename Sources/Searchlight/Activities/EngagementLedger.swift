@@ -156,6 +156,10 @@ package final class EngagementLedger: Sendable {
 
     // MARK: Persistence
 
+    /// The client-state name a durable store saves the ledger under at each checkpoint (U+0000 keeps it apart
+    /// from index names; the container strips it from the client states it serves).
+    package static let clientStateName = "\u{0}searchlight.engagement"
+
     private static let version: UInt8 = 1
 
     /// The ledger as bytes for a store (identifiers sorted, so equal ledgers give equal bytes).

@@ -25,8 +25,9 @@ public final class SearchlightContainer: Sendable {
 
     /// Activities: which one is current, and the live objects of donated ones (Sources/Searchlight/Activities).
     package let activities = ActivityRegistry()
-    /// Engagement (selections, impressions, activity donations) that `CSUserQuery` ranking uses; state to persist.
-    package let engagement = EngagementLedger()
+    /// Engagement (selections, impressions, activity visits) that `CSUserQuery` ranking uses. A durable container
+    /// saves it with every checkpoint (and `close()`) and loads it when opened (Activities/EngagementLedger).
+    package let engagement: EngagementLedger
 
     private let core: Mutex<ContainerCore>
     private let published: Mutex<IndexSnapshot>
@@ -46,7 +47,8 @@ public final class SearchlightContainer: Sendable {
         directory = nil
         protectionClass = nil
         recoveryReport = nil
-        core = Mutex(ContainerCore(writer: IndexWriter(), store: nil, clientStates: [:]))
+        engagement = EngagementLedger()
+        core = Mutex(ContainerCore(writer: IndexWriter(), store: nil, clientStates: [:], engagement: engagement))
         published = Mutex(IndexSnapshot())
     }
 
@@ -76,8 +78,14 @@ public final class SearchlightContainer: Sendable {
         }
         recoveryReport = opened.report
         published = Mutex(opened.writer.snapshot)
+        var states = opened.clientStates
+        engagement = EngagementLedger()
+        if let saved = states.removeValue(forKey: EngagementLedger.clientStateName) {
+            // Soft state: a ledger that cannot be read starts empty rather than failing the open.
+            try? engagement.restore(from: saved)
+        }
         core = Mutex(ContainerCore(writer: opened.writer, store: opened.store,
-                                   clientStates: opened.clientStates.mapValues { Data($0) }))
+                                   clientStates: states.mapValues { Data($0) }, engagement: engagement))
     }
 
     /// Whether opening the store found it unreadable and started empty (index delegates are asked to reindex).
@@ -111,7 +119,7 @@ public final class SearchlightContainer: Sendable {
     public func close() {
         writeQueue.sync {
             core.withLock { core in
-                try? core.checkpoint(force: (core.store?.journalRecordCount ?? 0) > 0)
+                try? core.checkpoint(force: (core.store?.journalRecordCount ?? 0) > 0 || core.engagementChanged)
                 core.store?.close()
             }
         }
@@ -177,24 +185,38 @@ private struct ContainerCore: ~Copyable {
     /// No stored item expires before this (seconds since 2001); purges run only once it has passed.
     var nextExpiration: Double
 
-    init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data]) {
+    /// The container's engagement ledger, saved with each checkpoint under a reserved client-state name.
+    let engagement: EngagementLedger
+    /// The ledger's `changeCount` when it was last saved.
+    var savedEngagement: UInt64
+
+    init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data], engagement: EngagementLedger) {
         self.writer = writer
         self.store = store
         self.clientStates = clientStates
+        self.engagement = engagement
+        savedEngagement = engagement.changeCount
         // Items loaded from a store may expire at any time: the first write looks.
         nextExpiration = writer.snapshot.documentCount > 0 ? -.infinity : .infinity
     }
 
     /// Snapshots the store when forced or when its journal has grown past the threshold.
-    func checkpoint(force: Bool) throws(CSIndexError) {
+    mutating func checkpoint(force: Bool) throws(CSIndexError) {
         guard let store, !store.isClosed, force || store.needsCheckpoint else { return }
         do {
-            try store.checkpoint(writer.snapshot, clientStates: clientStates.mapValues { Array($0) })
+            let count = engagement.changeCount
+            var states = clientStates.mapValues { Array($0) }
+            states[EngagementLedger.clientStateName] = engagement.encoded()
+            try store.checkpoint(writer.snapshot, clientStates: states)
+            savedEngagement = count
         } catch {
             throw SearchlightContainer.error(from: error, doing: "the checkpoint failed (the journal still holds "
                                              + "every acknowledged change)")
         }
     }
+
+    /// Whether engagement changed since the last checkpoint saved it.
+    var engagementChanged: Bool { engagement.changeCount != savedEngagement }
 
     /// An item written earlier in the same round, or its deletion.
     private enum Pending {
