@@ -45,6 +45,12 @@ public enum SearchlightContinuation {
         return activity
     }
 
+    /// Whether a query result is a donated activity rather than an item (its identifier is in the activity
+    /// namespace, which items cannot use).
+    public static func isActivityResult(_ item: CSSearchableItem) -> Bool {
+        ActivityIdentity.isActivity(item.uniqueIdentifier)
+    }
+
     /// The activity for "search in app": type `CSQueryContinuationActionType`, `userInfo[CSSearchQueryString]` =
     /// the user's query text. (On Apple platforms the app must set `CoreSpotlightContinuation` in Info.plist.)
     public static func activityForSearchInApp(query: String) -> NSUserActivity {

@@ -12,7 +12,7 @@ import SearchlightEngine
 ///   0 when absent);
 /// and the engagement factor of `EngagementLedger` (selections over impressions and activity visits, halving
 /// every 14 days; 1 without engagement, 0.75…2.5) multiplies the product.
-/// Each signal can lift a result by a bounded factor, so relevance still dominates: together at most ×7.
+/// Each signal can lift a result by a bounded factor, so relevance still dominates: together at most about ×7.
 package struct UserQueryRanking: Sendable {
     let snapshot: ContainerSnapshot
     let rankingHint: FieldID?

@@ -36,6 +36,8 @@ final class ActivityQueryTests: XCTestCase {
 
         // The delivered result continues into the activity.
         let result = try XCTUnwrap(found.first { $0.uniqueIdentifier == recordID })
+        XCTAssertTrue(SearchlightContinuation.isActivityResult(result))
+        XCTAssertEqual(found.filter { !SearchlightContinuation.isActivityResult($0) }.map(\.uniqueIdentifier), ["trip"])
         XCTAssertEqual(result.attributeSet.title, "Paris museum visit")
         let continued = try XCTUnwrap(SearchlightContinuation.activity(forSelecting: result, in: fixture.container))
         XCTAssertEqual(continued.activityType, "com.example.museum")
