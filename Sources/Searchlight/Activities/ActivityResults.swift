@@ -9,9 +9,15 @@ import SearchlightEngine
 /// scores; an activity tied (`relatedUniqueIdentifier`) to an item that is not visible (deleted, expired) is
 /// dropped even before the container purges it; an activity weakly linked to an absent item stands alone.
 package enum ActivityResults {
+    /// Whether the snapshot may hold activity records (false: results need no collapsing).
+    package static func mayHoldActivities(_ snapshot: ContainerSnapshot) -> Bool {
+        snapshot.engine.schema.field(named: ActivityDocumentCodec.activityField) != nil
+    }
+
     /// Collapses ranked hits (best first); the order of survivors is kept.
     package static func collapse(_ hits: [(address: DocAddress, score: Double)],
                                  in snapshot: ContainerSnapshot) -> [(address: DocAddress, score: Double)] {
+        guard mayHoldActivities(snapshot) else { return hits }
         var result: [(address: DocAddress, score: Double)] = []
         var position: [DocAddress: Int] = [:]
         for hit in hits {
@@ -28,14 +34,24 @@ package enum ActivityResults {
 
     /// Collapses engine hits (best first), keeping their order.
     package static func collapse(_ hits: [SearchHit], in snapshot: ContainerSnapshot) -> [SearchHit] {
-        collapse(hits.map { ($0.address, Double($0.score)) }, in: snapshot).map {
+        guard mayHoldActivities(snapshot) else { return hits }
+        return collapse(hits.map { ($0.address, Double($0.score)) }, in: snapshot).map {
             SearchHit(address: $0.address, score: Float($0.score))
         }
     }
 
-    /// Collapses unranked matches (any order; the result is in address order, without duplicates).
+    /// Collapses unranked matches given in address order; the result is in address order, without duplicates.
     package static func collapse(_ addresses: [DocAddress], in snapshot: ContainerSnapshot) -> [DocAddress] {
-        Set(addresses.compactMap { representative(of: $0, in: snapshot) }).sorted()
+        guard mayHoldActivities(snapshot) else { return addresses }
+        var result: [DocAddress] = []
+        var replaced = false
+        result.reserveCapacity(addresses.count)
+        for address in addresses {
+            guard let kept = representative(of: address, in: snapshot) else { continue }
+            replaced = replaced || kept != address
+            result.append(kept)
+        }
+        return replaced ? Set(result).sorted() : result
     }
 
     /// The document that stands for `address` in results: itself for an item or an unlinked activity, the linked
