@@ -1,3 +1,5 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
 import Foundation
 import XCTest
 @testable import Searchlight
@@ -144,3 +146,4 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertEqual(fixture.index.allIdentifiers, ["shared"])
     }
 }
+#endif

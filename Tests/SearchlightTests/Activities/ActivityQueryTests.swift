@@ -1,3 +1,5 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
 import Foundation
 import XCTest
 @testable import Searchlight
@@ -137,3 +139,4 @@ final class ActivityQueryTests: XCTestCase {
         XCTAssertEqual(userQuery("budget", in: fixture.container), order.reversed())
     }
 }
+#endif

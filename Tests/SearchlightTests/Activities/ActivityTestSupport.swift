@@ -1,3 +1,5 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
 import Foundation
 import SearchlightEngine
 import XCTest
@@ -60,3 +62,4 @@ final class RecordingActivityDelegate: NSUserActivityDelegate, @unchecked Sendab
         lock.withLock { storedEvents.append("wasContinued") }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
 import Foundation
 import XCTest
 @testable import Searchlight
@@ -102,3 +104,4 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(ledger.record(for: looseID, at: now)?.selections, 1)
     }
 }
+#endif

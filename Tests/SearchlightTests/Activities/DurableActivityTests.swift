@@ -1,3 +1,5 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
 import Foundation
 import XCTest
 @testable import Searchlight
@@ -91,3 +93,4 @@ final class DurableActivityTests: XCTestCase {
         container.close()
     }
 }
+#endif

@@ -78,10 +78,11 @@ final class EngagementLedgerTests: XCTestCase {
     }
 
     func testEachContainerHasItsOwnLedger() async throws {
-        let one = ActivityFixture(), two = ActivityFixture()
-        try await one.index.indexSearchableItems([makeItem("a", title: "alpha")])
-        _ = SearchlightContinuation.activity(forSelecting: "a", in: one.container)
-        XCTAssertNotNil(one.container.engagement.record(for: "a", at: one.clock.now))
-        XCTAssertNil(two.container.engagement.record(for: "a", at: two.clock.now))
+        let clock = TestClock()
+        let one = SearchlightContainer(clock: clock.function), two = SearchlightContainer(clock: clock.function)
+        try await CSSearchableIndex(name: "one", container: one).indexSearchableItems([makeItem("a", title: "alpha")])
+        _ = SearchlightContinuation.activity(forSelecting: "a", in: one)
+        XCTAssertNotNil(one.engagement.record(for: "a", at: clock.now))
+        XCTAssertNil(two.engagement.record(for: "a", at: clock.now))
     }
 }

@@ -1,3 +1,5 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
 import Foundation
 import XCTest
 @testable import Searchlight
@@ -187,3 +189,4 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertTrue(activity.isCurrent)
     }
 }
+#endif
