@@ -32,6 +32,7 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
         var completionHandler = HandlerBox<((any Error)?) -> Void>()
         var protectionClasses: [FileProtectionType] = []
         var cursor: CSSearchQueryCursor?
+        var calendar = Calendar.current
     }
 
     private let state = Mutex(State())
@@ -39,13 +40,20 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
     package let contextValues: CSSearchQueryContext.State
     /// The container searched.
     public let container: SearchlightContainer
-    /// Calendar for `$time.*` (local midnight, weeks, months); the time is the container clock's `now`.
-    package var calendar: Calendar = .current
+    /// Calendar for `$time.*` (local midnight, weeks, months; `Calendar.current` by default); the time is the
+    /// container clock's `now`. Set it before `start()`.
+    package var calendar: Calendar {
+        get { state.withLock { $0.calendar } }
+        set { state.withLock { $0.calendar = newValue } }
+    }
     package let queue = DispatchQueue(label: "searchlight.query")
 
     /// A query over the default container; `queryContext` is copied (later changes to it do not apply).
-    public convenience init(queryString: String, queryContext: CSSearchQueryContext?) {
-        self.init(queryString: queryString, queryContext: queryContext, container: .default)
+    public init(queryString: String, queryContext: CSSearchQueryContext?) {
+        self.queryString = queryString
+        contextValues = queryContext?.values ?? CSSearchQueryContext.State()
+        container = .default
+        super.init()
     }
 
     /// Searchlight extension: a query over a given container.

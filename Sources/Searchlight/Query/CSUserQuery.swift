@@ -26,8 +26,10 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     public let userQueryString: String
     package let userValues: CSUserQueryContext.UserState
 
-    public convenience init(userQueryString: String?, userQueryContext: CSUserQueryContext?) {
-        self.init(userQueryString: userQueryString, userQueryContext: userQueryContext, container: .default)
+    public init(userQueryString: String?, userQueryContext: CSUserQueryContext?) {
+        self.userQueryString = userQueryString ?? ""
+        userValues = userQueryContext?.userValues ?? CSUserQueryContext.UserState()
+        super.init(queryString: userQueryString ?? "", queryContext: userQueryContext, container: .default)
     }
 
     /// Searchlight extension: a user query over a given container.

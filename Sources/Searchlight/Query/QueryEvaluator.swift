@@ -13,6 +13,8 @@ import SearchlightQueryLanguage
 /// - `!=` and `!`: the complement within the visible documents; `attr != "*"` is therefore absence.
 /// - `&&` / `||`: set intersection / union of the operands.
 ///
+/// `domainIdentifier` matches the item's domain (and an attribute-set value of that name, if any).
+///
 /// Mixed kinds: a string compared with a numeric attribute compares numerically when the string (without
 /// wildcards) parses as a number (`rating == "4"`), `"*"` tests presence of a number, anything else never
 /// matches; a number, date or boolean compared with a text attribute never matches (text is not converted);
@@ -106,11 +108,12 @@ package struct QueryEvaluator {
     }
 
     /// `==`, `<`, `>`, `<=`, `>=` (never `!=`, which the caller turned into a complement).
-    private func compare(_ comparison: Comparison, fields: AttributeFields) -> Set<DocAddress> {
+    private mutating func compare(_ comparison: Comparison, fields: AttributeFields) -> Set<DocAddress> {
         if case .string(let pattern) = comparison.value, comparison.op == .equal {
             var result = Set<DocAddress>()
             let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
             for field in fields.text { result.formUnion(text(match, pattern: pattern, field: field)) }
+            if Self.isDomainAttribute(comparison.attribute) { result.formUnion(domains(match)) }
             if pattern.shape == .presence {
                 result.formUnion(numeric(fields.numeric, lower: nil, upper: nil))
             } else if let x = number(comparison.value) {
@@ -126,6 +129,19 @@ package struct QueryEvaluator {
         case .greater: return numeric(fields.numeric, lower: .exclusive(x), upper: nil)
         case .greaterOrEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: nil)
         }
+    }
+
+    /// Whether an attribute names the item's domain (`domainIdentifier` / `kMDItemDomainIdentifier`), which
+    /// lives in the document's identity rather than in a field.
+    static func isDomainAttribute(_ attribute: QueryAttribute) -> Bool {
+        guard case .named(let name) = attribute else { return false }
+        return AttributeCatalog.descriptor(forQueryName: name)?.name == "domainIdentifier"
+    }
+
+    /// Visible documents whose item domain matches. Domains are not in the postings, so this scans the
+    /// visible documents' identities (no stored values are decoded).
+    private mutating func domains(_ match: TextMatch) -> Set<DocAddress> {
+        Set(universe.filter { address in engine.domain(of: address).map(match.matches) ?? false })
     }
 
     /// Visible documents with a value of any of `fields` within the bounds (nil bounds: any value).

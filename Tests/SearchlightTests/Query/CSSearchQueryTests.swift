@@ -181,6 +181,58 @@ final class CSSearchQueryTests: XCTestCase {
         }
     }
 
+    @available(*, deprecated)
+    func testAppleInitializersSearchTheDefaultContainer() {
+        let token = "zqdefault\(UInt32.random(in: 0..<UInt32.max))"
+        let index = CSSearchableIndex.default()
+        XCTAssertNil(index.completion {
+            index.indexSearchableItems([makeItem("\(token)-1", title: token, keywords: ["k"])], completionHandler: $0)
+        })
+        defer { _ = index.completion { index.deleteSearchableItems(withIdentifiers: ["\(token)-1"], completionHandler: $0) } }
+        let modern = runQuery(CSSearchQuery(queryString: "title == \"\(token)\"", queryContext: nil))
+        XCTAssertEqual(modern.batches.joined().map(\.uniqueIdentifier), ["\(token)-1"])
+        let legacy = runQuery(CSSearchQuery(queryString: "title == \"\(token)\"", attributes: ["keywords"]))
+        let item = legacy.batches.first?.first
+        XCTAssertEqual(item?.attributeSet.keywords, ["k"])
+        XCTAssertNil(item?.attributeSet.title)
+        let user = runQuery(CSUserQuery(userQueryString: token, userQueryContext: nil))
+        XCTAssertEqual(user.batches.joined().map(\.uniqueIdentifier), ["\(token)-1"])
+    }
+
+    func testExpiredItemsAreInvisibleToEveryQuery() {
+        let clock = TestClock()
+        let fading = makeItem("fading", title: "Fading note")
+        fading.expirationDate = clock.now.addingTimeInterval(3_600)
+        let container = makeContainer([fading, makeItem("staying", title: "Staying note")], clock: clock)
+        let before = runQuery(query("title != \"x\"", container: container)).batches.joined().map(\.uniqueIdentifier)
+        XCTAssertEqual(Set(before), ["fading", "staying"])
+        clock.advance(by: 7_200)
+        for string in ["title != \"x\"", "title == \"*\"", "true", "!(title == \"Staying*\")"] {
+            let ids = runQuery(query(string, container: container)).batches.joined().map(\.uniqueIdentifier)
+            XCTAssertFalse(ids.contains("fading"), string)
+        }
+        XCTAssertEqual(runUserQuery("note", in: container).items.map(\.uniqueIdentifier), ["staying"])
+    }
+
+    func testCalendarDrivesTimeExpressions() {
+        let clock = TestClock(Date(timeIntervalSinceReferenceDate: 800_000_000))
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        // Ten minutes after UTC midnight of the clock's day.
+        let midnight = utcCalendar.startOfDay(for: clock.now)
+        set.contentCreationDate = midnight.addingTimeInterval(600)
+        let container = makeContainer([CSSearchableItem(uniqueIdentifier: "d", domainIdentifier: nil, attributeSet: set)], clock: clock)
+        let utc = query("contentCreationDate >= $time.today", container: container)
+        utc.calendar = utcCalendar
+        XCTAssertEqual(runQuery(utc).batches.joined().count, 1)
+        var east = utcCalendar
+        east.timeZone = TimeZone(secondsFromGMT: -3 * 3_600) ?? east.timeZone
+        // The clock reads 06:13 UTC, 03:13 in UTC-3: "today" there began at 03:00 UTC, after the item.
+        let later = query("contentCreationDate >= $time.today", container: container)
+        later.calendar = east
+        XCTAssertEqual(east.startOfDay(for: clock.now), midnight.addingTimeInterval(3 * 3_600))
+        XCTAssertEqual(runQuery(later).batches.joined().count, 0)
+    }
+
     func testContextIsCopiedAtInit() {
         let context = CSSearchQueryContext()
         context.filterQueries = ["rating == 4"]

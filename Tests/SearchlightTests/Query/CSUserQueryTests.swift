@@ -137,6 +137,8 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(snippet.attribute, "contentDescription")
         XCTAssertEqual(snippet.highlightedWords, ["Seeds"])
         XCTAssertTrue(snippet.text.hasPrefix("Seeds"))
+        let marked = snippet.attributedText.runs.filter { $0[CSSuggestionHighlightAttribute.self] == true }
+        XCTAssertEqual(marked.map { String(snippet.attributedText[$0.range].characters) }, ["Seeds"])
         let explanation = try XCTUnwrap(run.query.explanation(for: hit))
         XCTAssertTrue(explanation.contains("BM25F"), explanation)
         let long = String(repeating: "filler words here ", count: 30) + "needle" + String(repeating: " more text", count: 30)

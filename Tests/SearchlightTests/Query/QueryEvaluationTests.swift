@@ -181,6 +181,24 @@ final class QueryEvaluationTests: XCTestCase {
         check(#"kMDItemDisplayName == "Report.Numbers""#, ["window"])
     }
 
+    func testContentTypesAndTheHeaderExample() {
+        let everything = ["paris", "lower", "accent", "window", "chopin", "bare"]
+        check(#"contentType == "public.text""#, everything)
+        check(#"contentTypeTree == "public.data""#, everything)
+        check(#"contentTypeTree == "public.image""#, [])
+        check(#"contentType == "public.text" && title != "P*""#, ["lower", "window", "chopin", "bare"])
+        check(#"kMDItemContentTypeTree == "public.*" && status == "*""#, ["paris", "window"])
+    }
+
+    func testDomainIdentifierMatchesTheItemDomain() {
+        let everything = ["paris", "lower", "accent", "window", "chopin", "bare"]
+        check(#"domainIdentifier == "tests""#, everything)
+        check(#"kMDItemDomainIdentifier == "te*""#, everything)
+        check(#"domainIdentifier == "TESTS"c && rating == 4"#, ["paris"])
+        check(#"domainIdentifier != "tests""#, [])
+        check(#"domainIdentifier == "other""#, [])
+    }
+
     func testAnyAttribute() {
         check(#"* == "Europe""#, ["paris"])
         check(#"* == "open""#, ["paris"])

@@ -5,9 +5,41 @@ import SearchlightQueryLanguage
 
 /// A deliberately plain evaluator for the differential test: it walks the AST over each item's own attribute
 /// values (no index, no candidates), following the documented semantics of the query layer.
-struct ReferenceEvaluator {
+/// Memoizes the analyzer and folding per distinct value (the random items reuse a small vocabulary), which
+/// keeps the test fast without changing what is computed.
+final class ReferenceEvaluator {
     let now: Date
     let calendar: Calendar
+    private var folded: [String: [UInt8: String]] = [:]
+    private var wordCache: [String: [String]] = [:]
+    private var tokenCache: [String: [String]] = [:]
+    private var numberCache: [QueryValue: Double?] = [:]
+
+    init(now: Date, calendar: Calendar) {
+        self.now = now
+        self.calendar = calendar
+    }
+
+    func fold(_ text: String, _ options: Folding.Options) -> String {
+        if let hit = folded[text]?[options.rawValue] { return hit }
+        let result = Folding.fold(text, options: options)
+        folded[text, default: [:]][options.rawValue] = result
+        return result
+    }
+
+    func words(_ text: String) -> [String] {
+        if let hit = wordCache[text] { return hit }
+        let result = Analyzer().words(in: text)
+        wordCache[text] = result
+        return result
+    }
+
+    func tokens(_ text: String) -> [String] {
+        if let hit = tokenCache[text] { return hit }
+        let result = Analyzer().tokens(text, mode: .index).map(\.term)
+        tokenCache[text] = result
+        return result
+    }
 
     func matches(_ expression: QueryExpression, _ item: CSSearchableItem) -> Bool {
         matches(expression, item.attributeSet.snapshot)
@@ -49,6 +81,13 @@ struct ReferenceEvaluator {
     }
 
     func number(_ value: QueryValue) -> Double? {
+        if let hit = numberCache[value] { return hit }
+        let result = computeNumber(value)
+        numberCache[value] = result
+        return result
+    }
+
+    private func computeNumber(_ value: QueryValue) -> Double? {
         if case .string(let pattern) = value {
             guard !pattern.hasWildcards else { return nil }
             let text = pattern.segments.isEmpty ? "" : pattern.literals.joined()
@@ -61,18 +100,18 @@ struct ReferenceEvaluator {
     func textMatches(_ pattern: StringPattern, _ modifiers: StringModifiers, _ values: [String]) -> Bool {
         guard !values.isEmpty else { return false }
         if modifiers.contains(.tokenized) {
-            let folded = pattern.mapLiterals { Folding.fold($0) }.compile()
-            return values.contains { value in Analyzer().tokens(value, mode: .index).contains { folded.matches($0.term) } }
+            let matcher = pattern.mapLiterals { Folding.fold($0) }.compile()
+            return values.contains { value in tokens(value).contains { matcher.matches($0) } }
         }
         var options: Folding.Options = []
         if modifiers.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
         if modifiers.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
-        let folded = pattern.mapLiterals { Folding.fold($0, options: options) }.compile()
+        let matcher = pattern.mapLiterals { Folding.fold($0, options: options) }.compile()
         return values.contains { value in
             if modifiers.contains(.wordBased) {
-                return Analyzer().words(in: value).contains { folded.matches(Folding.fold($0, options: options)) }
+                return words(value).contains { matcher.matches(fold($0, options)) }
             }
-            return folded.matches(Folding.fold(value, options: options))
+            return matcher.matches(fold(value, options))
         }
     }
 
