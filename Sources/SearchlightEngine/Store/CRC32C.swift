@@ -24,11 +24,13 @@ package enum CRC32C {
         var i = 0
         table.withUnsafeBufferPointer { t in
             while i + 8 <= count {
-                let lo = (UInt32(p[i]) | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]) << 16 | UInt32(p[i + 3]) << 24) ^ c
+                let word = UInt64(littleEndian: (base + i).loadUnaligned(as: UInt64.self))
+                let lo = UInt32(truncatingIfNeeded: word) ^ c
+                let hi = UInt32(truncatingIfNeeded: word >> 32)
                 c = t[7 * 256 + Int(lo & 0xFF)] ^ t[6 * 256 + Int((lo >> 8) & 0xFF)]
                     ^ t[5 * 256 + Int((lo >> 16) & 0xFF)] ^ t[4 * 256 + Int(lo >> 24)]
-                    ^ t[3 * 256 + Int(p[i + 4])] ^ t[2 * 256 + Int(p[i + 5])]
-                    ^ t[1 * 256 + Int(p[i + 6])] ^ t[0 * 256 + Int(p[i + 7])]
+                    ^ t[3 * 256 + Int(hi & 0xFF)] ^ t[2 * 256 + Int((hi >> 8) & 0xFF)]
+                    ^ t[1 * 256 + Int((hi >> 16) & 0xFF)] ^ t[Int(hi >> 24)]
                 i += 8
             }
             while i < count {

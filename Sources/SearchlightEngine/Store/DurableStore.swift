@@ -126,8 +126,8 @@ package final class DurableStore {
         var journalContents: JournalFile.Contents?
         do throws(StoreError) {
             var snapshotGeneration: UInt64 = 0
-            if let bytes = try fileSystem.readFile(path(SnapshotFile.fileName)) {
-                let snapshot = try SnapshotFile.decode(bytes, path: path(SnapshotFile.fileName))
+            if let file = try fileSystem.mapFile(path(SnapshotFile.fileName)) {
+                let snapshot = try SnapshotFile.decode(file.bytes, path: path(SnapshotFile.fileName))
                 snapshotGeneration = snapshot.generation
                 report.recordedProtectionClass = snapshot.protectionClass
                 writer.restore(segments: snapshot.segments, live: snapshot.live, schema: snapshot.schema,

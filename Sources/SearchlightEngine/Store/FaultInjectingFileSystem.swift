@@ -95,6 +95,8 @@ package final class FaultInjectingFileSystem: StoreFileSystem {
 
     package func readFile(_ path: String) throws(StoreError) -> [UInt8]? { try base.readFile(path) }
 
+    package func mapFile(_ path: String) throws(StoreError) -> MappedFile? { try base.mapFile(path) }
+
     package func rename(_ from: String, to: String) throws(StoreError) {
         if take({ $0 == .failRename }) != nil { throw .io(operation: "rename", path: from, errno: 5) }
         try base.rename(from, to: to)

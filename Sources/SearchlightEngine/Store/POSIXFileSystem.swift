@@ -115,6 +115,25 @@ package struct POSIXFileSystem: StoreFileSystem {
         return bytes
     }
 
+    package func mapFile(_ path: String) throws(StoreError) -> MappedFile? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw Self.fail("open", path)
+        }
+        defer { _ = systemClose(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Self.fail("fstat", path) }
+        let size = Int(info.st_size)
+        guard size > 0 else { return MappedFile(copying: []) }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
+            throw Self.fail("mmap", path)
+        }
+        _ = madvise(address, size, MADV_SEQUENTIAL)
+        return MappedFile(bytes: UnsafeRawBufferPointer(start: address, count: size),
+                          release: { _ = munmap(address, size) })
+    }
+
     package func rename(_ from: String, to: String) throws(StoreError) {
         guard systemRename(from, to) == 0 else { throw Self.fail("rename", from) }
     }

@@ -64,7 +64,8 @@ package enum SnapshotFile {
         return try result.get()
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Contents {
+    /// Decodes a snapshot from raw bytes (a mapped file). Arrays are copied out; the bytes can go afterwards.
+    static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Contents {
         guard raw.count >= magic.count + 8, raw[0..<magic.count].elementsEqual(magic) else {
             throw .corrupt(path: path, reason: "bad magic (not a Searchlight snapshot)")
         }

@@ -18,6 +18,8 @@ package protocol StoreFileSystem: Sendable {
     func close(_ fd: Int32)
     /// The whole file, or nil when it does not exist.
     func readFile(_ path: String) throws(StoreError) -> [UInt8]?
+    /// The whole file mapped read-only (no copy), or nil when it does not exist; for large snapshots.
+    func mapFile(_ path: String) throws(StoreError) -> MappedFile?
     /// Atomically replaces `to` with `from`.
     func rename(_ from: String, to: String) throws(StoreError)
     /// Makes a directory's entries (creations, renames) durable.
@@ -59,4 +61,25 @@ extension StoreFileSystem {
         }
         try syncDirectory(directory)
     }
+}
+
+/// A file's bytes, mapped read-only or held in memory; unmapped when released.
+package final class MappedFile {
+    package let bytes: UnsafeRawBufferPointer
+    private let release: () -> Void
+
+    package init(bytes: UnsafeRawBufferPointer, release: @escaping () -> Void) {
+        self.bytes = bytes
+        self.release = release
+    }
+
+    /// Bytes held in memory (the fallback when mapping is not possible).
+    package convenience init(copying array: [UInt8]) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(array.count, 1), alignment: 16)
+        array.withUnsafeBytes { if let base = $0.baseAddress { buffer.baseAddress?.copyMemory(from: base, byteCount: $0.count) } }
+        self.init(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<array.count]),
+                  release: { buffer.deallocate() })
+    }
+
+    deinit { release() }
 }
