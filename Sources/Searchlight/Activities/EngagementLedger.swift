@@ -145,6 +145,8 @@ package final class EngagementLedger: Sendable {
         state.withLock { s in
             body(&s.records, t)
             s.changeCount &+= 1
+            // Forgotten records are dropped now and then, so the ledger does not grow with every result ever shown.
+            if s.changeCount % 1024 == 0 { s.records = s.records.filter { !$0.value.decayed(to: t).isNegligible } }
         }
     }
 

@@ -50,6 +50,14 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertTrue(ledger.records.isEmpty, "negligible records are pruned")
     }
 
+    func testForgottenRecordsArePrunedAsTheLedgerIsUsed() {
+        let ledger = EngagementLedger()
+        for i in 0..<100 { ledger.recordImpressions(of: ["old\(i)"], at: t0) }
+        let later = t0 + 365 * day
+        for i in 0..<1100 { ledger.recordSelection(of: "new\(i % 10)", at: later) }
+        XCTAssertEqual(ledger.records.count, 10, "a year-old impression is forgotten and dropped")
+    }
+
     func testPersistedFormRoundTripsAndRejectsDamage() throws {
         let ledger = EngagementLedger()
         ledger.recordSelection(of: "a", visible: ["b"], at: t0)
