@@ -291,18 +291,16 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
 
     /// What the index stores for this activity now, or the problem with its userInfo.
     package func donation() throws(UserInfoValue.Problem) -> ActivityDonation {
-        let s = state.withLock { s in
-            (s.title, s.keywords, s.requiredUserInfoKeys, s.webpageURL, s.referrerURL,
-             s.persistentIdentifier, s.targetContentIdentifier, s.expirationDate, s.isEligibleForHandoff,
-             s.isEligibleForPublicIndexing, s.isEligibleForPrediction, s.contentAttributeSet)
-        }
-        let raw = userInfoLock.withLock { storedUserInfo } ?? [:]
-        let info = try UserInfoValue.dictionary(raw)
-        return ActivityDonation(activityType: activityType, title: s.0, keywords: s.1, attributeSet: s.11?.deepCopy(),
-                                userInfo: info, requiredUserInfoKeys: s.2, webpageURL: s.3, referrerURL: s.4,
-                                persistentIdentifier: s.5, targetContentIdentifier: s.6, expirationDate: s.7,
-                                isEligibleForHandoff: s.8, isEligibleForPublicIndexing: s.9,
-                                isEligibleForPrediction: s.10)
+        let s = state.withLock { $0 }
+        let info = try UserInfoValue.dictionary(userInfoLock.withLock { storedUserInfo } ?? [:])
+        return ActivityDonation(activityType: activityType, title: s.title, keywords: s.keywords,
+                                attributeSet: s.contentAttributeSet?.deepCopy(), userInfo: info,
+                                requiredUserInfoKeys: s.requiredUserInfoKeys, webpageURL: s.webpageURL,
+                                referrerURL: s.referrerURL, persistentIdentifier: s.persistentIdentifier,
+                                targetContentIdentifier: s.targetContentIdentifier, expirationDate: s.expirationDate,
+                                isEligibleForHandoff: s.isEligibleForHandoff,
+                                isEligibleForPublicIndexing: s.isEligibleForPublicIndexing,
+                                isEligibleForPrediction: s.isEligibleForPrediction)
     }
 
     /// Saves the activity: asks the delegate first if `needsSave`, then indexes it if eligible for search.
