@@ -64,6 +64,28 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertEqual(fixture.search("visit").count, 1)
     }
 
+    func testDeleteAllNeverResurrectsWhatTheRoundAlreadyRemovedOrWhatExpired() async throws {
+        let fixture = ActivityFixture()
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.domainIdentifier = "trips"
+        let inDomain = fixture.activity(title: "trip plan")
+        inDomain.contentAttributeSet = set
+        try await inDomain.becomeCurrentAndWait()
+        let expiring = fixture.activity(title: "soon gone")
+        expiring.expirationDate = fixture.clock.now.addingTimeInterval(10)
+        try await expiring.becomeCurrentAndWait()
+        let kept = fixture.activity(title: "kept")
+        try await kept.becomeCurrentAndWait()
+        fixture.clock.advance(by: 11)
+
+        fixture.index.beginBatch()
+        try await fixture.index.deleteSearchableItems(withDomainIdentifiers: ["trips"])
+        try await fixture.index.deleteAllSearchableItems()
+        try await fixture.index.endBatch(withClientState: Data([1]))
+        XCTAssertEqual(fixture.activities.compactMap(\.donation.title), ["kept"])
+        XCTAssertEqual(fixture.container.snapshot().engine.documentCount, 1, "nothing expired was re-added")
+    }
+
     func testReplacingAnItemKeepsItsActivity() async throws {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("a", title: "first")])
