@@ -215,3 +215,46 @@ extension Array {
         stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
     }
 }
+
+final class MaterializedGroupTests: XCTestCase {
+    /// A wide expansion is scored through a dense accumulator; it must rank exactly like the heap union.
+    func testMaterializedGroupScoresLikeHeapUnion() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let words = (0..<20).map { "w\(String(UnicodeScalar(UInt8(97 + $0))))ord" }
+        for i in 0..<300 {
+            try writer.upsert(Document(id: "d\(i)", values: [
+                (title, .text(i % 7 == 0 ? words[i % 20] : "other")),
+                (body, .text((0..<(i % 5 + 1)).map { words[($0 * 3 + i) % 20] }.joined(separator: " ") + " filler text")),
+            ]))
+        }
+        let snapshot = try writer.commit()
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(.prefix("w"), scope: planner.resolve(.defaultFields))
+        let materialized = planner.iterator(plan, segment: 0, scored: true)
+        XCTAssertTrue(materialized is MaterializedGroupIterator)
+        guard case .group(let entries, let idf, let label) = plan else { return XCTFail("expected a group plan") }
+        let segment = snapshot.segments[0]
+        let sources: [TermSource] = entries.compactMap { entry in
+            guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))),
+                  let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { return nil }
+            let (impact, tfScale) = planner.impactScales(entry.field, segment)
+            return PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
+                                 field: entry.field, fieldFactor: planner.factors(entry.field), norms: segment.norms[entry.field],
+                                 primary: entry.field == Int(title.rawValue), isExact: entry.isExact,
+                                 impactScale: impact, tfScale: tfScale)
+        }
+        let union = TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+        var count = 0
+        while true {
+            let a = materialized.next(), b = union.next()
+            XCTAssertEqual(a, b)
+            if a == DocIterator.end || a != b { break }
+            XCTAssertEqual(materialized.score(), union.score(), "doc \(a)")
+            count += 1
+        }
+        XCTAssertEqual(count, snapshot.count(.prefix("w")))
+        XCTAssertGreaterThan(count, 250)
+    }
+}

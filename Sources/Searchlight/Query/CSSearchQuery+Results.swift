@@ -53,6 +53,7 @@ extension CSSearchQuery {
     /// Wires the handlers into a stream and starts the query.
     func itemStream() -> AsyncThrowingStream<Results.Item, any Error> {
         AsyncThrowingStream { continuation in
+            guard claimStart() else { return continuation.finish(throwing: CSSearchQuery.alreadyStarted) }
             foundItemsHandler = { items in
                 for item in items { continuation.yield(Results.Item(item: item)) }
             }
@@ -60,7 +61,7 @@ extension CSSearchQuery {
             continuation.onTermination = { [self] termination in
                 if case .cancelled = termination { cancel() }
             }
-            start()
+            launch()
         }
     }
 }

@@ -11,7 +11,8 @@ import Synchronization
 /// before each batch, and `completionHandler` runs exactly once, after the last batch, with `nil`, the
 /// `CSSearchQueryError` that stopped the query (`.invalidQuery` for a syntax error in the query string or a
 /// filter query, with its position), or `.cancelled` after `cancel()`. A second `start()` is ignored (create
-/// a new query to run again); `cancel()` before `start()` makes the later `start()` complete with `.cancelled`.
+/// a new query to run again; iterating `results` of a started query throws); `cancel()` before `start()` makes
+/// the later `start()` complete with `.cancelled`.
 ///
 /// Results are unranked, in index order, unless the context sets `sortAttributes`; each item carries its
 /// identifier, domain and only the attributes named in `fetchAttributes`.
@@ -101,14 +102,26 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
 
     /// Starts the query (asynchronously); a second call is ignored.
     open func start() {
-        let shouldRun = state.withLock { s -> Bool in
+        if claimStart() { launch() }
+    }
+
+    /// Moves an idle query to running; false if it was already started.
+    package func claimStart() -> Bool {
+        state.withLock { s -> Bool in
             guard s.phase == .idle else { return false }
             s.phase = .running
             return true
         }
-        guard shouldRun else { return }
+    }
+
+    /// Runs a claimed query on its queue.
+    package func launch() {
         queue.async { [self] in run() }
     }
+
+    /// The error a second iteration of `results`/`responses` ends with.
+    package static let alreadyStarted = CSSearchQueryError(
+        .unknown, message: "this query was already started; a query runs once, create a new one to search again")
 
     /// Cancels the query: it completes with `CSSearchQueryError.cancelled` (unless it already completed).
     open func cancel() {

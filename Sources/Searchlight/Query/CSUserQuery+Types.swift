@@ -144,6 +144,7 @@ extension CSUserQuery {
     /// Wires the handlers into a stream and starts the query.
     func responseStream(items: Bool) -> AsyncThrowingStream<Responses.Response, any Error> {
         AsyncThrowingStream { continuation in
+            guard claimStart() else { return continuation.finish(throwing: CSSearchQuery.alreadyStarted) }
             foundSuggestionsHandler = { list in
                 for suggestion in list { continuation.yield(.suggestion(Suggestion(suggestion: suggestion))) }
             }
@@ -157,7 +158,7 @@ extension CSUserQuery {
             continuation.onTermination = { [self] termination in
                 if case .cancelled = termination { cancel() }
             }
-            start()
+            launch()
         }
     }
 }

@@ -166,6 +166,7 @@ package struct QueryEvaluator {
         }
         var result = Set<DocAddress>()
         for address in candidates where match.matchesAny(engine.text(field, of: address)) {
+            assert(snapshot.isVisible(address), "candidates are restricted to visible documents")
             result.insert(address)
         }
         return result

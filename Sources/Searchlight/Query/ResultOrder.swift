@@ -50,6 +50,7 @@ package struct ResultOrder {
 
     /// Whether entry `a` comes before `b`.
     func precedes(_ a: (key: [SortValue], id: String), _ b: (key: [SortValue], id: String)) -> Bool {
+        assert(a.key.count == sortAttributes.count && b.key.count == sortAttributes.count, "sort key arity")
         for (index, sort) in sortAttributes.enumerated() {
             switch SortValue.ordered(a.key[index], b.key[index], ascending: sort.ascending) {
             case .orderedAscending: return true

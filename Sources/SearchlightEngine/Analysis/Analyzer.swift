@@ -89,7 +89,7 @@ private struct Walker {
     @inline(__always)
     func classify(_ index: Int) -> (cls: CharacterClass, value: UInt32, length: Int) {
         let byte = bytes[index]
-        if byte < 0x80 { return (CharacterClass.ascii[Int(byte)], UInt32(byte), 1) }
+        if byte < 0x80 { return (CharacterClass.ofASCII(byte), UInt32(byte), 1) }
         let (value, length) = decode(index)
         return (CharacterClass.classify(value), value, length)
     }

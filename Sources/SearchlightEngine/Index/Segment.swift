@@ -50,24 +50,24 @@ final class Segment: Sendable {
          idHashes loadedHashes: [UInt64]? = nil, idHashDocs loadedHashDocs: [UInt32]? = nil) {
         self.documentCount = documentCount
         self.fieldTerms = fieldTerms
-        self.docBytes = docBytes
-        self.positionBytes = positionBytes
-        self.skipLastDoc = skipLastDoc
-        self.skipDocOffset = skipDocOffset
-        self.skipPositionOffset = skipPositionOffset
-        self.skipMaxTf = skipMaxTf
-        self.skipMaxImpact = skipMaxImpact
+        self.docBytes = docBytes.compacted()
+        self.positionBytes = positionBytes.compacted()
+        self.skipLastDoc = skipLastDoc.compacted()
+        self.skipDocOffset = skipDocOffset.compacted()
+        self.skipPositionOffset = skipPositionOffset.compacted()
+        self.skipMaxTf = skipMaxTf.compacted()
+        self.skipMaxImpact = skipMaxImpact.compacted()
         self.impactConstants = impactConstants
-        self.norms = norms
+        self.norms = norms.map { $0.compacted() }
         self.lengthSum = lengthSum
         self.fieldDocCount = fieldDocCount
-        self.numericOffsets = numericOffsets
-        self.numericValues = numericValues
-        self.storedBytes = storedBytes
-        self.storedOffsets = storedOffsets
-        self.idBytes = idBytes
-        self.idOffsets = idOffsets
-        self.domainOrdinals = domainOrdinals
+        self.numericOffsets = numericOffsets.map { $0.compacted() }
+        self.numericValues = numericValues.map { $0.compacted() }
+        self.storedBytes = storedBytes.compacted()
+        self.storedOffsets = storedOffsets.compacted()
+        self.idBytes = idBytes.compacted()
+        self.idOffsets = idOffsets.compacted()
+        self.domainOrdinals = domainOrdinals.compacted()
         self.domains = domains
         if let loadedHashes, let loadedHashDocs {
             // Loaded from a durable store's snapshot, which kept the sorted table.

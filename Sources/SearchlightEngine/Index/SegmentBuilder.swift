@@ -41,6 +41,8 @@ struct SegmentBuilder {
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
     private var touchedText: [Int] = []
+    /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
+    private var kinds: [FieldOptions.Kind] = []
 
     /// Gap between the values of a multi-valued text field, so a phrase never spans two values.
     static let valueGap: UInt32 = 100
@@ -71,9 +73,11 @@ struct SegmentBuilder {
         pairTerm.removeAll(keepingCapacity: true)
         pairPosition.removeAll(keepingCapacity: true)
         touchedText.removeAll(keepingCapacity: true)
+        if kinds.count != schema.fields.count { kinds = schema.fields.map(\.options.kind) }
         for (field, value) in document.values {
             let f = Int(field.rawValue)
-            guard let kind = schema.kind(field) else { continue }
+            guard f < kinds.count else { continue }
+            let kind = kinds[f]
             switch (kind, value) {
             case (.text, .text(let text)):
                 let seen = touchedText.contains(f)
@@ -252,7 +256,7 @@ struct SegmentBuilder {
             guard let terms else { continue }
             for index in 0..<terms.count {
                 let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
-                let cursor = PostingCursor(segment: segment, terms: terms, index: index)
+                let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: f)
                 while cursor.next() != PostingCursor.end {
                     let newDoc = remap[cursor.doc]
                     if newDoc == UInt32.max { continue }
@@ -293,8 +297,6 @@ struct SegmentBuilder {
         }
         var docBytes: [UInt8] = []
         var positionBytes: [UInt8] = []
-        docBytes.reserveCapacity(pool.bytes.count / 3)
-        positionBytes.reserveCapacity(pool.bytes.count / 2)
         var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
         var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
         var fieldTerms = [FieldTerms?](repeating: nil, count: norms.count)
@@ -304,28 +306,32 @@ struct SegmentBuilder {
             let firstTerm = Int(sorted[cursor])
             let field = Int(termFields[firstTerm])
             var bytes: [UInt8] = [], offsets: [UInt32] = [0], docFreq: [UInt32] = []
-            var postingStart: [UInt32] = [], blockStart: [UInt32] = []
+            var postingStart: [UInt32] = [], blockStart: [UInt32] = [], positionStart: [UInt32] = []
             while cursor < sorted.count {
                 let t = Int(sorted[cursor])
                 let s = Int(starts[t]), e = Int(starts[t + 1])
                 if Int(termFields[t]) != field { break }
-                bytes.append(contentsOf: arena[s..<e])
-                offsets.append(UInt32(bytes.count))
                 let df = t < termDocFreq.count ? Int(termDocFreq[t]) : 0
-                docFreq.append(UInt32(df))
-                postingStart.append(UInt32(docBytes.count))
-                blockStart.append(UInt32(skipLastDoc.count))
+                // Terms whose every posting was dropped (deleted documents in a merge) are not kept.
                 guard df > 0 else {
                     cursor += 1
                     continue
                 }
+                bytes.append(contentsOf: arena[s..<e])
+                offsets.append(UInt32(bytes.count))
+                docFreq.append(UInt32(df))
+                postingStart.append(UInt32(docBytes.count))
+                positionStart.append(UInt32(positionBytes.count))
+                // Single-block terms (most of them) need no skip entry: the cursor decodes the block.
+                let multiBlock = df > Segment.blockSize
+                blockStart.append(multiBlock ? UInt32(skipLastDoc.count) : UInt32.max)
                 let fieldNorms = field < norms.count ? norms[field] : []
                 let impactConstant = impactConstants[field]
                 let docBase = docBytes.count, positionBase = positionBytes.count
                 pool.copy(termDocs[t], to: &docBytes)
                 pool.copy(termPositions[t], to: &positionBytes)
                 let docEnd = docBytes.count, positionEnd = positionBytes.count
-                docBytes.withUnsafeBufferPointer { allDocs in
+                if multiBlock { docBytes.withUnsafeBufferPointer { allDocs in
                     positionBytes.withUnsafeBufferPointer { allPositions in
                         let stream = UnsafeBufferPointer(rebasing: allDocs[docBase..<docEnd])
                         let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase..<positionEnd])
@@ -349,15 +355,16 @@ struct SegmentBuilder {
                             skipMaxImpact[last] = max(skipMaxImpact[last], Float(tf) / (FieldNorm.lengths[Int(norm)] + impactConstant))
                         }
                     }
-                }
+                } }
                 cursor += 1
             }
             guard docBytes.count < Int(UInt32.max), positionBytes.count < Int(UInt32.max) else {
                 throw .segmentTooLarge
             }
             if field < fieldTerms.count {
-                fieldTerms[field] = FieldTerms(bytes: bytes, offsets: offsets, docFreq: docFreq,
-                                               postingStart: postingStart, blockStart: blockStart)
+                fieldTerms[field] = FieldTerms(bytes: bytes.compacted(), offsets: offsets.compacted(),
+                                               docFreq: docFreq.compacted(), postingStart: postingStart.compacted(),
+                                               blockStart: blockStart.compacted(), positionStart: positionStart.compacted())
             }
         }
         var numericOffsets = self.numericOffsets

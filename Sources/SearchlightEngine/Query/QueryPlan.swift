@@ -144,7 +144,13 @@ struct QueryPlanner {
             key.withUnsafeBufferPointer { k in
                 for segment in snapshot.segments {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                    for index in terms.prefixRange(k) {
+                    var range = Array(terms.prefixRange(k))
+                    if range.count > IndexSnapshot.maxExpansions {
+                        // Keep this segment's most frequent expansions without building every term.
+                        range.sort { terms.docFreq[$0] != terms.docFreq[$1] ? terms.docFreq[$0] > terms.docFreq[$1] : $0 < $1 }
+                        range.removeSubrange(IndexSnapshot.maxExpansions...)
+                    }
+                    for index in range {
                         let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
                         found[term, default: (field, 0)].df += Int(terms.docFreq[index])
                     }
@@ -229,12 +235,19 @@ struct QueryPlanner {
                       let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
                 let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
                 let (impactScale, tfScale) = impactScales(entry.field, segment)
-                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index),
+                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
                                              field: entry.field, fieldFactor: factors(entry.field), norms: norms,
                                              primary: isPrimary(entry.field), isExact: entry.isExact,
                                              impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
+            // Dense accumulation pays off when many cursors cover a good part of the segment.
+            if sources.count >= MaterializedGroupIterator.minimumSources,
+               sources.reduce(0, { $0 + $1.cost }) * 16 >= segment.documentCount {
+                return MaterializedGroupIterator(sources: sources.compactMap { $0 as? PostingSource },
+                                                 documentCount: segment.documentCount, idf: idf, boost: 1,
+                                                 parameters: snapshot.parameters, label: label)
+            }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
         case .phrase(let fields, let terms, let offsets, let idf, let label):
             var sources: [TermSource] = []
@@ -243,11 +256,13 @@ struct QueryPlanner {
                 var cursors: [PostingCursor] = []
                 for term in terms {
                     guard let index = term.withUnsafeBufferPointer({ dictionary.find($0) }) else { continue fieldLoop }
-                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index))
+                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index, field: field))
                 }
                 let norms = field < segment.norms.count ? segment.norms[field] : []
+                let (impactScale, tfScale) = impactScales(field, segment)
                 sources.append(PhraseSource(cursors: cursors, offsets: offsets, field: field,
-                                            fieldFactor: factors(field), norms: norms, primary: isPrimary(field)))
+                                            fieldFactor: factors(field), norms: norms, primary: isPrimary(field),
+                                            impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)

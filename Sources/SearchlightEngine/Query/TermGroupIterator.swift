@@ -12,10 +12,6 @@ final class TermGroupIterator: DocIterator {
     let label: String
     /// Multiplier bound of the primary-field boosts (1 when no source is primary).
     let primaryFactor: Float
-    /// Whether every source has block skip data (terms, not phrases).
-    let hasBlockData: Bool
-    /// The sources as posting sources (all of them when `hasBlockData`).
-    let postings: [PostingSource]
     /// Sources on the current document (`matchCount` of them). Raw buffers, not arrays: no
     /// exclusivity bookkeeping or uniqueness checks on the per-posting path. Freed in deinit.
     private let matching: UnsafeMutablePointer<Int>
@@ -32,8 +28,6 @@ final class TermGroupIterator: DocIterator {
         self.label = label
         primaryFactor = sources.contains { $0.primary }
             ? (1 + parameters.primaryPrefixBoost) * (1 + parameters.primaryExactBoost) : 1
-        postings = sources.compactMap { $0 as? PostingSource }
-        hasBlockData = postings.count == sources.count
         matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
         heap = matching + max(sources.count, 1)
         for index in sources.indices { matching[index] = index }
@@ -147,17 +141,19 @@ final class TermGroupIterator: DocIterator {
 
     /// Best possible score of the documents up to the end of the sources' current blocks.
     override func blockBound() -> (bound: Float, upTo: Int)? {
-        guard hasBlockData, doc >= 0, doc != Self.end else { return nil }
+        guard doc >= 0, doc != Self.end else { return nil }
         var weighted: Float = 0
         var upTo = Self.end - 1
         // The window ends where the first current block ends; only sources with a document inside the
         // window contribute their block maximum.
-        for source in postings where source.cursor.doc != Self.end && source.cursor.doc >= 0 {
-            upTo = min(upTo, source.cursor.blockLastDoc)
+        for source in sources where source.doc != Self.end && source.doc >= 0 {
+            guard let window = source.blockWindow() else { return nil }
+            upTo = min(upTo, window.lastDoc)
         }
         var primary = false
-        for source in postings where source.cursor.doc != Self.end && source.cursor.doc >= 0 && source.cursor.doc <= upTo {
-            weighted += source.blockWeightBound
+        for source in sources where source.doc != Self.end && source.doc >= 0 && source.doc <= upTo {
+            guard let window = source.blockWindow() else { return nil }
+            weighted += window.weight
             if source.primary { primary = true }
         }
         let bound = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * (primary ? primaryFactor : 1)

@@ -173,6 +173,17 @@ final class CSSearchQueryTests: XCTestCase {
             ids.append(result.id)
         }
         XCTAssertEqual(Set(ids), Set((0..<250).filter { $0 % 5 == 3 }.map { "n\($0)" }))
+        // A second iteration of the same query ends with an error instead of hanging.
+        let once = query("rating == 4")
+        var count = 0
+        for try await _ in once.results { count += 1 }
+        XCTAssertEqual(count, 50)
+        do {
+            for try await _ in once.results { XCTFail("a query runs once") }
+            XCTFail("expected an error")
+        } catch let error as CSSearchQueryError {
+            XCTAssertEqual(error.code, .unknown)
+        }
         do {
             for try await _ in query(#"title == "#).results { XCTFail("no results expected") }
             XCTFail("expected an error")
