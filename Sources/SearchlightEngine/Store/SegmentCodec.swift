@@ -2,7 +2,7 @@
 /// loading is a copy per array, with no tokenizing and no rebuilding of term dictionaries.
 ///
 /// Body: varint document count; varint field-terms count, per entry u8 present and, when present, the arrays
-/// bytes, offsets, docFreq, postingStart, blockStart; then docBytes, positionBytes, the skip arrays (last doc,
+/// bytes, offsets, docFreq, postingStart, blockStart (UInt32.max: single block, no skip entry), positionStart; then docBytes, positionBytes, the skip arrays (last doc,
 /// doc offset, position offset, max tf, max impact as f32 bits) and the per-field impact constants (f32), norms
 /// (varint count + one byte array each), lengthSum, fieldDocCount, numericOffsets and numericValues (varint
 /// count + one array each), storedBytes, storedOffsets, idBytes, idOffsets, idHashes, idHashDocs,
@@ -26,6 +26,7 @@ enum SegmentCodec {
             out.array(terms.docFreq)
             out.array(terms.postingStart)
             out.array(terms.blockStart)
+            out.array(terms.positionStart)
         }
         out.array(segment.docBytes)
         out.array(segment.positionBytes)
@@ -69,11 +70,12 @@ enum SegmentCodec {
             let docFreq = try reader.array(UInt32.self, "term doc freqs")
             let postingStart = try reader.array(UInt32.self, "posting starts")
             let blockStart = try reader.array(UInt32.self, "block starts")
+            let positionStart = try reader.array(UInt32.self, "position starts")
             let n = docFreq.count
-            guard offsets.count == n + 1, postingStart.count == n, blockStart.count == n,
+            guard offsets.count == n + 1, postingStart.count == n, blockStart.count == n, positionStart.count == n,
                   monotonic(offsets, within: bytes.count) else { throw .init(reason: "term dictionary shape") }
             fieldTerms.append(FieldTerms(bytes: bytes, offsets: offsets, docFreq: docFreq, postingStart: postingStart,
-                                         blockStart: blockStart))
+                                         blockStart: blockStart, positionStart: positionStart))
         }
         let docBytes = try reader.array(UInt8.self, "posting bytes")
         let positionBytes = try reader.array(UInt8.self, "position bytes")
@@ -91,7 +93,8 @@ enum SegmentCodec {
         for terms in fieldTerms {
             guard let terms else { continue }
             guard terms.postingStart.allSatisfy({ Int($0) <= docBytes.count }),
-                  terms.blockStart.allSatisfy({ Int($0) <= blocks }),
+                  terms.blockStart.allSatisfy({ $0 == UInt32.max || Int($0) < blocks }),
+                  terms.positionStart.allSatisfy({ Int($0) <= positionBytes.count }),
                   terms.docFreq.allSatisfy({ Int($0) <= docs }) else { throw .init(reason: "postings out of bounds") }
         }
         var norms: [[UInt8]] = []

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The snapshot file format (version 1): the whole committed index as sealed segments, so opening a store
 /// loads arrays instead of re-tokenizing documents.
 ///
@@ -76,10 +78,23 @@ package enum SnapshotFile {
         }
         let body = UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 4])
         var tail = ByteReader(raw, offset: raw.count - 4)
-        guard CRC32C.checksum(body) == (try? tail.u32()) else { throw .corrupt(path: path, reason: "checksum mismatch") }
+        let stored = try? tail.u32()
         guard fileVersion == version else { throw .corrupt(path: path, reason: "unknown format version \(fileVersion)") }
+        // The checksum runs on another core while the arrays are decoded (decoding never traps on bad bytes);
+        // nothing decoded is returned unless the checksum matches.
+        let checksum = ParallelChecksum(body)
+        let decoded = Result { () throws(ByteReader.Malformed) -> Contents in try decodeBody(body, path: path) }
+        guard checksum.wait() == stored else { throw .corrupt(path: path, reason: "checksum mismatch") }
+        do {
+            return try decoded.get()
+        } catch {
+            throw .corrupt(path: path, reason: error.reason)
+        }
+    }
+
+    private static func decodeBody(_ body: UnsafeRawBufferPointer, path: String) throws(ByteReader.Malformed) -> Contents {
         var reader = ByteReader(body, offset: magic.count + 4)
-        do throws(ByteReader.Malformed) {
+        do {
             let generation = try reader.u64("generation")
             let protection = try reader.string("protection class")
             let writerGeneration = try reader.u64("commit counter")
@@ -122,8 +137,28 @@ package enum SnapshotFile {
             guard reader.isAtEnd else { throw .init(reason: "\(reader.remaining) unexpected bytes at the end") }
             return Contents(generation: generation, protectionClass: protection, writerGeneration: writerGeneration,
                             schema: schema, clientStates: states, segments: segments, live: live)
-        } catch {
-            throw .corrupt(path: path, reason: error.reason)
         }
+    }
+}
+
+/// CRC-32C of a buffer computed on a background thread.
+private final class ParallelChecksum: @unchecked Sendable {
+    // Sound: `bytes` is only read, `result` is written once by the background block before `done` is signalled
+    // and read only after `wait()`; the caller keeps the buffer alive until `wait()` returns.
+    private let bytes: UnsafeRawBufferPointer
+    private var result: UInt32 = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            result = CRC32C.checksum(self.bytes)
+            done.signal()
+        }
+    }
+
+    func wait() -> UInt32 {
+        done.wait()
+        return result
     }
 }

@@ -55,11 +55,23 @@ final class CrashTests: XCTestCase {
             process.standardOutput = output
             process.standardError = errors
             try process.run()
-            usleep(UInt32.random(in: 20_000...300_000, using: &random))
+            var seen = Data()
+            if round % 2 == 0 {
+                // Any moment from launch: during start-up and recovery too.
+                usleep(UInt32.random(in: 0...300_000, using: &random))
+            } else {
+                // A moment while batches are being indexed, however slow the start-up is on this machine.
+                while !seen.contains(UInt8(ascii: "\n")) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    seen.append(chunk)
+                }
+                usleep(UInt32.random(in: 1_000...120_000, using: &random))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n")
+            seen.append(output.fileHandleForReading.readDataToEndOfFile())
+            let lines = String(decoding: seen, as: UTF8.self).split(separator: "\n")
             let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             XCTAssertEqual(process.terminationReason, .uncaughtSignal, "round \(round): \(problems)")
             XCTAssertTrue(problems.isEmpty, "round \(round): \(problems)")
@@ -91,9 +103,9 @@ final class CrashTests: XCTestCase {
             // Alternate between a clean close (snapshot) and a crash-like release (journal only).
             if round % 3 == 0 { container.close() } else { container.closeWithoutCheckpoint() }
         }
-        XCTAssertGreaterThan(killedMidRun, 30, "most kills should land while batches are being indexed")
+        XCTAssertGreaterThanOrEqual(killedMidRun, 20, "kills should land while batches are being indexed")
         print("crash test: \(killedMidRun) of 50 kills during indexing, \(durable) batches durable")
-        XCTAssertGreaterThan(durable, 100)
+        XCTAssertGreaterThan(durable, 50)
     }
 
     func testASecondProcessIsRefusedWithAClearError() throws {

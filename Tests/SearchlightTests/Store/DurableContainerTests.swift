@@ -123,6 +123,32 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
+    func testCheckpointFaultsAreReportedAndLoseNothing() throws {
+        let url = makeStoreURL(self)
+        let fileSystem = FaultInjectingFileSystem()
+        do {
+            let container = try SearchlightContainer(directory: url, options: storeOptions(fileSystem, checkpointBytes: 3_000))
+            let index = CSSearchableIndex(name: "k", container: container)
+            XCTAssertNil(index.batch("1") { $0.indexSearchableItems([makeItem("a", title: "A")]) })
+            fileSystem.inject(.failRename)
+            XCTAssertThrowsError(try container.checkpoint()) { error in
+                XCTAssertEqual((error as? CSIndexError)?.code, .indexUnavailableError)
+                XCTAssertTrue(error.localizedDescription.contains("rename"), error.localizedDescription)
+            }
+            // An automatic checkpoint that fails does not fail the batch that triggered it: it is journaled.
+            fileSystem.inject(.failSync, skip: 1)
+            let big = makeItem("b", title: "B", description: String(repeating: "long text ", count: 400))
+            XCTAssertNil(index.batch("2") { $0.indexSearchableItems([big]) })
+            XCTAssertEqual(fileSystem.firedFaults, [.failRename, .failSync])
+            XCTAssertNil(index.batch("3") { $0.indexSearchableItems([makeItem("c", title: "C")]) })
+            container.closeWithoutCheckpoint()
+        }
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "k", container: container)
+        XCTAssertEqual(index.allIdentifiers, ["a", "b", "c"])
+        XCTAssertEqual(index.lastClientState, Data("3".utf8))
+    }
+
     func testAutomaticCheckpointsAfterTheJournalThreshold() throws {
         let url = makeStoreURL(self)
         do {
