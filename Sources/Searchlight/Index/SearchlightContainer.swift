@@ -299,10 +299,11 @@ private struct ContainerCore: ~Copyable {
                 }
             }
             if itemsMayHaveGone {
-                recorder.delete(ids: ActivityWriter.orphans(in: base) { id in
+                let orphans = ActivityWriter.orphans(in: base) { id in
                     Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
                                       deletedDomains: deletedDomains, base: base, now: now)
-                })
+                }
+                if !orphans.isEmpty { recorder.delete(ids: orphans) }
             }
             switch clientState {
             case .set(let name, let state)?, .compareAndSet(let name, _, let state)?:
