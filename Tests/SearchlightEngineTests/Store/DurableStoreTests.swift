@@ -200,6 +200,38 @@ final class DurableStoreTests: XCTestCase {
         XCTAssertEqual(state(reopened), fresh)
     }
 
+    func testDamagedSnapshotOrMissingSnapshotIsReportedAndStartsEmpty() throws {
+        for damage in ["flip", "magic", "missing"] {
+            let directory = makeStoreDirectory(self)
+            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            do {
+                let opened = try open(directory)
+                for n in 1...5 { commit(n, opened, model: &model, states: &states) }
+                try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+                commit(6, opened, model: &model, states: &states)
+                opened.store.close()
+            }
+            let path = directory + "/snapshot.sls"
+            var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+            switch damage {
+            case "flip": bytes[bytes.count / 2] ^= 0x10
+            case "magic": bytes[0] = UInt8(ascii: "X")
+            default: try FileManager.default.removeItem(atPath: path)
+            }
+            if damage != "missing" { try bytes.write(to: URL(fileURLWithPath: path)) }
+            let opened = try open(directory)
+            guard case .corrupt(let file, let reason)? = opened.report.corruption else {
+                return XCTFail("\(damage): not reported")
+            }
+            XCTAssertEqual(file, damage == "missing" ? directory + "/journal-1.slj" : path, damage)
+            XCTAssertFalse(reason.isEmpty)
+            XCTAssertEqual(opened.writer.snapshot.documentCount, 0, damage)
+            XCTAssertTrue(opened.clientStates.isEmpty)
+            XCTAssertEqual(opened.report.movedAside.count, damage == "missing" ? 1 : 2, damage)
+            opened.store.close()
+        }
+    }
+
     func testNewerSnapshotVersionIsAnErrorAndKeepsTheFiles() throws {
         let directory = makeStoreDirectory(self)
         var model = StoreModel(), states: [String: [UInt8]] = [:]
