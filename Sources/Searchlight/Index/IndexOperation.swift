@@ -7,6 +7,8 @@ package enum IndexOperation: Sendable {
     case deleteIdentifiers([String])
     case deleteDomains([String])
     case deleteAll
+    /// A change to activity records (Sources/Searchlight/Activities); never part of an index batch.
+    case activities(ActivityOperation)
 }
 
 /// What a commit does to the client state of one index name.

@@ -23,6 +23,12 @@ public final class SearchlightContainer: Sendable {
     /// The time source for expiration (injectable so tests can move time).
     public let clock: @Sendable () -> Date
 
+    /// Activities: which one is current, and the live objects of donated ones (Sources/Searchlight/Activities).
+    package let activities = ActivityRegistry()
+    /// Engagement (selections, impressions, activity visits) that `CSUserQuery` ranking uses. A durable container
+    /// saves it with every checkpoint (and `close()`) and loads it when opened (Activities/EngagementLedger).
+    package let engagement: EngagementLedger
+
     private let core: Mutex<ContainerCore>
     private let published: Mutex<IndexSnapshot>
     private let writeQueue = DispatchQueue(label: "searchlight.container.write")
@@ -41,7 +47,8 @@ public final class SearchlightContainer: Sendable {
         directory = nil
         protectionClass = nil
         recoveryReport = nil
-        core = Mutex(ContainerCore(writer: IndexWriter(), store: nil, clientStates: [:]))
+        engagement = EngagementLedger()
+        core = Mutex(ContainerCore(writer: IndexWriter(), store: nil, clientStates: [:], engagement: engagement))
         published = Mutex(IndexSnapshot())
     }
 
@@ -71,8 +78,14 @@ public final class SearchlightContainer: Sendable {
         }
         recoveryReport = opened.report
         published = Mutex(opened.writer.snapshot)
+        var states = opened.clientStates
+        engagement = EngagementLedger()
+        if let saved = states.removeValue(forKey: EngagementLedger.clientStateName) {
+            // Soft state: a ledger that cannot be read starts empty rather than failing the open.
+            try? engagement.restore(from: saved)
+        }
         core = Mutex(ContainerCore(writer: opened.writer, store: opened.store,
-                                   clientStates: opened.clientStates.mapValues { Data($0) }))
+                                   clientStates: states.mapValues { Data($0) }, engagement: engagement))
     }
 
     /// Whether opening the store found it unreadable and started empty (index delegates are asked to reindex).
@@ -106,7 +119,7 @@ public final class SearchlightContainer: Sendable {
     public func close() {
         writeQueue.sync {
             core.withLock { core in
-                try? core.checkpoint(force: (core.store?.journalRecordCount ?? 0) > 0)
+                try? core.checkpoint(force: (core.store?.journalRecordCount ?? 0) > 0 || core.engagementChanged)
                 core.store?.close()
             }
         }
@@ -172,24 +185,38 @@ private struct ContainerCore: ~Copyable {
     /// No stored item expires before this (seconds since 2001); purges run only once it has passed.
     var nextExpiration: Double
 
-    init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data]) {
+    /// The container's engagement ledger, saved with each checkpoint under a reserved client-state name.
+    let engagement: EngagementLedger
+    /// The ledger's `changeCount` when it was last saved.
+    var savedEngagement: UInt64
+
+    init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data], engagement: EngagementLedger) {
         self.writer = writer
         self.store = store
         self.clientStates = clientStates
+        self.engagement = engagement
+        savedEngagement = engagement.changeCount
         // Items loaded from a store may expire at any time: the first write looks.
         nextExpiration = writer.snapshot.documentCount > 0 ? -.infinity : .infinity
     }
 
     /// Snapshots the store (synchronously) when forced or when its journal has grown past the threshold.
-    func checkpoint(force: Bool) throws(CSIndexError) {
+    mutating func checkpoint(force: Bool) throws(CSIndexError) {
         guard let store, !store.isClosed, force || store.needsCheckpoint else { return }
         do {
-            try store.checkpoint(writer.snapshot, clientStates: clientStates.mapValues { Array($0) })
+            let count = engagement.changeCount
+            var states = clientStates.mapValues { Array($0) }
+            states[EngagementLedger.clientStateName] = engagement.encoded()
+            try store.checkpoint(writer.snapshot, clientStates: states)
+            savedEngagement = count
         } catch {
             throw SearchlightContainer.error(from: error, doing: "the checkpoint failed (the journal still holds "
                                              + "every acknowledged change)")
         }
     }
+
+    /// Whether engagement changed since the last checkpoint saved it.
+    var engagementChanged: Bool { engagement.changeCount != savedEngagement }
 
     /// An item written earlier in the same round, or its deletion.
     private enum Pending {
@@ -209,6 +236,9 @@ private struct ContainerCore: ~Copyable {
         var everythingDeleted = false
         var newStates = clientStates
         var recorder = RecordingWriter(writer: writer, recording: store != nil)
+        // Activities tied to an item die with it: track what this round deletes (see the pass after the loop).
+        var deletedDomains: [String] = []
+        var itemsMayHaveGone = now.timeIntervalSinceReferenceDate >= nextExpiration
         do {
             try purgeExpired(now: now, recorder: &recorder)
             for operation in operations {
@@ -236,10 +266,15 @@ private struct ContainerCore: ~Copyable {
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
                 case .deleteIdentifiers(let ids):
-                    recorder.delete(ids: ids)
-                    for id in ids { pending[id] = .deleted }
+                    // Item deletes never reach activity records (their own namespace).
+                    let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }
+                    recorder.delete(ids: itemIDs)
+                    for id in itemIDs { pending[id] = .deleted }
+                    itemsMayHaveGone = true
                 case .deleteDomains(let domains):
                     recorder.delete(domains: domains)
+                    deletedDomains += domains
+                    itemsMayHaveGone = true
                     for (id, entry) in pending {
                         guard case .stored(let item) = entry, let domain = item.domainIdentifier else { continue }
                         if domains.contains(where: { IndexWriter.domain(domain, isWithin: $0) }) { pending[id] = .deleted }
@@ -250,7 +285,25 @@ private struct ContainerCore: ~Copyable {
                     everythingDeleted = true
                     newStates = [:]
                     nextExpiration = .infinity
+                    itemsMayHaveGone = true
+                    // Activities not tied to an item are not items: delete-all keeps them.
+                    let kept = try ActivityWriter.restoreUntiedActivities(from: base, into: &recorder, now: now,
+                                                                          excludingDomains: deletedDomains)
+                    nextExpiration = min(nextExpiration, kept)
+                case .activities(let change):
+                    let expiration = try ActivityWriter.apply(change, recorder: &recorder, base: base, now: now) { id in
+                        Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
+                                          deletedDomains: deletedDomains, base: base, now: now)
+                    }
+                    if let expiration { nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate) }
                 }
+            }
+            if itemsMayHaveGone {
+                let orphans = ActivityWriter.orphans(in: base) { id in
+                    Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
+                                      deletedDomains: deletedDomains, base: base, now: now)
+                }
+                if !orphans.isEmpty { recorder.delete(ids: orphans) }
             }
             switch clientState {
             case .set(let name, let state)?, .compareAndSet(let name, _, let state)?:
@@ -284,10 +337,30 @@ private struct ContainerCore: ~Copyable {
         }
         clientStates = newStates
         if let store, store.needsCheckpoint {
-            // Written on a background thread; writes continue in the new journal meanwhile.
-            store.checkpointInBackground(snapshot, clientStates: newStates.mapValues { Array($0) })
+            // Written on a background thread; writes continue in the new journal meanwhile. The engagement
+            // ledger rides along under its reserved client-state name.
+            var states = newStates.mapValues { Array($0) }
+            states[EngagementLedger.clientStateName] = engagement.encoded()
+            savedEngagement = engagement.changeCount
+            store.checkpointInBackground(snapshot, clientStates: states)
         }
         return snapshot
+    }
+
+    /// Whether item `id` exists at this point of a round: written in it, or present in `base`, unexpired, and not
+    /// deleted by the round (by identifier, domain or delete-all).
+    private static func itemSurvives(_ id: String, pending: [String: Pending], everythingDeleted: Bool,
+                                     deletedDomains: [String], base: IndexSnapshot, now: Date) -> Bool {
+        guard !ActivityIdentity.isReserved(id) else { return false }
+        switch pending[id] {
+        case .stored: return true
+        case .deleted: return false
+        case nil:
+            let snapshot = ContainerSnapshot(engine: base, now: now)
+            guard !everythingDeleted, let address = base.lookup(id: id), snapshot.isVisible(address) else { return false }
+            guard let domain = base.domain(of: address) else { return true }
+            return !deletedDomains.contains { IndexWriter.domain(domain, isWithin: $0) }
+        }
     }
 
     /// Deletes items whose expiration has passed, once the earliest known expiration is reached.

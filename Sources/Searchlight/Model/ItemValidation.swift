@@ -18,6 +18,11 @@ extension CSSearchableItem {
             problems.append(.invalidItem("item has an empty uniqueIdentifier"))
         }
         let label = id.isEmpty ? "item with empty uniqueIdentifier" : "item '\(id)'"
+        if ActivityIdentity.isReserved(id) {
+            // Activity records live under such identifiers (Sources/Searchlight/Activities/ActivityIdentity.swift).
+            problems.append(.invalidItem("\(label): uniqueIdentifier starts with U+0000, which is reserved for "
+                                         + "Searchlight's activity records"))
+        }
         if let domain = domainIdentifier, let problem = Self.domainProblem(domain) {
             problems.append(.invalidItem("\(label): domainIdentifier '\(domain)' \(problem)"))
         }

@@ -147,7 +147,8 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
         var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
         var expressions = [try QueryEvaluator.parse(queryString)]
         for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
-        let matches = evaluator.matches(all: expressions)
+        // Activities linked to items become those items: one result each (Activities/ActivityResults).
+        let matches = ActivityResults.collapse(evaluator.matches(all: expressions), in: snapshot)
         let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let entries = try order.page(matches, cursor: contextValues.cursor, offset: contextValues.offset,
                                      limit: contextValues.limit)

@@ -74,11 +74,11 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
         let filter = try filter(in: snapshot)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
-        let ranking = UserQueryRanking(snapshot: snapshot, engagement: EngagementStore.shared.weights(in: container),
-                                       typedText: text)
+        let ranking = UserQueryRanking(snapshot: snapshot, engagement: container.engagement.records, typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
-        let scored = snapshot.engine.search(plan.query, options: SearchOptions(
-            limit: limit, filter: filter, rescore: ranking.rescore, rescoreWindow: limit))
+        // Activities linked to items become those items: one result each (Activities/ActivityResults).
+        let scored = ActivityResults.collapse(snapshot.engine.search(plan.query, options: SearchOptions(
+            limit: limit, filter: filter, rescore: ranking.rescore, rescoreWindow: limit)), in: snapshot)
         let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let rankedCount = userValues.maxRankedResultCount
         var hits: [Hit] = scored.enumerated().map { index, hit in
@@ -131,14 +131,14 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             frequency[info.term, default: 0] += info.documentFrequency
         }
         let candidates = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(30)
-        let engagement = EngagementStore.shared.weights(in: container)
+        let engagement = container.engagement
         var scored: [(text: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
             let clauses = plan.words.map(plan.clause) + [.term(term), filter]
             let count = snapshot.engine.count(.and(clauses))
             guard count > 0 else { continue }
             let suggestion = head + term
-            let boost = 1 + 0.25 * min(1, log2(1 + (engagement[Self.engagementKey(suggestion)] ?? 0)) / 4)
+            let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
             scored.append((suggestion, count, Double(count) * boost, df))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.df != $1.df ? $0.df > $1.df : $0.text < $1.text }
@@ -162,14 +162,29 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         annotator?.explanation(for: item.uniqueIdentifier)
     }
 
-    /// Records that the person engaged with a result (ranking favours it in later queries on this container).
+    /// Records that the person engaged with a result (ranking favours it in later queries on this container): a
+    /// selection counts 1 for it and an impression for every visible item; a focus counts a quarter selection.
+    /// Kept in the container's `EngagementLedger` (Activities/), decaying with a 14-day half-life.
     public func userEngaged(_ item: Item, visibleItems: [Item], interaction: UserInteractionKind) {
-        EngagementStore.shared.record(item.id, in: container, weight: interaction == .select ? 1 : 0.25)
+        let snapshot = container.snapshot()
+        let key = ActivityResults.engagementIdentifier(ofResult: item.id, in: snapshot)
+        if interaction == .select {
+            let shown = visibleItems.map { ActivityResults.engagementIdentifier(ofResult: $0.id, in: snapshot) }
+            container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+        } else {
+            container.engagement.recordSelection(of: key, weight: 0.25, at: snapshot.now)
+        }
     }
 
     /// Records that the person engaged with a suggestion (later suggestion lists favour it).
     public func userEngaged(_ suggestion: Suggestion, visibleSuggestions: [Suggestion], interaction: UserInteractionKind) {
-        EngagementStore.shared.record(Self.engagementKey(suggestion.suggestion.suggestionText), in: container,
-                                      weight: interaction == .select ? 1 : 0.25)
+        let now = container.clock()
+        let key = Self.engagementKey(suggestion.suggestion.suggestionText)
+        if interaction == .select {
+            let shown = visibleSuggestions.map { Self.engagementKey($0.suggestion.suggestionText) }
+            container.engagement.recordSelection(of: key, visible: shown, at: now)
+        } else {
+            container.engagement.recordSelection(of: key, weight: 0.25, at: now)
+        }
     }
 }

@@ -10,18 +10,20 @@ import SearchlightEngine
 /// - hint = `rankingHint` clamped to 0…100, divided by 100 (0 when absent);
 /// - recency = exp(−age / 30 days) for the age of `lastUsedDate` at the query's `now` (1 when in the future,
 ///   0 when absent);
-/// - engagement = min(1, log2(1 + weight) / 4), weight from `EngagementStore` (selection 1, focus 0.25).
-/// Each signal can lift a result by a bounded factor, so relevance still dominates: together at most ×3.5.
+/// and the engagement factor of `EngagementLedger` (selections over impressions and activity visits, halving
+/// every 14 days; 1 without engagement, 0.75…2.5) multiplies the product.
+/// Each signal can lift a result by a bounded factor, so relevance still dominates: together at most about ×7.
 package struct UserQueryRanking: Sendable {
     let snapshot: ContainerSnapshot
     let rankingHint: FieldID?
     let lastUsedDate: FieldID?
-    let engagement: [String: Double]
+    /// The container's engagement records (`EngagementLedger`), by result identifier.
+    let engagement: [String: EngagementLedger.Record]
     let title: FieldID?
     /// The typed text, folded, single-spaced; empty disables the coverage signal.
     let typed: String
 
-    package init(snapshot: ContainerSnapshot, engagement: [String: Double], typedText: String = "") {
+    package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record], typedText: String = "") {
         self.snapshot = snapshot
         title = snapshot.engine.schema.field(named: "title")
         typed = Self.normalize(typedText)
@@ -49,8 +51,9 @@ package struct UserQueryRanking: Sendable {
             let age = max(0, snapshot.now.timeIntervalSinceReferenceDate - used)
             factor *= 1 + 0.25 * exp(-age / (30 * 86_400))
         }
-        if !engagement.isEmpty, let id = snapshot.engine.id(of: address), let weight = engagement[id], weight > 0 {
-            factor *= 1 + 0.25 * min(1, log2(1 + weight) / 4)
+        if !engagement.isEmpty, let id = ActivityResults.engagementIdentifier(of: address, in: snapshot),
+           let record = engagement[id] {
+            factor *= EngagementLedger.factor(record, at: snapshot.now)
         }
         return Float(factor)
     }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Saves donations into a container: the part of `becomeCurrent()` shared by the Linux `NSUserActivity` and
+/// the Apple-platform `SearchlightActivityDonation`.
+package enum ActivityDonor {
+    /// Validates and stores `donation` for `donor` (the live activity object). A `visit` (the activity became
+    /// current, as opposed to a re-save of the current one) also counts as engagement for its result.
+    /// `completion` gets nil once the record is visible to queries (or was dropped because the item it is tied to
+    /// does not exist, as Apple does), or the error that kept it out.
+    package static func save(_ donation: ActivityDonation, donor: ActivityRegistry.Activity?, in container: SearchlightContainer,
+                             visit: Bool, completion: (@Sendable (CSIndexError?) -> Void)?) {
+        let problems = donation.validationProblems()
+        if !problems.isEmpty {
+            let error = CSIndexError.invalidItem(problems.map(\.message).joined(separator: "; ")
+                                                 + "; the activity was not indexed")
+            container.afterPendingWrites { completion?(error) }
+            return
+        }
+        if let donor { container.activities.registerDonor(donor, for: donation.recordIdentifier) }
+        if visit { container.engagement.recordDonation(of: donation.resultIdentifier, at: container.clock()) }
+        container.submit([.activities(.donate(donation))]) { completion?($0) }
+    }
+
+    /// Deletes the records donated with these persistent identifiers.
+    package static func delete(persistentIdentifiers: [String], in container: SearchlightContainer,
+                               completion: @escaping @Sendable () -> Void) {
+        container.submit([.activities(.deletePersistentIdentifiers(persistentIdentifiers))]) { _ in completion() }
+    }
+
+    /// Deletes every activity record of the container (items stay).
+    package static func deleteAll(in container: SearchlightContainer, completion: @escaping @Sendable () -> Void) {
+        container.submit([.activities(.deleteAll)]) { _ in completion() }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+
+/// A container's live activity objects: which one is current (one at a time, like the system's current user
+/// activity) and, by record identifier, the objects that donated records (so continuing a result can tell the
+/// donating object's delegate). References are weak: the app keeps its activities alive, as with Apple's.
+package final class ActivityRegistry: Sendable {
+    /// A live activity object (thread-safe, as `Sendable` says).
+    package typealias Activity = AnyObject & Sendable
+
+    private final class WeakBox: Sendable {
+        weak let object: Activity?
+        init(_ object: Activity) { self.object = object }
+    }
+
+    private struct State {
+        weak var current: Activity?
+        var donors: [String: WeakBox] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Makes `activity` the current one (the previous one, if any, is no longer current).
+    package func makeCurrent(_ activity: Activity) {
+        state.withLock { $0.current = activity }
+    }
+
+    /// `activity` stops being current (no effect if another one is current).
+    package func resign(_ activity: Activity) {
+        state.withLock { s in
+            if s.current === activity { s.current = nil }
+        }
+    }
+
+    /// The current activity object, if it is still alive.
+    package var current: Activity? { state.withLock { $0.current } }
+
+    /// Whether `activity` is the current one.
+    package func isCurrent(_ activity: Activity) -> Bool { state.withLock { $0.current === activity } }
+
+    /// Remembers that `activity` donated the record `identifier`.
+    package func registerDonor(_ activity: Activity, for identifier: String) {
+        state.withLock { s in
+            s.donors = s.donors.filter { $0.value.object != nil }
+            s.donors[identifier] = WeakBox(activity)
+        }
+    }
+
+    /// The live object that last donated record `identifier`, if any.
+    package func donor(for identifier: String) -> Activity? { state.withLock { $0.donors[identifier]?.object } }
+}

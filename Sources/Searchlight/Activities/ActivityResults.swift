@@ -1,0 +1,100 @@
+import Foundation
+import SearchlightEngine
+
+/// How activity records take part in query results next to items (reference §3.7).
+///
+/// Queries match activity documents like item documents. Before results are delivered, `collapse` applies the
+/// linking rules: an activity linked to an item (`relatedUniqueIdentifier` or `weakRelatedUniqueIdentifier`)
+/// that is visible becomes that item — one result, the item wins, at the better of the two positions and
+/// scores; an activity tied (`relatedUniqueIdentifier`) to an item that is not visible (deleted, expired) is
+/// dropped even before the container purges it; an activity weakly linked to an absent item stands alone.
+package enum ActivityResults {
+    /// Whether the snapshot may hold activity records (false: results need no collapsing).
+    package static func mayHoldActivities(_ snapshot: ContainerSnapshot) -> Bool {
+        snapshot.engine.schema.field(named: ActivityDocumentCodec.activityField) != nil
+    }
+
+    /// Collapses ranked hits (best first); the order of survivors is kept.
+    package static func collapse(_ hits: [(address: DocAddress, score: Double)],
+                                 in snapshot: ContainerSnapshot) -> [(address: DocAddress, score: Double)] {
+        guard mayHoldActivities(snapshot) else { return hits }
+        var result: [(address: DocAddress, score: Double)] = []
+        var position: [DocAddress: Int] = [:]
+        for hit in hits {
+            guard let address = representative(of: hit.address, in: snapshot) else { continue }
+            if let index = position[address] {
+                result[index].score = max(result[index].score, hit.score)
+            } else {
+                position[address] = result.count
+                result.append((address, hit.score))
+            }
+        }
+        return result
+    }
+
+    /// Collapses engine hits (best first), keeping their order.
+    package static func collapse(_ hits: [SearchHit], in snapshot: ContainerSnapshot) -> [SearchHit] {
+        guard mayHoldActivities(snapshot) else { return hits }
+        return collapse(hits.map { ($0.address, Double($0.score)) }, in: snapshot).map {
+            SearchHit(address: $0.address, score: Float($0.score))
+        }
+    }
+
+    /// Collapses unranked matches given in address order; the result is in address order, without duplicates.
+    package static func collapse(_ addresses: [DocAddress], in snapshot: ContainerSnapshot) -> [DocAddress] {
+        guard mayHoldActivities(snapshot) else { return addresses }
+        var result: [DocAddress] = []
+        var replaced = false
+        result.reserveCapacity(addresses.count)
+        for address in addresses {
+            guard let kept = representative(of: address, in: snapshot) else { continue }
+            replaced = replaced || kept != address
+            result.append(kept)
+        }
+        return replaced ? Set(result).sorted() : result
+    }
+
+    /// The document that stands for `address` in results: itself for an item or an unlinked activity, the linked
+    /// item for a linked activity whose item is visible, nil for a hidden one.
+    package static func representative(of address: DocAddress, in snapshot: ContainerSnapshot) -> DocAddress? {
+        guard let id = snapshot.engine.id(of: address), ActivityIdentity.isActivity(id) else { return address }
+        guard let links = ActivityDocumentCodec.links(at: address, in: snapshot.engine) else { return address }
+        for link in [links.strong, links.weak].compactMap({ $0 }) where !ActivityIdentity.isReserved(link) {
+            if let item = snapshot.engine.lookup(id: link), snapshot.isVisible(item) { return item }
+        }
+        return links.strong == nil ? address : nil
+    }
+
+    /// The identifier engagement is kept under for a result document: the item's identifier, or an activity's
+    /// linked item's, else the activity's record identifier.
+    package static func engagementIdentifier(of address: DocAddress, in snapshot: ContainerSnapshot) -> String? {
+        guard let id = snapshot.engine.id(of: address) else { return nil }
+        guard ActivityIdentity.isActivity(id), let links = ActivityDocumentCodec.links(at: address, in: snapshot.engine)
+        else { return id }
+        return links.strong ?? links.weak ?? id
+    }
+
+    /// The engagement identifier of a result identifier (what a query returned as `uniqueIdentifier`).
+    package static func engagementIdentifier(ofResult identifier: String, in snapshot: ContainerSnapshot) -> String {
+        guard ActivityIdentity.isActivity(identifier), let address = snapshot.engine.lookup(id: identifier) else {
+            return identifier
+        }
+        return engagementIdentifier(of: address, in: snapshot) ?? identifier
+    }
+}
+
+extension ContainerSnapshot {
+    /// The visible activity record with this identifier.
+    package func activity(withIdentifier identifier: String) -> ActivityRecord? {
+        guard ActivityIdentity.isActivity(identifier), let address = engine.lookup(id: identifier),
+              isVisible(address) else { return nil }
+        return ActivityDocumentCodec.record(at: address, in: engine)
+    }
+
+    /// Every visible activity record, by identifier.
+    package func activities() -> [ActivityRecord] {
+        ActivityWriter.activityAddresses(in: engine).filter(isVisible)
+            .compactMap { ActivityDocumentCodec.record(at: $0, in: engine) }
+            .sorted { $0.identifier < $1.identifier }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+
+/// What users did with results, per result identifier, decaying over time; `CSUserQuery` ranking multiplies a
+/// result's relevance by `factor(for:at:)`.
+///
+/// Three decayed counts are kept per identifier (an item's `uniqueIdentifier`, or for an activity its linked
+/// item's identifier, else its record identifier):
+/// - S, selections: the user chose the result (`CSUserQuery.userEngaged(… .select)`, or continuing it through
+///   `SearchlightContinuation`);
+/// - I, impressions: the result was visible when the user chose something (the chosen one included);
+/// - C, donations: the activity became current (`NSUserActivity.becomeCurrent()`), i.e. the user was there.
+///
+/// Each event adds 1 to its count and counts halve every `halfLife` (14 days): a count stored as `v` at time `t0`
+/// is `v · 2^(−(t − t0) / halfLife)` at `t`. The ranking factor is
+///
+///     factor = min(2, 1 + 0.5 · ln(1 + S + 0.5 · C)) · (0.75 + 0.5 · (S + 1) / (I + 2))
+///
+/// — a volume term that grows slowly with how often the result was used (capped at 2, reached near 6.4 uses),
+/// times a smoothed selection rate ("selections over impressions", 0.5 with no data, so the second term is 1
+/// until there are impressions). With no engagement the factor is exactly 1; a result shown often and never
+/// chosen drops towards 0.75; one chosen every time it was shown rises towards 2.5. As counts decay the factor
+/// returns to 1; once every count of a record is below 0.05 (`forgetThreshold`) it is forgotten: its factor is
+/// exactly 1 and `prune` drops it.
+///
+/// This is the state a durable store persists with the container (`encoded()` / `restore(from:)`); it changes
+/// outside the index's write rounds, so `changeCount` tells a store whether it needs writing.
+package final class EngagementLedger: Sendable {
+    /// One identifier's decayed counts as of `updated`.
+    package struct Record: Sendable, Equatable {
+        package var selections: Double = 0
+        package var impressions: Double = 0
+        package var donations: Double = 0
+        /// Seconds since the reference date at which the counts are stated.
+        package var updated: Double
+
+        package init(selections: Double = 0, impressions: Double = 0, donations: Double = 0, updated: Double) {
+            self.selections = selections
+            self.impressions = impressions
+            self.donations = donations
+            self.updated = updated
+        }
+
+        /// The counts decayed to `now` (a clock moving backwards decays nothing).
+        package func decayed(to now: Double) -> Record {
+            let age = max(0, now - updated)
+            let scale = pow(0.5, age / EngagementLedger.halfLife)
+            return Record(selections: selections * scale, impressions: impressions * scale,
+                          donations: donations * scale, updated: max(now, updated))
+        }
+
+        /// Whether every count is below `forgetThreshold`: such engagement is forgotten (factor 1, pruned).
+        package var isNegligible: Bool {
+            selections < EngagementLedger.forgetThreshold && impressions < EngagementLedger.forgetThreshold
+                && donations < EngagementLedger.forgetThreshold
+        }
+    }
+
+    /// Counts halve every 14 days.
+    package static let halfLife: TimeInterval = 14 * 86_400
+    /// Counts below this are forgotten: one selection after about 60 days, five after about 93.
+    package static let forgetThreshold = 0.05
+
+    private struct State {
+        var records: [String: Record] = [:]
+        var changeCount: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// The ranking factor for counts S, I, C (see the type's documentation).
+    package static func factor(selections s: Double, impressions i: Double, donations c: Double) -> Double {
+        min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * (s + 1) / (i + 2))
+    }
+
+    /// The ranking factor of a stored record at `now`.
+    package static func factor(_ record: Record, at now: Date) -> Double {
+        let r = record.decayed(to: now.timeIntervalSinceReferenceDate)
+        guard !r.isNegligible else { return 1 }
+        return factor(selections: r.selections, impressions: r.impressions, donations: r.donations)
+    }
+
+    /// The ranking factor of `identifier` at `now` (1 without engagement).
+    package func factor(for identifier: String, at now: Date) -> Double {
+        guard let record = state.withLock({ $0.records[identifier] }) else { return 1 }
+        return Self.factor(record, at: now)
+    }
+
+    /// The decayed counts of `identifier` at `now`, if any.
+    package func record(for identifier: String, at now: Date) -> Record? {
+        state.withLock { $0.records[identifier] }?.decayed(to: now.timeIntervalSinceReferenceDate)
+    }
+
+    /// The user chose `identifier` while `visible` were shown (the chosen one counts as shown too, when any are
+    /// given). `weight` is 1 for a selection, less for weaker signals (a focus counts 0.25).
+    package func recordSelection(of identifier: String, visible: [String] = [], weight: Double = 1, at now: Date) {
+        update(at: now) { records, t in
+            if !visible.isEmpty {
+                for shown in Set(visible).union([identifier]) { Self.bump(&records, shown, t) { $0.impressions += 1 } }
+            }
+            Self.bump(&records, identifier, t) { $0.selections += weight }
+        }
+    }
+
+    /// `identifiers` were shown without being chosen.
+    package func recordImpressions(of identifiers: [String], at now: Date) {
+        update(at: now) { records, t in
+            for shown in Set(identifiers) { Self.bump(&records, shown, t) { $0.impressions += 1 } }
+        }
+    }
+
+    /// An activity whose result identifier is `identifier` became current.
+    package func recordDonation(of identifier: String, at now: Date) {
+        update(at: now) { records, t in Self.bump(&records, identifier, t) { $0.donations += 1 } }
+    }
+
+    /// Forgets everything (e.g. before restoring persisted state).
+    package func removeAll() {
+        state.withLock { s in
+            s.records = [:]
+            s.changeCount &+= 1
+        }
+    }
+
+    /// Drops records that have decayed to nothing by `now`.
+    package func prune(at now: Date) {
+        let t = now.timeIntervalSinceReferenceDate
+        state.withLock { s in
+            let before = s.records.count
+            s.records = s.records.filter { !$0.value.decayed(to: t).isNegligible }
+            if s.records.count != before { s.changeCount &+= 1 }
+        }
+    }
+
+    /// Increases with every change; a store writes the ledger when it differs from what it last wrote.
+    package var changeCount: UInt64 { state.withLock { $0.changeCount } }
+
+    /// Every record, as stored (not decayed).
+    package var records: [String: Record] { state.withLock { $0.records } }
+
+    private func update(at now: Date, _ body: (inout [String: Record], Double) -> Void) {
+        let t = now.timeIntervalSinceReferenceDate
+        state.withLock { s in
+            body(&s.records, t)
+            s.changeCount &+= 1
+            // Forgotten records are dropped now and then, so the ledger does not grow with every result ever shown.
+            if s.changeCount % 1024 == 0 { s.records = s.records.filter { !$0.value.decayed(to: t).isNegligible } }
+        }
+    }
+
+    private static func bump(_ records: inout [String: Record], _ id: String, _ t: Double, _ change: (inout Record) -> Void) {
+        var record = records[id]?.decayed(to: t) ?? Record(updated: t)
+        change(&record)
+        records[id] = record
+    }
+
+    // MARK: Persistence
+
+    /// The client-state name a durable store saves the ledger under at each checkpoint (U+0000 keeps it apart
+    /// from index names; the container strips it from the client states it serves).
+    package static let clientStateName = "\u{0}searchlight.engagement"
+
+    private static let version: UInt8 = 1
+
+    /// The ledger as bytes for a store (identifiers sorted, so equal ledgers give equal bytes).
+    package func encoded() -> [UInt8] {
+        let records = self.records
+        var w = StoredValueWriter()
+        w.byte(Self.version)
+        w.varint(UInt64(records.count))
+        for id in records.keys.sorted() {
+            guard let r = records[id] else { continue }
+            w.string(id)
+            w.double(r.selections)
+            w.double(r.impressions)
+            w.double(r.donations)
+            w.double(r.updated)
+        }
+        return w.bytes
+    }
+
+    /// Replaces the ledger with one read from `bytes`; throws (changing nothing) if they are malformed.
+    package func restore(from bytes: [UInt8]) throws(CSIndexError) {
+        var r = StoredValueReader(bytes)
+        let bad = CSIndexError.unknown("the stored engagement ledger is malformed; the current ledger was kept")
+        guard r.byte() == Self.version, let count = r.varint() else { throw bad }
+        var records: [String: Record] = [:]
+        for _ in 0..<count {
+            guard let id = r.string(), let s = r.double(), let i = r.double(), let c = r.double(), let t = r.double(),
+                  [s, i, c].allSatisfy({ $0.isFinite && $0 >= 0 }), t.isFinite else { throw bad }
+            records[id] = Record(selections: s, impressions: i, donations: c, updated: t)
+        }
+        guard r.isAtEnd else { throw bad }
+        state.withLock { s in
+            s.records = records
+            s.changeCount &+= 1
+        }
+    }
+}

@@ -1,0 +1,171 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// Reference §3.7: activities linked to items by `relatedUniqueIdentifier` / `weakRelatedUniqueIdentifier`, and
+/// the separate identifier namespaces of activities and items.
+final class ActivityDeduplicationTests: XCTestCase {
+    private func linkedActivity(_ fixture: ActivityFixture, title: String, to item: String,
+                                weak: Bool = false, domain: String? = nil) -> NSUserActivity {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        if weak { set.weakRelatedUniqueIdentifier = item } else { set.relatedUniqueIdentifier = item }
+        set.domainIdentifier = domain
+        let activity = fixture.activity(title: title)
+        activity.contentAttributeSet = set
+        return activity
+    }
+
+    func testTiedActivityIsStoredOnlyIfItsItemExists() async throws {
+        let fixture = ActivityFixture()
+        let early = linkedActivity(fixture, title: "recipe soup", to: "recipe-1")
+        try await early.becomeCurrentAndWait()
+        XCTAssertTrue(fixture.activities.isEmpty, "the item does not exist yet: the activity is dropped")
+
+        try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup")])
+        try await early.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.activities.count, 1)
+    }
+
+    func testTiedActivityAndItemAreOneResultAndTheItemWins() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
+                                                      makeItem("recipe-2", title: "Onion soup")])
+        let activity = linkedActivity(fixture, title: "Tomato soup", to: "recipe-1")
+        activity.keywords = ["favourite"]
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.activities.count, 1)
+        XCTAssertEqual(fixture.search("tomato"), ["recipe-1"], "one result, and it is the item")
+        XCTAssertEqual(Set(fixture.search("soup")), ["recipe-1", "recipe-2"])
+        XCTAssertEqual(fixture.search("favourite"), ["recipe-1"], "matching only the activity still shows the item")
+    }
+
+    func testTiedActivityIsDeletedWithItsItem() async throws {
+        let fixture = ActivityFixture()
+        let items = [makeItem("a", title: "apple"), makeItem("b", title: "banana", domain: "fruit.yellow"),
+                     makeItem("c", title: "cherry")]
+        try await fixture.index.indexSearchableItems(items)
+        for (id, title) in [("a", "apple visit"), ("b", "banana visit"), ("c", "cherry visit")] {
+            try await linkedActivity(fixture, title: title, to: id).becomeCurrentAndWait()
+        }
+        let loose = fixture.activity(title: "loose visit")
+        try await loose.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.activities.count, 4)
+
+        try await fixture.index.deleteSearchableItems(withIdentifiers: ["a"])
+        XCTAssertEqual(Set(fixture.activities.compactMap(\.donation.title)), ["banana visit", "cherry visit", "loose visit"])
+        try await fixture.index.deleteSearchableItems(withDomainIdentifiers: ["fruit"])
+        XCTAssertEqual(Set(fixture.activities.compactMap(\.donation.title)), ["cherry visit", "loose visit"],
+                       "the item's domain took its activity although the activity has no domain")
+        try await fixture.index.deleteAllSearchableItems()
+        XCTAssertEqual(fixture.activities.compactMap(\.donation.title), ["loose visit"],
+                       "delete-all removes items and their activities; untied activities are not items")
+        XCTAssertEqual(fixture.search("visit").count, 1)
+    }
+
+    func testDeleteAllNeverResurrectsWhatTheRoundAlreadyRemovedOrWhatExpired() async throws {
+        let fixture = ActivityFixture()
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.domainIdentifier = "trips"
+        let inDomain = fixture.activity(title: "trip plan")
+        inDomain.contentAttributeSet = set
+        try await inDomain.becomeCurrentAndWait()
+        let expiring = fixture.activity(title: "soon gone")
+        expiring.expirationDate = fixture.clock.now.addingTimeInterval(10)
+        try await expiring.becomeCurrentAndWait()
+        let kept = fixture.activity(title: "kept")
+        try await kept.becomeCurrentAndWait()
+        fixture.clock.advance(by: 11)
+
+        fixture.index.beginBatch()
+        try await fixture.index.deleteSearchableItems(withDomainIdentifiers: ["trips"])
+        try await fixture.index.deleteAllSearchableItems()
+        try await fixture.index.endBatch(withClientState: Data([1]))
+        XCTAssertEqual(fixture.activities.compactMap(\.donation.title), ["kept"])
+        XCTAssertEqual(fixture.container.snapshot().engine.documentCount, 1, "nothing expired was re-added")
+    }
+
+    func testReplacingAnItemKeepsItsActivity() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("a", title: "first")])
+        try await linkedActivity(fixture, title: "visit", to: "a").becomeCurrentAndWait()
+        try await fixture.index.indexSearchableItems([makeItem("a", title: "second")])
+        XCTAssertEqual(fixture.activities.count, 1)
+        XCTAssertEqual(fixture.search("visit"), ["a"])
+    }
+
+    func testDeleteAndReindexInOneBatchKeepsTheActivity() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("a", title: "first")])
+        try await linkedActivity(fixture, title: "visit", to: "a").becomeCurrentAndWait()
+        fixture.index.beginBatch()
+        try await fixture.index.deleteSearchableItems(withIdentifiers: ["a"])
+        try await fixture.index.indexSearchableItems([makeItem("a", title: "again")])
+        try await fixture.index.endBatch(withClientState: Data([1]))
+        XCTAssertEqual(fixture.activities.count, 1, "the item survived the batch")
+        fixture.index.beginBatch()
+        try await fixture.index.indexSearchableItems([makeItem("z", title: "other")])
+        try await fixture.index.deleteSearchableItems(withIdentifiers: ["a"])
+        try await fixture.index.endBatch(withClientState: Data([2]))
+        XCTAssertTrue(fixture.activities.isEmpty)
+    }
+
+    func testTiedActivityOfAnExpiredItemIsHiddenThenPurged() async throws {
+        let fixture = ActivityFixture()
+        let item = makeItem("a", title: "ticket")
+        item.expirationDate = fixture.clock.now.addingTimeInterval(60)
+        try await fixture.index.indexSearchableItems([item])
+        try await linkedActivity(fixture, title: "boarding pass", to: "a").becomeCurrentAndWait()
+        XCTAssertEqual(fixture.search("boarding"), ["a"])
+        fixture.clock.advance(by: 61)
+        XCTAssertTrue(fixture.search("boarding").isEmpty, "hidden as soon as its item expired")
+        XCTAssertEqual(fixture.container.snapshot().engine.documentCount, 2)
+        try await fixture.index.indexSearchableItems([makeItem("z", title: "unrelated")])
+        XCTAssertEqual(fixture.container.snapshot().engine.documentCount, 1, "the next write purged both")
+    }
+
+    func testWeakLinkDeduplicatesWithoutTyingLifetimes() async throws {
+        let fixture = ActivityFixture()
+        let early = linkedActivity(fixture, title: "song lyrics", to: "song-1", weak: true)
+        try await early.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.activities.count, 1, "stored although the item does not exist")
+        XCTAssertEqual(fixture.search("lyrics"), [fixture.activities[0].identifier], "alone it is its own result")
+
+        try await fixture.index.indexSearchableItems([makeItem("song-1", title: "Song lyrics")])
+        XCTAssertEqual(fixture.search("lyrics"), ["song-1"], "with the item: one result, the item")
+
+        try await fixture.index.deleteSearchableItems(withIdentifiers: ["song-1"])
+        XCTAssertEqual(fixture.activities.count, 1, "deleting the item keeps a weakly linked activity")
+        XCTAssertEqual(fixture.search("lyrics"), [fixture.activities[0].identifier])
+    }
+
+    func testItemsAndActivitiesNeverOverwriteEachOther() async throws {
+        let fixture = ActivityFixture()
+        // The same identifier through both APIs.
+        try await fixture.index.indexSearchableItems([makeItem("shared", title: "item content")])
+        let activity = fixture.activity(title: "activity content")
+        activity.persistentIdentifier = "shared"
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.index.fetchSearchableItems(withIdentifiers: ["shared"]).first?.attributeSet.title,
+                       "item content")
+        XCTAssertEqual(fixture.search("activity").count, 1)
+        try await fixture.index.indexSearchableItems([makeItem("shared", title: "item changed")])
+        XCTAssertEqual(fixture.search("activity").count, 1, "re-indexing the item left the activity alone")
+
+        // Item deletes cannot reach activity records, even by their record identifier.
+        let recordID = try XCTUnwrap(fixture.activities.first?.identifier)
+        try await fixture.index.deleteSearchableItems(withIdentifiers: [recordID])
+        XCTAssertEqual(fixture.activities.count, 1)
+        // And no item can take an activity's identifier.
+        let error = await fixture.index.completion { fixture.index.indexSearchableItems([makeItem(recordID, title: "x")],
+                                                                                          completionHandler: $0) }
+        XCTAssertEqual(indexErrorCode(error), .invalidItemError)
+        XCTAssertTrue((error as? CSIndexError)?.message.contains("reserved") == true)
+        XCTAssertEqual(fixture.activities.first?.donation.title, "activity content")
+        // Deleting the activity leaves the item.
+        await NSUserActivity.deleteSavedUserActivities(withPersistentIdentifiers: ["shared"], in: fixture.container)
+        XCTAssertEqual(fixture.index.allIdentifiers, ["shared"])
+    }
+}
+#endif

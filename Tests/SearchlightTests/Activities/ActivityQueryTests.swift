@@ -1,0 +1,142 @@
+// The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
+#if !canImport(Darwin)
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// Activities through the query APIs: found alongside items, collapsed with their items, and engagement ranking
+/// in `CSUserQuery` (overtaking an equally relevant result, then falling back as engagement ages).
+final class ActivityQueryTests: XCTestCase {
+    private let day: TimeInterval = 86_400
+
+    private func searchQuery(_ string: String, in container: SearchlightContainer) -> [CSSearchableItem] {
+        let context = CSSearchQueryContext()
+        context.fetchAttributes = ["title"]
+        let run = runQuery(CSSearchQuery(queryString: string, queryContext: context, container: container))
+        XCTAssertNil(run.error)
+        return run.batches.flatMap { $0 }
+    }
+
+    private func userQuery(_ text: String, in container: SearchlightContainer) -> [String] {
+        let run = runUserQuery(text, in: container)
+        XCTAssertNil(run.error)
+        return run.items.map(\.uniqueIdentifier)
+    }
+
+    func testActivitiesAreFoundByBothQueryKindsAlongsideItems() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("trip", title: "Paris trip notes")])
+        let activity = fixture.activity("com.example.museum", title: "Paris museum visit")
+        activity.userInfo = ["museum": "orsay"]
+        try await activity.becomeCurrentAndWait()
+        let recordID = try XCTUnwrap(fixture.activities.first?.identifier)
+
+        let found = searchQuery(#"title == "*paris*"c"#, in: fixture.container)
+        XCTAssertEqual(Set(found.map(\.uniqueIdentifier)), ["trip", recordID])
+        XCTAssertEqual(Set(userQuery("paris", in: fixture.container)), ["trip", recordID])
+        XCTAssertEqual(userQuery("museum", in: fixture.container), [recordID])
+
+        // The delivered result continues into the activity.
+        let result = try XCTUnwrap(found.first { $0.uniqueIdentifier == recordID })
+        XCTAssertTrue(SearchlightContinuation.isActivityResult(result))
+        XCTAssertEqual(found.filter { !SearchlightContinuation.isActivityResult($0) }.map(\.uniqueIdentifier), ["trip"])
+        XCTAssertEqual(result.attributeSet.title, "Paris museum visit")
+        let continued = try XCTUnwrap(SearchlightContinuation.activity(forSelecting: result, in: fixture.container))
+        XCTAssertEqual(continued.activityType, "com.example.museum")
+        XCTAssertEqual(continued.userInfo?["museum"] as? String, "orsay")
+    }
+
+    func testLinkedActivitiesAndItemsAreOneQueryResult() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
+                                                      makeItem("song-1", title: "Soup song")])
+        let tied = fixture.activity(title: "Tomato soup")
+        let tiedSet = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        tiedSet.relatedUniqueIdentifier = "recipe-1"
+        tied.contentAttributeSet = tiedSet
+        tied.keywords = ["dinner"]
+        try await tied.becomeCurrentAndWait()
+        let weak = fixture.activity(title: "Soup song lyrics")
+        let weakSet = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        weakSet.weakRelatedUniqueIdentifier = "song-1"
+        weak.contentAttributeSet = weakSet
+        try await weak.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.activities.count, 2)
+
+        XCTAssertEqual(userQuery("tomato", in: fixture.container), ["recipe-1"])
+        XCTAssertEqual(Set(userQuery("soup", in: fixture.container)), ["recipe-1", "song-1"])
+        XCTAssertEqual(userQuery("dinner", in: fixture.container), ["recipe-1"], "the item stands for its activity")
+        XCTAssertEqual(userQuery("lyrics", in: fixture.container), ["song-1"])
+        XCTAssertEqual(Set(searchQuery(#"title == "*soup*"c"#, in: fixture.container).map(\.uniqueIdentifier)),
+                       ["recipe-1", "song-1"])
+        let item = try XCTUnwrap(searchQuery(#"keywords == "dinner""#, in: fixture.container).first)
+        XCTAssertEqual(item.uniqueIdentifier, "recipe-1")
+        XCTAssertEqual(item.attributeSet.title, "Tomato soup", "the item wins")
+    }
+
+    func testFrequentlySelectedItemOvertakesAnEquallyRelevantOneThenFallsBack() async throws {
+        let fixture = ActivityFixture()
+        let items = [makeItem("x", title: "Quarterly report"), makeItem("y", title: "Quarterly report")]
+        for item in items { item.expirationDate = .distantFuture }
+        try await fixture.index.indexSearchableItems(items)
+        let first = runUserQuery("quarterly", in: fixture.container)
+        XCTAssertEqual(first.items.map(\.uniqueIdentifier), ["x", "y"], "equal relevance: index order")
+        XCTAssertEqual(first.items[0].rank, first.items[1].rank, accuracy: 1e-6)
+
+        // The user picks "y" from the list five times.
+        for _ in 0..<5 {
+            let run = runUserQuery("quarterly", in: fixture.container)
+            let visible = run.items.map { CSUserQuery.Item(item: $0) }
+            let chosen = try XCTUnwrap(visible.first { $0.id == "y" })
+            run.query.userEngaged(chosen, visibleItems: visible, interaction: .select)
+        }
+        XCTAssertEqual(userQuery("quarterly", in: fixture.container), ["y", "x"], "engagement lifts y")
+
+        fixture.clock.advance(by: 30 * day)
+        XCTAssertEqual(userQuery("quarterly", in: fixture.container), ["y", "x"], "a month later y still leads")
+        let aging = runUserQuery("quarterly", in: fixture.container).items
+        let fresh = fixture.container.engagement.factor(for: "y", at: fixture.clock.now.addingTimeInterval(-30 * day))
+        let month = fixture.container.engagement.factor(for: "y", at: fixture.clock.now)
+        XCTAssertLessThan(month, fresh, "the lift shrinks as engagement ages")
+        XCTAssertGreaterThan(aging[0].rank, aging[1].rank)
+
+        fixture.clock.advance(by: 90 * day)
+        let late = runUserQuery("quarterly", in: fixture.container).items
+        XCTAssertEqual(late.count, 2)
+        guard late.count == 2 else { return }
+        XCTAssertEqual(late.map(\.uniqueIdentifier), ["x", "y"], "four months on the engagement is forgotten")
+        XCTAssertEqual(late[0].rank, late[1].rank, accuracy: 1e-6)
+    }
+
+    func testSelectionsThroughContinuationAndActivityVisitsRankToo() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("a", title: "Garden plan"),
+                                                      makeItem("b", title: "Garden plan")])
+        XCTAssertEqual(userQuery("garden", in: fixture.container), ["a", "b"])
+        _ = SearchlightContinuation.activity(forSelecting: "b", visibleIdentifiers: ["a", "b"], in: fixture.container)
+        XCTAssertEqual(userQuery("garden", in: fixture.container), ["b", "a"])
+
+        // An activity tied to "a" that the user keeps coming back to lifts "a" (visits count as engagement).
+        let visit = fixture.activity(title: "Garden plan")
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.relatedUniqueIdentifier = "a"
+        visit.contentAttributeSet = set
+        for _ in 0..<12 { try await visit.becomeCurrentAndWait() }
+        XCTAssertEqual(userQuery("garden", in: fixture.container), ["a", "b"])
+    }
+
+    func testAnActivityResultEarnsEngagementUnderItsRecord() async throws {
+        let fixture = ActivityFixture()
+        let one = fixture.activity("t.one", title: "Budget sheet")
+        try await one.becomeCurrentAndWait()
+        let two = fixture.activity("t.two", title: "Budget sheet")
+        try await two.becomeCurrentAndWait()
+        let order = userQuery("budget", in: fixture.container)
+        XCTAssertEqual(order.count, 2)
+        let run = runUserQuery("budget", in: fixture.container)
+        let visible = run.items.map { CSUserQuery.Item(item: $0) }
+        for _ in 0..<3 { run.query.userEngaged(visible[1], visibleItems: visible, interaction: .select) }
+        XCTAssertEqual(userQuery("budget", in: fixture.container), order.reversed())
+    }
+}
+#endif

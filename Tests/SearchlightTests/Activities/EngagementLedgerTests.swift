@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// The engagement formula, its decay, and the persisted form a store writes.
+final class EngagementLedgerTests: XCTestCase {
+    private let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    private let day: TimeInterval = 86_400
+
+    func testFactorIsOneWithoutEngagementAndFollowsTheFormula() {
+        let ledger = EngagementLedger()
+        XCTAssertEqual(ledger.factor(for: "x", at: t0), 1)
+        XCTAssertEqual(EngagementLedger.factor(selections: 0, impressions: 0, donations: 0), 1, accuracy: 1e-12)
+        // S = 2, I = 4, C = 2: (1 + 0.5·ln(1 + 2 + 1)) · (0.75 + 0.5·3/6)
+        let expected = (1 + 0.5 * log(4.0)) * (0.75 + 0.5 * 3 / 6)
+        XCTAssertEqual(EngagementLedger.factor(selections: 2, impressions: 4, donations: 2), expected, accuracy: 1e-12)
+    }
+
+    func testSelectionsRaiseAndIgnoredImpressionsLowerTheFactor() {
+        let ledger = EngagementLedger()
+        for _ in 0..<5 { ledger.recordSelection(of: "chosen", visible: ["ignored"], at: t0) }
+        XCTAssertEqual(ledger.record(for: "chosen", at: t0), .init(selections: 5, impressions: 5, updated: t0.timeIntervalSinceReferenceDate))
+        XCTAssertEqual(ledger.record(for: "ignored", at: t0)?.impressions, 5)
+        XCTAssertGreaterThan(ledger.factor(for: "chosen", at: t0), 2)
+        XCTAssertLessThan(ledger.factor(for: "ignored", at: t0), 1)
+        XCTAssertGreaterThanOrEqual(ledger.factor(for: "ignored", at: t0), 0.75)
+
+        ledger.recordDonation(of: "visited", at: t0)
+        XCTAssertGreaterThan(ledger.factor(for: "visited", at: t0), 1, "becoming current counts too")
+        XCTAssertLessThan(ledger.factor(for: "visited", at: t0), ledger.factor(for: "chosen", at: t0))
+    }
+
+    func testCountsHalveEveryFourteenDays() {
+        let ledger = EngagementLedger()
+        for _ in 0..<8 { ledger.recordSelection(of: "x", at: t0) }
+        XCTAssertEqual(EngagementLedger.halfLife, 14 * day)
+        XCTAssertEqual(ledger.record(for: "x", at: t0 + 14 * day)?.selections ?? 0, 4, accuracy: 1e-9)
+        XCTAssertEqual(ledger.record(for: "x", at: t0 + 42 * day)?.selections ?? 0, 1, accuracy: 1e-9)
+        // A new event adds to the decayed count.
+        ledger.recordSelection(of: "x", at: t0 + 14 * day)
+        XCTAssertEqual(ledger.record(for: "x", at: t0 + 14 * day)?.selections ?? 0, 5, accuracy: 1e-9)
+        // A clock that moves backwards decays nothing.
+        XCTAssertEqual(ledger.record(for: "x", at: t0)?.selections ?? 0, 5, accuracy: 1e-9)
+        // Factors fall back to 1 as engagement ages.
+        let fresh = ledger.factor(for: "x", at: t0 + 14 * day)
+        let old = ledger.factor(for: "x", at: t0 + 200 * day)
+        XCTAssertGreaterThan(fresh, old)
+        XCTAssertEqual(old, 1, accuracy: 0.001)
+        ledger.prune(at: t0 + 400 * day)
+        XCTAssertTrue(ledger.records.isEmpty, "negligible records are pruned")
+    }
+
+    func testForgottenRecordsArePrunedAsTheLedgerIsUsed() {
+        let ledger = EngagementLedger()
+        for i in 0..<100 { ledger.recordImpressions(of: ["old\(i)"], at: t0) }
+        let later = t0 + 365 * day
+        for i in 0..<1100 { ledger.recordSelection(of: "new\(i % 10)", at: later) }
+        XCTAssertEqual(ledger.records.count, 10, "a year-old impression is forgotten and dropped")
+    }
+
+    func testPersistedFormRoundTripsAndRejectsDamage() throws {
+        let ledger = EngagementLedger()
+        ledger.recordSelection(of: "a", visible: ["b"], at: t0)
+        ledger.recordDonation(of: "c", at: t0 + day)
+        let before = ledger.changeCount
+        let bytes = ledger.encoded()
+        let restored = EngagementLedger()
+        try restored.restore(from: bytes)
+        XCTAssertEqual(restored.records, ledger.records)
+        XCTAssertEqual(restored.encoded(), bytes)
+        XCTAssertEqual(ledger.changeCount, before, "encoding changes nothing")
+
+        for damaged in [Array(bytes.dropLast()), [9] + bytes.dropFirst(), bytes + [0], []] {
+            XCTAssertThrowsError(try restored.restore(from: damaged)) { error in
+                XCTAssertEqual(indexErrorCode(error), .unknownError)
+            }
+            XCTAssertEqual(restored.records, ledger.records, "a failed restore keeps the current ledger")
+        }
+        // A negative count is damage too.
+        var w = StoredValueWriter()
+        w.byte(1); w.varint(1); w.string("neg"); w.double(-1); w.double(0); w.double(0); w.double(0)
+        XCTAssertThrowsError(try restored.restore(from: w.bytes))
+        let empty = EngagementLedger()
+        XCTAssertNoThrow(try empty.restore(from: empty.encoded()))
+        XCTAssertTrue(empty.records.isEmpty)
+    }
+
+    func testEachContainerHasItsOwnLedger() async throws {
+        let clock = TestClock()
+        let one = SearchlightContainer(clock: clock.function), two = SearchlightContainer(clock: clock.function)
+        try await CSSearchableIndex(name: "one", container: one).indexSearchableItems([makeItem("a", title: "alpha")])
+        _ = SearchlightContinuation.activity(forSelecting: "a", in: one)
+        XCTAssertNotNil(one.engagement.record(for: "a", at: clock.now))
+        XCTAssertNil(two.engagement.record(for: "a", at: clock.now))
+    }
+}
