@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .library(name: "Searchlight", targets: ["Searchlight"]),
         .library(name: "SearchlightEngine", targets: ["SearchlightEngine"]),
+        .executable(name: "searchlight", targets: ["SearchlightCLI"]),
     ],
     targets: [
         .target(name: "SearchlightEngine", exclude: overviews(in: "SearchlightEngine")),
@@ -31,6 +32,10 @@ let package = Package(
             name: "Searchlight",
             dependencies: ["SearchlightEngine", "SearchlightQueryLanguage"],
             exclude: overviews(in: "Searchlight")),
+        .executableTarget(
+            name: "SearchlightCLI",
+            dependencies: ["Searchlight", "SearchlightEngine", "SearchlightQueryLanguage"],
+            exclude: overviews(in: "SearchlightCLI")),
         .testTarget(name: "SearchlightEngineTests", dependencies: ["SearchlightEngine"]),
         .testTarget(name: "SearchlightQueryLanguageTests", dependencies: ["SearchlightQueryLanguage"]),
         .testTarget(name: "SearchlightTests", dependencies: ["Searchlight"]),
