@@ -112,6 +112,21 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertEqual(Set(stored.snapshot.named.keys), ["contentType", "contentTypeTree", "title", "contentDescription"])
     }
 
+    func testFreeTextValues() {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.keywords = ["k1", "k2"]
+        set.title = "Title"
+        set.contentURL = URL(string: "https://example.com")
+        set.authors = [CSPerson(displayName: "Ann", handles: ["ann@x"], handleIdentifier: "email")]
+        set.authorNames = ["Ann"]
+        set.setValue("hidden", forCustomKey: CSCustomAttributeKey(keyName: "plain")!)
+        set.setValue(["shown"], forCustomKey: CSCustomAttributeKey(keyName: "tags", searchable: true, searchableByDefault: true, unique: false, multiValued: true)!)
+        set.setValue("off", forCustomKey: CSCustomAttributeKey(keyName: "off", searchable: false, searchableByDefault: true, unique: false, multiValued: false)!)
+        let values = set.snapshot.freeTextValues
+        XCTAssertEqual(values.map(\.name), ["keywords", "title", "authorNames", "tags"])
+        XCTAssertEqual(values.map(\.texts), [["k1", "k2"], ["Title"], ["Ann"], ["shown"]])
+    }
+
     func testCopyIsDeepAndIndependent() {
         let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
         set.title = "One"

@@ -12,7 +12,7 @@ final class InterchangeTests: XCTestCase {
 
     private func temporaryFile(_ contents: String) -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-\(UUID().uuidString).jsonl")
-        FileManager.default.createFile(atPath: url.path, contents: Data(contents.utf8))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(contents.utf8))
         temporaryFiles.append(url)
         return url
     }

@@ -101,13 +101,15 @@ public enum ItemJSON {
         case .cleared?: .cleared
         default: nil
         }
-        for descriptor in AttributeCatalog.all {
-            guard let slot = storage.named[descriptor.name] else { continue }
-            if descriptor.name == "contentTypeTree", slot == derivedTree { continue }
-            let path = "attributeSet.\(descriptor.name)"
+        // Only the slots present, in catalogue order (unknown names, which the API cannot create, go last).
+        let ordered = storage.named.map { (AttributeCatalog.position(of: $0.key) ?? Int.max, $0.key, $0.value) }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        for (_, name, slot) in ordered {
+            if name == "contentTypeTree", slot == derivedTree { continue }
             switch slot {
-            case .cleared: members.append(JSONMember(descriptor.name, .null))
-            case .value(let v): members.append(JSONMember(descriptor.name, try namedJSON(v, path: path)))
+            case .cleared: members.append(JSONMember(name, .null))
+            case .value(let v):
+                members.append(JSONMember(name, try namedJSON(v, path: "attributeSet.\(name)")))
             }
         }
         if !storage.custom.isEmpty {
@@ -135,8 +137,8 @@ public enum ItemJSON {
         return .object(members)
     }
 
-    package static func attributeSet(from json: JSONValue, path: String) throws(InterchangeError) -> CSSearchableItemAttributeSet {
-        guard case .object(let members) = json else { throw problem(path, "expected an object but found \(json.typeName)") }
+    package static func attributeSet(from json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> CSSearchableItemAttributeSet {
+        guard case .object(let members) = json else { throw problem(path(), "expected an object but found \(json.typeName)") }
         var storage = AttributeStorage()
         storage.named.reserveCapacity(members.count)
         var customValues: [JSONMember] = []
@@ -145,21 +147,21 @@ public enum ItemJSON {
         for member in members {
             switch member.key {
             case "customAttributes":
-                guard case .object(let c) = member.value else { throw problem(path + ".customAttributes", "expected an object") }
+                guard case .object(let c) = member.value else { throw problem(path() + ".customAttributes", "expected an object") }
                 customValues = c
             case "customAttributeKeys":
-                guard case .object(let c) = member.value else { throw problem(path + ".customAttributeKeys", "expected an object") }
-                for k in c { customKeys[k.key] = try keyInfo(k.value, name: k.key, path: path + ".customAttributeKeys." + k.key) }
+                guard case .object(let c) = member.value else { throw problem(path() + ".customAttributeKeys", "expected an object") }
+                for k in c { customKeys[k.key] = try keyInfo(k.value, name: k.key, path: path() + ".customAttributeKeys." + k.key) }
             default:
                 guard let descriptor = AttributeCatalog.descriptor(named: member.key) else {
-                    throw problem(path + "." + member.key, "unknown attribute (not a CSSearchableItemAttributeSet property)")
+                    throw problem(path() + "." + member.key, "unknown attribute (not a CSSearchableItemAttributeSet property)")
                 }
                 if descriptor.name == "contentTypeTree" { sawTree = true }
                 if member.value == .null {
                     storage.named[descriptor.name] = .cleared
                 } else {
                     storage.named[descriptor.name] = .value(try namedValue(member.value, kind: descriptor.kind,
-                                                                           path: path + "." + member.key))
+                                                                           path: path() + "." + member.key))
                 }
             }
         }
@@ -173,11 +175,11 @@ public enum ItemJSON {
         for member in customValues {
             let name = member.key
             if let reason = CustomAttributeKeyInfo.problem(withKeyName: name) {
-                throw problem(path + ".customAttributes." + name, reason)
+                throw problem(path() + ".customAttributes." + name, reason)
             }
             let key = customKeys[name] ?? CustomAttributeKeyInfo(keyName: name)
             let slot: AttributeSlot = member.value == .null
-                ? .cleared : .value(try customValue(member.value, path: path + ".customAttributes." + name))
+                ? .cleared : .value(try customValue(member.value, path: path() + ".customAttributes." + name))
             storage.custom[name] = CustomAttributeEntry(key: key, slot: slot)
         }
         return CSSearchableItemAttributeSet(storage: storage)
@@ -185,11 +187,11 @@ public enum ItemJSON {
 
     // MARK: Values
 
-    private static func namedJSON(_ value: AttributeValue, path: String) throws(InterchangeError) -> JSONValue {
+    private static func namedJSON(_ value: AttributeValue, path: @autoclosure () -> String) throws(InterchangeError) -> JSONValue {
         switch value {
         case .string(let s): return .string(s)
         case .strings(let s): return .array(s.map(JSONValue.string))
-        case .number(let n): return try numberJSON(n, path: path)
+        case .number(let n): return try numberJSON(n, path: path())
         case .date(let d): return .string(ISO8601DateCoding.string(from: d))
         case .dates(let d): return .array(d.map { .string(ISO8601DateCoding.string(from: $0)) })
         case .url(let u): return .string(u.absoluteString)
@@ -200,56 +202,56 @@ public enum ItemJSON {
             var members: [JSONMember] = []
             for name in h.keys.sorted() {
                 var values: [JSONValue] = []
-                for v in h[name] ?? [] { values.append(try customJSON(v, path: path + "." + name)) }
+                for v in h[name] ?? [] { values.append(try customJSON(v, path: path() + "." + name)) }
                 members.append(JSONMember(name, .array(values)))
             }
             return .object(members)
         case .null, .array, .unsupported:
-            return try customJSON(value, path: path)
+            return try customJSON(value, path: path())
         }
     }
 
-    private static func namedValue(_ json: JSONValue, kind: AttributeKind, path: String) throws(InterchangeError) -> AttributeValue {
+    private static func namedValue(_ json: JSONValue, kind: AttributeKind, path: @autoclosure () -> String) throws(InterchangeError) -> AttributeValue {
         switch kind {
-        case .string, .uniformType: return .string(try string(json, path: path))
+        case .string, .uniformType: return .string(try string(json, path: path()))
         case .strings:
-            guard case .array(let elements) = json else { throw problem(path, "expected an array of strings but found \(json.typeName)") }
+            guard case .array(let elements) = json else { throw problem(path(), "expected an array of strings but found \(json.typeName)") }
             var out: [String] = []
             out.reserveCapacity(elements.count)
-            for (i, e) in elements.enumerated() { out.append(try string(e, path: "\(path)[\(i)]")) }
+            for (i, e) in elements.enumerated() { out.append(try string(e, path: "\(path())[\(i)]")) }
             return .strings(out)
-        case .number: return .number(try number(json, path: path))
-        case .date: return .date(try date(json, path: path))
+        case .number: return .number(try number(json, path: path()))
+        case .date: return .date(try date(json, path: path()))
         case .dates:
-            guard case .array(let elements) = json else { throw problem(path, "expected an array of dates but found \(json.typeName)") }
+            guard case .array(let elements) = json else { throw problem(path(), "expected an array of dates but found \(json.typeName)") }
             var out: [Date] = []
-            for (i, e) in elements.enumerated() { out.append(try date(e, path: "\(path)[\(i)]")) }
+            for (i, e) in elements.enumerated() { out.append(try date(e, path: "\(path())[\(i)]")) }
             return .dates(out)
-        case .url: return .url(try url(json, path: path))
-        case .data: return .data(try data(json, path: path))
+        case .url: return .url(try url(json, path: path()))
+        case .data: return .data(try data(json, path: path()))
         case .persons:
-            guard case .array(let elements) = json else { throw problem(path, "expected an array of persons but found \(json.typeName)") }
+            guard case .array(let elements) = json else { throw problem(path(), "expected an array of persons but found \(json.typeName)") }
             var out: [PersonValue] = []
-            for (i, e) in elements.enumerated() { out.append(try person(e, path: "\(path)[\(i)]")) }
+            for (i, e) in elements.enumerated() { out.append(try person(e, path: "\(path())[\(i)]")) }
             return .persons(out)
         case .headers:
-            guard case .object(let members) = json else { throw problem(path, "expected an object of header arrays but found \(json.typeName)") }
+            guard case .object(let members) = json else { throw problem(path(), "expected an object of header arrays but found \(json.typeName)") }
             var out: [String: [AttributeValue]] = [:]
             for m in members {
-                guard case .array(let values) = m.value else { throw problem(path + "." + m.key, "expected an array") }
+                guard case .array(let values) = m.value else { throw problem(path() + "." + m.key, "expected an array") }
                 var converted: [AttributeValue] = []
-                for (i, v) in values.enumerated() { converted.append(try customValue(v, path: "\(path).\(m.key)[\(i)]")) }
+                for (i, v) in values.enumerated() { converted.append(try customValue(v, path: "\(path()).\(m.key)[\(i)]")) }
                 out[m.key] = converted
             }
             return .headers(out)
         }
     }
 
-    private static func customJSON(_ value: AttributeValue, path: String) throws(InterchangeError) -> JSONValue {
+    private static func customJSON(_ value: AttributeValue, path: @autoclosure () -> String) throws(InterchangeError) -> JSONValue {
         switch value {
         case .string(let s): return .string(s)
         case .strings(let s): return .array(s.map(JSONValue.string))
-        case .number(let n): return try numberJSON(n, path: path)
+        case .number(let n): return try numberJSON(n, path: path())
         case .date(let d): return .object([JSONMember("$date", .string(ISO8601DateCoding.string(from: d)))])
         case .dates(let ds): return .array(ds.map { .object([JSONMember("$date", .string(ISO8601DateCoding.string(from: $0)))]) })
         case .url(let u): return .object([JSONMember("$url", .string(u.absoluteString))])
@@ -259,40 +261,40 @@ public enum ItemJSON {
         case .null: return .object([JSONMember("$null", .bool(true))])
         case .array(let elements):
             var out: [JSONValue] = []
-            for (i, e) in elements.enumerated() { out.append(try customJSON(e, path: "\(path)[\(i)]")) }
+            for (i, e) in elements.enumerated() { out.append(try customJSON(e, path: "\(path())[\(i)]")) }
             return .array(out)
-        case .headers: return try namedJSON(value, path: path)
+        case .headers: return try namedJSON(value, path: path())
         case .unsupported(let typeName):
-            throw problem(path, "cannot write a value of unsupported type \(typeName)")
+            throw problem(path(), "cannot write a value of unsupported type \(typeName)")
         }
     }
 
-    private static func customValue(_ json: JSONValue, path: String) throws(InterchangeError) -> AttributeValue {
+    private static func customValue(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> AttributeValue {
         switch json {
         case .string(let s): return .string(s)
-        case .int, .double, .bool: return .number(try number(json, path: path))
+        case .int, .double, .bool: return .number(try number(json, path: path()))
         case .array(let elements):
             var out: [AttributeValue] = []
-            for (i, e) in elements.enumerated() { out.append(try customValue(e, path: "\(path)[\(i)]")) }
+            for (i, e) in elements.enumerated() { out.append(try customValue(e, path: "\(path())[\(i)]")) }
             return .normalizedArray(out)
         case .object:
-            if let d = json["$date"] { return .date(try date(d, path: path + ".$date")) }
-            if let d = json["$data"] { return .data(try data(d, path: path + ".$data")) }
-            if let u = json["$url"] { return .url(try url(u, path: path + ".$url")) }
+            if let d = json["$date"] { return .date(try date(d, path: path() + ".$date")) }
+            if let d = json["$data"] { return .data(try data(d, path: path() + ".$data")) }
+            if let u = json["$url"] { return .url(try url(u, path: path() + ".$url")) }
             if json["$null"] == .bool(true) { return .null }
-            if json["handleIdentifier"] != nil || json["handles"] != nil { return .person(try person(json, path: path)) }
-            throw problem(path, "expected a string, number, boolean, array, person object or {\"$date\"|\"$data\"|\"$url\"|\"$null\": …}")
+            if json["handleIdentifier"] != nil || json["handles"] != nil { return .person(try person(json, path: path())) }
+            throw problem(path(), "expected a string, number, boolean, array, person object or {\"$date\"|\"$data\"|\"$url\"|\"$null\": …}")
         case .null:
-            throw problem(path, "null is not allowed inside a value (use {\"$null\": true} for NSNull)")
+            throw problem(path(), "null is not allowed inside a value (use {\"$null\": true} for NSNull)")
         }
     }
 
-    private static func numberJSON(_ n: AttributeNumber, path: String) throws(InterchangeError) -> JSONValue {
+    private static func numberJSON(_ n: AttributeNumber, path: @autoclosure () -> String) throws(InterchangeError) -> JSONValue {
         switch n {
         case .int(let i): return .int(i)
         case .bool(let b): return .bool(b)
         case .double(let d):
-            guard d.isFinite else { throw problem(path, "cannot write the non-finite number \(d)") }
+            guard d.isFinite else { throw problem(path(), "cannot write the non-finite number \(d)") }
             return .double(d)
         }
     }
@@ -306,77 +308,77 @@ public enum ItemJSON {
         return .object(members)
     }
 
-    private static func person(_ json: JSONValue, path: String) throws(InterchangeError) -> PersonValue {
-        guard case .object(let members) = json else { throw problem(path, "expected a person object but found \(json.typeName)") }
+    private static func person(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> PersonValue {
+        guard case .object(let members) = json else { throw problem(path(), "expected a person object but found \(json.typeName)") }
         var p = PersonValue(displayName: nil, handles: [], handleIdentifier: "")
         for m in members {
             switch m.key {
-            case "displayName": if m.value != .null { p.displayName = try string(m.value, path: path + ".displayName") }
-            case "handleIdentifier": p.handleIdentifier = try string(m.value, path: path + ".handleIdentifier")
-            case "contactIdentifier": if m.value != .null { p.contactIdentifier = try string(m.value, path: path + ".contactIdentifier") }
+            case "displayName": if m.value != .null { p.displayName = try string(m.value, path: path() + ".displayName") }
+            case "handleIdentifier": p.handleIdentifier = try string(m.value, path: path() + ".handleIdentifier")
+            case "contactIdentifier": if m.value != .null { p.contactIdentifier = try string(m.value, path: path() + ".contactIdentifier") }
             case "handles":
-                guard case .array(let hs) = m.value else { throw problem(path + ".handles", "expected an array of strings") }
+                guard case .array(let hs) = m.value else { throw problem(path() + ".handles", "expected an array of strings") }
                 var out: [String] = []
-                for (i, h) in hs.enumerated() { out.append(try string(h, path: "\(path).handles[\(i)]")) }
+                for (i, h) in hs.enumerated() { out.append(try string(h, path: "\(path()).handles[\(i)]")) }
                 p.handles = out
-            default: throw problem(path + "." + m.key, "unknown person member")
+            default: throw problem(path() + "." + m.key, "unknown person member")
             }
         }
         return p
     }
 
-    private static func keyInfo(_ json: JSONValue, name: String, path: String) throws(InterchangeError) -> CustomAttributeKeyInfo {
-        guard case .object(let members) = json else { throw problem(path, "expected an object of flags") }
-        if let reason = CustomAttributeKeyInfo.problem(withKeyName: name) { throw problem(path, reason) }
+    private static func keyInfo(_ json: JSONValue, name: String, path: @autoclosure () -> String) throws(InterchangeError) -> CustomAttributeKeyInfo {
+        guard case .object(let members) = json else { throw problem(path(), "expected an object of flags") }
+        if let reason = CustomAttributeKeyInfo.problem(withKeyName: name) { throw problem(path(), reason) }
         var info = CustomAttributeKeyInfo(keyName: name)
         for m in members {
-            guard case .bool(let b) = m.value else { throw problem(path + "." + m.key, "expected true or false") }
+            guard case .bool(let b) = m.value else { throw problem(path() + "." + m.key, "expected true or false") }
             switch m.key {
             case "searchable": info.isSearchable = b
             case "searchableByDefault": info.isSearchableByDefault = b
             case "unique": info.isUnique = b
             case "multiValued": info.isMultiValued = b
-            default: throw problem(path + "." + m.key, "unknown custom key flag")
+            default: throw problem(path() + "." + m.key, "unknown custom key flag")
             }
         }
         return info
     }
 
-    private static func string(_ json: JSONValue, path: String) throws(InterchangeError) -> String {
-        guard case .string(let s) = json else { throw problem(path, "expected a string but found \(json.typeName)") }
+    private static func string(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> String {
+        guard case .string(let s) = json else { throw problem(path(), "expected a string but found \(json.typeName)") }
         return s
     }
 
-    private static func number(_ json: JSONValue, path: String) throws(InterchangeError) -> AttributeNumber {
+    private static func number(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> AttributeNumber {
         switch json {
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
         case .bool(let b): return .bool(b)
-        default: throw problem(path, "expected a number but found \(json.typeName)")
+        default: throw problem(path(), "expected a number but found \(json.typeName)")
         }
     }
 
-    private static func date(_ json: JSONValue, path: String) throws(InterchangeError) -> Date {
-        let s = try string(json, path: path)
+    private static func date(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> Date {
+        let s = try string(json, path: path())
         guard let d = ISO8601DateCoding.date(from: s) else {
-            throw problem(path, "expected an ISO 8601 date-time like 2026-11-21T23:05:57Z but found \"\(s)\"")
+            throw problem(path(), "expected an ISO 8601 date-time like 2026-11-21T23:05:57Z but found \"\(s)\"")
         }
         return d
     }
 
-    private static func url(_ json: JSONValue, path: String) throws(InterchangeError) -> URL {
-        let s = try string(json, path: path)
-        guard let u = URL(string: s) else { throw problem(path, "\"\(s)\" is not a valid URL") }
+    private static func url(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> URL {
+        let s = try string(json, path: path())
+        guard let u = URL(string: s) else { throw problem(path(), "\"\(s)\" is not a valid URL") }
         return u
     }
 
-    private static func data(_ json: JSONValue, path: String) throws(InterchangeError) -> Data {
-        let s = try string(json, path: path)
-        guard let d = Data(base64Encoded: s) else { throw problem(path, "expected base64 data") }
+    private static func data(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> Data {
+        let s = try string(json, path: path())
+        guard let d = Data(base64Encoded: s) else { throw problem(path(), "expected base64 data") }
         return d
     }
 
-    private static func problem(_ path: String, _ message: String) -> InterchangeError {
-        InterchangeError(message: "\(path): \(message)")
+    private static func problem(_ path: @autoclosure () -> String, _ message: String) -> InterchangeError {
+        InterchangeError(message: "\(path()): \(message)")
     }
 }

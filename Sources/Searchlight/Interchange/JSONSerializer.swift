@@ -36,8 +36,12 @@ package enum JSONSerializer {
     package static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         let utf8 = s.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out.append(contentsOf: utf8)
+        let plain: Bool? = utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
             out.append(UInt8(ascii: "\""))
             return
         }

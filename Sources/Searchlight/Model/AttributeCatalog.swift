@@ -20,6 +20,15 @@ package enum AttributeCatalog {
         return map
     }()
 
+    private static let positions: [String: Int] = {
+        var map: [String: Int] = [:]
+        for (i, d) in all.enumerated() { map[d.name] = i }
+        return map
+    }()
+
+    /// The attribute's index in `all` (Apple's header order), used to write attributes in a stable order.
+    package static func position(of name: String) -> Int? { positions[name] }
+
     /// The descriptor for a property name, e.g. `"contentDescription"`.
     package static func descriptor(named name: String) -> AttributeDescriptor? { byName[name] }
 

@@ -23,6 +23,23 @@ package struct AttributeStorage: Sendable, Hashable {
         custom = custom.filter { $0.value.slot != .cleared }
     }
 
+    /// The text free-text search looks at, by attribute name: catalogue attributes marked `isText` and custom
+    /// attributes whose key is `isSearchableByDefault` (reference §3.6), in catalogue order then custom names.
+    package var freeTextValues: [(name: String, texts: [String])] {
+        var result: [(name: String, texts: [String])] = []
+        let textNames = named.keys.filter { AttributeCatalog.descriptor(named: $0)?.isText == true }
+            .sorted { (AttributeCatalog.position(of: $0) ?? 0) < (AttributeCatalog.position(of: $1) ?? 0) }
+        for name in textNames {
+            if let texts = named[name]?.value?.textValues, !texts.isEmpty { result.append((name, texts)) }
+        }
+        for name in custom.keys.sorted() {
+            guard let entry = custom[name], entry.key.isSearchable, entry.key.isSearchableByDefault,
+                  let texts = entry.slot.value?.textValues, !texts.isEmpty else { continue }
+            result.append((name, texts))
+        }
+        return result
+    }
+
     /// True when nothing is set or cleared.
     package var isEmpty: Bool { named.isEmpty && custom.isEmpty }
 }

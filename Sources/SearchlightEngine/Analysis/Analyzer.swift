@@ -42,7 +42,11 @@ public struct Analyzer: Sendable {
         var text = text
         return text.withUTF8 { bytes in
             var state = Walker(bytes: bytes, mode: mode, position: firstPosition)
+            swap(&state.whole, &buffer.scratchWhole)
+            swap(&state.parts, &buffer.scratchParts)
             state.run(into: &buffer)
+            swap(&state.whole, &buffer.scratchWhole)
+            swap(&state.parts, &buffer.scratchParts)
             return state.position
         }
     }
@@ -62,7 +66,6 @@ private struct Walker {
         self.bytes = bytes
         self.mode = mode
         self.position = position
-        whole.reserveCapacity(64)
     }
 
     /// Decodes the scalar at `index` (the buffer is valid UTF-8: it comes from a String).
@@ -86,7 +89,7 @@ private struct Walker {
     @inline(__always)
     func classify(_ index: Int) -> (cls: CharacterClass, value: UInt32, length: Int) {
         let byte = bytes[index]
-        if byte < 0x80 { return (CharacterClass.ascii[Int(byte)], UInt32(byte), 1) }
+        if byte < 0x80 { return (CharacterClass.ofASCII(byte), UInt32(byte), 1) }
         let (value, length) = decode(index)
         return (CharacterClass.classify(value), value, length)
     }

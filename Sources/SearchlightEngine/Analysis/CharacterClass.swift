@@ -16,6 +16,16 @@ enum CharacterClass: UInt8 {
         }
     }
 
+    /// Class of an ASCII byte by comparisons (no table load, no lazy-global check on the hot path).
+    @inline(__always)
+    static func ofASCII(_ byte: UInt8) -> CharacterClass {
+        if byte &- 0x61 < 26 { return .lower }
+        if byte &- 0x41 < 26 { return .upper }
+        if byte &- 0x30 < 10 { return .digit }
+        if byte == 0x2E || byte == 0x5F || byte == 0x2D { return .connector }
+        return .separator
+    }
+
     /// Han, Hiragana, Katakana, Hangul (and their compatibility / half-width forms).
     static func isCJK(_ value: UInt32) -> Bool {
         switch value {

@@ -43,6 +43,9 @@ struct TokenBuffer {
 
     var bytes: [UInt8] = []
     var records: [Record] = []
+    /// Scratch of the analyzer (kept here so repeated calls reuse the allocations).
+    var scratchWhole: [UInt8] = []
+    var scratchParts: [(foldStart: Int, foldEnd: Int, byteStart: Int, byteEnd: Int)] = []
 
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)

@@ -35,6 +35,12 @@ public struct IndexSnapshot: Sendable {
     public let generation: UInt64
     /// Live documents.
     public let documentCount: Int
+    /// Per text field: `weight / (1 - b + b·length/averageLength)` for the 256 norm codes (BM25F).
+    let fieldFactors: [[Float]]
+    /// Per text field: average length (for block-max bounds).
+    let fieldAverages: [Float]
+    /// Total documents in the segments (deleted included), the N of idf.
+    let totalDocuments: Int
 
     init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64) {
         self.segments = segments
@@ -43,6 +49,23 @@ public struct IndexSnapshot: Sendable {
         self.parameters = parameters
         self.generation = generation
         documentCount = live.reduce(0) { $0 + $1.cardinality }
+        totalDocuments = max(segments.reduce(0) { $0 + $1.documentCount }, 1)
+        let averages = schema.fields.map { info -> Float in
+            let field = Int(info.id.rawValue)
+            var sum: UInt64 = 0, docs: UInt64 = 0
+            for segment in segments where field < segment.lengthSum.count {
+                sum += segment.lengthSum[field]
+                docs += UInt64(segment.fieldDocCount[field])
+            }
+            return docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+        }
+        fieldAverages = averages
+        fieldFactors = schema.fields.map { info -> [Float] in
+            guard info.options.kind == .text else { return [] }
+            let average = averages[Int(info.id.rawValue)]
+            let b = parameters.b, weight = info.options.weight
+            return FieldNorm.lengths.map { weight / (1 - b + b * $0 / average) }
+        }
     }
 
     /// An empty index.
@@ -95,8 +118,23 @@ public struct IndexSnapshot: Sendable {
     private func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?, into top: inout TopK) {
         let alive = live[ordinal]
         let segment = segments[ordinal]
+        // Block-max pruning: once the heap is full, a window of documents whose score bound cannot beat
+        // the worst kept hit is skipped without scoring (ties lose: later documents have larger addresses).
+        let pruning = boostField == nil
+        var windowEnd = -1
         var doc = iterator.next()
         while doc != DocIterator.end {
+            if pruning, top.isFull, doc > windowEnd {
+                if let (bound, upTo) = iterator.blockBound() {
+                    if bound * 1.0001 <= top.threshold {
+                        doc = upTo + 1 >= DocIterator.end ? DocIterator.end : iterator.advance(upTo + 1)
+                        continue
+                    }
+                    windowEnd = upTo
+                } else {
+                    windowEnd = DocIterator.end
+                }
+            }
             if alive[doc] {
                 var score = iterator.score()
                 if let boostField {
@@ -251,6 +289,14 @@ public struct IndexSnapshot: Sendable {
 
     // MARK: Stats
 
+    /// Estimated bytes per component (postings, positions, skip data, term dictionary, stored, ids, norms,
+    /// numeric), summed over segments.
+    public var memoryBreakdown: [String: Int] {
+        var total: [String: Int] = [:]
+        for segment in segments { total.merge(segment.memoryBreakdown, uniquingKeysWith: +) }
+        return total
+    }
+
     public var stats: IndexStats {
         let total = segments.reduce(0) { $0 + $1.documentCount }
         return IndexStats(documents: documentCount, deletedDocuments: total - documentCount,
@@ -282,4 +328,5 @@ final class FilteredIterator: DocIterator {
     override func score() -> Float { scoring.score() }
     override var cost: Int { min(scoring.cost, filter.cost) }
     override func explain() -> Explanation { scoring.explain() }
+    override func blockBound() -> (bound: Float, upTo: Int)? { scoring.blockBound() }
 }

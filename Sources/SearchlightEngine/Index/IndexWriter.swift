@@ -39,8 +39,9 @@ public final class IndexWriter {
     /// Adds a document, replacing any document with the same id.
     public func upsert(_ document: Document) throws(EngineError) {
         guard !document.id.isEmpty else { throw .emptyIdentifier }
-        for (field, _) in document.values where schema.info(field) == nil { throw .unknownField(field) }
-        delete(ids: [document.id])
+        let fieldCount = schema.fields.count
+        for (field, _) in document.values where Int(field.rawValue) >= fieldCount { throw .unknownField(field) }
+        delete(id: document.id)
         let doc = buffer.add(document, schema: schema, analyzer: analyzer)
         bufferLive.append(true)
         bufferIDs[document.id] = doc
@@ -58,16 +59,18 @@ public final class IndexWriter {
 
     /// Deletes documents by external id.
     public func delete(ids: some Sequence<String>) {
-        for id in ids {
-            if let doc = bufferIDs.removeValue(forKey: id) {
-                bufferLive[doc] = false
+        for id in ids { delete(id: id) }
+    }
+
+    private func delete(id: String) {
+        if let doc = bufferIDs.removeValue(forKey: id) {
+            bufferLive[doc] = false
+            dirty = true
+        }
+        for ordinal in segments.indices {
+            for doc in segments[ordinal].documents(withID: id) where live[ordinal][doc] {
+                live[ordinal][doc] = false
                 dirty = true
-            }
-            for ordinal in segments.indices {
-                for doc in segments[ordinal].documents(withID: id) where live[ordinal][doc] {
-                    live[ordinal][doc] = false
-                    dirty = true
-                }
             }
         }
     }

@@ -18,7 +18,11 @@ final class Segment: Sendable {
     let skipDocOffset: [UInt32]
     let skipPositionOffset: [UInt32]
     let skipMaxTf: [UInt32]
-    let skipMinNorm: [UInt8]
+    /// Per block: max over its documents of `tf / (length + impactConstant)`, the length-dependent part
+    /// of BM25F, so a query bounds a block's best score without decoding it.
+    let skipMaxImpact: [Float]
+    /// Per text field: `C0 = averageLength · (1 − b) / b` with b = 0.75 at seal time.
+    let impactConstants: [Float]
     /// Per text field: one norm byte per document (empty array: field absent).
     let norms: [[UInt8]]
     /// Per text field: total token length and number of documents with the field.
@@ -40,28 +44,29 @@ final class Segment: Sendable {
 
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
-         skipMinNorm: [UInt8], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
+         skipMaxImpact: [Float], impactConstants: [Float], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
          numericOffsets: [[UInt32]], numericValues: [[Double]], storedBytes: [UInt8], storedOffsets: [UInt32],
          idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String]) {
         self.documentCount = documentCount
         self.fieldTerms = fieldTerms
-        self.docBytes = docBytes
-        self.positionBytes = positionBytes
-        self.skipLastDoc = skipLastDoc
-        self.skipDocOffset = skipDocOffset
-        self.skipPositionOffset = skipPositionOffset
-        self.skipMaxTf = skipMaxTf
-        self.skipMinNorm = skipMinNorm
-        self.norms = norms
+        self.docBytes = docBytes.compacted()
+        self.positionBytes = positionBytes.compacted()
+        self.skipLastDoc = skipLastDoc.compacted()
+        self.skipDocOffset = skipDocOffset.compacted()
+        self.skipPositionOffset = skipPositionOffset.compacted()
+        self.skipMaxTf = skipMaxTf.compacted()
+        self.skipMaxImpact = skipMaxImpact.compacted()
+        self.impactConstants = impactConstants
+        self.norms = norms.map { $0.compacted() }
         self.lengthSum = lengthSum
         self.fieldDocCount = fieldDocCount
-        self.numericOffsets = numericOffsets
-        self.numericValues = numericValues
-        self.storedBytes = storedBytes
-        self.storedOffsets = storedOffsets
-        self.idBytes = idBytes
-        self.idOffsets = idOffsets
-        self.domainOrdinals = domainOrdinals
+        self.numericOffsets = numericOffsets.map { $0.compacted() }
+        self.numericValues = numericValues.map { $0.compacted() }
+        self.storedBytes = storedBytes.compacted()
+        self.storedOffsets = storedOffsets.compacted()
+        self.idBytes = idBytes.compacted()
+        self.idOffsets = idOffsets.compacted()
+        self.domainOrdinals = domainOrdinals.compacted()
         self.domains = domains
         var pairs: [(UInt64, UInt32)] = []
         pairs.reserveCapacity(documentCount)
@@ -74,6 +79,12 @@ final class Segment: Sendable {
         pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         idHashes = pairs.map(\.0)
         idHashDocs = pairs.map(\.1)
+    }
+
+    /// The impact constant of a field with these length statistics.
+    static func impactConstant(lengthSum: UInt64, documents: UInt32) -> Float {
+        let average = documents > 0 ? max(Float(lengthSum) / Float(documents), 1) : 1
+        return average * (1 - 0.75) / 0.75
     }
 
     /// FNV-1a 64 of an id's UTF-8 bytes (stable across processes, unlike `Hasher`).
@@ -141,7 +152,7 @@ final class Segment: Sendable {
     var memoryBytes: Int {
         var total = docBytes.capacity + positionBytes.capacity + storedBytes.capacity + idBytes.capacity
         total += (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity) * 4
-        total += skipMinNorm.capacity + (storedOffsets.capacity + idOffsets.capacity + domainOrdinals.capacity) * 4
+        total += skipMaxImpact.capacity * 4 + (storedOffsets.capacity + idOffsets.capacity + domainOrdinals.capacity) * 4
         total += idHashes.capacity * 8 + idHashDocs.capacity * 4
         for terms in fieldTerms { total += terms?.memoryBytes ?? 0 }
         for n in norms { total += n.capacity }
@@ -149,6 +160,22 @@ final class Segment: Sendable {
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
         return total
+    }
+
+    /// Bytes per component, for diagnosing where memory goes.
+    var memoryBreakdown: [String: Int] {
+        var terms = 0
+        for t in fieldTerms { terms += t?.memoryBytes ?? 0 }
+        return [
+            "postings": docBytes.capacity, "positions": positionBytes.capacity,
+            "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
+                + skipMaxImpact.capacity) * 4,
+            "termDictionary": terms, "stored": storedBytes.capacity + storedOffsets.capacity * 4,
+            "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
+                + domainOrdinals.capacity * 4,
+            "norms": norms.reduce(0) { $0 + $1.capacity },
+            "numeric": numericOffsets.reduce(0) { $0 + $1.capacity * 4 } + numericValues.reduce(0) { $0 + $1.capacity * 8 },
+        ]
     }
 
     var termCount: Int { fieldTerms.reduce(0) { $0 + ($1?.count ?? 0) } }

@@ -6,8 +6,16 @@ struct SegmentBuilder {
     private(set) var documentCount = 0
     /// Keys are a 2-byte big-endian field id followed by the folded term bytes.
     private var interner = TermInterner()
+    /// Per term: its postings already encoded (`varint(doc delta), varint(tf)` per document) and its
+    /// positions (per document, delta varints), so sealing only concatenates in term order.
+    private var pool = ByteSlicePool()
+    private var termDocs: [ByteSlicePool.Stream] = []
+    private var termPositions: [ByteSlicePool.Stream] = []
+    private var termLastDoc: [UInt32] = []
+    private var termDocFreq: [UInt32] = []
+    private var postingCount = 0
+    // Per-document entries (one per distinct term of the document).
     private var entryTerm: [UInt32] = []
-    private var entryDoc: [UInt32] = []
     private var entryTf: [UInt32] = []
     private var entryPositionStart: [UInt32] = []
     private var positions: [UInt32] = []
@@ -26,13 +34,15 @@ struct SegmentBuilder {
 
     // Per-document scratch, reused.
     private var tokens = TokenBuffer()
-    private var key: [UInt8] = []
     private var pairTerm: [UInt32] = []
     private var pairPosition: [UInt32] = []
     private var lastSeen: [UInt32] = []
     private var entryOfTerm: [UInt32] = []
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
+    private var touchedText: [Int] = []
+    /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
+    private var kinds: [FieldOptions.Kind] = []
 
     /// Gap between the values of a multi-valued text field, so a phrase never spans two values.
     static let valueGap: UInt32 = 100
@@ -40,8 +50,8 @@ struct SegmentBuilder {
     var isEmpty: Bool { documentCount == 0 }
 
     var memoryBytes: Int {
-        interner.memoryBytes + (entryTerm.capacity + entryDoc.capacity + entryTf.capacity
-            + entryPositionStart.capacity + positions.capacity) * 4 + storedBytes.capacity + idBytes.capacity
+        interner.memoryBytes + pool.memoryBytes + termDocs.capacity * 32
+            + storedBytes.capacity + idBytes.capacity
     }
 
     private mutating func growFields(to count: Int) {
@@ -62,10 +72,12 @@ struct SegmentBuilder {
         growFields(to: schema.fields.count)
         pairTerm.removeAll(keepingCapacity: true)
         pairPosition.removeAll(keepingCapacity: true)
-        var touchedText: [Int] = []
+        touchedText.removeAll(keepingCapacity: true)
+        if kinds.count != schema.fields.count { kinds = schema.fields.map(\.options.kind) }
         for (field, value) in document.values {
             let f = Int(field.rawValue)
-            guard let kind = schema.kind(field) else { continue }
+            guard f < kinds.count else { continue }
+            let kind = kinds[f]
             switch (kind, value) {
             case (.text, .text(let text)):
                 let seen = touchedText.contains(f)
@@ -83,8 +95,11 @@ struct SegmentBuilder {
                 break
             }
         }
-        // Group this document's (term, position) pairs into one entry per term.
-        let firstEntry = entryTerm.count
+        // Group this document's (term, position) pairs into one entry per term, then append each entry
+        // to its term's encoded streams.
+        entryTerm.removeAll(keepingCapacity: true)
+        entryTf.removeAll(keepingCapacity: true)
+        entryPositionStart.removeAll(keepingCapacity: true)
         if lastSeen.count < interner.count {
             lastSeen.append(contentsOf: repeatElement(0, count: interner.count - lastSeen.count + 1024))
             entryOfTerm.append(contentsOf: repeatElement(0, count: lastSeen.count - entryOfTerm.count))
@@ -95,27 +110,32 @@ struct SegmentBuilder {
                 lastSeen[t] = doc + 1
                 entryOfTerm[t] = UInt32(entryTerm.count)
                 entryTerm.append(term)
-                entryDoc.append(doc)
                 entryTf.append(0)
                 entryPositionStart.append(0)
             }
             entryTf[Int(entryOfTerm[t])] += 1
         }
-        var start = UInt32(positions.count)
-        for e in firstEntry..<entryTerm.count {
+        var start: UInt32 = 0
+        for e in 0..<entryTerm.count {
             entryPositionStart[e] = start
             start += entryTf[e]
             entryTf[e] = 0
         }
-        positions.append(contentsOf: repeatElement(0, count: pairTerm.count))
-        for (term, position) in zip(pairTerm, pairPosition) {
-            let e = Int(entryOfTerm[Int(term)])
-            positions[Int(entryPositionStart[e] + entryTf[e])] = position
+        if positions.count < pairTerm.count { positions.append(contentsOf: repeatElement(0, count: pairTerm.count - positions.count)) }
+        for k in 0..<pairTerm.count {
+            let e = Int(entryOfTerm[Int(pairTerm[k])])
+            positions[Int(entryPositionStart[e] + entryTf[e])] = pairPosition[k]
             entryTf[e] += 1
         }
-        for e in firstEntry..<entryTerm.count where entryTf[e] > 1 {
-            let range = Int(entryPositionStart[e])..<Int(entryPositionStart[e] + entryTf[e])
-            positions[range].sort()
+        for e in 0..<entryTerm.count {
+            let p0 = Int(entryPositionStart[e])
+            let range = p0..<(p0 + Int(entryTf[e]))
+            if range.count > 1 {
+                var ordered = true
+                for k in range.dropFirst() where positions[k] < positions[k - 1] { ordered = false }
+                if !ordered { positions[range].sort() }
+            }
+            appendPosting(term: entryTerm[e], doc: doc, positions: range)
         }
         // Norms, numeric offsets, stored values, id and domain.
         for f in 0..<norms.count where !norms[f].isEmpty || touchedText.contains(f) {
@@ -155,26 +175,46 @@ struct SegmentBuilder {
         }
     }
 
+    /// Appends one document's posting to a term's encoded streams.
+    @inline(__always)
+    private mutating func appendPosting(term: UInt32, doc: UInt32, positions range: Range<Int>) {
+        let t = Int(term)
+        while termDocs.count <= t {
+            termDocs.append(pool.makeStream())
+            termPositions.append(pool.makeStream())
+            termLastDoc.append(0)
+            termDocFreq.append(0)
+        }
+        var docs = termDocs[t], positionStream = termPositions[t]
+        pool.appendVarInt(doc &- termLastDoc[t], to: &docs)
+        pool.appendVarInt(UInt32(range.count), to: &docs)
+        termLastDoc[t] = doc
+        termDocFreq[t] += 1
+        postingCount += 1
+        var previous: UInt32 = 0
+        for k in range {
+            let position = positions[k]
+            pool.appendVarInt(position &- previous, to: &positionStream)
+            previous = position
+        }
+        termDocs[t] = docs
+        termPositions[t] = positionStream
+    }
+
     private mutating func internTokens(field: FieldID) {
-        let hi = UInt8(field.rawValue >> 8), lo = UInt8(field.rawValue & 0xFF)
-        for record in tokens.records {
-            key.removeAll(keepingCapacity: true)
-            key.append(hi)
-            key.append(lo)
-            let start = Int(record.termStart)
-            key.append(contentsOf: tokens.bytes[start..<start + Int(record.termLength)])
-            let term = key.withUnsafeBufferPointer { interner.intern($0) }
-            pairTerm.append(term)
-            pairPosition.append(record.position)
+        tokens.bytes.withUnsafeBufferPointer { bytes in
+            for record in tokens.records {
+                let start = Int(record.termStart)
+                let term = interner.intern(UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)]),
+                                           field: field.rawValue)
+                pairTerm.append(term)
+                pairPosition.append(record.position)
+            }
         }
     }
 
     private mutating func internKey(field: Int, term: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        key.removeAll(keepingCapacity: true)
-        key.append(UInt8(field >> 8))
-        key.append(UInt8(field & 0xFF))
-        key.append(contentsOf: term)
-        return key.withUnsafeBufferPointer { interner.intern($0) }
+        interner.intern(term, field: UInt16(field))
     }
 
     /// Appends the live documents of sealed segments (in order) without re-analyzing: per-document data is
@@ -212,22 +252,17 @@ struct SegmentBuilder {
             norms[f].append(contentsOf: repeatElement(0, count: documentCount - norms[f].count))
         }
         guard documentCount > base else { return }
-        var positionScratch: [UInt32] = []
         for (f, terms) in segment.fieldTerms.enumerated() {
             guard let terms else { continue }
             for index in 0..<terms.count {
                 let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
-                let cursor = PostingCursor(segment: segment, terms: terms, index: index)
+                let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: f)
                 while cursor.next() != PostingCursor.end {
                     let newDoc = remap[cursor.doc]
                     if newDoc == UInt32.max { continue }
-                    positionScratch.removeAll(keepingCapacity: true)
-                    cursor.positions(into: &positionScratch)
-                    entryTerm.append(termID)
-                    entryDoc.append(newDoc)
-                    entryTf.append(UInt32(positionScratch.count))
-                    entryPositionStart.append(UInt32(positions.count))
-                    positions.append(contentsOf: positionScratch)
+                    positions.removeAll(keepingCapacity: true)
+                    cursor.positions(into: &positions)
+                    appendPosting(term: termID, doc: newDoc, positions: 0..<positions.count)
                 }
             }
         }
@@ -236,27 +271,16 @@ struct SegmentBuilder {
     /// Encodes the buffer as an immutable segment.
     func seal() throws(EngineError) -> Segment {
         let termCount = interner.count
-        guard positions.count < Int(UInt32.max) / 2, storedBytes.count < Int(UInt32.max) else {
-            throw .segmentTooLarge
-        }
-        // Counting sort of entries by term (stable: documents stay in order).
-        var termEntryStart = [Int](repeating: 0, count: termCount + 1)
-        for term in entryTerm { termEntryStart[Int(term) + 1] += 1 }
-        for t in 0..<termCount { termEntryStart[t + 1] += termEntryStart[t] }
-        var fill = termEntryStart
-        var order = [UInt32](repeating: 0, count: entryTerm.count)
-        for (e, term) in entryTerm.enumerated() {
-            order[fill[Int(term)]] = UInt32(e)
-            fill[Int(term)] += 1
-        }
+        guard storedBytes.count < Int(UInt32.max) else { throw .segmentTooLarge }
         // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
         let arena = interner.arena
         let starts = interner.starts
+        let termFields = interner.fields
         var prefixes = [UInt64](repeating: 0, count: termCount)
         for t in 0..<termCount {
-            var p: UInt64 = 0
+            var p = UInt64(termFields[t])
             let s = Int(starts[t]), e = Int(starts[t + 1])
-            for k in 0..<8 { p = p << 8 | (s + k < e ? UInt64(arena[s + k]) : 0) }
+            for k in 0..<6 { p = p << 8 | (s + k < e ? UInt64(arena[s + k]) : 0) }
             prefixes[t] = p
         }
         var sorted = Array(0..<UInt32(termCount))
@@ -273,65 +297,74 @@ struct SegmentBuilder {
         }
         var docBytes: [UInt8] = []
         var positionBytes: [UInt8] = []
-        docBytes.reserveCapacity(entryTerm.count * 2)
-        positionBytes.reserveCapacity(positions.count + positions.count / 4)
         var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
-        var skipMaxTf: [UInt32] = [], skipMinNorm: [UInt8] = []
+        var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
         var fieldTerms = [FieldTerms?](repeating: nil, count: norms.count)
+        let impactConstants = (0..<norms.count).map { Segment.impactConstant(lengthSum: lengthSum[$0], documents: fieldDocCount[$0]) }
         var cursor = 0
         while cursor < sorted.count {
             let firstTerm = Int(sorted[cursor])
-            let field = Int(arena[Int(starts[firstTerm])]) << 8 | Int(arena[Int(starts[firstTerm]) + 1])
+            let field = Int(termFields[firstTerm])
             var bytes: [UInt8] = [], offsets: [UInt32] = [0], docFreq: [UInt32] = []
-            var postingStart: [UInt32] = [], blockStart: [UInt32] = []
+            var postingStart: [UInt32] = [], blockStart: [UInt32] = [], positionStart: [UInt32] = []
             while cursor < sorted.count {
                 let t = Int(sorted[cursor])
                 let s = Int(starts[t]), e = Int(starts[t + 1])
-                let f = Int(arena[s]) << 8 | Int(arena[s + 1])
-                if f != field { break }
-                bytes.append(contentsOf: arena[(s + 2)..<e])
-                offsets.append(UInt32(bytes.count))
-                let entries = termEntryStart[t]..<termEntryStart[t + 1]
-                docFreq.append(UInt32(entries.count))
-                postingStart.append(UInt32(docBytes.count))
-                blockStart.append(UInt32(skipLastDoc.count))
-                let fieldNorms = field < norms.count ? norms[field] : []
-                var previousDoc: UInt32 = 0
-                var inBlock = 0
-                for k in entries {
-                    let entry = Int(order[k])
-                    let doc = entryDoc[entry], tf = entryTf[entry]
-                    if inBlock == 0 {
-                        skipDocOffset.append(UInt32(docBytes.count))
-                        skipPositionOffset.append(UInt32(positionBytes.count))
-                        skipLastDoc.append(0)
-                        skipMaxTf.append(0)
-                        skipMinNorm.append(255)
-                    }
-                    VarInt.append(doc &- previousDoc, to: &docBytes)
-                    VarInt.append(tf, to: &docBytes)
-                    previousDoc = doc
-                    var previousPosition: UInt32 = 0
-                    let p0 = Int(entryPositionStart[entry])
-                    for p in p0..<(p0 + Int(tf)) {
-                        VarInt.append(positions[p] &- previousPosition, to: &positionBytes)
-                        previousPosition = positions[p]
-                    }
-                    let last = skipLastDoc.count - 1
-                    skipLastDoc[last] = doc
-                    skipMaxTf[last] = max(skipMaxTf[last], tf)
-                    if Int(doc) < fieldNorms.count { skipMinNorm[last] = min(skipMinNorm[last], fieldNorms[Int(doc)]) }
-                    inBlock += 1
-                    if inBlock == Segment.blockSize { inBlock = 0 }
+                if Int(termFields[t]) != field { break }
+                let df = t < termDocFreq.count ? Int(termDocFreq[t]) : 0
+                // Terms whose every posting was dropped (deleted documents in a merge) are not kept.
+                guard df > 0 else {
+                    cursor += 1
+                    continue
                 }
+                bytes.append(contentsOf: arena[s..<e])
+                offsets.append(UInt32(bytes.count))
+                docFreq.append(UInt32(df))
+                postingStart.append(UInt32(docBytes.count))
+                positionStart.append(UInt32(positionBytes.count))
+                // Single-block terms (most of them) need no skip entry: the cursor decodes the block.
+                let multiBlock = df > Segment.blockSize
+                blockStart.append(multiBlock ? UInt32(skipLastDoc.count) : UInt32.max)
+                let fieldNorms = field < norms.count ? norms[field] : []
+                let impactConstant = impactConstants[field]
+                let docBase = docBytes.count, positionBase = positionBytes.count
+                pool.copy(termDocs[t], to: &docBytes)
+                pool.copy(termPositions[t], to: &positionBytes)
+                let docEnd = docBytes.count, positionEnd = positionBytes.count
+                if multiBlock { docBytes.withUnsafeBufferPointer { allDocs in
+                    positionBytes.withUnsafeBufferPointer { allPositions in
+                        let stream = UnsafeBufferPointer(rebasing: allDocs[docBase..<docEnd])
+                        let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase..<positionEnd])
+                        var offset = 0, positionOffset = 0
+                        var doc: UInt32 = 0
+                        for k in 0..<df {
+                            if k % Segment.blockSize == 0 {
+                                skipDocOffset.append(UInt32(docBase + offset))
+                                skipPositionOffset.append(UInt32(positionBase + positionOffset))
+                                skipLastDoc.append(0)
+                                skipMaxTf.append(0)
+                                skipMaxImpact.append(0)
+                            }
+                            doc &+= VarInt.read(stream, &offset)
+                            let tf = VarInt.read(stream, &offset)
+                            VarInt.skip(positionStream, &positionOffset, count: Int(tf))
+                            let last = skipLastDoc.count - 1
+                            skipLastDoc[last] = doc
+                            skipMaxTf[last] = max(skipMaxTf[last], tf)
+                            let norm = Int(doc) < fieldNorms.count ? fieldNorms[Int(doc)] : 0
+                            skipMaxImpact[last] = max(skipMaxImpact[last], Float(tf) / (FieldNorm.lengths[Int(norm)] + impactConstant))
+                        }
+                    }
+                } }
                 cursor += 1
             }
             guard docBytes.count < Int(UInt32.max), positionBytes.count < Int(UInt32.max) else {
                 throw .segmentTooLarge
             }
             if field < fieldTerms.count {
-                fieldTerms[field] = FieldTerms(bytes: bytes, offsets: offsets, docFreq: docFreq,
-                                               postingStart: postingStart, blockStart: blockStart)
+                fieldTerms[field] = FieldTerms(bytes: bytes.compacted(), offsets: offsets.compacted(),
+                                               docFreq: docFreq.compacted(), postingStart: postingStart.compacted(),
+                                               blockStart: blockStart.compacted(), positionStart: positionStart.compacted())
             }
         }
         var numericOffsets = self.numericOffsets
@@ -345,7 +378,7 @@ struct SegmentBuilder {
         }
         return Segment(documentCount: documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
                        positionBytes: positionBytes, skipLastDoc: skipLastDoc, skipDocOffset: skipDocOffset,
-                       skipPositionOffset: skipPositionOffset, skipMaxTf: skipMaxTf, skipMinNorm: skipMinNorm,
+                       skipPositionOffset: skipPositionOffset, skipMaxTf: skipMaxTf, skipMaxImpact: skipMaxImpact, impactConstants: impactConstants,
                        norms: norms, lengthSum: lengthSum, fieldDocCount: fieldDocCount,
                        numericOffsets: numericOffsets, numericValues: numericValues, storedBytes: storedBytes,
                        storedOffsets: storedOffsets, idBytes: idBytes, idOffsets: idOffsets,

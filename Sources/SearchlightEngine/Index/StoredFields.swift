@@ -12,8 +12,11 @@ enum StoredFields {
             switch value {
             case .text(let text):
                 out.append(0)
-                VarInt.append(UInt32(text.utf8.count), to: &out)
-                out.append(contentsOf: text.utf8)
+                var text = text
+                text.withUTF8 { utf8 in
+                    VarInt.append(UInt32(utf8.count), to: &out)
+                    out.append(contentsOf: utf8)
+                }
             case .number(let number):
                 out.append(1)
                 var bits = number.bitPattern

@@ -1,58 +1,111 @@
 /// Walks the postings of one term in one segment: decodes one 128-document block at a time, skips whole
 /// blocks with the skip data, and reads positions lazily (only phrase queries and primary-field boosts ask).
+/// A term with a single block has no skip entry; its bounds are computed from the decoded block.
 final class PostingCursor {
     static let end = Int.max
 
     let segment: Segment
     let docFreq: Int
+    /// First skip entry, or -1 for a single-block term.
     private let firstBlock: Int
     private let blockCount: Int
+    private let postingStart: Int
+    private let positionStart: Int
+    private let field: Int
     private var block = -1
     private var countInBlock = 0
     private var indexInBlock = 0
-    private var docs = [UInt32](repeating: 0, count: Segment.blockSize)
-    private var tfs = [UInt32](repeating: 0, count: Segment.blockSize)
+    /// Decoded documents and term frequencies of the current block (one allocation, freed in deinit).
+    private let docs: UnsafeMutablePointer<UInt32>
+    private let tfs: UnsafeMutablePointer<UInt32>
     /// Position-stream cursor: byte offset of the positions of document `positionDoc` of this block.
     private var positionOffset = 0
     private var positionDoc = 0
+    /// Bounds of a single-block term, computed on first use (-1: not yet).
+    private var singleMaxTf: Int64 = -1
+    private var singleMaxImpact: Float = -1
     /// Current document, -1 before the first `next`, `end` when exhausted.
     private(set) var doc = -1
 
-    init(segment: Segment, terms: FieldTerms, index: Int) {
+    init(segment: Segment, terms: FieldTerms, index: Int, field: Int) {
         self.segment = segment
+        self.field = field
         docFreq = Int(terms.docFreq[index])
-        firstBlock = Int(terms.blockStart[index])
+        let start = terms.blockStart[index]
+        firstBlock = start == UInt32.max ? -1 : Int(start)
+        postingStart = Int(terms.postingStart[index])
+        positionStart = Int(terms.positionStart[index])
         blockCount = (docFreq + Segment.blockSize - 1) / Segment.blockSize
+        docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * Segment.blockSize)
+        tfs = docs + Segment.blockSize
     }
+
+    deinit { docs.deallocate() }
 
     var tf: UInt32 { tfs[indexInBlock] }
 
-    /// Upper bound of tf and lower bound of the norm in the current block.
-    var blockMaxTf: UInt32 { segment.skipMaxTf[firstBlock + block] }
-    var blockMinNorm: UInt8 { segment.skipMinNorm[firstBlock + block] }
+    /// Upper bounds of tf and of `tf / (length + C0)` in the current block.
+    var blockMaxTf: UInt32 {
+        if firstBlock >= 0 { return segment.skipMaxTf[firstBlock + block] }
+        computeSingleBounds()
+        return UInt32(singleMaxTf)
+    }
+
+    var blockMaxImpact: Float {
+        if firstBlock >= 0 { return segment.skipMaxImpact[firstBlock + block] }
+        computeSingleBounds()
+        return singleMaxImpact
+    }
+
+    private func computeSingleBounds() {
+        guard singleMaxTf < 0 else { return }
+        let norms = field < segment.norms.count ? segment.norms[field] : []
+        let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
+        var maxTf: UInt32 = 0
+        var maxImpact: Float = 0
+        for i in 0..<countInBlock {
+            let d = Int(docs[i])
+            let norm = d < norms.count ? norms[d] : 0
+            maxTf = max(maxTf, tfs[i])
+            maxImpact = max(maxImpact, Float(tfs[i]) / (FieldNorm.lengths[Int(norm)] + c0))
+        }
+        singleMaxTf = Int64(maxTf)
+        singleMaxImpact = maxImpact
+    }
+
     /// Last document of the current block.
-    var blockLastDoc: Int { Int(segment.skipLastDoc[firstBlock + block]) }
+    var blockLastDoc: Int { firstBlock >= 0 ? Int(segment.skipLastDoc[firstBlock + block]) : Int(docs[countInBlock - 1]) }
 
     private func load(_ newBlock: Int) {
         block = newBlock
-        let skip = firstBlock + newBlock
         countInBlock = newBlock == blockCount - 1 ? docFreq - newBlock * Segment.blockSize : Segment.blockSize
-        var previous: UInt32 = newBlock == 0 ? 0 : segment.skipLastDoc[skip - 1]
-        var offset = Int(segment.skipDocOffset[skip])
+        var previous: UInt32
+        var offset: Int
+        if firstBlock >= 0 {
+            let skip = firstBlock + newBlock
+            previous = newBlock == 0 ? 0 : segment.skipLastDoc[skip - 1]
+            offset = Int(segment.skipDocOffset[skip])
+            positionOffset = Int(segment.skipPositionOffset[skip])
+        } else {
+            previous = 0
+            offset = postingStart
+            positionOffset = positionStart
+        }
         let count = countInBlock
+        let d = docs, t = tfs
         segment.docBytes.withUnsafeBufferPointer { bytes in
-            docs.withUnsafeMutableBufferPointer { d in
-                tfs.withUnsafeMutableBufferPointer { t in
-                    for i in 0..<count {
-                        previous &+= VarInt.read(bytes, &offset)
-                        d[i] = previous
-                        t[i] = VarInt.read(bytes, &offset)
-                    }
+            for i in 0..<count {
+                guard offset < bytes.count else {
+                    d[i] = previous
+                    t[i] = 0
+                    continue
                 }
+                previous &+= VarInt.read(bytes, &offset)
+                d[i] = previous
+                t[i] = offset < bytes.count ? VarInt.read(bytes, &offset) : 0
             }
         }
         indexInBlock = 0
-        positionOffset = Int(segment.skipPositionOffset[skip])
         positionDoc = 0
     }
 
@@ -76,7 +129,13 @@ final class PostingCursor {
     @discardableResult
     func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
-        if block < 0 || Int(segment.skipLastDoc[firstBlock + block]) < target {
+        if blockCount == 0 {
+            doc = Self.end
+            return doc
+        }
+        if firstBlock < 0 {
+            if block < 0 { load(0) }
+        } else if block < 0 || Int(segment.skipLastDoc[firstBlock + block]) < target {
             // Gallop over the skip entries, then binary search.
             var low = max(block, 0)
             var step = 1
@@ -109,34 +168,27 @@ final class PostingCursor {
         return doc
     }
 
-    /// Skips to the block after the current one (block-max pruning); the cursor is then on that
-    /// block's first document.
-    @discardableResult
-    func nextBlock() -> Int {
-        if block + 1 < blockCount {
-            load(block + 1)
-            doc = Int(docs[0])
-        } else {
-            doc = Self.end
+    /// Moves the position-stream cursor to the current document.
+    @inline(__always)
+    private func seekPositions(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let target = indexInBlock
+        if positionDoc > target {
+            positionOffset = firstBlock >= 0 ? Int(segment.skipPositionOffset[firstBlock + block]) : positionStart
+            positionDoc = 0
         }
-        return doc
+        while positionDoc < target {
+            VarInt.skip(bytes, &positionOffset, count: Int(tfs[positionDoc]))
+            positionDoc += 1
+        }
     }
 
     /// Appends the positions of the current document.
     func positions(into out: inout [UInt32]) {
-        let target = indexInBlock
-        if positionDoc > target {
-            positionOffset = Int(segment.skipPositionOffset[firstBlock + block])
-            positionDoc = 0
-        }
         segment.positionBytes.withUnsafeBufferPointer { bytes in
-            while positionDoc < target {
-                VarInt.skip(bytes, &positionOffset, count: Int(tfs[positionDoc]))
-                positionDoc += 1
-            }
+            seekPositions(bytes)
             var offset = positionOffset
             var position: UInt32 = 0
-            for _ in 0..<Int(tfs[target]) {
+            for _ in 0..<Int(tfs[indexInBlock]) {
                 guard offset < bytes.count else { break }
                 position &+= VarInt.read(bytes, &offset)
                 out.append(position)
@@ -146,9 +198,10 @@ final class PostingCursor {
 
     /// The first position of the current document (for primary-field prefix boosts).
     func firstPosition() -> UInt32 {
-        var scratch: [UInt32] = []
-        scratch.reserveCapacity(Int(tf))
-        positions(into: &scratch)
-        return scratch.first ?? UInt32.max
+        segment.positionBytes.withUnsafeBufferPointer { bytes in
+            seekPositions(bytes)
+            var offset = positionOffset
+            return offset < bytes.count && tfs[indexInBlock] > 0 ? VarInt.read(bytes, &offset) : UInt32.max
+        }
     }
 }

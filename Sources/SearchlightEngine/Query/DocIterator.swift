@@ -26,6 +26,10 @@ class DocIterator {
 
     /// Score breakdown of the current document.
     func explain() -> Explanation { Explanation(value: score(), summary: "\(type(of: self))") }
+
+    /// Block-max data for top-k pruning: an upper bound of the score of every document from the current
+    /// one up to `upTo`; nil when this iterator cannot bound its scores.
+    func blockBound() -> (bound: Float, upTo: Int)? { nil }
 }
 
 /// No document.
@@ -56,6 +60,7 @@ final class AllIterator: DocIterator {
     override func score() -> Float { constant }
     override var cost: Int { count }
     override func explain() -> Explanation { Explanation(value: constant, summary: "all documents") }
+    override func blockBound() -> (bound: Float, upTo: Int)? { (constant, Self.end - 1) }
 }
 
 /// A sorted list of documents (ranges, precomputed sets), constant score.
@@ -88,6 +93,7 @@ final class ListIterator: DocIterator {
     override func score() -> Float { constant }
     override var cost: Int { docs.count }
     override func explain() -> Explanation { Explanation(value: constant, summary: label) }
+    override func blockBound() -> (bound: Float, upTo: Int)? { (constant, Self.end - 1) }
 }
 
 /// AND: children ordered shortest first; the lead proposes, the others advance (galloping in their
@@ -122,6 +128,15 @@ final class ConjunctionIterator: DocIterator {
         return total
     }
     override var cost: Int { children[0].cost }
+    override func blockBound() -> (bound: Float, upTo: Int)? {
+        var bound: Float = 0, upTo = Self.end - 1
+        for child in children {
+            guard let b = child.blockBound() else { return nil }
+            bound += b.bound
+            upTo = min(upTo, b.upTo)
+        }
+        return (bound, upTo)
+    }
     override func explain() -> Explanation {
         let parts = children.map { $0.explain() }
         return Explanation(value: parts.reduce(0) { $0 + $1.value }, summary: "sum of (and)", details: parts)
@@ -158,6 +173,20 @@ final class DisjunctionIterator: DocIterator {
         return total
     }
     override var cost: Int { children.reduce(0) { $0 + $1.cost } }
+    override func blockBound() -> (bound: Float, upTo: Int)? {
+        var bound: Float = 0, upTo = Self.end - 1
+        for child in children where child.doc != Self.end {
+            if child.doc > doc {
+                // Not on the current document: it cannot score before its own document.
+                upTo = min(upTo, child.doc - 1)
+                continue
+            }
+            guard let b = child.blockBound() else { return nil }
+            bound += b.bound
+            upTo = min(upTo, b.upTo)
+        }
+        return (bound, upTo)
+    }
     override func explain() -> Explanation {
         let parts = children.filter { $0.doc == doc }.map { $0.explain() }
         return Explanation(value: parts.reduce(0) { $0 + $1.value }, summary: "sum of (or)", details: parts)
@@ -183,6 +212,7 @@ final class ExclusionIterator: DocIterator {
     override func score() -> Float { include.score() }
     override var cost: Int { include.cost }
     override func explain() -> Explanation { include.explain() }
+    override func blockBound() -> (bound: Float, upTo: Int)? { include.blockBound() }
 }
 
 /// Multiplies a child's score.
@@ -202,6 +232,10 @@ final class BoostIterator: DocIterator {
         return doc
     }
     override func score() -> Float { child.score() * factor }
+    override func blockBound() -> (bound: Float, upTo: Int)? {
+        guard factor >= 0, let b = child.blockBound() else { return nil }
+        return (b.bound * factor, b.upTo)
+    }
     override var cost: Int { child.cost }
     override func explain() -> Explanation {
         let inner = child.explain()

@@ -23,11 +23,10 @@ indirect enum QueryPlan {
 struct QueryPlanner {
     let snapshot: IndexSnapshot
     let analyzer = Analyzer()
-    private var factorCache: [Int: [Float]] = [:]
 
     init(snapshot: IndexSnapshot) { self.snapshot = snapshot }
 
-    var totalDocuments: Int { max(snapshot.segments.reduce(0) { $0 + $1.documentCount }, 1) }
+    var totalDocuments: Int { snapshot.totalDocuments }
 
     func resolve(_ scope: FieldScope) -> [Int] {
         let ids: [FieldID]
@@ -69,7 +68,7 @@ struct QueryPlanner {
         case .terms(let terms):
             var entries: [QueryPlan.GroupEntry] = []
             for field in scope {
-                for term in Set(terms) { entries.append(.init(field: field, term: Array(term.utf8), isExact: true)) }
+                for term in Set(terms).sorted() { entries.append(.init(field: field, term: Array(term.utf8), isExact: true)) }
             }
             return groupPlan(entries, label: "terms \(terms.prefix(5))")
         case .and(let clauses):
@@ -145,7 +144,13 @@ struct QueryPlanner {
             key.withUnsafeBufferPointer { k in
                 for segment in snapshot.segments {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                    for index in terms.prefixRange(k) {
+                    var range = Array(terms.prefixRange(k))
+                    if range.count > IndexSnapshot.maxExpansions {
+                        // Keep this segment's most frequent expansions without building every term.
+                        range.sort { terms.docFreq[$0] != terms.docFreq[$1] ? terms.docFreq[$0] > terms.docFreq[$1] : $0 < $1 }
+                        range.removeSubrange(IndexSnapshot.maxExpansions...)
+                    }
+                    for index in range {
                         let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
                         found[term, default: (field, 0)].df += Int(terms.docFreq[index])
                     }
@@ -158,6 +163,7 @@ struct QueryPlanner {
             candidates.sort { $0.df != $1.df ? $0.df > $1.df : $0.term.lexicographicallyPrecedes($1.term) }
             candidates.removeSubrange(IndexSnapshot.maxExpansions...)
         }
+        candidates.sort { $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term) }
         let maxDF = candidates.map(\.df).max() ?? 1
         let group = QueryPlan.group(entries: candidates.map { .init(field: $0.field, term: $0.term, isExact: $0.term == key) },
                                     idf: idf(maxDF), label: "\(prefix)*")
@@ -187,7 +193,7 @@ struct QueryPlanner {
                     found[bytes, default: 0] += Int(terms.docFreq[index])
                 }
             }
-            for (bytes, df) in found {
+            for (bytes, df) in found.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
                 entries.append(.init(field: field, term: bytes, isExact: bytes == key))
                 maxDF = max(maxDF, df)
             }
@@ -199,19 +205,20 @@ struct QueryPlanner {
 
     // MARK: Plan → iterator
 
-    mutating func factors(_ field: Int) -> [Float] {
-        if let cached = factorCache[field] { return cached }
-        var sum: UInt64 = 0, docs: UInt64 = 0
-        for segment in snapshot.segments where field < segment.lengthSum.count {
-            sum += segment.lengthSum[field]
-            docs += UInt64(segment.fieldDocCount[field])
-        }
-        let average = docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+    func factors(_ field: Int) -> [Float] {
+        field < snapshot.fieldFactors.count ? snapshot.fieldFactors[field] : FieldNorm.lengths.map { _ in 1 }
+    }
+
+    /// Scales that turn a block's stored impact (or max tf when b = 0) into a weighted-frequency bound.
+    func impactScales(_ field: Int, _ segment: Segment) -> (Float, Float) {
         let weight = snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.weight ?? 1
         let b = snapshot.parameters.b
-        let table = FieldNorm.lengths.map { length in weight / (1 - b + b * length / average) }
-        factorCache[field] = table
-        return table
+        guard b > 0, field < snapshot.fieldAverages.count, field < segment.impactConstants.count else { return (0, max(weight, 0)) }
+        let average = snapshot.fieldAverages[field]
+        let c = average * (1 - b) / b
+        let c0 = segment.impactConstants[field]
+        let ratio: Float = c >= c0 ? 1 : (c > 0 ? c0 / c : .infinity)
+        return (max(weight, 0) * average / b * ratio, max(weight, 0))
     }
 
     private func isPrimary(_ field: Int) -> Bool {
@@ -227,11 +234,20 @@ struct QueryPlanner {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))),
                       let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
                 let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
-                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index),
+                let (impactScale, tfScale) = impactScales(entry.field, segment)
+                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
                                              field: entry.field, fieldFactor: factors(entry.field), norms: norms,
-                                             primary: isPrimary(entry.field), isExact: entry.isExact))
+                                             primary: isPrimary(entry.field), isExact: entry.isExact,
+                                             impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
+            // Dense accumulation pays off when many cursors cover a good part of the segment.
+            if sources.count >= MaterializedGroupIterator.minimumSources,
+               sources.reduce(0, { $0 + $1.cost }) * 16 >= segment.documentCount {
+                return MaterializedGroupIterator(sources: sources.compactMap { $0 as? PostingSource },
+                                                 documentCount: segment.documentCount, idf: idf, boost: 1,
+                                                 parameters: snapshot.parameters, label: label)
+            }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
         case .phrase(let fields, let terms, let offsets, let idf, let label):
             var sources: [TermSource] = []
@@ -240,11 +256,13 @@ struct QueryPlanner {
                 var cursors: [PostingCursor] = []
                 for term in terms {
                     guard let index = term.withUnsafeBufferPointer({ dictionary.find($0) }) else { continue fieldLoop }
-                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index))
+                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index, field: field))
                 }
                 let norms = field < segment.norms.count ? segment.norms[field] : []
+                let (impactScale, tfScale) = impactScales(field, segment)
                 sources.append(PhraseSource(cursors: cursors, offsets: offsets, field: field,
-                                            fieldFactor: factors(field), norms: norms, primary: isPrimary(field)))
+                                            fieldFactor: factors(field), norms: norms, primary: isPrimary(field),
+                                            impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)

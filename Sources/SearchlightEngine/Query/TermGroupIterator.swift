@@ -1,14 +1,24 @@
 /// A scored text leaf: the union of its per-field sources (one term in several fields, a prefix or fuzzy
 /// expansion, or a phrase per field), combined by BM25F: the weighted, length-normalised frequencies of
 /// all fields add up before one saturation, so a term in two fields does not score twice.
+///
+/// Sources not on the current document wait in a binary heap ordered by their document, so a prefix
+/// that expands to hundreds of terms costs O(log n) per posting, not O(n) per document.
 final class TermGroupIterator: DocIterator {
     let sources: [TermSource]
     let idf: Float
     let boost: Float
     let parameters: RankingParameters
     let label: String
-    /// Best possible score of any document (for pruning): saturation at infinite frequency.
-    let maxScore: Float
+    /// Multiplier bound of the primary-field boosts (1 when no source is primary).
+    let primaryFactor: Float
+    /// Sources on the current document (`matchCount` of them). Raw buffers, not arrays: no
+    /// exclusivity bookkeeping or uniqueness checks on the per-posting path. Freed in deinit.
+    private let matching: UnsafeMutablePointer<Int>
+    private var matchCount: Int
+    /// The other live sources, a min-heap by document (`heapCount` of them).
+    private let heap: UnsafeMutablePointer<Int>
+    private var heapCount = 0
 
     init(sources: [TermSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
         self.sources = sources
@@ -16,41 +26,146 @@ final class TermGroupIterator: DocIterator {
         self.boost = boost
         self.parameters = parameters
         self.label = label
-        let primaryFactor = sources.contains { $0.primary }
+        primaryFactor = sources.contains { $0.primary }
             ? (1 + parameters.primaryPrefixBoost) * (1 + parameters.primaryExactBoost) : 1
-        maxScore = boost * idf * (parameters.k1 + 1) * primaryFactor
+        matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
+        heap = matching + max(sources.count, 1)
+        for index in sources.indices { matching[index] = index }
+        matchCount = sources.count
+    }
+
+    deinit { matching.deallocate() }
+
+    @inline(__always)
+    private func less(_ a: Int, _ b: Int) -> Bool { sources[heap[a]].doc < sources[heap[b]].doc }
+
+    private func push(_ source: Int) {
+        let sourceDoc = sources[source].doc
+        guard sourceDoc != Self.end else { return }
+        let heap = self.heap
+        var child = heapCount
+        heapCount += 1
+        while child > 0 {
+            let parent = (child - 1) >> 1
+            guard sourceDoc < sources[heap[parent]].doc else { break }
+            heap[child] = heap[parent]
+            child = parent
+        }
+        heap[child] = source
+    }
+
+    private func popTop() -> Int {
+        let heap = self.heap
+        let top = heap[0]
+        heapCount -= 1
+        let count = heapCount
+        if count > 0 {
+            let last = heap[count]
+            let lastDoc = sources[last].doc
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = -1
+                var smallestDoc = lastDoc
+                if left < count, sources[heap[left]].doc < smallestDoc {
+                    smallest = left
+                    smallestDoc = sources[heap[left]].doc
+                }
+                if right < count, sources[heap[right]].doc < smallestDoc { smallest = right }
+                if smallest < 0 { break }
+                heap[parent] = heap[smallest]
+                parent = smallest
+            }
+            heap[parent] = last
+        }
+        return top
+    }
+
+    private func collectMatching() -> Int {
+        guard heapCount > 0 else {
+            doc = Self.end
+            return doc
+        }
+        let current = sources[heap[0]].doc
+        doc = current
+        var count = 0
+        while heapCount > 0, sources[heap[0]].doc == current {
+            matching[count] = popTop()
+            count += 1
+        }
+        matchCount = count
+        // Source order, so float sums (and thus ties) do not depend on the heap's history.
+        let matching = self.matching
+        if count > 1 {
+            for i in 1..<count {
+                var j = i
+                let value = matching[i]
+                while j > 0, matching[j - 1] > value {
+                    matching[j] = matching[j - 1]
+                    j -= 1
+                }
+                matching[j] = value
+            }
+        }
+        return doc
     }
 
     override func next() -> Int {
-        var minimum = Self.end
-        for source in sources {
-            var d = source.doc
-            if d <= doc || d == -1 { d = source.next() }
-            if d < minimum { minimum = d }
+        if doc == Self.end { return doc }
+        for k in 0..<matchCount {
+            let index = matching[k]
+            _ = sources[index].next()
+            push(index)
         }
-        doc = minimum
-        return doc
+        matchCount = 0
+        return collectMatching()
     }
 
     override func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
-        var minimum = Self.end
-        for source in sources {
-            var d = source.doc
-            if d < target { d = source.advance(target) }
-            if d < minimum { minimum = d }
+        for k in 0..<matchCount {
+            let index = matching[k]
+            _ = sources[index].advance(target)
+            push(index)
         }
-        doc = minimum
-        return doc
+        matchCount = 0
+        while heapCount > 0, sources[heap[0]].doc < target {
+            let index = popTop()
+            _ = sources[index].advance(target)
+            push(index)
+        }
+        return collectMatching()
     }
 
     override var cost: Int { sources.reduce(0) { $0 + $1.cost } }
+
+    /// Best possible score of the documents up to the end of the sources' current blocks.
+    override func blockBound() -> (bound: Float, upTo: Int)? {
+        guard doc >= 0, doc != Self.end else { return nil }
+        var weighted: Float = 0
+        var upTo = Self.end - 1
+        // The window ends where the first current block ends; only sources with a document inside the
+        // window contribute their block maximum.
+        for source in sources where source.doc != Self.end && source.doc >= 0 {
+            guard let window = source.blockWindow() else { return nil }
+            upTo = min(upTo, window.lastDoc)
+        }
+        var primary = false
+        for source in sources where source.doc != Self.end && source.doc >= 0 && source.doc <= upTo {
+            guard let window = source.blockWindow() else { return nil }
+            weighted += window.weight
+            if source.primary { primary = true }
+        }
+        let bound = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * (primary ? primaryFactor : 1)
+        return (bound, upTo)
+    }
 
     override func score() -> Float {
         var weighted: Float = 0
         var primaryPrefix = false
         var primaryExact = false
-        for source in sources where source.doc == doc {
+        for k in 0..<matchCount {
+            let source = sources[matching[k]]
             let norm = source.norm(doc)
             weighted += Float(source.frequency) * source.fieldFactor[Int(norm)]
             if source.primary, source.startsField() {
@@ -68,7 +183,8 @@ final class TermGroupIterator: DocIterator {
         var details: [Explanation] = []
         var weighted: Float = 0
         var primaryPrefix = false, primaryExact = false
-        for source in sources where source.doc == doc {
+        for k in 0..<matchCount {
+            let source = sources[matching[k]]
             let norm = source.norm(doc)
             let part = Float(source.frequency) * source.fieldFactor[Int(norm)]
             weighted += part

@@ -32,13 +32,25 @@ class TermSource {
 
     @inline(__always)
     func norm(_ doc: Int) -> UInt8 { doc < norms.count ? norms[doc] : 0 }
+
+    /// Block-max data: a bound of this source's weighted frequency for every document from its current
+    /// one up to `lastDoc`; nil when unknown.
+    func blockWindow() -> (weight: Float, lastDoc: Int)? { nil }
 }
 
 /// A term's postings in one field.
 final class PostingSource: TermSource {
     let cursor: PostingCursor
-    init(cursor: PostingCursor, field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool, isExact: Bool) {
+    /// Converts a block's stored impact into a bound of its weighted frequency (see `blockWeightBound`).
+    let impactScale: Float
+    /// Used instead when b = 0 (no length normalisation): the field weight times the block's max tf.
+    let tfScale: Float
+
+    init(cursor: PostingCursor, field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool, isExact: Bool,
+         impactScale: Float, tfScale: Float) {
         self.cursor = cursor
+        self.impactScale = impactScale
+        self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary, span: 1, isExact: isExact)
     }
     override var doc: Int { cursor.doc }
@@ -47,6 +59,18 @@ final class PostingSource: TermSource {
     override func advance(_ target: Int) -> Int { cursor.advance(target) }
     override var frequency: UInt32 { cursor.tf }
     override func startsField() -> Bool { cursor.firstPosition() == 0 }
+
+    /// Upper bound of `tf · weight / (1 − b + b·length/average)` over the current block: that equals
+    /// `(weight·average/b) · tf/(length + C)` with `C = average(1 − b)/b`, and the block stores the max of
+    /// `tf/(length + C0)`; `impactScale` folds in `C0/C` when C < C0.
+    @inline(__always)
+    var blockWeightBound: Float { impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf) }
+
+    override func blockWindow() -> (weight: Float, lastDoc: Int)? {
+        let d = cursor.doc
+        guard d >= 0, d != PostingCursor.end else { return nil }
+        return (blockWeightBound, cursor.blockLastDoc)
+    }
 }
 
 /// A phrase in one field: the terms' cursors intersected, then their positions (shifted by each term's
@@ -58,9 +82,16 @@ final class PhraseSource: TermSource {
     private var phraseStarts: [UInt32] = []
     private var scratch: [UInt32] = []
 
-    init(cursors: [PostingCursor], offsets: [UInt32], field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool) {
+    /// As in `PostingSource`: scales from a block's stored impact (or max tf) to a weighted bound.
+    let impactScale: Float
+    let tfScale: Float
+
+    init(cursors: [PostingCursor], offsets: [UInt32], field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool,
+         impactScale: Float, tfScale: Float) {
         self.cursors = cursors
         self.offsets = offsets
+        self.impactScale = impactScale
+        self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
                    span: Int((offsets.max() ?? 0) + 1), isExact: true)
     }
@@ -94,7 +125,14 @@ final class PhraseSource: TermSource {
         phraseStarts.removeAll(keepingCapacity: true)
         cursors[0].positions(into: &phraseStarts)
         let shift = offsets[0]
-        phraseStarts = phraseStarts.compactMap { $0 >= shift ? $0 - shift : nil }
+        if shift > 0 {
+            var kept = 0
+            for k in 0..<phraseStarts.count where phraseStarts[k] >= shift {
+                phraseStarts[kept] = phraseStarts[k] - shift
+                kept += 1
+            }
+            phraseStarts.removeSubrange(kept...)
+        }
         for k in 1..<cursors.count {
             scratch.removeAll(keepingCapacity: true)
             cursors[k].positions(into: &scratch)
@@ -114,5 +152,20 @@ final class PhraseSource: TermSource {
     }
 
     override var frequency: UInt32 { UInt32(phraseStarts.count) }
+
+    /// A phrase occurs at most as often as its rarest term in a document, so the smallest of the terms'
+    /// block bounds bounds the phrase, up to the first end of their current blocks.
+    override func blockWindow() -> (weight: Float, lastDoc: Int)? {
+        var weight = Float.infinity
+        var lastDoc = Int.max - 1
+        for cursor in cursors {
+            let d = cursor.doc
+            guard d >= 0, d != PostingCursor.end else { return nil }
+            let bound = impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf)
+            weight = min(weight, bound)
+            lastDoc = min(lastDoc, cursor.blockLastDoc)
+        }
+        return weight.isFinite ? (weight, lastDoc) : nil
+    }
     override func startsField() -> Bool { phraseStarts.first == 0 }
 }

@@ -8,13 +8,16 @@ struct FieldTerms: Sendable {
     let docFreq: [UInt32]
     /// Byte offset of the term's first posting block in `Segment.docBytes`.
     let postingStart: [UInt32]
-    /// Index of the term's first block in the segment's skip arrays.
+    /// Index of the term's first block in the segment's skip arrays (`UInt32.max`: a single block, no
+    /// skip entry).
     let blockStart: [UInt32]
+    /// Byte offset of the term's positions in `Segment.positionBytes`.
+    let positionStart: [UInt32]
 
     var count: Int { docFreq.count }
 
     var memoryBytes: Int {
-        bytes.capacity + (offsets.capacity + docFreq.capacity + postingStart.capacity + blockStart.capacity) * 4
+        bytes.capacity + (offsets.capacity + docFreq.capacity + postingStart.capacity + blockStart.capacity + positionStart.capacity) * 4
     }
 
     /// Calls `body` with the bytes of term `index`.

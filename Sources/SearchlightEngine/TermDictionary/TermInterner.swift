@@ -5,6 +5,8 @@ struct TermInterner {
     /// Start of term `i` in `arena`; `starts[count]` is the arena end.
     private(set) var starts: [UInt32] = [0]
     private var hashes: [UInt32] = []
+    /// The field of each term: the same bytes in two fields are two terms.
+    private(set) var fields: [UInt16] = []
     private var slots: [UInt32]
     private var mask: Int
 
@@ -20,8 +22,8 @@ struct TermInterner {
     var memoryBytes: Int { arena.capacity + starts.capacity * 4 + hashes.capacity * 4 + slots.capacity * 4 }
 
     @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var h: UInt32 = 2_166_136_261
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, field: UInt16) -> UInt32 {
+        var h: UInt32 = 2_166_136_261 ^ (UInt32(field) &* 0x9E37_79B1)
         for byte in bytes { h = (h ^ UInt32(byte)) &* 16_777_619 }
         return h
     }
@@ -29,15 +31,15 @@ struct TermInterner {
     /// The bytes of term `id`.
     func term(_ id: UInt32) -> ArraySlice<UInt8> { arena[Int(starts[Int(id)])..<Int(starts[Int(id) + 1])] }
 
-    /// The id of `bytes`, adding it if new.
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let h = Self.hash(bytes)
+    /// The id of (`field`, `bytes`), adding it if new.
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, field: UInt16) -> UInt32 {
+        let h = Self.hash(bytes, field: field)
         var slot = Int(h) & mask
         while true {
             let entry = slots[slot]
             if entry == 0 { break }
             let id = Int(entry - 1)
-            if hashes[id] == h {
+            if hashes[id] == h, fields[id] == field {
                 let start = Int(starts[id]), end = Int(starts[id + 1])
                 if end - start == bytes.count {
                     let same = arena.withUnsafeBufferPointer { a in
@@ -52,6 +54,7 @@ struct TermInterner {
         arena.append(contentsOf: bytes)
         starts.append(UInt32(arena.count))
         hashes.append(h)
+        fields.append(field)
         slots[slot] = id + 1
         if count * 2 > slots.count { grow() }
         return id

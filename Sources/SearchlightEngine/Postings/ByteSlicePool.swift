@@ -1,0 +1,76 @@
+/// Growable per-term byte streams inside one shared buffer (Lucene's byte-slice pool): each stream is a
+/// chain of slices of growing size linked by 4-byte forward pointers, so appending a posting to any of
+/// hundreds of thousands of terms touches one buffer and allocates nothing per term.
+struct ByteSlicePool {
+    /// Slice sizes by level, forward pointer included.
+    static let sizes: [UInt32] = [12, 20, 36, 68, 132, 260, 516, 1028]
+
+    struct Stream {
+        /// First byte of the first slice.
+        var start: UInt32
+        /// Next byte to write.
+        var write: UInt32
+        /// End of the writable part of the current slice (its forward pointer sits here).
+        var end: UInt32
+        var level: UInt8
+    }
+
+    private(set) var bytes: [UInt8] = []
+
+    var memoryBytes: Int { bytes.capacity }
+
+    private mutating func allocate(_ size: UInt32) -> UInt32 {
+        let start = UInt32(bytes.count)
+        bytes.append(contentsOf: repeatElement(0, count: Int(size)))
+        return start
+    }
+
+    mutating func makeStream() -> Stream {
+        let start = allocate(Self.sizes[0])
+        return Stream(start: start, write: start, end: start + Self.sizes[0] - 4, level: 0)
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8, to stream: inout Stream) {
+        if stream.write == stream.end {
+            let level = min(Int(stream.level) + 1, Self.sizes.count - 1)
+            let next = allocate(Self.sizes[level])
+            let at = Int(stream.end)
+            bytes[at] = UInt8(truncatingIfNeeded: next)
+            bytes[at + 1] = UInt8(truncatingIfNeeded: next >> 8)
+            bytes[at + 2] = UInt8(truncatingIfNeeded: next >> 16)
+            bytes[at + 3] = UInt8(truncatingIfNeeded: next >> 24)
+            stream.write = next
+            stream.end = next + Self.sizes[level] - 4
+            stream.level = UInt8(level)
+        }
+        bytes[Int(stream.write)] = byte
+        stream.write += 1
+    }
+
+    @inline(__always)
+    mutating func appendVarInt(_ value: UInt32, to stream: inout Stream) {
+        var v = value
+        while v >= 0x80 {
+            append(UInt8(truncatingIfNeeded: v) | 0x80, to: &stream)
+            v >>= 7
+        }
+        append(UInt8(v), to: &stream)
+    }
+
+    /// Appends the stream's bytes, in order, to `out`.
+    func copy(_ stream: Stream, to out: inout [UInt8]) {
+        var current = Int(stream.start)
+        var level = 0
+        var sliceEnd = current + Int(Self.sizes[0]) - 4
+        while sliceEnd != Int(stream.end) {
+            out.append(contentsOf: bytes[current..<sliceEnd])
+            let next = Int(bytes[sliceEnd]) | Int(bytes[sliceEnd + 1]) << 8 | Int(bytes[sliceEnd + 2]) << 16
+                | Int(bytes[sliceEnd + 3]) << 24
+            level = min(level + 1, Self.sizes.count - 1)
+            current = next
+            sliceEnd = next + Int(Self.sizes[level]) - 4
+        }
+        out.append(contentsOf: bytes[current..<Int(stream.write)])
+    }
+}

@@ -1,0 +1,246 @@
+import XCTest
+@testable import SearchlightEngine
+
+/// Seeded random corpora and queries: every operator is checked against a naive reference that scans
+/// the analyzed documents directly, and ranked top-k against the full ranked match set.
+final class DifferentialTests: XCTestCase {
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
+        mutating func chance(_ p: Double) -> Bool { Double(next() % 1000) / 1000 < p }
+    }
+
+    static let vocabulary = ["apple", "apply", "ample", "banana", "band", "bandana", "cat", "cart", "dog", "dot",
+                             "elephant", "elegant", "zebra", "Report.Numbers", "MyWindow", "中文字", "Café", "cafe",
+                             "x11", "alpha", "alphabet"]
+    static let domains = ["a", "a.b", "a.b.c", "ab", "b", "b.a"]
+
+    struct ReferenceDocument {
+        let id: String
+        let domain: String?
+        var fieldTokens: [FieldID: [(String, Int)]]
+        var numbers: [Double]
+    }
+
+    struct Fields {
+        let title: FieldID, body: FieldID, tags: FieldID, number: FieldID
+    }
+
+    func makeDocument(_ g: inout Generator, id: String, fields: Fields) -> Document {
+        var values: [(FieldID, FieldValue)] = []
+        let words = { (g: inout Generator, n: Int) in (0..<n).map { _ in g.pick(Self.vocabulary) }.joined(separator: " ") }
+        values.append((fields.title, .text(words(&g, 1 + g.int(2)))))
+        if g.chance(0.8) { values.append((fields.body, .text(words(&g, 1 + g.int(8))))) }
+        if g.chance(0.3) { values.append((fields.body, .text(words(&g, 1 + g.int(3))))) }
+        if g.chance(0.5) { values.append((fields.tags, .text(words(&g, 1)))) }
+        for _ in 0..<g.int(3) { values.append((fields.number, .number(Double(g.int(20))))) }
+        return Document(id: id, domain: g.chance(0.8) ? g.pick(Self.domains) : nil, values: values)
+    }
+
+    func reference(_ document: Document, fields: Fields) -> ReferenceDocument {
+        let analyzer = Analyzer()
+        var tokens: [FieldID: [(String, Int)]] = [:]
+        var numbers: [Double] = []
+        var next: [FieldID: Int] = [:]
+        for (field, value) in document.values {
+            switch value {
+            case .text(let text) where field != fields.number:
+                let first = next[field].map { $0 + Int(SegmentBuilder.valueGap) } ?? 0
+                let analyzed = analyzer.tokens(text)
+                tokens[field, default: []] += analyzed.map { ($0.term, $0.position + first) }
+                next[field] = first + (analyzed.map(\.position).max().map { $0 + 1 } ?? 0)
+            case .number(let n): numbers.append(n)
+            default: break
+            }
+        }
+        return ReferenceDocument(id: document.id, domain: document.domain, fieldTokens: tokens, numbers: numbers)
+    }
+
+    static func levenshtein(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where i <= a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where j <= b.count {
+                let old = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = old
+            }
+        }
+        return row[b.count]
+    }
+
+    func referenceMatches(_ query: Query, _ doc: ReferenceDocument, scope: [FieldID], fields: Fields) -> Bool {
+        let analyzer = Analyzer()
+        func terms(_ f: FieldID) -> [(String, Int)] { doc.fieldTokens[f] ?? [] }
+        switch query {
+        case .term(let text), .phrase(let text):
+            let q = analyzer.tokens(text, mode: .query)
+            guard let first = q.first else { return false }
+            return scope.contains { field in
+                let tokens = terms(field)
+                return tokens.contains { start in
+                    start.0 == first.term && q.allSatisfy { t in
+                        tokens.contains { $0.0 == t.term && $0.1 == start.1 + t.position - first.position }
+                    }
+                }
+            }
+        case .prefix(let text):
+            let p = QueryPlanner.foldedPrefix(text)
+            return scope.contains { f in terms(f).contains { $0.0.hasPrefix(p) } }
+        case .fuzzy(let text, let edits):
+            let t = Array(QueryPlanner.foldedPrefix(text).utf8)
+            let budget = edits ?? QueryPlanner.typoBudget(QueryPlanner.foldedPrefix(text))
+            return scope.contains { f in terms(f).contains { Self.levenshtein(Array($0.0.utf8), t) <= budget } }
+        case .terms(let list):
+            return scope.contains { f in terms(f).contains { list.contains($0.0) } }
+        case .and(let clauses): return !clauses.isEmpty && clauses.allSatisfy { referenceMatches($0, doc, scope: scope, fields: fields) }
+        case .or(let clauses): return clauses.contains { referenceMatches($0, doc, scope: scope, fields: fields) }
+        case .not(let a, let b):
+            return referenceMatches(a, doc, scope: scope, fields: fields) && !referenceMatches(b, doc, scope: scope, fields: fields)
+        case .scoped(let s, let inner):
+            let newScope: [FieldID]
+            switch s {
+            case .defaultFields: newScope = [fields.title, fields.body]
+            case .field(let f): newScope = [f]
+            case .fields(let fs): newScope = fs
+            }
+            return referenceMatches(inner, doc, scope: newScope, fields: fields)
+        case .range(_, let lower, let upper):
+            return doc.numbers.contains { QueryPlanner.contains($0, lower: lower, upper: upper) }
+        case .all: return true
+        case .none: return false
+        case .boost(let inner, _): return referenceMatches(inner, doc, scope: scope, fields: fields)
+        case .documents: return false
+        }
+    }
+
+    func randomQuery(_ g: inout Generator, depth: Int, fields: Fields) -> Query {
+        let word = { (g: inout Generator) -> String in g.pick(Self.vocabulary) }
+        let leafKinds = 8
+        let kind = depth <= 0 ? g.int(leafKinds) : g.int(leafKinds + 5)
+        switch kind {
+        case 0, 1: return .term(word(&g))
+        case 2: return .prefix(String(word(&g).prefix(1 + g.int(4))))
+        case 3: return .phrase(word(&g) + " " + word(&g))
+        case 4: return .fuzzy(word(&g), maxEdits: g.chance(0.5) ? nil : g.int(3))
+        case 5: return .range(fields.number, lower: g.chance(0.3) ? nil : (g.chance(0.5) ? .inclusive(Double(g.int(20))) : .exclusive(Double(g.int(20)))),
+                              upper: g.chance(0.3) ? nil : (g.chance(0.5) ? .inclusive(Double(g.int(20))) : .exclusive(Double(g.int(20)))))
+        case 6: return g.chance(0.5) ? .all : .term(word(&g))
+        case 7: return .terms([Folding.fold(word(&g)), Folding.fold(word(&g))])
+        case 8, 9: return .and((0..<(2 + g.int(2))).map { _ in randomQuery(&g, depth: depth - 1, fields: fields) })
+        case 10: return .or((0..<(2 + g.int(2))).map { _ in randomQuery(&g, depth: depth - 1, fields: fields) })
+        case 11: return .not(randomQuery(&g, depth: depth - 1, fields: fields), excluding: randomQuery(&g, depth: depth - 1, fields: fields))
+        default:
+            let scope: FieldScope = g.pick([.field(fields.title), .field(fields.tags), .fields([fields.body, fields.tags]), .defaultFields])
+            return .scoped(scope, randomQuery(&g, depth: depth - 1, fields: fields))
+        }
+    }
+
+    func testRandomizedAgainstReference() throws {
+        for seed in 1...12 {
+            var g = Generator(state: UInt64(seed) * 7919)
+            let writer = IndexWriter()
+            writer.mergePolicy = MergePolicy(maxSegments: 3, mergeFactor: 2, maxDeletedFraction: 0.4)
+            let fields = Fields(
+                title: try writer.registerField("title", .text(weight: 3, primary: true)),
+                body: try writer.registerField("body", .text(weight: 1)),
+                tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
+                number: try writer.registerField("number", .numeric))
+            var model: [String: ReferenceDocument] = [:]
+            var committed = model
+            var snapshot = writer.snapshot
+            for step in 0..<(60 + g.int(60)) {
+                switch g.int(10) {
+                case 0...5:
+                    let id = "d\(g.int(40))"
+                    let document = makeDocument(&g, id: id, fields: fields)
+                    try writer.upsert(document)
+                    model[id] = reference(document, fields: fields)
+                case 6:
+                    let id = "d\(g.int(40))"
+                    writer.delete(ids: [id])
+                    model[id] = nil
+                case 7:
+                    let domain = g.pick(Self.domains)
+                    writer.delete(domains: [domain])
+                    model = model.filter { _, doc in !(doc.domain.map { $0 == domain || $0.hasPrefix(domain + ".") } ?? false) }
+                default:
+                    snapshot = try writer.commit()
+                    committed = model
+                }
+                if step % 7 == 0 { try check(snapshot, committed, &g, fields: fields, seed: seed) }
+            }
+            snapshot = try writer.commit()
+            try check(snapshot, model, &g, fields: fields, seed: seed)
+        }
+    }
+
+    /// Multi-block posting lists (more than 128 documents per term) so block-max pruning really skips.
+    func testTopKWithBlockMaxPruningEqualsFullRanking() throws {
+        var g = Generator(state: 42)
+        let writer = IndexWriter()
+        let fields = Fields(
+            title: try writer.registerField("title", .text(weight: 3, primary: true)),
+            body: try writer.registerField("body", .text(weight: 1)),
+            tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
+            number: try writer.registerField("number", .numeric))
+        for i in 0..<1500 {
+            try writer.upsert(makeDocument(&g, id: "d\(i)", fields: fields))
+            if i % 500 == 499 { _ = try writer.commit() }
+        }
+        let snapshot = try writer.commit()
+        let words = Self.vocabulary
+        var queries: [Query] = words.map { .term($0) } + words.map { .prefix(String($0.prefix(2))) }
+        for _ in 0..<30 {
+            queries.append(.and([.term(g.pick(words)), .term(g.pick(words))]))
+            queries.append(.or([.term(g.pick(words)), .term(g.pick(words)), .prefix(String(g.pick(words).prefix(3)))]))
+            queries.append(.phrase(g.pick(words) + " " + g.pick(words)))
+            queries.append(.not(.term(g.pick(words)), excluding: .term(g.pick(words))))
+            queries.append(.boost(.and([.term(g.pick(words)), .all]), 2))
+        }
+        for query in queries {
+            let full = snapshot.search(query, limit: 100_000)
+            XCTAssertEqual(full.count, snapshot.count(query))
+            for k in [1, 10, 20] {
+                XCTAssertEqual(snapshot.search(query, limit: k), Array(full.prefix(k)), "top-\(k) of \(query)")
+            }
+        }
+    }
+
+    func check(_ snapshot: IndexSnapshot, _ model: [String: ReferenceDocument], _ g: inout Generator, fields: Fields, seed: Int) throws {
+        XCTAssertEqual(snapshot.documentCount, model.count, "seed \(seed)")
+        for (id, _) in model.prefix(5) {
+            let address = try XCTUnwrap(snapshot.lookup(id: id), "seed \(seed) lookup \(id)")
+            XCTAssertEqual(snapshot.id(of: address), id)
+        }
+        for _ in 0..<25 {
+            let query = randomQuery(&g, depth: 2, fields: fields)
+            let expected = Set(model.values.filter { referenceMatches(query, $0, scope: [fields.title, fields.body], fields: fields) }.map(\.id))
+            let matches = snapshot.matches(query)
+            let actual = matches.compactMap { snapshot.id(of: $0) }
+            XCTAssertEqual(Set(actual), expected, "seed \(seed) query \(query)")
+            XCTAssertEqual(actual.count, Set(actual).count, "duplicates for \(query)")
+            XCTAssertEqual(snapshot.count(query), expected.count)
+            XCTAssertEqual(matches, matches.sorted())
+            let full = snapshot.search(query, limit: 1000)
+            XCTAssertEqual(Set(full.compactMap { snapshot.id(of: $0.address) }), expected, "ranked set, query \(query)")
+            let k = 1 + g.int(5)
+            let top = snapshot.search(query, limit: k)
+            XCTAssertEqual(top, Array(full.prefix(k)), "top-\(k) of \(query)")
+            for hit in top.prefix(2) {
+                let explanation = snapshot.explain(query, hit.address)
+                XCTAssertNotNil(explanation)
+                XCTAssertEqual(explanation?.value ?? -1, hit.score, accuracy: 1e-4 * max(1, hit.score))
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import XCTest
+@testable import SearchlightEngine
+
+final class EngineTests: XCTestCase {
+    var writer: IndexWriter!
+    var title: FieldID!, body: FieldID!, keywords: FieldID!, size: FieldID!, blob: FieldID!
+
+    override func setUpWithError() throws {
+        writer = IndexWriter()
+        title = try writer.registerField("title", .text(weight: 4, primary: true))
+        body = try writer.registerField("body", .text(weight: 1))
+        keywords = try writer.registerField("keywords", .text(weight: 2))
+        size = try writer.registerField("size", .numeric)
+        blob = try writer.registerField("blob", .stored)
+    }
+
+    func doc(_ id: String, _ t: String, _ b: String = "", domain: String? = nil, size s: [Double] = [], keywords k: [String] = []) -> Document {
+        var values: [(FieldID, FieldValue)] = [(title, .text(t))]
+        if !b.isEmpty { values.append((body, .text(b))) }
+        for word in k { values.append((keywords, .text(word))) }
+        for n in s { values.append((size, .number(n))) }
+        return Document(id: id, domain: domain, values: values)
+    }
+
+    func ids(_ snapshot: IndexSnapshot, _ query: Query) -> [String] {
+        snapshot.search(query, limit: 100).compactMap { snapshot.id(of: $0.address) }
+    }
+
+    func testStoredValuesRoundTrip() throws {
+        let document = Document(id: "x", domain: "mail.inbox", values: [
+            (title, .text("Hello")), (keywords, .text("a")), (keywords, .text("b")), (size, .number(2.5)),
+            (size, .number(-1)), (blob, .bytes([0, 255, 7])),
+        ])
+        try writer.upsert(document)
+        let snapshot = try writer.commit()
+        let address = try XCTUnwrap(snapshot.lookup(id: "x"))
+        XCTAssertEqual(snapshot.document(at: address), document)
+        XCTAssertEqual(snapshot.text(keywords, of: address), ["a", "b"])
+        XCTAssertEqual(snapshot.numbers(size, of: address), [2.5, -1])
+        XCTAssertEqual(snapshot.domain(of: address), "mail.inbox")
+        XCTAssertNil(snapshot.lookup(id: "y"))
+    }
+
+    func testOperators() throws {
+        try writer.upsert(contentsOf: [
+            doc("1", "Quick brown fox", "jumps over the lazy dog", size: [1]),
+            doc("2", "Lazy dog", "sleeps all day", size: [5, 50]),
+            doc("3", "Brown bear", "the quick bear eats", size: [10]),
+            doc("4", "MyWindowController", "Report.Numbers and 中文字 text", keywords: ["Ünïcödé"]),
+        ])
+        let s = try writer.commit()
+        XCTAssertEqual(Set(ids(s, .term("quick"))), ["1", "3"])
+        XCTAssertEqual(Set(ids(s, .term("QUICK"))), ["1", "3"])
+        XCTAssertEqual(Set(ids(s, .prefix("bro"))), ["1", "3"])
+        XCTAssertEqual(Set(ids(s, .prefix("mywin"))), ["4"])
+        XCTAssertEqual(Set(ids(s, .prefix("quick br"))), ["1", "3"])
+        XCTAssertEqual(Set(ids(s, .scoped(.field(title), .prefix("quick br")))), ["1"])
+        XCTAssertEqual(Set(ids(s, .phrase("lazy dog"))), ["1", "2"])
+        XCTAssertEqual(Set(ids(s, .phrase("dog lazy"))), [])
+        XCTAssertEqual(Set(ids(s, .term("window controller"))), ["4"])
+        XCTAssertEqual(Set(ids(s, .term("Report.Numbers"))), ["4"])
+        XCTAssertEqual(Set(ids(s, .term("文字"))), ["4"])
+        XCTAssertEqual(Set(ids(s, .term("文"))), ["4"])
+        XCTAssertEqual(Set(ids(s, .term("unicode"))), ["4"])
+        XCTAssertEqual(Set(ids(s, .fuzzy("quikc", maxEdits: 2))), ["1", "3"])
+        XCTAssertEqual(Set(ids(s, .fuzzy("sleep", maxEdits: nil))), ["2"])
+        XCTAssertEqual(Set(ids(s, .fuzzy("bear", maxEdits: nil))), ["3"])  // < 5 characters: exact only
+        XCTAssertEqual(Set(ids(s, .and([.term("brown"), .term("quick")]))), ["1", "3"])
+        XCTAssertEqual(Set(ids(s, .or([.term("fox"), .term("bear")]))), ["1", "3"])
+        XCTAssertEqual(Set(ids(s, .not(.term("brown"), excluding: .term("fox")))), ["3"])
+        XCTAssertEqual(Set(ids(s, .scoped(.field(title), .term("dog")))), ["2"])
+        XCTAssertEqual(Set(ids(s, .scoped(.fields([body]), .term("quick")))), ["3"])
+        XCTAssertEqual(Set(ids(s, .range(size, lower: .inclusive(5), upper: .exclusive(10)))), ["2"])
+        XCTAssertEqual(Set(ids(s, .range(size, lower: .exclusive(10), upper: nil))), ["2"])
+        XCTAssertEqual(Set(ids(s, .range(size, lower: nil, upper: .inclusive(1)))), ["1"])
+        XCTAssertEqual(s.count(.all), 4)
+        XCTAssertEqual(s.count(.none), 0)
+        let set = s.documentSet(.term("dog"))
+        XCTAssertEqual(Set(ids(s, .and([.documents(set), .term("lazy")]))), ["1", "2"])
+        XCTAssertEqual(Set(ids(s, .terms(["bear", "fox"]))), ["1", "3"])
+        XCTAssertEqual(Set(s.search(.term("brown"), limit: 10, filter: .range(size, lower: .inclusive(5), upper: nil))
+            .compactMap { s.id(of: $0.address) }), ["3"])
+        XCTAssertEqual(s.search(.term("lazy"), limit: 1).count, 1)
+    }
+
+    func testRankingTitleAboveBodyAndExactPrimaryBoost() throws {
+        try writer.upsert(contentsOf: [
+            doc("body", "Something else entirely", "a text editor for terminals"),
+            doc("title", "Editor", "something"),
+            doc("titlelong", "Editor for documents and more", "nothing"),
+        ])
+        let s = try writer.commit()
+        XCTAssertEqual(ids(s, .term("editor")), ["title", "titlelong", "body"])
+        let explanation = try XCTUnwrap(s.explain(.term("editor"), try XCTUnwrap(s.lookup(id: "title"))))
+        XCTAssertTrue(explanation.description.contains("primary field equals the query"), explanation.description)
+        XCTAssertNil(s.explain(.term("editor"), DocAddress(segment: 9, doc: 0)))
+    }
+
+    func testStaticBoostAndRescore() throws {
+        let rank = try writer.registerField("rank", .numeric)
+        try writer.upsert(Document(id: "a", values: [(title, .text("apple pie")), (rank, .number(1))]))
+        try writer.upsert(Document(id: "b", values: [(title, .text("apple pie")), (rank, .number(3))]))
+        let s = try writer.commit()
+        let boosted = s.search(.term("apple"), options: SearchOptions(limit: 2, boostField: rank))
+        XCTAssertEqual(boosted.compactMap { s.id(of: $0.address) }, ["b", "a"])
+        XCTAssertEqual(boosted[0].score, boosted[1].score * 3, accuracy: 1e-4)
+        let rescored = s.search(.term("apple"), options: SearchOptions(limit: 2, rescore: { address, score in
+            address.doc == 0 ? score * 10 : score }))
+        XCTAssertEqual(rescored.first?.address.doc, 0)
+        let sorted = s.sorted(s.matches(.all), by: rank, ascending: false)
+        XCTAssertEqual(sorted.compactMap { s.id(of: $0) }, ["b", "a"])
+    }
+
+    func testTermDictionaryAccess() throws {
+        try writer.upsert(contentsOf: [doc("1", "program programming", "progress"), doc("2", "program", "programmer")])
+        let s = try writer.commit()
+        let suggestions = s.terms(withPrefix: "Prog", in: .defaultFields)
+        XCTAssertEqual(suggestions.first?.term, "program")
+        XCTAssertEqual(suggestions.first?.documentFrequency, 2)
+        XCTAssertEqual(Set(suggestions.map(\.term)), ["program", "programming", "progress", "programmer"])
+        XCTAssertEqual(Set(s.terms(where: { $0.contains("gram") }).map(\.term)), ["program", "programming", "programmer"])
+        XCTAssertEqual(Set(s.fuzzyTerms("programer").map(\.term)), ["programmer", "program"])
+        XCTAssertEqual(Set(s.fuzzyTerms("progam").map(\.term)), ["program"])
+    }
+
+    func testUpsertReplacesAndDeletes() throws {
+        try writer.upsert(doc("1", "old title"))
+        try writer.upsert(doc("1", "new title"))  // replaced inside the batch
+        var s = try writer.commit()
+        XCTAssertEqual(s.documentCount, 1)
+        XCTAssertEqual(ids(s, .term("old")), [])
+        try writer.upsert(doc("1", "newest title"))  // replaced across segments
+        s = try writer.commit()
+        XCTAssertEqual(ids(s, .term("title")), ["1"])
+        XCTAssertEqual(ids(s, .term("newest")), ["1"])
+        writer.delete(ids: ["1", "missing"])
+        s = try writer.commit()
+        XCTAssertEqual(s.documentCount, 0)
+        XCTAssertNil(s.lookup(id: "1"))
+    }
+
+    func testDomainDeletionIsHierarchicalOnDots() throws {
+        try writer.upsert(contentsOf: [
+            doc("1", "x", domain: "a"), doc("2", "x", domain: "a.b"), doc("3", "x", domain: "ab"),
+            doc("4", "x", domain: "a.b.c"), doc("5", "x", domain: nil), doc("6", "x", domain: "b.a"),
+        ])
+        _ = try writer.commit()
+        try writer.upsert(doc("7", "x", domain: "a.c"))  // still in the buffer
+        writer.delete(domains: ["a"])
+        let s = try writer.commit()
+        XCTAssertEqual(Set(ids(s, .term("x"))), ["3", "5", "6"])
+        writer.delete(domains: ["b"])
+        XCTAssertEqual(Set(ids(try writer.commit(), .all)), ["3", "5"])
+    }
+
+    func testSnapshotIsolation() throws {
+        try writer.upsert(doc("1", "alpha"))
+        let first = try writer.commit()
+        try writer.upsert(doc("2", "alpha"))
+        writer.delete(ids: ["1"])
+        XCTAssertEqual(writer.snapshot.documentCount, 1, "uncommitted changes are invisible")
+        XCTAssertEqual(ids(first, .term("alpha")), ["1"])
+        let second = try writer.commit()
+        writer.deleteAll()
+        let third = try writer.commit()
+        XCTAssertEqual(ids(first, .term("alpha")), ["1"])
+        XCTAssertEqual(first.document(at: try XCTUnwrap(first.lookup(id: "1")))?.id, "1")
+        XCTAssertEqual(ids(second, .term("alpha")), ["2"])
+        XCTAssertEqual(third.documentCount, 0)
+        // Many readers at once while the writer keeps committing.
+        let snapshot = second
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<50 { XCTAssertEqual(snapshot.count(.term("alpha")), 1) }
+        }
+    }
+
+    func testChurnKeepsMemoryBounded() throws {
+        writer.mergePolicy = MergePolicy(maxSegments: 4)
+        func corpus(_ round: Int) -> [Document] {
+            (0..<300).map { i in doc("d\(i)", "item \(i) title \(i % 17)", "body words \(i % 13) more text here", domain: "dom.\(i % 5)", size: [Double(i)]) }
+        }
+        try writer.upsert(contentsOf: corpus(0))
+        let baseline = try writer.commit().stats.estimatedMemoryBytes
+        var last = baseline
+        for round in 1...10 {
+            if round % 2 == 0 {
+                writer.delete(domains: (0..<5).map { "dom.\($0)" })
+                _ = try writer.commit()
+            }
+            for batch in corpus(round).chunked(50) {
+                try writer.upsert(contentsOf: batch)
+                _ = try writer.commit()
+            }
+            let stats = writer.snapshot.stats
+            XCTAssertEqual(stats.documents, 300)
+            last = stats.estimatedMemoryBytes
+        }
+        XCTAssertLessThan(Double(last), Double(baseline) * 1.10, "memory after churn \(last) vs \(baseline)")
+    }
+
+    func testInvalidInputIsATypedError() throws {
+        XCTAssertThrowsError(try writer.upsert(Document(id: "", values: []))) { XCTAssertEqual($0 as? EngineError, .emptyIdentifier) }
+        XCTAssertThrowsError(try writer.upsert(Document(id: "a", values: [(FieldID(rawValue: 99), .text("x"))])))
+        XCTAssertThrowsError(try writer.registerField("title", .numeric))
+        XCTAssertEqual(writer.snapshot.count(.all), 0)
+        let s = try writer.commit()
+        XCTAssertNil(s.document(at: DocAddress(segment: 3, doc: 1)))
+        XCTAssertEqual(s.search(.term(""), limit: 5), [])
+        XCTAssertEqual(s.search(.term("x"), limit: 0), [])
+    }
+}
+
+extension Array {
+    func chunked(_ size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    }
+}
+
+final class MaterializedGroupTests: XCTestCase {
+    /// A wide expansion is scored through a dense accumulator; it must rank exactly like the heap union.
+    func testMaterializedGroupScoresLikeHeapUnion() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let words = (0..<20).map { "w\(String(UnicodeScalar(UInt8(97 + $0))))ord" }
+        for i in 0..<300 {
+            try writer.upsert(Document(id: "d\(i)", values: [
+                (title, .text(i % 7 == 0 ? words[i % 20] : "other")),
+                (body, .text((0..<(i % 5 + 1)).map { words[($0 * 3 + i) % 20] }.joined(separator: " ") + " filler text")),
+            ]))
+        }
+        let snapshot = try writer.commit()
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(.prefix("w"), scope: planner.resolve(.defaultFields))
+        let materialized = planner.iterator(plan, segment: 0, scored: true)
+        XCTAssertTrue(materialized is MaterializedGroupIterator)
+        guard case .group(let entries, let idf, let label) = plan else { return XCTFail("expected a group plan") }
+        let segment = snapshot.segments[0]
+        let sources: [TermSource] = entries.compactMap { entry in
+            guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))),
+                  let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { return nil }
+            let (impact, tfScale) = planner.impactScales(entry.field, segment)
+            return PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
+                                 field: entry.field, fieldFactor: planner.factors(entry.field), norms: segment.norms[entry.field],
+                                 primary: entry.field == Int(title.rawValue), isExact: entry.isExact,
+                                 impactScale: impact, tfScale: tfScale)
+        }
+        let union = TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+        var count = 0
+        while true {
+            let a = materialized.next(), b = union.next()
+            XCTAssertEqual(a, b)
+            if a == DocIterator.end || a != b { break }
+            XCTAssertEqual(materialized.score(), union.score(), "doc \(a)")
+            count += 1
+        }
+        XCTAssertEqual(count, snapshot.count(.prefix("w")))
+        XCTAssertGreaterThan(count, 250)
+    }
+}
