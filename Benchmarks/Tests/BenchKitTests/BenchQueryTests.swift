@@ -1,0 +1,45 @@
+import BenchKit
+import XCTest
+
+final class BenchQueryTests: XCTestCase {
+    func testWordsPrefixesAndPhrases() throws {
+        let query = try BenchQuery.parse(kind: "mix", text: "web* \"the command\" useful \"solo\"")
+        XCTAssertEqual(query.clauses, [.prefix("web"), .phrase(["the", "command"]), .term("useful"), .term("solo")])
+    }
+
+    func testWorkloadLinesAndErrors() throws {
+        let queries = try BenchQuery.parseWorkload("term\tprogram\n\n# comment\nand2\tuseful contains\r\n")
+        XCTAssertEqual(queries.map(\.kind), ["term", "and2"])
+        XCTAssertEqual(queries[1].clauses, [.term("useful"), .term("contains")])
+        XCTAssertThrowsError(try BenchQuery.parseWorkload("no tab here")) { error in
+            XCTAssertEqual(error as? BenchQuery.Failure, .badLine(number: 1, line: "no tab here"))
+        }
+        XCTAssertThrowsError(try BenchQuery.parseWorkload("phrase\t\"open")) { error in
+            XCTAssertEqual(error as? BenchQuery.Failure, .unterminatedQuote(number: 1, query: "\"open"))
+        }
+        XCTAssertThrowsError(try BenchQuery.parseWorkload("term\t  ")) { error in
+            XCTAssertEqual(error as? BenchQuery.Failure, .emptyQuery(number: 1))
+        }
+    }
+
+    func testFTS5MatchExpression() throws {
+        let query = try BenchQuery.parse(kind: "mix", text: "web* \"the command\" say\"s")
+        XCTAssertEqual(FTS5Engine.matchExpression(query), "\"web\"* AND \"the command\" AND \"say\"\"s\"")
+        let quoted = BenchQuery(kind: "t", text: "", clauses: [.term("a\"b")])
+        XCTAssertEqual(FTS5Engine.matchExpression(quoted), "\"a\"\"b\"")
+    }
+
+    func testSharedWorkloadParses() throws {
+        let path = "/work/shared/corpus/queries-debian-en.tsv"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }  // outside this machine
+        let queries = try BenchQuery.parseWorkload(text)
+        XCTAssertEqual(queries.count, 1200)
+        for query in queries where query.kind == "phrase" {
+            guard case .phrase(let words) = query.clauses.first else { return XCTFail("not a phrase: \(query.text)") }
+            XCTAssertEqual(words.count, 2, query.text)
+        }
+        for query in queries where query.kind == "prefix" {
+            guard case .prefix = query.clauses.first else { return XCTFail("not a prefix: \(query.text)") }
+        }
+    }
+}

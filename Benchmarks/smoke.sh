@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Smoke pass of the benchmark harness (CI calls it as `bash Benchmarks/smoke.sh` from the repo root).
+#
+# 1. Runs the harness's own unit tests (BenchKit: query parsing, corpus reading, FTS5 semantics, reports).
+# 2. Builds searchlight-bench in release and runs every built-in engine on a 2,000-item sample with a small
+#    query file (Benchmarks/smoke-queries.tsv, 120 queries drawn from the shared workload), plus the
+#    delete-domain and churn scenarios.
+# 3. Fails (non-zero) if an engine fails, if an engine prints no report, or if two engines' summed hit
+#    counts for `term` queries differ by more than 25% (--check-agreement 0.25). Hits are capped at the
+#    limit (20), so most terms fill the page in both engines; a gap beyond 25% means one engine is missing
+#    matches wholesale, not a tokenizer nuance.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sample=Fixtures/debian-en-sample.jsonl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ -f "$sample" ]; then
+  corpus=$sample
+elif [ -f ../shared/corpus/debian-en.jsonl.gz ]; then
+  echo "smoke: $sample absent; using the first 2,000 items of ../shared/corpus/debian-en.jsonl.gz"
+  gzip -dc ../shared/corpus/debian-en.jsonl.gz | head -2000 > "$tmp/sample.jsonl" || true
+  corpus=$tmp/sample.jsonl
+else
+  echo "smoke: no sample corpus ($sample or ../shared/corpus/debian-en.jsonl.gz)" >&2
+  exit 1
+fi
+
+echo "smoke: BenchKit unit tests"
+swift test --package-path Benchmarks
+
+echo "smoke: building searchlight-bench (release)"
+swift build -c release --package-path Benchmarks --product searchlight-bench
+bin=$(swift build -c release --package-path Benchmarks --show-bin-path)/searchlight-bench
+
+echo "smoke: running on $corpus"
+"$bin" --corpus "$corpus" --queries Benchmarks/smoke-queries.tsv --rounds 2 --json \
+  --scenario delete-domain,churn --churn-items 200 --churn-batch 50 \
+  --check-agreement 0.25 | tee "$tmp/report.jsonl"
+
+engines=$("$bin" --list-engines)
+expected=$(echo "$engines" | tr ',' '\n' | grep -c .)
+got=$(grep -c '"engine"' "$tmp/report.jsonl" || true)
+if [ "$got" -ne "$expected" ]; then
+  echo "smoke: expected $expected engine reports ($engines), got $got" >&2
+  exit 1
+fi
+if [ "$expected" -lt 2 ]; then
+  echo "smoke: only $engines is built in; the term-hit agreement check needs two engines and was not applied"
+fi
+echo "smoke: ok ($engines)"

@@ -1,0 +1,416 @@
+import Foundation
+
+/// Reads a decoded page once, front to back, and collects what the extractors need: the title, `<meta>` and
+/// `<link>` facts, JSON-LD blocks, microdata items and the visible text.
+///
+/// It keeps a stack of open elements instead of building a tree: end tags close the nearest matching open
+/// element (closing anything opened inside it, which repairs misnesting like `<b><i></b>`), unmatched end tags are
+/// ignored, a few elements close implicitly (`<p>` before a block, `<li>` before `<li>`...), and the end of input
+/// closes everything. Nesting is capped at `maximumDepth`: deeper elements are read but not tracked, so no
+/// structure grows with the input beyond that. All work is linear in the page size.
+struct HTMLMarkupReader {
+    /// Open elements tracked at most; deeper ones still contribute text and `<meta>`s.
+    static let maximumDepth = 512
+    /// Captured text of one microdata value, at most (bytes).
+    static let maximumValueBytes = 16_384
+
+    /// What one pass over a page found.
+    struct Result {
+        var title: String?
+        /// `(name or property, content)` of every `<meta>` with both, lowercased keys, in order.
+        var metas: [(key: String, content: String)] = []
+        var canonicalHref: String?
+        var baseHref: String?
+        var jsonLD: [SchemaNode] = []
+        var microdata: [SchemaNode] = []
+        var text = ""
+        var textTruncated = false
+        var issues: [WebMarkupIssue] = []
+    }
+
+    private struct Frame {
+        var name: String
+        var itemprops: [String] = []
+        /// Index in `scopes` of the item this element's properties belong to.
+        var propertyScope: Int?
+        var opensScope = false
+        /// Start in `capture` of this element's text value.
+        var captureStart: Int?
+        var suppressesText = false
+        var isBlock = false
+    }
+
+    /// Elements whose text is not page content.
+    static let suppressed: Set<String> = [
+        "head", "nav", "footer", "aside", "noscript", "template", "svg", "math", "select", "textarea", "button",
+        "script", "style", "iframe", "noembed", "noframes", "xmp", "object", "dialog", "menu",
+    ]
+    static let void: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+        "keygen", "basefont", "bgsound", "frame",
+    ]
+    /// Elements that start a new line of text (and close an open `<p>` when they start).
+    static let block: Set<String> = [
+        "address", "article", "aside", "blockquote", "details", "div", "dl", "dt", "dd", "fieldset", "figcaption",
+        "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p",
+        "pre", "section", "table", "tr", "td", "th", "ul", "br", "summary", "caption", "body", "html", "title",
+    ]
+    static let closesParagraph: Set<String> = [
+        "address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption", "figure",
+        "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav", "ol", "p", "pre",
+        "section", "table", "ul",
+    ]
+
+    /// What the reader needs to know about an element name, looked up once per tag.
+    struct ElementKind: OptionSet {
+        let rawValue: UInt8
+        static let suppressed = ElementKind(rawValue: 1)
+        static let void = ElementKind(rawValue: 2)
+        static let block = ElementKind(rawValue: 4)
+        static let closesParagraph = ElementKind(rawValue: 8)
+    }
+
+    static let kinds: [String: ElementKind] = {
+        var table: [String: ElementKind] = [:]
+        for name in suppressed { table[name, default: []].insert(.suppressed) }
+        for name in void { table[name, default: []].insert(.void) }
+        for name in block { table[name, default: []].insert(.block) }
+        for name in closesParagraph { table[name, default: []].insert(.closesParagraph) }
+        return table
+    }()
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let maximumTextBytes: Int
+    private var result = Result()
+    private var stack: [Frame] = []
+    private var openCounts: [String: Int] = [:]
+    private var scopes: [SchemaNode] = []
+    private var capture: [UInt8] = []
+    private var activeCaptures = 0
+    private var textBytes: [UInt8] = []
+    private var pendingSpace = false
+    private var suppressDepth = 0
+    /// Open `<article>`/`<main>` elements: a `<header>` inside them is content, not page chrome.
+    private var contentDepth = 0
+    private var headerDepth = 0
+    private var expectTitle = false
+    private var expectJSONLD: Int?
+    private var reportedDepth = false
+    private var locator: LineLocator
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumTextBytes: Int) {
+        self.bytes = bytes
+        self.maximumTextBytes = maximumTextBytes
+        locator = LineLocator(bytes: bytes)
+    }
+
+    /// Reads the whole page.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumTextBytes: Int) -> Result {
+        var reader = HTMLMarkupReader(bytes: bytes, maximumTextBytes: maximumTextBytes)
+        var tokenizer = HTMLTokenizer(bytes: bytes)
+        while let token = tokenizer.next() { reader.consume(token) }
+        while !reader.stack.isEmpty { reader.pop() }
+        reader.finishText()
+        return reader.result
+    }
+
+    // MARK: Tokens
+
+    private mutating func consume(_ token: HTMLToken) {
+        let wasExpectingTitle = expectTitle
+        expectTitle = false
+        switch token {
+        case .startTag(let name, let attributes, let selfClosing, let offset):
+            startTag(name, attributes, selfClosing: selfClosing, offset: offset)
+        case .endTag(let name, _):
+            endTag(name)
+        case .text(let text):
+            if wasExpectingTitle {
+                if result.title == nil { result.title = WebMarkupText.collapse(text) }
+                return
+            }
+            appendText(text)
+        case .rawText(let element, let range):
+            if element == "script", let offset = expectJSONLD { readJSONLD(range, tagOffset: offset) }
+            expectJSONLD = nil
+        case .comment, .doctype:
+            break
+        }
+    }
+
+    private mutating func startTag(_ name: String, _ attributes: [HTMLAttribute], selfClosing: Bool, offset: Int) {
+        switch name {
+        case "meta":
+            let key = (attributes.value("property") ?? attributes.value("name"))?.trimmingASCIIWhitespace().lowercased()
+            if let key, !key.isEmpty, let content = attributes.value("content") { result.metas.append((key, content)) }
+        case "link":
+            let rels = (attributes.value("rel") ?? "").lowercased().split(whereSeparator: { isASCIIWhitespace($0.asciiValue ?? 0) })
+            if result.canonicalHref == nil, rels.contains("canonical"), let href = attributes.value("href") {
+                result.canonicalHref = href
+            }
+        case "base":
+            if result.baseHref == nil, let href = attributes.value("href") { result.baseHref = href }
+        case "title":
+            if !isInForeignContent { expectTitle = !selfClosing }
+        case "script":
+            let type = attributes.value("type")?.trimmingASCIIWhitespace().lowercased()
+            expectJSONLD = type == "application/ld+json" && !selfClosing ? offset : nil
+        default:
+            break
+        }
+        let kind = Self.kinds[name] ?? []
+        implicitlyClose(before: name, kind: kind)
+        let isVoid = kind.contains(.void) || (selfClosing && isInForeignContent)
+        if name == "br" || name == "hr" { breakText() }
+        if stack.count >= Self.maximumDepth {
+            if !reportedDepth {
+                reportedDepth = true
+                issue(.nestingTooDeep, at: offset, "elements nested deeper than \(Self.maximumDepth) are read as flat text")
+            }
+            if isVoid { microdataValue(name, attributes) }
+            return
+        }
+        var frame = Frame(name: name)
+        frame.isBlock = kind.contains(.block)
+        frame.suppressesText = kind.contains(.suppressed) || (name == "header" && contentDepth == 0)
+        if !frame.suppressesText {
+            for attribute in attributes {
+                switch attribute.name {
+                case "hidden": frame.suppressesText = true
+                case "aria-hidden": frame.suppressesText = frame.suppressesText || attribute.value.lowercased() == "true"
+                case "role": frame.suppressesText = frame.suppressesText || attribute.value.lowercased() == "navigation"
+                default: continue
+                }
+            }
+        }
+        if isVoid {
+            microdataValue(name, attributes)
+            return
+        }
+        if frame.isBlock { breakText() }
+        microdataStart(name, attributes, frame: &frame)
+        openCounts[name, default: 0] += 1
+        if frame.suppressesText { suppressDepth += 1 }
+        if name == "article" || name == "main" { contentDepth += 1 }
+        stack.append(frame)
+    }
+
+    private var isInForeignContent: Bool { (openCounts["svg"] ?? 0) > 0 || (openCounts["math"] ?? 0) > 0 }
+
+    /// HTML's implied end tags, for the common cases.
+    private mutating func implicitlyClose(before name: String, kind: ElementKind) {
+        guard let top = stack.last?.name else { return }
+        switch name {
+        case _ where kind.contains(.closesParagraph) && top == "p": pop()
+        case "li" where top == "li": pop()
+        case "dt", "dd": if top == "dt" || top == "dd" { pop() }
+        case "option": if top == "option" { pop() }
+        case "td", "th": if top == "td" || top == "th" { pop() }
+        case "tr":
+            if top == "td" || top == "th" { pop() }
+            if stack.last?.name == "tr" { pop() }
+        default: break
+        }
+    }
+
+    private mutating func endTag(_ name: String) {
+        if name == "br" { breakText(); return }
+        guard name != "body", name != "html", (openCounts[name] ?? 0) > 0 else { return }
+        while let top = stack.last {
+            pop()
+            if top.name == name { break }
+        }
+    }
+
+    private mutating func pop() {
+        guard let frame = stack.popLast() else { return }
+        openCounts[frame.name, default: 1] -= 1
+        if frame.suppressesText { suppressDepth -= 1 }
+        if frame.name == "article" || frame.name == "main" { contentDepth -= 1 }
+        if frame.isBlock { breakText() }
+        microdataEnd(frame)
+    }
+
+    // MARK: Microdata
+
+    /// Handles `itemscope`/`itemprop` on an element being opened.
+    private mutating func microdataStart(_ name: String, _ attributes: [HTMLAttribute], frame: inout Frame) {
+        let props = attributes.value("itemprop").map(Self.tokens) ?? []
+        let isScope = attributes.value("itemscope") != nil
+        guard isScope || !props.isEmpty else { return }
+        frame.itemprops = props
+        frame.propertyScope = scopes.isEmpty ? nil : scopes.count - 1
+        if isScope {
+            let types = (attributes.value("itemtype").map(Self.tokens) ?? []).map(SchemaNode.shortTypeName)
+            scopes.append(SchemaNode(types: types, syntax: .microdata))
+            frame.opensScope = true
+            return
+        }
+        guard frame.propertyScope != nil else { return }
+        if let value = Self.attributeValue(name, attributes) {
+            for prop in props { scopes[scopes.count - 1].add(.text(value), for: prop) }
+        } else {
+            frame.captureStart = capture.count
+            activeCaptures += 1
+        }
+    }
+
+    /// Handles `itemprop` on a void element (`<meta itemprop content>`, `<link itemprop href>`, `<img itemprop src>`).
+    private mutating func microdataValue(_ name: String, _ attributes: [HTMLAttribute]) {
+        guard let prop = attributes.value("itemprop"), !scopes.isEmpty,
+              let value = Self.attributeValue(name, attributes) else { return }
+        for p in Self.tokens(prop) { scopes[scopes.count - 1].add(.text(value), for: p) }
+    }
+
+    /// Closes an element's microdata: its captured text becomes a value, its scope a nested or top-level item.
+    private mutating func microdataEnd(_ frame: Frame) {
+        if let start = frame.captureStart {
+            let end = min(capture.count, start + Self.maximumValueBytes)
+            let text = WebMarkupText.collapse(String(decoding: capture[min(start, end)..<end], as: UTF8.self))
+            if let scope = frame.propertyScope, scope < scopes.count {
+                for prop in frame.itemprops { scopes[scope].add(.text(text), for: prop) }
+            }
+            activeCaptures -= 1
+            if activeCaptures == 0 { capture.removeAll(keepingCapacity: true) }
+        }
+        if frame.opensScope, let node = scopes.popLast() {
+            assert(scopes.count == (frame.propertyScope.map { $0 + 1 } ?? 0), "microdata scopes out of step")
+            if let scope = frame.propertyScope, scope < scopes.count, !frame.itemprops.isEmpty {
+                for prop in frame.itemprops { scopes[scope].add(.node(node), for: prop) }
+            } else {
+                result.microdata.append(node)
+            }
+        }
+    }
+
+    /// The value an element carries in an attribute (microdata's rules), or nil when its text is the value.
+    /// A `content` attribute wins on any element (the schema.org/Google convention for machine-readable values
+    /// such as `<a itemprop="telephone" href="tel:…" content="+1-217-555-0123">`).
+    static func attributeValue(_ name: String, _ attributes: [HTMLAttribute]) -> String? {
+        if let content = attributes.value("content") { return content }
+        switch name {
+        case "meta": return ""
+        case "audio", "embed", "iframe", "img", "source", "track", "video": return attributes.value("src")
+        case "a", "area", "link": return attributes.value("href")
+        case "object": return attributes.value("data")
+        case "data", "meter": return attributes.value("value")
+        case "time": return attributes.value("datetime")
+        default: return nil
+        }
+    }
+
+    static func tokens(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }).map(String.init)
+    }
+
+    // MARK: JSON-LD
+
+    private mutating func readJSONLD(_ range: Range<Int>, tagOffset: Int) {
+        var start = range.lowerBound, end = range.upperBound
+        // Tolerate the old wrappers `<!-- … -->` and `//<![CDATA[ … //]]>` around the JSON.
+        func trim() {
+            while start < end, isASCIIWhitespace(bytes[start]) { start += 1 }
+            while end > start, isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+        }
+        func stripPrefix(_ p: String) -> Bool {
+            let u = Array(p.utf8)
+            guard end - start >= u.count, Array(bytes[start..<start + u.count]) == u else { return false }
+            start += u.count
+            trim()
+            return true
+        }
+        func stripSuffix(_ p: String) -> Bool {
+            let u = Array(p.utf8)
+            guard end - start >= u.count, Array(bytes[end - u.count..<end]) == u else { return false }
+            end -= u.count
+            trim()
+            return true
+        }
+        trim()
+        _ = stripPrefix("<!--") || stripPrefix("//<![CDATA[") || stripPrefix("<![CDATA[")
+        _ = stripSuffix("-->") || stripSuffix("//]]>") || stripSuffix("]]>")
+        guard start < end else { return }
+        do throws(InterchangeError) {
+            let json = try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            result.jsonLD += SchemaNode.entities(fromJSONLD: json)
+        } catch {
+            // Place the parser's line/column inside the page.
+            let (blockLine, blockColumn) = locator.location(of: start)
+            let line = error.line.map { blockLine + $0 - 1 } ?? blockLine
+            let column = error.line == 1 ? error.column.map { blockColumn + $0 - 1 } : error.column
+            append(WebMarkupIssue(kind: .invalidJSONLD, line: line, column: column,
+                                  message: "the JSON-LD block was skipped: \(error.message)"))
+        }
+    }
+
+    // MARK: Text
+
+    private mutating func appendText(_ text: String) {
+        if activeCaptures > 0, capture.count < Self.maximumValueBytes * 64 { capture.append(contentsOf: text.utf8) }
+        guard suppressDepth == 0, !result.textTruncated else { return }
+        // Past the limit nothing more is kept, so a huge text node costs no more than the limit.
+        for b in text.utf8.prefix(maximumTextBytes + 1 - min(textBytes.count, maximumTextBytes)) {
+            if isASCIIWhitespace(b) {
+                pendingSpace = !textBytes.isEmpty
+                continue
+            }
+            if pendingSpace {
+                textBytes.append(0x20)
+                pendingSpace = false
+            }
+            textBytes.append(b)
+        }
+        if textBytes.count >= maximumTextBytes { result.textTruncated = true }
+    }
+
+    private mutating func breakText() {
+        if !textBytes.isEmpty { pendingSpace = true }
+        if activeCaptures > 0 { capture.append(0x20) }
+    }
+
+    /// Cuts the text to the limit at a word boundary (never inside a UTF-8 sequence).
+    private mutating func finishText() {
+        if textBytes.count > maximumTextBytes {
+            var cut = maximumTextBytes
+            while cut > 0, textBytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+            if let space = textBytes[0..<cut].lastIndex(of: 0x20), space > cut / 2 { cut = space }
+            textBytes.removeSubrange(cut...)
+        }
+        result.text = String(decoding: textBytes, as: UTF8.self)
+        if result.textTruncated {
+            append(WebMarkupIssue(kind: .textTruncated, message: "the visible text was cut to \(textBytes.count) bytes"))
+        }
+    }
+
+    // MARK: Issues
+
+    private mutating func issue(_ kind: WebMarkupIssue.Kind, at offset: Int, _ message: String) {
+        let (line, column) = locator.location(of: offset)
+        append(WebMarkupIssue(kind: kind, line: line, column: column, message: message))
+    }
+
+    private mutating func append(_ issue: WebMarkupIssue) {
+        if result.issues.count < WebMarkupIssue.maximumCount { result.issues.append(issue) }
+    }
+}
+
+/// Turns byte offsets into 1-based line and byte column, scanning forward only (offsets asked in document
+/// order cost linear time in total; an earlier offset rescans from the start).
+struct LineLocator {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private var offset = 0
+    private var line = 1
+    private var lineStart = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func location(of target: Int) -> (line: Int, column: Int) {
+        let target = min(max(0, target), bytes.count)
+        if target < offset { offset = 0; line = 1; lineStart = 0 }
+        while offset < target {
+            if bytes[offset] == 0x0A { line += 1; lineStart = offset + 1 }
+            offset += 1
+        }
+        return (line, target - lineStart + 1)
+    }
+}

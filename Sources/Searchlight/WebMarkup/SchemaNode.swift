@@ -1,0 +1,184 @@
+import Foundation
+
+/// One schema.org entity read from a page, in a form shared by JSON-LD and microdata: its types (short names such
+/// as `Product`, with any `schema.org/` prefix removed) and its property values in document order.
+public struct SchemaNode: Sendable, Hashable {
+    /// Where the entity was written.
+    public enum Syntax: String, Sendable, Hashable {
+        case jsonLD = "json-ld"
+        case microdata
+    }
+
+    public var types: [String]
+    public var properties: [String: [SchemaValue]]
+    public var syntax: Syntax
+
+    public init(types: [String] = [], properties: [String: [SchemaValue]] = [:], syntax: Syntax) {
+        self.types = types
+        self.properties = properties
+        self.syntax = syntax
+    }
+
+    /// Whether any of the node's types is in `names`.
+    public func isA(_ names: Set<String>) -> Bool { types.contains(where: names.contains) }
+
+    mutating func add(_ value: SchemaValue, for property: String) {
+        properties[property, default: []].append(value)
+    }
+
+    /// The values of `property` (empty when absent).
+    public func values(_ property: String) -> [SchemaValue] { properties[property] ?? [] }
+
+    /// The first non-empty text of `property`; a nested entity stands for its `name` (e.g. a Person or Brand).
+    public func string(_ property: String) -> String? {
+        for value in values(property) {
+            if let text = value.text { return text }
+        }
+        return nil
+    }
+
+    /// Every non-empty text of `property`, nested entities by name.
+    public func strings(_ property: String) -> [String] { values(property).compactMap(\.text) }
+
+    /// The first nested entity of `property`.
+    public func node(_ property: String) -> SchemaNode? {
+        for case .node(let node) in values(property) { return node }
+        return nil
+    }
+
+    /// Every nested entity of `property`.
+    public func nodes(_ property: String) -> [SchemaNode] {
+        values(property).compactMap { if case .node(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// The first number in `property` (`"19.99"`, `4`, `"1,299.00"`).
+    public func number(_ property: String) -> Double? {
+        for value in values(property) {
+            if let text = value.text, let n = SchemaNode.parseNumber(text) { return n }
+        }
+        return nil
+    }
+
+    /// A decimal number in schema.org text: thousands separators dropped, no NaN or infinity.
+    static func parseNumber(_ text: String) -> Double? {
+        var t = text.trimmingASCIIWhitespace()
+        if t.utf8.contains(UInt8(ascii: ",")) {
+            // `1,299.00` and `1,024` use thousands separators; `4,5` is a decimal comma.
+            let groups = t.split(separator: ",", omittingEmptySubsequences: false)
+            let thousands = t.utf8.contains(UInt8(ascii: ".")) || groups.dropFirst().allSatisfy { $0.prefix(while: \.isNumber).count == 3 }
+            t = thousands ? t.replacingOccurrences(of: ",", with: "") : t.replacingOccurrences(of: ",", with: ".")
+        }
+        guard let first = t.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (48...57).contains(first),
+              let n = Double(t), n.isFinite else { return nil }
+        return n
+    }
+}
+
+/// A property value: text (numbers, dates and URLs are text too, as written) or a nested entity.
+public indirect enum SchemaValue: Sendable, Hashable {
+    case text(String)
+    case node(SchemaNode)
+
+    /// The trimmed text, or a nested entity's `name` (or `url` for an ImageObject); nil when empty.
+    public var text: String? {
+        switch self {
+        case .text(let s):
+            let t = s.trimmingASCIIWhitespace()
+            return t.isEmpty ? nil : t
+        case .node(let node):
+            return node.string("name") ?? node.string("url") ?? node.string("contentUrl")
+        }
+    }
+}
+
+extension SchemaNode {
+    /// The short type name of a type IRI or name: `https://schema.org/Product` and `schema:Product` become `Product`.
+    static func shortTypeName(_ type: String) -> String {
+        var t = type.trimmingASCIIWhitespace()
+        if t.hasPrefix("schema:") { t.removeFirst(7) }
+        if let slash = t.lastIndex(where: { $0 == "/" || $0 == "#" }), t.contains("schema.org") {
+            t = String(t[t.index(after: slash)...])
+        }
+        return t
+    }
+
+    /// The entities of a JSON-LD document: a single object, an array of them, or objects with an `@graph`
+    /// (flattened into the list). Values that are not objects are skipped.
+    static func entities(fromJSONLD json: JSONValue) -> [SchemaNode] {
+        var result: [SchemaNode] = []
+        func visit(_ value: JSONValue) {
+            switch value {
+            case .array(let elements):
+                for element in elements { visit(element) }
+            case .object:
+                if let graph = value["@graph"] {
+                    visit(graph)
+                    if value["@type"] == nil { return }
+                }
+                if case .node(let node) = convert(value) { result.append(node) }
+            default:
+                break
+            }
+        }
+        visit(json)
+        return resolvingReferences(result)
+    }
+
+    /// Replaces `{"@id": "…"}` reference values in top-level entities with the top-level entity of that `@id`
+    /// (one level, so reference cycles cannot loop): `@graph` pages refer to their author and publisher this way.
+    static func resolvingReferences(_ nodes: [SchemaNode]) -> [SchemaNode] {
+        var byID: [String: SchemaNode] = [:]
+        for node in nodes {
+            if let id = node.string("@id"), byID[id] == nil { byID[id] = node }
+        }
+        guard !byID.isEmpty else { return nodes }
+        return nodes.map { node in
+            var resolved = node
+            for (property, values) in node.properties where property != "@id" {
+                resolved.properties[property] = values.map { value in
+                    guard case .node(let reference) = value, reference.types.isEmpty, reference.properties.count == 1,
+                          let id = reference.string("@id"), let target = byID[id] else { return value }
+                    return .node(target)
+                }
+            }
+            return resolved
+        }
+    }
+
+    /// A JSON-LD value as a schema value; nil for nulls and empty arrays. Arrays become several values of the
+    /// property (handled by the caller). Depth is bounded by `JSONParser.maximumDepth`.
+    private static func convert(_ value: JSONValue) -> SchemaValue? {
+        switch value {
+        case .null: return nil
+        case .bool(let b): return .text(b ? "true" : "false")
+        case .int(let i): return .text(String(i))
+        case .double(let d): return .text(String(d))
+        case .string(let s): return .text(s)
+        case .array(let elements): return elements.lazy.compactMap(convert).first
+        case .object(let members):
+            if let literal = value["@value"] { return convert(literal) }
+            var node = SchemaNode(syntax: .jsonLD)
+            for member in members {
+                switch member.key {
+                case "@type":
+                    switch member.value {
+                    case .string(let s): node.types.append(shortTypeName(s))
+                    case .array(let list):
+                        for case .string(let s) in list { node.types.append(shortTypeName(s)) }
+                    default: break
+                    }
+                case "@context", "@graph":
+                    continue
+                default:
+                    let key = member.key.hasPrefix("@") ? member.key : shortTypeName(member.key)
+                    if case .array(let elements) = member.value {
+                        for element in elements { if let v = convert(element) { node.add(v, for: key) } }
+                    } else if let v = convert(member.value) {
+                        node.add(v, for: key)
+                    }
+                }
+            }
+            return .node(node)
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// Everything Searchlight read from one page, before it becomes an item: the raw markup facts (title, meta tags,
+/// Open Graph, Twitter cards, App Links, the Smart App Banner, JSON-LD and microdata entities, visible text) and
+/// the typed schema.org entities found among them. `WebMarkupIndexer` maps it to a `CSSearchableItem`.
+public struct WebPageExtraction: Sendable {
+    /// The URL the caller gave for the page.
+    public var pageURL: URL
+    public var charset: HTMLCharset
+    /// How the charset was found: `byteOrderMark`, `transport`, `metaTag`, `validUTF8` or `fallback`.
+    public var charsetSource: String
+
+    /// `<title>`, whitespace collapsed.
+    public var title: String?
+    public var metaDescription: String?
+    public var metaKeywords: [String]
+    /// `<link rel="canonical">`, resolved; only kept when on the page's own site (see `issues` otherwise).
+    public var canonicalURL: URL?
+    /// Open Graph properties by full name (`og:title`, `og:image`, ...); the first occurrence of each.
+    public var openGraph: [String: String]
+    /// Twitter card properties by full name (`twitter:title`, ...); the first occurrence of each.
+    public var twitterCard: [String: String]
+    /// `article:tag` values.
+    public var articleTags: [String]
+    /// Other Open Graph article properties (`article:published_time`, `article:modified_time`, `article:author`,
+    /// `article:section`); the first occurrence of each.
+    public var articleMeta: [String: String]
+    public var appLinks: WebAppLinks?
+    public var smartAppBanner: WebSmartAppBanner?
+
+    /// Top-level JSON-LD entities (arrays and `@graph` flattened), in page order.
+    public var jsonLD: [SchemaNode]
+    /// Top-level microdata items, in page order.
+    public var microdata: [SchemaNode]
+
+    /// The first entity of each kind among the top-level entities (JSON-LD before microdata).
+    public var product: WebProduct?
+    public var recipe: WebRecipe?
+    public var event: WebEvent?
+    public var business: WebBusiness?
+    public var article: WebArticle?
+    /// The names of the first `BreadcrumbList`, in position order.
+    public var breadcrumbs: [String]
+
+    /// Visible body text (no scripts, styles, navigation, page header/footer, asides, hidden elements),
+    /// whitespace collapsed, cut at `Options.maximumTextBytes` on a word boundary.
+    public var textContent: String
+    public var textTruncated: Bool
+    /// What was skipped or repaired (invalid JSON-LD, an off-site canonical link, ...).
+    public var issues: [WebMarkupIssue]
+
+    // MARK: Derived facts
+
+    /// The page's identity: the canonical URL, else `og:url` (same site only), else the page URL; no fragment.
+    public var identifierURL: URL
+
+    /// `og:url` resolved, when on the page's own site.
+    public var openGraphURL: URL?
+
+    /// Where relative references resolve: `<base href>` when present, else the page URL.
+    public var baseURL: URL
+
+    /// The link that opens this content in the app: App Links' `al:ios:url`, else the banner's `app-argument`.
+    public var deepLink: String? { appLinks?.iosURL ?? smartAppBanner?.appArgument }
+
+    /// The best title: `og:title`, else the main entity's name or headline, else `<title>`, else `twitter:title`.
+    public var bestTitle: String? {
+        nonEmpty(openGraph["og:title"]) ?? nonEmpty(mainEntityName) ?? nonEmpty(title) ?? nonEmpty(twitterCard["twitter:title"])
+    }
+
+    /// The name of the page's main entity (product, recipe, event, article, business, in that order).
+    public var mainEntityName: String? {
+        product?.name ?? recipe?.name ?? event?.name ?? article?.headline ?? business?.name
+    }
+
+    /// The best description: `og:description`, meta description, `twitter:description`, the main entity's.
+    public var bestDescription: String? {
+        nonEmpty(openGraph["og:description"]) ?? nonEmpty(metaDescription) ?? nonEmpty(twitterCard["twitter:description"])
+            ?? nonEmpty(product?.description ?? recipe?.description ?? event?.description ?? article?.description
+                        ?? business?.description)
+    }
+
+    /// The best image: `og:image`, `twitter:image`, then the main entity's first image.
+    public var bestImage: URL? {
+        for candidate in [openGraph["og:image"], openGraph["og:image:url"], openGraph["og:image:secure_url"],
+                          twitterCard["twitter:image"], twitterCard["twitter:image:src"]] {
+            if let text = candidate, let url = WebMarkupURLs.resolve(text, base: baseURL) { return url }
+        }
+        let entityImages = (product?.images ?? []) + (recipe?.images ?? []) + (event?.images ?? [])
+            + (article?.images ?? []) + (business?.images ?? [])
+        return entityImages.first
+    }
+
+    private func nonEmpty(_ s: String?) -> String? {
+        guard let s else { return nil }
+        let t = WebMarkupText.collapse(s)
+        return t.isEmpty ? nil : t
+    }
+
+    // MARK: Building
+
+    init(pageURL: URL, charset: HTMLCharset, charsetSource: String, markup: HTMLMarkupReader.Result) {
+        self.pageURL = pageURL
+        self.charset = charset
+        self.charsetSource = charsetSource
+        title = markup.title.flatMap { $0.isEmpty ? nil : $0 }
+        issues = markup.issues
+        baseURL = markup.baseHref.flatMap { WebMarkupURLs.resolve($0, base: pageURL) } ?? pageURL
+        var metaDescription: String?, keywords: [String] = [], og: [String: String] = [:], twitter: [String: String] = [:]
+        var tags: [String] = [], links = WebAppLinks(), banner: WebSmartAppBanner?, articleMeta: [String: String] = [:]
+        for (key, content) in markup.metas {
+            switch key {
+            case "description": if metaDescription == nil { metaDescription = WebMarkupText.collapse(content) }
+            case "keywords", "news_keywords": keywords.append(content)
+            case "article:tag": tags.append(content)
+            case "al:ios:url": if links.iosURL == nil { links.iosURL = content.trimmingASCIIWhitespace() }
+            case "al:ios:app_store_id": if links.appStoreID == nil { links.appStoreID = content.trimmingASCIIWhitespace() }
+            case "al:ios:app_name": if links.appName == nil { links.appName = WebMarkupText.collapse(content) }
+            case "apple-itunes-app": if banner == nil { banner = WebSmartAppBanner(content: content) }
+            case _ where key.hasPrefix("og:"): if og[key] == nil { og[key] = content }
+            case _ where key.hasPrefix("article:"): if articleMeta[key] == nil { articleMeta[key] = content }
+            case _ where key.hasPrefix("twitter:"): if twitter[key] == nil { twitter[key] = content }
+            default: break
+            }
+        }
+        self.metaDescription = metaDescription
+        metaKeywords = WebMarkupText.splitList(keywords)
+        openGraph = og
+        twitterCard = twitter
+        articleTags = WebMarkupText.splitList(tags)
+        self.articleMeta = articleMeta
+        appLinks = links == WebAppLinks() ? nil : links
+        smartAppBanner = banner
+        jsonLD = markup.jsonLD
+        microdata = markup.microdata
+        textContent = markup.text
+        textTruncated = markup.textTruncated
+
+        canonicalURL = nil
+        if let href = markup.canonicalHref {
+            if let url = WebMarkupURLs.resolve(href, base: baseURL, dropFragment: true), WebMarkupURLs.sameSite(url.host, pageURL.host) {
+                canonicalURL = url
+            } else if issues.count < WebMarkupIssue.maximumCount {
+                issues.append(WebMarkupIssue(kind: .ignoredURL, message:
+                    "the canonical link '\(href.prefix(200))' is not an http(s) URL on \(pageURL.host ?? "the page's host"); the page URL identifies the page"))
+            }
+        }
+
+        let base = baseURL
+        var ogURL: URL?
+        if let text = og["og:url"], let url = WebMarkupURLs.resolve(text, base: base, dropFragment: true),
+           WebMarkupURLs.sameSite(url.host, pageURL.host) {
+            ogURL = url
+        }
+        openGraphURL = ogURL
+        identifierURL = canonicalURL ?? ogURL
+            ?? WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true) ?? pageURL
+
+        let entities = markup.jsonLD + markup.microdata
+        product = entities.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
+        recipe = entities.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
+        event = entities.first(where: WebEvent.matches).map { WebEvent($0, base: base) }
+        business = entities.first(where: { $0.isA(WebBusiness.types) }).map { WebBusiness($0, base: base) }
+        article = entities.first(where: { $0.isA(WebArticle.types) }).map { WebArticle($0, base: base) }
+        breadcrumbs = entities.first(where: { $0.isA(["BreadcrumbList"]) }).map(Self.breadcrumbNames) ?? []
+    }
+
+    /// The names of a BreadcrumbList's items sorted by `position` (page order when absent).
+    static func breadcrumbNames(_ list: SchemaNode) -> [String] {
+        let items = list.nodes("itemListElement").enumerated().map { index, element -> (Double, Int, String?) in
+            let name = element.string("name") ?? element.node("item")?.string("name")
+            return (element.number("position") ?? Double(index + 1), index, name)
+        }
+        return items.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.compactMap { $0.2.map(WebMarkupText.collapse) }.filter { !$0.isEmpty }
+    }
+}

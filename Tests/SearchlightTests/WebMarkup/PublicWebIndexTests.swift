@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// Pages land in their own container; app items win over pages with the same identifier; engagement counts.
+final class PublicWebIndexTests: XCTestCase {
+    private func page(_ name: String, _ url: String) throws -> WebPage {
+        WebPage(data: try webFixture(name), url: URL(string: url)!)
+    }
+
+    func testIndexPagesIntoAPublicContainer() async throws {
+        let publicContainer = SearchlightContainer()
+        let appContainer = SearchlightContainer()
+        let index = CSSearchableIndex(name: "web", container: publicContainer)
+        let report = try await WebMarkupIndexer().index(pages: [
+            try page("product.html", "https://www.summit-outfitters.example/boots/trailblazer-2"),
+            try page("recipe.html", "https://greenkitchen.example/recipes/pesto"),
+            WebPage(data: Data(), url: URL(string: "https://empty.example.com/")!),
+            WebPage(data: Data("<p>x".utf8), url: URL(string: "mailto:someone@example.com")!),
+            try page("event.html", "https://concerts.example.org/2026/strings"),
+        ], into: index)
+        XCTAssertEqual(report.indexedIdentifiers, ["https://www.summit-outfitters.example/boots/trailblazer-2",
+                                                   "https://greenkitchen.example/recipes/pesto",
+                                                   "https://concerts.example.org/2026/strings"])
+        XCTAssertEqual(report.failures.map(\.code), [.emptyPage, .invalidPageURL])
+        XCTAssertEqual(report.failures.first?.page, "https://empty.example.com/")
+        XCTAssertEqual(index.itemCount(), 3)
+        XCTAssertEqual(index.identifiers(inDomain: "greenkitchen.example"), ["https://greenkitchen.example/recipes/pesto"])
+
+        // The stored item keeps what the mapping set, custom keys included.
+        let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["https://greenkitchen.example/recipes/pesto"]).first)
+        XCTAssertEqual(stored.attributeSet.title, "Grandma's Basil Pesto")
+        XCTAssertEqual(stored.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.recipeYield) as? String, "4 servings")
+        XCTAssertEqual(stored.attributeSet.duration?.doubleValue, 4200)
+
+        // Nothing leaked into another container.
+        XCTAssertEqual(CSSearchableIndex(name: "app", container: appContainer).itemCount(), 0)
+    }
+
+    func testReindexingAPageReplacesIt() async throws {
+        let index = CSSearchableIndex(name: "web", container: SearchlightContainer())
+        let url = URL(string: "https://www.example.com/a")!
+        _ = try await WebMarkupIndexer().index(pages: [WebPage(data: Data("<title>old</title>".utf8), url: url)], into: index)
+        let report = try await WebMarkupIndexer().index(pages: [
+            WebPage(data: Data("<title>newer</title>".utf8), url: url),
+            WebPage(data: Data("<title>newest</title>".utf8), url: url),
+        ], into: index)
+        XCTAssertEqual(report.indexedIdentifiers, ["https://www.example.com/a"])
+        XCTAssertEqual(index.itemCount(), 1)
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["https://www.example.com/a"]).first?.attributeSet.title, "newest")
+    }
+
+    func testPublicIndexUsesItsOwnProcessWideContainer() {
+        XCTAssertTrue(CSSearchableIndex.publicIndex() === CSSearchableIndex.publicIndex())
+        XCTAssertTrue(CSSearchableIndex.publicIndex().container === SearchlightContainer.publicWeb)
+        XCTAssertFalse(SearchlightContainer.publicWeb === SearchlightContainer.default)
+        XCTAssertFalse(CSSearchableIndex.default().container === SearchlightContainer.publicWeb)
+    }
+
+    func testIndexingDefaultsToThePublicWebContainer() async throws {
+        let url = "https://default-target.example.com/\(UUID().uuidString)"
+        let report = try await WebMarkupIndexer().index(pages: [WebPage(data: Data("<title>public</title>".utf8),
+                                                                        url: URL(string: url)!)])
+        XCTAssertEqual(report.indexedIdentifiers, [url])
+        XCTAssertEqual(WebResultMerger.resolve(identifier: url)?.item.attributeSet.title, "public")
+        XCTAssertEqual(WebResultMerger.resolve(identifier: url)?.isFromApp, false)
+        XCTAssertTrue(CSSearchableIndex.default().fetchSearchableItems(withIdentifiers: [url]).isEmpty,
+                      "nothing lands in the app's container")
+        try await CSSearchableIndex.publicIndex().deleteSearchableItems(withIdentifiers: [url])
+        XCTAssertNil(WebResultMerger.resolve(identifier: url))
+    }
+
+    func testAppItemsWinOverPagesWithTheSameIdentifier() async throws {
+        let appContainer = SearchlightContainer(), publicContainer = SearchlightContainer()
+        let appIndex = CSSearchableIndex(name: "app", container: appContainer)
+        let webIndex = CSSearchableIndex(name: "web", container: publicContainer)
+        let shared = "https://greenkitchen.example/recipes/pesto"
+        let appSet = CSSearchableItemAttributeSet(contentType: .text)
+        appSet.title = "Pesto (from the app)"
+        try await appIndex.indexSearchableItems([CSSearchableItem(uniqueIdentifier: shared, domainIdentifier: "recipes",
+                                                                  attributeSet: appSet)])
+        _ = try await WebMarkupIndexer().index(pages: [
+            try page("recipe.html", shared),
+            try page("event.html", "https://concerts.example.org/2026/strings"),
+        ], into: webIndex)
+
+        // resolve: the app's copy for a shared identifier, the web's otherwise, nil for unknown ones.
+        let resolved = try XCTUnwrap(WebResultMerger.resolve(identifier: shared, appContainer: appContainer,
+                                                             publicContainer: publicContainer))
+        XCTAssertTrue(resolved.isFromApp)
+        XCTAssertEqual(resolved.item.attributeSet.title, "Pesto (from the app)")
+        let web = try XCTUnwrap(WebResultMerger.resolve(identifier: "https://concerts.example.org/2026/strings",
+                                                        appContainer: appContainer, publicContainer: publicContainer))
+        XCTAssertFalse(web.isFromApp)
+        XCTAssertNil(WebResultMerger.resolve(identifier: "https://nowhere.example/", appContainer: appContainer,
+                                             publicContainer: publicContainer))
+
+        // merge: a public result whose identifier the app holds is dropped even if the app query did not return it.
+        let publicResults = webIndex.fetchSearchableItems(withIdentifiers: [shared, "https://concerts.example.org/2026/strings"])
+        XCTAssertEqual(publicResults.count, 2)
+        let merged = WebResultMerger.merge(appResults: [], publicResults: publicResults, appContainer: appContainer)
+        XCTAssertEqual(merged.map(\.uniqueIdentifier), ["https://concerts.example.org/2026/strings"])
+        let appResults = appIndex.fetchSearchableItems(withIdentifiers: [shared])
+        let both = WebResultMerger.merge(appResults: appResults, publicResults: publicResults, appContainer: appContainer)
+        XCTAssertEqual(both.map(\.attributeSet.title), ["Pesto (from the app)", "Night of Strings 2026"])
+    }
+
+    func testMergeOrdersByRankStably() {
+        func item(_ id: String, rank: Double) -> CSSearchableItem {
+            let item = CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+            item.rank = rank
+            return item
+        }
+        let merged = WebResultMerger.merge(appResults: [item("a1", rank: 2), item("a2", rank: 1)],
+                                           publicResults: [item("w1", rank: 3), item("w2", rank: 1), item("a1", rank: 9)],
+                                           appContainer: SearchlightContainer())
+        XCTAssertEqual(merged.map(\.uniqueIdentifier), ["w1", "a1", "a2", "w2"])
+    }
+
+    func testEngagementCountsOpensAndDecays() {
+        let engagement = WebEngagement(halfLife: 100)
+        let t0 = Date(timeIntervalSinceReferenceDate: 1_000_000)
+        XCTAssertEqual(engagement.openCount(for: "p"), 0)
+        XCTAssertEqual(engagement.boost(for: "p", at: t0), 1)
+        for _ in 0..<3 { engagement.recordOpen(identifier: "p", at: t0) }
+        XCTAssertEqual(engagement.openCount(for: "p"), 3)
+        XCTAssertEqual(engagement.score(for: "p", at: t0), 3, accuracy: 1e-9)
+        XCTAssertEqual(engagement.score(for: "p", at: t0.addingTimeInterval(100)), 1.5, accuracy: 1e-9, "one half-life")
+        XCTAssertEqual(engagement.boost(for: "p", at: t0), 1 + 0.15 * log(4), accuracy: 1e-9)
+        // A later open decays the old score before adding to it.
+        engagement.recordOpen(identifier: "p", at: t0.addingTimeInterval(200))
+        XCTAssertEqual(engagement.score(for: "p", at: t0.addingTimeInterval(200)), 3 * 0.25 + 1, accuracy: 1e-9)
+        XCTAssertEqual(engagement.openCount(for: "p"), 4)
+        // The boost is capped.
+        for _ in 0..<10_000 { engagement.recordOpen(identifier: "hot", at: t0) }
+        XCTAssertEqual(engagement.boost(for: "hot", at: t0), 1.5)
+        XCTAssertGreaterThan(engagement.boost(for: "hot", at: t0), engagement.boost(for: "p", at: t0))
+        engagement.forget(identifier: "hot")
+        XCTAssertEqual(engagement.openCount(for: "hot"), 0)
+    }
+
+    func testEngagementIsThreadSafe() {
+        let engagement = WebEngagement()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for i in 0..<500 { engagement.recordOpen(identifier: "id\(i % 10)", at: Date(timeIntervalSinceReferenceDate: Double(worker))) }
+        }
+        XCTAssertEqual((0..<10).map { engagement.openCount(for: "id\($0)") }.reduce(0, +), 4_000)
+    }
+}

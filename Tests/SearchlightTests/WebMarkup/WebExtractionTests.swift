@@ -1,0 +1,300 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// Every extractor, on the hand-written fixtures.
+final class WebExtractionTests: XCTestCase {
+    func testProductJSONLDOpenGraphAndBreadcrumbs() throws {
+        let page = try extractFixture("product.html", url: "https://www.summit-outfitters.example/boots/trailblazer-2?utm_source=mail")
+        XCTAssertEqual(page.title, "Trailblazer 2 Hiking Boot | Summit Outfitters")
+        XCTAssertEqual(page.metaDescription, "Waterproof leather hiking boot with a Vibram sole.")
+        XCTAssertEqual(page.metaKeywords, ["hiking boots", "waterproof", "leather"])
+        XCTAssertEqual(page.canonicalURL?.absoluteString, "https://www.summit-outfitters.example/boots/trailblazer-2")
+        XCTAssertEqual(page.openGraph["og:type"], "product")
+        XCTAssertEqual(page.openGraph["og:site_name"], "Summit Outfitters")
+        XCTAssertEqual(page.openGraph["og:description"], "Our best-selling boot, now lighter & fully waterproof.")
+        // A relative og:image resolves against the page.
+        XCTAssertEqual(page.bestImage?.absoluteString, "https://www.summit-outfitters.example/img/trailblazer-2.jpg")
+        let product = try XCTUnwrap(page.product)
+        XCTAssertEqual(product.name, "Trailblazer 2 Hiking Boot")
+        XCTAssertEqual(product.brand, "Summit")
+        XCTAssertEqual(product.price, 149.95)
+        XCTAssertEqual(product.priceCurrency, "EUR")
+        XCTAssertEqual(product.availability, "InStock")
+        XCTAssertEqual(product.images.count, 2)
+        let rating = try XCTUnwrap(product.rating)
+        XCTAssertEqual(rating.value, 4.4)
+        XCTAssertEqual(rating.count, 89)
+        XCTAssertEqual(rating.best, 5)
+        // Breadcrumbs follow `position`, not page order.
+        XCTAssertEqual(page.breadcrumbs, ["Footwear", "Boots", "Trailblazer 2 Waterproof Hiking Boot"])
+        XCTAssertEqual(page.jsonLD.count, 2)
+        XCTAssertNil(page.recipe)
+        XCTAssertNil(page.event)
+    }
+
+    func testVisibleTextSkipsScriptsStylesAndChrome() throws {
+        let page = try extractFixture("product.html", url: "https://www.summit-outfitters.example/boots/trailblazer-2")
+        XCTAssertEqual(page.textContent, "Trailblazer 2 Hiking Boot €149.95 – free shipping Full-grain leather upper, "
+            + "Vibram® sole and a breathable membrane keep your feet dry.")
+        for hidden in ["dataLayer", "never shown", "font-family", "not text", "Imprint", "Footwear"] {
+            XCTAssertFalse(page.textContent.contains(hidden), hidden)
+        }
+    }
+
+    func testRecipeMicrodataWithNestedScopes() throws {
+        let page = try extractFixture("recipe.html", url: "https://greenkitchen.example/recipes/pesto")
+        XCTAssertEqual(page.microdata.count, 1, "nested Person and AggregateRating belong to the recipe")
+        let recipe = try XCTUnwrap(page.recipe)
+        XCTAssertEqual(recipe.name, "Grandma's Basil Pesto")
+        XCTAssertEqual(recipe.description, "Bright, nutty and very green.")
+        XCTAssertEqual(recipe.authors, ["Giulia Rossi"])
+        XCTAssertEqual(recipe.ingredients, ["2 cups fresh basil leaves", "1/2 cup Parmigiano-Reggiano", "1/3 cup pine nuts",
+                                            "2 cloves garlic"])
+        XCTAssertEqual(recipe.totalTime, 4200)
+        XCTAssertEqual(recipe.prepTime, 600)
+        XCTAssertEqual(recipe.cookTime, 0)
+        XCTAssertEqual(recipe.yield, "4 servings")
+        XCTAssertEqual(recipe.images.map(\.absoluteString), ["https://greenkitchen.example/photos/pesto.jpg"])
+        let rating = try XCTUnwrap(recipe.rating)
+        XCTAssertEqual(rating.best, 10)
+        XCTAssertEqual(rating.normalized, 4.5, accuracy: 1e-9)
+        XCTAssertEqual(rating.count, 212)
+        XCTAssertEqual(page.microdata.first?.string("recipeInstructions"),
+                       "Pound the garlic and pine nuts. Add basil, then cheese and oil.")
+    }
+
+    func testEventJSONLDArrayWithPlace() throws {
+        let page = try extractFixture("event.html", url: "https://concerts.example.org/2026/strings")
+        let event = try XCTUnwrap(page.event)
+        XCTAssertEqual(event.name, "Night of Strings 2026")
+        XCTAssertEqual(event.description, "The Aurora Quartet plays Haydn, Bartók and Ravel.")
+        XCTAssertEqual(event.startDate, ISO8601DateCoding.date(from: "2026-12-05T18:30:00Z"))
+        XCTAssertEqual(event.endDate, ISO8601DateCoding.date(from: "2026-12-05T21:00:00Z"))
+        XCTAssertEqual(event.locationName, "City Concert Hall")
+        XCTAssertEqual(event.address?.street, "12 Harbour Road")
+        XCTAssertEqual(event.address?.city, "Hamburg")
+        XCTAssertEqual(event.address?.region, "HH")
+        XCTAssertEqual(event.address?.postalCode, "20457")
+        XCTAssertEqual(event.address?.country, "DE")
+        XCTAssertEqual(event.address?.formatted, "12 Harbour Road, Hamburg, HH 20457, DE")
+        XCTAssertEqual(event.images.map(\.absoluteString), ["https://concerts.example.org/img/strings.jpg"])
+        XCTAssertNil(page.business, "the nested Place is not a top-level entity")
+    }
+
+    func testLocalBusinessMicrodata() throws {
+        let page = try extractFixture("local-business.html", url: "https://luigis.example.com/about")
+        let business = try XCTUnwrap(page.business)
+        XCTAssertEqual(business.types, ["Restaurant"])
+        XCTAssertEqual(business.name, "Luigi's Trattoria")
+        XCTAssertEqual(business.telephone, "+1-217-555-0123", "the content attribute wins over href")
+        XCTAssertEqual(business.latitude, 39.7817)
+        XCTAssertEqual(business.longitude, -89.6501)
+        XCTAssertEqual(business.address?.street, "742 Evergreen Terrace")
+        XCTAssertEqual(business.address?.city, "Springfield")
+        XCTAssertEqual(business.address?.region, "IL")
+        XCTAssertEqual(business.address?.postalCode, "62704")
+        XCTAssertEqual(business.address?.country, "US")
+        XCTAssertEqual(business.rating?.count, 1024)
+        XCTAssertEqual(page.microdata.first?.string("openingHours"), "Tu-Su 11:00-22:00")
+        // `<link rel=canonical href="/">` resolves against the page.
+        XCTAssertEqual(page.canonicalURL?.absoluteString, "https://luigis.example.com/")
+    }
+
+    func testArticleGraphTwitterCardAndTags() throws {
+        let page = try extractFixture("article.html", url: "https://dailyorbit.example.com/2026/11/night-sky")
+        let article = try XCTUnwrap(page.article)
+        XCTAssertEqual(article.types, ["NewsArticle"])
+        XCTAssertEqual(article.headline, "Why the Night Sky Is Dark")
+        XCTAssertEqual(article.authors, ["Ada Lin", "Sam Okafor"])
+        XCTAssertEqual(article.datePublished, ISO8601DateCoding.date(from: "2026-11-20T08:00:00Z"))
+        XCTAssertEqual(article.dateModified, ISO8601DateCoding.date(from: "2026-11-21T09:15:00Z"))
+        XCTAssertEqual(article.publisher, "The Daily Orbit Media")
+        XCTAssertEqual(article.keywords, ["cosmology", "Olbers", "expanding universe", "Science"])
+        XCTAssertEqual(page.articleTags, ["Olbers' paradox", "astronomy"])
+        XCTAssertEqual(page.twitterCard["twitter:card"], "summary_large_image")
+        XCTAssertEqual(page.twitterCard["twitter:title"], "Why is the night sky dark?")
+        XCTAssertEqual(page.breadcrumbs, ["Home", "Science"])
+        XCTAssertEqual(page.canonicalURL?.absoluteString, "https://dailyorbit.example.com/2026/11/night-sky",
+                       "the fragment is dropped")
+        XCTAssertEqual(page.jsonLD.map(\.types), [["WebSite"], ["Organization"], ["NewsArticle"], ["BreadcrumbList"]])
+        // A header inside <article> is content; the page's nav, aside and footer are not.
+        XCTAssertEqual(page.textContent, "Why the Night Sky Is Dark Ada Lin and Sam Okafor If the universe were infinite "
+            + "and unchanging, every line of sight would end on a star. The darkness tells us the universe had a beginning.")
+    }
+
+    func testBlogPostingMicrodataWithTimes() throws {
+        let page = try extractFixture("blog-posting.html", url: "https://blog.example.com/hanzi")
+        let article = try XCTUnwrap(page.article)
+        XCTAssertEqual(article.types, ["BlogPosting"])
+        XCTAssertEqual(article.headline, "中文 Notes: Learning Chinese Characters")
+        XCTAssertEqual(article.authors, ["Mei Chen"])
+        XCTAssertEqual(article.datePublished, ISO8601DateCoding.date(from: "2026-03-14T00:00:00Z"))
+        XCTAssertEqual(article.dateModified, ISO8601DateCoding.date(from: "2026-03-15T15:00:00Z"))
+        XCTAssertEqual(article.publisher, "Mei's Notebook")
+        XCTAssertEqual(article.keywords, ["chinese", "hanzi", "language learning"])
+        XCTAssertTrue(page.textContent.hasSuffix("中文 means “Chinese language”; 汉字 are the characters."), page.textContent)
+    }
+
+    func testOpenGraphOnlyPage() throws {
+        let page = try extractFixture("opengraph-only.html", url: "https://photos.example.net/albums/dolomites/seceda")
+        XCTAssertNil(page.title)
+        XCTAssertEqual(page.bestTitle, "Sunset over the Dolomites")
+        XCTAssertEqual(page.bestDescription, "A time-lapse from Seceda, 2,519 m.")
+        XCTAssertEqual(page.openGraph["og:type"], "video.other")
+        XCTAssertEqual(page.openGraphURL?.absoluteString, "https://photos.example.net/albums/dolomites/seceda?ref=share")
+        XCTAssertEqual(page.identifierURL, page.openGraphURL)
+        XCTAssertEqual(page.textContent, "")
+        XCTAssertTrue(page.jsonLD.isEmpty && page.microdata.isEmpty)
+    }
+
+    func testSmartAppBannerOnly() throws {
+        let page = try extractFixture("smart-app-banner.html", url: "https://notes.example.com/lists/42")
+        let banner = try XCTUnwrap(page.smartAppBanner)
+        XCTAssertEqual(banner.appID, "1234567890")
+        XCTAssertEqual(banner.appArgument, "https://notes.example.com/open?note=42&from=web,banner")
+        XCTAssertNil(page.appLinks)
+        XCTAssertEqual(page.deepLink, banner.appArgument)
+        XCTAssertEqual(page.title, "Shopping list — Notely")
+    }
+
+    func testSmartAppBannerVariants() {
+        XCTAssertEqual(WebSmartAppBanner(content: "app-id=1")?.appArgument, nil)
+        XCTAssertEqual(WebSmartAppBanner(content: " App-Argument=x://a,b , app-id=7")?.appID, nil,
+                       "everything after app-argument is the argument")
+        XCTAssertEqual(WebSmartAppBanner(content: "app-id=7, affiliate-data=at=1, APP-ARGUMENT=x://a,b")?.appArgument, "x://a,b")
+        XCTAssertNil(WebSmartAppBanner(content: "app-argument=x://y"))
+        XCTAssertNil(WebSmartAppBanner(content: ""))
+        // Many commas: linear, not quadratic (this would take minutes if each part re-scanned the rest).
+        let long = String(repeating: "k=v,", count: 100_000) + "app-id=9"
+        XCTAssertEqual(WebSmartAppBanner(content: long)?.appID, "9")
+    }
+
+    func testAppLinks() throws {
+        let page = try extractFixture("app-links.html", url: "https://trails.example.org/t/17")
+        XCTAssertEqual(page.appLinks, WebAppLinks(iosURL: "trailapp://trails/17", appStoreID: "987654321", appName: "TrailApp"))
+        XCTAssertEqual(page.deepLink, "trailapp://trails/17")
+        XCTAssertEqual(page.bestTitle, "Lakeside Loop (Trail 17)")
+    }
+
+    func testBrokenPageStillYieldsWhatItCan() throws {
+        let page = try extractFixture("broken.html", url: "https://broken.example.com/")
+        XCTAssertEqual(page.title, "Broken & Beautiful &bogus; &#xZZ; \u{FFFD} © 2026")
+        // `&nbsp` followed by a letter inside an attribute stays literal, as in browsers.
+        XCTAssertEqual(page.metaDescription, "Unquoted&nbspdescription")
+        // The og:title tag lacks its `>` and swallows the next tag, as in browsers.
+        XCTAssertEqual(page.openGraph["og:title"], "Single \"quoted\" title")
+        XCTAssertEqual(page.issues.map(\.kind), [.invalidJSONLD])
+        XCTAssertEqual(page.issues.first?.line, 9)
+        XCTAssertEqual(page.product?.name, "Wrapped Widget", "JSON-LD inside an HTML comment wrapper is read")
+        XCTAssertEqual(page.microdata.first?.string("name"), "Microdata Mug", "an unclosed scope closes at the end")
+        XCTAssertEqual(page.textContent, "First bold both italic? after. Second paragraph with a stray end tag and an element. "
+            + "cell one cell two AT&T <rocks> &amp; x < y ¬it; ∉ 😀 cdata text Microdata Mug Unclosed until the end")
+    }
+
+    func testMetaAndLinkVariants() throws {
+        let page = try extractHTML("""
+            <html><head>
+            <META NAME="Description" CONTENT="  spaced   out  ">
+            <meta name="keywords" content="a, b,, A ,c">
+            <link rel="alternate canonical" href="https://www.example.com/c#x">
+            <base href="https://cdn.example.com/assets/">
+            <meta property="og:image" content="img/1.png">
+            </head></html>
+            """)
+        XCTAssertEqual(page.metaDescription, "spaced out")
+        XCTAssertEqual(page.metaKeywords, ["a", "b", "c"])
+        XCTAssertEqual(page.canonicalURL?.absoluteString, "https://www.example.com/c")
+        XCTAssertEqual(page.bestImage?.absoluteString, "https://cdn.example.com/assets/img/1.png")
+    }
+
+    func testOffSiteCanonicalAndOpenGraphURLAreIgnored() throws {
+        let page = try extractHTML("""
+            <link rel=canonical href="https://evil.example.net/x"><meta property="og:url" content="https://other.example.org/y">
+            <link rel=canonical href="https://www.example.com/second">
+            """, url: "https://example.com/page")
+        XCTAssertNil(page.canonicalURL, "the first canonical link counts, and it is off-site")
+        XCTAssertNil(page.openGraphURL)
+        XCTAssertEqual(page.identifierURL.absoluteString, "https://example.com/page")
+        XCTAssertEqual(page.issues.map(\.kind), [.ignoredURL])
+        // `www.` does not make a different site.
+        let same = try extractHTML("<link rel=canonical href='https://www.example.com/x'>", url: "https://example.com/x?y")
+        XCTAssertEqual(same.canonicalURL?.absoluteString, "https://www.example.com/x")
+    }
+
+    func testJSONLDShapesAndTypeNames() throws {
+        let page = try extractHTML("""
+            <script type="application/ld+json">{"@context":"http://schema.org","@type":["Product","Thing"],"name":"A",
+              "offers":[{"@type":"AggregateOffer","lowPrice":"1,299.00","priceCurrency":"USD"}]}</script>
+            <script type="Application/LD+JSON ">{"@graph":[{"@type":"schema:Recipe","name":"B","recipeIngredient":["x","y"]}]}</script>
+            <script type="application/json">{"@type":"Event","name":"not JSON-LD"}</script>
+            <script type="application/ld+json"></script>
+            """)
+        XCTAssertEqual(page.jsonLD.map(\.types), [["Product", "Thing"], ["Recipe"]])
+        XCTAssertEqual(page.product?.price, 1299)
+        XCTAssertEqual(page.product?.priceCurrency, "USD")
+        XCTAssertEqual(page.recipe?.ingredients, ["x", "y"])
+        XCTAssertNil(page.event)
+        XCTAssertTrue(page.issues.isEmpty, "\(page.issues)")
+    }
+
+    func testGraphReferencesByID() throws {
+        let page = try extractHTML("""
+            <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+              {"@type":"BlogPosting","@id":"#post","headline":"H","author":{"@id":"#ann"},
+               "publisher":{"@id":"#org"},"isPartOf":{"@id":"#post"},"mainEntityOfPage":{"@id":"#missing"}},
+              {"@type":"Person","@id":"#ann","name":"Ann Author","worksFor":{"@id":"#org"}},
+              {"@type":"Organization","@id":"#org","name":"Org Name","member":{"@id":"#ann"}}]}</script>
+            """)
+        XCTAssertEqual(page.article?.authors, ["Ann Author"])
+        XCTAssertEqual(page.article?.publisher, "Org Name")
+        // A self-reference and a reference to an unknown id stay as they are; nothing loops.
+        XCTAssertEqual(page.jsonLD.first?.node("isPartOf")?.string("headline"), "H")
+        XCTAssertEqual(page.jsonLD.first?.node("mainEntityOfPage")?.string("@id"), "#missing")
+    }
+
+    func testRatingNormalization() throws {
+        func rating(_ json: String) throws -> WebRating? {
+            try extractHTML("<script type='application/ld+json'>{\"@type\":\"Product\",\"aggregateRating\":\(json)}</script>").product?.rating
+        }
+        XCTAssertEqual(try rating(#"{"ratingValue": 4.2}"#)?.normalized ?? -1, 4.2, accuracy: 1e-9)
+        XCTAssertEqual(try rating(#"{"ratingValue": "80", "bestRating": "100"}"#)?.normalized ?? -1, 4, accuracy: 1e-9)
+        XCTAssertEqual(try rating(#"{"ratingValue": 3, "bestRating": 5, "worstRating": 1}"#)?.normalized ?? -1, 2.5, accuracy: 1e-9)
+        XCTAssertEqual(try rating(#"{"ratingValue": 11, "bestRating": 10}"#)?.normalized, 5, "clamped")
+        XCTAssertEqual(try rating(#"{"ratingValue": 9, "bestRating": 10, "ratingCount": 1}"#)?.summary, "4.5 out of 5 (1 rating)")
+        XCTAssertNil(try rating(#"{"ratingValue": "n/a"}"#))
+    }
+
+    func testBusinessGeoOutOfRangeIsIgnored() throws {
+        let page = try extractHTML("""
+            <script type="application/ld+json">{"@type":"LocalBusiness","name":"X","telephone":"tel:+49 30 1234",
+            "geo":{"@type":"GeoCoordinates","latitude":"123","longitude":"13.4"},"address":"Unter den Linden 1, Berlin"}</script>
+            """)
+        XCTAssertEqual(page.business?.telephone, "+49 30 1234")
+        XCTAssertNil(page.business?.latitude)
+        XCTAssertEqual(page.business?.address?.formatted, "Unter den Linden 1, Berlin")
+        XCTAssertNil(page.business?.address?.city)
+    }
+
+    func testMicrodataValuesFromAttributes() throws {
+        let page = try extractHTML("""
+            <div itemscope itemtype="https://schema.org/Event">
+              <a itemprop="url" href="/e/1">link</a><img itemprop="image" src="i.png">
+              <time itemprop="startDate" datetime="2027-01-02T20:00">Jan 2</time>
+              <data itemprop="eventStatus" value="EventScheduled">on</data>
+              <span itemprop="name description">Both</span>
+              <div itemprop="location" itemscope itemtype="https://schema.org/Place"><span itemprop="name">Hall</span></div>
+            </div>
+            <span itemprop="name">orphan property</span>
+            """, url: "https://www.example.com/events/")
+        let node = try XCTUnwrap(page.microdata.first)
+        XCTAssertEqual(page.microdata.count, 1)
+        XCTAssertEqual(node.string("url"), "/e/1")
+        XCTAssertEqual(node.string("eventStatus"), "EventScheduled")
+        XCTAssertEqual(node.string("name"), "Both")
+        XCTAssertEqual(node.string("description"), "Both")
+        XCTAssertEqual(page.event?.startDate, ISO8601DateCoding.date(from: "2027-01-02T20:00:00Z"))
+        XCTAssertEqual(page.event?.locationName, "Hall")
+        XCTAssertEqual(page.event?.images.map(\.absoluteString), ["https://www.example.com/events/i.png"])
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// How each fixture becomes a `CSSearchableItem`.
+final class WebItemMappingTests: XCTestCase {
+    private func custom(_ item: CSSearchableItem, _ key: CSCustomAttributeKey) -> Any? {
+        item.attributeSet.value(forCustomKey: key)
+    }
+
+    func testProductItem() throws {
+        let pageURL = "https://www.summit-outfitters.example/boots/trailblazer-2?utm_source=mail"
+        let item = try itemForFixture("product.html", url: pageURL)
+        let set = item.attributeSet
+        XCTAssertEqual(item.uniqueIdentifier, "https://www.summit-outfitters.example/boots/trailblazer-2", "canonical URL")
+        XCTAssertEqual(item.domainIdentifier, "www.summit-outfitters.example")
+        XCTAssertEqual(set.contentType, "public.html")
+        XCTAssertEqual(set.title, "Trailblazer 2 Waterproof Hiking Boot", "og:title wins")
+        XCTAssertEqual(set.displayName, set.title)
+        XCTAssertEqual(set.contentDescription, "Our best-selling boot, now lighter & fully waterproof.")
+        XCTAssertEqual(set.thumbnailURL?.absoluteString, "https://www.summit-outfitters.example/img/trailblazer-2.jpg")
+        XCTAssertEqual(set.contentURL?.absoluteString, pageURL)
+        XCTAssertEqual(set.url?.absoluteString, item.uniqueIdentifier)
+        XCTAssertEqual(set.keywords, ["hiking boots", "waterproof", "leather", "Footwear", "Boots",
+                                      "Trailblazer 2 Waterproof Hiking Boot"])
+        XCTAssertEqual(set.containerTitle, "Footwear › Boots", "the trail without the page's own crumb")
+        XCTAssertEqual(set.containerDisplayName, "Summit Outfitters", "og:site_name")
+        XCTAssertEqual(set.rating?.doubleValue ?? -1, 4.4, accuracy: 1e-9)
+        XCTAssertEqual(set.ratingDescription, "4.4 out of 5 (89 ratings)")
+        XCTAssertEqual(set.organizations, ["Summit"])
+        XCTAssertEqual((custom(item, WebMarkupAttributeKeys.price) as? NSNumber)?.doubleValue, 149.95)
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.priceCurrency) as? String, "EUR")
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.availability) as? String, "InStock")
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.source) as? String, pageURL)
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.markup) as? [String], ["title", "meta", "open-graph", "json-ld"])
+        XCTAssertNil(custom(item, WebMarkupAttributeKeys.deepLink))
+        XCTAssertNil(set.supportsPhoneCall)
+        XCTAssertTrue(item.validationProblems().isEmpty, "\(item.validationProblems())")
+    }
+
+    func testRecipeItem() throws {
+        let item = try itemForFixture("recipe.html", url: "https://greenkitchen.example/recipes/pesto")
+        let set = item.attributeSet
+        XCTAssertEqual(item.uniqueIdentifier, "https://greenkitchen.example/recipes/pesto")
+        XCTAssertEqual(set.title, "Grandma's Basil Pesto", "the entity name beats <title>")
+        XCTAssertEqual(set.contentDescription, "A classic Genovese pesto in ten minutes.")
+        XCTAssertEqual(set.authorNames, ["Giulia Rossi"])
+        XCTAssertEqual(set.duration?.doubleValue, 4200)
+        XCTAssertEqual(set.rating?.doubleValue ?? -1, 4.5, accuracy: 1e-9)
+        XCTAssertEqual(set.thumbnailURL?.absoluteString, "https://greenkitchen.example/photos/pesto.jpg")
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.ingredients) as? [String],
+                       ["2 cups fresh basil leaves", "1/2 cup Parmigiano-Reggiano", "1/3 cup pine nuts", "2 cloves garlic"])
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.recipeYield) as? String, "4 servings")
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.markup) as? [String], ["title", "meta", "microdata"])
+    }
+
+    func testEventItemIsACalendarEvent() throws {
+        let item = try itemForFixture("event.html", url: "https://concerts.example.org/2026/strings")
+        let set = item.attributeSet
+        XCTAssertEqual(set.contentType, "public.calendar-event")
+        XCTAssertEqual(set.title, "Night of Strings 2026")
+        XCTAssertEqual(set.startDate, ISO8601DateCoding.date(from: "2026-12-05T18:30:00Z"))
+        XCTAssertEqual(set.endDate, ISO8601DateCoding.date(from: "2026-12-05T21:00:00Z"))
+        XCTAssertEqual(set.namedLocation, "City Concert Hall")
+        XCTAssertEqual(set.thoroughfare, "12 Harbour Road")
+        XCTAssertEqual(set.city, "Hamburg")
+        XCTAssertEqual(set.stateOrProvince, "HH")
+        XCTAssertEqual(set.postalCode, "20457")
+        XCTAssertEqual(set.country, "DE")
+        XCTAssertEqual(set.fullyFormattedAddress, "12 Harbour Road, Hamburg, HH 20457, DE")
+        XCTAssertEqual(set.contentDescription, "The Aurora Quartet plays Haydn, Bartók and Ravel.")
+    }
+
+    func testLocalBusinessTurnsOnCallAndNavigation() throws {
+        let item = try itemForFixture("local-business.html", url: "https://luigis.example.com/about")
+        let set = item.attributeSet
+        XCTAssertEqual(item.uniqueIdentifier, "https://luigis.example.com/")
+        XCTAssertEqual(set.phoneNumbers, ["+1-217-555-0123"])
+        XCTAssertEqual(set.supportsPhoneCall, NSNumber(value: true))
+        XCTAssertEqual(set.latitude?.doubleValue, 39.7817)
+        XCTAssertEqual(set.longitude?.doubleValue, -89.6501)
+        XCTAssertEqual(set.supportsNavigation, NSNumber(value: true))
+        XCTAssertEqual(set.namedLocation, "Luigi's Trattoria")
+        XCTAssertEqual(set.city, "Springfield")
+        XCTAssertEqual(set.postalCode, "62704")
+        XCTAssertEqual(set.fullyFormattedAddress, "742 Evergreen Terrace, Springfield, IL 62704, US")
+        XCTAssertEqual(set.ratingDescription, "4.5 out of 5 (1024 ratings)")
+    }
+
+    func testArticleItem() throws {
+        let item = try itemForFixture("article.html", url: "https://dailyorbit.example.com/2026/11/night-sky?src=rss")
+        let set = item.attributeSet
+        XCTAssertEqual(item.uniqueIdentifier, "https://dailyorbit.example.com/2026/11/night-sky")
+        XCTAssertEqual(item.domainIdentifier, "dailyorbit.example.com")
+        XCTAssertEqual(set.title, "Why the Night Sky Is Dark")
+        XCTAssertEqual(set.headline, "Why the Night Sky Is Dark")
+        XCTAssertEqual(set.authorNames, ["Ada Lin", "Sam Okafor"])
+        XCTAssertEqual(set.contentCreationDate, ISO8601DateCoding.date(from: "2026-11-20T08:00:00Z"))
+        XCTAssertEqual(set.contentModificationDate, ISO8601DateCoding.date(from: "2026-11-21T09:15:00Z"))
+        XCTAssertEqual(set.publishers, ["The Daily Orbit Media"])
+        XCTAssertEqual(set.keywords, ["astronomy", "cosmology", "Olbers' paradox", "Olbers", "expanding universe", "Science", "Home"])
+        XCTAssertEqual(set.containerTitle, "Home › Science")
+        XCTAssertEqual(set.thumbnailURL?.absoluteString, "https://dailyorbit.example.com/img/night-sky.png", "twitter:image")
+        // The graph's Organization is the publisher, not the page's subject: no phone action.
+        XCTAssertNil(set.supportsPhoneCall)
+        XCTAssertNil(set.phoneNumbers)
+    }
+
+    func testDeepLinksFromAppLinksAndBanner() throws {
+        let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
+        XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
+        XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.appStoreID) as? String, "987654321")
+        XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.appName) as? String, "TrailApp")
+        XCTAssertEqual(WebMarkupIndexer.continuationURL(for: trail)?.absoluteString, "trailapp://trails/17")
+
+        let note = try itemForFixture("smart-app-banner.html", url: "https://notes.example.com/lists/42")
+        XCTAssertEqual(custom(note, WebMarkupAttributeKeys.deepLink) as? String,
+                       "https://notes.example.com/open?note=42&from=web,banner")
+        XCTAssertEqual(custom(note, WebMarkupAttributeKeys.appStoreID) as? String, "1234567890")
+        XCTAssertEqual(note.attributeSet.contentDescription, "Milk, eggs, flour.", "description falls back to the text")
+
+        // Without a deep link, continuation opens the page.
+        let photo = try itemForFixture("opengraph-only.html", url: "https://photos.example.net/albums/dolomites/seceda")
+        XCTAssertEqual(WebMarkupIndexer.continuationURL(for: photo)?.absoluteString,
+                       "https://photos.example.net/albums/dolomites/seceda?ref=share")
+        XCTAssertEqual(photo.uniqueIdentifier, "https://photos.example.net/albums/dolomites/seceda?ref=share", "og:url")
+        XCTAssertNil(photo.attributeSet.textContent)
+    }
+
+    func testEncodedPagesMapToo() throws {
+        let item = try itemForFixture("latin1.html", url: "https://patisserie.example.fr/creme-brulee")
+        XCTAssertEqual(item.attributeSet.title, "Crème brûlée à l'ancienne")
+        XCTAssertEqual(item.domainIdentifier, "patisserie.example.fr")
+    }
+
+    func testAllDayEventAndOpenGraphArticleMetadata() throws {
+        let event = try WebMarkupIndexer().item(fromHTML: Data("""
+            <script type="application/ld+json">{"@type":"Festival","name":"Harvest Fair","startDate":"2027-09-18",
+            "endDate":"2027-09-19","location":"Town square"}</script>
+            """.utf8), url: URL(string: "https://fair.example.org/")!)
+        XCTAssertEqual(event.attributeSet.contentType, "public.calendar-event")
+        XCTAssertEqual(event.attributeSet.allDay, NSNumber(value: true))
+        XCTAssertEqual(event.attributeSet.namedLocation, "Town square")
+        XCTAssertEqual(event.attributeSet.startDate, ISO8601DateCoding.date(from: "2027-09-18T00:00:00Z"))
+
+        let concert = try itemForFixture("event.html", url: "https://concerts.example.org/2026/strings")
+        XCTAssertNil(concert.attributeSet.allDay)
+
+        let post = try WebMarkupIndexer().item(fromHTML: Data("""
+            <meta property="og:type" content="article">
+            <meta property="article:published_time" content="2026-05-01T10:00:00+02:00">
+            <meta property="article:modified_time" content="2026-05-02">
+            <meta property="article:author" content="Rosa Diaz">
+            <title>Post</title>
+            """.utf8), url: URL(string: "https://blog.example.org/post")!)
+        XCTAssertEqual(post.attributeSet.contentCreationDate, ISO8601DateCoding.date(from: "2026-05-01T08:00:00Z"))
+        XCTAssertEqual(post.attributeSet.contentModificationDate, ISO8601DateCoding.date(from: "2026-05-02T00:00:00Z"))
+        XCTAssertEqual(post.attributeSet.authorNames, ["Rosa Diaz"])
+        let linked = try WebMarkupIndexer().item(fromHTML: Data("<meta property=article:author content=https://x.example/rosa>".utf8),
+                                                 url: URL(string: "https://blog.example.org/p2")!)
+        XCTAssertNil(linked.attributeSet.authorNames, "a profile URL is not a name")
+    }
+
+    func testHostileSizesAreClipped() throws {
+        let long = String(repeating: "é", count: 100_000)
+        let keywords = (0..<1_000).map { "k\($0)" }.joined(separator: ",")
+        let item = try WebMarkupIndexer().item(fromHTML: Data("""
+            <title>\(long)</title><meta name=description content="\(long)"><meta name=keywords content="\(keywords)">
+            """.utf8), url: URL(string: "https://www.example.com/")!)
+        let title = try XCTUnwrap(item.attributeSet.title)
+        XCTAssertLessThanOrEqual(title.utf8.count, 1024)
+        XCTAssertEqual(title, String(repeating: "é", count: 512), "cut on a character boundary")
+        XCTAssertLessThanOrEqual(item.attributeSet.contentDescription?.utf8.count ?? 0, 4096)
+        XCTAssertEqual(item.attributeSet.keywords?.count, 100)
+        XCTAssertEqual(item.attributeSet.keywords?.first, "k0")
+    }
+
+    func testOutOfRangeOptionsDoNotTrap() throws {
+        var options = WebMarkupIndexer.Options()
+        options.maximumTextBytes = -5
+        options.descriptionFallbackLength = -1
+        let item = try WebMarkupIndexer(options: options).item(fromHTML: Data("<p>some words here</p>".utf8),
+                                                               url: URL(string: "https://www.example.com/")!)
+        XCTAssertNil(item.attributeSet.textContent)
+        options.maximumPageBytes = -1
+        XCTAssertThrowsError(try WebMarkupIndexer(options: options).item(fromHTML: Data("<p>x".utf8),
+                                                                         url: URL(string: "https://www.example.com/")!))
+    }
+
+    func testDomainIdentifierIsTheLowercasedHost() throws {
+        let item = try WebMarkupIndexer().item(fromHTML: Data("<title>x</title>".utf8), url: URL(string: "HTTPS://WWW.Example.COM./a")!)
+        XCTAssertEqual(item.domainIdentifier, "www.example.com")
+        XCTAssertEqual(item.uniqueIdentifier, "https://www.example.com./a", "scheme and host lowercased, path kept")
+        XCTAssertTrue(item.validationProblems().isEmpty)
+        let mixed = try WebMarkupIndexer().item(fromHTML: Data("<link rel=canonical href='HTTP://Shop.Example.com/P?Q=1#F'>".utf8),
+                                                url: URL(string: "http://shop.example.com/p")!)
+        XCTAssertEqual(mixed.uniqueIdentifier, "http://shop.example.com/P?Q=1")
+        let ip = try WebMarkupIndexer().item(fromHTML: Data("<title>x</title>".utf8), url: URL(string: "http://127.0.0.1:8080/a")!)
+        XCTAssertEqual(ip.domainIdentifier, "127.0.0.1")
+    }
+
+    func testLongTextIsTruncatedOnAWordBoundary() throws {
+        var options = WebMarkupIndexer.Options()
+        options.maximumTextBytes = 100
+        let words = (0..<100).map { "wörd\($0)" }.joined(separator: " ")
+        let page = try WebMarkupIndexer(options: options).extract(html: Data("<p>\(words)</p>".utf8),
+                                                                  url: URL(string: "https://www.example.com/")!)
+        XCTAssertTrue(page.textTruncated)
+        XCTAssertLessThanOrEqual(page.textContent.utf8.count, 100)
+        XCTAssertTrue(words.hasPrefix(page.textContent), page.textContent)
+        XCTAssertTrue(words.hasPrefix(page.textContent + " "), "cut at a word boundary")
+        XCTAssertTrue(page.issues.contains { $0.kind == .textTruncated })
+        // Without a description, a short text is the description; a long one gives a snippet ending in `…`.
+        XCTAssertEqual(WebMarkupIndexer(options: options).item(from: page).attributeSet.contentDescription, page.textContent)
+        let long = try WebMarkupIndexer().item(fromHTML: Data("<p>\(words)</p>".utf8), url: URL(string: "https://www.example.com/")!)
+        let description = try XCTUnwrap(long.attributeSet.contentDescription)
+        XCTAssertLessThanOrEqual(description.count, 241)
+        XCTAssertTrue(description.hasSuffix("…"), description)
+        XCTAssertTrue(words.hasPrefix(String(description.dropLast()) + " "), description)
+    }
+}
