@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Searchlight", targets: ["Searchlight"]),
         .library(name: "SearchlightEngine", targets: ["SearchlightEngine"]),
         .executable(name: "searchlight", targets: ["SearchlightCLI"]),
+        .executable(name: "searchlight-crash-child", targets: ["SearchlightCrashChild"]),
     ],
     targets: [
         .target(name: "SearchlightEngine", exclude: overviews(in: "SearchlightEngine")),
@@ -36,9 +37,13 @@ let package = Package(
             name: "SearchlightCLI",
             dependencies: ["Searchlight", "SearchlightEngine", "SearchlightQueryLanguage"],
             exclude: overviews(in: "SearchlightCLI")),
+        // Indexes batches until killed; the crash test runs it (swift build builds it with the tests).
+        .executableTarget(
+            name: "SearchlightCrashChild", dependencies: ["Searchlight", "SearchlightEngine"],
+            path: "Sources/SearchlightCrashChild", exclude: ["README.md"]),
         .testTarget(name: "SearchlightEngineTests", dependencies: ["SearchlightEngine"]),
         .testTarget(name: "SearchlightQueryLanguageTests", dependencies: ["SearchlightQueryLanguage"]),
-        .testTarget(name: "SearchlightTests", dependencies: ["Searchlight"]),
+        .testTarget(name: "SearchlightTests", dependencies: ["Searchlight", "SearchlightEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

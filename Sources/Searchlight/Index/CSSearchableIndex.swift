@@ -48,6 +48,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         var batchIdentifiers: [String] = []
         /// A misuse detected by `beginBatch()`, reported by the next call that can fail.
         var misuse: CSIndexError?
+        /// Whether this instance's delegate was already asked to reindex everything after a lost store.
+        var reindexAllRequested = false
     }
 
     private let state = Mutex(State())
@@ -57,10 +59,20 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     private let delegateLock = NSLock()
     nonisolated(unsafe) private weak var storedDelegate: (any CSSearchableIndexDelegate)?
 
-    /// Receives reindex requests and provides data; held weakly, like Apple's.
+    /// Receives reindex requests and provides data; held weakly, like Apple's. When the container's store was
+    /// found unreadable at open (and started empty), the first delegate set on each instance is asked to
+    /// reindex all items, the way Core Spotlight asks when it loses an index.
     open var indexDelegate: (any CSSearchableIndexDelegate)? {
         get { delegateLock.withLock { storedDelegate } }
-        set { delegateLock.withLock { storedDelegate = newValue } }
+        set {
+            delegateLock.withLock { storedDelegate = newValue }
+            guard newValue != nil, container.storeWasLost else { return }
+            let first = state.withLock { s in
+                defer { s.reindexAllRequested = true }
+                return !s.reindexAllRequested
+            }
+            if first { container.afterPendingWrites { [weak self] in self?.requestReindexAll() } }
+        }
     }
 
     private static let defaults = Mutex<[ObjectIdentifier: CSSearchableIndex]>([:])
