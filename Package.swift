@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .library(name: "Searchlight", targets: ["Searchlight"]),
         .library(name: "SearchlightEngine", targets: ["SearchlightEngine"]),
+        .executable(name: "searchlight", targets: ["SearchlightCLI"]),
         .executable(name: "searchlight-crash-child", targets: ["SearchlightCrashChild"]),
     ],
     targets: [
@@ -32,6 +33,10 @@ let package = Package(
             name: "Searchlight",
             dependencies: ["SearchlightEngine", "SearchlightQueryLanguage"],
             exclude: overviews(in: "Searchlight")),
+        .executableTarget(
+            name: "SearchlightCLI",
+            dependencies: ["Searchlight", "SearchlightEngine", "SearchlightQueryLanguage"],
+            exclude: overviews(in: "SearchlightCLI")),
         // Indexes batches until killed; the crash test runs it (swift build builds it with the tests).
         .executableTarget(
             name: "SearchlightCrashChild", dependencies: ["Searchlight", "SearchlightEngine"],

@@ -1,0 +1,55 @@
+import Foundation
+import Searchlight
+
+/// `searchlight export`: every item as JSON Lines, or as an Elasticsearch/OpenSearch bulk request body.
+enum ExportCommand {
+    static let help = """
+    USAGE: searchlight export [--format jsonl|elasticsearch-bulk] [--index-name NAME] [--output FILE] [--store DIR]
+
+    Writes every stored item. 'jsonl' (default) is the interchange shape 'searchlight index' reads;
+    'elasticsearch-bulk' is a _bulk request body (an action line and a document line per item) for users who
+    move to Elasticsearch or OpenSearch: POST it to /_bulk with Content-Type application/x-ndjson.
+    """
+
+    static let spec = ArgumentSpec(options: ["--format", "--index-name", "--output"])
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        let format = args.value("--format") ?? "jsonl"
+        guard ["jsonl", "elasticsearch-bulk"].contains(format) else {
+            throw UsageError(command: "export", message: "unknown format '\(format)'; use jsonl or elasticsearch-bulk")
+        }
+        let indexName = args.value("--index-name") ?? "searchlight"
+        let container = try StoreAccess.open(args)
+        let handle: FileHandle
+        if let output = args.value("--output") {
+            guard FileManager.default.createFile(atPath: output, contents: nil), let h = FileHandle(forWritingAtPath: output) else {
+                throw CommandFailure(message: "searchlight export: cannot create \(output)")
+            }
+            handle = h
+        } else {
+            handle = .standardOutput
+        }
+        var buffer = Data()
+        var count = 0
+        for item in ExportSource.allItems(in: container) {
+            let json = try ItemJSON.encode(item)
+            if format == "elasticsearch-bulk" {
+                let action = try JSONSerialization.data(withJSONObject: ["index": ["_index": indexName, "_id": item.uniqueIdentifier]],
+                                                        options: [.sortedKeys])
+                buffer.append(action)
+                buffer.append(0x0A)
+            }
+            buffer.append(json)
+            buffer.append(0x0A)
+            count += 1
+            if buffer.count > 1 << 20 {
+                handle.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        handle.write(buffer)
+        if handle !== FileHandle.standardOutput { try handle.close() }
+        Terminal.err("exported \(count) items")
+        return 0
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import SearchlightQueryLanguage
+
+/// `searchlight parse QUERY`: prints the syntax tree of a query, or the error with its position.
+enum ParseCommand {
+    static let help = """
+    USAGE: searchlight parse QUERY [--json]
+           searchlight parse -          (reads one query from standard input)
+
+    Prints the CSSearchQuery syntax tree and the canonical form of QUERY. On a syntax error prints the
+    position and what was expected, and exits with status 1.
+    """
+
+    static let spec = ArgumentSpec()
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        guard args.positional.count == 1 else { throw UsageError(command: "parse", message: "give exactly one QUERY (or '-')") }
+        var query = args.positional[0]
+        if query == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            query = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+        do {
+            let tree = try QueryParser.parse(query)
+            if args.json {
+                Terminal.json(["query": query, "canonical": tree.canonicalQuery, "tree": tree.treeDescription()])
+            } else {
+                Terminal.out(tree.treeDescription())
+                Terminal.out("canonical: \(tree.canonicalQuery)")
+            }
+            return 0
+        } catch {
+            let location = error.range.location(in: query)
+            if args.json {
+                Terminal.json(["query": query, "error": error.description, "offset": error.offset,
+                               "line": location.line, "column": location.column])
+            } else {
+                Terminal.err("searchlight parse: \(error.description)")
+                Terminal.err("  \(query)")
+                Terminal.err("  " + String(repeating: " ", count: max(location.column - 1, 0)) + "^")
+            }
+            return 1
+        }
+    }
+}

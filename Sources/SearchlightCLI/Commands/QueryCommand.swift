@@ -1,0 +1,70 @@
+import Foundation
+import Searchlight
+
+/// `searchlight query 'QUERY'`: the CSSearchQuery language over the store.
+enum QueryCommand {
+    static let help = """
+    USAGE: searchlight query 'QUERY' [--attributes A,B,...] [--limit N] [--offset N] [--sort ATTR[:desc]]...
+                             [--store DIR] [--json]
+           searchlight query -      (one query per line of standard input; one JSON line of results each)
+
+    Runs a Core Spotlight query-language query, e.g.
+      title == "fire*"cd && keywords == "game"cd
+      InRange(contentModificationDate, $time.today(-7), $time.now) || rating >= 4
+    Results come in index order unless --sort is given. A syntax error prints its position; exit status 1.
+
+    OPTIONS:
+      --attributes A,B   attributes to fetch and print (default title,displayName)
+      --limit N          at most N results (default 20; 0 for all)
+      --offset N         skip the first N results
+      --sort ATTR[:desc] sort by an attribute (repeatable)
+    """
+
+    static let spec = ArgumentSpec(options: ["--attributes", "--limit", "--offset", "--sort"], repeatable: ["--sort"])
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        guard args.positional.count == 1 else { throw UsageError(command: "query", message: "give exactly one QUERY (quote it) or '-'") }
+        let limit = try args.integer("--limit", default: 20, minimum: 0)
+        let offset = try args.integer("--offset", default: 0, minimum: 0)
+        let attributes = (args.value("--attributes") ?? "title,displayName").split(separator: ",").map(String.init)
+        let sort = args.values("--sort").map { spec -> CSSearchQueryContext.SortAttribute in
+            let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+            return CSSearchQueryContext.SortAttribute(parts[0], ascending: parts.count < 2 || parts[1] != "desc")
+        }
+        let container = try StoreAccess.open(args)
+        let fromStdin = args.positional == ["-"]
+        let queries = fromStdin ? QueryRunner.standardInputLines() : args.positional
+        var failed = false
+        for text in queries {
+            let context = CSSearchQueryContext()
+            context.fetchAttributes = attributes
+            context.sortAttributes = sort
+            if limit > 0 { context.limit = limit }
+            context.offset = offset
+            let outcome = QueryRunner.run(CSSearchQuery(queryString: text, queryContext: context, container: container))
+            if let error = outcome.error {
+                failed = true
+                if args.json || fromStdin { Terminal.json(["query": text, "error": error.localizedDescription]) } else {
+                    Terminal.err("searchlight query: \(error.localizedDescription)")
+                }
+                continue
+            }
+            if args.json || fromStdin {
+                Terminal.json(["query": text, "count": outcome.items.count, "items": outcome.items.map(QueryRunner.jsonObject)])
+                continue
+            }
+            if outcome.items.isEmpty { Terminal.out("no items match") }
+            for item in outcome.items {
+                let shown = attributes.compactMap { name -> String? in
+                    guard let data = try? ItemJSON.encode(item.attributeSet),
+                          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                          let value = object[name] ?? (object["customAttributes"] as? [String: Any])?[name] else { return nil }
+                    return "\(name)=\(value)"
+                }
+                Terminal.out("\(item.uniqueIdentifier)  " + shown.joined(separator: "  "))
+            }
+            Terminal.err("\(outcome.items.count) items")
+        }
+        return failed ? 1 : 0
+    }
+}

@@ -1,0 +1,44 @@
+import Dispatch
+import Foundation
+import Searchlight
+import Synchronization
+
+/// Opens the store a command works on and turns completion handlers into plain calls.
+enum StoreAccess {
+    /// The index name the tool's batches use for their client state.
+    static let indexName = "searchlight-cli"
+
+    /// The container persisted in `--store DIR` (created when missing).
+    static func open(_ args: Arguments) throws -> SearchlightContainer {
+        let directory = args.storeDirectory
+        do {
+            return try SearchlightContainer(directory: directory)
+        } catch {
+            throw CommandFailure(message: "searchlight \(args.command): cannot open store \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Runs an asynchronous call with a completion handler and waits for it; its error is thrown.
+    static func perform(_ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void) throws {
+        let result = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start { error in
+            result.withLock { $0 = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = result.withLock({ $0 }) { throw CommandFailure(message: error.localizedDescription) }
+    }
+
+    /// Waits for a call that delivers a value and an optional error.
+    static func wait<T: Sendable>(_ start: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void) throws -> T {
+        let result = Mutex<Result<T, CommandFailure>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start { value, error in
+            result.withLock { $0 = error.map { .failure(CommandFailure(message: $0.localizedDescription)) } ?? .success(value) }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}

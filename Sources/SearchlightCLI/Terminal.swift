@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Output helpers: results to standard output, messages and progress to standard error.
+enum Terminal {
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func err(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Whether standard error is a terminal (progress bars only go there).
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
+
+    /// One JSON object per line, keys sorted so output is stable.
+    static func json(_ object: Any) {
+        guard JSONSerialization.isValidJSONObject(object),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else {
+            err("searchlight: internal error: result is not JSON-serializable")
+            return
+        }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+}
+
+/// A one-line progress bar on standard error: items, items per second and an estimate of the time left.
+struct ProgressBar {
+    let enabled: Bool
+    let total: Int?
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+
+    init(total: Int?, enabled: Bool = Terminal.stderrIsTerminal) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    mutating func update(done: Int, force: Bool = false) {
+        guard enabled else { return }
+        let now = Date()
+        guard force || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let rate = Double(done) / elapsed
+        var line = "\r\u{1B}[2K"
+        if let total, total > 0 {
+            let fraction = min(Double(done) / Double(total), 1)
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let eta = rate > 0 ? Double(max(total - done, 0)) / rate : 0
+            line += "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
+            line += "\(done)/\(total) items  \(Int(rate)) items/s  ETA \(Self.format(eta))"
+        } else {
+            line += "\(done) items  \(Int(rate)) items/s"
+        }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
+    }
+}

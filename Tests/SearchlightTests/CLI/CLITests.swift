@@ -1,0 +1,213 @@
+import Foundation
+import XCTest
+
+/// Runs the real `searchlight` executable: every subcommand, bad input and exit codes.
+final class CLITests: XCTestCase {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+        func json() throws -> [[String: Any]] {
+            try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        }
+    }
+
+    private var directory: URL!
+    private var store: String { directory.appendingPathComponent("store").path }
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil, useStore: Bool = true) throws -> Run {
+        let process = Process()
+        process.executableURL = try packageExecutable("searchlight")
+        process.arguments = arguments + (useStore ? ["--store", store] : [])
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func item(_ id: String, _ title: String, domain: String = "d") -> String {
+        #"{"uniqueIdentifier":"\#(id)","domainIdentifier":"\#(domain)","attributeSet":{"title":"\#(title)","contentDescription":"about \#(title)"}}"#
+    }
+
+    // MARK: Help and usage
+
+    func testHelpAndUsageErrors() throws {
+        let help = try run(["--help"], useStore: false)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("COMMANDS:"))
+        for command in ["index", "search", "query", "get", "delete", "state", "stats", "parse", "export", "demo"] {
+            let commandHelp = try run([command, "--help"], useStore: false)
+            XCTAssertEqual(commandHelp.status, 0, command)
+            XCTAssertTrue(commandHelp.stdout.contains("USAGE: searchlight \(command)"), command)
+        }
+        let unknownCommand = try run(["frobnicate"], useStore: false)
+        XCTAssertEqual(unknownCommand.status, 2)
+        XCTAssertTrue(unknownCommand.stderr.contains("unknown command 'frobnicate'"))
+        let unknownFlag = try run(["search", "x", "--frobnicate"])
+        XCTAssertEqual(unknownFlag.status, 2)
+        XCTAssertTrue(unknownFlag.stderr.contains("unknown option '--frobnicate'"))
+        let missingValue = try run(["index", "--batch-size"], useStore: false)
+        XCTAssertEqual(missingValue.status, 2)
+        XCTAssertTrue(missingValue.stderr.contains("needs a value"))
+        let badNumber = try run(["index", "x.jsonl", "--batch-size", "zero"])
+        XCTAssertEqual(badNumber.status, 2)
+        XCTAssertEqual(try run([], useStore: false).status, 2)
+    }
+
+    // MARK: index
+
+    func testIndexReportsBadLinesWithTheirNumberAndSkipsThem() throws {
+        let file = try write("items.jsonl", [item("a", "Alpha"), "{broken", item("b", "Beta"),
+                                             #"{"uniqueIdentifier":"","attributeSet":{}}"#].joined(separator: "\n"))
+        let result = try run(["index", file, "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("line 2"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("line 4"), result.stderr)
+        let summary = try XCTUnwrap(result.json().first)
+        XCTAssertEqual(summary["indexed"] as? Int, 2)
+        XCTAssertEqual(summary["skipped"] as? Int, 2)
+    }
+
+    func testStrictStopsAtTheFirstBadLineAndResumeContinuesExactlyOnce() throws {
+        var lines = (1...7).map { item("i\($0)", "Item \($0)") }
+        lines.insert("not json", at: 5)  // line 6
+        let file = try write("items.jsonl", lines.joined(separator: "\n") + "\n")
+        let strict = try run(["index", file, "--strict", "--batch-size", "2"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stderr.contains("line 6"), strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("4 items committed"), strict.stderr)
+        let state = try run(["state", "--json"])
+        XCTAssertEqual(try state.json().first?["line"] as? Int, 4)
+        XCTAssertEqual(try state.json().first?["items"] as? Int, 4)
+
+        let resumed = try run(["index", file, "--resume", "--batch-size", "2", "--json"])
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        let summary = try XCTUnwrap(resumed.json().first)
+        XCTAssertEqual(summary["resumed"] as? Bool, true)
+        XCTAssertEqual(summary["indexed"] as? Int, 7, "every item exactly once")
+        let stats = try XCTUnwrap(run(["stats", "--json"]).json().first)
+        XCTAssertEqual(stats["items"] as? Int, 7)
+    }
+
+    func testIndexMissingFileAndStandardInputAndArrays() throws {
+        let missing = try run(["index", directory.appendingPathComponent("nope.jsonl").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no such file"), missing.stderr)
+        let piped = try run(["index", "-", "--json"], stdin: item("s", "Piped") + "\n")
+        XCTAssertEqual(try piped.json().first?["indexed"] as? Int, 1)
+        let array = try write("items.json", "[" + [item("x", "Array one"), item("y", "Array two")].joined(separator: ",") + "]")
+        let fromArray = try run(["index", array, "--json"])
+        XCTAssertEqual(try fromArray.json().first?["indexed"] as? Int, 2, fromArray.stderr)
+        let got = try run(["get", "s", "x", "y"])
+        XCTAssertEqual(got.status, 0)
+        XCTAssertEqual(got.lines.count, 3)
+        let notThere = try run(["get", "s", "missing"])
+        XCTAssertEqual(notThere.status, 1)
+        XCTAssertTrue(notThere.stderr.contains("missing"))
+    }
+
+    // MARK: search and query
+
+    func testSearchAndQueryOverAnIndexedFixture() throws {
+        let indexed = try run(["index", Self.fixtures.appendingPathComponent("debian-en-ranking.jsonl").path])
+        XCTAssertEqual(indexed.status, 0, indexed.stderr)
+
+        let search = try run(["search", "wireshrak", "--json", "--limit", "3"])
+        XCTAssertEqual(search.status, 0, search.stderr)
+        let results = try XCTUnwrap(search.json().first?["results"] as? [[String: Any]])
+        XCTAssertEqual(results.first?["id"] as? String, "deb:wireshark")
+
+        let text = try run(["search", "pdf", "viewer"])
+        XCTAssertTrue(text.stdout.contains("[PDF]") || text.stdout.contains("[pdf]"), text.stdout)
+
+        let batch = try run(["search", "-"], stdin: "web server\nthunderb\n")
+        XCTAssertEqual(try batch.json().count, 2)
+
+        let query = try run(["query", #"title == "wireshark"c"#, "--json", "--attributes", "title"])
+        XCTAssertEqual(query.status, 0, query.stderr)
+        XCTAssertEqual(try query.json().first?["count"] as? Int, 1)
+
+        let sorted = try run(["query", #"title == "thunderbird*"c"#, "--sort", "title:desc", "--limit", "2", "--json"])
+        let items = try XCTUnwrap(sorted.json().first?["items"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 2)
+
+        let invalid = try run(["query", #"title == "x" &&"#])
+        XCTAssertEqual(invalid.status, 1)
+        XCTAssertTrue(invalid.stderr.contains("offset"), invalid.stderr)
+    }
+
+    // MARK: parse, delete, state, stats, export
+
+    func testParsePrintsTheTreeOrTheErrorPosition() throws {
+        let ok = try run(["parse", #"title == "fire*"cd && keywords == "game"cd"#], useStore: false)
+        XCTAssertEqual(ok.status, 0)
+        XCTAssertTrue(ok.stdout.contains("canonical:"))
+        let bad = try run(["parse", #"title == "fire*"cx"#, "--json"], useStore: false)
+        XCTAssertEqual(bad.status, 1)
+        let error = try XCTUnwrap(bad.json().first)
+        XCTAssertNotNil(error["offset"] as? Int)
+        let stdin = try run(["parse", "-"], stdin: "rating >= 4\n", useStore: false)
+        XCTAssertEqual(stdin.status, 0)
+    }
+
+    func testDeleteModesStateStatsAndExport() throws {
+        let file = try write("items.jsonl", [item("1", "One", domain: "a"), item("2", "Two", domain: "a.b"),
+                                             item("3", "Three", domain: "ab"), item("4", "Four", domain: "c")].joined(separator: "\n"))
+        XCTAssertEqual(try run(["index", file]).status, 0)
+        XCTAssertEqual(try run(["delete"]).status, 2, "a delete needs a mode")
+        XCTAssertEqual(try run(["delete", "--id", "1", "--all"]).status, 2, "only one mode")
+        let byDomain = try run(["delete", "--domain", "a", "--json"])
+        XCTAssertEqual(try byDomain.json().first?["deleted"] as? Int, 2)
+        let byID = try run(["delete", "--id", "4", "--json"])
+        XCTAssertEqual(try byID.json().first?["remaining"] as? Int, 1)
+
+        let jsonl = try run(["export"])
+        XCTAssertEqual(jsonl.lines.count, 1)
+        XCTAssertTrue(jsonl.stdout.contains(#""uniqueIdentifier":"3""#), jsonl.stdout)
+        let bulk = try run(["export", "--format", "elasticsearch-bulk", "--index-name", "packages"])
+        XCTAssertEqual(bulk.lines.count, 2)
+        XCTAssertTrue(bulk.lines[0].contains(#""_index":"packages""#), bulk.stdout)
+        XCTAssertEqual(try run(["export", "--format", "xml"]).status, 2)
+
+        XCTAssertEqual(try run(["stats", "--json"]).json().first?["items"] as? Int, 1)
+        XCTAssertEqual(try run(["delete", "--all"]).status, 0)
+        let state = try run(["state", "--json"])
+        XCTAssertTrue(state.stdout.contains("null"), "delete-all resets the import checkpoint: \(state.stdout)")
+    }
+
+    func testDemoRunsEndToEnd() throws {
+        let demo = try run(["demo", "--fixtures", Self.fixtures.path], useStore: false)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        XCTAssertTrue(demo.stdout.contains("Becky"), demo.stdout)
+        XCTAssertTrue(demo.stdout.contains("deb:wireshark"), demo.stdout)
+        XCTAssertTrue(demo.stdout.contains("July Report.Numbers"), demo.stdout)
+    }
+}
