@@ -1,22 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Darwin)
-/// Core Spotlight's protection classes; Foundation provides the type on Apple platforms.
-public typealias CSFileProtectionType = FileProtectionType
-#else
-/// Core Spotlight's protection classes (`FileProtectionType` on Apple platforms). On Linux a class is recorded
-/// with the index and its store; it does not encrypt anything.
-public struct FileProtectionType: RawRepresentable, Hashable, Sendable {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public static let none = FileProtectionType(rawValue: "NSFileProtectionNone")
-    public static let complete = FileProtectionType(rawValue: "NSFileProtectionComplete")
-    public static let completeUnlessOpen = FileProtectionType(rawValue: "NSFileProtectionCompleteUnlessOpen")
-    public static let completeUntilFirstUserAuthentication =
-        FileProtectionType(rawValue: "NSFileProtectionCompleteUntilFirstUserAuthentication")
-}
-#endif
 
 /// Mirror of Core Spotlight's `CSSearchableIndex`: adds, replaces and deletes items, in batches with client-state
 /// checkpoints on named instances.
@@ -297,14 +281,14 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// The identifiers of the items in a domain and its subdomains, sorted.
     open func identifiers(inDomain domain: String) -> [String] {
         let snapshot = container.snapshot()
-        return snapshot.visibleAddresses().compactMap { address -> String? in
+        return snapshot.visibleItemAddresses().compactMap { address -> String? in
             guard let d = snapshot.engine.domain(of: address),
                   d == domain || (d.hasPrefix(domain) && d.dropFirst(domain.count).first == ".") else { return nil }
             return snapshot.engine.id(of: address)
         }.sorted()
     }
 
-    /// The number of items visible to queries.
+    /// The number of items visible to queries (donated activities are not items).
     open func itemCount() -> Int { container.snapshot().count }
 
     /// Counts and sizes of the container's index.
@@ -312,7 +296,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         let snapshot = container.snapshot()
         let stats = snapshot.engine.stats
         var domains = Set<String>()
-        for address in snapshot.visibleAddresses() {
+        for address in snapshot.visibleItemAddresses() {
             if let d = snapshot.engine.domain(of: address) { domains.insert(d) }
         }
         return CSSearchableIndexStatistics(items: snapshot.count, domains: domains.count, terms: stats.terms,

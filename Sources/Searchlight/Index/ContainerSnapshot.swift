@@ -27,9 +27,18 @@ package struct ContainerSnapshot: Sendable {
         return expiration > now.timeIntervalSinceReferenceDate
     }
 
-    /// Addresses of every visible item.
+    /// Addresses of every visible document: items and donated activities.
     package func visibleAddresses() -> [DocAddress] { engine.matches(liveFilter) }
 
-    /// The number of visible items.
-    package var count: Int { engine.count(liveFilter) }
+    /// Visible items only: activity records (`_kind` ≥ 1) excluded.
+    package var itemFilter: Query {
+        guard let kind = engine.schema.field(named: ItemDocumentCodec.kindField) else { return liveFilter }
+        return .not(liveFilter, excluding: .range(kind, lower: .inclusive(1), upper: nil))
+    }
+
+    /// Addresses of every visible item (not activities), in index order.
+    package func visibleItemAddresses() -> [DocAddress] { engine.matches(itemFilter) }
+
+    /// The number of visible items (not activities).
+    package var count: Int { engine.count(itemFilter) }
 }
