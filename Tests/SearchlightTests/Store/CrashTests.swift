@@ -19,31 +19,12 @@ final class CrashTests: XCTestCase {
         return ids.sorted()
     }
 
-    static func childExecutable() throws -> URL {
-        let name = "searchlight-crash-child"
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        var candidates = [
-            URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent(),
-            Bundle(for: CrashTests.self).bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ].map { $0.appendingPathComponent(name) }
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        build.arguments = ["swift", "build", "--product", name]
-        build.currentDirectoryURL = packageRoot
-        try build.run()
-        build.waitUntilExit()
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
-        throw CSIndexError.unknown("\(name) was not found next to the tests (\(candidates.map(\.path))) and could not be built")
-    }
+    static func childExecutable() throws -> URL { try packageExecutable("searchlight-crash-child") }
 
-    func testKilledAtSeededRandomMomentsLosesNoAcknowledgedBatchAndShowsNoPartialOne() throws {
+    func testKilledAtSeededGeneratorMomentsLosesNoAcknowledgedBatchAndShowsNoPartialOne() throws {
         let url = makeStoreURL(self)
         let child = try Self.childExecutable()
-        var random = SeededRandom(seed: 20_261_122)
+        var random = SeededGenerator(seed: 20_261_122)
         var durable = 0  // the batch the last reopen found: every later reopen must find it or a later one
         var killedMidRun = 0
         for round in 0..<50 {
