@@ -28,6 +28,7 @@ let package = Package(
     products: [
         .library(name: "Searchlight", targets: ["Searchlight"]),
         .library(name: "SearchlightEngine", targets: ["SearchlightEngine"]),
+        .library(name: "SearchlightQueryLanguage", targets: ["SearchlightQueryLanguage"]),
         .executable(name: "searchlight", targets: ["SearchlightCLI"]),
         .executable(name: "searchlight-crash-child", targets: ["SearchlightCrashChild"]),
     ],

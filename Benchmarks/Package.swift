@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "searchlight-bench", targets: ["searchlight-bench"]),
+        .executable(name: "searchlight-api-bench", targets: ["searchlight-api-bench"]),
     ],
     dependencies: [
         .package(name: "Searchlight", path: ".."),
@@ -31,6 +32,14 @@ let package = Package(
             ],
             exclude: ["README.md"]),
         .executableTarget(name: "searchlight-bench", dependencies: ["BenchKit"]),
+        /// The same corpus through the public Core Spotlight API (read, index, durable store, user queries).
+        .executableTarget(
+            name: "searchlight-api-bench",
+            dependencies: [
+                "BenchKit",
+                .product(name: "Searchlight", package: "Searchlight"),
+                .product(name: "SearchlightQueryLanguage", package: "Searchlight"),
+            ]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -48,4 +48,15 @@ fi
 if [ "$expected" -lt 2 ]; then
   echo "smoke: only $engines is built in; the term-hit agreement check needs two engines and was not applied"
 fi
-echo "smoke: ok ($engines)"
+echo "smoke: searchlight-api-bench (the public API: read, index in memory and durably, reopen, queries)"
+swift build -c release --package-path Benchmarks --product searchlight-api-bench
+api_bin=$(swift build -c release --package-path Benchmarks --show-bin-path)/searchlight-api-bench
+"$api_bin" --corpus "$corpus" --queries Benchmarks/smoke-queries.tsv --rounds 1 --json > "$tmp/api.json"
+cat "$tmp/api.json"
+python3 - "$tmp/api.json" <<'PY'
+import json, sys
+figures = json.load(open(sys.argv[1]))
+assert figures["open_items"] == figures["docs"], "the reopened store lost items"
+assert figures["user_hits"] > 0, "user queries found nothing"
+PY
+echo "smoke: ok ($engines, api)"

@@ -1,0 +1,256 @@
+import BenchKit
+import Dispatch
+import Foundation
+import Searchlight
+import SearchlightEngine
+import SearchlightQueryLanguage
+import Synchronization
+
+// searchlight-api-bench: the same corpus through Searchlight's public Core Spotlight API, in one process:
+//   read     JSONLinesReader over the decompressed corpus (the interchange reader)
+//   engine   the raw engine build (BenchKit's adapter), for the API/engine ratio
+//   api      CSSearchableIndex.indexSearchableItems in batches, in memory
+//   durable  the same with a store directory (every batch journaled and fsynced), then close and reopen
+//   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type)
+//   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
+
+struct Options {
+    var corpus = ""
+    var queries = ""
+    var replicate = 1
+    var batch = 1000
+    var rounds = 3
+    var json = false
+    var durable = true
+}
+
+func usage() -> Never {
+    FileHandle.standardError.write(Data("""
+    USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
+                                 [--no-durable] [--json]
+
+    """.utf8))
+    exit(2)
+}
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+@MainActor func value() -> String {
+    guard let next = arguments.next() else { usage() }
+    return next
+}
+@MainActor func number() -> Int {
+    guard let next = Int(value()) else { usage() }
+    return next
+}
+while let argument = arguments.next() {
+    switch argument {
+    case "--corpus": options.corpus = value()
+    case "--queries": options.queries = value()
+    case "--replicate": options.replicate = number()
+    case "--batch": options.batch = number()
+    case "--rounds": options.rounds = number()
+    case "--no-durable": options.durable = false
+    case "--json": options.json = true
+    default: usage()
+    }
+}
+guard !options.corpus.isEmpty, !options.queries.isEmpty, options.replicate >= 1, options.batch >= 1 else { usage() }
+
+func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+func cpuSeconds() -> Double { Double(threadCPUNanoseconds()) / 1e9 }
+
+var figures: [(String, Double)] = []
+@MainActor func record(_ name: String, _ value: Double) {
+    figures.append((name, value))
+    log(name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%14.3f", value))
+}
+
+// MARK: read
+
+let raw = try CorpusReader.bytes(of: options.corpus)
+let plain = FileManager.default.temporaryDirectory.appendingPathComponent("api-bench-\(getpid()).jsonl")
+try raw.write(to: plain)
+defer { try? FileManager.default.removeItem(at: plain) }
+var items: [CSSearchableItem] = []
+var wall = monotonicNanoseconds()
+var cpu = cpuSeconds()
+items = try JSONLinesReader(contentsOf: plain).readAll(policy: .stopOnFirstError).items
+record("read_s", Double(monotonicNanoseconds() - wall) / 1e9)
+record("read_cpu_s", cpuSeconds() - cpu)
+record("read_items", Double(items.count))
+if options.replicate > 1 {
+    let base = items
+    for copy in 1..<options.replicate {
+        for item in base {
+            let clone = item.copy() as! CSSearchableItem
+            clone.uniqueIdentifier = "\(item.uniqueIdentifier)#\(copy)"
+            items.append(clone)
+        }
+    }
+}
+for item in items { item.expirationDate = .distantFuture }
+let docs = items.count
+record("docs", Double(docs))
+
+// MARK: engine (raw), for the ratio
+
+do {
+    let corpus = try CorpusReader.replicate(CorpusReader.items(from: raw), times: options.replicate)
+    let engine = try SearchlightEngineAdapter()
+    cpu = cpuSeconds()
+    try engine.build(corpus)
+    record("engine_build_cpu_s", cpuSeconds() - cpu)
+    record("engine_docs_per_cpu_s", Double(corpus.count) / max(cpuSeconds() - cpu, 1e-9))
+}
+
+// MARK: api (in memory) and durable
+
+func waitFor(_ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void) throws {
+    let box = Mutex<(any Error)?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    start { error in
+        box.withLock { $0 = error }
+        done.signal()
+    }
+    done.wait()
+    if let error = box.withLock({ $0 }) { throw error }
+}
+
+/// Indexes every item in batches (each with a client state); returns the wall seconds. The writer runs on the
+/// container's queue, so CPU time is taken for the whole process around it (`processCPUSeconds`).
+@MainActor func indexAll(into container: SearchlightContainer) throws -> Double {
+    let index = CSSearchableIndex(name: "bench", container: container)
+    let wallStart = monotonicNanoseconds()
+    var offset = 0
+    while offset < items.count {
+        let batch = Array(items[offset..<min(offset + options.batch, items.count)])
+        offset += batch.count
+        try waitFor {
+            index.beginBatch()
+            index.indexSearchableItems(batch)
+            index.endBatch(withClientState: Data("\(offset)".utf8), completionHandler: $0)
+        }
+    }
+    return Double(monotonicNanoseconds() - wallStart) / 1e9
+}
+
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+let memory = SearchlightContainer()
+var processCPU = processCPUSeconds()
+let apiWall = try indexAll(into: memory)
+let apiCPU = processCPUSeconds() - processCPU
+record("api_build_s", apiWall)
+record("api_build_cpu_s", apiCPU)
+record("api_docs_per_s", Double(docs) / apiWall)
+record("api_docs_per_cpu_s", Double(docs) / apiCPU)
+
+if options.durable {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("api-bench-store-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try SearchlightContainer(directory: directory)
+    processCPU = processCPUSeconds()
+    let durableWall = try indexAll(into: store)
+    record("durable_build_s", durableWall)
+    record("durable_build_cpu_s", processCPUSeconds() - processCPU)
+    record("durable_docs_per_s", Double(docs) / durableWall)
+    record("durable_vs_memory_rate", apiWall / durableWall)
+    let closeStart = monotonicNanoseconds()
+    store.close()
+    record("close_checkpoint_s", Double(monotonicNanoseconds() - closeStart) / 1e9)
+    let openStart = monotonicNanoseconds()
+    let reopened = try SearchlightContainer(directory: directory)
+    record("open_s", Double(monotonicNanoseconds() - openStart) / 1e9)
+    record("open_items", Double(CSSearchableIndex(name: "bench", container: reopened).itemCount()))
+    reopened.close()
+}
+
+// MARK: queries
+
+func run(_ query: CSSearchQuery) -> Int {
+    let count = Mutex(0)
+    let done = DispatchSemaphore(value: 0)
+    query.foundItemsHandler = { found in count.withLock { $0 += found.count } }
+    query.completionHandler = { _ in done.signal() }
+    query.start()
+    done.wait()
+    return count.withLock { $0 }
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
+}
+
+let workload = try BenchQuery.parseWorkload(String(contentsOfFile: options.queries, encoding: .utf8))
+// As-you-type: the two-word (and2) queries with the last word cut to a prefix of at least 3 letters.
+let typed: [String] = workload.filter { $0.kind == "and2" }.map { query in
+    var words = query.text.split(separator: " ").map(String.init)
+    if var last = words.popLast() {
+        last = String(last.prefix(max(3, last.count - 2)))
+        words.append(last)
+    }
+    return words.joined(separator: " ")
+}
+var userTimes: [Double] = []
+var userHits = 0
+for round in 0...options.rounds {
+    for text in typed {
+        let context = CSUserQueryContext()
+        context.maxResultCount = 20
+        context.fetchAttributes = ["title"]
+        let start = monotonicNanoseconds()
+        let hits = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: memory))
+        let micros = Double(monotonicNanoseconds() - start) / 1000
+        if round > 0 { userTimes.append(micros) } else { userHits += hits }
+    }
+}
+record("user_queries", Double(typed.count))
+record("user_p50_us", percentile(userTimes, 0.5))
+record("user_p99_us", percentile(userTimes, 0.99))
+record("user_hits", Double(userHits))
+
+let languageQueries = [
+    #"title == "fire*"cd && keywords == "game"cd"#,
+    #"title == "lib*"cd"#,
+    #"displayName == "*server*"cdw"#,
+    #"section == "games" && installedSize >= 100000"#,
+]
+for (number, text) in languageQueries.enumerated() {
+    var times: [Double] = []
+    var hits = 0
+    for round in 0...options.rounds {
+        let context = CSSearchQueryContext()
+        context.fetchAttributes = ["title"]
+        let start = monotonicNanoseconds()
+        let found = run(CSSearchQuery(queryString: text, queryContext: context, container: memory))
+        if round > 0 { times.append(Double(monotonicNanoseconds() - start) / 1000) } else { hits = found }
+    }
+    log("ql\(number + 1): \(text)")
+    record("ql\(number + 1)_p50_us", percentile(times, 0.5))
+    record("ql\(number + 1)_hits", Double(hits))
+}
+
+let typical = #"(authorNames == "Tim*"cdw || title == "budget*"cd) && InRange(rating, 3, 5) && contentType != "public.image""#
+var parseTimes: [Double] = []
+for _ in 0..<2000 {
+    let start = monotonicNanoseconds()
+    _ = try? QueryParser.parse(typical)
+    parseTimes.append(Double(monotonicNanoseconds() - start) / 1000)
+}
+record("parse_query_bytes", Double(typical.utf8.count))
+record("parse_p50_us", percentile(parseTimes, 0.5))
+
+if options.json {
+    var object: [String: Double] = [:]
+    for (name, value) in figures { object[name] = value }
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
