@@ -117,33 +117,37 @@ final class PublicWebIndexTests: XCTestCase {
         XCTAssertEqual(merged.map(\.uniqueIdentifier), ["w1", "a1", "a2", "w2"])
     }
 
-    func testEngagementCountsOpensAndDecays() {
-        let engagement = WebEngagement(halfLife: 100)
-        let t0 = Date(timeIntervalSinceReferenceDate: 1_000_000)
-        XCTAssertEqual(engagement.openCount(for: "p"), 0)
-        XCTAssertEqual(engagement.boost(for: "p", at: t0), 1)
-        for _ in 0..<3 { engagement.recordOpen(identifier: "p", at: t0) }
-        XCTAssertEqual(engagement.openCount(for: "p"), 3)
-        XCTAssertEqual(engagement.score(for: "p", at: t0), 3, accuracy: 1e-9)
-        XCTAssertEqual(engagement.score(for: "p", at: t0.addingTimeInterval(100)), 1.5, accuracy: 1e-9, "one half-life")
-        XCTAssertEqual(engagement.boost(for: "p", at: t0), 1 + 0.15 * log(4), accuracy: 1e-9)
-        // A later open decays the old score before adding to it.
-        engagement.recordOpen(identifier: "p", at: t0.addingTimeInterval(200))
-        XCTAssertEqual(engagement.score(for: "p", at: t0.addingTimeInterval(200)), 3 * 0.25 + 1, accuracy: 1e-9)
-        XCTAssertEqual(engagement.openCount(for: "p"), 4)
-        // The boost is capped.
-        for _ in 0..<10_000 { engagement.recordOpen(identifier: "hot", at: t0) }
-        XCTAssertEqual(engagement.boost(for: "hot", at: t0), 1.5)
-        XCTAssertGreaterThan(engagement.boost(for: "hot", at: t0), engagement.boost(for: "p", at: t0))
-        engagement.forget(identifier: "hot")
-        XCTAssertEqual(engagement.openCount(for: "hot"), 0)
+    func testOpeningAPublicResultLiftsItInRankingAndTheLiftDecays() async throws {
+        let clock = TestClock()
+        let container = SearchlightContainer(clock: clock.function)
+        let index = CSSearchableIndex(name: "web", container: container)
+        func page(_ id: String) -> CSSearchableItem {
+            makeItem("https://example.com/\(id)", title: "Trail running shoes", description: "shoes for trails")
+        }
+        try await index.indexSearchableItems([page("a"), page("b")])
+        func ranked() -> [String] {
+            return runUserQuery("trail shoes", in: container).items.sorted { $0.compare(byRank: $1) == .orderedAscending }.map(\.uniqueIdentifier)
+        }
+        XCTAssertEqual(Set(ranked()), ["https://example.com/a", "https://example.com/b"])
+        let engagement = WebEngagement(container: container)
+        XCTAssertEqual(engagement.boost(for: "https://example.com/b"), 1, "no engagement, no lift")
+        for _ in 0..<5 { engagement.recordOpen(identifier: "https://example.com/b") }
+        XCTAssertEqual(engagement.score(for: "https://example.com/b"), 5, accuracy: 1e-9)
+        XCTAssertGreaterThan(engagement.boost(for: "https://example.com/b"), 1)
+        XCTAssertEqual(ranked().first, "https://example.com/b", "the page people open rises")
+        clock.advance(by: 14 * 86_400)
+        XCTAssertEqual(engagement.score(for: "https://example.com/b"), 2.5, accuracy: 1e-6, "one half-life later")
+        clock.advance(by: 300 * 86_400)
+        XCTAssertEqual(engagement.boost(for: "https://example.com/b"), 1, "and is forgotten")
     }
 
     func testEngagementIsThreadSafe() {
-        let engagement = WebEngagement()
+        let engagement = WebEngagement(container: SearchlightContainer())
+        let date = Date(timeIntervalSinceReferenceDate: 1_000)
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
-            for i in 0..<500 { engagement.recordOpen(identifier: "id\(i % 10)", at: Date(timeIntervalSinceReferenceDate: Double(worker))) }
+            for i in 0..<500 { engagement.recordOpen(identifier: "id\(i % 10)", at: date) }
         }
-        XCTAssertEqual((0..<10).map { engagement.openCount(for: "id\($0)") }.reduce(0, +), 4_000)
+        let total = (0..<10).map { engagement.score(for: "id\($0)", at: date) }.reduce(0, +)
+        XCTAssertEqual(total, 4_000, accuracy: 1e-6)
     }
 }
