@@ -150,6 +150,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
             container.submit([operation]) { [weak self] error in
                 if error != nil, let self, !identifiers.isEmpty { self.requestReindex(identifiers) }
                 completion?(error)
+                if error == nil, let self, case .index(let items) = operation { self.generateSystemAttributes(for: items) }
             }
         }
     }
@@ -221,6 +222,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                     self.requestReindex(identifiers)
                 }
                 completion?(error)
+                guard error == nil, let self else { return }
+                for case .index(let items) in operations { self.generateSystemAttributes(for: items) }
             }
         }
     }
@@ -231,6 +234,17 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     }
 
     // MARK: Delegate
+
+    /// Adds the system-generated attributes (`SystemAttributes`) to items that opted in, then tells the delegate
+    /// through `searchableItemsDidUpdate(_:)`, as Core Spotlight does once its models have run.
+    private func generateSystemAttributes(for items: [CSSearchableItem]) {
+        let updates = items.compactMap(SystemAttributes.update(for:))
+        guard !updates.isEmpty else { return }
+        container.submit([.index(updates)]) { [weak self] error in
+            guard error == nil, let self, let delegate = self.indexDelegate else { return }
+            delegate.searchableItemsDidUpdate(self.fetchSearchableItems(withIdentifiers: updates.map(\.uniqueIdentifier)))
+        }
+    }
 
     /// Asks the delegate to re-add items that were acknowledged but could not be applied.
     private func requestReindex(_ identifiers: [String]) {

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import Searchlight
+
+final class SystemAttributesTests: XCTestCase {
+    final class Listener: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        let updated = Mutex<[CSSearchableItem]>([])
+        let expectation: XCTestExpectation
+        init(_ expectation: XCTestExpectation) {
+            self.expectation = expectation
+            super.init()
+        }
+        override func searchableItemsDidUpdate(_ items: [CSSearchableItem]) {
+            updated.withLock { $0 += items }
+            expectation.fulfill()
+        }
+    }
+
+    static let body = String(repeating: "The quarterly numbers are in and the board wants a review. ", count: 4)
+        + "Please send the deck by Friday. Everything else can wait until next week."
+
+    func mail(_ id: String, subject: String, options: CSSearchableItem.UpdateListenerOptions) -> CSSearchableItem {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.email-message")
+        set.subject = subject
+        set.textContent = Self.body
+        let item = CSSearchableItem(uniqueIdentifier: id, domainIdentifier: "mail", attributeSet: set)
+        item.updateListenerOptions = options
+        return item
+    }
+
+    func testOptedInItemsGetASummaryAndPriorityAndTheDelegateHears() async throws {
+        let index = makeIndex()
+        let heard = expectation(description: "searchableItemsDidUpdate")
+        let listener = Listener(heard)
+        index.indexDelegate = listener
+        try await index.indexSearchableItems([
+            mail("urgent", subject: "URGENT: board deck", options: [.summarization, .priority]),
+            mail("plain", subject: "Lunch?", options: []),
+        ])
+        await fulfillment(of: [heard], timeout: 10)
+        let updated = listener.updated.withLock { $0 }
+        XCTAssertEqual(updated.map(\.uniqueIdentifier), ["urgent"], "only items that opted in")
+        let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["urgent"]).first)
+        let summary = try XCTUnwrap(stored.attributeSet.textContentSummary)
+        XCTAssertTrue(summary.hasPrefix("The quarterly numbers are in"), summary)
+        XCTAssertLessThanOrEqual(summary.count, 200)
+        XCTAssertTrue(summary.hasSuffix("."), "cut at a sentence: \(summary)")
+        XCTAssertEqual(stored.attributeSet.isPriority, 1)
+        XCTAssertEqual(stored.attributeSet.subject, "URGENT: board deck", "the update merges, keeping the rest")
+        XCTAssertNil(index.fetchSearchableItems(withIdentifiers: ["plain"]).first?.attributeSet.textContentSummary)
+    }
+
+    func testNoSummaryForShortOrNonMessageContent() {
+        let short = mail("s", subject: "hi", options: [.summarization])
+        short.attributeSet.textContent = "Too short to summarize."
+        XCTAssertNil(SystemAttributes.update(for: short))
+        let document = mail("d", subject: "doc", options: [.summarization])
+        document.attributeSet.contentType = "com.adobe.pdf"
+        XCTAssertNil(SystemAttributes.update(for: document))
+        let calm = mail("c", subject: "Lunch?", options: [.priority])
+        let update = SystemAttributes.update(for: calm)
+        XCTAssertEqual(update?.attributeSet.isPriority, 0)
+        XCTAssertEqual(update?.isUpdate, true)
+    }
+}
