@@ -203,6 +203,39 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(state.stdout.contains("null"), "delete-all resets the import checkpoint: \(state.stdout)")
     }
 
+    func testInterruptStopsAtABatchBoundaryAndResumeFinishesExactlyOnce() throws {
+        let count = 20_000
+        let file = try write("many.jsonl", (0..<count).map { item("n\($0)", "Item \($0)") }.joined(separator: "\n") + "\n")
+        let process = Process()
+        process.executableURL = try packageExecutable("searchlight")
+        process.arguments = ["index", file, "--batch-size", "50", "--json", "--store", store]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once the first batches are durable (the journal has grown), long before the end.
+        let journal = URL(fileURLWithPath: store).appendingPathComponent("journal-0.slj")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int) ?? 0) < 20_000 {
+            usleep(20_000)
+        }
+        process.interrupt()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, "an interrupted import reports failure")
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: output) as? [String: Any])
+        XCTAssertEqual(summary["interrupted"] as? Bool, true)
+        let indexed = try XCTUnwrap(summary["indexed"] as? Int)
+        XCTAssertGreaterThan(indexed, 0)
+        XCTAssertLessThan(indexed, count)
+        XCTAssertEqual(indexed % 50, 0, "the store ends at a batch boundary")
+        let stats = try XCTUnwrap(run(["stats", "--json"]).json().first)
+        XCTAssertEqual(stats["items"] as? Int, indexed)
+        let resumed = try XCTUnwrap(run(["index", file, "--resume", "--batch-size", "5000", "--json"]).json().first)
+        XCTAssertEqual(resumed["indexed"] as? Int, count)
+        XCTAssertEqual(try run(["stats", "--json"]).json().first?["items"] as? Int, count, "every item exactly once")
+    }
+
     func testDemoRunsEndToEnd() throws {
         let demo = try run(["demo", "--fixtures", Self.fixtures.path], useStore: false)
         XCTAssertEqual(demo.status, 0, demo.stderr)
