@@ -199,23 +199,37 @@ let typed: [String] = workload.filter { $0.kind == "and2" }.map { query in
     }
     return words.joined(separator: " ")
 }
-var userTimes: [Double] = []
-var userHits = 0
-for round in 0...options.rounds {
-    for text in typed {
-        let context = CSUserQueryContext()
-        context.maxResultCount = 20
-        context.fetchAttributes = ["title"]
-        let start = monotonicNanoseconds()
-        let hits = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: memory))
-        let micros = Double(monotonicNanoseconds() - start) / 1000
-        if round > 0 { userTimes.append(micros) } else { userHits += hits }
-    }
+// With a typo: the same, but two adjacent letters of the first word (5+ letters) swapped, as people mistype.
+let misspelled: [String] = typed.compactMap { text in
+    var words = text.split(separator: " ").map { Array($0) }
+    guard var first = words.first, first.count >= 5 else { return nil }
+    first.swapAt(first.count / 2, first.count / 2 + 1)
+    guard first != words[0] else { return nil }
+    words[0] = first
+    return words.map { String($0) }.joined(separator: " ")
 }
-record("user_queries", Double(typed.count))
-record("user_p50_us", percentile(userTimes, 0.5))
-record("user_p99_us", percentile(userTimes, 0.99))
-record("user_hits", Double(userHits))
+
+@MainActor func userQueries(_ name: String, _ texts: [String]) {
+    var times: [Double] = []
+    var hits = 0
+    for round in 0...options.rounds {
+        for text in texts {
+            let context = CSUserQueryContext()
+            context.maxResultCount = 20
+            context.fetchAttributes = ["title"]
+            let start = monotonicNanoseconds()
+            let found = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: memory))
+            let micros = Double(monotonicNanoseconds() - start) / 1000
+            if round > 0 { times.append(micros) } else { hits += found }
+        }
+    }
+    record("\(name)_queries", Double(texts.count))
+    record("\(name)_p50_us", percentile(times, 0.5))
+    record("\(name)_p99_us", percentile(times, 0.99))
+    record("\(name)_hits", Double(hits))
+}
+userQueries("user", typed)
+userQueries("user_typo", misspelled)
 
 let languageQueries = [
     #"title == "fire*"cd && keywords == "game"cd"#,
