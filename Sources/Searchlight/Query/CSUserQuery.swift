@@ -62,23 +62,37 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
 
     /// The filter every result must pass: visible, and matching every filter query.
     private func filter(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query {
-        guard !contextValues.filterQueries.isEmpty else { return snapshot.liveFilter }
+        guard let restriction = try restriction(in: snapshot) else { return snapshot.liveFilter }
+        return .and([snapshot.liveFilter, restriction])
+    }
+
+    /// The documents matching every filter query (visible ones only), or nil without filter queries.
+    private func restriction(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query? {
+        guard !contextValues.filterQueries.isEmpty else { return nil }
         var expressions: [QueryExpression] = []
         for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
         var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
-        return .and([snapshot.liveFilter, .documents(DocumentSet(evaluator.matches(all: expressions)))])
+        return .documents(DocumentSet(evaluator.matches(all: expressions)))
     }
 
     override package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
         let (text, typing) = effectiveText
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
-        let filter = try filter(in: snapshot)
+        let restriction = try restriction(in: snapshot)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: EngagementStore.shared.weights(in: container),
                                        typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
-        let scored = snapshot.engine.search(plan.query, options: SearchOptions(
-            limit: limit, filter: filter, rescore: ranking.rescore, rescoreWindow: limit))
+        let search = RankedSearch(snapshot: snapshot, restriction: restriction, rescore: ranking.rescore)
+        // Typo tolerance only when the words as typed do not fill the requested results.
+        var query = plan.query(typoTolerant: false)
+        var typoTolerant = false
+        var scored = search.hits(query, limit: limit)
+        if scored.count < limit, plan.hasTypoBudget {
+            query = plan.query(typoTolerant: true)
+            typoTolerant = true
+            scored = search.hits(query, limit: limit)
+        }
         let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let rankedCount = userValues.maxRankedResultCount
         var hits: [Hit] = scored.enumerated().map { index, hit in
@@ -98,7 +112,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         if contextValues.limit > 0, hits.count > contextValues.limit { hits.removeLast(hits.count - contextValues.limit) }
         var addresses: [String: DocAddress] = [:]
         for hit in hits { addresses[hit.entry.identifier] = hit.entry.address }
-        let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, ranking: ranking, addresses: addresses)
+        let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, query: query, typoTolerant: typoTolerant,
+                                           ranking: ranking, addresses: addresses)
         userState.withLock { $0.annotator = annotator }
         return Outcome(hits: hits, cursor: nil)
     }

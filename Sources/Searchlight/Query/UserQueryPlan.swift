@@ -31,16 +31,38 @@ package struct UserQueryPlan: Sendable {
     package var isEmpty: Bool { words.isEmpty }
 
     /// The engine query: all words, each exact, fuzzy or (last) prefix.
-    package var query: Query {
+    package var query: Query { query(typoTolerant: true) }
+
+    /// The engine query; without typo tolerance each word's near terms are replaced by the word itself.
+    package func query(typoTolerant: Bool) -> Query {
         guard !words.isEmpty else { return .none }
-        return .and(words.map(clause))
+        return .and(words.map { clause($0, typoTolerant: typoTolerant) })
     }
 
+    /// Whether some word has near terms other than itself (a typo budget), so `typoTolerant` changes the query.
+    package var hasTypoBudget: Bool { words.contains { !Self.fuzzyIsExact($0.term) } }
+
     /// The clause of one word.
-    package func clause(_ word: Word) -> Query {
-        var options: [Query] = [.term(word.term), .boost(.fuzzy(word.term, maxEdits: nil), Self.fuzzyWeight)]
+    package func clause(_ word: Word) -> Query { clause(word, typoTolerant: true) }
+
+    /// The clause of one word, with or without its near terms.
+    package func clause(_ word: Word, typoTolerant: Bool) -> Query {
+        // A word without typo budget has itself as its only near term: the same plan as the term itself,
+        // without the fuzzy dictionary walk.
+        let near: Query = typoTolerant && !Self.fuzzyIsExact(word.term) ? .fuzzy(word.term, maxEdits: nil) : .term(word.term)
+        var options: [Query] = [.term(word.term), .boost(near, Self.fuzzyWeight)]
         if word.isPrefix { options.append(.prefix(word.term)) }
         return .or(options)
+    }
+
+    /// Whether the engine's default fuzzy expansion of `term` (a folded query token) is exactly the term's
+    /// own exact match: no typo budget (under 5 characters), word characters only (nothing trimmed), and one
+    /// query token equal to itself (so `.term` plans the same single term).
+    static func fuzzyIsExact(_ term: String) -> Bool {
+        guard term.unicodeScalars.count < 5,
+              term.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) else { return false }
+        let tokens = Analyzer().tokens(term, mode: .query)
+        return tokens.count == 1 && tokens[0].term == term
     }
 
     /// Whether a folded index term answers `word` (for highlighting): equal, a completion of the last word, or
