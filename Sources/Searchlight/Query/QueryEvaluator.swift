@@ -13,6 +13,12 @@ import SearchlightQueryLanguage
 /// - `!=` and `!`: the complement within the visible documents; `attr != "*"` is therefore absence.
 /// - `&&` / `||`: set intersection / union of the operands.
 ///
+/// Results are sorted address arrays (merged, never hashed). Each node is evaluated *within* the documents
+/// its context still allows: an `&&` first intersects the postings candidates of its text comparisons, then
+/// evaluates its operands one after another inside the running result, so verification, presence scans,
+/// domains and numeric checks only touch documents that can still match. Visibility (expiration) is
+/// checked per candidate instead of by scanning the expiration column.
+///
 /// `domainIdentifier` matches the item's domain (and an attribute-set value of that name, if any).
 ///
 /// Mixed kinds: a string compared with a numeric attribute compares numerically when the string (without
@@ -22,7 +28,7 @@ import SearchlightQueryLanguage
 package struct QueryEvaluator {
     package let snapshot: ContainerSnapshot
     package let calendar: Calendar
-    private var universeCache: Set<DocAddress>?
+    private var universeCache: [DocAddress]?
 
     package init(snapshot: ContainerSnapshot, calendar: Calendar = .current) {
         self.snapshot = snapshot
@@ -42,59 +48,80 @@ package struct QueryEvaluator {
 
     /// The visible documents matching `expression`, in address order.
     package mutating func matches(_ expression: QueryExpression) -> [DocAddress] {
-        evaluate(expression).sorted()
+        evaluate(expression, within: nil)
     }
 
     /// The visible documents matching every expression.
     package mutating func matches(all expressions: [QueryExpression]) -> [DocAddress] {
-        guard var result = expressions.first.map({ evaluate($0) }) else { return universe.sorted() }
-        for expression in expressions.dropFirst() where !result.isEmpty {
-            result.formIntersection(evaluate(expression))
-        }
-        return result.sorted()
+        guard !expressions.isEmpty else { return universe }
+        return conjunction(expressions, within: nil)
     }
 
-    /// Every visible document.
-    private var universe: Set<DocAddress> {
+    /// Every visible document, in address order.
+    private var universe: [DocAddress] {
         mutating get {
             if let universeCache { return universeCache }
-            let all = Set(snapshot.visibleAddresses())
+            let all = snapshot.visibleAddresses()
             universeCache = all
             return all
         }
     }
 
-    private mutating func evaluate(_ expression: QueryExpression) -> Set<DocAddress> {
+    /// The documents of `expression` among `within` (sorted, visible), or among all visible ones when nil.
+    private mutating func evaluate(_ expression: QueryExpression, within: [DocAddress]?) -> [DocAddress] {
         switch expression {
         case .constant(let value, _):
-            return value ? universe : []
+            return value ? within ?? universe : []
         case .and(let operands, _):
-            var result: Set<DocAddress>?
-            for operand in operands {
-                let part = evaluate(operand)
-                result = result.map { $0.intersection(part) } ?? part
-                if result?.isEmpty == true { return [] }
-            }
-            return result ?? universe
+            return conjunction(operands, within: within)
         case .or(let operands, _):
-            var result = Set<DocAddress>()
-            for operand in operands { result.formUnion(evaluate(operand)) }
+            var result: [DocAddress] = []
+            for operand in operands { result = SortedAddresses.union(result, evaluate(operand, within: within)) }
             return result
         case .not(let operand, _):
-            return universe.subtracting(evaluate(operand))
+            let excluded = evaluate(operand, within: within)
+            return SortedAddresses.subtract(within ?? universe, excluded)
         case .comparison(let comparison):
             let fields = AttributeFields(comparison.attribute, schema: engine.schema)
             if comparison.op == .notEqual {
                 var positive = comparison
                 positive.op = .equal
-                return universe.subtracting(compare(positive, fields: fields))
+                let excluded = compare(positive, fields: fields, within: within)
+                return SortedAddresses.subtract(within ?? universe, excluded)
             }
-            return compare(comparison, fields: fields)
+            return compare(comparison, fields: fields, within: within)
         case .inRange(let test):
             let fields = AttributeFields(test.attribute, schema: engine.schema)
             guard let lower = number(test.lower), let upper = number(test.upper) else { return [] }
-            return numeric(fields.numeric, lower: .inclusive(lower), upper: .inclusive(upper))
+            return numeric(fields.numeric, lower: .inclusive(lower), upper: .inclusive(upper), within: within)
         }
+    }
+
+    /// All operands, each evaluated inside the result so far. The postings candidates of the operands that are
+    /// text comparisons are intersected first (cheap, no stored values read), so verification only runs on
+    /// documents every such operand could match.
+    private mutating func conjunction(_ operands: [QueryExpression], within: [DocAddress]?) -> [DocAddress] {
+        var current = within
+        var precomputed: [Int: [FieldID: [DocAddress]]] = [:]
+        for (index, operand) in operands.enumerated() {
+            guard case .comparison(let comparison) = operand,
+                  let candidates = textCandidates(comparison) else { continue }
+            precomputed[index] = candidates
+            var union: [DocAddress] = []
+            for list in candidates.values { union = SortedAddresses.union(union, list) }
+            current = current.map { SortedAddresses.intersect($0, union) } ?? union.filter(snapshot.isUnexpired)
+            if current?.isEmpty == true { return [] }
+        }
+        for (index, operand) in operands.enumerated() {
+            if let candidates = precomputed[index], case .comparison(let comparison) = operand {
+                let fields = AttributeFields(comparison.attribute, schema: engine.schema)
+                current = textComparison(comparison, fields: fields, within: current, candidates: candidates)
+            } else {
+                current = evaluate(operand, within: current)
+            }
+            if current?.isEmpty == true { return [] }
+        }
+        return current ?? universe
     }
 
     /// A query value as a number: numbers, `$time.*` (resolved at the snapshot's `now`), booleans, and strings
@@ -108,27 +135,58 @@ package struct QueryEvaluator {
     }
 
     /// `==`, `<`, `>`, `<=`, `>=` (never `!=`, which the caller turned into a complement).
-    private mutating func compare(_ comparison: Comparison, fields: AttributeFields) -> Set<DocAddress> {
-        if case .string(let pattern) = comparison.value, comparison.op == .equal {
-            var result = Set<DocAddress>()
-            let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
-            for field in fields.text { result.formUnion(text(match, pattern: pattern, field: field)) }
-            if Self.isDomainAttribute(comparison.attribute) { result.formUnion(domains(match)) }
-            if pattern.shape == .presence {
-                result.formUnion(numeric(fields.numeric, lower: nil, upper: nil))
-            } else if let x = number(comparison.value) {
-                result.formUnion(numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x)))
-            }
-            return result
+    private mutating func compare(_ comparison: Comparison, fields: AttributeFields,
+                                  within: [DocAddress]?) -> [DocAddress] {
+        if case .string = comparison.value, comparison.op == .equal {
+            return textComparison(comparison, fields: fields, within: within, candidates: nil)
         }
         guard let x = number(comparison.value) else { return [] }
         switch comparison.op {
-        case .equal, .notEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x))
-        case .less: return numeric(fields.numeric, lower: nil, upper: .exclusive(x))
-        case .lessOrEqual: return numeric(fields.numeric, lower: nil, upper: .inclusive(x))
-        case .greater: return numeric(fields.numeric, lower: .exclusive(x), upper: nil)
-        case .greaterOrEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: nil)
+        case .equal, .notEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x), within: within)
+        case .less: return numeric(fields.numeric, lower: nil, upper: .exclusive(x), within: within)
+        case .lessOrEqual: return numeric(fields.numeric, lower: nil, upper: .inclusive(x), within: within)
+        case .greater: return numeric(fields.numeric, lower: .exclusive(x), upper: nil, within: within)
+        case .greaterOrEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: nil, within: within)
         }
+    }
+
+    /// The postings candidates of a string `==` comparison per text field (a superset of its matches), or
+    /// nil when the comparison can match documents the postings cannot name (scans, domains, numeric columns).
+    private func textCandidates(_ comparison: Comparison) -> [FieldID: [DocAddress]]? {
+        guard comparison.op == .equal, case .string(let pattern) = comparison.value,
+              !Self.isDomainAttribute(comparison.attribute) else { return nil }
+        let fields = AttributeFields(comparison.attribute, schema: engine.schema)
+        if !fields.numeric.isEmpty, pattern.shape == .presence || number(comparison.value) != nil { return nil }
+        let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
+        var result: [FieldID: [DocAddress]] = [:]
+        for field in fields.text {
+            guard let list = postings(match, pattern: pattern, field: field) else { return nil }
+            result[field] = list
+        }
+        return result
+    }
+
+    /// A string `==`: text fields (postings candidates, or `candidates` already looked up), the domain, and
+    /// numeric columns for presence or a number-like string.
+    private mutating func textComparison(_ comparison: Comparison, fields: AttributeFields, within: [DocAddress]?,
+                                         candidates: [FieldID: [DocAddress]]?) -> [DocAddress] {
+        guard case .string(let pattern) = comparison.value else { return [] }
+        var result: [DocAddress] = []
+        let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
+        for field in fields.text {
+            let found = text(match, pattern: pattern, field: field, within: within, candidates: candidates?[field])
+            result = SortedAddresses.union(result, found)
+        }
+        if Self.isDomainAttribute(comparison.attribute) {
+            result = SortedAddresses.union(result, domains(match, within: within))
+        }
+        if pattern.shape == .presence {
+            result = SortedAddresses.union(result, numeric(fields.numeric, lower: nil, upper: nil, within: within))
+        } else if let x = number(comparison.value) {
+            result = SortedAddresses.union(result, numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x),
+                                                           within: within))
+        }
+        return result
     }
 
     /// Whether an attribute names the item's domain (`domainIdentifier` / `kMDItemDomainIdentifier`), which
@@ -139,36 +197,70 @@ package struct QueryEvaluator {
     }
 
     /// Visible documents whose item domain matches. Domains are not in the postings, so this scans the
-    /// visible documents' identities (no stored values are decoded).
-    private mutating func domains(_ match: TextMatch) -> Set<DocAddress> {
-        Set(universe.filter { address in engine.domain(of: address).map(match.matches) ?? false })
+    /// documents still allowed (no stored values are decoded).
+    private mutating func domains(_ match: TextMatch, within: [DocAddress]?) -> [DocAddress] {
+        (within ?? universe).filter { address in engine.domain(of: address).map(match.matches) ?? false }
     }
 
     /// Visible documents with a value of any of `fields` within the bounds (nil bounds: any value).
-    private func numeric(_ fields: [FieldID], lower: NumericBound?, upper: NumericBound?) -> Set<DocAddress> {
+    private func numeric(_ fields: [FieldID], lower: NumericBound?, upper: NumericBound?,
+                         within: [DocAddress]?) -> [DocAddress] {
         guard !fields.isEmpty else { return [] }
+        if let within, within.count * 8 < max(engine.documentCount, 1) {
+            // Few documents left: read their values instead of scanning the whole columns.
+            return within.filter { address in
+                fields.contains { field in
+                    engine.numbers(field, of: address).contains { Self.contains($0, lower: lower, upper: upper) }
+                }
+            }
+        }
         let clauses = fields.map { Query.range($0, lower: lower, upper: upper) }
         let query = clauses.count == 1 ? clauses[0] : .or(clauses)
-        return Set(engine.matches(.and([query, snapshot.liveFilter])))
+        if let within { return SortedAddresses.intersect(within, engine.matches(query)) }
+        return engine.matches(.and([query, snapshot.liveFilter]))
     }
 
-    /// Visible documents whose stored values of `field` satisfy `match`.
-    private func text(_ match: TextMatch, pattern: StringPattern, field: FieldID) -> Set<DocAddress> {
-        let candidates: [DocAddress]
+    /// Whether a value lies within the bounds (the engine's `.range` semantics: NaN matches no lower bound).
+    static func contains(_ value: Double, lower: NumericBound?, upper: NumericBound?) -> Bool {
+        switch lower {
+        case .inclusive(let bound)?: if !(value >= bound) { return false }
+        case .exclusive(let bound)?: if !(value > bound) { return false }
+        case nil: if value.isNaN { return false }
+        }
+        switch upper {
+        case .inclusive(let bound)?: if !(value <= bound) { return false }
+        case .exclusive(let bound)?: if !(value < bound) { return false }
+        case nil: break
+        }
+        return true
+    }
+
+    /// Live documents (expired ones included) holding a candidate term of `match` in `field`, in address
+    /// order; nil when no postings access path fits (the pattern has no literal text to look up).
+    private func postings(_ match: TextMatch, pattern: StringPattern, field: FieldID) -> [DocAddress]? {
         switch CandidateTerms.plan(match, pattern: pattern, field: field, snapshot: engine) {
         case .terms(let terms):
             guard !terms.isEmpty else { return [] }
-            candidates = engine.matches(.and([.scoped(.field(field), .terms(terms)), snapshot.liveFilter]))
+            return engine.matches(.scoped(.field(field), .terms(terms)))
         case .scan:
-            // Fallback: the pattern has no literal text the dictionary could look up, so every visible
+            return nil
+        }
+    }
+
+    /// Visible documents (among `within`) whose stored values of `field` satisfy `match`.
+    private mutating func text(_ match: TextMatch, pattern: StringPattern, field: FieldID, within: [DocAddress]?,
+                               candidates known: [DocAddress]?) -> [DocAddress] {
+        let candidates: [DocAddress]
+        if let list = known ?? postings(match, pattern: pattern, field: field) {
+            candidates = within.map { SortedAddresses.intersect($0, list) } ?? list.filter(snapshot.isUnexpired)
+        } else {
+            // Fallback: the pattern has no literal text the dictionary could look up, so every allowed
             // document's stored values of the field are checked.
-            candidates = snapshot.visibleAddresses()
+            candidates = within ?? universe
         }
-        var result = Set<DocAddress>()
-        for address in candidates where match.matchesAny(engine.text(field, of: address)) {
+        return candidates.filter { address in
             assert(snapshot.isVisible(address), "candidates are restricted to visible documents")
-            result.insert(address)
+            return match.matchesAny(engine.text(field, of: address))
         }
-        return result
     }
 }
