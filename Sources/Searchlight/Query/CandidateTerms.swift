@@ -17,8 +17,14 @@ import SearchlightQueryLanguage
 package enum CandidateTerms {
     /// No postings access path fits: scan the field's documents.
     case scan
-    /// Terms to look up in the field (possibly none: nothing can match).
-    case terms([String])
+    /// Terms to look up in the field (possibly none: nothing can match), with the sum of their document
+    /// frequencies (an upper bound of the candidates, deleted documents included; 0 when not looked up).
+    case terms([String], documentFrequency: Int)
+
+    /// The plan for a list of dictionary terms.
+    static func terms(_ found: [TermInfo]) -> CandidateTerms {
+        .terms(found.map(\.term), documentFrequency: found.reduce(0) { $0 + $1.documentFrequency })
+    }
 
     /// The candidate terms of `match` in `field`.
     package static func plan(_ match: TextMatch, pattern: StringPattern, field: FieldID,
@@ -27,22 +33,22 @@ package enum CandidateTerms {
         if match.modifiers.contains(.tokenized) {
             let literal = pattern.literalPrefix
             if let exact = pattern.exactText {
-                return .terms([Folding.fold(exact)])
+                return .terms([Folding.fold(exact)], documentFrequency: 0)
             }
             if !literal.isEmpty {
                 let found = snapshot.terms(withPrefix: literal, in: scope, limit: .max)
-                return .terms(found.map(\.term).filter { match.matcher.matches($0) })
+                return terms(found.filter { match.matcher.matches($0.term) })
             }
             // A dictionary scan with the exact matcher (e.g. `"*port"t`).
-            return .terms(snapshot.terms(in: scope, where: { match.matcher.matches($0) }).map(\.term))
+            return terms(snapshot.terms(in: scope, where: { match.matcher.matches($0) }))
         }
         let prefix = pattern.literalPrefix
         if !prefix.isEmpty, let first = firstToken(of: Folding.fold(prefix)) {
-            return .terms(snapshot.terms(withPrefix: first, in: scope, limit: .max).map(\.term))
+            return terms(snapshot.terms(withPrefix: first, in: scope, limit: .max))
         }
         if let needle = longestToken(in: pattern.literals) {
             let bytes = Array(needle.utf8)
-            return .terms(snapshot.terms(in: scope, where: { contains($0, bytes) }).map(\.term))
+            return terms(snapshot.terms(in: scope, where: { contains($0, bytes) }))
         }
         // Only wildcards or separators (`"*"`, `"?*"`, `"* *"`): nothing the dictionary can look up.
         return .scan

@@ -97,25 +97,45 @@ package struct QueryEvaluator {
         }
     }
 
-    /// All operands, each evaluated inside the result so far. The postings candidates of the operands that are
-    /// text comparisons are intersected first (cheap, no stored values read), so verification only runs on
-    /// documents every such operand could match.
+    /// All operands, each evaluated inside the result so far. The postings of the operands that are text
+    /// comparisons are intersected first, most selective first and only while they are cheaper than verifying
+    /// the documents left (no stored values read), so verification runs on few documents.
     private mutating func conjunction(_ operands: [QueryExpression], within: [DocAddress]?) -> [DocAddress] {
         var current = within
-        var precomputed: [Int: [FieldID: [DocAddress]]] = [:]
+        var plans: [Int: [FieldID: Access]] = [:]
+        var fetched: [Int: [FieldID: [DocAddress]]] = [:]
+        var order: [(index: Int, estimate: Int)] = []
         for (index, operand) in operands.enumerated() {
-            guard case .comparison(let comparison) = operand,
-                  let candidates = textCandidates(comparison) else { continue }
-            precomputed[index] = candidates
+            guard case .comparison(let comparison) = operand, let access = textAccess(comparison) else { continue }
+            plans[index] = access
+            var estimate = 0
+            for case .postings(_, let count) in access.values { estimate += count }
+            order.append((index, estimate))
+        }
+        for (index, estimate) in order.sorted(by: { $0.estimate < $1.estimate }) {
+            guard let access = plans[index] else { continue }
+            if let current {
+                guard Self.postingsPay(estimate, against: current.count) else { break }
+            } else if estimate * 2 >= engine.documentCount {
+                break
+            }
+            var lists: [FieldID: [DocAddress]] = [:]
             var union: [DocAddress] = []
-            for list in candidates.values { union = SortedAddresses.union(union, list) }
+            for (field, plan) in access {
+                guard case .postings(let terms, _) = plan else { continue }
+                let list = terms.isEmpty ? [] : engine.matches(.scoped(.field(field), .terms(terms)))
+                lists[field] = list
+                union = SortedAddresses.union(union, list)
+            }
+            fetched[index] = lists
             current = current.map { SortedAddresses.intersect($0, union) } ?? union.filter(snapshot.isUnexpired)
             if current?.isEmpty == true { return [] }
         }
         for (index, operand) in operands.enumerated() {
-            if let candidates = precomputed[index], case .comparison(let comparison) = operand {
+            if let access = plans[index], case .comparison(let comparison) = operand {
                 let fields = AttributeFields(comparison.attribute, schema: engine.schema)
-                current = textComparison(comparison, fields: fields, within: current, candidates: candidates)
+                current = textComparison(comparison, fields: fields, within: current, access: access,
+                                         fetched: fetched[index])
             } else {
                 current = evaluate(operand, within: current)
             }
@@ -123,6 +143,10 @@ package struct QueryEvaluator {
         }
         return current ?? universe
     }
+
+    /// Whether looking up postings with this many entries beats verifying `count` documents directly (a
+    /// posting costs a few nanoseconds, a verification reads and folds stored values: about 10 times more).
+    static func postingsPay(_ estimate: Int, against count: Int) -> Bool { estimate < count * 8 }
 
     /// A query value as a number: numbers, `$time.*` (resolved at the snapshot's `now`), booleans, and strings
     /// without wildcards that parse as a number.
@@ -138,7 +162,7 @@ package struct QueryEvaluator {
     private mutating func compare(_ comparison: Comparison, fields: AttributeFields,
                                   within: [DocAddress]?) -> [DocAddress] {
         if case .string = comparison.value, comparison.op == .equal {
-            return textComparison(comparison, fields: fields, within: within, candidates: nil)
+            return textComparison(comparison, fields: fields, within: within)
         }
         guard let x = number(comparison.value) else { return [] }
         switch comparison.op {
@@ -150,18 +174,19 @@ package struct QueryEvaluator {
         }
     }
 
-    /// The postings candidates of a string `==` comparison per text field (a superset of its matches), or
-    /// nil when the comparison can match documents the postings cannot name (scans, domains, numeric columns).
-    private func textCandidates(_ comparison: Comparison) -> [FieldID: [DocAddress]]? {
+    /// How each text field of a string `==` comparison finds its candidates, or nil when the comparison can
+    /// match documents the postings cannot name (a field needing a scan, domains, numeric columns).
+    private func textAccess(_ comparison: Comparison) -> [FieldID: Access]? {
         guard comparison.op == .equal, case .string(let pattern) = comparison.value,
               !Self.isDomainAttribute(comparison.attribute) else { return nil }
         let fields = AttributeFields(comparison.attribute, schema: engine.schema)
         if !fields.numeric.isEmpty, pattern.shape == .presence || number(comparison.value) != nil { return nil }
         let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
-        var result: [FieldID: [DocAddress]] = [:]
+        var result: [FieldID: Access] = [:]
         for field in fields.text {
-            guard let list = postings(match, pattern: pattern, field: field) else { return nil }
-            result[field] = list
+            let access = access(match, pattern: pattern, field: field)
+            guard case .postings = access else { return nil }
+            result[field] = access
         }
         return result
     }
@@ -169,12 +194,14 @@ package struct QueryEvaluator {
     /// A string `==`: text fields (postings candidates, or `candidates` already looked up), the domain, and
     /// numeric columns for presence or a number-like string.
     private mutating func textComparison(_ comparison: Comparison, fields: AttributeFields, within: [DocAddress]?,
-                                         candidates: [FieldID: [DocAddress]]?) -> [DocAddress] {
+                                         access: [FieldID: Access]? = nil,
+                                         fetched: [FieldID: [DocAddress]]? = nil) -> [DocAddress] {
         guard case .string(let pattern) = comparison.value else { return [] }
         var result: [DocAddress] = []
         let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
         for field in fields.text {
-            let found = text(match, pattern: pattern, field: field, within: within, candidates: candidates?[field])
+            let found = text(match, pattern: pattern, field: field, within: within,
+                             access: access?[field], fetched: fetched?[field])
             result = SortedAddresses.union(result, found)
         }
         if Self.isDomainAttribute(comparison.attribute) {
@@ -235,27 +262,37 @@ package struct QueryEvaluator {
         return true
     }
 
-    /// Live documents (expired ones included) holding a candidate term of `match` in `field`, in address
-    /// order; nil when no postings access path fits (the pattern has no literal text to look up).
-    private func postings(_ match: TextMatch, pattern: StringPattern, field: FieldID) -> [DocAddress]? {
+    /// How a text field's candidates are found.
+    enum Access {
+        /// Documents holding one of these terms (an estimated `count` of postings).
+        case postings([String], count: Int)
+        /// No postings access path fits: the pattern has no literal text to look up.
+        case scan
+    }
+
+    private func access(_ match: TextMatch, pattern: StringPattern, field: FieldID) -> Access {
         switch CandidateTerms.plan(match, pattern: pattern, field: field, snapshot: engine) {
-        case .terms(let terms):
-            guard !terms.isEmpty else { return [] }
-            return engine.matches(.scoped(.field(field), .terms(terms)))
-        case .scan:
-            return nil
+        case .terms(let terms, let documentFrequency): return .postings(terms, count: documentFrequency)
+        case .scan: return .scan
         }
     }
 
-    /// Visible documents (among `within`) whose stored values of `field` satisfy `match`.
+    /// Visible documents (among `within`) whose stored values of `field` satisfy `match`. Candidates come from
+    /// `fetched` postings, or the postings of `access` (planned now if nil), or, when those would name more
+    /// documents than verifying directly costs, from `within` (or every visible document) itself.
     private mutating func text(_ match: TextMatch, pattern: StringPattern, field: FieldID, within: [DocAddress]?,
-                               candidates known: [DocAddress]?) -> [DocAddress] {
+                               access known: Access?, fetched: [DocAddress]?) -> [DocAddress] {
+        var list = fetched
+        if list == nil, case .postings(let terms, let count) = known ?? access(match, pattern: pattern, field: field) {
+            if terms.isEmpty { return [] }
+            let pays = within.map { Self.postingsPay(count, against: $0.count) } ?? (count * 2 < engine.documentCount)
+            if pays { list = engine.matches(.scoped(.field(field), .terms(terms))) }
+        }
         let candidates: [DocAddress]
-        if let list = known ?? postings(match, pattern: pattern, field: field) {
+        if let list {
             candidates = within.map { SortedAddresses.intersect($0, list) } ?? list.filter(snapshot.isUnexpired)
         } else {
-            // Fallback: the pattern has no literal text the dictionary could look up, so every allowed
-            // document's stored values of the field are checked.
+            // A scan: no literal text the dictionary could look up, or postings wider than the scan itself.
             candidates = within ?? universe
         }
         return candidates.filter { address in
