@@ -47,12 +47,16 @@ package struct UserQueryPlan: Sendable {
 
     /// The clause of one word, with or without its near terms.
     package func clause(_ word: Word, typoTolerant: Bool) -> Query {
-        // A word without typo budget has itself as its only near term: the same plan as the term itself,
-        // without the fuzzy dictionary walk.
-        let near: Query = typoTolerant && !Self.fuzzyIsExact(word.term) ? .fuzzy(word.term, maxEdits: nil) : .term(word.term)
-        var options: [Query] = [.term(word.term), .boost(near, Self.fuzzyWeight)]
+        var options: [Query]
+        if typoTolerant && !Self.fuzzyIsExact(word.term) {
+            options = [.term(word.term), .boost(.fuzzy(word.term, maxEdits: nil), Self.fuzzyWeight)]
+        } else {
+            // The word is its own only near term (no typo budget, or typo tolerance off): term + 0.3 × term,
+            // one term group instead of two identical ones in a disjunction (same score up to float rounding).
+            options = [.boost(.term(word.term), 1 + Self.fuzzyWeight)]
+        }
         if word.isPrefix { options.append(.prefix(word.term)) }
-        return .or(options)
+        return options.count == 1 ? options[0] : .or(options)
     }
 
     /// Whether the engine's default fuzzy expansion of `term` (a folded query token) is exactly the term's
