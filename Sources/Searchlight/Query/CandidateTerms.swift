@@ -9,7 +9,8 @@ import SearchlightQueryLanguage
 /// folding, contains the fully folded pattern literal, and the analyzer indexes every compound whole
 /// (`mywindowcontroller`, `report.numbers`) or single part, and every CJK unigram and bigram. So
 /// - a pattern starting with a literal: the value's first compound term starts with the literal's first
-///   token (the longest token at the literal's first offset) → a prefix lookup;
+///   token (the longest token at the literal's first offset) → a prefix lookup; for a whole-value pattern
+///   without wildcards (and without `w`) it IS that token → one term;
 /// - otherwise: some term of the value contains the literal's longest token → a dictionary scan;
 /// - `t`: the pattern is matched against the terms themselves (a prefix lookup or a dictionary scan).
 /// Known gap: a compound or part longer than `Analyzer.maxTermBytes` (128 bytes) is not indexed, so a value whose
@@ -44,7 +45,13 @@ package enum CandidateTerms {
         }
         let prefix = pattern.literalPrefix
         if !prefix.isEmpty, let first = firstToken(of: Folding.fold(prefix)) {
-            return terms(snapshot.terms(withPrefix: first, in: scope, limit: .max))
+            let found = snapshot.terms(withPrefix: first, in: scope, limit: .max)
+            if pattern.exactText != nil, !match.modifiers.contains(.wordBased) {
+                // A whole value equal to the literal (under folding) has the same fully folded text, so its
+                // first compound term is exactly the literal's, not merely an extension of it.
+                return terms(found.filter { $0.term == first })
+            }
+            return terms(found)
         }
         if let needle = longestToken(in: pattern.literals) {
             let bytes = Array(needle.utf8)
@@ -52,6 +59,13 @@ package enum CandidateTerms {
         }
         // Only wildcards or separators (`"*"`, `"?*"`, `"* *"`): nothing the dictionary can look up.
         return .scan
+    }
+
+    /// Whether planning `pattern` walks a whole field dictionary (no literal prefix to look up), which costs
+    /// about as much as the field has distinct terms, whatever the result.
+    package static func needsDictionaryScan(_ match: TextMatch, pattern: StringPattern) -> Bool {
+        if match.modifiers.contains(.tokenized), pattern.exactText != nil { return false }
+        return pattern.literalPrefix.isEmpty
     }
 
     /// The longest token starting at the first token offset of already folded text.

@@ -104,32 +104,38 @@ package struct QueryEvaluator {
         var current = within
         var plans: [Int: [FieldID: Access]] = [:]
         var fetched: [Int: [FieldID: [DocAddress]]] = [:]
-        var order: [(index: Int, estimate: Int)] = []
-        for (index, operand) in operands.enumerated() {
-            guard case .comparison(let comparison) = operand, let access = textAccess(comparison) else { continue }
-            plans[index] = access
-            var estimate = 0
-            for case .postings(_, let count) in access.values { estimate += count }
-            order.append((index, estimate))
-        }
-        for (index, estimate) in order.sorted(by: { $0.estimate < $1.estimate }) {
-            guard let access = plans[index] else { continue }
-            if let current {
-                guard Self.postingsPay(estimate, against: current.count) else { break }
-            } else if estimate * 2 >= engine.documentCount {
-                break
+        // Comparisons with a literal prefix (dictionary lookups) first; those needing a dictionary walk only
+        // while many documents remain.
+        for walks in [false, true] {
+            if walks, let current, current.count <= Self.directLimit.walk { break }
+            var order: [(index: Int, estimate: Int)] = []
+            for (index, operand) in operands.enumerated() {
+                guard case .comparison(let comparison) = operand, Self.walksDictionary(comparison) == walks,
+                      let access = textAccess(comparison) else { continue }
+                plans[index] = access
+                var estimate = 0
+                for case .postings(_, let count) in access.values { estimate += count }
+                order.append((index, estimate))
             }
-            var lists: [FieldID: [DocAddress]] = [:]
-            var union: [DocAddress] = []
-            for (field, plan) in access {
-                guard case .postings(let terms, _) = plan else { continue }
-                let list = terms.isEmpty ? [] : engine.matches(.scoped(.field(field), .terms(terms)))
-                lists[field] = list
-                union = SortedAddresses.union(union, list)
+            for (index, estimate) in order.sorted(by: { $0.estimate < $1.estimate }) {
+                guard let access = plans[index] else { continue }
+                if let current {
+                    guard Self.postingsPay(estimate, against: current.count) else { break }
+                } else if estimate * 2 >= engine.documentCount {
+                    break
+                }
+                var lists: [FieldID: [DocAddress]] = [:]
+                var union: [DocAddress] = []
+                for (field, plan) in access {
+                    guard case .postings(let terms, _) = plan else { continue }
+                    let list = terms.isEmpty ? [] : engine.matches(.scoped(.field(field), .terms(terms)))
+                    lists[field] = list
+                    union = SortedAddresses.union(union, list)
+                }
+                fetched[index] = lists
+                current = current.map { SortedAddresses.intersect($0, union) } ?? union.filter(snapshot.isUnexpired)
+                if current?.isEmpty == true { return [] }
             }
-            fetched[index] = lists
-            current = current.map { SortedAddresses.intersect($0, union) } ?? union.filter(snapshot.isUnexpired)
-            if current?.isEmpty == true { return [] }
         }
         for (index, operand) in operands.enumerated() {
             if let access = plans[index], case .comparison(let comparison) = operand {
@@ -144,9 +150,20 @@ package struct QueryEvaluator {
         return current ?? universe
     }
 
+    /// Up to how many allowed documents a text comparison verifies them directly instead of planning
+    /// candidate terms: always (`plan`), or when planning would walk a whole dictionary (`walk`).
+    static let directLimit = (plan: 64, walk: 4096)
+
+    /// Whether a comparison is a string `==` whose candidate terms need a dictionary walk.
+    static func walksDictionary(_ comparison: Comparison) -> Bool {
+        guard case .string(let pattern) = comparison.value else { return false }
+        return CandidateTerms.needsDictionaryScan(TextMatch(pattern: pattern, modifiers: comparison.modifiers),
+                                                  pattern: pattern)
+    }
+
     /// Whether looking up postings with this many entries beats verifying `count` documents directly (a
-    /// posting costs a few nanoseconds, a verification reads and folds stored values: about 10 times more).
-    static func postingsPay(_ estimate: Int, against count: Int) -> Bool { estimate < count * 8 }
+    /// posting costs a few nanoseconds, a verification decodes and matches stored values: ~30 times more).
+    static func postingsPay(_ estimate: Int, against count: Int) -> Bool { estimate < count * 32 }
 
     /// A query value as a number: numbers, `$time.*` (resolved at the snapshot's `now`), booleans, and strings
     /// without wildcards that parse as a number.
@@ -283,7 +300,12 @@ package struct QueryEvaluator {
     private mutating func text(_ match: TextMatch, pattern: StringPattern, field: FieldID, within: [DocAddress]?,
                                access known: Access?, fetched: [DocAddress]?) -> [DocAddress] {
         var list = fetched
-        if list == nil, case .postings(let terms, let count) = known ?? access(match, pattern: pattern, field: field) {
+        let direct = within.map { within in
+            within.count <= Self.directLimit.plan || (within.count <= Self.directLimit.walk && known == nil
+                && CandidateTerms.needsDictionaryScan(match, pattern: pattern))
+        } ?? false
+        if list == nil, !direct,
+           case .postings(let terms, let count) = known ?? access(match, pattern: pattern, field: field) {
             if terms.isEmpty { return [] }
             let pays = within.map { Self.postingsPay(count, against: $0.count) } ?? (count * 2 < engine.documentCount)
             if pays { list = engine.matches(.scoped(.field(field), .terms(terms))) }
