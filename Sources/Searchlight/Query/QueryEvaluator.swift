@@ -150,9 +150,12 @@ package struct QueryEvaluator {
         return current ?? universe
     }
 
+    /// What looking up one more term costs, in postings: a dictionary search and a cursor per segment.
+    static let termCost = 40
+
     /// Up to how many allowed documents a text comparison verifies them directly instead of planning
     /// candidate terms: always (`plan`), or when planning would walk a whole dictionary (`walk`).
-    static let directLimit = (plan: 64, walk: 4096)
+    static let directLimit = (plan: 64, walk: 512)
 
     /// Whether a comparison is a string `==` whose candidate terms need a dictionary walk.
     static func walksDictionary(_ comparison: Comparison) -> Bool {
@@ -281,7 +284,8 @@ package struct QueryEvaluator {
 
     /// How a text field's candidates are found.
     enum Access {
-        /// Documents holding one of these terms (an estimated `count` of postings).
+        /// Documents holding one of these terms; `count` estimates the work in postings (their document
+        /// frequencies plus `termCost` per term).
         case postings([String], count: Int)
         /// No postings access path fits: the pattern has no literal text to look up.
         case scan
@@ -289,7 +293,8 @@ package struct QueryEvaluator {
 
     private func access(_ match: TextMatch, pattern: StringPattern, field: FieldID) -> Access {
         switch CandidateTerms.plan(match, pattern: pattern, field: field, snapshot: engine) {
-        case .terms(let terms, let documentFrequency): return .postings(terms, count: documentFrequency)
+        case .terms(let terms, let documentFrequency):
+            return .postings(terms, count: documentFrequency + terms.count * Self.termCost)
         case .scan: return .scan
         }
     }
