@@ -60,12 +60,6 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         return (userQueryString, true)
     }
 
-    /// The filter every result must pass: visible, and matching every filter query.
-    private func filter(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query {
-        guard let restriction = try restriction(in: snapshot) else { return snapshot.liveFilter }
-        return .and([snapshot.liveFilter, restriction])
-    }
-
     /// The documents matching every filter query (visible ones only), or nil without filter queries.
     private func restriction(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query? {
         guard !contextValues.filterQueries.isEmpty else { return nil }
@@ -140,7 +134,15 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let head = String(decoding: utf8[..<last.byteRange.lowerBound], as: UTF8.self)
         let typed = String(decoding: utf8[last.byteRange], as: UTF8.self)
         let plan = UserQueryPlan(text: head, lastWordIsPrefix: false)
-        let filter = try filter(in: snapshot)
+        let restriction = try restriction(in: snapshot)
+        // The visible documents matching the other words and the filters, found once (nil: every visible
+        // document); each completion's count is its postings intersected with them.
+        var base: [DocAddress]?
+        if !plan.words.isEmpty || restriction != nil {
+            var clauses = plan.words.map(plan.clause)
+            if let restriction { clauses.append(restriction) }
+            base = snapshot.engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses)).filter(snapshot.isUnexpired)
+        }
         var frequency: [String: Int] = [:]
         for info in snapshot.engine.terms(withPrefix: last.term, in: .defaultFields, limit: 200) {
             frequency[info.term, default: 0] += info.documentFrequency
@@ -149,8 +151,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let engagement = EngagementStore.shared.weights(in: container)
         var scored: [(text: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
-            let clauses = plan.words.map(plan.clause) + [.term(term), filter]
-            let count = snapshot.engine.count(.and(clauses))
+            let docs = snapshot.engine.matches(.term(term))
+            let count = base.map { SortedAddresses.intersect($0, docs).count } ?? docs.filter(snapshot.isUnexpired).count
             guard count > 0 else { continue }
             let suggestion = head + term
             let boost = 1 + 0.25 * min(1, log2(1 + (engagement[Self.engagementKey(suggestion)] ?? 0)) / 4)
