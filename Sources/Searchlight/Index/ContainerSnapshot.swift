@@ -6,10 +6,18 @@ import SearchlightEngine
 package struct ContainerSnapshot: Sendable {
     package let engine: IndexSnapshot
     package let now: Date
+    /// The numeric field holding each item's absolute expiration (nil before any item was indexed).
+    let expirationField: FieldID?
+
+    package init(engine: IndexSnapshot, now: Date) {
+        self.engine = engine
+        self.now = now
+        expirationField = engine.schema.field(named: ItemDocumentCodec.expirationField)
+    }
 
     /// A filter that hides expired items (every query adds it).
     package var liveFilter: Query {
-        guard let field = engine.schema.field(named: ItemDocumentCodec.expirationField) else { return .all }
+        guard let field = expirationField else { return .all }
         return .range(field, lower: .exclusive(now.timeIntervalSinceReferenceDate), upper: nil)
     }
 
@@ -22,8 +30,15 @@ package struct ContainerSnapshot: Sendable {
     /// Whether a live document has not expired.
     package func isVisible(_ address: DocAddress) -> Bool {
         guard engine.isLive(address) else { return false }
-        guard let field = engine.schema.field(named: ItemDocumentCodec.expirationField) else { return true }
-        let expiration = engine.numbers(field, of: address).first ?? .infinity
+        return isUnexpired(address)
+    }
+
+    /// Whether a document (known to be live) has not expired: the per-document form of `liveFilter`, for
+    /// checking a few candidates without scanning the whole expiration column.
+    package func isUnexpired(_ address: DocAddress) -> Bool {
+        guard let field = expirationField else { return true }
+        // Every item stores an expiration, so a missing value (never written) fails like the range filter does.
+        guard let expiration = engine.numbers(field, of: address).first else { return false }
         return expiration > now.timeIntervalSinceReferenceDate
     }
 

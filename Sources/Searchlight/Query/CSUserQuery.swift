@@ -60,25 +60,35 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         return (userQueryString, true)
     }
 
-    /// The filter every result must pass: visible, and matching every filter query.
-    private func filter(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query {
-        guard !contextValues.filterQueries.isEmpty else { return snapshot.liveFilter }
+    /// The documents matching every filter query (visible ones only), or nil without filter queries.
+    private func restriction(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query? {
+        guard !contextValues.filterQueries.isEmpty else { return nil }
         var expressions: [QueryExpression] = []
         for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
         var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
-        return .and([snapshot.liveFilter, .documents(DocumentSet(evaluator.matches(all: expressions)))])
+        return .documents(DocumentSet(evaluator.matches(all: expressions)))
     }
 
     override package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
         let (text, typing) = effectiveText
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
-        let filter = try filter(in: snapshot)
+        let restriction = try restriction(in: snapshot)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: container.engagement.records, typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
+        let search = RankedSearch(snapshot: snapshot, restriction: restriction, rescore: ranking.rescore)
+        // Typo tolerance only when the words as typed do not fill the requested results.
+        var query = plan.query(typoTolerant: false)
+        var typoTolerant = false
+        let rankedWindow = userValues.maxRankedResultCount
+        var found = search.hits(query, limit: limit, rankedWindow: rankedWindow)
+        if found.count < limit, plan.hasTypoBudget {
+            query = plan.query(typoTolerant: true)
+            typoTolerant = true
+            found = search.hits(query, limit: limit, rankedWindow: rankedWindow)
+        }
         // Activities linked to items become those items: one result each (Activities/ActivityResults).
-        let scored = ActivityResults.collapse(snapshot.engine.search(plan.query, options: SearchOptions(
-            limit: limit, filter: filter, rescore: ranking.rescore, rescoreWindow: limit)), in: snapshot)
+        let scored = ActivityResults.collapse(found, in: snapshot)
         let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let rankedCount = userValues.maxRankedResultCount
         var hits: [Hit] = scored.enumerated().map { index, hit in
@@ -98,7 +108,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         if contextValues.limit > 0, hits.count > contextValues.limit { hits.removeLast(hits.count - contextValues.limit) }
         var addresses: [String: DocAddress] = [:]
         for hit in hits { addresses[hit.entry.identifier] = hit.entry.address }
-        let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, ranking: ranking, addresses: addresses)
+        let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, query: query, typoTolerant: typoTolerant,
+                                           ranking: ranking, addresses: addresses)
         userState.withLock { $0.annotator = annotator }
         return Outcome(hits: hits, cursor: nil)
     }
@@ -125,7 +136,15 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let head = String(decoding: utf8[..<last.byteRange.lowerBound], as: UTF8.self)
         let typed = String(decoding: utf8[last.byteRange], as: UTF8.self)
         let plan = UserQueryPlan(text: head, lastWordIsPrefix: false)
-        let filter = try filter(in: snapshot)
+        let restriction = try restriction(in: snapshot)
+        // The visible documents matching the other words and the filters, found once (nil: every visible
+        // document); each completion's count is its postings intersected with them.
+        var base: [DocAddress]?
+        if !plan.words.isEmpty || restriction != nil {
+            var clauses = plan.words.map(plan.clause)
+            if let restriction { clauses.append(restriction) }
+            base = snapshot.engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses)).filter(snapshot.isUnexpired)
+        }
         var frequency: [String: Int] = [:]
         for info in snapshot.engine.terms(withPrefix: last.term, in: .defaultFields, limit: 200) {
             frequency[info.term, default: 0] += info.documentFrequency
@@ -134,8 +153,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let engagement = container.engagement
         var scored: [(text: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
-            let clauses = plan.words.map(plan.clause) + [.term(term), filter]
-            let count = snapshot.engine.count(.and(clauses))
+            let docs = snapshot.engine.matches(.term(term))
+            let count = base.map { SortedAddresses.intersect($0, docs).count } ?? docs.filter(snapshot.isUnexpired).count
             guard count > 0 else { continue }
             let suggestion = head + term
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)

@@ -9,7 +9,8 @@ import SearchlightQueryLanguage
 /// folding, contains the fully folded pattern literal, and the analyzer indexes every compound whole
 /// (`mywindowcontroller`, `report.numbers`) or single part, and every CJK unigram and bigram. So
 /// - a pattern starting with a literal: the value's first compound term starts with the literal's first
-///   token (the longest token at the literal's first offset) → a prefix lookup;
+///   token (the longest token at the literal's first offset) → a prefix lookup; for a whole-value pattern
+///   without wildcards (and without `w`) it IS that token → one term;
 /// - otherwise: some term of the value contains the literal's longest token → a dictionary scan;
 /// - `t`: the pattern is matched against the terms themselves (a prefix lookup or a dictionary scan).
 /// Known gap: a compound or part longer than `Analyzer.maxTermBytes` (128 bytes) is not indexed, so a value whose
@@ -17,8 +18,14 @@ import SearchlightQueryLanguage
 package enum CandidateTerms {
     /// No postings access path fits: scan the field's documents.
     case scan
-    /// Terms to look up in the field (possibly none: nothing can match).
-    case terms([String])
+    /// Terms to look up in the field (possibly none: nothing can match), with the sum of their document
+    /// frequencies (an upper bound of the candidates, deleted documents included; 0 when not looked up).
+    case terms([String], documentFrequency: Int)
+
+    /// The plan for a list of dictionary terms.
+    static func terms(_ found: [TermInfo]) -> CandidateTerms {
+        .terms(found.map(\.term), documentFrequency: found.reduce(0) { $0 + $1.documentFrequency })
+    }
 
     /// The candidate terms of `match` in `field`.
     package static func plan(_ match: TextMatch, pattern: StringPattern, field: FieldID,
@@ -27,25 +34,38 @@ package enum CandidateTerms {
         if match.modifiers.contains(.tokenized) {
             let literal = pattern.literalPrefix
             if let exact = pattern.exactText {
-                return .terms([Folding.fold(exact)])
+                return .terms([Folding.fold(exact)], documentFrequency: 0)
             }
             if !literal.isEmpty {
                 let found = snapshot.terms(withPrefix: literal, in: scope, limit: .max)
-                return .terms(found.map(\.term).filter { match.matcher.matches($0) })
+                return terms(found.filter { match.matcher.matches($0.term) })
             }
             // A dictionary scan with the exact matcher (e.g. `"*port"t`).
-            return .terms(snapshot.terms(in: scope, where: { match.matcher.matches($0) }).map(\.term))
+            return terms(snapshot.terms(in: scope, where: { match.matcher.matches($0) }))
         }
         let prefix = pattern.literalPrefix
         if !prefix.isEmpty, let first = firstToken(of: Folding.fold(prefix)) {
-            return .terms(snapshot.terms(withPrefix: first, in: scope, limit: .max).map(\.term))
+            let found = snapshot.terms(withPrefix: first, in: scope, limit: .max)
+            if pattern.exactText != nil, !match.modifiers.contains(.wordBased) {
+                // A whole value equal to the literal (under folding) has the same fully folded text, so its
+                // first compound term is exactly the literal's, not merely an extension of it.
+                return terms(found.filter { $0.term == first })
+            }
+            return terms(found)
         }
         if let needle = longestToken(in: pattern.literals) {
             let bytes = Array(needle.utf8)
-            return .terms(snapshot.terms(in: scope, where: { contains($0, bytes) }).map(\.term))
+            return terms(snapshot.terms(in: scope, where: { contains($0, bytes) }))
         }
         // Only wildcards or separators (`"*"`, `"?*"`, `"* *"`): nothing the dictionary can look up.
         return .scan
+    }
+
+    /// Whether planning `pattern` walks a whole field dictionary (no literal prefix to look up), which costs
+    /// about as much as the field has distinct terms, whatever the result.
+    package static func needsDictionaryScan(_ match: TextMatch, pattern: StringPattern) -> Bool {
+        if match.modifiers.contains(.tokenized), pattern.exactText != nil { return false }
+        return pattern.literalPrefix.isEmpty
     }
 
     /// The longest token starting at the first token offset of already folded text.

@@ -13,6 +13,12 @@ import SearchlightQueryLanguage
 /// - `!=` and `!`: the complement within the visible documents; `attr != "*"` is therefore absence.
 /// - `&&` / `||`: set intersection / union of the operands.
 ///
+/// Results are sorted address arrays (merged, never hashed). Each node is evaluated *within* the documents
+/// its context still allows: an `&&` first intersects the postings candidates of its text comparisons, then
+/// evaluates its operands one after another inside the running result, so verification, presence scans,
+/// domains and numeric checks only touch documents that can still match. Visibility (expiration) is
+/// checked per candidate instead of by scanning the expiration column.
+///
 /// `domainIdentifier` matches the item's domain (and an attribute-set value of that name, if any).
 ///
 /// Mixed kinds: a string compared with a numeric attribute compares numerically when the string (without
@@ -22,7 +28,7 @@ import SearchlightQueryLanguage
 package struct QueryEvaluator {
     package let snapshot: ContainerSnapshot
     package let calendar: Calendar
-    private var universeCache: Set<DocAddress>?
+    private var universeCache: [DocAddress]?
 
     package init(snapshot: ContainerSnapshot, calendar: Calendar = .current) {
         self.snapshot = snapshot
@@ -42,60 +48,125 @@ package struct QueryEvaluator {
 
     /// The visible documents matching `expression`, in address order.
     package mutating func matches(_ expression: QueryExpression) -> [DocAddress] {
-        evaluate(expression).sorted()
+        evaluate(expression, within: nil)
     }
 
     /// The visible documents matching every expression.
     package mutating func matches(all expressions: [QueryExpression]) -> [DocAddress] {
-        guard var result = expressions.first.map({ evaluate($0) }) else { return universe.sorted() }
-        for expression in expressions.dropFirst() where !result.isEmpty {
-            result.formIntersection(evaluate(expression))
-        }
-        return result.sorted()
+        guard !expressions.isEmpty else { return universe }
+        return conjunction(expressions, within: nil)
     }
 
-    /// Every visible document.
-    private var universe: Set<DocAddress> {
+    /// Every visible document, in address order.
+    private var universe: [DocAddress] {
         mutating get {
             if let universeCache { return universeCache }
-            let all = Set(snapshot.visibleAddresses())
+            let all = snapshot.visibleAddresses()
             universeCache = all
             return all
         }
     }
 
-    private mutating func evaluate(_ expression: QueryExpression) -> Set<DocAddress> {
+    /// The documents of `expression` among `within` (sorted, visible), or among all visible ones when nil.
+    private mutating func evaluate(_ expression: QueryExpression, within: [DocAddress]?) -> [DocAddress] {
         switch expression {
         case .constant(let value, _):
-            return value ? universe : []
+            return value ? within ?? universe : []
         case .and(let operands, _):
-            var result: Set<DocAddress>?
-            for operand in operands {
-                let part = evaluate(operand)
-                result = result.map { $0.intersection(part) } ?? part
-                if result?.isEmpty == true { return [] }
-            }
-            return result ?? universe
+            return conjunction(operands, within: within)
         case .or(let operands, _):
-            var result = Set<DocAddress>()
-            for operand in operands { result.formUnion(evaluate(operand)) }
+            var result: [DocAddress] = []
+            for operand in operands { result = SortedAddresses.union(result, evaluate(operand, within: within)) }
             return result
         case .not(let operand, _):
-            return universe.subtracting(evaluate(operand))
+            let excluded = evaluate(operand, within: within)
+            return SortedAddresses.subtract(within ?? universe, excluded)
         case .comparison(let comparison):
             let fields = AttributeFields(comparison.attribute, schema: engine.schema)
             if comparison.op == .notEqual {
                 var positive = comparison
                 positive.op = .equal
-                return universe.subtracting(compare(positive, fields: fields))
+                let excluded = compare(positive, fields: fields, within: within)
+                return SortedAddresses.subtract(within ?? universe, excluded)
             }
-            return compare(comparison, fields: fields)
+            return compare(comparison, fields: fields, within: within)
         case .inRange(let test):
             let fields = AttributeFields(test.attribute, schema: engine.schema)
             guard let lower = number(test.lower), let upper = number(test.upper) else { return [] }
-            return numeric(fields.numeric, lower: .inclusive(lower), upper: .inclusive(upper))
+            return numeric(fields.numeric, lower: .inclusive(lower), upper: .inclusive(upper), within: within)
         }
     }
+
+    /// All operands, each evaluated inside the result so far. The postings of the operands that are text
+    /// comparisons are intersected first, most selective first and only while they are cheaper than verifying
+    /// the documents left (no stored values read), so verification runs on few documents.
+    private mutating func conjunction(_ operands: [QueryExpression], within: [DocAddress]?) -> [DocAddress] {
+        var current = within
+        var plans: [Int: [FieldID: Access]] = [:]
+        var fetched: [Int: [FieldID: [DocAddress]]] = [:]
+        // Comparisons with a literal prefix (dictionary lookups) first; those needing a dictionary walk only
+        // while many documents remain.
+        for walks in [false, true] {
+            if walks, let current, current.count <= Self.directLimit.walk { break }
+            var order: [(index: Int, estimate: Int)] = []
+            for (index, operand) in operands.enumerated() {
+                guard case .comparison(let comparison) = operand, Self.walksDictionary(comparison) == walks,
+                      let access = textAccess(comparison) else { continue }
+                plans[index] = access
+                var estimate = 0
+                for case .postings(_, let count) in access.values { estimate += count }
+                order.append((index, estimate))
+            }
+            for (index, estimate) in order.sorted(by: { $0.estimate < $1.estimate }) {
+                guard let access = plans[index] else { continue }
+                if let current {
+                    guard Self.postingsPay(estimate, against: current.count) else { break }
+                } else if estimate * 2 >= engine.documentCount {
+                    break
+                }
+                var lists: [FieldID: [DocAddress]] = [:]
+                var union: [DocAddress] = []
+                for (field, plan) in access {
+                    guard case .postings(let terms, _) = plan else { continue }
+                    let list = terms.isEmpty ? [] : engine.matches(.scoped(.field(field), .terms(terms)))
+                    lists[field] = list
+                    union = SortedAddresses.union(union, list)
+                }
+                fetched[index] = lists
+                current = current.map { SortedAddresses.intersect($0, union) } ?? union.filter(snapshot.isUnexpired)
+                if current?.isEmpty == true { return [] }
+            }
+        }
+        for (index, operand) in operands.enumerated() {
+            if let access = plans[index], case .comparison(let comparison) = operand {
+                let fields = AttributeFields(comparison.attribute, schema: engine.schema)
+                current = textComparison(comparison, fields: fields, within: current, access: access,
+                                         fetched: fetched[index])
+            } else {
+                current = evaluate(operand, within: current)
+            }
+            if current?.isEmpty == true { return [] }
+        }
+        return current ?? universe
+    }
+
+    /// What looking up one more term costs, in postings: a dictionary search and a cursor per segment.
+    static let termCost = 40
+
+    /// Up to how many allowed documents a text comparison verifies them directly instead of planning
+    /// candidate terms: always (`plan`), or when planning would walk a whole dictionary (`walk`).
+    static let directLimit = (plan: 64, walk: 512)
+
+    /// Whether a comparison is a string `==` whose candidate terms need a dictionary walk.
+    static func walksDictionary(_ comparison: Comparison) -> Bool {
+        guard case .string(let pattern) = comparison.value else { return false }
+        return CandidateTerms.needsDictionaryScan(TextMatch(pattern: pattern, modifiers: comparison.modifiers),
+                                                  pattern: pattern)
+    }
+
+    /// Whether looking up postings with this many entries beats verifying `count` documents directly (a
+    /// posting costs a few nanoseconds, a verification decodes and matches stored values: ~30 times more).
+    static func postingsPay(_ estimate: Int, against count: Int) -> Bool { estimate < count * 32 }
 
     /// A query value as a number: numbers, `$time.*` (resolved at the snapshot's `now`), booleans, and strings
     /// without wildcards that parse as a number.
@@ -108,27 +179,61 @@ package struct QueryEvaluator {
     }
 
     /// `==`, `<`, `>`, `<=`, `>=` (never `!=`, which the caller turned into a complement).
-    private mutating func compare(_ comparison: Comparison, fields: AttributeFields) -> Set<DocAddress> {
-        if case .string(let pattern) = comparison.value, comparison.op == .equal {
-            var result = Set<DocAddress>()
-            let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
-            for field in fields.text { result.formUnion(text(match, pattern: pattern, field: field)) }
-            if Self.isDomainAttribute(comparison.attribute) { result.formUnion(domains(match)) }
-            if pattern.shape == .presence {
-                result.formUnion(numeric(fields.numeric, lower: nil, upper: nil))
-            } else if let x = number(comparison.value) {
-                result.formUnion(numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x)))
-            }
-            return result
+    private mutating func compare(_ comparison: Comparison, fields: AttributeFields,
+                                  within: [DocAddress]?) -> [DocAddress] {
+        if case .string = comparison.value, comparison.op == .equal {
+            return textComparison(comparison, fields: fields, within: within)
         }
         guard let x = number(comparison.value) else { return [] }
         switch comparison.op {
-        case .equal, .notEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x))
-        case .less: return numeric(fields.numeric, lower: nil, upper: .exclusive(x))
-        case .lessOrEqual: return numeric(fields.numeric, lower: nil, upper: .inclusive(x))
-        case .greater: return numeric(fields.numeric, lower: .exclusive(x), upper: nil)
-        case .greaterOrEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: nil)
+        case .equal, .notEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x), within: within)
+        case .less: return numeric(fields.numeric, lower: nil, upper: .exclusive(x), within: within)
+        case .lessOrEqual: return numeric(fields.numeric, lower: nil, upper: .inclusive(x), within: within)
+        case .greater: return numeric(fields.numeric, lower: .exclusive(x), upper: nil, within: within)
+        case .greaterOrEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: nil, within: within)
         }
+    }
+
+    /// How each text field of a string `==` comparison finds its candidates, or nil when the comparison can
+    /// match documents the postings cannot name (a field needing a scan, domains, numeric columns).
+    private func textAccess(_ comparison: Comparison) -> [FieldID: Access]? {
+        guard comparison.op == .equal, case .string(let pattern) = comparison.value,
+              !Self.isDomainAttribute(comparison.attribute) else { return nil }
+        let fields = AttributeFields(comparison.attribute, schema: engine.schema)
+        if !fields.numeric.isEmpty, pattern.shape == .presence || number(comparison.value) != nil { return nil }
+        let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
+        var result: [FieldID: Access] = [:]
+        for field in fields.text {
+            let access = access(match, pattern: pattern, field: field)
+            guard case .postings = access else { return nil }
+            result[field] = access
+        }
+        return result
+    }
+
+    /// A string `==`: text fields (postings candidates, or `candidates` already looked up), the domain, and
+    /// numeric columns for presence or a number-like string.
+    private mutating func textComparison(_ comparison: Comparison, fields: AttributeFields, within: [DocAddress]?,
+                                         access: [FieldID: Access]? = nil,
+                                         fetched: [FieldID: [DocAddress]]? = nil) -> [DocAddress] {
+        guard case .string(let pattern) = comparison.value else { return [] }
+        var result: [DocAddress] = []
+        let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
+        for field in fields.text {
+            let found = text(match, pattern: pattern, field: field, within: within,
+                             access: access?[field], fetched: fetched?[field])
+            result = SortedAddresses.union(result, found)
+        }
+        if Self.isDomainAttribute(comparison.attribute) {
+            result = SortedAddresses.union(result, domains(match, within: within))
+        }
+        if pattern.shape == .presence {
+            result = SortedAddresses.union(result, numeric(fields.numeric, lower: nil, upper: nil, within: within))
+        } else if let x = number(comparison.value) {
+            result = SortedAddresses.union(result, numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x),
+                                                           within: within))
+        }
+        return result
     }
 
     /// Whether an attribute names the item's domain (`domainIdentifier` / `kMDItemDomainIdentifier`), which
@@ -139,36 +244,87 @@ package struct QueryEvaluator {
     }
 
     /// Visible documents whose item domain matches. Domains are not in the postings, so this scans the
-    /// visible documents' identities (no stored values are decoded).
-    private mutating func domains(_ match: TextMatch) -> Set<DocAddress> {
-        Set(universe.filter { address in engine.domain(of: address).map(match.matches) ?? false })
+    /// documents still allowed (no stored values are decoded).
+    private mutating func domains(_ match: TextMatch, within: [DocAddress]?) -> [DocAddress] {
+        (within ?? universe).filter { address in engine.domain(of: address).map(match.matches) ?? false }
     }
 
     /// Visible documents with a value of any of `fields` within the bounds (nil bounds: any value).
-    private func numeric(_ fields: [FieldID], lower: NumericBound?, upper: NumericBound?) -> Set<DocAddress> {
+    private func numeric(_ fields: [FieldID], lower: NumericBound?, upper: NumericBound?,
+                         within: [DocAddress]?) -> [DocAddress] {
         guard !fields.isEmpty else { return [] }
+        if let within, within.count * 8 < max(engine.documentCount, 1) {
+            // Few documents left: read their values instead of scanning the whole columns.
+            return within.filter { address in
+                fields.contains { field in
+                    engine.numbers(field, of: address).contains { Self.contains($0, lower: lower, upper: upper) }
+                }
+            }
+        }
         let clauses = fields.map { Query.range($0, lower: lower, upper: upper) }
         let query = clauses.count == 1 ? clauses[0] : .or(clauses)
-        return Set(engine.matches(.and([query, snapshot.liveFilter])))
+        if let within { return SortedAddresses.intersect(within, engine.matches(query)) }
+        return engine.matches(.and([query, snapshot.liveFilter]))
     }
 
-    /// Visible documents whose stored values of `field` satisfy `match`.
-    private func text(_ match: TextMatch, pattern: StringPattern, field: FieldID) -> Set<DocAddress> {
-        let candidates: [DocAddress]
+    /// Whether a value lies within the bounds (the engine's `.range` semantics: NaN matches no lower bound).
+    static func contains(_ value: Double, lower: NumericBound?, upper: NumericBound?) -> Bool {
+        switch lower {
+        case .inclusive(let bound)?: if !(value >= bound) { return false }
+        case .exclusive(let bound)?: if !(value > bound) { return false }
+        case nil: if value.isNaN { return false }
+        }
+        switch upper {
+        case .inclusive(let bound)?: if !(value <= bound) { return false }
+        case .exclusive(let bound)?: if !(value < bound) { return false }
+        case nil: break
+        }
+        return true
+    }
+
+    /// How a text field's candidates are found.
+    enum Access {
+        /// Documents holding one of these terms; `count` estimates the work in postings (their document
+        /// frequencies plus `termCost` per term).
+        case postings([String], count: Int)
+        /// No postings access path fits: the pattern has no literal text to look up.
+        case scan
+    }
+
+    private func access(_ match: TextMatch, pattern: StringPattern, field: FieldID) -> Access {
         switch CandidateTerms.plan(match, pattern: pattern, field: field, snapshot: engine) {
-        case .terms(let terms):
-            guard !terms.isEmpty else { return [] }
-            candidates = engine.matches(.and([.scoped(.field(field), .terms(terms)), snapshot.liveFilter]))
-        case .scan:
-            // Fallback: the pattern has no literal text the dictionary could look up, so every visible
-            // document's stored values of the field are checked.
-            candidates = snapshot.visibleAddresses()
+        case .terms(let terms, let documentFrequency):
+            return .postings(terms, count: documentFrequency + terms.count * Self.termCost)
+        case .scan: return .scan
         }
-        var result = Set<DocAddress>()
-        for address in candidates where match.matchesAny(engine.text(field, of: address)) {
+    }
+
+    /// Visible documents (among `within`) whose stored values of `field` satisfy `match`. Candidates come from
+    /// `fetched` postings, or the postings of `access` (planned now if nil), or, when those would name more
+    /// documents than verifying directly costs, from `within` (or every visible document) itself.
+    private mutating func text(_ match: TextMatch, pattern: StringPattern, field: FieldID, within: [DocAddress]?,
+                               access known: Access?, fetched: [DocAddress]?) -> [DocAddress] {
+        var list = fetched
+        let direct = within.map { within in
+            within.count <= Self.directLimit.plan || (within.count <= Self.directLimit.walk && known == nil
+                && CandidateTerms.needsDictionaryScan(match, pattern: pattern))
+        } ?? false
+        if list == nil, !direct,
+           case .postings(let terms, let count) = known ?? access(match, pattern: pattern, field: field) {
+            if terms.isEmpty { return [] }
+            let pays = within.map { Self.postingsPay(count, against: $0.count) } ?? (count * 2 < engine.documentCount)
+            if pays { list = engine.matches(.scoped(.field(field), .terms(terms))) }
+        }
+        let candidates: [DocAddress]
+        if let list {
+            candidates = within.map { SortedAddresses.intersect($0, list) } ?? list.filter(snapshot.isUnexpired)
+        } else {
+            // A scan: no literal text the dictionary could look up, or postings wider than the scan itself.
+            candidates = within ?? universe
+        }
+        return candidates.filter { address in
             assert(snapshot.isVisible(address), "candidates are restricted to visible documents")
-            result.insert(address)
+            return match.matchesAny(engine.text(field, of: address))
         }
-        return result
     }
 }

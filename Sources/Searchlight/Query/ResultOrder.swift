@@ -64,30 +64,43 @@ package struct ResultOrder {
     /// The page of `addresses` (address order) to deliver.
     func page(_ addresses: [DocAddress], cursor: CSSearchQueryCursor?, offset: Int,
               limit: Int) throws(CSSearchQueryError) -> [Entry] {
+        if sortAttributes.isEmpty { return try indexOrderPage(addresses, cursor: cursor, offset: offset, limit: limit) }
         var entries = addresses.map { address in
             Entry(address: address, identifier: snapshot.engine.id(of: address) ?? "", key: key(of: address))
         }
-        if !sortAttributes.isEmpty {
-            entries.sort { precedes(($0.key, $0.identifier), ($1.key, $1.identifier)) }
-        }
+        entries.sort { precedes(($0.key, $0.identifier), ($1.key, $1.identifier)) }
         if let cursor {
             guard cursor.sortAttributes == sortAttributes else {
                 throw CSSearchQueryError(.invalidQuery, message: "the cursor was made by a query with other sort attributes")
             }
-            if sortAttributes.isEmpty {
-                guard cursor.generation == snapshot.engine.generation else {
-                    throw CSSearchQueryError(.invalidQuery, message:
-                        "the index changed since this unsorted cursor was made; set sortAttributes for cursors that survive changes")
-                }
-                let last = DocAddress(segment: cursor.address.segment, doc: cursor.address.doc)
-                entries.removeAll { !(last < $0.address) }
-            } else {
-                entries.removeAll { !precedes((cursor.key, cursor.identifier), ($0.key, $0.identifier)) }
-            }
+            entries.removeAll { !precedes((cursor.key, cursor.identifier), ($0.key, $0.identifier)) }
         }
         if offset > 0 { entries.removeFirst(min(offset, entries.count)) }
         if limit > 0, entries.count > limit { entries.removeLast(entries.count - limit) }
         return entries
+    }
+
+    /// The page in index order: cursor, offset and limit apply to the addresses, so identifiers are read only
+    /// for the documents delivered.
+    private func indexOrderPage(_ addresses: [DocAddress], cursor: CSSearchQueryCursor?, offset: Int,
+                                limit: Int) throws(CSSearchQueryError) -> [Entry] {
+        var page = addresses[...]
+        if let cursor {
+            guard cursor.sortAttributes == sortAttributes else {
+                throw CSSearchQueryError(.invalidQuery, message: "the cursor was made by a query with other sort attributes")
+            }
+            guard cursor.generation == snapshot.engine.generation else {
+                throw CSSearchQueryError(.invalidQuery, message:
+                    "the index changed since this unsorted cursor was made; set sortAttributes for cursors that survive changes")
+            }
+            let last = DocAddress(segment: cursor.address.segment, doc: cursor.address.doc)
+            page = page.drop { !(last < $0) }
+        }
+        if offset > 0 { page = page.dropFirst(offset) }
+        if limit > 0 { page = page.prefix(limit) }
+        return page.map { address in
+            Entry(address: address, identifier: snapshot.engine.id(of: address) ?? "", key: [])
+        }
     }
 
     /// A cursor continuing after `entry`.

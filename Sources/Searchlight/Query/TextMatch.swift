@@ -17,6 +17,18 @@ package struct TextMatch: Sendable {
     /// The folding applied to values (and already applied to the matcher's literals).
     package let folding: Folding.Options
     package let matcher: WildcardMatcher
+    /// The byte-level form of a whole-value pattern of simple shape, or nil (see `quickMatch`).
+    private let quick: Quick?
+    private let foldsCase: Bool
+
+    /// A whole-value pattern as folded UTF-8 bytes.
+    private enum Quick: Sendable {
+        case presence
+        case exact([UInt8])
+        case prefix([UInt8])
+        case suffix([UInt8])
+        case infix([UInt8])
+    }
 
     package init(pattern: StringPattern, modifiers: StringModifiers) {
         self.modifiers = modifiers
@@ -29,6 +41,49 @@ package struct TextMatch: Sendable {
         }
         self.folding = folding
         matcher = pattern.mapLiterals { Folding.fold($0, options: folding) }.compile()
+        foldsCase = folding.contains(.caseInsensitive)
+        if modifiers.contains(.tokenized) || modifiers.contains(.wordBased) {
+            quick = nil
+        } else {
+            let bytes = { (text: String) in Array(Folding.fold(text, options: folding).utf8) }
+            switch pattern.shape {
+            case .presence: quick = .presence
+            case .exact(let text): quick = .exact(bytes(text))
+            case .prefix(let text): quick = .prefix(bytes(text))
+            case .suffix(let text): quick = .suffix(bytes(text))
+            case .infix(let text): quick = .infix(bytes(text))
+            case .general: quick = nil
+            }
+        }
+    }
+
+    /// The whole-value match of an ASCII value without building its folded copy: folding is a per-scalar map
+    /// (`Folding.foldScalar`) that sends ASCII to ASCII (only A–Z change, under `c`), and `*` runs between
+    /// literals match the same bytes as scalars. Nil when there is no quick form or the value is not ASCII.
+    private func quickMatch(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let quick else { return nil }
+        for byte in value where byte >= 0x80 { return nil }
+        @inline(__always) func fold(_ byte: UInt8) -> UInt8 {
+            foldsCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+        @inline(__always) func equal(_ literal: [UInt8], at start: Int) -> Bool {
+            for k in 0..<literal.count where fold(value[start + k]) != literal[k] { return false }
+            return true
+        }
+        switch quick {
+        case .presence:
+            return true
+        case .exact(let literal):
+            return value.count == literal.count && equal(literal, at: 0)
+        case .prefix(let literal):
+            return value.count >= literal.count && equal(literal, at: 0)
+        case .suffix(let literal):
+            return value.count >= literal.count && equal(literal, at: value.count - literal.count)
+        case .infix(let literal):
+            guard value.count >= literal.count else { return false }
+            for start in 0...(value.count - literal.count) where equal(literal, at: start) { return true }
+            return false
+        }
     }
 
     /// Whether one stored value matches.
@@ -39,6 +94,8 @@ package struct TextMatch: Sendable {
         if modifiers.contains(.wordBased) {
             return Analyzer().words(in: value).contains { matcher.matches(Folding.fold($0, options: folding)) }
         }
+        var value = value
+        if let quick = value.withUTF8({ quickMatch($0) }) { return quick }
         return matcher.matches(Folding.fold(value, options: folding))
     }
 

@@ -1,15 +1,21 @@
 import Foundation
 import SearchlightEngine
+import Synchronization
 
 /// Builds the Searchlight extras of a `CSUserQuery` result on demand: a highlighted snippet of the matched
 /// text and the explanation of its score. Holds the snapshot the query ran on, so it stays consistent.
 package final class UserQueryAnnotator: Sendable {
     let snapshot: ContainerSnapshot
     let plan: UserQueryPlan
+    /// The engine query the results came from (with or without typo tolerance).
+    let query: Query
+    /// Whether near terms were searched (and so are highlighted).
+    let typoTolerant: Bool
     let ranking: UserQueryRanking
     let addresses: [String: DocAddress]
-    /// Typo-tolerant expansions of each word (folded terms).
-    let fuzzy: [UserQueryPlan.Word: Set<String>]
+    /// Typo-tolerant expansions of each word (folded terms), computed on the first snippet request only:
+    /// most queries never ask for one, and a fuzzy dictionary walk per word costs milliseconds.
+    private let fuzzyCache = Mutex<[UserQueryPlan.Word: Set<String>]?>(nil)
 
     /// Fields a snippet may come from, in order of preference on ties.
     static let snippetAttributes = ["title", "displayName", "contentDescription", "textContent", "keywords",
@@ -17,22 +23,34 @@ package final class UserQueryAnnotator: Sendable {
     /// Snippet length in UTF-8 bytes around the first highlight.
     static let snippetBytes = 160
 
-    init(snapshot: ContainerSnapshot, plan: UserQueryPlan, ranking: UserQueryRanking, addresses: [String: DocAddress]) {
+    init(snapshot: ContainerSnapshot, plan: UserQueryPlan, query: Query, typoTolerant: Bool, ranking: UserQueryRanking,
+         addresses: [String: DocAddress]) {
         self.snapshot = snapshot
         self.plan = plan
+        self.query = query
+        self.typoTolerant = typoTolerant
         self.ranking = ranking
         self.addresses = addresses
-        var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
-        for word in plan.words {
-            fuzzy[word] = Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: nil).map(\.term))
+    }
+
+    /// The typo-tolerant expansions of each word.
+    var fuzzy: [UserQueryPlan.Word: Set<String>] {
+        fuzzyCache.withLock { cache in
+            if let cache { return cache }
+            var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
+            for word in plan.words where typoTolerant {
+                fuzzy[word] = Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: nil).map(\.term))
+            }
+            cache = fuzzy
+            return fuzzy
         }
-        self.fuzzy = fuzzy
     }
 
     /// The best snippet of an item: the attribute value whose tokens answer the most words.
     func snippet(for identifier: String) -> CSUserQuery.Snippet? {
         guard let address = addresses[identifier] else { return nil }
         let analyzer = Analyzer()
+        let fuzzy = self.fuzzy
         var best: (attribute: String, value: String, ranges: [Range<Int>], words: Int)?
         for attribute in Self.snippetAttributes {
             guard let field = snapshot.engine.schema.field(named: attribute) else { continue }
@@ -82,7 +100,7 @@ package final class UserQueryAnnotator: Sendable {
 
     /// The score breakdown: the engine's BM25F explanation times the ranking factor.
     func explanation(for identifier: String) -> String? {
-        guard let address = addresses[identifier], let base = snapshot.engine.explain(plan.query, address) else {
+        guard let address = addresses[identifier], let base = snapshot.engine.explain(query, address) else {
             return nil
         }
         let factor = ranking.factor(address)

@@ -26,6 +26,27 @@ func runUserQuery(_ text: String, in container: SearchlightContainer,
     return (result.items, result.suggestions, result.error, query)
 }
 
+/// Ranking signals must reorder more than the page asked for: Apple ranks the top `maxRankedResultCount`.
+final class RankingWindowTests: XCTestCase {
+    func testASmallResultCountStillGetsTheBestRankedItems() {
+        // 30 language packs out-score the application on BM25F alone (their display names repeat the word);
+        // title coverage puts the application first, but only if ranking sees more than the first 5 hits.
+        var items = (0..<30).map { n in
+            let item = makeItem("pack\(n)", title: "thunderbird-l10n-x\(n)",
+                                description: "Thunderbird language pack for Thunderbird users")
+            item.attributeSet.displayName = "Thunderbird language package for Thunderbird"
+            return item
+        }
+        items.append(makeItem("app", title: "thunderbird", description: "mail client"))
+        let container = makeContainer(items)
+        let run = runUserQuery("thunderb", in: container) { $0.enableRankedResults = true; $0.maxResultCount = 5 }
+        XCTAssertNil(run.error)
+        let ranked = run.items.sorted { $0.compare(byRank: $1) == .orderedAscending }.map(\.uniqueIdentifier)
+        XCTAssertEqual(ranked.count, 5)
+        XCTAssertEqual(ranked.first, "app", "\(ranked)")
+    }
+}
+
 /// Natural queries over real Debian package descriptions must find the obvious answer.
 final class UserQueryRankingTests: XCTestCase {
     static let container: SearchlightContainer = {
