@@ -30,6 +30,11 @@ class DocIterator {
     /// Block-max data for top-k pruning: an upper bound of the score of every document from the current
     /// one up to `upTo`; nil when this iterator cannot bound its scores.
     func blockBound() -> (bound: Float, upTo: Int)? { nil }
+
+    /// Moves to the next match that could score above `threshold` (the worst hit of a full top-k heap,
+    /// which later documents can only beat, never tie); may skip matches that cannot. Only the top-level
+    /// iterator of a ranked search is asked, so no parent ever misses a document it needs. Default: `next()`.
+    func nextCompetitive(_ threshold: Float) -> Int { next() }
 }
 
 /// No document.

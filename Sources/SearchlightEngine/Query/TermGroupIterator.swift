@@ -19,6 +19,9 @@ final class TermGroupIterator: DocIterator {
     /// The other live sources, a min-heap by document (`heapCount` of them).
     private let heap: UnsafeMutablePointer<Int>
     private var heapCount = 0
+    /// Scratch of `computeWindow`: sources in the window ordered by block bound.
+    private let windowOrder: UnsafeMutablePointer<Int>
+    private let windowWeights: UnsafeMutablePointer<Float>
 
     init(sources: [TermSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
         self.sources = sources
@@ -30,11 +33,17 @@ final class TermGroupIterator: DocIterator {
             ? (1 + parameters.primaryPrefixBoost) * (1 + parameters.primaryExactBoost) : 1
         matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
         heap = matching + max(sources.count, 1)
+        windowOrder = UnsafeMutablePointer<Int>.allocate(capacity: max(sources.count, 1))
+        windowWeights = UnsafeMutablePointer<Float>.allocate(capacity: max(sources.count, 1))
         for index in sources.indices { matching[index] = index }
         matchCount = sources.count
     }
 
-    deinit { matching.deallocate() }
+    deinit {
+        matching.deallocate()
+        windowOrder.deallocate()
+        windowWeights.deallocate()
+    }
 
     @inline(__always)
     private func less(_ a: Int, _ b: Int) -> Bool { sources[heap[a]].doc < sources[heap[b]].doc }
@@ -138,6 +147,112 @@ final class TermGroupIterator: DocIterator {
     }
 
     override var cost: Int { sources.reduce(0) { $0 + $1.cost } }
+
+    // MARK: Block-max MaxScore over sources
+
+    /// Sources that the current window lets produce a competitive document (bit per source); the others
+    /// are only advanced to the candidates of these (MaxScore with per-block bounds).
+    private var essentialMask: UInt64 = 0
+    /// Last document of the window the mask was computed for, and the threshold it assumed.
+    private var windowEnd = -1
+    private var windowThreshold: Float = -.infinity
+
+    /// Up to this many sources (a term in a few fields, a small expansion) use per-source pruning.
+    static let maxScoreSources = 64
+
+    @inline(__always)
+    private func saturatedBound(_ weighted: Float, primary: Bool) -> Float {
+        boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * (primary ? primaryFactor : 1)
+    }
+
+    /// Splits the sources for the window starting at `from`: the window ends where the first current
+    /// block ends; the sources inside it, smallest block bound first, are non-essential while the bound of
+    /// all of them together cannot beat `threshold` (so a document matching only those cannot compete).
+    private func computeWindow(from: Int, threshold: Float) {
+        windowThreshold = threshold
+        var upTo = Self.end - 1
+        for source in sources where source.doc != Self.end && source.doc >= 0 {
+            guard let window = source.blockWindow() else {
+                // No bound: every source is essential for this document only.
+                essentialMask = sources.count >= 64 ? UInt64.max : (1 << UInt64(sources.count)) - 1
+                windowEnd = from
+                return
+            }
+            upTo = min(upTo, window.lastDoc)
+        }
+        windowEnd = upTo
+        // Insertion sort by bound into the scratch buffers (a handful of sources).
+        let order = windowOrder, weights = windowWeights
+        var count = 0
+        for (index, source) in sources.enumerated() where source.doc != Self.end && source.doc >= 0 && source.doc <= upTo {
+            guard let window = source.blockWindow() else { continue }
+            var j = count
+            while j > 0, weights[j - 1] > window.weight {
+                weights[j] = weights[j - 1]
+                order[j] = order[j - 1]
+                j -= 1
+            }
+            weights[j] = window.weight
+            order[j] = index
+            count += 1
+        }
+        var weighted: Float = 0
+        var primary = false
+        var mask: UInt64 = 0
+        var k = 0
+        while k < count {
+            let w = weighted + weights[k]
+            let p = primary || sources[order[k]].primary
+            guard saturatedBound(w, primary: p) * 1.0001 <= threshold else { break }
+            weighted = w
+            primary = p
+            k += 1
+        }
+        for j in k..<count { mask |= 1 << UInt64(order[j]) }
+        essentialMask = mask
+    }
+
+    /// Skips every source to `target` or beyond (none is on the current document).
+    private func skipAll(to target: Int) {
+        while heapCount > 0, sources[heap[0]].doc < target {
+            let index = popTop()
+            _ = sources[index].advance(target)
+            push(index)
+        }
+    }
+
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        guard sources.count <= Self.maxScoreSources else { return next() }
+        if doc == Self.end { return doc }
+        for k in 0..<matchCount {
+            let index = matching[k]
+            _ = sources[index].next()
+            push(index)
+        }
+        matchCount = 0
+        while heapCount > 0 {
+            let candidate = sources[heap[0]].doc
+            if candidate > windowEnd || threshold != windowThreshold { computeWindow(from: candidate, threshold: threshold) }
+            var lead = Self.end
+            var mask = essentialMask
+            while mask != 0 {
+                let index = mask.trailingZeroBitCount
+                mask &= mask - 1
+                lead = min(lead, sources[index].doc)
+            }
+            if lead > windowEnd {
+                // Nothing in this window can compete.
+                guard windowEnd < Self.end - 1 else { break }
+                skipAll(to: windowEnd + 1)
+                continue
+            }
+            skipAll(to: lead)
+            return collectMatching()
+        }
+        heapCount = 0
+        doc = Self.end
+        return doc
+    }
 
     /// Best possible score of the documents up to the end of the sources' current blocks.
     override func blockBound() -> (bound: Float, upTo: Int)? {

@@ -21,10 +21,18 @@ class TermSource {
         self.isExact = isExact
     }
 
-    var doc: Int { Int.max }
+    /// Current document (-1 before the first `next`, `Int.max` when exhausted): a stored property that
+    /// subclasses update, so the heap of a term group compares documents without a dynamic call.
+    final var doc: Int = -1
     var cost: Int { 0 }
-    func next() -> Int { Int.max }
-    func advance(_ target: Int) -> Int { Int.max }
+    func next() -> Int {
+        doc = Int.max
+        return doc
+    }
+    func advance(_ target: Int) -> Int {
+        doc = Int.max
+        return doc
+    }
     /// Frequency in the current document.
     var frequency: UInt32 { 0 }
     /// Whether the match in the current document starts at position 0.
@@ -53,10 +61,15 @@ final class PostingSource: TermSource {
         self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary, span: 1, isExact: isExact)
     }
-    override var doc: Int { cursor.doc }
     override var cost: Int { cursor.docFreq }
-    override func next() -> Int { cursor.next() }
-    override func advance(_ target: Int) -> Int { cursor.advance(target) }
+    override func next() -> Int {
+        doc = cursor.next()
+        return doc
+    }
+    override func advance(_ target: Int) -> Int {
+        doc = cursor.advance(target)
+        return doc
+    }
     override var frequency: UInt32 { cursor.tf }
     override func startsField() -> Bool { cursor.firstPosition() == 0 }
 
@@ -78,7 +91,6 @@ final class PostingSource: TermSource {
 final class PhraseSource: TermSource {
     let cursors: [PostingCursor]
     let offsets: [UInt32]
-    private var current = -1
     private var phraseStarts: [UInt32] = []
     private var scratch: [UInt32] = []
 
@@ -95,10 +107,9 @@ final class PhraseSource: TermSource {
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
                    span: Int((offsets.max() ?? 0) + 1), isExact: true)
     }
-    override var doc: Int { current }
     override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
     override func next() -> Int { find(cursors[0].next()) }
-    override func advance(_ target: Int) -> Int { current >= target ? current : find(cursors[0].advance(target)) }
+    override func advance(_ target: Int) -> Int { doc >= target ? doc : find(cursors[0].advance(target)) }
 
     private func find(_ start: Int) -> Int {
         var candidate = start
@@ -111,13 +122,13 @@ final class PhraseSource: TermSource {
                 }
             }
             if matchPositions() {
-                current = candidate
-                return current
+                doc = candidate
+                return doc
             }
             candidate = cursors[0].next()
         }
-        current = Int.max
-        return current
+        doc = Int.max
+        return doc
     }
 
     /// Fills `phraseStarts` with the positions where every term lines up.
