@@ -9,11 +9,18 @@ struct SegmentBuilder {
     /// Per term: its postings already encoded (`varint(doc delta), varint(tf)` per document) and its
     /// positions (per document, delta varints), so sealing only concatenates in term order.
     private var pool = ByteSlicePool()
-    private var termDocs: [ByteSlicePool.Stream] = []
-    private var termPositions: [ByteSlicePool.Stream] = []
-    private var termLastDoc: [UInt32] = []
-    private var termDocFreq: [UInt32] = []
+    /// Everything appending a posting touches for one term, side by side (one cache line, not four arrays).
+    struct TermState {
+        var docs: ByteSlicePool.Stream
+        var positions: ByteSlicePool.Stream
+        var lastDoc: UInt32 = 0
+        var docFreq: UInt32 = 0
+    }
+    private var termStates: [TermState] = []
     private var postingCount = 0
+    /// Encoded bytes of all postings and all positions so far (to size the sealed buffers exactly).
+    private var docByteCount = 0
+    private var positionByteCount = 0
     // Per-document entries (one per distinct term of the document).
     private var entryTerm: [UInt32] = []
     private var entryTf: [UInt32] = []
@@ -41,6 +48,8 @@ struct SegmentBuilder {
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
     private var touchedText: [Int] = []
+    /// Scratch for one posting's encoded bytes.
+    private var encoded: [UInt8] = []
     /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
     private var kinds: [FieldOptions.Kind] = []
 
@@ -50,7 +59,7 @@ struct SegmentBuilder {
     var isEmpty: Bool { documentCount == 0 }
 
     var memoryBytes: Int {
-        interner.memoryBytes + pool.memoryBytes + termDocs.capacity * 32
+        interner.memoryBytes + pool.memoryBytes + termStates.capacity * MemoryLayout<TermState>.stride
             + storedBytes.capacity + idBytes.capacity
     }
 
@@ -175,30 +184,53 @@ struct SegmentBuilder {
         }
     }
 
-    /// Appends one document's posting to a term's encoded streams.
+    /// Encodes `value` as a varint at `out`; returns the bytes written (at most 5).
+    @inline(__always)
+    private static func encodeVarInt(_ value: UInt32, _ out: UnsafeMutablePointer<UInt8>) -> Int {
+        var v = value, n = 0
+        while v >= 0x80 {
+            out[n] = UInt8(truncatingIfNeeded: v) | 0x80
+            v >>= 7
+            n += 1
+        }
+        out[n] = UInt8(v)
+        return n + 1
+    }
+
+    /// Appends one document's posting to a term's encoded streams: both varints and then all position
+    /// deltas are encoded into scratch and appended to the pool in one bulk copy each.
     @inline(__always)
     private mutating func appendPosting(term: UInt32, doc: UInt32, positions range: Range<Int>) {
         let t = Int(term)
-        while termDocs.count <= t {
-            termDocs.append(pool.makeStream())
-            termPositions.append(pool.makeStream())
-            termLastDoc.append(0)
-            termDocFreq.append(0)
+        while termStates.count <= t {
+            termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
-        var docs = termDocs[t], positionStream = termPositions[t]
-        pool.appendVarInt(doc &- termLastDoc[t], to: &docs)
-        pool.appendVarInt(UInt32(range.count), to: &docs)
-        termLastDoc[t] = doc
-        termDocFreq[t] += 1
+        if encoded.count < 10 + 5 * range.count { encoded.append(contentsOf: repeatElement(0, count: 10 + 5 * range.count - encoded.count)) }
+        let delta = doc &- termStates[t].lastDoc
+        termStates[t].lastDoc = doc
+        termStates[t].docFreq += 1
         postingCount += 1
-        var previous: UInt32 = 0
-        for k in range {
-            let position = positions[k]
-            pool.appendVarInt(position &- previous, to: &positionStream)
-            previous = position
+        var scratch: [UInt8] = []
+        swap(&scratch, &encoded)
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer.baseAddress!
+            var n = Self.encodeVarInt(delta, out)
+            n += Self.encodeVarInt(UInt32(range.count), out + n)
+            pool.append(out, count: n, to: &termStates[t].docs)
+            docByteCount += n
+            n = 0
+            positions.withUnsafeBufferPointer { all in
+                var previous: UInt32 = 0
+                for k in range {
+                    let position = all[k]
+                    n += Self.encodeVarInt(position &- previous, out + n)
+                    previous = position
+                }
+            }
+            pool.append(out, count: n, to: &termStates[t].positions)
+            positionByteCount += n
         }
-        termDocs[t] = docs
-        termPositions[t] = positionStream
+        swap(&scratch, &encoded)
     }
 
     private mutating func internTokens(field: FieldID) {
@@ -297,6 +329,8 @@ struct SegmentBuilder {
         }
         var docBytes: [UInt8] = []
         var positionBytes: [UInt8] = []
+        docBytes.reserveCapacity(docByteCount)
+        positionBytes.reserveCapacity(positionByteCount)
         var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
         var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
         var fieldTerms = [FieldTerms?](repeating: nil, count: norms.count)
@@ -311,7 +345,7 @@ struct SegmentBuilder {
                 let t = Int(sorted[cursor])
                 let s = Int(starts[t]), e = Int(starts[t + 1])
                 if Int(termFields[t]) != field { break }
-                let df = t < termDocFreq.count ? Int(termDocFreq[t]) : 0
+                let df = t < termStates.count ? Int(termStates[t].docFreq) : 0
                 // Terms whose every posting was dropped (deleted documents in a merge) are not kept.
                 guard df > 0 else {
                     cursor += 1
@@ -328,8 +362,8 @@ struct SegmentBuilder {
                 let fieldNorms = field < norms.count ? norms[field] : []
                 let impactConstant = impactConstants[field]
                 let docBase = docBytes.count, positionBase = positionBytes.count
-                pool.copy(termDocs[t], to: &docBytes)
-                pool.copy(termPositions[t], to: &positionBytes)
+                pool.copy(termStates[t].docs, to: &docBytes)
+                pool.copy(termStates[t].positions, to: &positionBytes)
                 let docEnd = docBytes.count, positionEnd = positionBytes.count
                 if multiBlock { docBytes.withUnsafeBufferPointer { allDocs in
                     positionBytes.withUnsafeBufferPointer { allPositions in
