@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .library(name: "Searchlight", targets: ["Searchlight"]),
         .library(name: "SearchlightEngine", targets: ["SearchlightEngine"]),
+        .executable(name: "searchlight-crash-child", targets: ["SearchlightCrashChild"]),
     ],
     targets: [
         .target(name: "SearchlightEngine", exclude: overviews(in: "SearchlightEngine")),
@@ -31,9 +32,13 @@ let package = Package(
             name: "Searchlight",
             dependencies: ["SearchlightEngine", "SearchlightQueryLanguage"],
             exclude: overviews(in: "Searchlight")),
+        // Indexes batches until killed; the crash test runs it (swift build builds it with the tests).
+        .executableTarget(
+            name: "SearchlightCrashChild", dependencies: ["Searchlight", "SearchlightEngine"],
+            path: "Sources/SearchlightCrashChild", exclude: ["README.md"]),
         .testTarget(name: "SearchlightEngineTests", dependencies: ["SearchlightEngine"]),
         .testTarget(name: "SearchlightQueryLanguageTests", dependencies: ["SearchlightQueryLanguage"]),
-        .testTarget(name: "SearchlightTests", dependencies: ["Searchlight"]),
+        .testTarget(name: "SearchlightTests", dependencies: ["Searchlight", "SearchlightEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

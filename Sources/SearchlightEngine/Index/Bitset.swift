@@ -11,6 +11,13 @@ public struct Bitset: Sendable, Equatable {
         if allSet, count & 63 != 0 { words[words.count - 1] = (1 << UInt64(count & 63)) - 1 }
     }
 
+    /// A bit set from its words, as the durable store saved them (bits past `count` are cleared).
+    init(words: [UInt64], count: Int) {
+        self.count = count
+        self.words = words
+        if count & 63 != 0, !self.words.isEmpty { self.words[self.words.count - 1] &= (1 << UInt64(count & 63)) - 1 }
+    }
+
     @inline(__always)
     public subscript(index: Int) -> Bool {
         get { words[index >> 6] & (1 << UInt64(index & 63)) != 0 }

@@ -169,6 +169,31 @@ public final class IndexWriter {
         live = newLive
     }
 
+    /// Replaces the whole index with one loaded by the durable store, as if it had just been committed.
+    func restore(segments: [Segment], live: [Bitset], schema: Schema, generation: UInt64) {
+        self.schema = schema
+        self.segments = segments
+        self.live = live
+        self.generation = generation
+        buffer = SegmentBuilder()
+        bufferLive = []
+        bufferIDs = [:]
+        dirty = false
+        snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
+                                 generation: generation)
+    }
+
+    /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the
+    /// index exactly as the last snapshot shows it (fields registered meanwhile stay registered).
+    public func rollback() {
+        segments = snapshot.segments
+        live = snapshot.live
+        buffer = SegmentBuilder()
+        bufferLive = []
+        bufferIDs = [:]
+        dirty = false
+    }
+
     /// Bytes held by the writer: committed segments plus the uncommitted buffer.
     public var estimatedMemoryBytes: Int {
         segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes } + buffer.memoryBytes

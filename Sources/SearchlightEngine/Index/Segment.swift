@@ -46,7 +46,8 @@ final class Segment: Sendable {
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
          skipMaxImpact: [Float], impactConstants: [Float], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
          numericOffsets: [[UInt32]], numericValues: [[Double]], storedBytes: [UInt8], storedOffsets: [UInt32],
-         idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String]) {
+         idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String],
+         idHashes loadedHashes: [UInt64]? = nil, idHashDocs loadedHashDocs: [UInt32]? = nil) {
         self.documentCount = documentCount
         self.fieldTerms = fieldTerms
         self.docBytes = docBytes.compacted()
@@ -68,6 +69,12 @@ final class Segment: Sendable {
         self.idOffsets = idOffsets.compacted()
         self.domainOrdinals = domainOrdinals.compacted()
         self.domains = domains
+        if let loadedHashes, let loadedHashDocs {
+            // Loaded from a durable store's snapshot, which kept the sorted table.
+            idHashes = loadedHashes
+            idHashDocs = loadedHashDocs
+            return
+        }
         var pairs: [(UInt64, UInt32)] = []
         pairs.reserveCapacity(documentCount)
         idBytes.withUnsafeBufferPointer { all in

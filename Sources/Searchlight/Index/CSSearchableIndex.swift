@@ -1,0 +1,330 @@
+import Foundation
+import Synchronization
+
+#if canImport(Darwin)
+/// Core Spotlight's protection classes; Foundation provides the type on Apple platforms.
+public typealias CSFileProtectionType = FileProtectionType
+#else
+/// Core Spotlight's protection classes (`FileProtectionType` on Apple platforms). On Linux a class is recorded
+/// with the index and its store; it does not encrypt anything.
+public struct FileProtectionType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let none = FileProtectionType(rawValue: "NSFileProtectionNone")
+    public static let complete = FileProtectionType(rawValue: "NSFileProtectionComplete")
+    public static let completeUnlessOpen = FileProtectionType(rawValue: "NSFileProtectionCompleteUnlessOpen")
+    public static let completeUntilFirstUserAuthentication =
+        FileProtectionType(rawValue: "NSFileProtectionCompleteUntilFirstUserAuthentication")
+}
+#endif
+
+/// Mirror of Core Spotlight's `CSSearchableIndex`: adds, replaces and deletes items, in batches with client-state
+/// checkpoints on named instances.
+///
+/// Instances share their container's items (Apple: all index instances of an app share the app's items); the
+/// `name` selects which client state batches read and write. Every call is atomic: if one item is invalid,
+/// nothing from the call is applied and the error names the offending identifiers. When a completion handler runs
+/// (or the `async` call returns), every query sees the change.
+///
+/// Inside a batch (`beginBatch()` … `endBatch(withClientState:)`), calls are validated and recorded, their
+/// completion handlers run once recorded, and the whole batch becomes visible, with its client state, at once.
+open class CSSearchableIndex: NSObject, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: mutable state lives in `state` (a `Mutex`); the rest is immutable.
+
+    /// Apple's limit on the size of a batch's client state.
+    public static let maximumClientStateSize = 250
+
+    /// The container whose items this instance reads and writes.
+    public let container: SearchlightContainer
+    /// The name given at creation (`nil` for the default index).
+    public let name: String?
+    /// The protection class given at creation.
+    public let protectionClass: FileProtectionType?
+
+    private struct State {
+        var isDefault = false
+        var batch: [IndexOperation]?
+        /// Identifiers acknowledged inside the open batch (reported to the delegate if the batch fails).
+        var batchIdentifiers: [String] = []
+        /// A misuse detected by `beginBatch()`, reported by the next call that can fail.
+        var misuse: CSIndexError?
+        /// Whether this instance's delegate was already asked to reindex everything after a lost store.
+        var reindexAllRequested = false
+    }
+
+    private let state = Mutex(State())
+
+    // The delegate is an app object that is not `Sendable`; like Core Spotlight, Searchlight calls it from its own
+    // queue, and the reference itself is only read or written while `delegateLock` is held.
+    private let delegateLock = NSLock()
+    nonisolated(unsafe) private weak var storedDelegate: (any CSSearchableIndexDelegate)?
+
+    /// Receives reindex requests and provides data; held weakly, like Apple's. When the container's store was
+    /// found unreadable at open (and started empty), the first delegate set on each instance is asked to
+    /// reindex all items, the way Core Spotlight asks when it loses an index.
+    open var indexDelegate: (any CSSearchableIndexDelegate)? {
+        get { delegateLock.withLock { storedDelegate } }
+        set {
+            delegateLock.withLock { storedDelegate = newValue }
+            guard newValue != nil, container.storeWasLost else { return }
+            let first = state.withLock { s in
+                defer { s.reindexAllRequested = true }
+                return !s.reindexAllRequested
+            }
+            if first { container.afterPendingWrites { [weak self] in self?.requestReindexAll() } }
+        }
+    }
+
+    private static let defaults = Mutex<[ObjectIdentifier: CSSearchableIndex]>([:])
+
+    /// Whether indexing works here: always, in Searchlight.
+    open class func isIndexingAvailable() -> Bool { true }
+
+    /// The shared index of the default container. It does not support batches or a custom protection class;
+    /// Apple recommends it for prototyping only.
+    open class func `default`() -> Self {
+        Self.defaults.withLock { cache in
+            if let existing = cache[ObjectIdentifier(self)] as? Self { return existing }
+            let index = self.init(name: "default", protectionClass: nil)
+            index.state.withLock { $0.isDefault = true }
+            cache[ObjectIdentifier(self)] = index
+            return index
+        }
+    }
+
+    /// An index instance of the default container; `name` selects the client state its batches use.
+    public convenience init(name: String) {
+        self.init(name: name, protectionClass: nil)
+    }
+
+    public required convenience init(name: String, protectionClass: FileProtectionType?) {
+        self.init(name: name, protectionClass: protectionClass, container: .default)
+    }
+
+    /// An index instance of a given container (Searchlight extension: isolated item pools, e.g. one per user).
+    public init(name: String, protectionClass: FileProtectionType? = nil, container: SearchlightContainer) {
+        self.name = name
+        self.protectionClass = protectionClass
+        self.container = container
+        super.init()
+    }
+
+    private var clientStateName: String { name ?? "default" }
+
+    // MARK: Indexing
+
+    /// Indexes items: an existing identifier is replaced wholesale, or merged when the item `isUpdate` (an update
+    /// of an absent item is dropped). Items are copied, so later changes by the caller have no effect.
+    open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        let copies = items.map { $0.deepCopy() }
+        var problems: [CSIndexError] = []
+        for item in copies { problems += item.validationProblems() }
+        if !problems.isEmpty {
+            let ids = copies.filter { !$0.validationProblems().isEmpty }.map { "'\($0.uniqueIdentifier)'" }
+            let message = "invalid items \(ids.joined(separator: ", ")); nothing from this call was applied: "
+                + problems.map(\.message).joined(separator: "; ")
+            return finish(CSIndexError.invalidItem(message), completionHandler)
+        }
+        perform(.index(copies), identifiers: copies.map(\.uniqueIdentifier), completionHandler)
+    }
+
+    /// Deletes the items with these identifiers (unknown identifiers are not an error).
+    open func deleteSearchableItems(withIdentifiers identifiers: [String], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        perform(.deleteIdentifiers(identifiers), identifiers: [], completionHandler)
+    }
+
+    /// Deletes every item in these domains and their subdomains: `a` removes `a` and `a.b`, never `ab`.
+    open func deleteSearchableItems(withDomainIdentifiers domainIdentifiers: [String],
+                                    completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        if let bad = domainIdentifiers.first(where: { CSSearchableItem.domainProblem($0) != nil }) {
+            let problem = CSSearchableItem.domainProblem(bad) ?? ""
+            return finish(CSIndexError.invalidItem("domain identifier '\(bad)' \(problem); nothing was deleted"),
+                          completionHandler)
+        }
+        perform(.deleteDomains(domainIdentifiers), identifiers: [], completionHandler)
+    }
+
+    /// Deletes every item of the container and resets every stored client state.
+    open func deleteAllSearchableItems(completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        perform(.deleteAll, identifiers: [], completionHandler)
+    }
+
+    private func perform(_ operation: IndexOperation, identifiers: [String],
+                         _ completion: (@Sendable ((any Error)?) -> Void)?) {
+        enum Route { case record, apply, fail(CSIndexError) }
+        let route: Route = state.withLock { s in
+            if s.isDefault, let misuse = s.misuse { return .fail(misuse) }
+            guard s.batch != nil else { return .apply }
+            s.batch?.append(operation)
+            s.batchIdentifiers += identifiers
+            return .record
+        }
+        switch route {
+        case .fail(let error): finish(error, completion)
+        case .record: container.afterPendingWrites { completion?(nil) }
+        case .apply:
+            container.submit([operation]) { [weak self] error in
+                if error != nil, let self, !identifiers.isEmpty { self.requestReindex(identifiers) }
+                completion?(error)
+            }
+        }
+    }
+
+    private func finish(_ error: CSIndexError?, _ completion: (@Sendable ((any Error)?) -> Void)?) {
+        container.afterPendingWrites { completion?(error) }
+    }
+
+    // MARK: Batches
+
+    /// Starts a batch: later calls are recorded and applied together by `endBatch(withClientState:)`.
+    /// Nested batches and batches on the default index are errors, reported by the call that ends the batch.
+    open func beginBatch() {
+        state.withLock { s in
+            if s.isDefault {
+                s.misuse = .unsupported("batches are not supported on the default index; create one with "
+                                        + "CSSearchableIndex(name:) (calls are refused until endBatch)")
+            } else if s.batch != nil {
+                s.misuse = .unknown("beginBatch() was called while a batch of index '\(clientStateName)' was "
+                                    + "already open; nested batches are not supported, so the batch was discarded")
+            } else {
+                s.batch = []
+                s.batchIdentifiers = []
+            }
+        }
+    }
+
+    /// Ends the batch, storing `clientState` with it: the batch's changes and the state become visible together.
+    open func endBatch(withClientState clientState: Data, completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        endBatch(.set(name: clientStateName, state: clientState), completionHandler)
+    }
+
+    /// Ends the batch only if the stored client state equals `expectedClientState` (nil: no state stored yet);
+    /// otherwise nothing from the batch is applied and the error is `.mismatchedClientState`.
+    open func endIndexBatch(expectedClientState: Data?, newClientState: Data,
+                            completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        endBatch(.compareAndSet(name: clientStateName, expected: expectedClientState, state: newClientState),
+                 completionHandler)
+    }
+
+    private func endBatch(_ change: ClientStateChange, _ completion: (@Sendable ((any Error)?) -> Void)?) {
+        let newState: Data
+        switch change {
+        case .set(_, let state), .compareAndSet(_, _, let state): newState = state
+        }
+        enum Outcome { case fail(CSIndexError), commit([IndexOperation], [String]) }
+        let outcome: Outcome = state.withLock { s in
+            defer {
+                s.batch = nil
+                s.batchIdentifiers = []
+                s.misuse = nil
+            }
+            if let misuse = s.misuse { return .fail(misuse) }
+            guard let operations = s.batch else {
+                return .fail(.unknown("endBatch was called on index '\(clientStateName)' without a matching beginBatch()"))
+            }
+            if newState.count > Self.maximumClientStateSize {
+                return .fail(.invalidClientState(
+                    "client state of \(newState.count) bytes exceeds the \(Self.maximumClientStateSize)-byte limit; "
+                        + "the batch of index '\(clientStateName)' was not applied"))
+            }
+            return .commit(operations, s.batchIdentifiers)
+        }
+        switch outcome {
+        case .fail(let error): finish(error, completion)
+        case .commit(let operations, let identifiers):
+            container.submit(operations, clientState: change) { [weak self] error in
+                if let error, error.code != .mismatchedClientState, let self, !identifiers.isEmpty {
+                    self.requestReindex(identifiers)
+                }
+                completion?(error)
+            }
+        }
+    }
+
+    /// The client state stored by the last batch of this index name (nil if none, or after delete-all).
+    open func fetchLastClientState(completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
+        container.fetchClientState(name: clientStateName) { completionHandler($0, nil) }
+    }
+
+    // MARK: Delegate
+
+    /// Asks the delegate to re-add items that were acknowledged but could not be applied.
+    private func requestReindex(_ identifiers: [String]) {
+        guard let delegate = indexDelegate else { return }
+        delegate.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}
+    }
+
+    /// Asks the delegate to re-add everything (used when a store is lost).
+    package func requestReindexAll() {
+        guard let delegate = indexDelegate else { return }
+        delegate.searchableIndex(self, reindexAllSearchableItemsWithAcknowledgementHandler: {})
+    }
+
+    /// Data of a type the item lists in `providerDataTypeIdentifiers`, from the delegate.
+    open func providerData(forItemIdentifier identifier: String, typeIdentifier: String) throws -> Data {
+        guard let item = container.snapshot().item(withIdentifier: identifier) else {
+            throw CSIndexError.invalidItem("no item '\(identifier)' is indexed")
+        }
+        guard item.attributeSet.providerDataTypeIdentifiers?.contains(typeIdentifier) == true else {
+            throw CSIndexError.invalidItem("item '\(identifier)' does not list '\(typeIdentifier)' in providerDataTypeIdentifiers")
+        }
+        guard let delegate = indexDelegate else {
+            throw CSIndexError.unknown("no index delegate provides data for item '\(identifier)'")
+        }
+        return try delegate.data(for: self, itemIdentifier: identifier, typeIdentifier: typeIdentifier)
+    }
+
+    /// Asks the delegate for fresh versions of these items and indexes what it returns (the iOS 18.4 pull model).
+    open func refreshSearchableItems(withIdentifiers identifiers: [String],
+                                     completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        guard let delegate = indexDelegate else { return finish(nil, completionHandler) }
+        delegate.searchableItems(forIdentifiers: identifiers) { [weak self] items in
+            guard let self else { return }
+            self.indexSearchableItems(items, completionHandler: completionHandler)
+        }
+    }
+
+    // MARK: Reading (beyond Core Spotlight's write-only index)
+
+    /// The stored items with these identifiers, in the given order, skipping unknown or expired ones.
+    /// `fetchAttributes` limits the attributes returned (nil: all).
+    open func fetchSearchableItems(withIdentifiers identifiers: [String], fetchAttributes: [String]? = nil) -> [CSSearchableItem] {
+        let snapshot = container.snapshot()
+        let fetch = fetchAttributes.map(Set.init)
+        return identifiers.compactMap { snapshot.item(withIdentifier: $0, fetch: fetch) }
+    }
+
+    /// The identifiers of the items in a domain and its subdomains, sorted.
+    open func identifiers(inDomain domain: String) -> [String] {
+        let snapshot = container.snapshot()
+        return snapshot.visibleAddresses().compactMap { address -> String? in
+            guard let d = snapshot.engine.domain(of: address),
+                  d == domain || (d.hasPrefix(domain) && d.dropFirst(domain.count).first == ".") else { return nil }
+            return snapshot.engine.id(of: address)
+        }.sorted()
+    }
+
+    /// The number of items visible to queries.
+    open func itemCount() -> Int { container.snapshot().count }
+
+    /// Counts and sizes of the container's index.
+    open func statistics() -> CSSearchableIndexStatistics {
+        let snapshot = container.snapshot()
+        let stats = snapshot.engine.stats
+        var domains = Set<String>()
+        for address in snapshot.visibleAddresses() {
+            if let d = snapshot.engine.domain(of: address) { domains.insert(d) }
+        }
+        return CSSearchableIndexStatistics(items: snapshot.count, domains: domains.count, terms: stats.terms,
+                                           segments: stats.segments, estimatedMemoryBytes: stats.estimatedMemoryBytes)
+    }
+}
+
+/// Simple statistics of an index's container.
+public struct CSSearchableIndexStatistics: Sendable, Hashable {
+    public var items: Int
+    public var domains: Int
+    public var terms: Int
+    public var segments: Int
+    public var estimatedMemoryBytes: Int
+}

@@ -1,0 +1,220 @@
+import Foundation
+import SearchlightEngine
+
+/// Maps Core Spotlight items onto engine documents and back.
+///
+/// Text-like attributes (strings, string arrays, URLs, type identifiers) become analyzed text fields named after
+/// the attribute, so postings answer both free text and the query language; numbers and dates become numeric
+/// columns for ranges and sorting. Whatever a field cannot hold exactly (the int/double/bool flavour of a number,
+/// data, persons, headers, custom key flags, an empty array) goes into one compact stored blob, decoded only for
+/// the hits a caller fetches. Custom keys live in fields prefixed with `$` so they never collide with catalogue
+/// names.
+package enum ItemDocumentCodec {
+    /// Internal field names; attribute and custom names can never start with `_`.
+    package static let blobField = "_item"
+    package static let expirationField = "_expiration"
+    package static let kindField = "_kind"
+
+    /// The text field of a custom key.
+    package static func customTextField(_ keyName: String) -> String { "$" + keyName }
+    /// The numeric field of a custom key.
+    package static func customNumericField(_ keyName: String) -> String { "$" + keyName + "#n" }
+
+    /// BM25F weight and flags of a catalogue text attribute: title above display name and keywords above
+    /// descriptions and bodies.
+    package static func textOptions(for descriptor: AttributeDescriptor) -> FieldOptions {
+        switch descriptor.name {
+        case "title": return .text(weight: 4, searchableByDefault: true, primary: true)
+        case "displayName": return .text(weight: 2.5, searchableByDefault: true, primary: true)
+        case "alternateNames", "keywords": return .text(weight: 2, searchableByDefault: true)
+        case "contentDescription", "subject": return .text(weight: 1, searchableByDefault: true)
+        case "textContent", "transcribedTextContent": return .text(weight: 0.7, searchableByDefault: true)
+        default: return .text(weight: 1, searchableByDefault: descriptor.isText)
+        }
+    }
+
+    private enum BlobEntry: UInt8 {
+        case catalogValue = 1
+        case customValue = 2
+        case customInTextFields = 3
+        case customInTextFieldsArray = 4
+        case customInDateField = 5
+        case customInDateFieldsArray = 6
+    }
+
+    private static let blobVersion: UInt8 = 1
+
+    // MARK: Encoding
+
+    /// The engine document for `item`, registering any field it needs. `expiration` is absolute.
+    package static func document(for item: CSSearchableItem, expiration: Date, kind: Double = 0,
+                                 writer: IndexWriter) throws(EngineError) -> Document {
+        let storage = item.attributeSet.snapshot
+        var values: [(FieldID, FieldValue)] = []
+        var blob = StoredValueWriter()
+        var entries: [(BlobEntry, String, CustomAttributeKeyInfo?, AttributeValue?)] = []
+
+        func text(_ name: String, _ options: FieldOptions, _ strings: [String]) throws(EngineError) {
+            guard !strings.isEmpty else { return }
+            let field = try writer.registerField(name, options)
+            for s in strings { values.append((field, .text(s))) }
+        }
+        func numbers(_ name: String, _ list: [Double]) throws(EngineError) {
+            guard !list.isEmpty else { return }
+            let field = try writer.registerField(name, .numeric)
+            for n in list { values.append((field, .number(n))) }
+        }
+
+        for (name, slot) in storage.named.sorted(by: { $0.key < $1.key }) {
+            guard case .value(let value) = slot, let descriptor = AttributeCatalog.descriptor(named: name) else { continue }
+            let options = textOptions(for: descriptor)
+            switch (descriptor.kind, value) {
+            case (.string, .string(let s)), (.uniformType, .string(let s)):
+                try text(name, options, [s])
+            case (.url, .url(let u)):
+                try text(name, options, [u.absoluteString])
+            case (.strings, .strings(let list)) where !list.isEmpty:
+                try text(name, options, list)
+            case (.date, .date(let d)):
+                try numbers(name, [d.timeIntervalSinceReferenceDate])
+            case (.dates, .dates(let list)) where !list.isEmpty:
+                try numbers(name, list.map(\.timeIntervalSinceReferenceDate))
+            default:
+                // Kept exactly in the blob; still searchable through its text and numbers.
+                entries.append((.catalogValue, name, nil, value))
+                try text(name, options, value.textValues)
+                // Only number attributes get a numeric column: one name never holds two field kinds.
+                if descriptor.kind == .number { try numbers(name, value.numbers.map(\.doubleValue)) }
+            }
+        }
+
+        for (keyName, entry) in storage.custom.sorted(by: { $0.key < $1.key }) {
+            guard case .value(let value) = entry.slot else { continue }
+            let key = entry.key
+            let options = FieldOptions.text(weight: 1, searchableByDefault: key.isSearchableByDefault)
+            switch value {
+            case .string(let s) where key.isSearchable:
+                entries.append((.customInTextFields, keyName, key, nil))
+                try text(customTextField(keyName), options, [s])
+            case .strings(let list) where key.isSearchable && !list.isEmpty:
+                entries.append((.customInTextFieldsArray, keyName, key, nil))
+                try text(customTextField(keyName), options, list)
+            case .date(let d) where key.isSearchable:
+                entries.append((.customInDateField, keyName, key, nil))
+                try numbers(customNumericField(keyName), [d.timeIntervalSinceReferenceDate])
+            case .dates(let list) where key.isSearchable && !list.isEmpty:
+                entries.append((.customInDateFieldsArray, keyName, key, nil))
+                try numbers(customNumericField(keyName), list.map(\.timeIntervalSinceReferenceDate))
+            default:
+                entries.append((.customValue, keyName, key, value))
+                if key.isSearchable {
+                    try text(customTextField(keyName), options, value.textValues)
+                    try numbers(customNumericField(keyName), value.numbers.map(\.doubleValue))
+                }
+            }
+        }
+
+        blob.byte(blobVersion)
+        blob.varint(UInt64(item.updateListenerOptions.rawValue))
+        blob.varint(UInt64(entries.count))
+        for (tag, name, key, value) in entries {
+            blob.byte(tag.rawValue)
+            blob.string(name)
+            if let key {
+                let flags = (key.isSearchable ? 1 : 0) | (key.isSearchableByDefault ? 2 : 0)
+                    | (key.isUnique ? 4 : 0) | (key.isMultiValued ? 8 : 0)
+                blob.byte(UInt8(flags))
+            }
+            if let value { blob.value(value) }
+        }
+        values.append((try writer.registerField(blobField, .stored), .bytes(blob.bytes)))
+        values.append((try writer.registerField(expirationField, .numeric), .number(expiration.timeIntervalSinceReferenceDate)))
+        if kind != 0 { values.append((try writer.registerField(kindField, .numeric), .number(kind))) }
+        return Document(id: item.uniqueIdentifier, domain: item.domainIdentifier, values: values)
+    }
+
+    // MARK: Decoding
+
+    /// Rebuilds the item stored at `address`, with only the attributes in `fetch` when it is given
+    /// (`nil` = all). Returns nil if the document is gone or its blob is unreadable.
+    package static func item(at address: DocAddress, in snapshot: IndexSnapshot,
+                             fetch: Set<String>? = nil) -> CSSearchableItem? {
+        guard let document = snapshot.document(at: address) else { return nil }
+        return item(from: document, schema: snapshot.schema, fetch: fetch)
+    }
+
+    package static func item(from document: Document, schema: Schema, fetch: Set<String>? = nil) -> CSSearchableItem? {
+        var storage = AttributeStorage()
+        var blobBytes: [UInt8]?
+        var expiration: Double?
+        var texts: [String: [String]] = [:]
+        var numbers: [String: [Double]] = [:]
+        for (field, value) in document.values {
+            guard let name = schema.info(field)?.name else { continue }
+            switch value {
+            case .bytes(let b) where name == blobField: blobBytes = b
+            case .number(let n) where name == expirationField: expiration = n
+            case .text(let s): texts[name, default: []].append(s)
+            case .number(let n): numbers[name, default: []].append(n)
+            default: break
+            }
+        }
+        guard let blobBytes else { return nil }
+        var reader = StoredValueReader(blobBytes)
+        guard reader.byte() == blobVersion, let listener = reader.varint(), let count = reader.varint() else { return nil }
+        var inBlob = Set<String>()
+        for _ in 0..<count {
+            guard let rawTag = reader.byte(), let tag = BlobEntry(rawValue: rawTag), let name = reader.string() else {
+                return nil
+            }
+            if tag == .catalogValue {
+                guard let value = reader.value() else { return nil }
+                inBlob.insert(name)
+                if wanted(name, fetch) { storage.named[name] = .value(value) }
+                continue
+            }
+            guard let flags = reader.byte() else { return nil }
+            let key = CustomAttributeKeyInfo(keyName: name, isSearchable: flags & 1 != 0,
+                                             isSearchableByDefault: flags & 2 != 0, isUnique: flags & 4 != 0,
+                                             isMultiValued: flags & 8 != 0)
+            let value: AttributeValue?
+            switch tag {
+            case .customValue: value = reader.value()
+            case .customInTextFields: value = texts[customTextField(name)]?.first.map(AttributeValue.string)
+            case .customInTextFieldsArray: value = texts[customTextField(name)].map(AttributeValue.strings)
+            case .customInDateField:
+                value = numbers[customNumericField(name)]?.first.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+            case .customInDateFieldsArray:
+                value = numbers[customNumericField(name)].map { .dates($0.map(Date.init(timeIntervalSinceReferenceDate:))) }
+            case .catalogValue: value = nil
+            }
+            guard let value else { return nil }
+            if wanted(name, fetch) { storage.custom[name] = CustomAttributeEntry(key: key, slot: .value(value)) }
+        }
+        for (name, list) in texts where !name.hasPrefix("$") && !inBlob.contains(name) && wanted(name, fetch) {
+            guard let descriptor = AttributeCatalog.descriptor(named: name) else { continue }
+            switch descriptor.kind {
+            case .string, .uniformType: storage.named[name] = .value(.string(list[0]))
+            case .strings: storage.named[name] = .value(.strings(list))
+            case .url: if let url = URL(string: list[0]) { storage.named[name] = .value(.url(url)) }
+            default: break
+            }
+        }
+        for (name, list) in numbers where !name.hasPrefix("$") && !name.hasPrefix("_") && !inBlob.contains(name)
+            && wanted(name, fetch) {
+            guard let descriptor = AttributeCatalog.descriptor(named: name) else { continue }
+            switch descriptor.kind {
+            case .date: storage.named[name] = .value(.date(Date(timeIntervalSinceReferenceDate: list[0])))
+            case .dates: storage.named[name] = .value(.dates(list.map(Date.init(timeIntervalSinceReferenceDate:))))
+            default: break
+            }
+        }
+        let item = CSSearchableItem(uniqueIdentifier: document.id, domainIdentifier: document.domain,
+                                    attributeSet: CSSearchableItemAttributeSet(storage: storage))
+        item.updateListenerOptions = .init(rawValue: UInt(truncatingIfNeeded: listener))
+        if let expiration { item.explicitExpirationDate = Date(timeIntervalSinceReferenceDate: expiration) }
+        return item
+    }
+
+    private static func wanted(_ name: String, _ fetch: Set<String>?) -> Bool { fetch?.contains(name) ?? true }
+}

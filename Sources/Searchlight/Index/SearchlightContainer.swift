@@ -1,0 +1,312 @@
+import Dispatch
+import Foundation
+import SearchlightEngine
+import Synchronization
+
+/// An isolated pool of searchable items with its own client states: what Core Spotlight gives one app.
+///
+/// A process gets one shared container (`SearchlightContainer.default`), which `CSSearchableIndex.default()` and
+/// `CSSearchableIndex(name:)` use, the way every index instance of an app shares the app's items. A server can open
+/// further containers (one per user, say) whose items can never be seen from another.
+///
+/// Writes run one at a time on a private serial queue; each call or batch is applied and committed as one engine
+/// snapshot before its completion handler runs (read-your-writes). Readers take the current snapshot under a lock
+/// held only for a reference copy, so a long write never blocks them.
+///
+/// A container opened on a directory is durable: each call or batch is journaled (with its client state) and
+/// fsynced before it becomes visible and before its completion handler runs; `checkpoint()` and `close()` write
+/// a snapshot. See `SearchlightEngine/Store/README.md`.
+public final class SearchlightContainer: Sendable {
+    /// The process-wide container that the index and query APIs use unless told otherwise.
+    public static let `default` = SearchlightContainer()
+
+    /// The time source for expiration (injectable so tests can move time).
+    public let clock: @Sendable () -> Date
+
+    private let core: Mutex<ContainerCore>
+    private let published: Mutex<IndexSnapshot>
+    private let writeQueue = DispatchQueue(label: "searchlight.container.write")
+    private let callbackQueue = DispatchQueue(label: "searchlight.container.callbacks")
+
+    /// The store directory (nil: in memory).
+    public let directory: URL?
+    /// The protection class recorded with the store (on Linux it is recorded, not enforced).
+    public let protectionClass: FileProtectionType?
+    /// What opening the store found (nil: in memory).
+    package let recoveryReport: RecoveryReport?
+
+    /// A new, empty, in-memory container.
+    public init(clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.clock = clock
+        directory = nil
+        protectionClass = nil
+        recoveryReport = nil
+        core = Mutex(ContainerCore(writer: IndexWriter(), store: nil, clientStates: [:]))
+        published = Mutex(IndexSnapshot())
+    }
+
+    /// A durable container stored in `directory` (created with mode 0700 if absent). Opening loads the last
+    /// snapshot and replays the journal. A store that cannot be read opens EMPTY, its files are moved aside and
+    /// every index instance whose delegate is set is asked to reindex all its items. Throws when the directory
+    /// is locked by another process or already open in this one, belongs to another user or is writable by
+    /// others, or holds files of a newer format version.
+    public convenience init(directory: URL, protectionClass: FileProtectionType? = nil,
+                            clock: @escaping @Sendable () -> Date = { Date() }) throws(CSIndexError) {
+        var options = StoreOptions()
+        options.protectionClass = protectionClass?.rawValue ?? ""
+        try self.init(directory: directory, options: options, protectionClass: protectionClass, clock: clock)
+    }
+
+    /// A durable container with explicit store options (file layer, checkpoint threshold), for tests and tools.
+    package init(directory: URL, options: StoreOptions, protectionClass: FileProtectionType? = nil,
+                 clock: @escaping @Sendable () -> Date = { Date() }) throws(CSIndexError) {
+        self.clock = clock
+        self.directory = directory
+        self.protectionClass = protectionClass
+        let opened: (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport)
+        do {
+            opened = try DurableStore.open(directory: directory.path, options: options)
+        } catch {
+            throw Self.error(from: error, doing: "the store could not be opened")
+        }
+        recoveryReport = opened.report
+        published = Mutex(opened.writer.snapshot)
+        core = Mutex(ContainerCore(writer: opened.writer, store: opened.store,
+                                   clientStates: opened.clientStates.mapValues { Data($0) }))
+    }
+
+    /// Whether opening the store found it unreadable and started empty (index delegates are asked to reindex).
+    package var storeWasLost: Bool { recoveryReport?.corruption != nil }
+
+    /// The Core Spotlight error for a store failure.
+    static func error(from error: StoreError, doing what: String) -> CSIndexError {
+        if case .io(_, _, let code) = error, code == ENOSPC_CODE { return .quota("\(what): \(error)") }
+        return .indexUnavailable("\(what): \(error)")
+    }
+
+    // MARK: Durability
+
+    /// Writes a snapshot of everything committed so far and starts a new journal (no-op in memory). Runs after
+    /// every write submitted before it.
+    public func checkpoint() throws(CSIndexError) {
+        let result: Result<Void, CSIndexError> = writeQueue.sync {
+            core.withLock { core in Result { () throws(CSIndexError) in try core.checkpoint(force: true) } }
+        }
+        try result.get()
+    }
+
+    /// Releases the store WITHOUT a snapshot, as a crash would leave it (the journal holds every acknowledged
+    /// change); for tests and tools that check recovery.
+    package func closeWithoutCheckpoint() {
+        writeQueue.sync { core.withLock { $0.store?.close() } }
+    }
+
+    /// Writes a final snapshot and releases the store (its lock and files) after every write submitted before
+    /// it; later writes fail with `indexUnavailableError`, reads keep seeing the last state. No-op in memory.
+    public func close() {
+        writeQueue.sync {
+            core.withLock { core in
+                try? core.checkpoint(force: (core.store?.journalRecordCount ?? 0) > 0)
+                core.store?.close()
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The current committed state, as of now.
+    package func snapshot() -> ContainerSnapshot {
+        ContainerSnapshot(engine: published.withLock { $0 }, now: clock())
+    }
+
+    /// Calls `body` on the callback queue after every write submitted before it has been applied.
+    package func afterPendingWrites(_ body: @escaping @Sendable () -> Void) {
+        writeQueue.async { [callbackQueue] in callbackQueue.async(execute: body) }
+    }
+
+    /// The client state last stored for `name`, read after every write submitted before it.
+    package func fetchClientState(name: String, completion: @escaping @Sendable (Data?) -> Void) {
+        writeQueue.async { [self] in
+            let state = core.withLock { $0.clientStates[name] }
+            callbackQueue.async { completion(state) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Applies `operations` and then `clientState` atomically: either all become visible in one new snapshot,
+    /// or none do and `completion` gets the error. Completions run in submission order.
+    package func submit(_ operations: [IndexOperation], clientState: ClientStateChange? = nil,
+                        completion: @escaping @Sendable (CSIndexError?) -> Void) {
+        writeQueue.async { [self] in
+            let result = core.withLock { core in
+                Result { () throws(CSIndexError) -> IndexSnapshot in
+                    try core.apply(operations, clientState: clientState, now: clock())
+                }
+            }
+            switch result {
+            case .success(let snapshot):
+                published.withLock { $0 = snapshot }
+                callbackQueue.async { completion(nil) }
+            case .failure(let error):
+                callbackQueue.async { completion(error) }
+            }
+        }
+    }
+
+    /// Submits and waits; for callers that are already asynchronous.
+    package func apply(_ operations: [IndexOperation], clientState: ClientStateChange? = nil) async throws(CSIndexError) {
+        let error: CSIndexError? = await withCheckedContinuation { continuation in
+            submit(operations, clientState: clientState) { continuation.resume(returning: $0) }
+        }
+        if let error { throw error }
+    }
+}
+
+/// The writer side of a container; only touched under the container's lock.
+private struct ContainerCore: ~Copyable {
+    let writer: IndexWriter
+    /// The durable store (nil: in memory).
+    let store: DurableStore?
+    var clientStates: [String: Data]
+    /// No stored item expires before this (seconds since 2001); purges run only once it has passed.
+    var nextExpiration: Double
+
+    init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data]) {
+        self.writer = writer
+        self.store = store
+        self.clientStates = clientStates
+        // Items loaded from a store may expire at any time: the first write looks.
+        nextExpiration = writer.snapshot.documentCount > 0 ? -.infinity : .infinity
+    }
+
+    /// Snapshots the store (synchronously) when forced or when its journal has grown past the threshold.
+    func checkpoint(force: Bool) throws(CSIndexError) {
+        guard let store, !store.isClosed, force || store.needsCheckpoint else { return }
+        do {
+            try store.checkpoint(writer.snapshot, clientStates: clientStates.mapValues { Array($0) })
+        } catch {
+            throw SearchlightContainer.error(from: error, doing: "the checkpoint failed (the journal still holds "
+                                             + "every acknowledged change)")
+        }
+    }
+
+    /// An item written earlier in the same round, or its deletion.
+    private enum Pending {
+        case stored(CSSearchableItem)
+        case deleted
+    }
+
+    mutating func apply(_ operations: [IndexOperation], clientState: ClientStateChange?,
+                        now: Date) throws(CSIndexError) -> IndexSnapshot {
+        if case .compareAndSet(let name, let expected, _) = clientState, clientStates[name] != expected {
+            throw .mismatchedState(
+                "the client state stored for index '\(name)' (\(Self.describe(clientStates[name]))) is not the expected "
+                    + "state (\(Self.describe(expected))); the batch was not applied")
+        }
+        let base = writer.snapshot
+        var pending: [String: Pending] = [:]
+        var everythingDeleted = false
+        var newStates = clientStates
+        var recorder = RecordingWriter(writer: writer, recording: store != nil)
+        do {
+            try purgeExpired(now: now, recorder: &recorder)
+            for operation in operations {
+                switch operation {
+                case .index(let items):
+                    for item in items {
+                        let id = item.uniqueIdentifier
+                        var stored = item
+                        if item.isUpdate {
+                            let existing: CSSearchableItem?
+                            switch pending[id] {
+                            case .stored(let earlier): existing = earlier
+                            case .deleted: existing = nil
+                            case nil:
+                                existing = everythingDeleted ? nil
+                                    : ContainerSnapshot(engine: base, now: now).item(withIdentifier: id)
+                            }
+                            guard let existing else { continue }  // an update of an absent item is dropped
+                            stored = existing.applying(update: item)
+                        }
+                        let expiration = stored.effectiveExpirationDate(indexedAt: now)
+                        stored.explicitExpirationDate = expiration
+                        try recorder.upsert(ItemDocumentCodec.document(for: stored, expiration: expiration, writer: writer))
+                        pending[id] = .stored(stored)
+                        nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
+                    }
+                case .deleteIdentifiers(let ids):
+                    recorder.delete(ids: ids)
+                    for id in ids { pending[id] = .deleted }
+                case .deleteDomains(let domains):
+                    recorder.delete(domains: domains)
+                    for (id, entry) in pending {
+                        guard case .stored(let item) = entry, let domain = item.domainIdentifier else { continue }
+                        if domains.contains(where: { IndexWriter.domain(domain, isWithin: $0) }) { pending[id] = .deleted }
+                    }
+                case .deleteAll:
+                    recorder.deleteAll()
+                    pending = [:]
+                    everythingDeleted = true
+                    newStates = [:]
+                    nextExpiration = .infinity
+                }
+            }
+            switch clientState {
+            case .set(let name, let state)?, .compareAndSet(let name, _, let state)?:
+                newStates[name] = state
+                recorder.setClientState(name: name, state: state)
+            case nil: break
+            }
+        } catch {
+            writer.rollback()
+            throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+        }
+        // Durable before visible: the journal record (changes and client state together) is fsynced before the
+        // commit publishes it and before the completion handler runs.
+        if let store, let batch = recorder.batch, !batch.isEmpty {
+            do {
+                try store.append(batch)
+            } catch {
+                writer.rollback()
+                throw SearchlightContainer.error(from: error, doing: "the change could not be journaled; nothing "
+                                                 + "from this call was applied")
+            }
+        }
+        let snapshot: IndexSnapshot
+        do {
+            snapshot = try writer.commit()
+        } catch {
+            // Journaled but not applicable: the journal now holds a batch the engine refuses. Rare (an engine
+            // limit); reported so the caller retries, and the delegate is asked to reindex the items.
+            writer.rollback()
+            throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+        }
+        clientStates = newStates
+        if let store, store.needsCheckpoint {
+            // Written on a background thread; writes continue in the new journal meanwhile.
+            store.checkpointInBackground(snapshot, clientStates: newStates.mapValues { Array($0) })
+        }
+        return snapshot
+    }
+
+    /// Deletes items whose expiration has passed, once the earliest known expiration is reached.
+    private mutating func purgeExpired(now: Date, recorder: inout RecordingWriter) throws(EngineError) {
+        let t = now.timeIntervalSinceReferenceDate
+        guard t >= nextExpiration, let field = writer.snapshot.schema.field(named: ItemDocumentCodec.expirationField)
+        else { return }
+        let snapshot = writer.snapshot
+        let expired = snapshot.matches(.range(field, lower: nil, upper: .inclusive(t)))
+        recorder.delete(ids: expired.compactMap { snapshot.id(of: $0) })
+        var earliest = Double.infinity
+        for address in snapshot.matches(.range(field, lower: .exclusive(t), upper: nil)) {
+            earliest = min(earliest, snapshot.numbers(field, of: address).first ?? .infinity)
+        }
+        nextExpiration = earliest
+    }
+
+    private static func describe(_ state: Data?) -> String {
+        guard let state else { return "none" }
+        return "\(state.count) bytes"
+    }
+}

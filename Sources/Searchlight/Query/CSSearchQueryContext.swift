@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+
+/// Mirror of `CSSearchQueryContext`: what a query fetches and which extra predicates its results must satisfy,
+/// plus Searchlight extensions Apple lacks: sorting, paging (`limit`, `offset`) and a resumable `cursor`.
+open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: all mutable state is the `State` value inside a `Mutex`.
+    package struct State: Sendable {
+        var fetchAttributes: [String] = []
+        var filterQueries: [String] = []
+        var keyboardLanguage: String?
+        var sourceOptions: SourceOptions = .default
+        var sortAttributes: [SortAttribute] = []
+        var limit = 0
+        var offset = 0
+        var cursor: CSSearchQueryCursor?
+    }
+
+    private let state = Mutex(State())
+
+    /// Where results may come from (macOS: whether Mail's items are included). Accepted and recorded; a
+    /// Searchlight container holds the app's own items only.
+    public struct SourceOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let `default` = SourceOptions([])
+        public static let allowMail = SourceOptions(rawValue: 1 << 0)
+    }
+
+    /// Searchlight extension: one sort key. Numbers and dates sort by their numeric column (smallest value
+    /// first ascending, largest first descending), text by its case- and diacritic-folded value; items
+    /// lacking the attribute come last; ties fall back to the unique identifier.
+    public struct SortAttribute: Sendable, Hashable {
+        /// A property name, `kMDItem…` alias or custom key name.
+        public var attribute: String
+        public var ascending: Bool
+        public init(_ attribute: String, ascending: Bool = true) {
+            self.attribute = attribute
+            self.ascending = ascending
+        }
+    }
+
+    public override init() { super.init() }
+
+    package var values: State { state.withLock { $0 } }
+
+    /// Attribute names to populate on returned items; every other attribute comes back empty.
+    open var fetchAttributes: [String] {
+        get { state.withLock { $0.fetchAttributes } }
+        set { state.withLock { $0.fetchAttributes = newValue } }
+    }
+
+    /// Query-language strings that every result must also satisfy.
+    open var filterQueries: [String] {
+        get { state.withLock { $0.filterQueries } }
+        set { state.withLock { $0.filterQueries = newValue } }
+    }
+
+    /// The language of the user's keyboard (a hint; the analyzer is language-independent).
+    open var keyboardLanguage: String? {
+        get { state.withLock { $0.keyboardLanguage } }
+        set { state.withLock { $0.keyboardLanguage = newValue } }
+    }
+
+    open var sourceOptions: SourceOptions {
+        get { state.withLock { $0.sourceOptions } }
+        set { state.withLock { $0.sourceOptions = newValue } }
+    }
+
+    /// Searchlight extension: sort keys, most significant first. Empty (the default): index order for
+    /// `CSSearchQuery`, relevance for a ranked `CSUserQuery`.
+    open var sortAttributes: [SortAttribute] {
+        get { state.withLock { $0.sortAttributes } }
+        set { state.withLock { $0.sortAttributes = newValue } }
+    }
+
+    /// Searchlight extension: at most this many results (0, the default: all).
+    open var limit: Int {
+        get { state.withLock { $0.limit } }
+        set { state.withLock { $0.limit = max(newValue, 0) } }
+    }
+
+    /// Searchlight extension: skip this many results first (after the cursor, if any).
+    open var offset: Int {
+        get { state.withLock { $0.offset } }
+        set { state.withLock { $0.offset = max(newValue, 0) } }
+    }
+
+    /// Searchlight extension: continue after the last result of an earlier query (its `cursor`).
+    open var cursor: CSSearchQueryCursor? {
+        get { state.withLock { $0.cursor } }
+        set { state.withLock { $0.cursor = newValue } }
+    }
+
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = CSSearchQueryContext()
+        copyBaseState(into: copy)
+        return copy
+    }
+
+    /// Copies this context's `CSSearchQueryContext` settings into another (for subclasses' `copy`).
+    package func copyBaseState(into other: CSSearchQueryContext) {
+        let values = self.values
+        other.state.withLock { $0 = values }
+    }
+}
+
+/// Searchlight extension: where a finished query stopped, so a new query with the same query string, filters
+/// and sort can continue after its last result (set it as `CSSearchQueryContext.cursor`).
+///
+/// With `sortAttributes` the cursor is a sort key and survives later index changes (items inserted before
+/// the key are not revisited). Without sort keys results are in index order, which a later write can
+/// reshuffle, so such a cursor only continues on the same index generation; on a newer one the query fails
+/// with `invalidQuery`, asking for sort keys.
+public struct CSSearchQueryCursor: Sendable, Hashable {
+    package let sortAttributes: [CSSearchQueryContext.SortAttribute]
+    package let key: [SortValue]
+    package let identifier: String
+    package let generation: UInt64
+    package let address: DocAddressKey
+}
+
+/// A stored document address in a `Hashable` form without exposing the engine type.
+package struct DocAddressKey: Sendable, Hashable, Comparable {
+    package let segment: UInt32
+    package let doc: UInt32
+    package static func < (a: Self, b: Self) -> Bool { (a.segment, a.doc) < (b.segment, b.doc) }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Marks the runs of `CSSuggestion.localizedAttributedSuggestion` that the user already typed (Apple's
+/// `.suggestionHighlight`).
+public enum CSSuggestionHighlightAttribute: AttributedStringKey {
+    public typealias Value = Bool
+    public static let name = "CSSuggestionHighlight"
+}
+
+/// Mirror of `CSSuggestion`: a completion of what the user typed, drawn from the index's terms.
+open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: every stored property is an immutable `let` of a Sendable type.
+
+    public enum SuggestionKind: Int, Sendable {
+        case none = 0
+        case custom = 1
+        case `default` = 2
+    }
+
+    /// Searchlight extension: the whole suggested query text.
+    public let suggestionText: String
+    /// Searchlight extension: the part of `suggestionText` the user typed (highlighted).
+    public let typedRange: Range<String.Index>
+    open var suggestionKind: SuggestionKind { kind }
+    /// Position in the ranked list (0 = best).
+    package let rank: Int
+    /// Searchlight extension: how many visible items the suggestion would find.
+    public let resultCount: Int
+    private let kind: SuggestionKind
+
+    package init(text: String, typedCharacters: Int, rank: Int, resultCount: Int, kind: SuggestionKind = .default) {
+        suggestionText = text
+        let end = text.index(text.startIndex, offsetBy: min(max(typedCharacters, 0), text.count))
+        typedRange = text.startIndex..<end
+        self.rank = rank
+        self.resultCount = resultCount
+        self.kind = kind
+        super.init()
+    }
+
+    /// The suggestion with the typed part marked by `CSSuggestionHighlightAttribute`.
+    public var localizedAttributedSuggestion: AttributedString {
+        var attributed = AttributedString(suggestionText)
+        let typed = suggestionText[typedRange].count
+        guard typed > 0 else { return attributed }
+        let end = attributed.characters.index(attributed.startIndex, offsetBy: typed)
+        attributed[attributed.startIndex..<end][CSSuggestionHighlightAttribute.self] = true
+        return attributed
+    }
+
+    /// Ranked order: `.orderedAscending` when this suggestion ranks higher.
+    open func compare(byRank other: CSSuggestion) -> ComparisonResult {
+        rank == other.rank ? .orderedSame : rank < other.rank ? .orderedAscending : .orderedDescending
+    }
+
+    /// Alphabetical order of the suggested text.
+    open func compare(_ other: CSSuggestion) -> ComparisonResult {
+        suggestionText == other.suggestionText ? .orderedSame
+            : suggestionText < other.suggestionText ? .orderedAscending : .orderedDescending
+    }
+
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CSSuggestion else { return false }
+        return other.suggestionText == suggestionText && other.rank == rank && other.kind == kind
+    }
+
+    open override var hash: Int { suggestionText.hashValue ^ rank }
+
+    open override var description: String { "<CSSuggestion \"\(suggestionText)\" typed=\(suggestionText[typedRange])>" }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+extension CSUserQuery {
+    /// How a person engaged with a result or suggestion.
+    public enum UserInteractionKind: Int, Sendable, Hashable {
+        case select = 0
+        case focus = 1
+        public static let `default` = UserInteractionKind.select
+    }
+
+    /// Searchlight extension: a piece of an item's text with the matched words marked.
+    public struct Snippet: Sendable, Hashable {
+        /// The attribute the text comes from (`title`, `contentDescription`, …).
+        public let attribute: String
+        /// The text, with `…` where it was cut.
+        public let text: String
+        /// The matched words within `text`.
+        public let highlights: [Range<String.Index>]
+
+        /// The text with the highlights marked by `CSSuggestionHighlightAttribute`.
+        public var attributedText: AttributedString {
+            var attributed = AttributedString(text)
+            for range in highlights {
+                guard let lower = AttributedString.Index(range.lowerBound, within: attributed),
+                      let upper = AttributedString.Index(range.upperBound, within: attributed) else { continue }
+                attributed[lower..<upper][CSSuggestionHighlightAttribute.self] = true
+            }
+            return attributed
+        }
+
+        /// The highlighted substrings, in order.
+        public var highlightedWords: [String] { highlights.map { String(text[$0]) } }
+    }
+
+    /// One result of a user query.
+    public struct Item: Identifiable, Hashable, Comparable, Sendable {
+        public let id: String
+        public let item: CSSearchableItem
+        let annotator: UserQueryAnnotator?
+
+        public init(item: CSSearchableItem) {
+            self.init(item: item, annotator: nil)
+        }
+
+        init(item: CSSearchableItem, annotator: UserQueryAnnotator?) {
+            id = item.uniqueIdentifier
+            self.item = item
+            self.annotator = annotator
+        }
+
+        /// Searchlight extension: the matched text with highlights (nil if no stored text matched).
+        public var snippet: Snippet? { annotator?.snippet(for: id) }
+        /// Searchlight extension: how the score was computed.
+        public var explanation: String? { annotator?.explanation(for: id) }
+
+        public static func == (a: Item, b: Item) -> Bool { a.id == b.id && a.item.rank == b.item.rank }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            hasher.combine(item.rank)
+        }
+
+        /// `a < b` when `a` ranks higher, so `sorted()` puts the best first; ties by identifier.
+        public static func < (a: Item, b: Item) -> Bool {
+            switch a.item.compare(byRank: b.item) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: return a.id < b.id
+            }
+        }
+    }
+
+    /// One suggestion of a user query.
+    public struct Suggestion: Identifiable, Hashable, Comparable, Sendable {
+        /// The suggested text.
+        public let id: String
+        public let suggestion: CSSuggestion
+
+        public init(suggestion: CSSuggestion) {
+            id = suggestion.suggestionText
+            self.suggestion = suggestion
+        }
+
+        public static func == (a: Suggestion, b: Suggestion) -> Bool { a.suggestion.isEqual(b.suggestion) }
+        public func hash(into hasher: inout Hasher) { hasher.combine(suggestion.hash) }
+        /// Rank order, best first.
+        public static func < (a: Suggestion, b: Suggestion) -> Bool {
+            a.suggestion.compare(byRank: b.suggestion) == .orderedAscending
+        }
+    }
+
+    /// Items and suggestions as they arrive (suggestions first). Iterating starts the query.
+    public var responses: Responses { Responses(query: self) }
+
+    /// Only the suggestions. Iterating starts the query.
+    public var suggestions: Suggestions { Suggestions(query: self) }
+
+    public struct Responses: AsyncSequence, Sendable {
+        public enum Response: Identifiable, Hashable, Sendable {
+            case item(Item)
+            case suggestion(Suggestion)
+
+            public var id: String {
+                switch self {
+                case .item(let item): "item:" + item.id
+                case .suggestion(let suggestion): "suggestion:" + suggestion.id
+                }
+            }
+        }
+
+        public typealias Element = Response
+        let query: CSUserQuery
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let query: CSUserQuery
+            var stream: AsyncThrowingStream<Response, any Error>.Iterator?
+            public mutating func next() async throws -> Response? {
+                if stream == nil { stream = query.responseStream(items: true).makeAsyncIterator() }
+                return try await stream?.next()
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(query: query) }
+    }
+
+    public struct Suggestions: AsyncSequence, Sendable {
+        public typealias Element = Suggestion
+        let query: CSUserQuery
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let query: CSUserQuery
+            var stream: AsyncThrowingStream<Responses.Response, any Error>.Iterator?
+            public mutating func next() async throws -> Suggestion? {
+                if stream == nil { stream = query.responseStream(items: false).makeAsyncIterator() }
+                while let response = try await stream?.next() {
+                    if case .suggestion(let suggestion) = response { return suggestion }
+                }
+                return nil
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(query: query) }
+    }
+
+    /// Wires the handlers into a stream and starts the query.
+    func responseStream(items: Bool) -> AsyncThrowingStream<Responses.Response, any Error> {
+        AsyncThrowingStream { continuation in
+            guard claimStart() else { return continuation.finish(throwing: CSSearchQuery.alreadyStarted) }
+            foundSuggestionsHandler = { list in
+                for suggestion in list { continuation.yield(.suggestion(Suggestion(suggestion: suggestion))) }
+            }
+            if items {
+                foundItemsHandler = { [self] found in
+                    let annotator = self.annotator
+                    for item in found { continuation.yield(.item(Item(item: item, annotator: annotator))) }
+                }
+            }
+            completionHandler = { error in continuation.finish(throwing: error) }
+            continuation.onTermination = { [self] termination in
+                if case .cancelled = termination { cancel() }
+            }
+            launch()
+        }
+    }
+}

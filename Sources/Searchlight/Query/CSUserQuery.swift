@@ -1,0 +1,175 @@
+import Foundation
+import SearchlightEngine
+import SearchlightQueryLanguage
+import Synchronization
+
+/// Mirror of `CSUserQuery`: a search for text a person typed (not the query language), ranked by relevance.
+///
+/// Matching is `UserQueryPlan` (all words, the last as a prefix while typing, typo tolerant, CJK bigrams) over
+/// the default free-text fields, scored by the engine's BM25F (title > displayName/keywords > descriptions >
+/// bodies, with exact and prefix title boosts) times the signals of `UserQueryRanking` (rankingHint,
+/// lastUsedDate recency, engagement). `filterQueries` (query-language strings) restrict the results,
+/// `fetchAttributes` select what items carry, and every item carries its rank for `compare(byRank:)`.
+/// With a `foundSuggestionsHandler`, completions of the last word are delivered once, before the items.
+/// Cursors are not supported for user queries (`cursor` stays nil); `offset` and `limit` apply.
+open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: the added mutable state is inside a `Mutex`; the suggestions handler is
+    // only called on the query's serial queue (see `HandlerBox`).
+    private struct UserState {
+        var suggestionsHandler = HandlerBox<([CSSuggestion]) -> Void>()
+        var foundSuggestionCount = 0
+        var annotator: UserQueryAnnotator?
+    }
+
+    private let userState = Mutex(UserState())
+    /// What the person typed.
+    public let userQueryString: String
+    package let userValues: CSUserQueryContext.UserState
+
+    public init(userQueryString: String?, userQueryContext: CSUserQueryContext?) {
+        self.userQueryString = userQueryString ?? ""
+        userValues = userQueryContext?.userValues ?? CSUserQueryContext.UserState()
+        super.init(queryString: userQueryString ?? "", queryContext: userQueryContext, container: .default)
+    }
+
+    /// Searchlight extension: a user query over a given container.
+    public init(userQueryString: String?, userQueryContext: CSUserQueryContext?, container: SearchlightContainer) {
+        self.userQueryString = userQueryString ?? ""
+        userValues = userQueryContext?.userValues ?? CSUserQueryContext.UserState()
+        super.init(queryString: userQueryString ?? "", queryContext: userQueryContext, container: container)
+    }
+
+    /// Warms up what a search needs (the folding tables); Searchlight has no semantic model to load.
+    open class func prepare() { _ = Folding.fold("Searchlight") }
+
+    /// Accepted for API compatibility; a container's items are searched whatever their protection class.
+    open class func prepareProtectionClasses(_ protectionClasses: [FileProtectionType]) { prepare() }
+
+    /// Suggestions delivered (0 without a suggestions handler).
+    open var foundSuggestionCount: Int { userState.withLock { $0.foundSuggestionCount } }
+
+    /// Receives the complete ordered list of suggestions once, before the items; without it none are made.
+    open var foundSuggestionsHandler: (([CSSuggestion]) -> Void)? {
+        get { userState.withLock { $0.suggestionsHandler.value } }
+        set { let box = HandlerBox(newValue); userState.withLock { $0.suggestionsHandler = box } }
+    }
+
+    /// The text searched and whether its last word is still being typed.
+    private var effectiveText: (text: String, typing: Bool) {
+        if let suggestion = userValues.currentSuggestion { return (suggestion.suggestionText, false) }
+        return (userQueryString, true)
+    }
+
+    /// The filter every result must pass: visible, and matching every filter query.
+    private func filter(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query {
+        guard !contextValues.filterQueries.isEmpty else { return snapshot.liveFilter }
+        var expressions: [QueryExpression] = []
+        for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
+        var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
+        return .and([snapshot.liveFilter, .documents(DocumentSet(evaluator.matches(all: expressions)))])
+    }
+
+    override package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
+        let (text, typing) = effectiveText
+        let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
+        let filter = try filter(in: snapshot)
+        guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
+        let ranking = UserQueryRanking(snapshot: snapshot, engagement: EngagementStore.shared.weights(in: container),
+                                       typedText: text)
+        let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
+        let scored = snapshot.engine.search(plan.query, options: SearchOptions(
+            limit: limit, filter: filter, rescore: ranking.rescore, rescoreWindow: limit))
+        let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
+        let rankedCount = userValues.maxRankedResultCount
+        var hits: [Hit] = scored.enumerated().map { index, hit in
+            let entry = ResultOrder.Entry(address: hit.address, identifier: snapshot.engine.id(of: hit.address) ?? "",
+                                          key: order.key(of: hit.address))
+            return Hit(entry: entry, rank: index < rankedCount ? Double(hit.score) : 0)
+        }
+        if !contextValues.sortAttributes.isEmpty {
+            hits.sort { order.precedes(($0.entry.key, $0.entry.identifier), ($1.entry.key, $1.entry.identifier)) }
+        } else if userValues.enableRankedResults {
+            // The ranked head keeps its order; the unranked tail follows in index order.
+            if hits.count > rankedCount { hits[rankedCount...].sort { $0.entry.address < $1.entry.address } }
+        } else {
+            hits.sort { $0.entry.address < $1.entry.address }
+        }
+        if contextValues.offset > 0 { hits.removeFirst(min(contextValues.offset, hits.count)) }
+        if contextValues.limit > 0, hits.count > contextValues.limit { hits.removeLast(hits.count - contextValues.limit) }
+        var addresses: [String: DocAddress] = [:]
+        for hit in hits { addresses[hit.entry.identifier] = hit.entry.address }
+        let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, ranking: ranking, addresses: addresses)
+        userState.withLock { $0.annotator = annotator }
+        return Outcome(hits: hits, cursor: nil)
+    }
+
+    override package func releaseHandlers() {
+        userState.withLock { $0.suggestionsHandler = HandlerBox() }
+    }
+
+    override package func willDeliver(in snapshot: ContainerSnapshot) {
+        let handler = userState.withLock { $0.suggestionsHandler }
+        guard let deliver = handler.value else { return }
+        let list = (try? suggestions(in: snapshot)) ?? []
+        userState.withLock { $0.foundSuggestionCount = list.count }
+        deliver(list)
+    }
+
+    /// Completions of the last word from the index's terms, ranked by how many visible items (that also match
+    /// the other words and the filters) each would find, then by document frequency; the typed part is marked.
+    package func suggestions(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [CSSuggestion] {
+        let text = userQueryString
+        let tokens = Analyzer().tokens(text, mode: .query)
+        guard let last = tokens.last, last.byteRange.upperBound == text.utf8.count else { return [] }
+        let utf8 = Array(text.utf8)
+        let head = String(decoding: utf8[..<last.byteRange.lowerBound], as: UTF8.self)
+        let typed = String(decoding: utf8[last.byteRange], as: UTF8.self)
+        let plan = UserQueryPlan(text: head, lastWordIsPrefix: false)
+        let filter = try filter(in: snapshot)
+        var frequency: [String: Int] = [:]
+        for info in snapshot.engine.terms(withPrefix: last.term, in: .defaultFields, limit: 200) {
+            frequency[info.term, default: 0] += info.documentFrequency
+        }
+        let candidates = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(30)
+        let engagement = EngagementStore.shared.weights(in: container)
+        var scored: [(text: String, count: Int, score: Double, df: Int)] = []
+        for (term, df) in candidates {
+            let clauses = plan.words.map(plan.clause) + [.term(term), filter]
+            let count = snapshot.engine.count(.and(clauses))
+            guard count > 0 else { continue }
+            let suggestion = head + term
+            let boost = 1 + 0.25 * min(1, log2(1 + (engagement[Self.engagementKey(suggestion)] ?? 0)) / 4)
+            scored.append((suggestion, count, Double(count) * boost, df))
+        }
+        scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.df != $1.df ? $0.df > $1.df : $0.text < $1.text }
+        let maximum = userValues.maxSuggestionCount > 0 ? userValues.maxSuggestionCount : 10
+        return scored.prefix(maximum).enumerated().map { rank, entry in
+            CSSuggestion(text: entry.text, typedCharacters: head.count + typed.count, rank: rank, resultCount: entry.count)
+        }
+    }
+
+    /// The engagement-store key of a suggestion.
+    static func engagementKey(_ suggestionText: String) -> String { "suggestion:" + suggestionText }
+
+    /// The annotator of the finished run (nil before it ran).
+    var annotator: UserQueryAnnotator? { userState.withLock { $0.annotator } }
+
+    /// Searchlight extension: the highlighted snippet of a result of this query.
+    public func snippet(for item: CSSearchableItem) -> Snippet? { annotator?.snippet(for: item.uniqueIdentifier) }
+
+    /// Searchlight extension: how a result's score was computed (BM25F terms and the ranking signals).
+    public func explanation(for item: CSSearchableItem) -> String? {
+        annotator?.explanation(for: item.uniqueIdentifier)
+    }
+
+    /// Records that the person engaged with a result (ranking favours it in later queries on this container).
+    public func userEngaged(_ item: Item, visibleItems: [Item], interaction: UserInteractionKind) {
+        EngagementStore.shared.record(item.id, in: container, weight: interaction == .select ? 1 : 0.25)
+    }
+
+    /// Records that the person engaged with a suggestion (later suggestion lists favour it).
+    public func userEngaged(_ suggestion: Suggestion, visibleSuggestions: [Suggestion], interaction: UserInteractionKind) {
+        EngagementStore.shared.record(Self.engagementKey(suggestion.suggestion.suggestionText), in: container,
+                                      weight: interaction == .select ? 1 : 0.25)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+
+/// Mirror of `CSUserQueryContext`: settings of a free-text `CSUserQuery`.
+open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: the added state is a value inside a `Mutex`.
+    package struct UserState: Sendable {
+        var enableRankedResults = false
+        var disableSemanticSearch = false
+        var maxResultCount = 0
+        var maxSuggestionCount = 0
+        var maxRankedResultCount = 100
+        var currentSuggestion: CSSuggestion?
+    }
+
+    private let userState = Mutex(UserState())
+
+    public override init() { super.init() }
+
+    /// A context that refines the search around a suggestion the user picked: the query runs on the
+    /// suggestion's full text (every word complete).
+    public convenience init(currentSuggestion: CSSuggestion?) {
+        self.init()
+        userState.withLock { $0.currentSuggestion = currentSuggestion }
+    }
+
+    /// The default context.
+    open class var userQueryContext: CSUserQueryContext { CSUserQueryContext() }
+
+    package var userValues: UserState { userState.withLock { $0 } }
+
+    /// Deliver results best first (else in index order); ranks are set either way.
+    open var enableRankedResults: Bool {
+        get { userState.withLock { $0.enableRankedResults } }
+        set { userState.withLock { $0.enableRankedResults = newValue } }
+    }
+
+    /// Accepted: Searchlight's search is always lexical.
+    open var disableSemanticSearch: Bool {
+        get { userState.withLock { $0.disableSemanticSearch } }
+        set { userState.withLock { $0.disableSemanticSearch = newValue } }
+    }
+
+    /// At most this many results (0, the default: all matches).
+    open var maxResultCount: Int {
+        get { userState.withLock { $0.maxResultCount } }
+        set { userState.withLock { $0.maxResultCount = max(newValue, 0) } }
+    }
+
+    /// At most this many suggestions (0, the default: up to 10) when a suggestions handler is set.
+    open var maxSuggestionCount: Int {
+        get { userState.withLock { $0.maxSuggestionCount } }
+        set { userState.withLock { $0.maxSuggestionCount = max(newValue, 0) } }
+    }
+
+    /// Only this many top results are ranked (default 100); the rest follow in index order with rank 0.
+    open var maxRankedResultCount: Int {
+        get { userState.withLock { $0.maxRankedResultCount } }
+        set { userState.withLock { $0.maxRankedResultCount = max(newValue, 0) } }
+    }
+
+    /// The suggestion this context refines around, if any.
+    open var currentSuggestion: CSSuggestion? { userState.withLock { $0.currentSuggestion } }
+
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = CSUserQueryContext()
+        copyBaseState(into: copy)
+        let values = userValues
+        copy.userState.withLock { $0 = values }
+        return copy
+    }
+}

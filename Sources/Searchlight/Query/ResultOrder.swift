@@ -1,0 +1,99 @@
+import Foundation
+import SearchlightEngine
+
+/// One sort key value: numbers before text, a missing value last.
+package enum SortValue: Sendable, Hashable {
+    case number(Double)
+    case text(String)
+    case missing
+
+    /// Orders two values for one sort attribute (`missing` last in both directions).
+    static func ordered(_ a: SortValue, _ b: SortValue, ascending: Bool) -> ComparisonResult {
+        switch (a, b) {
+        case (.missing, .missing): return .orderedSame
+        case (.missing, _): return .orderedDescending
+        case (_, .missing): return .orderedAscending
+        case (.number, .text): return .orderedAscending
+        case (.text, .number): return .orderedDescending
+        case let (.number(x), .number(y)):
+            if x == y { return .orderedSame }
+            return (x < y) == ascending ? .orderedAscending : .orderedDescending
+        case let (.text(x), .text(y)):
+            if x == y { return .orderedSame }
+            return (x < y) == ascending ? .orderedAscending : .orderedDescending
+        }
+    }
+}
+
+/// Orders matches for delivery: sort keys (or index order), then cursor, offset and limit.
+package struct ResultOrder {
+    package struct Entry {
+        package let address: DocAddress
+        package let identifier: String
+        package let key: [SortValue]
+    }
+
+    let snapshot: ContainerSnapshot
+    let sortAttributes: [CSSearchQueryContext.SortAttribute]
+
+    /// The sort key of one document.
+    func key(of address: DocAddress) -> [SortValue] {
+        sortAttributes.map { sort in
+            let fields = AttributeFields(.named(sort.attribute), schema: snapshot.engine.schema)
+            let numbers = fields.numeric.flatMap { snapshot.engine.numbers($0, of: address) }
+            if let n = sort.ascending ? numbers.min() : numbers.max() { return .number(n) }
+            let texts = fields.text.flatMap { snapshot.engine.text($0, of: address) }.map { Folding.fold($0) }
+            if let t = sort.ascending ? texts.min() : texts.max() { return .text(t) }
+            return .missing
+        }
+    }
+
+    /// Whether entry `a` comes before `b`.
+    func precedes(_ a: (key: [SortValue], id: String), _ b: (key: [SortValue], id: String)) -> Bool {
+        assert(a.key.count == sortAttributes.count && b.key.count == sortAttributes.count, "sort key arity")
+        for (index, sort) in sortAttributes.enumerated() {
+            switch SortValue.ordered(a.key[index], b.key[index], ascending: sort.ascending) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: continue
+            }
+        }
+        return a.id < b.id
+    }
+
+    /// The page of `addresses` (address order) to deliver.
+    func page(_ addresses: [DocAddress], cursor: CSSearchQueryCursor?, offset: Int,
+              limit: Int) throws(CSSearchQueryError) -> [Entry] {
+        var entries = addresses.map { address in
+            Entry(address: address, identifier: snapshot.engine.id(of: address) ?? "", key: key(of: address))
+        }
+        if !sortAttributes.isEmpty {
+            entries.sort { precedes(($0.key, $0.identifier), ($1.key, $1.identifier)) }
+        }
+        if let cursor {
+            guard cursor.sortAttributes == sortAttributes else {
+                throw CSSearchQueryError(.invalidQuery, message: "the cursor was made by a query with other sort attributes")
+            }
+            if sortAttributes.isEmpty {
+                guard cursor.generation == snapshot.engine.generation else {
+                    throw CSSearchQueryError(.invalidQuery, message:
+                        "the index changed since this unsorted cursor was made; set sortAttributes for cursors that survive changes")
+                }
+                let last = DocAddress(segment: cursor.address.segment, doc: cursor.address.doc)
+                entries.removeAll { !(last < $0.address) }
+            } else {
+                entries.removeAll { !precedes((cursor.key, cursor.identifier), ($0.key, $0.identifier)) }
+            }
+        }
+        if offset > 0 { entries.removeFirst(min(offset, entries.count)) }
+        if limit > 0, entries.count > limit { entries.removeLast(entries.count - limit) }
+        return entries
+    }
+
+    /// A cursor continuing after `entry`.
+    func cursor(after entry: Entry) -> CSSearchQueryCursor {
+        CSSearchQueryCursor(sortAttributes: sortAttributes, key: entry.key, identifier: entry.identifier,
+                            generation: snapshot.engine.generation,
+                            address: DocAddressKey(segment: entry.address.segment, doc: entry.address.doc))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import SearchlightEngine
+
+/// Builds the Searchlight extras of a `CSUserQuery` result on demand: a highlighted snippet of the matched
+/// text and the explanation of its score. Holds the snapshot the query ran on, so it stays consistent.
+package final class UserQueryAnnotator: Sendable {
+    let snapshot: ContainerSnapshot
+    let plan: UserQueryPlan
+    let ranking: UserQueryRanking
+    let addresses: [String: DocAddress]
+    /// Typo-tolerant expansions of each word (folded terms).
+    let fuzzy: [UserQueryPlan.Word: Set<String>]
+
+    /// Fields a snippet may come from, in order of preference on ties.
+    static let snippetAttributes = ["title", "displayName", "contentDescription", "textContent", "keywords",
+                                    "alternateNames", "subject", "transcribedTextContent"]
+    /// Snippet length in UTF-8 bytes around the first highlight.
+    static let snippetBytes = 160
+
+    init(snapshot: ContainerSnapshot, plan: UserQueryPlan, ranking: UserQueryRanking, addresses: [String: DocAddress]) {
+        self.snapshot = snapshot
+        self.plan = plan
+        self.ranking = ranking
+        self.addresses = addresses
+        var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
+        for word in plan.words {
+            fuzzy[word] = Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: nil).map(\.term))
+        }
+        self.fuzzy = fuzzy
+    }
+
+    /// The best snippet of an item: the attribute value whose tokens answer the most words.
+    func snippet(for identifier: String) -> CSUserQuery.Snippet? {
+        guard let address = addresses[identifier] else { return nil }
+        let analyzer = Analyzer()
+        var best: (attribute: String, value: String, ranges: [Range<Int>], words: Int)?
+        for attribute in Self.snippetAttributes {
+            guard let field = snapshot.engine.schema.field(named: attribute) else { continue }
+            for value in snapshot.engine.text(field, of: address) {
+                var ranges: [Range<Int>] = []
+                var answered = Set<Int>()
+                for token in analyzer.tokens(value, mode: .index) where token.kind != .compound {
+                    for (index, word) in plan.words.enumerated()
+                    where plan.accepts(token.term, for: word, fuzzy: fuzzy[word] ?? []) {
+                        answered.insert(index)
+                        if ranges.last.map({ $0.overlaps(token.byteRange) }) != true { ranges.append(token.byteRange) }
+                    }
+                }
+                if !ranges.isEmpty, answered.count > (best?.words ?? 0) {
+                    best = (attribute, value, ranges, answered.count)
+                }
+            }
+        }
+        guard let best else { return nil }
+        return Self.cut(best.value, attribute: best.attribute, highlights: best.ranges)
+    }
+
+    /// A window of about `snippetBytes` bytes around the first highlight, on scalar boundaries, with `…`
+    /// where text was cut.
+    static func cut(_ value: String, attribute: String, highlights: [Range<Int>]) -> CSUserQuery.Snippet {
+        let bytes = Array(value.utf8)
+        var start = 0, end = bytes.count
+        if bytes.count > snippetBytes, let first = highlights.first {
+            start = max(0, first.lowerBound - snippetBytes / 3)
+            end = min(bytes.count, start + snippetBytes)
+            while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        }
+        let prefix = start > 0 ? "…" : ""
+        let suffix = end < bytes.count ? "…" : ""
+        let text = prefix + String(decoding: bytes[start..<end], as: UTF8.self) + suffix
+        let shift = prefix.utf8.count - start
+        let utf8 = text.utf8
+        var ranges: [Range<String.Index>] = []
+        for range in highlights where range.lowerBound >= start && range.upperBound <= end {
+            let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound + shift)
+            let upper = utf8.index(utf8.startIndex, offsetBy: range.upperBound + shift)
+            ranges.append(lower..<upper)
+        }
+        return CSUserQuery.Snippet(attribute: attribute, text: text, highlights: ranges)
+    }
+
+    /// The score breakdown: the engine's BM25F explanation times the ranking factor.
+    func explanation(for identifier: String) -> String? {
+        guard let address = addresses[identifier], let base = snapshot.engine.explain(plan.query, address) else {
+            return nil
+        }
+        let factor = ranking.factor(address)
+        return "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement)\n"
+            + "  \(factor) = signals factor\n"
+            + base.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,373 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
+import Synchronization
+
+/// Settings of a durable store.
+package struct StoreOptions: Sendable {
+    /// The file layer (tests inject faults here).
+    package var fileSystem: any StoreFileSystem = POSIXFileSystem()
+    /// Recorded in every file header (see README: protection classes).
+    package var protectionClass: String = ""
+    /// A snapshot is due once the journal holds this many bytes.
+    package var checkpointJournalBytes: Int = 64 << 20
+
+    package init() {}
+}
+
+/// What opening a store found.
+package struct RecoveryReport: Sendable {
+    /// Set when the store could not be read: it was opened EMPTY and its files were moved aside.
+    package var corruption: StoreError?
+    /// Where the unreadable files went (full paths).
+    package var movedAside: [String] = []
+    /// Bytes of an incomplete last record (a crash mid-append) that were cut off.
+    package var tornTailBytes = 0
+    /// Journal records replayed over the snapshot.
+    package var replayedBatches = 0
+    /// The protection class the files recorded (nil for a new store).
+    package var recordedProtectionClass: String?
+}
+
+/// The durable store under an `IndexWriter`: a journal of batches (appended and fsynced before a batch is
+/// acknowledged) plus snapshots of the committed index (sealed segments, schema, live bits, client states).
+///
+/// Files in the store directory (0700): `LOCK` (held with `flock` while open), `snapshot.sls` (generation S,
+/// absent until the first checkpoint, S = 0), `journal-G.slj` for G = S, S+1, … (the batches after snapshot G).
+/// A checkpoint first switches to `journal-(G+1).slj`, then writes snapshot G+1 through a temporary file and a
+/// rename (possibly on a background thread) and deletes the older journals; a crash at any point leaves a
+/// snapshot and a chain of journals that replays to exactly the acknowledged batches. See README.md in this
+/// folder for the byte layouts.
+///
+/// Not thread-safe: the owner serializes calls (the container calls it under its write lock).
+package final class DurableStore {
+    package let directory: String
+    package let options: StoreOptions
+    private var fileSystem: any StoreFileSystem { options.fileSystem }
+    private let canonicalPath: String
+    private var lockDescriptor: Int32
+    private var journalDescriptor: Int32 = -1
+    /// Generation of the current snapshot and journal.
+    package private(set) var generation: UInt64
+    /// Bytes of the current journal (header plus acknowledged records).
+    package private(set) var journalLength = 0
+    private var nextSequence: UInt64 = 1
+    /// The snapshot being written in the background, if any.
+    private let background = BackgroundWork()
+    /// Set when a failed append could not be undone; every later append fails.
+    private var failure: String?
+    private var closed = false
+
+    private static let openStores = Mutex<Set<String>>([])
+
+    private init(directory: String, canonicalPath: String, options: StoreOptions, lock: Int32, generation: UInt64) {
+        self.directory = directory
+        self.canonicalPath = canonicalPath
+        self.options = options
+        self.lockDescriptor = lock
+        self.generation = generation
+    }
+
+    deinit { close() }
+
+    private func path(_ name: String) -> String { directory + "/" + name }
+
+    /// Whether the journal has grown past the checkpoint threshold.
+    package var needsCheckpoint: Bool { journalLength >= options.checkpointJournalBytes }
+
+    /// Records in the current journal (batches since the last snapshot).
+    package var journalRecordCount: Int { Int(nextSequence) - 1 }
+
+    // MARK: Opening
+
+    /// Opens (or creates) the store in `directory`: loads the snapshot and replays the journal into a new writer.
+    /// A store that cannot be read opens EMPTY with its files moved aside and `report.corruption` set; a newer
+    /// format version, a lock held elsewhere or an insecure directory throw instead.
+    package static func open(directory: String, options: StoreOptions = StoreOptions()) throws(StoreError)
+        -> (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport) {
+        let fs = options.fileSystem
+        var directory = directory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        try fs.prepareDirectory(directory)
+        let canonical = canonicalize(directory)
+        let inserted = openStores.withLock { $0.insert(canonical).inserted }
+        guard inserted else { throw .alreadyOpen(path: directory) }
+        let lock: Int32
+        do {
+            lock = try fs.lock(directory + "/LOCK")
+        } catch {
+            openStores.withLock { _ = $0.remove(canonical) }
+            throw error
+        }
+        let store = DurableStore(directory: directory, canonicalPath: canonical, options: options, lock: lock,
+                                 generation: 0)
+        // From here on, `store.close()` (also run by deinit) releases the lock and the registration.
+        let (writer, states, report) = try store.recover()
+        return (store, writer, states, report)
+    }
+
+    private static func canonicalize(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private func recover() throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
+        var report = RecoveryReport()
+        let names = try fileSystem.list(directory)
+        for name in names where name.hasSuffix(".tmp") { try? fileSystem.remove(path(name)) }
+        let journals = names.compactMap { name in JournalFile.generation(ofFileName: name).map { ($0, name) } }
+
+        let writer = IndexWriter()
+        var states: [String: [UInt8]] = [:]
+        var journalContents: JournalFile.Contents?
+        var staleBefore: UInt64 = 0
+        do throws(StoreError) {
+            var snapshotGeneration: UInt64 = 0
+            if let file = try fileSystem.mapFile(path(SnapshotFile.fileName)) {
+                let snapshot = try SnapshotFile.decode(file.bytes, path: path(SnapshotFile.fileName))
+                snapshotGeneration = snapshot.generation
+                report.recordedProtectionClass = snapshot.protectionClass
+                writer.restore(segments: snapshot.segments, live: snapshot.live, schema: snapshot.schema,
+                               generation: snapshot.writerGeneration)
+                states = snapshot.clientStates
+            }
+            // Journals from the snapshot's generation on form a chain: each follows the snapshot its generation
+            // names, which may not have been written (a checkpoint in progress or failed); replay them in order.
+            let chain = journals.filter { $0.0 >= snapshotGeneration }.sorted { $0.0 < $1.0 }
+            for (offset, journal) in chain.enumerated() where journal.0 != snapshotGeneration + UInt64(offset) {
+                throw StoreError.corrupt(path: path(journal.1), reason: "journal generation \(journal.0) does not "
+                                         + "continue from the snapshot at generation \(snapshotGeneration)")
+            }
+            staleBefore = snapshotGeneration
+            generation = chain.last?.0 ?? snapshotGeneration
+            for (journalGeneration, name) in chain {
+                let journalPath = path(name)
+                guard let bytes = try fileSystem.readFile(journalPath) else {
+                    throw StoreError.corrupt(path: journalPath, reason: "it disappeared while the store was opened")
+                }
+                let contents = try JournalFile.read(bytes, path: journalPath)
+                guard contents.generation == journalGeneration else {
+                    throw StoreError.corrupt(path: journalPath, reason: "its header says generation \(contents.generation)")
+                }
+                if report.recordedProtectionClass == nil { report.recordedProtectionClass = contents.protectionClass }
+                do {
+                    for batch in contents.batches { try batch.apply(to: writer, clientStates: &states) }
+                } catch {
+                    throw StoreError.corrupt(path: journalPath, reason: "a record cannot be replayed (\(error))")
+                }
+                report.replayedBatches += contents.batches.count
+                report.tornTailBytes += contents.tornBytes
+                journalContents = contents
+            }
+            if !chain.isEmpty {
+                do {
+                    try writer.commit()
+                } catch {
+                    throw StoreError.corrupt(path: path(chain[chain.count - 1].1),
+                                             reason: "the replayed records cannot be committed (\(error))")
+                }
+            }
+        } catch {
+            if case .corrupt = error {
+                return try startOver(after: error, names: names)
+            }
+            close()
+            throw error
+        }
+        // Stale journals of older generations are fully contained in the snapshot.
+        for (journalGeneration, name) in journals where journalGeneration < staleBefore { try? fileSystem.remove(path(name)) }
+        do {
+            if let contents = journalContents {
+                let journalPath = path(JournalFile.fileName(generation: generation))
+                journalDescriptor = try fileSystem.openForAppending(journalPath, truncate: false)
+                if contents.tornBytes > 0 {
+                    try fileSystem.truncate(journalDescriptor, to: contents.validLength, path: journalPath)
+                    try fileSystem.sync(journalDescriptor, path: journalPath)
+                }
+                journalLength = contents.validLength
+                nextSequence = UInt64(contents.batches.count) + 1
+            } else {
+                try startJournal(generation: generation)
+            }
+        } catch {
+            close()
+            throw error
+        }
+        return (writer, states, report)
+    }
+
+    /// Moves every store file aside (never deletes it) and starts an empty store at generation 0.
+    private func startOver(after error: StoreError, names: [String])
+        throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
+        var report = RecoveryReport()
+        report.corruption = error
+        let suffix = ".corrupt-\(time(nil))"
+        do {
+            for name in names where name == SnapshotFile.fileName || JournalFile.generation(ofFileName: name) != nil {
+                var target = name + suffix
+                var n = 1
+                while names.contains(target) {
+                    target = name + suffix + "-\(n)"
+                    n += 1
+                }
+                try fileSystem.rename(path(name), to: path(target))
+                report.movedAside.append(path(target))
+            }
+            try fileSystem.syncDirectory(directory)
+            generation = 0
+            try startJournal(generation: 0)
+        } catch {
+            close()
+            throw error
+        }
+        return (IndexWriter(), [:], report)
+    }
+
+    /// Creates an empty journal for `generation` (atomically) and opens it for appending.
+    private func startJournal(generation newGeneration: UInt64) throws(StoreError) {
+        let name = JournalFile.fileName(generation: newGeneration)
+        let header = JournalFile.header(generation: newGeneration, protectionClass: options.protectionClass)
+        try fileSystem.writeAtomically(header, to: path(name), directory: directory)
+        let fd = try fileSystem.openForAppending(path(name), truncate: false)
+        if journalDescriptor >= 0 { fileSystem.close(journalDescriptor) }
+        journalDescriptor = fd
+        journalLength = header.count
+        nextSequence = 1
+        generation = newGeneration
+    }
+
+    // MARK: Writing
+
+    /// Appends one batch as one record and fsyncs it. When this returns, the batch survives a crash; when it
+    /// throws, the journal is as before (the partial record is cut off again) and the batch must not be
+    /// acknowledged.
+    package func append(_ batch: JournalBatch) throws(StoreError) {
+        try checkWritable()
+        let journalPath = path(JournalFile.fileName(generation: generation))
+        let body = batch.encoded()
+        guard body.count + 8 <= JournalFile.maximumRecordSize else {
+            throw .unavailable(path: directory, reason: "a batch of \(body.count) bytes exceeds the 1 GiB record limit; "
+                               + "split it into smaller batches")
+        }
+        let record = JournalFile.record(sequence: nextSequence, body: body)
+        do {
+            try fileSystem.write(journalDescriptor, record, path: journalPath)
+            try fileSystem.sync(journalDescriptor, path: journalPath)
+        } catch {
+            do {
+                try fileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
+                try fileSystem.sync(journalDescriptor, path: journalPath)
+            } catch {
+                failure = "a failed append could not be undone (\(error)); reopen the store"
+            }
+            throw error
+        }
+        journalLength += record.count
+        nextSequence += 1
+    }
+
+    private func checkWritable() throws(StoreError) {
+        if closed { throw .unavailable(path: directory, reason: "it is closed") }
+        if let failure { throw .unavailable(path: directory, reason: failure) }
+    }
+
+    /// Writes a snapshot of `snapshot` (the writer's last commit, which must include every appended batch) and
+    /// its client states. The journal is switched first (generation G+1; appends go there from now on), then
+    /// snapshot G+1 is written and the journals before it are deleted. If writing the snapshot fails, the old
+    /// snapshot and both journals stay and replay in order at the next open. Waits for a background checkpoint.
+    package func checkpoint(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) throws(StoreError) {
+        try checkWritable()
+        background.wait()
+        let next = generation + 1
+        try startJournal(generation: next)
+        try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next,
+                               protectionClass: options.protectionClass, fileSystem: fileSystem, directory: directory)
+    }
+
+    /// Like `checkpoint`, but encodes and writes the snapshot on a background thread while appends continue in
+    /// the new journal. Does nothing while another background checkpoint runs; a failure is kept in
+    /// `lastBackgroundError` (the journals still hold everything) and the next checkpoint tries again.
+    package func checkpointInBackground(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) {
+        guard !closed, failure == nil, !background.isRunning else { return }
+        let next = generation + 1
+        do {
+            try startJournal(generation: next)
+        } catch {
+            background.record(error)
+            return
+        }
+        let fileSystem = fileSystem, directory = directory, protection = options.protectionClass
+        background.run { () throws(StoreError) in
+            try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next, protectionClass: protection,
+                                   fileSystem: fileSystem, directory: directory)
+        }
+    }
+
+    /// Waits for a background checkpoint (tests and `close()`).
+    package func waitForBackgroundCheckpoint() { background.wait() }
+
+    /// The failure of the last background checkpoint (nil after a success).
+    package var lastBackgroundError: StoreError? { background.lastError }
+
+    private static func writeSnapshot(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]], generation: UInt64,
+                                      protectionClass: String, fileSystem: any StoreFileSystem,
+                                      directory: String) throws(StoreError) {
+        let bytes = SnapshotFile.encode(snapshot, clientStates: clientStates, generation: generation,
+                                        protectionClass: protectionClass)
+        try fileSystem.writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+        // The journals before this generation are inside the snapshot now.
+        for name in (try? fileSystem.list(directory)) ?? [] {
+            if let old = JournalFile.generation(ofFileName: name), old < generation {
+                try? fileSystem.remove(directory + "/" + name)
+            }
+        }
+    }
+
+    /// Releases the journal and the lock. Idempotent; later appends fail.
+    package func close() {
+        guard !closed else { return }
+        background.wait()
+        closed = true
+        if journalDescriptor >= 0 { fileSystem.close(journalDescriptor) }
+        journalDescriptor = -1
+        if lockDescriptor >= 0 { fileSystem.close(lockDescriptor) }
+        lockDescriptor = -1
+        let key = canonicalPath
+        Self.openStores.withLock { _ = $0.remove(key) }
+    }
+
+    package var isClosed: Bool { closed }
+}
+
+/// One piece of work on a background thread at a time, with its outcome.
+private final class BackgroundWork: Sendable {
+    private let running = Mutex(false)
+    private let failure = Mutex<StoreError?>(nil)
+    private let group = DispatchGroup()
+
+    var isRunning: Bool { running.withLock { $0 } }
+    var lastError: StoreError? { failure.withLock { $0 } }
+
+    func record(_ error: StoreError) { failure.withLock { $0 = error } }
+
+    func run(_ body: @escaping @Sendable () throws(StoreError) -> Void) {
+        running.withLock { $0 = true }
+        DispatchQueue.global(qos: .utility).async(group: group) { [self] in
+            do throws(StoreError) {
+                try body()
+                failure.withLock { $0 = nil }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            running.withLock { $0 = false }
+        }
+    }
+
+    func wait() { group.wait() }
+}

@@ -1,0 +1,471 @@
+import Foundation
+import XCTest
+@testable import SearchlightEngine
+
+final class DurableStoreTests: XCTestCase {
+    typealias Opened = (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport)
+
+    private func open(_ directory: String, _ fileSystem: any StoreFileSystem = POSIXFileSystem(),
+                      protection: String = "NSFileProtectionComplete") throws -> Opened {
+        var options = StoreOptions()
+        options.fileSystem = fileSystem
+        options.protectionClass = protection
+        return try DurableStore.open(directory: directory, options: options)
+    }
+
+    /// Applies model batch `n` and journals it the way the container does: on failure the writer rolls back.
+    @discardableResult
+    private func commit(_ n: Int, _ opened: Opened, model: inout StoreModel, states: inout [String: [UInt8]]) -> Bool {
+        do {
+            let batch = try record(modelBatch(n), writer: opened.writer)
+            try opened.store.append(batch)
+            try opened.writer.commit()
+            model.apply(modelBatch(n))
+            states = model.clientStates
+            return true
+        } catch {
+            opened.writer.rollback()
+            return false
+        }
+    }
+
+    private func state(_ opened: Opened) -> StoreModel {
+        StoreModel.read(opened.writer.snapshot, clientStates: opened.clientStates)
+    }
+
+    func testReopenReplaysTheJournal() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            XCTAssertNil(opened.report.corruption)
+            for n in 1...14 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.close()
+        }
+        let reopened = try open(directory)
+        XCTAssertEqual(reopened.report.replayedBatches, 14)
+        XCTAssertEqual(reopened.report.recordedProtectionClass, "NSFileProtectionComplete")
+        XCTAssertEqual(state(reopened), model)
+        XCTAssertFalse(model.documents.isEmpty)
+    }
+
+    func testCheckpointWritesSegmentsAndStartsANewJournal() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            for n in 1...9 { commit(n, opened, model: &model, states: &states) }
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            XCTAssertEqual(opened.store.generation, 1)
+            XCTAssertEqual(opened.store.journalRecordCount, 0)
+            for n in 12...16 { commit(n, opened, model: &model, states: &states) }
+            opened.store.close()
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        XCTAssertEqual(names, ["LOCK", "journal-1.slj", "snapshot.sls"])
+        let reopened = try open(directory)
+        XCTAssertEqual(reopened.report.replayedBatches, 5)
+        XCTAssertEqual(state(reopened), model)
+        // Loaded segments answer queries (postings and term dictionaries came from the file).
+        let snapshot = reopened.writer.snapshot
+        XCTAssertEqual(snapshot.count(.term("batch")), model.documents.count)
+        XCTAssertEqual(snapshot.count(.prefix("docum")), model.documents.count)
+        XCTAssertEqual(snapshot.count(.phrase("batch 16 document 0")), model.documents["d14"] == nil ? 0 : 1)
+    }
+
+    func testSnapshotRoundTripWithoutJournal() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        let originalHits: [String]
+        var originalScored: [[SearchHit]] = []
+        var originalStats: IndexStats?
+        let queries: [Query] = [.term("document"), .or([.term("batch"), .prefix("üb")]), .phrase("document 2"),
+                                .range(FieldID(rawValue: 1), lower: .inclusive(100), upper: nil)]
+        do {
+            let opened = try open(directory)
+            for n in 1...40 { commit(n, opened, model: &model, states: &states) }
+            let snapshot = opened.writer.snapshot
+            originalHits = snapshot.search(.term("document"), limit: 50).compactMap { snapshot.id(of: $0.address) }
+            originalScored = queries.map { snapshot.search($0, limit: 100) }
+            originalStats = snapshot.stats
+            try opened.store.checkpoint(snapshot, clientStates: states)
+            opened.store.close()
+        }
+        let reopened = try open(directory)
+        XCTAssertEqual(reopened.report.replayedBatches, 0)
+        XCTAssertEqual(state(reopened), model)
+        let snapshot = reopened.writer.snapshot
+        XCTAssertEqual(snapshot.search(.term("document"), limit: 50).compactMap { snapshot.id(of: $0.address) }, originalHits)
+        for id in model.documents.keys { XCTAssertNotNil(snapshot.lookup(id: id), id) }
+        // Same segments, same addresses, same scores (norms, impacts and statistics came back bit for bit).
+        XCTAssertEqual(queries.map { snapshot.search($0, limit: 100) }, originalScored)
+        var stats = snapshot.stats, expected = try XCTUnwrap(originalStats)
+        stats.estimatedMemoryBytes = 0  // array capacities differ after a load; the contents do not
+        expected.estimatedMemoryBytes = 0
+        XCTAssertEqual(stats, expected)
+        // The reopened writer keeps working: replace, delete, commit.
+        var more = model, moreStates = states
+        let again = (store: reopened.store, writer: reopened.writer, clientStates: states, report: reopened.report)
+        XCTAssertTrue(commit(41, again, model: &more, states: &moreStates))
+        XCTAssertEqual(StoreModel.read(reopened.writer.snapshot, clientStates: moreStates), more)
+    }
+
+    func testFlippedSnapshotBytesAreAlwaysReportedCorrupt() throws {
+        let writer = IndexWriter()
+        for n in 1...12 { _ = try record(modelBatch(n), writer: writer) }
+        let snapshot = try writer.commit()
+        let bytes = SnapshotFile.encode(snapshot, clientStates: ["a": [1, 2]], generation: 4, protectionClass: "p")
+        let decoded = try SnapshotFile.decode(bytes, path: "s")
+        XCTAssertEqual(decoded.generation, 4)
+        XCTAssertEqual(decoded.clientStates, ["a": [1, 2]])
+        var random = SeededRandom(seed: 11)
+        for _ in 0..<300 {
+            var damaged = bytes
+            let position = Int.random(in: 0..<bytes.count, using: &random)
+            damaged[position] ^= UInt8.random(in: 1...255, using: &random)
+            do {
+                _ = try SnapshotFile.decode(damaged, path: "s")
+                XCTFail("flip at \(position) was not detected")
+            } catch StoreError.corrupt {
+            } catch StoreError.unsupportedVersion {
+                XCTAssertTrue((8..<12).contains(position))
+            }
+        }
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
+            XCTAssertThrowsError(try SnapshotFile.decode(Array(bytes[0..<length]), path: "s"))
+        }
+    }
+
+    func testBackgroundCheckpointLetsAppendsContinue() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            for n in 1...30 { commit(n, opened, model: &model, states: &states) }
+            opened.store.checkpointInBackground(opened.writer.snapshot, clientStates: states)
+            XCTAssertEqual(opened.store.generation, 1, "appends go to the new journal at once")
+            for n in 31...40 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.waitForBackgroundCheckpoint()
+            XCTAssertNil(opened.store.lastBackgroundError)
+            opened.store.checkpointInBackground(opened.writer.snapshot, clientStates: states)
+            for n in 41...45 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.close()  // waits for the snapshot
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        XCTAssertEqual(names, ["LOCK", "journal-2.slj", "snapshot.sls"])
+        let reopened = try open(directory)
+        XCTAssertEqual(reopened.report.replayedBatches, 5)
+        XCTAssertEqual(state(reopened), model)
+    }
+
+    /// A snapshot that could not be written after the journal switch leaves two journals, replayed in order.
+    func testJournalChainReplaysWhenTheSnapshotWasNotWritten() throws {
+        let directory = makeStoreDirectory(self)
+        let fileSystem = FaultInjectingFileSystem()
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory, fileSystem)
+            for n in 1...4 { commit(n, opened, model: &model, states: &states) }
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            for n in 5...8 { commit(n, opened, model: &model, states: &states) }
+            fileSystem.inject(.failRename, skip: 1)  // the journal switch works, the snapshot's rename fails
+            opened.store.checkpointInBackground(opened.writer.snapshot, clientStates: states)
+            for n in 9...12 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.waitForBackgroundCheckpoint()
+            guard case .io(let operation, _, _)? = opened.store.lastBackgroundError else {
+                return XCTFail("the background failure was not kept")
+            }
+            XCTAssertEqual(operation, "rename")
+            opened.store.close()
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        XCTAssertEqual(names, ["LOCK", "journal-1.slj", "journal-2.slj", "snapshot.sls"])
+        let reopened = try open(directory)
+        XCTAssertNil(reopened.report.corruption)
+        XCTAssertEqual(reopened.report.replayedBatches, 8)
+        XCTAssertEqual(state(reopened), model)
+        // The next checkpoint folds both journals into one snapshot.
+        try reopened.store.checkpoint(reopened.writer.snapshot, clientStates: reopened.clientStates)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(),
+                       ["LOCK", "journal-3.slj", "snapshot.sls"])
+    }
+
+    func testAGapInTheJournalChainIsCorruption() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            commit(1, opened, model: &model, states: &states)
+            opened.store.close()
+        }
+        let journal = try Data(contentsOf: URL(fileURLWithPath: directory + "/journal-0.slj"))
+        try journal.write(to: URL(fileURLWithPath: directory + "/journal-2.slj"))
+        let opened = try open(directory)
+        guard case .corrupt(let path, _)? = opened.report.corruption else { return XCTFail("gap not reported") }
+        XCTAssertEqual(path, directory + "/journal-2.slj")
+        XCTAssertEqual(opened.writer.snapshot.documentCount, 0)
+    }
+
+    func testTornTailIsCutAndAppendingContinues() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            for n in 1...5 { commit(n, opened, model: &model, states: &states) }
+            opened.store.close()
+        }
+        let journal = directory + "/journal-0.slj"
+        let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
+        // A record whose append was cut short by a crash.
+        let torn = JournalFile.record(sequence: 6, body: try record(modelBatch(6), writer: IndexWriter()).encoded())
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(torn.prefix(torn.count / 2)))
+        try handle.close()
+        do {
+            let opened = try open(directory)
+            XCTAssertNil(opened.report.corruption)
+            XCTAssertEqual(opened.report.tornTailBytes, torn.count / 2)
+            XCTAssertEqual(state(opened), model)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, cleanLength)
+            XCTAssertTrue(commit(7, opened, model: &model, states: &states))
+            opened.store.close()
+        }
+        let reopened = try open(directory)
+        XCTAssertEqual(reopened.report.tornTailBytes, 0)
+        XCTAssertEqual(state(reopened), model)
+    }
+
+    func testCorruptionInTheMiddleStartsEmptyAndMovesFilesAside() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            for n in 1...4 { commit(n, opened, model: &model, states: &states) }
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            for n in 5...9 { commit(n, opened, model: &model, states: &states) }
+            opened.store.close()
+        }
+        let journal = directory + "/journal-1.slj"
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: journal))
+        bytes[60] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: journal))
+        let opened = try open(directory)
+        guard case .corrupt(let path, _)? = opened.report.corruption else {
+            return XCTFail("corruption not reported: \(String(describing: opened.report.corruption))")
+        }
+        XCTAssertEqual(path, journal)
+        XCTAssertEqual(opened.writer.snapshot.documentCount, 0, "never half the data")
+        XCTAssertTrue(opened.clientStates.isEmpty)
+        XCTAssertEqual(opened.report.movedAside.count, 2)
+        for moved in opened.report.movedAside { XCTAssertTrue(FileManager.default.fileExists(atPath: moved), moved) }
+        XCTAssertEqual(try FileManager.default.contents(atPath: try XCTUnwrap(opened.report.movedAside.first { $0.contains("journal") })),
+                       bytes, "moved aside unchanged, not deleted")
+        // The fresh store works and survives a reopen.
+        var fresh = StoreModel(), freshStates: [String: [UInt8]] = [:]
+        XCTAssertTrue(commit(20, opened, model: &fresh, states: &freshStates))
+        opened.store.close()
+        let reopened = try open(directory)
+        XCTAssertNil(reopened.report.corruption)
+        XCTAssertEqual(state(reopened), fresh)
+    }
+
+    func testDamagedSnapshotOrMissingSnapshotIsReportedAndStartsEmpty() throws {
+        for damage in ["flip", "magic", "missing"] {
+            let directory = makeStoreDirectory(self)
+            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            do {
+                let opened = try open(directory)
+                for n in 1...5 { commit(n, opened, model: &model, states: &states) }
+                try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+                commit(6, opened, model: &model, states: &states)
+                opened.store.close()
+            }
+            let path = directory + "/snapshot.sls"
+            var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+            switch damage {
+            case "flip": bytes[bytes.count / 2] ^= 0x10
+            case "magic": bytes[0] = UInt8(ascii: "X")
+            default: try FileManager.default.removeItem(atPath: path)
+            }
+            if damage != "missing" { try bytes.write(to: URL(fileURLWithPath: path)) }
+            let opened = try open(directory)
+            guard case .corrupt(let file, let reason)? = opened.report.corruption else {
+                return XCTFail("\(damage): not reported")
+            }
+            XCTAssertEqual(file, damage == "missing" ? directory + "/journal-1.slj" : path, damage)
+            XCTAssertFalse(reason.isEmpty)
+            XCTAssertEqual(opened.writer.snapshot.documentCount, 0, damage)
+            XCTAssertTrue(opened.clientStates.isEmpty)
+            XCTAssertEqual(opened.report.movedAside.count, damage == "missing" ? 1 : 2, damage)
+            opened.store.close()
+        }
+    }
+
+    func testNewerSnapshotVersionIsAnErrorAndKeepsTheFiles() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            commit(1, opened, model: &model, states: &states)
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            opened.store.close()
+        }
+        let path = directory + "/snapshot.sls"
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        bytes[8] = 2
+        try bytes.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try open(directory)) { error in
+            XCTAssertEqual(error as? StoreError, .unsupportedVersion(path: path, version: 2, supported: 1))
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: path), bytes, "not reset")
+        // The failed open released the lock and the registration.
+        bytes[8] = 1
+        try bytes.write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(state(try open(directory)), model)
+    }
+
+    func testOpeningTwiceInOneProcessIsAnError() throws {
+        let directory = makeStoreDirectory(self)
+        let first = try open(directory)
+        XCTAssertThrowsError(try open(directory + "/")) { error in
+            XCTAssertEqual(error as? StoreError, .alreadyOpen(path: directory))
+            XCTAssertTrue("\(error)".contains("already open"))
+        }
+        first.store.close()
+        XCTAssertNoThrow(try open(directory))
+    }
+
+    func testLockHeldElsewhereIsAnError() throws {
+        let directory = makeStoreDirectory(self)
+        try POSIXFileSystem().prepareDirectory(directory)
+        // Another open file description holding the flock stands in for another process here; the container
+        // tests use a real second process.
+        let fd = try POSIXFileSystem().lock(directory + "/LOCK")
+        XCTAssertThrowsError(try open(directory)) { error in
+            XCTAssertEqual(error as? StoreError, .locked(path: directory + "/LOCK"))
+        }
+        POSIXFileSystem().close(fd)
+        XCTAssertNoThrow(try open(directory))
+    }
+
+    func testPermissionsOfCreatedFilesAndInsecureDirectories() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            commit(1, opened, model: &model, states: &states)
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            opened.store.close()
+        }
+        func mode(_ path: String) throws -> Int {
+            try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        XCTAssertEqual(try mode(directory), 0o700)
+        for name in ["LOCK", "snapshot.sls", "journal-1.slj"] { XCTAssertEqual(try mode(directory + "/" + name), 0o600, name) }
+
+        XCTAssertEqual(chmod(directory, 0o770), 0)
+        XCTAssertThrowsError(try open(directory)) { error in
+            guard case StoreError.insecure(let path, let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, directory)
+            XCTAssertTrue(reason.contains("writable by group or others"), reason)
+        }
+        XCTAssertEqual(chmod(directory, 0o755), 0)  // readable, not writable, by others: accepted
+        XCTAssertNoThrow(try open(directory).store.close())
+        XCTAssertEqual(chmod(directory, 0o700), 0)
+        if geteuid() == 0 {
+            // Only root can give a directory away; elsewhere the owner check is covered by the code path above.
+            XCTAssertEqual(chown(directory, 65534, 65534), 0)
+            XCTAssertThrowsError(try open(directory)) { error in
+                guard case StoreError.insecure(_, let reason) = error else { return XCTFail("\(error)") }
+                XCTAssertTrue(reason.contains("belongs to user 65534"), reason)
+            }
+            XCTAssertEqual(chown(directory, 0, 0), 0)
+        }
+        let file = directory + "/LOCK"
+        XCTAssertThrowsError(try open(file)) { error in
+            guard case StoreError.insecure(_, let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("not a directory"))
+        }
+    }
+
+    // MARK: Faults
+
+    /// A fault during an append: the batch fails, later batches succeed, and a reopen shows exactly the
+    /// acknowledged batches.
+    func testAppendFaultsLoseNothingAcknowledgedAndShowNothingElse() throws {
+        let faults: [StoreFault] = [.failWrite(errno: 5), .shortWrite(bytes: 0), .shortWrite(bytes: 7),
+                                    .shortWrite(bytes: 40), .noSpace, .failSync]
+        for fault in faults {
+            let directory = makeStoreDirectory(self)
+            let fileSystem = FaultInjectingFileSystem()
+            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            do {
+                let opened = try open(directory, fileSystem)
+                for n in 1...3 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+                fileSystem.inject(fault)
+                let before = StoreModel.read(opened.writer.snapshot, clientStates: states)
+                XCTAssertFalse(commit(4, opened, model: &model, states: &states), "\(fault)")
+                XCTAssertEqual(fileSystem.firedFaults, [fault])
+                XCTAssertEqual(StoreModel.read(opened.writer.snapshot, clientStates: states), before, "rolled back")
+                XCTAssertTrue(commit(5, opened, model: &model, states: &states), "\(fault)")
+                opened.store.close()
+            }
+            let reopened = try open(directory)
+            XCTAssertNil(reopened.report.corruption, "\(fault)")
+            XCTAssertEqual(state(reopened), model, "\(fault)")
+            XCTAssertEqual(reopened.clientStates["index"], Array("state 5".utf8))
+            reopened.store.close()
+        }
+    }
+
+    func testAFailureThatCannotBeUndoneMakesTheStoreRefuseWrites() throws {
+        let directory = makeStoreDirectory(self)
+        let fileSystem = FaultInjectingFileSystem()
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory, fileSystem)
+            for n in 1...3 { commit(n, opened, model: &model, states: &states) }
+            fileSystem.inject(.shortWrite(bytes: 30))
+            fileSystem.inject(.failTruncate)
+            XCTAssertFalse(commit(4, opened, model: &model, states: &states))
+            XCTAssertThrowsError(try opened.store.append(JournalBatch())) { error in
+                guard case StoreError.unavailable(_, let reason) = error else { return XCTFail("\(error)") }
+                XCTAssertTrue(reason.contains("could not be undone"), reason)
+            }
+            opened.store.close()
+        }
+        // The torn record is cut at the next open.
+        let reopened = try open(directory)
+        XCTAssertEqual(reopened.report.tornTailBytes, 30)
+        XCTAssertEqual(state(reopened), model)
+    }
+
+    /// Faults at every step of a checkpoint: the checkpoint fails, appends keep working, nothing is lost.
+    func testCheckpointFaultsLoseNothing() throws {
+        let cases: [(StoreFault, Int)] = [(.failWrite(errno: 5), 0), (.noSpace, 0), (.shortWrite(bytes: 100), 0),
+                                          (.failSync, 0), (.failRename, 0), (.failDirectorySync, 0),
+                                          (.failRename, 1), (.failSync, 1), (.failDirectorySync, 1)]
+        for (fault, skip) in cases {
+            let directory = makeStoreDirectory(self)
+            let fileSystem = FaultInjectingFileSystem()
+            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            do {
+                let opened = try open(directory, fileSystem)
+                for n in 1...6 { commit(n, opened, model: &model, states: &states) }
+                fileSystem.inject(fault, skip: skip)
+                XCTAssertThrowsError(try opened.store.checkpoint(opened.writer.snapshot, clientStates: states),
+                                     "\(fault) skip \(skip)")
+                fileSystem.reset()
+                for n in 7...10 { XCTAssertTrue(commit(n, opened, model: &model, states: &states), "\(fault) \(skip)") }
+                opened.store.close()
+            }
+            let reopened = try open(directory)
+            XCTAssertNil(reopened.report.corruption, "\(fault) skip \(skip)")
+            XCTAssertEqual(state(reopened), model, "\(fault) skip \(skip)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".tmp") }
+            XCTAssertEqual(leftovers, [])
+            reopened.store.close()
+        }
+    }
+}

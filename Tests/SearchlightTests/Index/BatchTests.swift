@@ -1,0 +1,137 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+final class BatchTests: XCTestCase {
+    func testABatchBecomesVisibleAtOnceWithItsClientState() async throws {
+        let index = makeIndex()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("1", title: "a")])
+        try await index.indexSearchableItems([makeItem("2", title: "b")])
+        try await index.deleteSearchableItems(withIdentifiers: ["1"])
+        XCTAssertEqual(index.itemCount(), 0, "nothing of an open batch is visible")
+        try await index.endBatch(withClientState: Data("checkpoint-1".utf8))
+        XCTAssertEqual(index.allIdentifiers, ["2"])
+        let state = try await index.fetchLastClientState()
+        XCTAssertEqual(String(decoding: state, as: UTF8.self), "checkpoint-1")
+    }
+
+    func testClientStateIsPerIndexName() async throws {
+        let container = SearchlightContainer()
+        let a = CSSearchableIndex(name: "a", container: container)
+        let b = CSSearchableIndex(name: "b", container: container)
+        a.beginBatch()
+        try await a.endBatch(withClientState: Data([1]))
+        let stateOfB = try await b.fetchLastClientState()
+        let stateOfA = try await a.fetchLastClientState()
+        XCTAssertEqual(stateOfB, Data())
+        XCTAssertEqual(stateOfA, Data([1]))
+        let handlerState: Data?? = await withCheckedContinuation { continuation in
+            b.fetchLastClientState { state, _ in continuation.resume(returning: state) }
+        }
+        XCTAssertEqual(handlerState, .some(nil), "the completion-handler form reports nil when nothing is stored")
+    }
+
+    func testCompareAndSwapAppliesOnlyOnTheExpectedState() async throws {
+        let index = makeIndex()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("1", title: "a")])
+        try await index.endIndexBatch(expectedClientState: nil, newClientState: Data([1]))
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("2", title: "b")])
+        do {
+            try await index.endIndexBatch(expectedClientState: Data([9]), newClientState: Data([2]))
+            XCTFail("expected mismatchedClientState")
+        } catch {
+            XCTAssertEqual(indexErrorCode(error), .mismatchedClientState)
+        }
+        XCTAssertEqual(index.allIdentifiers, ["1"], "a mismatched batch applies nothing")
+        let state = try await index.fetchLastClientState()
+        XCTAssertEqual(state, Data([1]))
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("3", title: "c")])
+        try await index.endIndexBatch(expectedClientState: Data([1]), newClientState: Data([3]))
+        XCTAssertEqual(index.allIdentifiers, ["1", "3"])
+    }
+
+    func testOversizedClientStateFailsTheBatch() async throws {
+        let index = makeIndex()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("1", title: "a")])
+        do {
+            try await index.endBatch(withClientState: Data(repeating: 7, count: 251))
+            XCTFail("expected invalidClientStateError")
+        } catch let error as CSIndexError {
+            XCTAssertEqual(error.code, .invalidClientStateError)
+            XCTAssertTrue(error.message.contains("251"), error.message)
+        }
+        XCTAssertEqual(index.itemCount(), 0)
+        index.beginBatch()
+        try await index.endBatch(withClientState: Data(repeating: 7, count: 250))
+        let state = try await index.fetchLastClientState()
+        XCTAssertEqual(state.count, 250, "250 bytes is within the limit")
+    }
+
+    func testEndWithoutBeginIsAClearError() async throws {
+        let index = makeIndex()
+        do {
+            try await index.endBatch(withClientState: Data())
+            XCTFail("expected an error")
+        } catch let error as CSIndexError {
+            XCTAssertTrue(error.message.contains("without a matching beginBatch"), error.message)
+        }
+    }
+
+    func testNestedBeginIsReportedAndDiscardsTheBatch() async throws {
+        let index = makeIndex()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("1", title: "a")])
+        index.beginBatch()
+        do {
+            try await index.endBatch(withClientState: Data([1]))
+            XCTFail("expected an error")
+        } catch let error as CSIndexError {
+            XCTAssertTrue(error.message.contains("nested"), error.message)
+        }
+        XCTAssertEqual(index.itemCount(), 0)
+        // The index works normally afterwards.
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("2", title: "b")])
+        try await index.endBatch(withClientState: Data([2]))
+        XCTAssertEqual(index.allIdentifiers, ["2"])
+    }
+
+    func testTheDefaultIndexRefusesBatches() async throws {
+        final class DefaultOnly: CSSearchableIndex, @unchecked Sendable {}
+        let index = DefaultOnly.default()
+        XCTAssertTrue(index === DefaultOnly.default())
+        index.beginBatch()
+        do {
+            try await index.indexSearchableItems([makeItem("batched-on-default", title: "x")])
+            XCTFail("expected indexingUnsupported")
+        } catch {
+            XCTAssertEqual(indexErrorCode(error), .indexingUnsupported)
+        }
+        do {
+            try await index.endBatch(withClientState: Data())
+            XCTFail("expected indexingUnsupported")
+        } catch {
+            XCTAssertEqual(indexErrorCode(error), .indexingUnsupported)
+        }
+        XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: ["batched-on-default"]).isEmpty)
+    }
+
+    func testDeleteAllInsideABatchClearsStatesBeforeTheNewOne() async throws {
+        let index = makeIndex()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("1", title: "a")])
+        try await index.endBatch(withClientState: Data([1]))
+        index.beginBatch()
+        try await index.deleteAllSearchableItems()
+        try await index.indexSearchableItems([makeItem("2", title: "b")])
+        try await index.endBatch(withClientState: Data([2]))
+        XCTAssertEqual(index.allIdentifiers, ["2"])
+        let state = try await index.fetchLastClientState()
+        XCTAssertEqual(state, Data([2]))
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+final class CSSearchableIndexTests: XCTestCase {
+    func testIndexThenFetchRoundTripsEveryAttribute() async throws {
+        let index = makeIndex()
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        for descriptor in AttributeCatalog.all where !descriptor.isReadOnly {
+            set.setValue(sample(for: descriptor).stored, forAttribute: descriptor.name)
+        }
+        // A type may be listed in only one of the three provider arrays.
+        set.providerDataTypeIdentifiers = ["public.data"]
+        set.providerFileTypeIdentifiers = ["public.file-url"]
+        set.providerInPlaceFileTypeIdentifiers = ["public.folder"]
+        let key = try XCTUnwrap(CSCustomAttributeKey(keyName: "com_example_status", searchable: true,
+                                                     searchableByDefault: true, unique: false, multiValued: false))
+        set.setValue("open", forCustomKey: key)
+        let counts = try XCTUnwrap(CSCustomAttributeKey(keyName: "com_example_counts"))
+        set.setValue([NSNumber(value: 1), NSNumber(value: 2.5)], forCustomKey: counts)
+        let hidden = try XCTUnwrap(CSCustomAttributeKey(keyName: "hidden", searchable: false, searchableByDefault: false,
+                                                        unique: true, multiValued: true))
+        set.setValue(["a", "b"], forCustomKey: hidden)
+        let when = try XCTUnwrap(CSCustomAttributeKey(keyName: "when"))
+        set.setValue(Date(timeIntervalSinceReferenceDate: 1234.5), forCustomKey: when)
+        let item = CSSearchableItem(uniqueIdentifier: "all", domainIdentifier: "a.b", attributeSet: set)
+        item.expirationDate = Date(timeIntervalSinceReferenceDate: 900_000_000)
+        item.updateListenerOptions = [.summarization]
+        try await index.indexSearchableItems([item])
+
+        let fetched = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["all"]).first)
+        XCTAssertEqual(fetched.domainIdentifier, "a.b")
+        XCTAssertEqual(fetched.expirationDate, Date(timeIntervalSinceReferenceDate: 900_000_000))
+        XCTAssertEqual(fetched.updateListenerOptions, [.summarization])
+        var expected = set.snapshot
+        expected.removeClearedSlots()
+        let actual = fetched.attributeSet.snapshot
+        for name in Set(expected.named.keys).union(actual.named.keys).sorted() {
+            XCTAssertEqual(actual.named[name], expected.named[name], "attribute \(name)")
+        }
+        XCTAssertEqual(actual.custom, expected.custom)
+    }
+
+    func testFetchAttributesLimitsWhatComesBack() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("1", title: "Report", keywords: ["q3"], description: "numbers")])
+        let item = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["1"], fetchAttributes: ["title"]).first)
+        XCTAssertEqual(item.attributeSet.title, "Report")
+        XCTAssertNil(item.attributeSet.keywords)
+        XCTAssertNil(item.attributeSet.contentDescription)
+    }
+
+    func testIndexingAnExistingIdentifierReplacesTheWholeItem() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("1", title: "Old", domain: "d", keywords: ["k"])])
+        try await index.indexSearchableItems([makeItem("1", title: "New")])
+        let item = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["1"]).first)
+        XCTAssertEqual(item.attributeSet.title, "New")
+        XCTAssertNil(item.attributeSet.keywords, "attributes the new item does not set are gone")
+        XCTAssertNil(item.domainIdentifier, "the domain comes from the new item")
+        XCTAssertEqual(index.itemCount(), 1)
+    }
+
+    func testIsUpdateMergesAndRemovesClearedAttributes() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("1", title: "Title", domain: "d", keywords: ["k"], description: "desc")])
+        let update = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        update.contentType = nil
+        update.keywords = nil
+        update.displayName = "Shown"
+        let item = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: nil, attributeSet: update)
+        item.isUpdate = true
+        try await index.indexSearchableItems([item])
+        let merged = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["1"]).first)
+        XCTAssertEqual(merged.attributeSet.title, "Title")
+        XCTAssertEqual(merged.attributeSet.contentDescription, "desc")
+        XCTAssertEqual(merged.attributeSet.displayName, "Shown")
+        XCTAssertNil(merged.attributeSet.keywords)
+        XCTAssertNil(merged.attributeSet.contentType)
+        XCTAssertEqual(merged.domainIdentifier, "d")
+        XCTAssertFalse(merged.isUpdate)
+    }
+
+    func testUpdateOfAnAbsentItemIsDropped() async throws {
+        let index = makeIndex()
+        let item = makeItem("ghost", title: "Nobody")
+        item.isUpdate = true
+        try await index.indexSearchableItems([item])
+        XCTAssertEqual(index.itemCount(), 0)
+    }
+
+    func testUpdateAfterIndexInTheSameCallMerges() async throws {
+        let index = makeIndex()
+        let update = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: nil,
+                                      attributeSet: CSSearchableItemAttributeSet(itemContentType: "public.text"))
+        update.attributeSet.contentDescription = "added"
+        update.isUpdate = true
+        try await index.indexSearchableItems([makeItem("1", title: "T"), update])
+        let item = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["1"]).first)
+        XCTAssertEqual(item.attributeSet.title, "T")
+        XCTAssertEqual(item.attributeSet.contentDescription, "added")
+    }
+
+    func testLaterCallerMutationsDoNotLeakIntoTheIndex() async throws {
+        let index = makeIndex()
+        let item = makeItem("1", title: "Before")
+        try await index.indexSearchableItems([item])
+        item.attributeSet.title = "After"
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["1"]).first?.attributeSet.title, "Before")
+    }
+
+    func testAnInvalidItemFailsTheWholeCallAndNamesIt() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("keep", title: "Kept")])
+        let bad = makeItem("bad", title: "x", domain: "a..b")
+        let alsoBad = makeItem("", title: "y")
+        do {
+            try await index.indexSearchableItems([makeItem("good", title: "ok"), bad, alsoBad])
+            XCTFail("expected invalidItemError")
+        } catch let error as CSIndexError {
+            XCTAssertEqual(error.code, .invalidItemError)
+            XCTAssertTrue(error.message.contains("'bad'"), error.message)
+            XCTAssertTrue(error.message.contains("a..b"), error.message)
+            XCTAssertTrue(error.message.contains("empty uniqueIdentifier"), error.message)
+        }
+        XCTAssertEqual(index.allIdentifiers, ["keep"], "nothing from the failed call, nothing lost")
+    }
+
+    func testInvalidCustomValueAndNonFiniteNumberAreRejected() async throws {
+        let index = makeIndex()
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.latitude = NSNumber(value: Double.nan)
+        do {
+            try await index.indexSearchableItems([CSSearchableItem(uniqueIdentifier: "n", domainIdentifier: nil, attributeSet: set)])
+            XCTFail("expected invalidItemError")
+        } catch {
+            XCTAssertEqual(indexErrorCode(error), .invalidItemError)
+            XCTAssertTrue("\(error.localizedDescription)".contains("latitude"), error.localizedDescription)
+        }
+        XCTAssertEqual(index.itemCount(), 0)
+    }
+
+    func testDeleteByIdentifiersIgnoresUnknownOnes() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("1", title: "a"), makeItem("2", title: "b")])
+        try await index.deleteSearchableItems(withIdentifiers: ["1", "unknown"])
+        XCTAssertEqual(index.allIdentifiers, ["2"])
+        XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: ["1"]).isEmpty, "no ghost after delete")
+    }
+
+    func testDeleteByDomainIsHierarchicalOnDotsOnly() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([
+            makeItem("1", title: "a", domain: "acct1"), makeItem("2", title: "b", domain: "acct1.inbox"),
+            makeItem("3", title: "c", domain: "acct1.inbox.2024"), makeItem("4", title: "d", domain: "acct10"),
+            makeItem("5", title: "e", domain: "acct1.sent"), makeItem("6", title: "f"),
+        ])
+        try await index.deleteSearchableItems(withDomainIdentifiers: ["acct1.inbox"])
+        XCTAssertEqual(index.allIdentifiers, ["1", "4", "5", "6"])
+        try await index.deleteSearchableItems(withDomainIdentifiers: ["acct1"])
+        XCTAssertEqual(index.allIdentifiers, ["4", "6"])
+        XCTAssertEqual(index.identifiers(inDomain: "acct10"), ["4"])
+    }
+
+    func testDeleteByMalformedDomainIsAnError() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("1", title: "a", domain: "a")])
+        do {
+            try await index.deleteSearchableItems(withDomainIdentifiers: ["a."])
+            XCTFail("expected invalidItemError")
+        } catch {
+            XCTAssertEqual(indexErrorCode(error), .invalidItemError)
+        }
+        XCTAssertEqual(index.itemCount(), 1)
+    }
+
+    func testDeleteAllRemovesEverythingAndResetsClientState() async throws {
+        let index = makeIndex()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("1", title: "a")])
+        try await index.endBatch(withClientState: Data("cp1".utf8))
+        try await index.deleteAllSearchableItems()
+        XCTAssertEqual(index.itemCount(), 0)
+        let state = try await index.fetchLastClientState()
+        XCTAssertEqual(state, Data())
+    }
+
+    func testCompletionHandlerSeesTheChange() throws {
+        let index = makeIndex()
+        let error = index.completion { done in
+            index.indexSearchableItems([makeItem("1", title: "a")]) { error in
+                XCTAssertEqual(index.allIdentifiers, ["1"], "read-your-writes inside the completion handler")
+                done(error)
+            }
+        }
+        XCTAssertNil(error)
+        let deleteError = index.completion { done in
+            index.deleteSearchableItems(withIdentifiers: ["1"]) { error in
+                XCTAssertEqual(index.allIdentifiers, [])
+                done(error)
+            }
+        }
+        XCTAssertNil(deleteError)
+    }
+
+    func testContainersAreIsolatedAndNamesShareOneContainer() async throws {
+        let container = SearchlightContainer()
+        let mail = CSSearchableIndex(name: "mail", container: container)
+        let notes = CSSearchableIndex(name: "notes", container: container)
+        let other = makeIndex()
+        try await mail.indexSearchableItems([makeItem("m", title: "mail")])
+        XCTAssertEqual(notes.allIdentifiers, ["m"], "index names share their container's items")
+        XCTAssertEqual(other.allIdentifiers, [], "another container never sees them")
+    }
+
+    func testDefaultIndexIsSharedAndIndexingIsAvailable() {
+        XCTAssertTrue(CSSearchableIndex.isIndexingAvailable())
+        XCTAssertTrue(CSSearchableIndex.default() === CSSearchableIndex.default())
+        XCTAssertTrue(CSSearchableIndex.default().container === SearchlightContainer.default)
+    }
+
+    func testStatistics() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("1", title: "alpha beta", domain: "x"),
+                                              makeItem("2", title: "gamma", domain: "y.z")])
+        let stats = index.statistics()
+        XCTAssertEqual(stats.items, 2)
+        XCTAssertEqual(stats.domains, 2)
+        XCTAssertGreaterThan(stats.terms, 0)
+        XCTAssertGreaterThan(stats.estimatedMemoryBytes, 0)
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import Searchlight
+
+/// `CSSearchQuery` lifecycle: batches, completion, cancel, counts, fetching, filters, sorting and paging.
+final class CSSearchQueryTests: XCTestCase {
+    /// 250 items: `n0`…`n249`, title "Note N", rating N % 5, domain by parity, keywords for multiples of 10.
+    static let container: SearchlightContainer = makeContainer((0..<250).map { i in
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.title = "Note \(i)"
+        set.rating = NSNumber(value: i % 5)
+        if i % 10 == 0 { set.keywords = ["decade"] }
+        return CSSearchableItem(uniqueIdentifier: "n\(i)", domainIdentifier: i % 2 == 0 ? "even" : "odd", attributeSet: set)
+    })
+
+    func query(_ string: String, _ configure: (CSSearchQueryContext) -> Void = { _ in },
+               container: SearchlightContainer = container) -> CSSearchQuery {
+        let context = CSSearchQueryContext()
+        configure(context)
+        return CSSearchQuery(queryString: string, queryContext: context, container: container)
+    }
+
+    func testBatchesCountsAndOneCompletion() {
+        let q = query(#"title == "Note*""#)
+        let run = runQuery(q)
+        XCTAssertNil(run.error)
+        XCTAssertEqual(run.completions, 1)
+        XCTAssertEqual(run.batches.map(\.count), [100, 100, 50])
+        XCTAssertEqual(q.foundItemCount, 250)
+        XCTAssertEqual(Set(run.batches.joined().map(\.uniqueIdentifier)).count, 250)
+    }
+
+    func testFoundItemCountIsUpdatedBeforeEachBatch() {
+        let q = query("rating == 1")
+        let seen = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        q.foundItemsHandler = { [q] items in seen.withLock { $0.append(q.foundItemCount - items.count) } }
+        q.completionHandler = { _ in done.signal() }
+        q.start()
+        done.wait()
+        XCTAssertEqual(seen.withLock { $0 }, [0])
+        XCTAssertEqual(q.foundItemCount, 50)
+    }
+
+    func testWithoutHandlerFoundItemCountIsTheTotalAtCompletion() {
+        let q = query(#"keywords == "decade""#)
+        let done = DispatchSemaphore(value: 0)
+        q.completionHandler = { _ in done.signal() }
+        q.start()
+        done.wait()
+        XCTAssertEqual(q.foundItemCount, 25)
+    }
+
+    func testFetchAttributesOnly() throws {
+        let run = runQuery(query(#"title == "Note 7""#) { $0.fetchAttributes = ["title", "kMDItemKeywords"] })
+        let item = try XCTUnwrap(run.batches.first?.first)
+        XCTAssertEqual(item.uniqueIdentifier, "n7")
+        XCTAssertEqual(item.domainIdentifier, "odd")
+        XCTAssertEqual(item.attributeSet.title, "Note 7")
+        XCTAssertNil(item.attributeSet.rating)
+        let bare = try XCTUnwrap(runQuery(query(#"title == "Note 7""#)).batches.first?.first)
+        XCTAssertNil(bare.attributeSet.title)
+        XCTAssertEqual(bare.uniqueIdentifier, "n7")
+    }
+
+    func testFilterQueriesMustAllHold() {
+        let run = runQuery(query("rating >= 3") { $0.filterQueries = [#"keywords == "decade""#, "rating == 4"] })
+        XCTAssertNil(run.error)
+        XCTAssertEqual(run.batches.joined().count, 0)  // multiples of 10 have rating 0
+        let run2 = runQuery(query("rating == 0") { $0.filterQueries = [#"keywords == "decade""#, #"domainIdentifier != "x""#] })
+        XCTAssertEqual(run2.batches.joined().count, 25)
+    }
+
+    func testInvalidQueryAndInvalidFilterFailWithPosition() {
+        let run = runQuery(query(#"title == "Note" &&& x"#))
+        XCTAssertEqual(run.completions, 1)
+        let error = run.error as? CSSearchQueryError
+        XCTAssertEqual(error?.code, .invalidQuery)
+        XCTAssertTrue(error?.message.contains("offset") ?? false, error?.message ?? "")
+        XCTAssertTrue(run.batches.isEmpty)
+        let filtered = runQuery(query("rating == 1") { $0.filterQueries = ["title =="] })
+        XCTAssertEqual((filtered.error as? CSSearchQueryError)?.code, .invalidQuery)
+    }
+
+    func testCancelBeforeStartCompletesCancelled() {
+        let q = query("rating == 1")
+        q.cancel()
+        XCTAssertTrue(q.isCancelled)
+        let run = runQuery(q)
+        XCTAssertEqual((run.error as? CSSearchQueryError)?.code, .cancelled)
+        XCTAssertEqual(run.completions, 1)
+        XCTAssertTrue(run.batches.isEmpty)
+    }
+
+    func testCancelDuringDeliveryStopsAndCompletesOnce() {
+        let q = query(#"title == "*""#)
+        let batches = Mutex(0)
+        let completions = Mutex<[(any Error)?]>([])
+        let done = DispatchSemaphore(value: 0)
+        q.foundItemsHandler = { [q] _ in
+            batches.withLock { $0 += 1 }
+            q.cancel()
+        }
+        q.completionHandler = { error in
+            completions.withLock { $0.append(error) }
+            done.signal()
+        }
+        q.start()
+        done.wait()
+        q.cancel()
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(batches.withLock { $0 }, 1)
+        XCTAssertEqual(completions.withLock { $0.count }, 1)
+        XCTAssertEqual((completions.withLock { $0.first } as? CSSearchQueryError)?.code, .cancelled)
+        XCTAssertEqual(q.foundItemCount, 100)
+    }
+
+    func testSecondStartIsIgnored() {
+        let q = query("rating == 2")
+        let run = runQuery(q)
+        XCTAssertEqual(run.completions, 1)
+        q.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(q.foundItemCount, 50)
+    }
+
+    func testSortLimitOffset() {
+        let run = runQuery(query(#"keywords == "decade""#) {
+            $0.sortAttributes = [.init("rating", ascending: true), .init("title", ascending: false)]
+            $0.limit = 5
+            $0.offset = 2
+        })
+        // All have rating 0; titles descending by folded text: "note 90", "note 80", "note 70", ...
+        XCTAssertEqual(run.batches.joined().map(\.uniqueIdentifier), ["n70", "n60", "n50", "n40", "n30"])
+        let byRating = runQuery(query(#"title == "Note 1*""#) { $0.sortAttributes = [.init("rating", ascending: false)]; $0.limit = 3 })
+        XCTAssertEqual(byRating.batches.joined().map(\.uniqueIdentifier), ["n104", "n109", "n114"])
+    }
+
+    func testSortedCursorContinuesAfterTheLastResultEvenAfterChanges() throws {
+        let clock = TestClock()
+        let container = makeContainer((0..<30).map { makeItem("c\($0)", title: "Item \(1000 + $0)") }, clock: clock)
+        let sort = [CSSearchQueryContext.SortAttribute("title")]
+        let first = query(#"title == "Item*""#, { $0.sortAttributes = sort; $0.limit = 10 }, container: container)
+        XCTAssertEqual(runQuery(first).batches.joined().map(\.uniqueIdentifier), (0..<10).map { "c\($0)" })
+        let cursor = try XCTUnwrap(first.cursor)
+        // An item sorting before the cursor and one after it are added in between.
+        _ = makeIndexing(container, [makeItem("early", title: "Item 0999"), makeItem("late", title: "Item 1015x")])
+        let second = query(#"title == "Item*""#, { $0.sortAttributes = sort; $0.limit = 7; $0.cursor = cursor }, container: container)
+        XCTAssertEqual(runQuery(second).batches.joined().map(\.uniqueIdentifier),
+                       ["c10", "c11", "c12", "c13", "c14", "c15", "late"])
+    }
+
+    func testUnsortedCursorWorksOnTheSameGenerationOnly() throws {
+        let container = makeContainer((0..<12).map { makeItem("u\($0)", title: "Unsorted") })
+        let first = query(#"title == "Unsorted""#, { $0.limit = 5 }, container: container)
+        let firstIDs = runQuery(first).batches.joined().map(\.uniqueIdentifier)
+        let cursor = try XCTUnwrap(first.cursor)
+        let second = query(#"title == "Unsorted""#, { $0.cursor = cursor }, container: container)
+        let secondIDs = runQuery(second).batches.joined().map(\.uniqueIdentifier)
+        XCTAssertEqual(firstIDs.count, 5)
+        XCTAssertEqual(secondIDs.count, 7)
+        XCTAssertTrue(Set(firstIDs).isDisjoint(with: secondIDs))
+        _ = makeIndexing(container, [makeItem("other", title: "x")])
+        let stale = runQuery(query(#"title == "Unsorted""#, { $0.cursor = cursor }, container: container))
+        XCTAssertEqual((stale.error as? CSSearchQueryError)?.code, .invalidQuery)
+    }
+
+    func testAsyncResultsSequence() async throws {
+        var ids: [String] = []
+        for try await result in query("rating == 3").results {
+            XCTAssertEqual(result.id, result.item.uniqueIdentifier)
+            ids.append(result.id)
+        }
+        XCTAssertEqual(Set(ids), Set((0..<250).filter { $0 % 5 == 3 }.map { "n\($0)" }))
+        // A second iteration of the same query ends with an error instead of hanging.
+        let once = query("rating == 4")
+        var count = 0
+        for try await _ in once.results { count += 1 }
+        XCTAssertEqual(count, 50)
+        do {
+            for try await _ in once.results { XCTFail("a query runs once") }
+            XCTFail("expected an error")
+        } catch let error as CSSearchQueryError {
+            XCTAssertEqual(error.code, .unknown)
+        }
+        do {
+            for try await _ in query(#"title == "#).results { XCTFail("no results expected") }
+            XCTFail("expected an error")
+        } catch let error as CSSearchQueryError {
+            XCTAssertEqual(error.code, .invalidQuery)
+        }
+    }
+
+    @available(*, deprecated)
+    func testAppleInitializersSearchTheDefaultContainer() {
+        let token = "zqdefault\(UInt32.random(in: 0..<UInt32.max))"
+        let index = CSSearchableIndex.default()
+        XCTAssertNil(index.completion {
+            index.indexSearchableItems([makeItem("\(token)-1", title: token, keywords: ["k"])], completionHandler: $0)
+        })
+        defer { _ = index.completion { index.deleteSearchableItems(withIdentifiers: ["\(token)-1"], completionHandler: $0) } }
+        let modern = runQuery(CSSearchQuery(queryString: "title == \"\(token)\"", queryContext: nil))
+        XCTAssertEqual(modern.batches.joined().map(\.uniqueIdentifier), ["\(token)-1"])
+        let legacy = runQuery(CSSearchQuery(queryString: "title == \"\(token)\"", attributes: ["keywords"]))
+        let item = legacy.batches.first?.first
+        XCTAssertEqual(item?.attributeSet.keywords, ["k"])
+        XCTAssertNil(item?.attributeSet.title)
+        let user = runQuery(CSUserQuery(userQueryString: token, userQueryContext: nil))
+        XCTAssertEqual(user.batches.joined().map(\.uniqueIdentifier), ["\(token)-1"])
+    }
+
+    func testExpiredItemsAreInvisibleToEveryQuery() {
+        let clock = TestClock()
+        let fading = makeItem("fading", title: "Fading note")
+        fading.expirationDate = clock.now.addingTimeInterval(3_600)
+        let container = makeContainer([fading, makeItem("staying", title: "Staying note")], clock: clock)
+        let before = runQuery(query("title != \"x\"", container: container)).batches.joined().map(\.uniqueIdentifier)
+        XCTAssertEqual(Set(before), ["fading", "staying"])
+        clock.advance(by: 7_200)
+        for string in ["title != \"x\"", "title == \"*\"", "true", "!(title == \"Staying*\")"] {
+            let ids = runQuery(query(string, container: container)).batches.joined().map(\.uniqueIdentifier)
+            XCTAssertFalse(ids.contains("fading"), string)
+        }
+        XCTAssertEqual(runUserQuery("note", in: container).items.map(\.uniqueIdentifier), ["staying"])
+    }
+
+    func testCalendarDrivesTimeExpressions() {
+        let clock = TestClock(Date(timeIntervalSinceReferenceDate: 800_000_000))
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        // Ten minutes after UTC midnight of the clock's day.
+        let midnight = utcCalendar.startOfDay(for: clock.now)
+        set.contentCreationDate = midnight.addingTimeInterval(600)
+        let container = makeContainer([CSSearchableItem(uniqueIdentifier: "d", domainIdentifier: nil, attributeSet: set)], clock: clock)
+        let utc = query("contentCreationDate >= $time.today", container: container)
+        utc.calendar = utcCalendar
+        XCTAssertEqual(runQuery(utc).batches.joined().count, 1)
+        var east = utcCalendar
+        east.timeZone = TimeZone(secondsFromGMT: -3 * 3_600) ?? east.timeZone
+        // The clock reads 06:13 UTC, 03:13 in UTC-3: "today" there began at 03:00 UTC, after the item.
+        let later = query("contentCreationDate >= $time.today", container: container)
+        later.calendar = east
+        XCTAssertEqual(east.startOfDay(for: clock.now), midnight.addingTimeInterval(3 * 3_600))
+        XCTAssertEqual(runQuery(later).batches.joined().count, 0)
+    }
+
+    func testContextIsCopiedAtInit() {
+        let context = CSSearchQueryContext()
+        context.filterQueries = ["rating == 4"]
+        let q = CSSearchQuery(queryString: #"keywords == "decade""#, queryContext: context, container: Self.container)
+        context.filterQueries = []
+        XCTAssertEqual(runQuery(q).batches.joined().count, 0)
+        let copy = context.copy() as? CSSearchQueryContext
+        XCTAssertEqual(copy?.filterQueries, [])
+    }
+}
+
+/// Indexes more items into an existing container and waits.
+@discardableResult
+func makeIndexing(_ container: SearchlightContainer, _ items: [CSSearchableItem]) -> (any Error)? {
+    let index = CSSearchableIndex(name: "query-tests", container: container)
+    return index.completion { index.indexSearchableItems(items, completionHandler: $0) }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// `CSUserQuery` behaviour on small hand-made collections.
+final class CSUserQueryTests: XCTestCase {
+    static let clock = TestClock()
+
+    func item(_ id: String, title: String, description: String? = nil, hint: Double? = nil,
+              lastUsedDaysAgo: Double? = nil, domain: String = "notes") -> CSSearchableItem {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.title = title
+        set.contentDescription = description
+        if let hint { set.rankingHint = NSNumber(value: hint) }
+        if let days = lastUsedDaysAgo { set.lastUsedDate = Self.clock.now.addingTimeInterval(-days * 86_400) }
+        return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: domain, attributeSet: set)
+    }
+
+    lazy var container: SearchlightContainer = makeContainer([
+        item("budget", title: "Budget 2026", description: "Quarterly budget planning for the garden club"),
+        item("garden", title: "Garden planning", description: "Seeds, tools and a budget"),
+        item("recipes", title: "Recipes", description: "Chocolate cake and apple pie"),
+        item("chinese", title: "中文输入法", description: "中文文本编辑"),
+        item("camel", title: "MyWindowController notes", description: "AppKit window controller"),
+    ], clock: Self.clock)
+
+    func ids(_ text: String, _ configure: (CSUserQueryContext) -> Void = { $0.enableRankedResults = true }) -> [String] {
+        let run = runUserQuery(text, in: container, configure: configure)
+        XCTAssertNil(run.error)
+        return run.items.map(\.uniqueIdentifier)
+    }
+
+    func testAllWordsMustMatchAndTheLastIsAPrefix() {
+        XCTAssertEqual(ids("budget plan"), ["budget", "garden"])
+        XCTAssertEqual(Set(ids("budg")), ["budget", "garden"])
+        XCTAssertEqual(ids("budget "), ["budget", "garden"])
+        XCTAssertEqual(ids("chocolate apple"), ["recipes"])
+        XCTAssertEqual(ids("chocolate banana"), [])
+        XCTAssertEqual(ids("budg "), [], "a finished word is not a prefix")
+        XCTAssertEqual(ids(""), [])
+    }
+
+    func testTyposAreTolerated() {
+        XCTAssertEqual(ids("chocolat"), ["recipes"])
+        XCTAssertEqual(ids("chocolaet cake"), ["recipes"])
+        XCTAssertEqual(ids("quartely budget"), ["budget"])
+        XCTAssertEqual(ids("cakr"), [], "four letters allow no typo")
+    }
+
+    func testCJKAndCamelCase() {
+        XCTAssertEqual(ids("中文"), ["chinese"])
+        XCTAssertEqual(ids("输入"), ["chinese"])
+        XCTAssertEqual(ids("window controller"), ["camel"])
+    }
+
+    func testRankedOrderTitleFirstAndRanksSet() {
+        let run = runUserQuery("budget", in: container)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["budget", "garden"])
+        XCTAssertEqual(run.items[0].compare(byRank: run.items[1]), .orderedAscending)
+        XCTAssertGreaterThan(run.items[0].rank, run.items[1].rank)
+        let wrapped = run.items.map { CSUserQuery.Item(item: $0) }
+        XCTAssertEqual(wrapped.reversed().sorted().map(\.id), ["budget", "garden"])
+    }
+
+    func testRankingHintAndRecencyLiftEqualMatches() {
+        let container = makeContainer([
+            item("a", title: "Meeting notes"), item("b", title: "Meeting notes", hint: 100),
+            item("c", title: "Meeting notes", lastUsedDaysAgo: 1), item("d", title: "Meeting notes", lastUsedDaysAgo: 400),
+        ], clock: Self.clock)
+        let ranked = runUserQuery("meeting", in: container).items.map(\.uniqueIdentifier)
+        XCTAssertEqual(ranked.first, "b", "\(ranked)")
+        XCTAssertEqual(ranked[1], "c", "\(ranked)")
+        XCTAssertEqual(Set(ranked.suffix(2)), ["a", "d"])
+    }
+
+    func testEngagementLiftsASelectedItem() {
+        let container = makeContainer([item("x", title: "Report"), item("y", title: "Report")], clock: Self.clock)
+        let before = runUserQuery("report", in: container)
+        XCTAssertEqual(before.items.map(\.uniqueIdentifier), ["x", "y"])
+        let selected = CSUserQuery.Item(item: before.items[1])
+        before.query.userEngaged(selected, visibleItems: before.items.map { CSUserQuery.Item(item: $0) }, interaction: .select)
+        XCTAssertEqual(runUserQuery("report", in: container).items.map(\.uniqueIdentifier), ["y", "x"])
+    }
+
+    func testFilterQueriesMaxResultCountAndUnrankedOrder() {
+        XCTAssertEqual(ids("budget") { $0.enableRankedResults = true; $0.filterQueries = [#"title == "Garden*""#] }, ["garden"])
+        XCTAssertEqual(ids("budget") { $0.enableRankedResults = true; $0.maxResultCount = 1 }, ["budget"])
+        XCTAssertEqual(ids("plan") { $0.enableRankedResults = false }, ["budget", "garden"])
+        let bad = runUserQuery("budget", in: container) { $0.filterQueries = ["title == "] }
+        XCTAssertEqual((bad.error as? CSSearchQueryError)?.code, .invalidQuery)
+        let fetched = runUserQuery("recipes", in: container) { $0.fetchAttributes = ["title"] }
+        XCTAssertEqual(fetched.items.first?.attributeSet.title, "Recipes")
+        XCTAssertNil(fetched.items.first?.attributeSet.contentDescription)
+    }
+
+    func testSuggestionsCompleteTheLastWordWithTheTypedPartHighlighted() throws {
+        let run = runUserQuery("garden pla", in: container, suggestions: true)
+        XCTAssertEqual(run.query.foundSuggestionCount, run.suggestions.count)
+        let first = try XCTUnwrap(run.suggestions.first)
+        XCTAssertEqual(first.suggestionText, "garden planning")
+        XCTAssertEqual(first.suggestionKind, .default)
+        XCTAssertEqual(String(first.suggestionText[first.typedRange]), "garden pla")
+        let highlighted = first.localizedAttributedSuggestion.runs.filter { $0[CSSuggestionHighlightAttribute.self] == true }
+            .map { String(first.localizedAttributedSuggestion[$0.range].characters) }
+        XCTAssertEqual(highlighted, ["garden pla"])
+        for (a, b) in zip(run.suggestions, run.suggestions.dropFirst()) {
+            XCTAssertEqual(a.compare(byRank: b), .orderedAscending)
+        }
+        // Completions must co-occur with the other words: "chocolate" exists, but never with "garden".
+        XCTAssertFalse(runUserQuery("garden cho", in: container, suggestions: true).suggestions.contains {
+            $0.suggestionText == "garden chocolate"
+        })
+        XCTAssertEqual(runUserQuery("cake cho", in: container, suggestions: true).suggestions.first?.suggestionText,
+                       "cake chocolate")
+        let none = runUserQuery("zzz", in: container, suggestions: true)
+        XCTAssertTrue(none.suggestions.isEmpty)
+        XCTAssertEqual(none.query.foundSuggestionCount, 0)
+        let limited = runUserQuery("p", in: container, configure: { $0.maxSuggestionCount = 1 }, suggestions: true)
+        XCTAssertEqual(limited.suggestions.count, 1)
+    }
+
+    func testCurrentSuggestionRefinesTheSearch() throws {
+        let suggestion = try XCTUnwrap(runUserQuery("chocolate c", in: container, suggestions: true).suggestions.first)
+        XCTAssertEqual(suggestion.suggestionText, "chocolate cake")
+        let context = CSUserQueryContext(currentSuggestion: suggestion)
+        XCTAssertTrue(context.currentSuggestion === suggestion)
+        XCTAssertTrue(runUserQuery("", in: container).items.isEmpty)
+        let refined = CSUserQuery(userQueryString: "choc", userQueryContext: context, container: container)
+        let result = runQuery(refined)
+        XCTAssertEqual(result.batches.joined().map(\.uniqueIdentifier), ["recipes"])
+    }
+
+    func testSnippetAndExplanation() throws {
+        let run = runUserQuery("seeds", in: container)
+        let hit = try XCTUnwrap(run.items.first)
+        let snippet = try XCTUnwrap(run.query.snippet(for: hit))
+        XCTAssertEqual(snippet.attribute, "contentDescription")
+        XCTAssertEqual(snippet.highlightedWords, ["Seeds"])
+        XCTAssertTrue(snippet.text.hasPrefix("Seeds"))
+        let marked = snippet.attributedText.runs.filter { $0[CSSuggestionHighlightAttribute.self] == true }
+        XCTAssertEqual(marked.map { String(snippet.attributedText[$0.range].characters) }, ["Seeds"])
+        let explanation = try XCTUnwrap(run.query.explanation(for: hit))
+        XCTAssertTrue(explanation.contains("BM25F"), explanation)
+        let long = String(repeating: "filler words here ", count: 30) + "needle" + String(repeating: " more text", count: 30)
+        let container = makeContainer([item("long", title: "Long", description: long)], clock: Self.clock)
+        let longRun = runUserQuery("needl", in: container)
+        let cut = try XCTUnwrap(longRun.query.snippet(for: try XCTUnwrap(longRun.items.first)))
+        XCTAssertTrue(cut.text.hasPrefix("…") && cut.text.hasSuffix("…"), cut.text)
+        XCTAssertEqual(cut.highlightedWords, ["needle"])
+        XCTAssertLessThan(cut.text.utf8.count, 200)
+    }
+
+    func testResponsesAndSuggestionsSequences() async throws {
+        let query = CSUserQuery(userQueryString: "budg", userQueryContext: .userQueryContext, container: container)
+        var items: [String] = [], suggestions: [String] = []
+        for try await response in query.responses {
+            switch response {
+            case .item(let item):
+                items.append(item.id)
+                XCTAssertNotNil(item.explanation)
+            case .suggestion(let suggestion): suggestions.append(suggestion.id)
+            }
+        }
+        XCTAssertEqual(Set(items), ["budget", "garden"])
+        XCTAssertEqual(suggestions.first, "budget")
+        var only: [CSUserQuery.Suggestion] = []
+        for try await suggestion in CSUserQuery(userQueryString: "reci", userQueryContext: nil, container: container).suggestions {
+            only.append(suggestion)
+        }
+        XCTAssertEqual(only.map(\.id), ["recipes"])
+    }
+
+    func testContextDefaultsAndCopy() {
+        let context = CSUserQueryContext.userQueryContext
+        XCTAssertFalse(context.enableRankedResults)
+        XCTAssertEqual(context.maxResultCount, 0)
+        XCTAssertEqual(context.maxRankedResultCount, 100)
+        XCTAssertEqual(context.maxSuggestionCount, 0)
+        context.disableSemanticSearch = true
+        context.maxResultCount = 7
+        context.filterQueries = ["rating > 1"]
+        let copy = context.copy() as? CSUserQueryContext
+        XCTAssertEqual(copy?.maxResultCount, 7)
+        XCTAssertEqual(copy?.disableSemanticSearch, true)
+        XCTAssertEqual(copy?.filterQueries, ["rating > 1"])
+        CSUserQuery.prepare()
+        CSUserQuery.prepareProtectionClasses([])
+    }
+
+    func testMaxRankedResultCountLeavesTheTailUnranked() {
+        let container = makeContainer((0..<5).map { item("m\($0)", title: "Memo", hint: Double($0) * 20) }, clock: Self.clock)
+        let run = runUserQuery("memo", in: container) { $0.enableRankedResults = true; $0.maxRankedResultCount = 2 }
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["m4", "m3", "m0", "m1", "m2"])
+        XCTAssertEqual(run.items.suffix(3).map(\.rank), [0, 0, 0])
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import XCTest
+@testable import Searchlight
+
+/// Every operator and modifier of the query language on hand-made items.
+final class QueryEvaluationTests: XCTestCase {
+    static let clock = TestClock()
+    static let day: TimeInterval = 86_400
+
+    static let container: SearchlightContainer = {
+        let now = clock.now
+        func item(_ id: String, _ configure: (CSSearchableItemAttributeSet) -> Void) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            configure(set)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: "tests", attributeSet: set)
+        }
+        let status = customKey("status")
+        let priority = customKey("priority")
+        return makeContainer([
+            item("paris") {
+                $0.title = "Paris"
+                $0.keywords = ["travel", "Europe"]
+                $0.rating = 4
+                $0.contentCreationDate = now.addingTimeInterval(-2 * day)
+                $0.textContent = "Visit the Eiffel tower"
+                $0.setValue("open", forCustomKey: status)
+                $0.setValue(NSNumber(value: 5), forCustomKey: priority)
+            },
+            item("lower") {
+                $0.title = "paris"
+                $0.keywords = ["Travel"]
+                $0.rating = 2
+                $0.contentCreationDate = now.addingTimeInterval(-20 * day)
+            },
+            item("accent") {
+                $0.title = "Páris"
+                $0.rating = 4.5
+            },
+            item("window") {
+                $0.title = "MyWindowController"
+                $0.displayName = "Report.Numbers"
+                $0.setValue("closed", forCustomKey: status)
+            },
+            item("chopin") {
+                $0.title = "Frédéric Chopin"
+                $0.authorNames = ["Frédéric Chopin", "George Sand"]
+                $0.contentCreationDate = now.addingTimeInterval(3 * day)
+            },
+            item("bare") {
+                $0.setValue(NSNumber(value: 1), forCustomKey: priority)
+            },
+        ], clock: clock)
+    }()
+
+    func ids(_ query: String, file: StaticString = #filePath, line: UInt = #line) -> [String] {
+        do {
+            return try evaluate(query, in: Self.container)
+        } catch {
+            XCTFail("\(query): \(error)", file: file, line: line)
+            return []
+        }
+    }
+
+    func check(_ query: String, _ expected: [String], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(ids(query, file: file, line: line), expected.sorted(), query, file: file, line: line)
+    }
+
+    func testExactIsCaseAndDiacriticSensitiveByDefault() {
+        check(#"title == "Paris""#, ["paris"])
+        check(#"title == "paris""#, ["lower"])
+        check(#"title == "paris"c"#, ["paris", "lower"])
+        check(#"title == "Paris"d"#, ["paris", "accent"])
+        check(#"title == "paris"cd"#, ["paris", "lower", "accent"])
+        check(#"title == "Frederic Chopin"d"#, ["chopin"])
+        check(#"title == "Frederic""#, [])
+        check(#"title == "Pari""#, [])
+    }
+
+    func testWildcards() {
+        check(#"title == "Par*""#, ["paris"])
+        check(#"title == "par*"cd"#, ["paris", "lower", "accent"])
+        check(#"title == "*ris""#, ["paris", "lower", "accent"])
+        check(#"title == "*áris""#, ["accent"])
+        check(#"title == "*aris*"c"#, ["paris", "lower"])
+        check(#"title == "P?ris""#, ["paris", "accent"])
+        check(#"title == "?aris""#, ["paris", "lower"])
+        check(#"title == "p?ris"c"#, ["paris", "lower", "accent"])
+        check(#"title == "*indowCon*""#, ["window"])
+        check(#"title == "*indowcon*""#, [])
+        check(#"title == "*indowcon*"c"#, ["window"])
+        check(#"title == "*é*""#, ["chopin"])
+        check(#"title == "My*Controller""#, ["window"])
+        check(#"title == "\*aris""#, [])
+    }
+
+    func testWordModifierSplitsCamelCaseAndPunctuation() {
+        check(#"title == "Window"w"#, ["window"])
+        check(#"title == "window"w"#, [])
+        check(#"title == "window"cw"#, ["window"])
+        check(#"title == "Cont*"w"#, ["window"])
+        check(#"title == "MyWindowController"w"#, [])
+        check(#"displayName == "Numbers"w"#, ["window"])
+        check(#"title == "chopin"cw"#, ["chopin"])
+        check(#"title == "fred*"cdw"#, ["chopin"])
+        check(#"title == "Chopin""#, [])
+    }
+
+    func testTokenizedModifierImpliesCaseAndDiacriticFolding() {
+        check(#"textContent == "eiffel"t"#, ["paris"])
+        check(#"textContent == "EIFF*"t"#, ["paris"])
+        check(#"title == "mywindowcontroller"t"#, ["window"])
+        check(#"title == "frederic"t"#, ["chopin"])
+        check(#"textContent == "*owe*"t"#, ["paris"])
+    }
+
+    func testMultiValuedAttributesMatchAnyValue() {
+        check(#"keywords == "Europe""#, ["paris"])
+        check(#"keywords == "travel""#, ["paris"])
+        check(#"keywords == "travel"c"#, ["paris", "lower"])
+        check(#"authorNames == "George*""#, ["chopin"])
+        check(#"keywords != "travel""#, ["lower", "accent", "window", "chopin", "bare"])
+    }
+
+    func testPresenceAbsenceAndNotEqual() {
+        check(#"title == "*""#, ["paris", "lower", "accent", "window", "chopin"])
+        check(#"title == *"#, ["paris", "lower", "accent", "window", "chopin"])
+        check(#"title != "*""#, ["bare"])
+        check(#"title != "Paris""#, ["lower", "accent", "window", "chopin", "bare"])
+        check(#"rating == "*""#, ["paris", "lower", "accent"])
+        check(#"rating != "*""#, ["window", "chopin", "bare"])
+    }
+
+    func testUnknownAttributeNeverMatchesEqualAndAlwaysMatchesNotEqual() {
+        check(#"noSuchAttribute == "*""#, [])
+        check(#"noSuchAttribute == "x""#, [])
+        check(#"noSuchAttribute != "x""#, ["paris", "lower", "accent", "window", "chopin", "bare"])
+        check("noSuchAttribute > 3", [])
+    }
+
+    func testNumbersAndInclusiveRanges() {
+        check("rating == 4", ["paris"])
+        check("rating != 4", ["lower", "accent", "window", "chopin", "bare"])
+        check("rating > 2", ["paris", "accent"])
+        check("rating >= 2", ["paris", "lower", "accent"])
+        check("rating < 4", ["lower"])
+        check("rating <= 4", ["paris", "lower"])
+        check("InRange(rating, 2, 4)", ["paris", "lower"])
+        check("InRange(rating, 4, 4.5)", ["paris", "accent"])
+        check("InRange(rating, 4.6, 9)", [])
+        check("rating == 0x4", ["paris"])
+    }
+
+    func testStringAgainstNumberComparesNumericallyWhenItParses() {
+        check(#"rating == "4""#, ["paris"])
+        check(#"rating == "4.5""#, ["accent"])
+        check(#"rating == "four""#, [])
+        check(#"rating > "3""#, ["paris", "accent"])
+        check(#"title > "a""#, [])
+        check("title == 4", [])
+    }
+
+    func testDatesWithTimeExpressionsAndAFixedClock() {
+        check("contentCreationDate >= $time.now(-259200)", ["paris", "chopin"])
+        check("contentCreationDate < $time.now", ["paris", "lower"])
+        check("contentCreationDate > $time.today(-7)", ["paris", "chopin"])
+        check("InRange(contentCreationDate, $time.today(-30), $time.today)", ["paris", "lower"])
+        let exact = Self.clock.now.addingTimeInterval(-2 * Self.day).timeIntervalSinceReferenceDate
+        check("contentCreationDate == \(Int(exact))", ["paris"])
+        check("InRange(contentCreationDate, \(Int(exact)), \(Int(exact)))", ["paris"])
+        check("kMDItemContentCreationDate > $time.iso(2001-01-01T00:00:00Z)", ["paris", "lower", "chopin"])
+    }
+
+    func testCustomKeysAndAliases() {
+        check(#"status == "open""#, ["paris"])
+        check(#"status == "OPEN"c"#, ["paris"])
+        check(#"status != "open""#, ["lower", "accent", "window", "chopin", "bare"])
+        check("priority >= 1", ["paris", "bare"])
+        check("priority == 5", ["paris"])
+        check(#"kMDItemTitle == "Paris""#, ["paris"])
+        check(#"kMDItemKeywords == "Europe""#, ["paris"])
+        check(#"kMDItemDisplayName == "Report.Numbers""#, ["window"])
+    }
+
+    func testContentTypesAndTheHeaderExample() {
+        let everything = ["paris", "lower", "accent", "window", "chopin", "bare"]
+        check(#"contentType == "public.text""#, everything)
+        check(#"contentTypeTree == "public.data""#, everything)
+        check(#"contentTypeTree == "public.image""#, [])
+        check(#"contentType == "public.text" && title != "P*""#, ["lower", "window", "chopin", "bare"])
+        check(#"kMDItemContentTypeTree == "public.*" && status == "*""#, ["paris", "window"])
+    }
+
+    func testDomainIdentifierMatchesTheItemDomain() {
+        let everything = ["paris", "lower", "accent", "window", "chopin", "bare"]
+        check(#"domainIdentifier == "tests""#, everything)
+        check(#"kMDItemDomainIdentifier == "te*""#, everything)
+        check(#"domainIdentifier == "TESTS"c && rating == 4"#, ["paris"])
+        check(#"domainIdentifier != "tests""#, [])
+        check(#"domainIdentifier == "other""#, [])
+    }
+
+    func testAnyAttribute() {
+        check(#"* == "Europe""#, ["paris"])
+        check(#"* == "open""#, ["paris"])
+        check(#"* == "eiffel"cdw"#, [])
+        check(#"** == "eiffel"cdw"#, ["paris"])
+        check(#"* == "numbers"cw"#, ["window"])
+        check("* == 4.5", ["accent"])
+    }
+
+    func testBooleansAndConstants() {
+        check(#"title == "Paris" && rating == 4"#, ["paris"])
+        check(#"title == "Paris" && rating == 2"#, [])
+        check(#"title == "Paris" || rating == 2"#, ["paris", "lower"])
+        check(#"!(title == "paris"c)"#, ["accent", "window", "chopin", "bare"])
+        check(#"(title == "Paris" || title == "paris") && keywords == "Travel""#, ["lower"])
+        check("true", ["paris", "lower", "accent", "window", "chopin", "bare"])
+        check("false", [])
+        check("!false && rating == 2", ["lower"])
+    }
+
+    func testParseErrorsBecomeInvalidQueryWithPosition() {
+        XCTAssertThrowsError(try QueryEvaluator.parse(#"title == "Paris" &&"#)) { error in
+            guard let error = error as? CSSearchQueryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.code, .invalidQuery)
+            XCTAssertTrue(error.message.contains("offset"), error.message)
+        }
+        XCTAssertThrowsError(try QueryEvaluator.parse("")) { error in
+            XCTAssertEqual((error as? CSSearchQueryError)?.code, .invalidQuery)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import SearchlightEngine
+import SearchlightQueryLanguage
+@testable import Searchlight
+
+/// A deliberately plain evaluator for the differential test: it walks the AST over each item's own attribute
+/// values (no index, no candidates), following the documented semantics of the query layer.
+/// Memoizes the analyzer and folding per distinct value (the random items reuse a small vocabulary), which
+/// keeps the test fast without changing what is computed.
+final class ReferenceEvaluator {
+    let now: Date
+    let calendar: Calendar
+    private var folded: [String: [UInt8: String]] = [:]
+    private var wordCache: [String: [String]] = [:]
+    private var tokenCache: [String: [String]] = [:]
+    private var numberCache: [QueryValue: Double?] = [:]
+
+    init(now: Date, calendar: Calendar) {
+        self.now = now
+        self.calendar = calendar
+    }
+
+    func fold(_ text: String, _ options: Folding.Options) -> String {
+        if let hit = folded[text]?[options.rawValue] { return hit }
+        let result = Folding.fold(text, options: options)
+        folded[text, default: [:]][options.rawValue] = result
+        return result
+    }
+
+    func words(_ text: String) -> [String] {
+        if let hit = wordCache[text] { return hit }
+        let result = Analyzer().words(in: text)
+        wordCache[text] = result
+        return result
+    }
+
+    func tokens(_ text: String) -> [String] {
+        if let hit = tokenCache[text] { return hit }
+        let result = Analyzer().tokens(text, mode: .index).map(\.term)
+        tokenCache[text] = result
+        return result
+    }
+
+    func matches(_ expression: QueryExpression, _ item: CSSearchableItem) -> Bool {
+        matches(expression, item.attributeSet.snapshot)
+    }
+
+    func matches(_ expression: QueryExpression, _ item: AttributeStorage) -> Bool {
+        switch expression {
+        case .constant(let value, _): return value
+        case .and(let operands, _): return operands.allSatisfy { matches($0, item) }
+        case .or(let operands, _): return operands.contains { matches($0, item) }
+        case .not(let operand, _): return !matches(operand, item)
+        case .inRange(let test):
+            guard let lower = number(test.lower), let upper = number(test.upper) else { return false }
+            return values(test.attribute, item).numbers.contains { lower <= $0 && $0 <= upper }
+        case .comparison(let c):
+            if c.op == .notEqual {
+                var positive = c
+                positive.op = .equal
+                return !matches(.comparison(positive), item)
+            }
+            let (texts, numbers) = values(c.attribute, item)
+            if case .string(let pattern) = c.value, c.op == .equal {
+                if textMatches(pattern, c.modifiers, texts) { return true }
+                if pattern.segments == [.anyRun] { return !numbers.isEmpty }
+                if let x = number(c.value) { return numbers.contains(x) }
+                return false
+            }
+            guard let x = number(c.value) else { return false }
+            return numbers.contains { n in
+                switch c.op {
+                case .equal, .notEqual: return n == x
+                case .less: return n < x
+                case .lessOrEqual: return n <= x
+                case .greater: return n > x
+                case .greaterOrEqual: return n >= x
+                }
+            }
+        }
+    }
+
+    func number(_ value: QueryValue) -> Double? {
+        if let hit = numberCache[value] { return hit }
+        let result = computeNumber(value)
+        numberCache[value] = result
+        return result
+    }
+
+    private func computeNumber(_ value: QueryValue) -> Double? {
+        if case .string(let pattern) = value {
+            guard !pattern.hasWildcards else { return nil }
+            let text = pattern.segments.isEmpty ? "" : pattern.literals.joined()
+            return Double(text.trimmingCharacters(in: .whitespaces))
+        }
+        return value.numericValue(now: now, calendar: calendar)
+    }
+
+    /// Whether any value matches the pattern under the modifiers.
+    func textMatches(_ pattern: StringPattern, _ modifiers: StringModifiers, _ values: [String]) -> Bool {
+        guard !values.isEmpty else { return false }
+        if modifiers.contains(.tokenized) {
+            let matcher = pattern.mapLiterals { Folding.fold($0) }.compile()
+            return values.contains { value in tokens(value).contains { matcher.matches($0) } }
+        }
+        var options: Folding.Options = []
+        if modifiers.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
+        if modifiers.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
+        let matcher = pattern.mapLiterals { Folding.fold($0, options: options) }.compile()
+        return values.contains { value in
+            if modifiers.contains(.wordBased) {
+                return words(value).contains { matcher.matches(fold($0, options)) }
+            }
+            return matcher.matches(fold(value, options))
+        }
+    }
+
+    /// Text and numeric values of an attribute of an item.
+    func values(_ attribute: QueryAttribute, _ storage: AttributeStorage) -> (texts: [String], numbers: [Double]) {
+        var texts: [String] = [], numbers: [Double] = []
+        func add(_ value: AttributeValue) {
+            texts += value.textValues
+            numbers += value.numbers.map(\.doubleValue)
+            switch value {
+            case .date(let d): numbers.append(d.timeIntervalSinceReferenceDate)
+            case .dates(let ds): numbers += ds.map(\.timeIntervalSinceReferenceDate)
+            default: break
+            }
+        }
+        switch attribute {
+        case .named(let name):
+            if let descriptor = AttributeCatalog.descriptor(forQueryName: name) {
+                if let value = storage.named[descriptor.name]?.value { add(value) }
+            } else if let value = storage.custom[name]?.slot.value {
+                add(value)
+            }
+        case .any, .anyIncludingContent:
+            for (name, slot) in storage.named {
+                if attribute == .any, name == "textContent" || name == "transcribedTextContent" { continue }
+                if let value = slot.value { add(value) }
+            }
+            for entry in storage.custom.values { if let value = entry.slot.value { add(value) } }
+        }
+        return (texts, numbers)
+    }
+}

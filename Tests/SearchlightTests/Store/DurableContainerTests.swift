@@ -1,0 +1,337 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import Searchlight
+import SearchlightEngine
+
+final class DurableContainerTests: XCTestCase {
+    func testItemsAndClientStatesSurviveReopen() throws {
+        let url = makeStoreURL(self)
+        do {
+            let container = try SearchlightContainer(directory: url, protectionClass: .complete)
+            let index = CSSearchableIndex(name: "mail", container: container)
+            let item = makeItem("m1", title: "Quarterly report", domain: "mail.inbox", keywords: ["finance", "q3"],
+                                description: "numbers über alles")
+            item.attributeSet.rankingHint = 42
+            XCTAssertNil(index.batch("s1") { $0.indexSearchableItems([item, makeItem("m2", title: "Lunch")]) })
+            XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: ["m2"], completionHandler: $0) })
+            container.closeWithoutCheckpoint()
+        }
+        for round in 0..<2 {
+            // Round 0 replays the journal; round 1 loads the snapshot that round 0's close() wrote.
+            let container = try SearchlightContainer(directory: url, protectionClass: .complete)
+            XCTAssertEqual(container.recoveryReport?.replayedBatches, round == 0 ? 2 : 0)
+            XCTAssertEqual(container.recoveryReport?.recordedProtectionClass, "NSFileProtectionComplete")
+            let index = CSSearchableIndex(name: "mail", container: container)
+            XCTAssertEqual(index.allIdentifiers, ["m1"])
+            let item = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["m1"]).first)
+            XCTAssertEqual(item.attributeSet.title, "Quarterly report")
+            XCTAssertEqual(item.attributeSet.keywords, ["finance", "q3"])
+            XCTAssertEqual(item.attributeSet.rankingHint, 42)
+            XCTAssertEqual(item.domainIdentifier, "mail.inbox")
+            XCTAssertEqual(index.lastClientState, Data("s1".utf8))
+            XCTAssertEqual(index.identifiers(inDomain: "mail"), ["m1"])
+            container.close()
+        }
+    }
+
+    /// Every attribute (and custom keys) comes back the same from the journal and from a snapshot, and queries
+    /// find the item by its text.
+    func testEveryAttributeRoundTripsThroughJournalAndSnapshot() throws {
+        let url = makeStoreURL(self)
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        for descriptor in AttributeCatalog.all where !descriptor.isReadOnly {
+            set.setValue(sample(for: descriptor).stored, forAttribute: descriptor.name)
+        }
+        set.providerDataTypeIdentifiers = ["public.data"]
+        set.providerFileTypeIdentifiers = ["public.file-url"]
+        set.providerInPlaceFileTypeIdentifiers = ["public.folder"]
+        let key = try XCTUnwrap(CSCustomAttributeKey(keyName: "com_example_status", searchable: true,
+                                                     searchableByDefault: true, unique: false, multiValued: false))
+        set.setValue("open", forCustomKey: key)
+        let when = try XCTUnwrap(CSCustomAttributeKey(keyName: "when"))
+        set.setValue(Date(timeIntervalSinceReferenceDate: 1234.5), forCustomKey: when)
+        let item = CSSearchableItem(uniqueIdentifier: "all", domainIdentifier: "a.b", attributeSet: set)
+        item.expirationDate = Date(timeIntervalSinceReferenceDate: 900_000_000)
+        var expected = set.snapshot
+        expected.removeClearedSlots()
+        let live: CSSearchableItem
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "all", container: container)
+            XCTAssertNil(index.completion { index.indexSearchableItems([item], completionHandler: $0) })
+            live = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["all"]).first)
+            container.closeWithoutCheckpoint()
+        }
+        for round in ["journal", "snapshot"] {
+            let container = try SearchlightContainer(directory: url)
+            XCTAssertEqual(container.recoveryReport?.replayedBatches, round == "journal" ? 1 : 0)
+            let index = CSSearchableIndex(name: "all", container: container)
+            let fetched = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["all"]).first, round)
+            XCTAssertEqual(fetched.domainIdentifier, "a.b")
+            XCTAssertEqual(fetched.expirationDate, Date(timeIntervalSinceReferenceDate: 900_000_000))
+            let actual = fetched.attributeSet.snapshot
+            for name in Set(expected.named.keys).union(actual.named.keys).sorted() {
+                XCTAssertEqual(actual.named[name], expected.named[name], "\(round): attribute \(name)")
+            }
+            XCTAssertEqual(actual.custom, expected.custom, round)
+            XCTAssertEqual(actual.named.count, live.attributeSet.snapshot.named.count, round)
+            let snapshot = container.snapshot()
+            XCTAssertEqual(snapshot.engine.search(.term("ünïcödé"), limit: 5).count, 1, round)
+            container.close()  // the first round's close writes the snapshot the second round loads
+        }
+    }
+
+    func testDeleteAllResetsClientStatesDurably() throws {
+        let url = makeStoreURL(self)
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "a", container: container)
+            XCTAssertNil(index.batch("state-a") { $0.indexSearchableItems([makeItem("x", title: "X")]) })
+            XCTAssertNil(CSSearchableIndex(name: "b", container: container).batch("state-b") { _ in })
+            XCTAssertNil(index.completion { index.deleteAllSearchableItems(completionHandler: $0) })
+            XCTAssertNil(CSSearchableIndex(name: "b", container: container).batch("state-b2") { _ in })
+            container.closeWithoutCheckpoint()
+        }
+        let container = try SearchlightContainer(directory: url)
+        XCTAssertNil(CSSearchableIndex(name: "a", container: container).lastClientState)
+        XCTAssertEqual(CSSearchableIndex(name: "b", container: container).lastClientState, Data("state-b2".utf8))
+        XCTAssertEqual(CSSearchableIndex(name: "a", container: container).itemCount(), 0)
+    }
+
+    func testExpiredItemsStayExpiredAfterReopen() throws {
+        let url = makeStoreURL(self)
+        let clock = TestClock()
+        do {
+            let container = try SearchlightContainer(directory: url, clock: clock.function)
+            let index = CSSearchableIndex(name: "e", container: container)
+            let soon = makeItem("soon", title: "Soon")
+            soon.expirationDate = clock.now.addingTimeInterval(60)
+            XCTAssertNil(index.completion { index.indexSearchableItems([soon, makeItem("kept", title: "Kept")], completionHandler: $0) })
+            container.close()
+        }
+        clock.advance(by: 120)
+        let container = try SearchlightContainer(directory: url, clock: clock.function)
+        let index = CSSearchableIndex(name: "e", container: container)
+        XCTAssertEqual(index.allIdentifiers, ["kept"])
+        // The next write purges it from the engine too (durably).
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("new", title: "New")], completionHandler: $0) })
+        XCTAssertNil(container.snapshot().engine.lookup(id: "soon"))
+        container.closeWithoutCheckpoint()
+        let reopened = try SearchlightContainer(directory: url, clock: clock.function)
+        XCTAssertNil(reopened.snapshot().engine.lookup(id: "soon"))
+        XCTAssertEqual(CSSearchableIndex(name: "e", container: reopened).allIdentifiers, ["kept", "new"])
+    }
+
+    /// Every fault reaches the completion handler as a CSIndexError; the failed call is invisible, later calls
+    /// work, and reopening the same files shows exactly the acknowledged calls.
+    func testFaultsSurfaceThroughCompletionAndReopenMatchesTheAcknowledgedModel() throws {
+        let faults: [(StoreFault, CSIndexError.Code)] = [
+            (.failWrite(errno: 5), .indexUnavailableError), (.shortWrite(bytes: 9), .indexUnavailableError),
+            (.noSpace, .quotaExceeded), (.failSync, .indexUnavailableError),
+        ]
+        for (fault, code) in faults {
+            let url = makeStoreURL(self)
+            let fileSystem = FaultInjectingFileSystem()
+            var acknowledged: Set<String> = []
+            var acknowledgedState: Data?
+            do {
+                let container = try SearchlightContainer(directory: url, options: storeOptions(fileSystem))
+                let index = CSSearchableIndex(name: "f", container: container)
+                for n in 0..<3 {
+                    XCTAssertNil(index.batch("s\(n)") { $0.indexSearchableItems([makeItem("ok\(n)", title: "Fine \(n)")]) })
+                    acknowledged.insert("ok\(n)")
+                    acknowledgedState = Data("s\(n)".utf8)
+                }
+                fileSystem.inject(fault)
+                let error = index.batch("bad") { index in
+                    index.indexSearchableItems([makeItem("lost", title: "Never acknowledged")])
+                    index.deleteSearchableItems(withIdentifiers: ["ok0"])
+                }
+                XCTAssertEqual(indexErrorCode(error), code, "\(fault): \(String(describing: error))")
+                XCTAssertTrue((error as? CSIndexError)?.message.contains("nothing from this call was applied") == true)
+                XCTAssertEqual(index.allIdentifiers, acknowledged.sorted(), "\(fault)")
+                XCTAssertEqual(index.lastClientState, acknowledgedState)
+                // A single call fails the same way.
+                fileSystem.inject(fault)
+                let single = index.completion { index.indexSearchableItems([makeItem("lost2", title: "No")], completionHandler: $0) }
+                XCTAssertEqual(indexErrorCode(single), code)
+                XCTAssertNil(index.batch("after") { $0.indexSearchableItems([makeItem("after", title: "After")]) })
+                acknowledged.insert("after")
+                acknowledgedState = Data("after".utf8)
+                container.closeWithoutCheckpoint()
+            }
+            let reopened = try SearchlightContainer(directory: url)
+            XCTAssertNil(reopened.recoveryReport?.corruption)
+            let index = CSSearchableIndex(name: "f", container: reopened)
+            XCTAssertEqual(index.allIdentifiers, acknowledged.sorted(), "\(fault)")
+            XCTAssertEqual(index.lastClientState, acknowledgedState, "\(fault)")
+            reopened.close()
+        }
+    }
+
+    func testCheckpointFaultsAreReportedAndLoseNothing() throws {
+        let url = makeStoreURL(self)
+        let fileSystem = FaultInjectingFileSystem()
+        do {
+            let container = try SearchlightContainer(directory: url, options: storeOptions(fileSystem, checkpointBytes: 3_000))
+            let index = CSSearchableIndex(name: "k", container: container)
+            XCTAssertNil(index.batch("1") { $0.indexSearchableItems([makeItem("a", title: "A")]) })
+            fileSystem.inject(.failRename)
+            XCTAssertThrowsError(try container.checkpoint()) { error in
+                XCTAssertEqual((error as? CSIndexError)?.code, .indexUnavailableError)
+                XCTAssertTrue(error.localizedDescription.contains("rename"), error.localizedDescription)
+            }
+            // An automatic checkpoint that fails does not fail the batch that triggered it: it is journaled.
+            fileSystem.inject(.failSync, skip: 1)
+            let big = makeItem("b", title: "B", description: String(repeating: "long text ", count: 400))
+            XCTAssertNil(index.batch("2") { $0.indexSearchableItems([big]) })
+            XCTAssertEqual(fileSystem.firedFaults, [.failRename, .failSync])
+            XCTAssertNil(index.batch("3") { $0.indexSearchableItems([makeItem("c", title: "C")]) })
+            container.closeWithoutCheckpoint()
+        }
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "k", container: container)
+        XCTAssertEqual(index.allIdentifiers, ["a", "b", "c"])
+        XCTAssertEqual(index.lastClientState, Data("3".utf8))
+    }
+
+    func testAutomaticCheckpointsAfterTheJournalThreshold() throws {
+        let url = makeStoreURL(self)
+        do {
+            let container = try SearchlightContainer(directory: url, options: storeOptions(checkpointBytes: 4_000))
+            let index = CSSearchableIndex(name: "c", container: container)
+            for n in 0..<40 {
+                XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("i\(n)", title: "Item number \(n)")]) })
+            }
+            container.closeWithoutCheckpoint()
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        XCTAssertTrue(names.contains("snapshot.sls"), "\(names)")
+        XCTAssertFalse(names.contains("journal-0.slj"), "old journals are deleted: \(names)")
+        XCTAssertEqual(names.filter { $0.hasPrefix("journal-") }.count, 1)
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "c", container: container)
+        XCTAssertEqual(index.itemCount(), 40)
+        XCTAssertEqual(index.lastClientState, Data("39".utf8))
+        XCTAssertLessThan(container.recoveryReport?.replayedBatches ?? 99, 40)
+    }
+
+    final class ReindexRecorder: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        // `calls` is a Mutex; the class is otherwise immutable.
+        let calls = Mutex(0)
+        let called = DispatchSemaphore(value: 0)
+        override func searchableIndex(_ searchableIndex: CSSearchableIndex,
+                                      reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping @Sendable () -> Void) {
+            calls.withLock { $0 += 1 }
+            called.signal()
+            acknowledgementHandler()
+        }
+    }
+
+    func testACorruptStoreStartsEmptyAndAsksEveryIndexToReindexAll() throws {
+        let url = makeStoreURL(self)
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "r", container: container)
+            for n in 0..<3 { XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("i\(n)", title: "I")]) }) }
+            container.closeWithoutCheckpoint()
+        }
+        // A healthy reopen asks nobody.
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let recorder = ReindexRecorder()
+            let index = CSSearchableIndex(name: "r", container: container)
+            index.indexDelegate = recorder
+            container.afterPendingWrites {}
+            XCTAssertEqual(recorder.called.wait(timeout: .now() + 0.3), .timedOut)
+            XCTAssertEqual(index.itemCount(), 3)
+            container.closeWithoutCheckpoint()
+        }
+        let journal = url.appendingPathComponent("journal-0.slj")
+        var bytes = try Data(contentsOf: journal)
+        bytes[bytes.count / 3] ^= 0x20
+        try bytes.write(to: journal)
+        let container = try SearchlightContainer(directory: url)
+        XCTAssertTrue(container.storeWasLost)
+        let first = CSSearchableIndex(name: "r", container: container)
+        let second = CSSearchableIndex(name: "other", container: container)
+        XCTAssertEqual(first.itemCount(), 0, "never half the data")
+        XCTAssertNil(first.lastClientState)
+        let recorders = [ReindexRecorder(), ReindexRecorder()]
+        first.indexDelegate = recorders[0]
+        second.indexDelegate = recorders[1]
+        first.indexDelegate = recorders[0]  // setting it again does not ask again
+        for recorder in recorders { XCTAssertEqual(recorder.called.wait(timeout: .now() + 5), .success) }
+        container.afterPendingWrites {}
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(recorders.map { $0.calls.withLock { $0 } }, [1, 1])
+        let moved = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.contains(".corrupt-") }
+        XCTAssertEqual(moved.count, 1)
+        // The delegate re-adds; the new store works.
+        XCTAssertNil(first.batch("again") { $0.indexSearchableItems([makeItem("i0", title: "Again")]) })
+        XCTAssertEqual(first.itemCount(), 1)
+    }
+
+    func testNewerFormatVersionIsAClearError() throws {
+        let url = makeStoreURL(self)
+        do {
+            let container = try SearchlightContainer(directory: url)
+            XCTAssertNil(CSSearchableIndex(name: "v", container: container).batch("1") { _ in })
+            container.closeWithoutCheckpoint()
+        }
+        let journal = url.appendingPathComponent("journal-0.slj")
+        var bytes = try Data(contentsOf: journal)
+        bytes[8] = 7
+        try bytes.write(to: journal)
+        XCTAssertThrowsError(try SearchlightContainer(directory: url)) { error in
+            let e = error as? CSIndexError
+            XCTAssertEqual(e?.code, .indexUnavailableError)
+            XCTAssertTrue(e?.message.contains(journal.path) == true, e?.message ?? "")
+            XCTAssertTrue(e?.message.contains("format version 7") == true, e?.message ?? "")
+        }
+        XCTAssertEqual(try Data(contentsOf: journal), bytes, "the files are kept as they are")
+    }
+
+    func testTheSameDirectoryTwiceInOneProcessIsAnError() throws {
+        let url = makeStoreURL(self)
+        let container = try SearchlightContainer(directory: url)
+        XCTAssertThrowsError(try SearchlightContainer(directory: url)) { error in
+            XCTAssertEqual((error as? CSIndexError)?.code, .indexUnavailableError)
+            XCTAssertTrue("\(error.localizedDescription)".contains("already open"), error.localizedDescription)
+        }
+        container.close()
+        XCTAssertNoThrow(try SearchlightContainer(directory: url).close())
+    }
+
+    func testWritesAfterCloseFailAndReadsContinue() throws {
+        let url = makeStoreURL(self)
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "w", container: container)
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("a", title: "A")], completionHandler: $0) })
+        container.close()
+        let error = index.completion { index.indexSearchableItems([makeItem("b", title: "B")], completionHandler: $0) }
+        XCTAssertEqual(indexErrorCode(error), .indexUnavailableError)
+        XCTAssertEqual(index.allIdentifiers, ["a"])
+    }
+
+    func testInsecureDirectoryIsRefused() throws {
+        let url = makeStoreURL(self)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o777])
+        XCTAssertEqual(chmod(url.path, 0o777), 0)
+        XCTAssertThrowsError(try SearchlightContainer(directory: url)) { error in
+            XCTAssertTrue(error.localizedDescription.contains("writable by group or others"), error.localizedDescription)
+        }
+    }
+
+    func testInMemoryContainersIgnoreCheckpointAndClose() throws {
+        let container = SearchlightContainer()
+        let index = CSSearchableIndex(name: "m", container: container)
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("a", title: "A")], completionHandler: $0) })
+        XCTAssertNoThrow(try container.checkpoint())
+        container.close()
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("b", title: "B")], completionHandler: $0) })
+        XCTAssertEqual(index.allIdentifiers, ["a", "b"])
+    }
+}
