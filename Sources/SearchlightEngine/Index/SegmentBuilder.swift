@@ -6,7 +6,8 @@ struct SegmentBuilder {
     private(set) var documentCount = 0
     /// Keys are a 2-byte big-endian field id followed by the folded term bytes.
     private var interner = TermInterner()
-    /// Per term: its postings already encoded (`varint(doc delta), varint(tf)` per document) and its
+    /// Per term: its postings already encoded (`varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only
+    /// when tf > 1, per document) and its
     /// positions (per document, delta varints), so sealing only concatenates in term order.
     private var pool = ByteSlicePool()
     /// Everything appending a posting touches for one term, side by side (one cache line, not four arrays).
@@ -214,8 +215,14 @@ struct SegmentBuilder {
         swap(&scratch, &encoded)
         scratch.withUnsafeMutableBufferPointer { buffer in
             let out = buffer.baseAddress!
-            var n = Self.encodeVarInt(delta, out)
-            n += Self.encodeVarInt(UInt32(range.count), out + n)
+            // Most postings have tf 1: it rides in the low bit of the doc delta (Lucene's trick).
+            var n: Int
+            if range.count == 1 {
+                n = Self.encodeVarInt(delta &<< 1 | 1, out)
+            } else {
+                n = Self.encodeVarInt(delta &<< 1, out)
+                n += Self.encodeVarInt(UInt32(range.count), out + n)
+            }
             pool.append(out, count: n, to: &termStates[t].docs)
             docByteCount += n
             n = 0
@@ -303,7 +310,8 @@ struct SegmentBuilder {
     /// Encodes the buffer as an immutable segment.
     func seal() throws(EngineError) -> Segment {
         let termCount = interner.count
-        guard storedBytes.count < Int(UInt32.max) else { throw .segmentTooLarge }
+        // Doc deltas are shifted left by one bit in the postings, so documents stay below 2^31.
+        guard storedBytes.count < Int(UInt32.max), documentCount < Int(Int32.max) else { throw .segmentTooLarge }
         // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
         let arena = interner.arena
         let starts = interner.starts
@@ -379,8 +387,9 @@ struct SegmentBuilder {
                                 skipMaxTf.append(0)
                                 skipMaxImpact.append(0)
                             }
-                            doc &+= VarInt.read(stream, &offset)
-                            let tf = VarInt.read(stream, &offset)
+                            let code = VarInt.read(stream, &offset)
+                            doc &+= code >> 1
+                            let tf = code & 1 != 0 ? 1 : VarInt.read(stream, &offset)
                             VarInt.skip(positionStream, &positionOffset, count: Int(tf))
                             let last = skipLastDoc.count - 1
                             skipLastDoc[last] = doc

@@ -103,9 +103,11 @@ final class PostingCursor {
                     t[i] = 0
                     continue
                 }
-                previous &+= VarInt.read(bytes, &offset)
+                // varint(delta << 1 | tf == 1), then varint(tf) only when tf > 1.
+                let code = VarInt.read(bytes, &offset)
+                previous &+= code >> 1
                 d[i] = previous
-                t[i] = offset < bytes.count ? VarInt.read(bytes, &offset) : 0
+                t[i] = code & 1 != 0 ? 1 : (offset < bytes.count ? VarInt.read(bytes, &offset) : 0)
             }
         }
         indexInBlock = 0
