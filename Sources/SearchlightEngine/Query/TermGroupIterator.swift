@@ -19,6 +19,11 @@ final class TermGroupIterator: DocIterator {
     /// The other live sources, a min-heap by document (`heapCount` of them).
     private let heap: UnsafeMutablePointer<Int>
     private var heapCount = 0
+    /// The sources without reference counting on the per-posting path (the `sources` array keeps them
+    /// alive for the iterator's lifetime), and a mirror of each source's current document so heap
+    /// comparisons read one Int instead of loading an object. Freed in deinit.
+    private let refs: UnsafeMutablePointer<Unmanaged<TermSource>>
+    private let docs: UnsafeMutablePointer<Int>
     /// Scratch of `computeWindow`: sources in the window ordered by block bound.
     private let windowOrder: UnsafeMutablePointer<Int>
     private let windowWeights: UnsafeMutablePointer<Float>
@@ -33,6 +38,12 @@ final class TermGroupIterator: DocIterator {
             ? (1 + parameters.primaryPrefixBoost) * (1 + parameters.primaryExactBoost) : 1
         matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
         heap = matching + max(sources.count, 1)
+        refs = UnsafeMutablePointer<Unmanaged<TermSource>>.allocate(capacity: max(sources.count, 1))
+        docs = UnsafeMutablePointer<Int>.allocate(capacity: max(sources.count, 1))
+        for (index, source) in sources.enumerated() {
+            (refs + index).initialize(to: Unmanaged.passUnretained(source))
+            docs[index] = source.doc
+        }
         windowOrder = UnsafeMutablePointer<Int>.allocate(capacity: max(sources.count, 1))
         windowWeights = UnsafeMutablePointer<Float>.allocate(capacity: max(sources.count, 1))
         for index in sources.indices { matching[index] = index }
@@ -41,22 +52,36 @@ final class TermGroupIterator: DocIterator {
 
     deinit {
         matching.deallocate()
+        refs.deallocate()
+        docs.deallocate()
         windowOrder.deallocate()
         windowWeights.deallocate()
     }
 
     @inline(__always)
-    private func less(_ a: Int, _ b: Int) -> Bool { sources[heap[a]].doc < sources[heap[b]].doc }
+    private func less(_ a: Int, _ b: Int) -> Bool { docs[heap[a]] < docs[heap[b]] }
+
+    /// Moves source `index` to its next document and mirrors it.
+    @inline(__always)
+    private func step(_ index: Int) {
+        docs[index] = refs[index]._withUnsafeGuaranteedRef { $0.next() }
+    }
+
+    /// Moves source `index` to its first document ≥ `target` and mirrors it.
+    @inline(__always)
+    private func step(_ index: Int, to target: Int) {
+        docs[index] = refs[index]._withUnsafeGuaranteedRef { $0.advance(target) }
+    }
 
     private func push(_ source: Int) {
-        let sourceDoc = sources[source].doc
+        let sourceDoc = docs[source]
         guard sourceDoc != Self.end else { return }
         let heap = self.heap
         var child = heapCount
         heapCount += 1
         while child > 0 {
             let parent = (child - 1) >> 1
-            guard sourceDoc < sources[heap[parent]].doc else { break }
+            guard sourceDoc < docs[heap[parent]] else { break }
             heap[child] = heap[parent]
             child = parent
         }
@@ -70,17 +95,17 @@ final class TermGroupIterator: DocIterator {
         let count = heapCount
         if count > 0 {
             let last = heap[count]
-            let lastDoc = sources[last].doc
+            let lastDoc = docs[last]
             var parent = 0
             while true {
                 let left = 2 * parent + 1, right = left + 1
                 var smallest = -1
                 var smallestDoc = lastDoc
-                if left < count, sources[heap[left]].doc < smallestDoc {
+                if left < count, docs[heap[left]] < smallestDoc {
                     smallest = left
-                    smallestDoc = sources[heap[left]].doc
+                    smallestDoc = docs[heap[left]]
                 }
-                if right < count, sources[heap[right]].doc < smallestDoc { smallest = right }
+                if right < count, docs[heap[right]] < smallestDoc { smallest = right }
                 if smallest < 0 { break }
                 heap[parent] = heap[smallest]
                 parent = smallest
@@ -95,10 +120,10 @@ final class TermGroupIterator: DocIterator {
             doc = Self.end
             return doc
         }
-        let current = sources[heap[0]].doc
+        let current = docs[heap[0]]
         doc = current
         var count = 0
-        while heapCount > 0, sources[heap[0]].doc == current {
+        while heapCount > 0, docs[heap[0]] == current {
             matching[count] = popTop()
             count += 1
         }
@@ -123,7 +148,7 @@ final class TermGroupIterator: DocIterator {
         if doc == Self.end { return doc }
         for k in 0..<matchCount {
             let index = matching[k]
-            _ = sources[index].next()
+            step(index)
             push(index)
         }
         matchCount = 0
@@ -134,13 +159,13 @@ final class TermGroupIterator: DocIterator {
         if doc >= target { return doc }
         for k in 0..<matchCount {
             let index = matching[k]
-            _ = sources[index].advance(target)
+            step(index, to: target)
             push(index)
         }
         matchCount = 0
-        while heapCount > 0, sources[heap[0]].doc < target {
+        while heapCount > 0, docs[heap[0]] < target {
             let index = popTop()
-            _ = sources[index].advance(target)
+            step(index, to: target)
             push(index)
         }
         return collectMatching()
@@ -214,9 +239,9 @@ final class TermGroupIterator: DocIterator {
 
     /// Skips every source to `target` or beyond (none is on the current document).
     private func skipAll(to target: Int) {
-        while heapCount > 0, sources[heap[0]].doc < target {
+        while heapCount > 0, docs[heap[0]] < target {
             let index = popTop()
-            _ = sources[index].advance(target)
+            step(index, to: target)
             push(index)
         }
     }
@@ -226,19 +251,19 @@ final class TermGroupIterator: DocIterator {
         if doc == Self.end { return doc }
         for k in 0..<matchCount {
             let index = matching[k]
-            _ = sources[index].next()
+            step(index)
             push(index)
         }
         matchCount = 0
         while heapCount > 0 {
-            let candidate = sources[heap[0]].doc
+            let candidate = docs[heap[0]]
             if candidate > windowEnd || threshold != windowThreshold { computeWindow(from: candidate, threshold: threshold) }
             var lead = Self.end
             var mask = essentialMask
             while mask != 0 {
                 let index = mask.trailingZeroBitCount
                 mask &= mask - 1
-                lead = min(lead, sources[index].doc)
+                lead = min(lead, docs[index])
             }
             if lead > windowEnd {
                 // Nothing in this window can compete.
@@ -279,13 +304,15 @@ final class TermGroupIterator: DocIterator {
         var weighted: Float = 0
         var primaryPrefix = false
         var primaryExact = false
+        let doc = self.doc
         for k in 0..<matchCount {
-            let source = sources[matching[k]]
-            let norm = source.norm(doc)
-            weighted += Float(source.frequency) * source.fieldFactor[Int(norm)]
-            if source.primary, source.startsField() {
-                primaryPrefix = true
-                if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { primaryExact = true }
+            refs[matching[k]]._withUnsafeGuaranteedRef { source in
+                let norm = source.norm(doc)
+                weighted += Float(source.frequency) * source.fieldFactor[Int(norm)]
+                if source.primary, source.startsField() {
+                    primaryPrefix = true
+                    if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { primaryExact = true }
+                }
             }
         }
         var value = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1)
