@@ -247,7 +247,8 @@ final class TermGroupIterator: DocIterator {
     }
 
     override func nextCompetitive(_ threshold: Float) -> Int {
-        guard sources.count <= Self.maxScoreSources else { return next() }
+        // One source has nothing to split (the collector's block skipping covers it).
+        guard sources.count > 1, sources.count <= Self.maxScoreSources else { return next() }
         if doc == Self.end { return doc }
         for k in 0..<matchCount {
             let index = matching[k]
@@ -257,7 +258,11 @@ final class TermGroupIterator: DocIterator {
         matchCount = 0
         while heapCount > 0 {
             let candidate = docs[heap[0]]
-            if candidate > windowEnd || threshold != windowThreshold { computeWindow(from: candidate, threshold: threshold) }
+            // A stale, lower threshold only keeps more sources essential (safe); recompute within a window
+            // only when the threshold rose noticeably, not on every top-k insertion.
+            if candidate > windowEnd || threshold > windowThreshold * 1.1 + 1e-6 {
+                computeWindow(from: candidate, threshold: threshold)
+            }
             var lead = Self.end
             var mask = essentialMask
             while mask != 0 {
