@@ -44,8 +44,8 @@ struct SegmentBuilder {
     private var tokens = TokenBuffer()
     private var pairTerm: [UInt32] = []
     private var pairPosition: [UInt32] = []
-    private var lastSeen: [UInt32] = []
-    private var entryOfTerm: [UInt32] = []
+    /// Per term id: `(document + 1) << 32 | entry index` of the last document that used it.
+    private var termSeen: [UInt64] = []
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
     private var touchedText: [Int] = []
@@ -107,46 +107,78 @@ struct SegmentBuilder {
         }
         // Group this document's (term, position) pairs into one entry per term, then append each entry
         // to its term's encoded streams.
-        entryTerm.removeAll(keepingCapacity: true)
-        entryTf.removeAll(keepingCapacity: true)
-        entryPositionStart.removeAll(keepingCapacity: true)
-        if lastSeen.count < interner.count {
-            lastSeen.append(contentsOf: repeatElement(0, count: interner.count - lastSeen.count + 1024))
-            entryOfTerm.append(contentsOf: repeatElement(0, count: lastSeen.count - entryOfTerm.count))
-        }
-        for term in pairTerm {
-            let t = Int(term)
-            if lastSeen[t] != doc + 1 {
-                lastSeen[t] = doc + 1
-                entryOfTerm[t] = UInt32(entryTerm.count)
-                entryTerm.append(term)
-                entryTf.append(0)
-                entryPositionStart.append(0)
-            }
-            entryTf[Int(entryOfTerm[t])] += 1
-        }
-        var start: UInt32 = 0
-        for e in 0..<entryTerm.count {
-            entryPositionStart[e] = start
-            start += entryTf[e]
-            entryTf[e] = 0
+        if termSeen.count < interner.count {
+            termSeen.append(contentsOf: repeatElement(0, count: interner.count - termSeen.count + 1024))
         }
         if positions.count < pairTerm.count { positions.append(contentsOf: repeatElement(0, count: pairTerm.count - positions.count)) }
-        for k in 0..<pairTerm.count {
-            let e = Int(entryOfTerm[Int(pairTerm[k])])
-            positions[Int(entryPositionStart[e] + entryTf[e])] = pairPosition[k]
-            entryTf[e] += 1
-        }
-        for e in 0..<entryTerm.count {
-            let p0 = Int(entryPositionStart[e])
-            let range = p0..<(p0 + Int(entryTf[e]))
-            if range.count > 1 {
-                var ordered = true
-                for k in range.dropFirst() where positions[k] < positions[k - 1] { ordered = false }
-                if !ordered { positions[range].sort() }
+        // Work on local arrays (swapped out, no copies) through raw buffers: no uniqueness checks or
+        // exclusivity bookkeeping per pair.
+        var seenArray: [UInt64] = [], terms: [UInt32] = [], tfs: [UInt32] = [], starts: [UInt32] = [], ordered: [UInt32] = []
+        swap(&seenArray, &termSeen)
+        swap(&terms, &entryTerm)
+        swap(&tfs, &entryTf)
+        swap(&starts, &entryPositionStart)
+        swap(&ordered, &positions)
+        terms.removeAll(keepingCapacity: true)
+        tfs.removeAll(keepingCapacity: true)
+        let docKey = UInt64(doc + 1) << 32
+        seenArray.withUnsafeMutableBufferPointer { seen in
+            pairTerm.withUnsafeBufferPointer { pairs in
+                for term in pairs {
+                    let t = Int(term)
+                    let state = seen[t]
+                    if state & 0xFFFF_FFFF_0000_0000 != docKey {
+                        seen[t] = docKey | UInt64(terms.count)
+                        terms.append(term)
+                        tfs.append(1)
+                    } else {
+                        tfs[Int(UInt32(truncatingIfNeeded: state))] += 1
+                    }
+                }
             }
-            appendPosting(term: entryTerm[e], doc: doc, positions: range)
+            let entryCount = terms.count
+            if starts.count < entryCount { starts.append(contentsOf: repeatElement(0, count: entryCount - starts.count)) }
+            // Counting sort of the positions by entry (positions of one term stay in token order).
+            starts.withUnsafeMutableBufferPointer { starts in
+                tfs.withUnsafeMutableBufferPointer { tfs in
+                    var start: UInt32 = 0
+                    for e in 0..<entryCount {
+                        starts[e] = start
+                        start += tfs[e]
+                        tfs[e] = 0
+                    }
+                    ordered.withUnsafeMutableBufferPointer { out in
+                        pairTerm.withUnsafeBufferPointer { pairs in
+                            pairPosition.withUnsafeBufferPointer { pairPositions in
+                                for k in 0..<pairs.count {
+                                    let e = Int(UInt32(truncatingIfNeeded: seen[Int(pairs[k])]))
+                                    out[Int(starts[e] + tfs[e])] = pairPositions[k]
+                                    tfs[e] += 1
+                                }
+                            }
+                        }
+                        for e in 0..<entryCount where tfs[e] > 1 {
+                            let p0 = Int(starts[e]), p1 = p0 + Int(tfs[e])
+                            var sorted = true
+                            for k in (p0 + 1)..<p1 where out[k] < out[k - 1] { sorted = false }
+                            if !sorted {
+                                var slice = UnsafeMutableBufferPointer(rebasing: out[p0..<p1])
+                                slice.sort()
+                            }
+                        }
+                    }
+                }
+            }
         }
+        swap(&seenArray, &termSeen)
+        swap(&ordered, &positions)
+        for e in 0..<terms.count {
+            let p0 = Int(starts[e])
+            appendPosting(term: terms[e], doc: doc, positions: p0..<(p0 + Int(tfs[e])))
+        }
+        swap(&terms, &entryTerm)
+        swap(&tfs, &entryTf)
+        swap(&starts, &entryPositionStart)
         // Norms, numeric offsets, stored values, id and domain.
         for f in 0..<norms.count where !norms[f].isEmpty || touchedText.contains(f) {
             if norms[f].isEmpty { norms[f] = [UInt8](repeating: 0, count: Int(doc)) }
