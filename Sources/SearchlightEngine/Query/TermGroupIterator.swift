@@ -182,8 +182,10 @@ final class TermGroupIterator: DocIterator {
     private var windowEnd = -1
     private var windowThreshold: Float = -.infinity
 
-    /// Up to this many sources (a term in a few fields, a small expansion) use per-source pruning.
-    static let maxScoreSources = 64
+    /// Up to this many sources (a term or phrase in a few fields) use per-source pruning. Wider groups
+    /// (prefix expansions) would re-split on almost every document: each window ends at the first block
+    /// end among all sources, and most expansions are tiny single-block lists.
+    static let maxScoreSources = 8
 
     @inline(__always)
     private func saturatedBound(_ weighted: Float, primary: Bool) -> Float {
