@@ -6,6 +6,28 @@ final class AnalyzerTests: XCTestCase {
 
     func terms(_ text: String, _ mode: Analyzer.Mode = .index) -> [String] { analyzer.tokens(text, mode: mode).map(\.term) }
 
+    /// The ASCII fast path emits exactly what the general compound splitter emits (terms, positions,
+    /// byte ranges, kinds) in every mode, on seeded random mixes of the characters that decide it.
+    func testASCIIFastPathAgreesWithGeneralPath() {
+        let general = Analyzer(asciiFastPath: false)
+        let pieces = ["a", "z", "Q", "ab", "Ab", "AB", "aB", "x11", "X11R6", "GNU", "GNUmake", "HTTPServer", "7", "42x",
+                      ".", "..", "-", "_", " ", "  ", ",", "(", ")", "\n", "é", "É", "中", "文", "\u{301}", "'", "/", "ß"]
+        var state: UInt64 = 12345
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<(1 + Int(state % 12)) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                text += pieces[Int((state >> 33) % UInt64(pieces.count))]
+            }
+            for mode in [Analyzer.Mode.index, .query, .words] {
+                XCTAssertEqual(analyzer.tokens(text, mode: mode), general.tokens(text, mode: mode), "\(text) \(mode)")
+            }
+        }
+        let long = String(repeating: "a", count: Analyzer.maxTermBytes + 1) + " b " + String(repeating: "C", count: Analyzer.maxTermBytes)
+        XCTAssertEqual(analyzer.tokens(long), general.tokens(long))
+        XCTAssertEqual(analyzer.words(in: "foo.Bar baz"), general.words(in: "foo.Bar baz"))
+    }
+
     func testPlainWordsPositionsAndOffsets() {
         let tokens = analyzer.tokens("Hello, World  again")
         XCTAssertEqual(tokens.map(\.term), ["hello", "world", "again"])

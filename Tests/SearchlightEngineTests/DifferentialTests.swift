@@ -200,6 +200,11 @@ final class DifferentialTests: XCTestCase {
         let snapshot = try writer.commit()
         let words = Self.vocabulary
         var queries: [Query] = words.map { .term($0) } + words.map { .prefix(String($0.prefix(2))) }
+        // Three fields per term: exercises the per-source (MaxScore) pruning of term groups.
+        let allFields: FieldScope = .fields([fields.title, fields.body, fields.tags])
+        queries += words.map { .scoped(allFields, .term($0)) }
+        queries += words.map { .scoped(allFields, .phrase($0 + " " + g.pick(words))) }
+        queries += words.map { .scoped(allFields, .prefix(String($0.prefix(3)))) }
         for _ in 0..<30 {
             queries.append(.and([.term(g.pick(words)), .term(g.pick(words))]))
             queries.append(.or([.term(g.pick(words)), .term(g.pick(words)), .prefix(String(g.pick(words).prefix(3)))]))

@@ -15,7 +15,13 @@ public struct Analyzer: Sendable {
     /// Parts or wholes longer than this many bytes are dropped (binary junk, base64 blobs).
     public static let maxTermBytes = 128
 
-    public init() {}
+    /// Whether plain ASCII words skip the compound splitter (always on; off only to test that both paths
+    /// emit the same tokens).
+    let asciiFastPath: Bool
+
+    public init() { asciiFastPath = true }
+
+    init(asciiFastPath: Bool) { self.asciiFastPath = asciiFastPath }
 
     /// Tokenizes `text`; positions start at zero.
     public func tokens(_ text: String, mode: Mode = .index) -> [Token] {
@@ -41,7 +47,7 @@ public struct Analyzer: Sendable {
     func analyze(_ text: String, mode: Mode, firstPosition: UInt32, into buffer: inout TokenBuffer) -> UInt32 {
         var text = text
         return text.withUTF8 { bytes in
-            var state = Walker(bytes: bytes, mode: mode, position: firstPosition)
+            var state = Walker(bytes: bytes, mode: mode, position: firstPosition, fastPath: asciiFastPath)
             swap(&state.whole, &buffer.scratchWhole)
             swap(&state.parts, &buffer.scratchParts)
             state.run(into: &buffer)
@@ -56,16 +62,18 @@ public struct Analyzer: Sendable {
 private struct Walker {
     let bytes: UnsafeBufferPointer<UInt8>
     let mode: Analyzer.Mode
+    let fastPath: Bool
     var position: UInt32
     /// Folded bytes of the current compound (parts and connectors).
     var whole: [UInt8] = []
     /// Parts of the current compound: folded range in `whole`, source byte range.
     var parts: [(foldStart: Int, foldEnd: Int, byteStart: Int, byteEnd: Int)] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>, mode: Analyzer.Mode, position: UInt32) {
+    init(bytes: UnsafeBufferPointer<UInt8>, mode: Analyzer.Mode, position: UInt32, fastPath: Bool) {
         self.bytes = bytes
         self.mode = mode
         self.position = position
+        self.fastPath = fastPath
     }
 
     /// Decodes the scalar at `index` (the buffer is valid UTF-8: it comes from a String).
@@ -104,7 +112,11 @@ private struct Walker {
             case .cjk:
                 index = cjkRun(from: index, into: &buffer)
             default:
-                index = compound(from: index, into: &buffer)
+                if fastPath, let end = asciiWord(from: index, into: &buffer) {
+                    index = end
+                } else {
+                    index = compound(from: index, into: &buffer)
+                }
             }
         }
     }
@@ -126,6 +138,53 @@ private struct Walker {
             out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
             out.append(UInt8(0x80 | (value & 0x3F)))
         }
+    }
+
+    /// The common case of `compound` without its bookkeeping: a run of ASCII letters and digits that has
+    /// no camelCase boundary (no uppercase letter after the first unless there is no lowercase letter at
+    /// all) and is not joined to more word characters by a connector or a non-ASCII byte. Emits it as one
+    /// word, folded to lowercase, and returns its end; nil sends the caller to the general path.
+    @inline(__always)
+    mutating func asciiWord(from start: Int, into buffer: inout TokenBuffer) -> Int? {
+        let count = bytes.count
+        var i = start
+        var upperAfterFirst = false, lower = false, upper = false
+        while i < count {
+            let b = bytes[i]
+            if b &- 0x61 < 26 {
+                lower = true
+            } else if b &- 0x41 < 26 {
+                upper = true
+                if i > start { upperAfterFirst = true }
+            } else if b &- 0x30 >= 10 {
+                break
+            }
+            i += 1
+        }
+        if i == start || (upperAfterFirst && lower) { return nil }
+        if i < count {
+            let b = bytes[i]
+            if b >= 0x80 { return nil }
+            if b == 0x2E || b == 0x5F || b == 0x2D, i + 1 < count {
+                // A connector joins the next character when that is a word character (non-ASCII: unknown).
+                let next = bytes[i + 1]
+                if next >= 0x80 || next &- 0x61 < 26 || next &- 0x41 < 26 || next &- 0x30 < 10 { return nil }
+            }
+        }
+        let length = i - start
+        if length <= Analyzer.maxTermBytes {
+            let termStart = buffer.bytes.count
+            buffer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            if upper {
+                buffer.bytes.withUnsafeMutableBufferPointer { out in
+                    for k in termStart..<(termStart + length) where out[k] &- 0x41 < 26 { out[k] |= 0x20 }
+                }
+            }
+            buffer.records.append(.init(termStart: UInt32(termStart), termLength: UInt32(length), position: position,
+                                        byteStart: UInt32(start), byteEnd: UInt32(i), kind: .word))
+            position += 1
+        }
+        return i
     }
 
     /// Reads one compound (word characters joined by `.`, `_` or `-`), splits it into parts at connectors

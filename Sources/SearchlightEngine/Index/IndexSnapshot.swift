@@ -143,7 +143,7 @@ public struct IndexSnapshot: Sendable {
                 }
                 top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)), score: score))
             }
-            doc = iterator.next()
+            doc = pruning && top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
         }
     }
 

@@ -41,10 +41,11 @@ public final class IndexWriter {
         guard !document.id.isEmpty else { throw .emptyIdentifier }
         let fieldCount = schema.fields.count
         for (field, _) in document.values where Int(field.rawValue) >= fieldCount { throw .unknownField(field) }
-        delete(id: document.id)
+        deleteCommitted(id: document.id)
         let doc = buffer.add(document, schema: schema, analyzer: analyzer)
         bufferLive.append(true)
-        bufferIDs[document.id] = doc
+        // One hash of the id: the previous buffered version (if any) is what the update displaces.
+        if let previous = bufferIDs.updateValue(doc, forKey: document.id) { bufferLive[previous] = false }
         dirty = true
     }
 
@@ -67,6 +68,11 @@ public final class IndexWriter {
             bufferLive[doc] = false
             dirty = true
         }
+        deleteCommitted(id: id)
+    }
+
+    /// Tombstones the committed documents with an external id.
+    private func deleteCommitted(id: String) {
         for ordinal in segments.indices {
             for doc in segments[ordinal].documents(withID: id) where live[ordinal][doc] {
                 live[ordinal][doc] = false

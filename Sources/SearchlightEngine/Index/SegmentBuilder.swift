@@ -6,14 +6,22 @@ struct SegmentBuilder {
     private(set) var documentCount = 0
     /// Keys are a 2-byte big-endian field id followed by the folded term bytes.
     private var interner = TermInterner()
-    /// Per term: its postings already encoded (`varint(doc delta), varint(tf)` per document) and its
+    /// Per term: its postings already encoded (`varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only
+    /// when tf > 1, per document) and its
     /// positions (per document, delta varints), so sealing only concatenates in term order.
     private var pool = ByteSlicePool()
-    private var termDocs: [ByteSlicePool.Stream] = []
-    private var termPositions: [ByteSlicePool.Stream] = []
-    private var termLastDoc: [UInt32] = []
-    private var termDocFreq: [UInt32] = []
+    /// Everything appending a posting touches for one term, side by side (one cache line, not four arrays).
+    struct TermState {
+        var docs: ByteSlicePool.Stream
+        var positions: ByteSlicePool.Stream
+        var lastDoc: UInt32 = 0
+        var docFreq: UInt32 = 0
+    }
+    private var termStates: [TermState] = []
     private var postingCount = 0
+    /// Encoded bytes of all postings and all positions so far (to size the sealed buffers exactly).
+    private var docByteCount = 0
+    private var positionByteCount = 0
     // Per-document entries (one per distinct term of the document).
     private var entryTerm: [UInt32] = []
     private var entryTf: [UInt32] = []
@@ -36,11 +44,13 @@ struct SegmentBuilder {
     private var tokens = TokenBuffer()
     private var pairTerm: [UInt32] = []
     private var pairPosition: [UInt32] = []
-    private var lastSeen: [UInt32] = []
-    private var entryOfTerm: [UInt32] = []
+    /// Per term id: `(document + 1) << 32 | entry index` of the last document that used it.
+    private var termSeen: [UInt64] = []
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
     private var touchedText: [Int] = []
+    /// Scratch for one posting's encoded bytes.
+    private var encoded: [UInt8] = []
     /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
     private var kinds: [FieldOptions.Kind] = []
 
@@ -50,7 +60,7 @@ struct SegmentBuilder {
     var isEmpty: Bool { documentCount == 0 }
 
     var memoryBytes: Int {
-        interner.memoryBytes + pool.memoryBytes + termDocs.capacity * 32
+        interner.memoryBytes + pool.memoryBytes + termStates.capacity * MemoryLayout<TermState>.stride
             + storedBytes.capacity + idBytes.capacity
     }
 
@@ -97,46 +107,78 @@ struct SegmentBuilder {
         }
         // Group this document's (term, position) pairs into one entry per term, then append each entry
         // to its term's encoded streams.
-        entryTerm.removeAll(keepingCapacity: true)
-        entryTf.removeAll(keepingCapacity: true)
-        entryPositionStart.removeAll(keepingCapacity: true)
-        if lastSeen.count < interner.count {
-            lastSeen.append(contentsOf: repeatElement(0, count: interner.count - lastSeen.count + 1024))
-            entryOfTerm.append(contentsOf: repeatElement(0, count: lastSeen.count - entryOfTerm.count))
-        }
-        for term in pairTerm {
-            let t = Int(term)
-            if lastSeen[t] != doc + 1 {
-                lastSeen[t] = doc + 1
-                entryOfTerm[t] = UInt32(entryTerm.count)
-                entryTerm.append(term)
-                entryTf.append(0)
-                entryPositionStart.append(0)
-            }
-            entryTf[Int(entryOfTerm[t])] += 1
-        }
-        var start: UInt32 = 0
-        for e in 0..<entryTerm.count {
-            entryPositionStart[e] = start
-            start += entryTf[e]
-            entryTf[e] = 0
+        if termSeen.count < interner.count {
+            termSeen.append(contentsOf: repeatElement(0, count: interner.count - termSeen.count + 1024))
         }
         if positions.count < pairTerm.count { positions.append(contentsOf: repeatElement(0, count: pairTerm.count - positions.count)) }
-        for k in 0..<pairTerm.count {
-            let e = Int(entryOfTerm[Int(pairTerm[k])])
-            positions[Int(entryPositionStart[e] + entryTf[e])] = pairPosition[k]
-            entryTf[e] += 1
-        }
-        for e in 0..<entryTerm.count {
-            let p0 = Int(entryPositionStart[e])
-            let range = p0..<(p0 + Int(entryTf[e]))
-            if range.count > 1 {
-                var ordered = true
-                for k in range.dropFirst() where positions[k] < positions[k - 1] { ordered = false }
-                if !ordered { positions[range].sort() }
+        // Work on local arrays (swapped out, no copies) through raw buffers: no uniqueness checks or
+        // exclusivity bookkeeping per pair.
+        var seenArray: [UInt64] = [], terms: [UInt32] = [], tfs: [UInt32] = [], starts: [UInt32] = [], ordered: [UInt32] = []
+        swap(&seenArray, &termSeen)
+        swap(&terms, &entryTerm)
+        swap(&tfs, &entryTf)
+        swap(&starts, &entryPositionStart)
+        swap(&ordered, &positions)
+        terms.removeAll(keepingCapacity: true)
+        tfs.removeAll(keepingCapacity: true)
+        let docKey = UInt64(doc + 1) << 32
+        seenArray.withUnsafeMutableBufferPointer { seen in
+            pairTerm.withUnsafeBufferPointer { pairs in
+                for term in pairs {
+                    let t = Int(term)
+                    let state = seen[t]
+                    if state & 0xFFFF_FFFF_0000_0000 != docKey {
+                        seen[t] = docKey | UInt64(terms.count)
+                        terms.append(term)
+                        tfs.append(1)
+                    } else {
+                        tfs[Int(UInt32(truncatingIfNeeded: state))] += 1
+                    }
+                }
             }
-            appendPosting(term: entryTerm[e], doc: doc, positions: range)
+            let entryCount = terms.count
+            if starts.count < entryCount { starts.append(contentsOf: repeatElement(0, count: entryCount - starts.count)) }
+            // Counting sort of the positions by entry (positions of one term stay in token order).
+            starts.withUnsafeMutableBufferPointer { starts in
+                tfs.withUnsafeMutableBufferPointer { tfs in
+                    var start: UInt32 = 0
+                    for e in 0..<entryCount {
+                        starts[e] = start
+                        start += tfs[e]
+                        tfs[e] = 0
+                    }
+                    ordered.withUnsafeMutableBufferPointer { out in
+                        pairTerm.withUnsafeBufferPointer { pairs in
+                            pairPosition.withUnsafeBufferPointer { pairPositions in
+                                for k in 0..<pairs.count {
+                                    let e = Int(UInt32(truncatingIfNeeded: seen[Int(pairs[k])]))
+                                    out[Int(starts[e] + tfs[e])] = pairPositions[k]
+                                    tfs[e] += 1
+                                }
+                            }
+                        }
+                        for e in 0..<entryCount where tfs[e] > 1 {
+                            let p0 = Int(starts[e]), p1 = p0 + Int(tfs[e])
+                            var sorted = true
+                            for k in (p0 + 1)..<p1 where out[k] < out[k - 1] { sorted = false }
+                            if !sorted {
+                                var slice = UnsafeMutableBufferPointer(rebasing: out[p0..<p1])
+                                slice.sort()
+                            }
+                        }
+                    }
+                }
+            }
         }
+        swap(&seenArray, &termSeen)
+        swap(&ordered, &positions)
+        for e in 0..<terms.count {
+            let p0 = Int(starts[e])
+            appendPosting(term: terms[e], doc: doc, positions: p0..<(p0 + Int(tfs[e])))
+        }
+        swap(&terms, &entryTerm)
+        swap(&tfs, &entryTf)
+        swap(&starts, &entryPositionStart)
         // Norms, numeric offsets, stored values, id and domain.
         for f in 0..<norms.count where !norms[f].isEmpty || touchedText.contains(f) {
             if norms[f].isEmpty { norms[f] = [UInt8](repeating: 0, count: Int(doc)) }
@@ -175,30 +217,59 @@ struct SegmentBuilder {
         }
     }
 
-    /// Appends one document's posting to a term's encoded streams.
+    /// Encodes `value` as a varint at `out`; returns the bytes written (at most 5).
+    @inline(__always)
+    private static func encodeVarInt(_ value: UInt32, _ out: UnsafeMutablePointer<UInt8>) -> Int {
+        var v = value, n = 0
+        while v >= 0x80 {
+            out[n] = UInt8(truncatingIfNeeded: v) | 0x80
+            v >>= 7
+            n += 1
+        }
+        out[n] = UInt8(v)
+        return n + 1
+    }
+
+    /// Appends one document's posting to a term's encoded streams: both varints and then all position
+    /// deltas are encoded into scratch and appended to the pool in one bulk copy each.
     @inline(__always)
     private mutating func appendPosting(term: UInt32, doc: UInt32, positions range: Range<Int>) {
         let t = Int(term)
-        while termDocs.count <= t {
-            termDocs.append(pool.makeStream())
-            termPositions.append(pool.makeStream())
-            termLastDoc.append(0)
-            termDocFreq.append(0)
+        while termStates.count <= t {
+            termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
-        var docs = termDocs[t], positionStream = termPositions[t]
-        pool.appendVarInt(doc &- termLastDoc[t], to: &docs)
-        pool.appendVarInt(UInt32(range.count), to: &docs)
-        termLastDoc[t] = doc
-        termDocFreq[t] += 1
+        if encoded.count < 10 + 5 * range.count { encoded.append(contentsOf: repeatElement(0, count: 10 + 5 * range.count - encoded.count)) }
+        let delta = doc &- termStates[t].lastDoc
+        termStates[t].lastDoc = doc
+        termStates[t].docFreq += 1
         postingCount += 1
-        var previous: UInt32 = 0
-        for k in range {
-            let position = positions[k]
-            pool.appendVarInt(position &- previous, to: &positionStream)
-            previous = position
+        var scratch: [UInt8] = []
+        swap(&scratch, &encoded)
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer.baseAddress!
+            // Most postings have tf 1: it rides in the low bit of the doc delta (Lucene's trick).
+            var n: Int
+            if range.count == 1 {
+                n = Self.encodeVarInt(delta &<< 1 | 1, out)
+            } else {
+                n = Self.encodeVarInt(delta &<< 1, out)
+                n += Self.encodeVarInt(UInt32(range.count), out + n)
+            }
+            pool.append(out, count: n, to: &termStates[t].docs)
+            docByteCount += n
+            n = 0
+            positions.withUnsafeBufferPointer { all in
+                var previous: UInt32 = 0
+                for k in range {
+                    let position = all[k]
+                    n += Self.encodeVarInt(position &- previous, out + n)
+                    previous = position
+                }
+            }
+            pool.append(out, count: n, to: &termStates[t].positions)
+            positionByteCount += n
         }
-        termDocs[t] = docs
-        termPositions[t] = positionStream
+        swap(&scratch, &encoded)
     }
 
     private mutating func internTokens(field: FieldID) {
@@ -271,7 +342,8 @@ struct SegmentBuilder {
     /// Encodes the buffer as an immutable segment.
     func seal() throws(EngineError) -> Segment {
         let termCount = interner.count
-        guard storedBytes.count < Int(UInt32.max) else { throw .segmentTooLarge }
+        // Doc deltas are shifted left by one bit in the postings, so documents stay below 2^31.
+        guard storedBytes.count < Int(UInt32.max), documentCount < Int(Int32.max) else { throw .segmentTooLarge }
         // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
         let arena = interner.arena
         let starts = interner.starts
@@ -297,6 +369,8 @@ struct SegmentBuilder {
         }
         var docBytes: [UInt8] = []
         var positionBytes: [UInt8] = []
+        docBytes.reserveCapacity(docByteCount)
+        positionBytes.reserveCapacity(positionByteCount)
         var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
         var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
         var fieldTerms = [FieldTerms?](repeating: nil, count: norms.count)
@@ -311,7 +385,7 @@ struct SegmentBuilder {
                 let t = Int(sorted[cursor])
                 let s = Int(starts[t]), e = Int(starts[t + 1])
                 if Int(termFields[t]) != field { break }
-                let df = t < termDocFreq.count ? Int(termDocFreq[t]) : 0
+                let df = t < termStates.count ? Int(termStates[t].docFreq) : 0
                 // Terms whose every posting was dropped (deleted documents in a merge) are not kept.
                 guard df > 0 else {
                     cursor += 1
@@ -328,8 +402,8 @@ struct SegmentBuilder {
                 let fieldNorms = field < norms.count ? norms[field] : []
                 let impactConstant = impactConstants[field]
                 let docBase = docBytes.count, positionBase = positionBytes.count
-                pool.copy(termDocs[t], to: &docBytes)
-                pool.copy(termPositions[t], to: &positionBytes)
+                pool.copy(termStates[t].docs, to: &docBytes)
+                pool.copy(termStates[t].positions, to: &positionBytes)
                 let docEnd = docBytes.count, positionEnd = positionBytes.count
                 if multiBlock { docBytes.withUnsafeBufferPointer { allDocs in
                     positionBytes.withUnsafeBufferPointer { allPositions in
@@ -345,8 +419,9 @@ struct SegmentBuilder {
                                 skipMaxTf.append(0)
                                 skipMaxImpact.append(0)
                             }
-                            doc &+= VarInt.read(stream, &offset)
-                            let tf = VarInt.read(stream, &offset)
+                            let code = VarInt.read(stream, &offset)
+                            doc &+= code >> 1
+                            let tf = code & 1 != 0 ? 1 : VarInt.read(stream, &offset)
                             VarInt.skip(positionStream, &positionOffset, count: Int(tf))
                             let last = skipLastDoc.count - 1
                             skipLastDoc[last] = doc

@@ -58,19 +58,38 @@ struct ByteSlicePool {
         append(UInt8(v), to: &stream)
     }
 
+    /// Appends `count` bytes to a stream: one bulk copy when they fit in the current slice (the common
+    /// case), byte by byte across slice boundaries otherwise.
+    @inline(__always)
+    mutating func append(_ source: UnsafePointer<UInt8>, count: Int, to stream: inout Stream) {
+        if Int(stream.end &- stream.write) >= count {
+            let at = Int(stream.write)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                // Postings are a few bytes: a loop beats a memmove call.
+                let out = buffer.baseAddress! + at
+                for k in 0..<count { out[k] = source[k] }
+            }
+            stream.write &+= UInt32(count)
+        } else {
+            for k in 0..<count { append(source[k], to: &stream) }
+        }
+    }
+
     /// Appends the stream's bytes, in order, to `out`.
     func copy(_ stream: Stream, to out: inout [UInt8]) {
-        var current = Int(stream.start)
-        var level = 0
-        var sliceEnd = current + Int(Self.sizes[0]) - 4
-        while sliceEnd != Int(stream.end) {
-            out.append(contentsOf: bytes[current..<sliceEnd])
-            let next = Int(bytes[sliceEnd]) | Int(bytes[sliceEnd + 1]) << 8 | Int(bytes[sliceEnd + 2]) << 16
-                | Int(bytes[sliceEnd + 3]) << 24
-            level = min(level + 1, Self.sizes.count - 1)
-            current = next
-            sliceEnd = next + Int(Self.sizes[level]) - 4
+        bytes.withUnsafeBufferPointer { bytes in
+            var current = Int(stream.start)
+            var level = 0
+            var sliceEnd = current + Int(Self.sizes[0]) - 4
+            while sliceEnd != Int(stream.end) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[current..<sliceEnd]))
+                let next = Int(bytes[sliceEnd]) | Int(bytes[sliceEnd + 1]) << 8 | Int(bytes[sliceEnd + 2]) << 16
+                    | Int(bytes[sliceEnd + 3]) << 24
+                level = min(level + 1, Self.sizes.count - 1)
+                current = next
+                sliceEnd = next + Int(Self.sizes[level]) - 4
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[current..<Int(stream.write)]))
         }
-        out.append(contentsOf: bytes[current..<Int(stream.write)])
     }
 }

@@ -36,8 +36,11 @@ final class PostingCursor {
         postingStart = Int(terms.postingStart[index])
         positionStart = Int(terms.positionStart[index])
         blockCount = (docFreq + Segment.blockSize - 1) / Segment.blockSize
-        docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * Segment.blockSize)
-        tfs = docs + Segment.blockSize
+        // Most terms (and most prefix expansions) have a handful of documents: size the block buffer
+        // to the largest block this term has.
+        let capacity = max(min(docFreq, Segment.blockSize), 1)
+        docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * capacity)
+        tfs = docs + capacity
     }
 
     deinit { docs.deallocate() }
@@ -100,9 +103,11 @@ final class PostingCursor {
                     t[i] = 0
                     continue
                 }
-                previous &+= VarInt.read(bytes, &offset)
+                // varint(delta << 1 | tf == 1), then varint(tf) only when tf > 1.
+                let code = VarInt.read(bytes, &offset)
+                previous &+= code >> 1
                 d[i] = previous
-                t[i] = offset < bytes.count ? VarInt.read(bytes, &offset) : 0
+                t[i] = code & 1 != 0 ? 1 : (offset < bytes.count ? VarInt.read(bytes, &offset) : 0)
             }
         }
         indexInBlock = 0

@@ -30,6 +30,11 @@ class DocIterator {
     /// Block-max data for top-k pruning: an upper bound of the score of every document from the current
     /// one up to `upTo`; nil when this iterator cannot bound its scores.
     func blockBound() -> (bound: Float, upTo: Int)? { nil }
+
+    /// Moves to the next match that could score above `threshold` (the worst hit of a full top-k heap,
+    /// which later documents can only beat, never tie); may skip matches that cannot. Only the top-level
+    /// iterator of a ranked search is asked, so no parent ever misses a document it needs. Default: `next()`.
+    func nextCompetitive(_ threshold: Float) -> Int { next() }
 }
 
 /// No document.
@@ -100,20 +105,32 @@ final class ListIterator: DocIterator {
 /// skip data) until all agree.
 final class ConjunctionIterator: DocIterator {
     let children: [DocIterator]
-    init(_ children: [DocIterator]) { self.children = children.sorted { $0.cost < $1.cost } }
+    /// The children without reference counting on the per-document path (`children` keeps them alive).
+    private let refs: UnsafeMutablePointer<Unmanaged<DocIterator>>
 
-    override func next() -> Int { align(children[0].next()) }
-    override func advance(_ target: Int) -> Int { align(children[0].advance(target)) }
+    init(_ children: [DocIterator]) {
+        self.children = children.sorted { $0.cost < $1.cost }
+        refs = UnsafeMutablePointer<Unmanaged<DocIterator>>.allocate(capacity: max(children.count, 1))
+        for (index, child) in self.children.enumerated() { (refs + index).initialize(to: Unmanaged.passUnretained(child)) }
+    }
+
+    deinit { refs.deallocate() }
+
+    override func next() -> Int { align(refs[0]._withUnsafeGuaranteedRef { $0.next() }) }
+    override func advance(_ target: Int) -> Int { align(refs[0]._withUnsafeGuaranteedRef { $0.advance(target) }) }
 
     private func align(_ start: Int) -> Int {
+        let count = children.count
         var candidate = start
         outer: while candidate != Self.end {
-            for child in children.dropFirst() {
-                let d = child.advance(candidate)
+            var k = 1
+            while k < count {
+                let d = refs[k]._withUnsafeGuaranteedRef { $0.advance(candidate) }
                 if d > candidate {
-                    candidate = children[0].advance(d)
+                    candidate = refs[0]._withUnsafeGuaranteedRef { $0.advance(d) }
                     continue outer
                 }
+                k += 1
             }
             doc = candidate
             return doc
@@ -124,7 +141,7 @@ final class ConjunctionIterator: DocIterator {
 
     override func score() -> Float {
         var total: Float = 0
-        for child in children { total += child.score() }
+        for k in 0..<children.count { total += refs[k]._withUnsafeGuaranteedRef { $0.score() } }
         return total
     }
     override var cost: Int { children[0].cost }

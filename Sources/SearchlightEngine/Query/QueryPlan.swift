@@ -146,9 +146,11 @@ struct QueryPlanner {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                     var range = Array(terms.prefixRange(k))
                     if range.count > IndexSnapshot.maxExpansions {
-                        // Keep this segment's most frequent expansions without building every term.
-                        range.sort { terms.docFreq[$0] != terms.docFreq[$1] ? terms.docFreq[$0] > terms.docFreq[$1] : $0 < $1 }
-                        range.removeSubrange(IndexSnapshot.maxExpansions...)
+                        // Keep this segment's most frequent expansions without building every term: sort
+                        // packed keys (doc freq descending, then index) instead of comparing by closure.
+                        var keys = range.map { UInt64(~terms.docFreq[$0]) << 32 | UInt64($0) }
+                        keys.sort()
+                        range = keys.prefix(IndexSnapshot.maxExpansions).map { Int(UInt32(truncatingIfNeeded: $0)) }
                     }
                     for index in range {
                         let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])

@@ -19,6 +19,14 @@ final class TermGroupIterator: DocIterator {
     /// The other live sources, a min-heap by document (`heapCount` of them).
     private let heap: UnsafeMutablePointer<Int>
     private var heapCount = 0
+    /// The sources without reference counting on the per-posting path (the `sources` array keeps them
+    /// alive for the iterator's lifetime), and a mirror of each source's current document so heap
+    /// comparisons read one Int instead of loading an object. Freed in deinit.
+    private let refs: UnsafeMutablePointer<Unmanaged<TermSource>>
+    private let docs: UnsafeMutablePointer<Int>
+    /// Scratch of `computeWindow`: sources in the window ordered by block bound.
+    private let windowOrder: UnsafeMutablePointer<Int>
+    private let windowWeights: UnsafeMutablePointer<Float>
 
     init(sources: [TermSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
         self.sources = sources
@@ -30,24 +38,50 @@ final class TermGroupIterator: DocIterator {
             ? (1 + parameters.primaryPrefixBoost) * (1 + parameters.primaryExactBoost) : 1
         matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
         heap = matching + max(sources.count, 1)
+        refs = UnsafeMutablePointer<Unmanaged<TermSource>>.allocate(capacity: max(sources.count, 1))
+        docs = UnsafeMutablePointer<Int>.allocate(capacity: max(sources.count, 1))
+        for (index, source) in sources.enumerated() {
+            (refs + index).initialize(to: Unmanaged.passUnretained(source))
+            docs[index] = source.doc
+        }
+        windowOrder = UnsafeMutablePointer<Int>.allocate(capacity: max(sources.count, 1))
+        windowWeights = UnsafeMutablePointer<Float>.allocate(capacity: max(sources.count, 1))
         for index in sources.indices { matching[index] = index }
         matchCount = sources.count
     }
 
-    deinit { matching.deallocate() }
+    deinit {
+        matching.deallocate()
+        refs.deallocate()
+        docs.deallocate()
+        windowOrder.deallocate()
+        windowWeights.deallocate()
+    }
 
     @inline(__always)
-    private func less(_ a: Int, _ b: Int) -> Bool { sources[heap[a]].doc < sources[heap[b]].doc }
+    private func less(_ a: Int, _ b: Int) -> Bool { docs[heap[a]] < docs[heap[b]] }
+
+    /// Moves source `index` to its next document and mirrors it.
+    @inline(__always)
+    private func step(_ index: Int) {
+        docs[index] = refs[index]._withUnsafeGuaranteedRef { $0.next() }
+    }
+
+    /// Moves source `index` to its first document ≥ `target` and mirrors it.
+    @inline(__always)
+    private func step(_ index: Int, to target: Int) {
+        docs[index] = refs[index]._withUnsafeGuaranteedRef { $0.advance(target) }
+    }
 
     private func push(_ source: Int) {
-        let sourceDoc = sources[source].doc
+        let sourceDoc = docs[source]
         guard sourceDoc != Self.end else { return }
         let heap = self.heap
         var child = heapCount
         heapCount += 1
         while child > 0 {
             let parent = (child - 1) >> 1
-            guard sourceDoc < sources[heap[parent]].doc else { break }
+            guard sourceDoc < docs[heap[parent]] else { break }
             heap[child] = heap[parent]
             child = parent
         }
@@ -61,17 +95,17 @@ final class TermGroupIterator: DocIterator {
         let count = heapCount
         if count > 0 {
             let last = heap[count]
-            let lastDoc = sources[last].doc
+            let lastDoc = docs[last]
             var parent = 0
             while true {
                 let left = 2 * parent + 1, right = left + 1
                 var smallest = -1
                 var smallestDoc = lastDoc
-                if left < count, sources[heap[left]].doc < smallestDoc {
+                if left < count, docs[heap[left]] < smallestDoc {
                     smallest = left
-                    smallestDoc = sources[heap[left]].doc
+                    smallestDoc = docs[heap[left]]
                 }
-                if right < count, sources[heap[right]].doc < smallestDoc { smallest = right }
+                if right < count, docs[heap[right]] < smallestDoc { smallest = right }
                 if smallest < 0 { break }
                 heap[parent] = heap[smallest]
                 parent = smallest
@@ -86,10 +120,10 @@ final class TermGroupIterator: DocIterator {
             doc = Self.end
             return doc
         }
-        let current = sources[heap[0]].doc
+        let current = docs[heap[0]]
         doc = current
         var count = 0
-        while heapCount > 0, sources[heap[0]].doc == current {
+        while heapCount > 0, docs[heap[0]] == current {
             matching[count] = popTop()
             count += 1
         }
@@ -114,7 +148,7 @@ final class TermGroupIterator: DocIterator {
         if doc == Self.end { return doc }
         for k in 0..<matchCount {
             let index = matching[k]
-            _ = sources[index].next()
+            step(index)
             push(index)
         }
         matchCount = 0
@@ -125,19 +159,132 @@ final class TermGroupIterator: DocIterator {
         if doc >= target { return doc }
         for k in 0..<matchCount {
             let index = matching[k]
-            _ = sources[index].advance(target)
+            step(index, to: target)
             push(index)
         }
         matchCount = 0
-        while heapCount > 0, sources[heap[0]].doc < target {
+        while heapCount > 0, docs[heap[0]] < target {
             let index = popTop()
-            _ = sources[index].advance(target)
+            step(index, to: target)
             push(index)
         }
         return collectMatching()
     }
 
     override var cost: Int { sources.reduce(0) { $0 + $1.cost } }
+
+    // MARK: Block-max MaxScore over sources
+
+    /// Sources that the current window lets produce a competitive document (bit per source); the others
+    /// are only advanced to the candidates of these (MaxScore with per-block bounds).
+    private var essentialMask: UInt64 = 0
+    /// Last document of the window the mask was computed for, and the threshold it assumed.
+    private var windowEnd = -1
+    private var windowThreshold: Float = -.infinity
+
+    /// Up to this many sources (a term or phrase in a few fields) use per-source pruning. Wider groups
+    /// (prefix expansions) would re-split on almost every document: each window ends at the first block
+    /// end among all sources, and most expansions are tiny single-block lists.
+    static let maxScoreSources = 8
+
+    @inline(__always)
+    private func saturatedBound(_ weighted: Float, primary: Bool) -> Float {
+        boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * (primary ? primaryFactor : 1)
+    }
+
+    /// Splits the sources for the window starting at `from`: the window ends where the first current
+    /// block ends; the sources inside it, smallest block bound first, are non-essential while the bound of
+    /// all of them together cannot beat `threshold` (so a document matching only those cannot compete).
+    private func computeWindow(from: Int, threshold: Float) {
+        windowThreshold = threshold
+        var upTo = Self.end - 1
+        for source in sources where source.doc != Self.end && source.doc >= 0 {
+            guard let window = source.blockWindow() else {
+                // No bound: every source is essential for this document only.
+                essentialMask = sources.count >= 64 ? UInt64.max : (1 << UInt64(sources.count)) - 1
+                windowEnd = from
+                return
+            }
+            upTo = min(upTo, window.lastDoc)
+        }
+        windowEnd = upTo
+        // Insertion sort by bound into the scratch buffers (a handful of sources).
+        let order = windowOrder, weights = windowWeights
+        var count = 0
+        for (index, source) in sources.enumerated() where source.doc != Self.end && source.doc >= 0 && source.doc <= upTo {
+            guard let window = source.blockWindow() else { continue }
+            var j = count
+            while j > 0, weights[j - 1] > window.weight {
+                weights[j] = weights[j - 1]
+                order[j] = order[j - 1]
+                j -= 1
+            }
+            weights[j] = window.weight
+            order[j] = index
+            count += 1
+        }
+        var weighted: Float = 0
+        var primary = false
+        var mask: UInt64 = 0
+        var k = 0
+        while k < count {
+            let w = weighted + weights[k]
+            let p = primary || sources[order[k]].primary
+            guard saturatedBound(w, primary: p) * 1.0001 <= threshold else { break }
+            weighted = w
+            primary = p
+            k += 1
+        }
+        for j in k..<count { mask |= 1 << UInt64(order[j]) }
+        essentialMask = mask
+    }
+
+    /// Skips every source to `target` or beyond (none is on the current document).
+    private func skipAll(to target: Int) {
+        while heapCount > 0, docs[heap[0]] < target {
+            let index = popTop()
+            step(index, to: target)
+            push(index)
+        }
+    }
+
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        // One source has nothing to split (the collector's block skipping covers it).
+        guard sources.count > 1, sources.count <= Self.maxScoreSources else { return next() }
+        if doc == Self.end { return doc }
+        for k in 0..<matchCount {
+            let index = matching[k]
+            step(index)
+            push(index)
+        }
+        matchCount = 0
+        while heapCount > 0 {
+            let candidate = docs[heap[0]]
+            // A stale, lower threshold only keeps more sources essential (safe); recompute within a window
+            // only when the threshold rose noticeably, not on every top-k insertion.
+            if candidate > windowEnd || threshold > windowThreshold * 1.1 + 1e-6 {
+                computeWindow(from: candidate, threshold: threshold)
+            }
+            var lead = Self.end
+            var mask = essentialMask
+            while mask != 0 {
+                let index = mask.trailingZeroBitCount
+                mask &= mask - 1
+                lead = min(lead, docs[index])
+            }
+            if lead > windowEnd {
+                // Nothing in this window can compete.
+                guard windowEnd < Self.end - 1 else { break }
+                skipAll(to: windowEnd + 1)
+                continue
+            }
+            skipAll(to: lead)
+            return collectMatching()
+        }
+        heapCount = 0
+        doc = Self.end
+        return doc
+    }
 
     /// Best possible score of the documents up to the end of the sources' current blocks.
     override func blockBound() -> (bound: Float, upTo: Int)? {
@@ -164,13 +311,15 @@ final class TermGroupIterator: DocIterator {
         var weighted: Float = 0
         var primaryPrefix = false
         var primaryExact = false
+        let doc = self.doc
         for k in 0..<matchCount {
-            let source = sources[matching[k]]
-            let norm = source.norm(doc)
-            weighted += Float(source.frequency) * source.fieldFactor[Int(norm)]
-            if source.primary, source.startsField() {
-                primaryPrefix = true
-                if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { primaryExact = true }
+            refs[matching[k]]._withUnsafeGuaranteedRef { source in
+                let norm = source.norm(doc)
+                weighted += Float(source.frequency) * source.fieldFactor[Int(norm)]
+                if source.primary, source.startsField() {
+                    primaryPrefix = true
+                    if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { primaryExact = true }
+                }
             }
         }
         var value = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1)

@@ -21,10 +21,18 @@ class TermSource {
         self.isExact = isExact
     }
 
-    var doc: Int { Int.max }
+    /// Current document (-1 before the first `next`, `Int.max` when exhausted): a stored property that
+    /// subclasses update, so the heap of a term group compares documents without a dynamic call.
+    final var doc: Int = -1
     var cost: Int { 0 }
-    func next() -> Int { Int.max }
-    func advance(_ target: Int) -> Int { Int.max }
+    func next() -> Int {
+        doc = Int.max
+        return doc
+    }
+    func advance(_ target: Int) -> Int {
+        doc = Int.max
+        return doc
+    }
     /// Frequency in the current document.
     var frequency: UInt32 { 0 }
     /// Whether the match in the current document starts at position 0.
@@ -53,10 +61,15 @@ final class PostingSource: TermSource {
         self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary, span: 1, isExact: isExact)
     }
-    override var doc: Int { cursor.doc }
     override var cost: Int { cursor.docFreq }
-    override func next() -> Int { cursor.next() }
-    override func advance(_ target: Int) -> Int { cursor.advance(target) }
+    override func next() -> Int {
+        doc = cursor.next()
+        return doc
+    }
+    override func advance(_ target: Int) -> Int {
+        doc = cursor.advance(target)
+        return doc
+    }
     override var frequency: UInt32 { cursor.tf }
     override func startsField() -> Bool { cursor.firstPosition() == 0 }
 
@@ -78,7 +91,6 @@ final class PostingSource: TermSource {
 final class PhraseSource: TermSource {
     let cursors: [PostingCursor]
     let offsets: [UInt32]
-    private var current = -1
     private var phraseStarts: [UInt32] = []
     private var scratch: [UInt32] = []
 
@@ -88,67 +100,85 @@ final class PhraseSource: TermSource {
 
     init(cursors: [PostingCursor], offsets: [UInt32], field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool,
          impactScale: Float, tfScale: Float) {
-        self.cursors = cursors
-        self.offsets = offsets
+        // The rarest term leads the document intersection (the others only advance to its candidates);
+        // position matching does not depend on the order, since each term keeps its own offset.
+        let order = cursors.indices.sorted { cursors[$0].docFreq != cursors[$1].docFreq ? cursors[$0].docFreq < cursors[$1].docFreq : $0 < $1 }
+        self.cursors = order.map { cursors[$0] }
+        self.offsets = order.map { offsets[$0] }
         self.impactScale = impactScale
         self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
                    span: Int((offsets.max() ?? 0) + 1), isExact: true)
     }
-    override var doc: Int { current }
     override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
     override func next() -> Int { find(cursors[0].next()) }
-    override func advance(_ target: Int) -> Int { current >= target ? current : find(cursors[0].advance(target)) }
+    override func advance(_ target: Int) -> Int { doc >= target ? doc : find(cursors[0].advance(target)) }
 
     private func find(_ start: Int) -> Int {
-        var candidate = start
-        outer: while candidate != Int.max {
-            for cursor in cursors.dropFirst() {
-                let d = cursor.advance(candidate)
-                if d > candidate {
-                    candidate = cursors[0].advance(d)
-                    continue outer
+        // The cursors without reference counting per call (`cursors` keeps them alive).
+        let count = cursors.count
+        return withExtendedLifetime(cursors) {
+            var candidate = start
+            outer: while candidate != Int.max {
+                var k = 1
+                while k < count {
+                    let d = Unmanaged.passUnretained(cursors[k])._withUnsafeGuaranteedRef { $0.advance(candidate) }
+                    if d > candidate {
+                        candidate = Unmanaged.passUnretained(cursors[0])._withUnsafeGuaranteedRef { $0.advance(d) }
+                        continue outer
+                    }
+                    k += 1
                 }
+                if matchPositions() {
+                    doc = candidate
+                    return doc
+                }
+                candidate = Unmanaged.passUnretained(cursors[0])._withUnsafeGuaranteedRef { $0.next() }
             }
-            if matchPositions() {
-                current = candidate
-                return current
-            }
-            candidate = cursors[0].next()
+            doc = Int.max
+            return doc
         }
-        current = Int.max
-        return current
     }
 
-    /// Fills `phraseStarts` with the positions where every term lines up.
+    /// Fills `phraseStarts` with the positions where every term lines up. Works on local arrays (swapped
+    /// out of the object) so the loops pay no dynamic exclusivity checks.
     private func matchPositions() -> Bool {
-        phraseStarts.removeAll(keepingCapacity: true)
-        cursors[0].positions(into: &phraseStarts)
+        var starts: [UInt32] = [], other: [UInt32] = []
+        swap(&starts, &phraseStarts)
+        swap(&other, &scratch)
+        defer {
+            swap(&starts, &phraseStarts)
+            swap(&other, &scratch)
+        }
+        starts.removeAll(keepingCapacity: true)
+        cursors[0].positions(into: &starts)
         let shift = offsets[0]
         if shift > 0 {
             var kept = 0
-            for k in 0..<phraseStarts.count where phraseStarts[k] >= shift {
-                phraseStarts[kept] = phraseStarts[k] - shift
+            for k in 0..<starts.count where starts[k] >= shift {
+                starts[kept] = starts[k] - shift
                 kept += 1
             }
-            phraseStarts.removeSubrange(kept...)
+            starts.removeSubrange(kept...)
         }
         for k in 1..<cursors.count {
-            scratch.removeAll(keepingCapacity: true)
-            cursors[k].positions(into: &scratch)
+            other.removeAll(keepingCapacity: true)
+            cursors[k].positions(into: &other)
             var kept = 0, j = 0
-            for start in phraseStarts {
-                let wanted = start + offsets[k]
-                while j < scratch.count, scratch[j] < wanted { j += 1 }
-                if j < scratch.count, scratch[j] == wanted {
-                    phraseStarts[kept] = start
+            let wantedOffset = offsets[k]
+            for index in 0..<starts.count {
+                let start = starts[index]
+                let wanted = start + wantedOffset
+                while j < other.count, other[j] < wanted { j += 1 }
+                if j < other.count, other[j] == wanted {
+                    starts[kept] = start
                     kept += 1
                 }
             }
-            phraseStarts.removeSubrange(kept...)
-            if phraseStarts.isEmpty { return false }
+            starts.removeSubrange(kept...)
+            if starts.isEmpty { return false }
         }
-        return !phraseStarts.isEmpty
+        return !starts.isEmpty
     }
 
     override var frequency: UInt32 { UInt32(phraseStarts.count) }

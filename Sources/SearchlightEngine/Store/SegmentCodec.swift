@@ -2,7 +2,8 @@
 /// loading is a copy per array, with no tokenizing and no rebuilding of term dictionaries.
 ///
 /// Body: varint document count; varint field-terms count, per entry u8 present and, when present, the arrays
-/// bytes, offsets, docFreq, postingStart, blockStart (UInt32.max: single block, no skip entry), positionStart; then docBytes, positionBytes, the skip arrays (last doc,
+/// bytes, offsets, docFreq, postingStart, blockStart (UInt32.max: single block, no skip entry), positionStart; then docBytes
+/// (per posting `varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1; since format version 2), positionBytes, the skip arrays (last doc,
 /// doc offset, position offset, max tf, max impact as f32 bits) and the per-field impact constants (f32), norms
 /// (varint count + one byte array each), lengthSum, fieldDocCount, numericOffsets and numericValues (varint
 /// count + one array each), storedBytes, storedOffsets, idBytes, idOffsets, idHashes, idHashDocs,

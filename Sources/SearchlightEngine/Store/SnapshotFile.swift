@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The snapshot file format (version 1): the whole committed index as sealed segments, so opening a store
+/// The snapshot file format (version 2; version 1 stored every posting's tf as its own varint): the whole committed index as sealed segments, so opening a store
 /// loads arrays instead of re-tokenizing documents.
 ///
 /// Layout: 8-byte magic `SLSNAPSH`, u32 version, u64 store generation, string protection class, u64 writer
@@ -11,7 +11,7 @@ import Dispatch
 /// renamed to `snapshot.sls` and the directory fsynced, so it is either the old or the new snapshot.
 package enum SnapshotFile {
     package static let magic: [UInt8] = Array("SLSNAPSH".utf8)
-    package static let version: UInt32 = 1
+    package static let version: UInt32 = 2
     package static let fileName = "snapshot.sls"
 
     /// What a snapshot holds.

@@ -313,14 +313,15 @@ final class DurableStoreTests: XCTestCase {
         }
         let path = directory + "/snapshot.sls"
         var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
-        bytes[8] = 2
+        let current = SnapshotFile.version
+        bytes[8] = UInt8(current + 1)
         try bytes.write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try open(directory)) { error in
-            XCTAssertEqual(error as? StoreError, .unsupportedVersion(path: path, version: 2, supported: 1))
+            XCTAssertEqual(error as? StoreError, .unsupportedVersion(path: path, version: current + 1, supported: current))
         }
         XCTAssertEqual(FileManager.default.contents(atPath: path), bytes, "not reset")
         // The failed open released the lock and the registration.
-        bytes[8] = 1
+        bytes[8] = UInt8(current)
         try bytes.write(to: URL(fileURLWithPath: path))
         XCTAssertEqual(state(try open(directory)), model)
     }
