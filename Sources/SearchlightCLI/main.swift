@@ -40,6 +40,7 @@ let commands: [String: Command] = [
     "demo": Command(help: DemoCommand.help, spec: DemoCommand.spec, run: DemoCommand.run),
     "search": Command(help: SearchCommand.help, spec: SearchCommand.spec, run: SearchCommand.run),
     "query": Command(help: QueryCommand.help, spec: QueryCommand.spec, run: QueryCommand.run),
+    "web index": Command(help: WebIndexCommand.help, spec: WebIndexCommand.spec, run: WebIndexCommand.run),
     "index": Command(help: IndexCommand.help, spec: IndexCommand.spec, run: IndexCommand.run),
     "get": Command(help: GetCommand.help, spec: GetCommand.spec, run: GetCommand.run),
     "delete": Command(help: DeleteCommand.help, spec: DeleteCommand.spec, run: DeleteCommand.run),

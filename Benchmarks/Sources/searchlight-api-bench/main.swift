@@ -22,12 +22,13 @@ struct Options {
     var rounds = 3
     var json = false
     var durable = true
+    var web = ""
 }
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
-                                 [--no-durable] [--json]
+                                 [--no-durable] [--web DIR] [--json]
 
     """.utf8))
     exit(2)
@@ -51,6 +52,7 @@ while let argument = arguments.next() {
     case "--batch": options.batch = number()
     case "--rounds": options.rounds = number()
     case "--no-durable": options.durable = false
+    case "--web": options.web = value()
     case "--json": options.json = true
     default: usage()
     }
@@ -261,6 +263,29 @@ for _ in 0..<2000 {
 }
 record("parse_query_bytes", Double(typical.utf8.count))
 record("parse_p50_us", percentile(parseTimes, 0.5))
+
+// Web markup: read and map every .html page of a directory, many times over (pages per second).
+if !options.web.isEmpty {
+    let directory = URL(fileURLWithPath: options.web)
+    let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        .filter { $0.pathExtension == "html" }.sorted { $0.path < $1.path }
+    let pages = try files.map { try Data(contentsOf: $0) }
+    let indexer = WebMarkupIndexer()
+    let rounds = 500
+    let start = monotonicNanoseconds()
+    var mapped = 0
+    for _ in 0..<rounds {
+        for (file, page) in zip(files, pages) {
+            // Served from a site: a page URL must be http(s).
+            let url = URL(string: "https://www.example.com/" + file.lastPathComponent) ?? file
+            if (try? indexer.item(fromHTML: page, url: url)) != nil { mapped += 1 }
+        }
+    }
+    let seconds = Double(monotonicNanoseconds() - start) / 1e9
+    record("web_pages", Double(pages.count))
+    record("web_page_kb_mean", Double(pages.reduce(0) { $0 + $1.count }) / Double(max(pages.count, 1)) / 1024)
+    record("web_pages_per_s", Double(mapped) / seconds)
+}
 
 if options.json {
     var object: [String: Double] = [:]

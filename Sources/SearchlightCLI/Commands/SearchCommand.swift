@@ -25,6 +25,10 @@ enum SearchCommand {
         guard args.positional.count >= 1 else { throw UsageError(command: "search", message: "give the search TEXT (or '-')") }
         let limit = try args.integer("--limit", default: 10)
         let container = try StoreAccess.open(args)
+        // Public web pages ('searchlight web index') are searched too when the store has them.
+        let webDirectory = WebIndexCommand.publicStore(of: args)
+        let webContainer = FileManager.default.fileExists(atPath: webDirectory.path)
+            ? try? SearchlightContainer(directory: webDirectory) : nil
         let fromStdin = args.positional == ["-"]
         let texts = fromStdin ? QueryRunner.standardInputLines() : [args.positional.joined(separator: " ")]
         var failed = false
@@ -36,7 +40,23 @@ enum SearchCommand {
             if args.flag("--suggestions") { context.maxSuggestionCount = 5 }
             context.fetchAttributes = ["title", "displayName", "contentDescription", "keywords"]
             let query = CSUserQuery(userQueryString: text, userQueryContext: context, container: container)
-            let outcome = QueryRunner.run(query)
+            var outcome = QueryRunner.run(query)
+            var sources: [String: CSUserQuery] = [:]
+            for item in outcome.items { sources[item.uniqueIdentifier] = query }
+            var webIdentifiers = Set<String>()
+            if let webContainer, outcome.error == nil {
+                let webQuery = CSUserQuery(userQueryString: text, userQueryContext: context, container: webContainer)
+                let web = QueryRunner.run(webQuery)
+                if web.error == nil {
+                    let merged = WebResultMerger.merge(appResults: outcome.items, publicResults: web.items,
+                                                       appContainer: container)
+                    for item in web.items where sources[item.uniqueIdentifier] == nil {
+                        sources[item.uniqueIdentifier] = webQuery
+                        webIdentifiers.insert(item.uniqueIdentifier)
+                    }
+                    outcome.items = Array(merged.prefix(limit))
+                }
+            }
             if let error = outcome.error {
                 failed = true
                 if args.json || fromStdin { Terminal.json(["query": text, "error": error.localizedDescription]) } else {
@@ -45,23 +65,25 @@ enum SearchCommand {
                 continue
             }
             let items = outcome.items.sorted { $0.compare(byRank: $1) == .orderedAscending }
+            func annotator(_ item: CSSearchableItem) -> CSUserQuery { sources[item.uniqueIdentifier] ?? query }
             if args.json || fromStdin {
                 let results: [[String: Any]] = items.map { item in
                     var entry: [String: Any] = ["id": item.uniqueIdentifier, "score": item.rank,
                                                 "title": item.attributeSet.title ?? NSNull(),
-                                                "domain": item.domainIdentifier ?? NSNull()]
-                    if let snippet = query.snippet(for: item) {
+                                                "domain": item.domainIdentifier ?? NSNull(),
+                                                "source": webIdentifiers.contains(item.uniqueIdentifier) ? "web" : "app"]
+                    if let snippet = annotator(item).snippet(for: item) {
                         entry["snippet"] = ["attribute": snippet.attribute, "text": snippet.text,
                                             "highlights": snippet.highlightedWords]
                     }
-                    if args.flag("--explain") { entry["explanation"] = query.explanation(for: item) ?? NSNull() }
+                    if args.flag("--explain") { entry["explanation"] = annotator(item).explanation(for: item) ?? NSNull() }
                     return entry
                 }
                 var object: [String: Any] = ["query": text, "count": items.count, "results": results]
                 if args.flag("--suggestions") { object["suggestions"] = outcome.suggestions.map(\.suggestionText) }
                 Terminal.json(object)
             } else {
-                printResults(items, query: query, text: text, explain: args.flag("--explain"))
+                printResults(items, annotator: annotator, web: webIdentifiers, text: text, explain: args.flag("--explain"))
                 if args.flag("--suggestions"), !outcome.suggestions.isEmpty {
                     Terminal.out("suggestions: " + outcome.suggestions.map(\.suggestionText).joined(separator: ", "))
                 }
@@ -71,6 +93,12 @@ enum SearchCommand {
     }
 
     static func printResults(_ items: [CSSearchableItem], query: CSUserQuery, text: String, explain: Bool) {
+        printResults(items, annotator: { _ in query }, web: [], text: text, explain: explain)
+    }
+
+    /// Ranked results with their snippets; web results are marked with their source.
+    static func printResults(_ items: [CSSearchableItem], annotator: (CSSearchableItem) -> CSUserQuery, web: Set<String>,
+                             text: String, explain: Bool) {
         if items.isEmpty {
             Terminal.out("no results for \"\(text)\"")
             return
@@ -78,12 +106,13 @@ enum SearchCommand {
         for (rank, item) in items.enumerated() {
             let title = item.attributeSet.title ?? item.uniqueIdentifier
             let subtitle = item.attributeSet.displayName.map { " — \($0)" } ?? ""
-            Terminal.out(String(format: "%2d. ", rank + 1) + title + subtitle
+            let source = web.contains(item.uniqueIdentifier) ? "[web] " : ""
+            Terminal.out(String(format: "%2d. ", rank + 1) + source + title + subtitle
                          + "  [\(item.uniqueIdentifier), score \(String(format: "%.2f", item.rank))]")
-            if let snippet = query.snippet(for: item) {
+            if let snippet = annotator(item).snippet(for: item) {
                 Terminal.out("    " + highlighted(snippet))
             }
-            if explain, let explanation = query.explanation(for: item) {
+            if explain, let explanation = annotator(item).explanation(for: item) {
                 for line in explanation.split(separator: "\n") { Terminal.out("      " + line) }
             }
         }

@@ -236,6 +236,30 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["stats", "--json"]).json().first?["items"] as? Int, count, "every item exactly once")
     }
 
+    func testWebIndexFeedsThePublicIndexAndSearchShowsTheSource() throws {
+        let pages = Self.fixtures.appendingPathComponent("web")
+        let indexed = try run(["web", "index", pages.path, "--base-url", "https://shop.example.com/", "--json"])
+        XCTAssertEqual(indexed.status, 0, indexed.stderr)
+        XCTAssertEqual(try indexed.json().first?["indexed"] as? Int, 12)
+        // The app's own item with the page's identifier wins over the page.
+        let own = #"{"uniqueIdentifier":"https://shop.example.com/recipe.html","attributeSet":{"title":"Pesto in the app"}}"#
+        XCTAssertEqual(try run(["index", "-"], stdin: own + "\n").status, 0)
+        let search = try run(["search", "pesto", "--json"])
+        let results = try XCTUnwrap(search.json().first?["results"] as? [[String: Any]])
+        XCTAssertEqual(results.count, 1, search.stdout)
+        XCTAssertEqual(results.first?["source"] as? String, "app")
+        XCTAssertEqual(results.first?["title"] as? String, "Pesto in the app")
+        let boot = try XCTUnwrap(run(["search", "hiking boot", "--json"]).json().first?["results"] as? [[String: Any]])
+        XCTAssertEqual(boot.first?["source"] as? String, "web")
+        // Without --base-url pages are identified by their path under https://localhost/.
+        let plain = try run(["web", "index", pages.appendingPathComponent("event.html").path, "--json"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(try plain.json().first?["indexed"] as? Int, 1)
+        XCTAssertEqual(try run(["web", "index", directory.appendingPathComponent("none").path]).status, 1)
+        XCTAssertEqual(try run(["web", "index", pages.path, "--base-url", "ftp://x/"]).status, 2)
+        XCTAssertEqual(try run(["web", "crawl"]).status, 2)
+    }
+
     func testDemoRunsEndToEnd() throws {
         let demo = try run(["demo", "--fixtures", Self.fixtures.path], useStore: false)
         XCTAssertEqual(demo.status, 0, demo.stderr)

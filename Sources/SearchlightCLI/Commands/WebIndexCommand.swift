@@ -1,0 +1,82 @@
+import Foundation
+import Searchlight
+
+/// `searchlight web index PATH...`: turns marked-up HTML pages into items in the store's public web index.
+enum WebIndexCommand {
+    static let help = """
+    USAGE: searchlight web index PATH... [--base-url URL] [--store DIR] [--json]
+
+    Reads .html files (directories are searched recursively), extracts their markup (title, meta, Open Graph,
+    Twitter cards, App Links, Smart App Banner, schema.org JSON-LD and microdata) and indexes one item per page
+    into the public web index kept beside the store (DIR/public-web), apart from the app's own items.
+    'searchlight search' shows web results after the app's own, marked [web]; an app item with the same
+    identifier wins.
+
+    OPTIONS:
+      --base-url URL  the site the files were served from: a file at PATH/a/b.html becomes URL/a/b.html
+                      (default https://localhost/: pages are identified by their path under it)
+    """
+
+    static let spec = ArgumentSpec(options: ["--base-url"])
+
+    /// The public web index of a store directory.
+    static func publicStore(of args: Arguments) -> URL { args.storeDirectory.appendingPathComponent("public-web", isDirectory: true) }
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        guard !args.positional.isEmpty else { throw UsageError(command: "web index", message: "name at least one .html file or directory") }
+        let baseText = args.value("--base-url") ?? "https://localhost/"
+        guard let base = URL(string: baseText.hasSuffix("/") ? baseText : baseText + "/"),
+              ["http", "https"].contains(base.scheme?.lowercased() ?? "") else {
+            throw UsageError(command: "web index", message: "--base-url '\(baseText)' is not an http(s) URL")
+        }
+        var pages: [WebPage] = []
+        for path in args.positional {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CommandFailure(message: "searchlight web index: no such file or directory: \(path)")
+            }
+            let root = URL(fileURLWithPath: path).standardizedFileURL
+            let files = isDirectory.boolValue ? htmlFiles(under: root) : [root]
+            for file in files {
+                let data: Data
+                do { data = try Data(contentsOf: file) } catch {
+                    throw CommandFailure(message: "searchlight web index: cannot read \(file.path): \(error.localizedDescription)")
+                }
+                let relative = isDirectory.boolValue
+                    ? String(file.path.dropFirst(root.path.count).drop(while: { $0 == "/" })) : file.lastPathComponent
+                let url = URL(string: relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative,
+                              relativeTo: base)?.absoluteURL ?? base
+                pages.append(WebPage(data: data, url: url))
+            }
+        }
+        let container: SearchlightContainer
+        do { container = try SearchlightContainer(directory: publicStore(of: args)) } catch {
+            throw CommandFailure(message: "searchlight web index: cannot open \(publicStore(of: args).path): \(error.localizedDescription)")
+        }
+        let index = CSSearchableIndex(name: "web", container: container)
+        let indexer = WebMarkupIndexer()
+        var items: [CSSearchableItem] = []
+        var failures: [String] = []
+        for page in pages {
+            do { items.append(try indexer.item(fromHTML: page.data, url: page.url)) } catch {
+                failures.append(error.description)
+                Terminal.err("searchlight web index: \(error.description); skipped")
+            }
+        }
+        try StoreAccess.perform { index.indexSearchableItems(items, completionHandler: $0) }
+        if args.json {
+            Terminal.json(["indexed": items.count, "failed": failures.count, "identifiers": items.map(\.uniqueIdentifier)])
+        } else {
+            for item in items { Terminal.out("\(item.uniqueIdentifier)  \(item.attributeSet.title ?? "")") }
+            Terminal.err("indexed \(items.count) pages into the public web index\(failures.isEmpty ? "" : ", \(failures.count) failed")")
+        }
+        return failures.isEmpty ? 0 : 1
+    }
+
+    static func htmlFiles(under root: URL) -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }
+            .filter { ["html", "htm"].contains($0.pathExtension.lowercased()) }
+            .sorted { $0.path < $1.path }
+    }
+}
