@@ -1,15 +1,30 @@
-/// When commits merge segments: keep the count logarithmic and reclaim deleted documents.
+import Foundation
+
+/// When commits merge segments: tiered, so each document is rewritten about log(N / batch) times, with a hard
+/// cap on the segment count and reclamation of deleted documents.
+///
+/// Segments fall into size tiers (`tier = ⌊log_mergeFactor(live documents)⌋`); a tier holding `mergeFactor` or
+/// more segments merges its `mergeFactor` smallest, like Lucene's tiered policy. (Merging "the smallest few
+/// whenever there are too many" instead keeps re-merging large segments once they outnumber the cap: at a
+/// million documents indexed in batches of 1,000 it rewrote every document about 29 times, against about 4.)
+/// Above `maxSegments` the smallest are merged regardless of tier.
 public struct MergePolicy: Sendable, Equatable {
-    /// Above this many segments, the `mergeFactor` smallest are merged into one.
-    public var maxSegments: Int = 8
+    /// A hard cap: above this many segments, the `mergeFactor` smallest are merged into one.
+    public var maxSegments: Int = 24
+    /// How many segments of one tier are merged together (and the tiers' size ratio).
     public var mergeFactor: Int = 4
     /// A segment whose deleted fraction exceeds this is rewritten without its deleted documents.
     public var maxDeletedFraction: Double = 0.5
 
-    public init(maxSegments: Int = 8, mergeFactor: Int = 4, maxDeletedFraction: Double = 0.5) {
+    public init(maxSegments: Int = 24, mergeFactor: Int = 4, maxDeletedFraction: Double = 0.5) {
         self.maxSegments = max(maxSegments, 1)
         self.mergeFactor = max(mergeFactor, 2)
         self.maxDeletedFraction = maxDeletedFraction
+    }
+
+    /// The size tier of a segment with `live` documents.
+    func tier(_ live: Int) -> Int {
+        live <= 1 ? 0 : Int(log(Double(live)) / log(Double(mergeFactor)))
     }
 
     /// Groups of segment indices to merge (each group becomes one segment).
@@ -21,8 +36,21 @@ public struct MergePolicy: Sendable, Equatable {
             groups.append([index])
             taken.insert(index)
         }
-        var remaining = sizes.count - taken.count + groups.count
         var candidates = sizes.indices.filter { !taken.contains($0) }.sorted { live[$0] < live[$1] }
+        // Tiered: every tier with enough segments merges its smallest.
+        let byTier = Dictionary(grouping: candidates, by: { tier(live[$0]) })
+        for t in byTier.keys.sorted() {
+            var members = byTier[t] ?? []
+            while members.count >= mergeFactor {
+                let group = Array(members.prefix(mergeFactor))
+                members.removeFirst(group.count)
+                groups.append(group)
+                taken.formUnion(group)
+            }
+        }
+        candidates.removeAll { taken.contains($0) }
+        // The cap: segments left after this round's merges.
+        var remaining = candidates.count + groups.count
         while remaining > maxSegments, candidates.count >= 2 {
             let group = Array(candidates.prefix(mergeFactor))
             candidates.removeFirst(group.count)
