@@ -1,6 +1,6 @@
 /// One searchable item of the corpus, reduced to what both engines index.
 ///
-/// The shape follows /work/shared/corpus (Core Spotlight property names); missing fields read as empty so a
+/// The shape follows ../shared/corpus (Core Spotlight property names); missing fields read as empty so a
 /// sparse item still indexes. Strings are shared between replicas, so `--replicate` costs little memory.
 public struct CorpusItem: Sendable, Equatable {
     public var uniqueIdentifier: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The interchange shape of items (the shape of /work/shared/corpus):
+/// The interchange shape of items (the shape of ../shared/corpus, beside the repository):
 ///
 ///     {"uniqueIdentifier": "…", "domainIdentifier": "…", "expirationDate": "2026-12-21T00:00:00Z",
 ///      "isUpdate": true, "updateListenerOptions": 2,
