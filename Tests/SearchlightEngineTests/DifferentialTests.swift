@@ -115,7 +115,7 @@ final class DifferentialTests: XCTestCase {
             }
             return referenceMatches(inner, doc, scope: newScope, fields: fields)
         case .range(_, let lower, let upper):
-            return doc.numbers.contains { QueryPlanner.contains($0, lower: lower, upper: upper) }
+            return doc.numbers.contains { NumericBound.contains($0, lower: lower, upper: upper) }
         case .all: return true
         case .none: return false
         case .boost(let inner, _): return referenceMatches(inner, doc, scope: scope, fields: fields)

@@ -112,6 +112,16 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
         return .orderedSame
     }
 
+    /// The order ranked results are delivered in: higher rank first, ties by the results' identifiers (the `<`
+    /// of `CSSearchQuery.Results.Item` and `CSUserQuery.Item`).
+    package static func ranksBefore(_ a: CSSearchableItem, id aID: String, _ b: CSSearchableItem, id bID: String) -> Bool {
+        switch a.compare(byRank: b) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: return aID < bID
+        }
+    }
+
     /// A deep copy, including a copy of the attribute set.
     open func copy(with zone: NSZone? = nil) -> Any { deepCopy() }
 

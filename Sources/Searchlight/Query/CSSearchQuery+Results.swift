@@ -29,11 +29,7 @@ extension CSSearchQuery {
 
             /// Rank order: `a < b` when `a` ranks higher (so `sorted()` puts the best first); ties by identifier.
             public static func < (a: Item, b: Item) -> Bool {
-                switch a.item.compare(byRank: b.item) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: return a.id < b.id
-                }
+                CSSearchableItem.ranksBefore(a.item, id: a.id, b.item, id: b.id)
             }
         }
 

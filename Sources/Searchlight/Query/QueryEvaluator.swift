@@ -257,7 +257,7 @@ package struct QueryEvaluator {
             // Few documents left: read their values instead of scanning the whole columns.
             return within.filter { address in
                 fields.contains { field in
-                    engine.numbers(field, of: address).contains { Self.contains($0, lower: lower, upper: upper) }
+                    engine.numbers(field, of: address).contains { NumericBound.contains($0, lower: lower, upper: upper) }
                 }
             }
         }
@@ -265,21 +265,6 @@ package struct QueryEvaluator {
         let query = clauses.count == 1 ? clauses[0] : .or(clauses)
         if let within { return SortedAddresses.intersect(within, engine.matches(query)) }
         return engine.matches(.and([query, snapshot.liveFilter]))
-    }
-
-    /// Whether a value lies within the bounds (the engine's `.range` semantics: NaN matches no lower bound).
-    static func contains(_ value: Double, lower: NumericBound?, upper: NumericBound?) -> Bool {
-        switch lower {
-        case .inclusive(let bound)?: if !(value >= bound) { return false }
-        case .exclusive(let bound)?: if !(value > bound) { return false }
-        case nil: if value.isNaN { return false }
-        }
-        switch upper {
-        case .inclusive(let bound)?: if !(value <= bound) { return false }
-        case .exclusive(let bound)?: if !(value < bound) { return false }
-        case nil: break
-        }
-        return true
     }
 
     /// How a text field's candidates are found.

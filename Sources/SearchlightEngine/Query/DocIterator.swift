@@ -86,16 +86,23 @@ final class ListIterator: DocIterator {
     }
     override func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
-        var low = index + 1, high = docs.count
-        while low < high {
-            let mid = (low + high) >> 1
-            if Int(docs[mid]) < target { low = mid + 1 } else { high = mid }
-        }
-        index = low
+        index = Self.firstIndex(in: docs, from: index + 1, atLeast: target)
         doc = index < docs.count ? Int(docs[index]) : Self.end
         return doc
     }
     override func score() -> Float { constant }
+
+    /// The first index at or after `start` of sorted `docs` holding a document ≥ `target` (binary search;
+    /// `docs.count` if none): the seek of every iterator over a materialized, sorted document list.
+    @inline(__always)
+    static func firstIndex(in docs: [UInt32], from start: Int, atLeast target: Int) -> Int {
+        var low = start, high = docs.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if Int(docs[mid]) < target { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
     override var cost: Int { docs.count }
     override func explain() -> Explanation { Explanation(value: constant, summary: label) }
     override func blockBound() -> (bound: Float, upTo: Int)? { (constant, Self.end - 1) }

@@ -55,12 +55,7 @@ final class MaterializedGroupIterator: DocIterator {
 
     override func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
-        var low = index + 1, high = docs.count
-        while low < high {
-            let mid = (low + high) >> 1
-            if Int(docs[mid]) < target { low = mid + 1 } else { high = mid }
-        }
-        index = low
+        index = ListIterator.firstIndex(in: docs, from: index + 1, atLeast: target)
         doc = index < docs.count ? Int(docs[index]) : Self.end
         return doc
     }

@@ -12,6 +12,23 @@ public enum FieldScope: Sendable, Equatable {
 public enum NumericBound: Sendable, Equatable {
     case inclusive(Double)
     case exclusive(Double)
+
+    /// Whether `value` lies within the bounds: `.range` semantics, which callers verifying values themselves
+    /// must share (NaN matches no lower bound; nil bounds are open).
+    @inline(__always)
+    public static func contains(_ value: Double, lower: NumericBound?, upper: NumericBound?) -> Bool {
+        switch lower {
+        case .inclusive(let bound)?: if !(value >= bound) { return false }
+        case .exclusive(let bound)?: if !(value > bound) { return false }
+        case nil: if value.isNaN { return false }
+        }
+        switch upper {
+        case .inclusive(let bound)?: if !(value <= bound) { return false }
+        case .exclusive(let bound)?: if !(value < bound) { return false }
+        case nil: break
+        }
+        return true
+    }
 }
 
 /// A query over the engine. Text leaves (term, prefix, phrase, fuzzy, terms) go through the same analyzer

@@ -298,27 +298,13 @@ struct QueryPlanner {
         }
     }
 
-    static func contains(_ value: Double, lower: NumericBound?, upper: NumericBound?) -> Bool {
-        switch lower {
-        case .inclusive(let bound)?: if !(value >= bound) { return false }
-        case .exclusive(let bound)?: if !(value > bound) { return false }
-        case nil: if value.isNaN { return false }
-        }
-        switch upper {
-        case .inclusive(let bound)?: if !(value <= bound) { return false }
-        case .exclusive(let bound)?: if !(value < bound) { return false }
-        case nil: break
-        }
-        return true
-    }
-
     private func rangeDocs(_ segment: Segment, field: FieldID, lower: NumericBound?, upper: NumericBound?) -> [UInt32] {
         let f = Int(field.rawValue)
         guard f < segment.numericOffsets.count, !segment.numericOffsets[f].isEmpty else { return [] }
         let offsets = segment.numericOffsets[f], values = segment.numericValues[f]
         var docs: [UInt32] = []
         for doc in 0..<segment.documentCount {
-            for k in Int(offsets[doc])..<Int(offsets[doc + 1]) where Self.contains(values[k], lower: lower, upper: upper) {
+            for k in Int(offsets[doc])..<Int(offsets[doc + 1]) where NumericBound.contains(values[k], lower: lower, upper: upper) {
                 docs.append(UInt32(doc))
                 break
             }
