@@ -67,4 +67,81 @@ final class PostingEncodingTests: XCTestCase {
             try writer.registerField("other", .text())
         }
     }
+
+    /// Merging segments without deleted documents copies encoded postings and positions (re-encoding only each
+    /// term's first document delta) and per-document columns in bulk. The merged segment must hold exactly the
+    /// bytes a single build of the same documents holds (only the length statistics differ: a build knows exact
+    /// field lengths, a merge the quantized norms).
+    func testMergingWholeSegmentsEqualsBuildingAtOnce() throws {
+        func documents(_ fields: [FieldID]) -> [Document] {
+            (0..<900).map { i in
+                var values: [(FieldID, FieldValue)] = []
+                // Long gaps between documents that share a rare term (multi-byte deltas); tf above one; a
+                // multi-valued field; a field that only later documents have; numbers on some documents only.
+                values.append((fields[0], .text("common w\(i % 7) rare\(i % 211) " + String(repeating: "rep ", count: i % 5))))
+                if i % 3 == 0 { values.append((fields[1], .text("alpha beta \(i)"))) }
+                if i % 3 == 0 { values.append((fields[1], .text("gamma alpha"))) }
+                if i >= 500 { values.append((fields[2], .text("late field \(i % 13)"))) }
+                if i % 4 == 1 { values.append((fields[3], .number(Double(i)))) }
+                if i % 9 == 2 {
+                    values.append((fields[3], .number(-Double(i))))
+                    values.append((fields[4], .bytes([UInt8(i % 256), 1, 2])))
+                }
+                return Document(id: "doc\(i)", domain: i % 5 == 0 ? nil : "d\(i % 4).x", values: values)
+            }
+        }
+        func writer() throws -> (IndexWriter, [FieldID]) {
+            let writer = IndexWriter()
+            let fields = [try writer.registerField("body", .text()), try writer.registerField("multi", .text()),
+                          try writer.registerField("late", .text()), try writer.registerField("n", .numeric),
+                          try writer.registerField("blob", .stored)]
+            return (writer, fields)
+        }
+        let (once, onceFields) = try writer()
+        try once.upsert(contentsOf: documents(onceFields))
+        let built = try XCTUnwrap(once.commit().segments.first)
+
+        let (batched, fields) = try writer()
+        // Equal batches and a merge factor of 3: nine batches of 100 merge into three of 300 and then one of 900,
+        // each group in index order (a group lists equal-sized segments oldest first).
+        batched.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 3)
+        let all = documents(fields)
+        for start in stride(from: 0, to: all.count, by: 100) {
+            try batched.upsert(contentsOf: Array(all[start..<start + 100]))
+            try batched.commit()
+        }
+        XCTAssertEqual(try batched.commit().segments.count, 1)
+        let merged = try XCTUnwrap(batched.snapshot.segments.first)
+        func same<T: Equatable>(_ a: T, _ b: T, _ what: String) { XCTAssertTrue(a == b, what) }
+        XCTAssertEqual(merged.documentCount, built.documentCount)
+        same(merged.docBytes, built.docBytes, "docBytes")
+        same(merged.positionBytes, built.positionBytes, "positionBytes")
+        same(merged.skipLastDoc, built.skipLastDoc, "skipLastDoc")
+        same(merged.skipDocOffset, built.skipDocOffset, "skipDocOffset")
+        same(merged.skipPositionOffset, built.skipPositionOffset, "skipPositionOffset")
+        same(merged.skipMaxTf, built.skipMaxTf, "skipMaxTf")
+        XCTAssertEqual(merged.fieldTerms.count, built.fieldTerms.count)
+        for (m, b) in zip(merged.fieldTerms, built.fieldTerms) {
+            same(m?.bytes, b?.bytes, "terms")
+            same(m?.offsets, b?.offsets, "term offsets")
+            same(m?.docFreq, b?.docFreq, "docFreq")
+            same(m?.postingStart, b?.postingStart, "postingStart")
+            same(m?.blockStart, b?.blockStart, "blockStart")
+            same(m?.positionStart, b?.positionStart, "positionStart")
+        }
+        same(merged.norms, built.norms, "norms")
+        same(merged.fieldDocCount, built.fieldDocCount, "fieldDocCount")
+        same(merged.numericOffsets, built.numericOffsets, "numericOffsets")
+        same(merged.numericValues, built.numericValues, "numericValues")
+        same(merged.storedBytes, built.storedBytes, "storedBytes")
+        same(merged.storedOffsets, built.storedOffsets, "storedOffsets")
+        same(merged.idBytes, built.idBytes, "idBytes")
+        same(merged.idOffsets, built.idOffsets, "idOffsets")
+        same(merged.domains, built.domains, "domains")
+        same(merged.domainOrdinals, built.domainOrdinals, "domainOrdinals")
+        // And the merged index answers like the built one, phrases included.
+        for query in [Query.term("alpha"), .term("rare17"), .phrase("gamma alpha"), .term("late")] {
+            XCTAssertEqual(batched.snapshot.matches(query).count, once.snapshot.matches(query).count, "\(query)")
+        }
+    }
 }

@@ -289,8 +289,14 @@ struct SegmentBuilder {
     }
 
     /// Appends the live documents of sealed segments (in order) without re-analyzing: per-document data is
-    /// copied and every posting is re-interned and renumbered. Used by merges.
+    /// copied and every posting is re-interned and renumbered. Used by merges. A segment without deleted
+    /// documents (the common case: a commit's batch of new items) takes `appendWhole`, which copies encoded
+    /// postings and positions instead of decoding and re-encoding them.
     mutating func append(segment: Segment, live: Bitset) {
+        if live.cardinality == segment.documentCount {
+            appendWhole(segment)
+            return
+        }
         let fieldCount = max(segment.norms.count, segment.numericOffsets.count, segment.fieldTerms.count)
         growFields(to: fieldCount)
         var remap = [UInt32](repeating: UInt32.max, count: segment.documentCount)
@@ -337,6 +343,133 @@ struct SegmentBuilder {
                 }
             }
         }
+    }
+
+    /// Appends every document of `segment` (none deleted): documents keep their order, renumbered by a constant
+    /// offset, so per-document columns are copied in bulk, and each term's encoded postings are copied with only
+    /// the first document delta re-encoded (later deltas are relative and unchanged). Positions are delta-coded
+    /// per document, so they are copied byte for byte. The result is identical to appending document by document.
+    private mutating func appendWhole(_ segment: Segment) {
+        let n = segment.documentCount
+        guard n > 0 else { return }
+        let fieldCount = max(segment.norms.count, segment.numericOffsets.count, segment.fieldTerms.count)
+        growFields(to: fieldCount)
+        let base = documentCount
+        for f in 0..<segment.norms.count where !segment.norms[f].isEmpty || !norms[f].isEmpty {
+            if norms[f].isEmpty { norms[f] = [UInt8](repeating: 0, count: base) }
+            let source = segment.norms[f]
+            if source.isEmpty {
+                norms[f].append(contentsOf: repeatElement(0, count: n))
+                lengthSum[f] += UInt64(FieldNorm.lengths[0]) * UInt64(n)
+            } else {
+                var sum: UInt64 = 0, nonzero: UInt32 = 0
+                for doc in 0..<n {
+                    let norm = source[doc]
+                    sum += UInt64(FieldNorm.lengths[Int(norm)])
+                    if norm > 0 { nonzero += 1 }
+                }
+                norms[f].append(contentsOf: source[0..<n])
+                lengthSum[f] += sum
+                fieldDocCount[f] += nonzero
+            }
+        }
+        for f in 0..<numericOffsets.count {
+            let has = f < segment.numericOffsets.count && !segment.numericOffsets[f].isEmpty
+            guard has || !numericOffsets[f].isEmpty else { continue }
+            if numericOffsets[f].isEmpty { numericOffsets[f] = [UInt32](repeating: 0, count: base + 1) }
+            if has {
+                let offsets = segment.numericOffsets[f]
+                let first = Int(offsets[0]), current = numericValues[f].count
+                numericValues[f].append(contentsOf: segment.numericValues[f][first..<Int(offsets[n])])
+                for doc in 1...n { numericOffsets[f].append(UInt32(Int(offsets[doc]) - first + current)) }
+            } else {
+                numericOffsets[f].append(contentsOf: repeatElement(UInt32(numericValues[f].count), count: n))
+            }
+        }
+        let storedFirst = Int(segment.storedOffsets[0]), storedBase = storedBytes.count
+        storedBytes.append(contentsOf: segment.storedBytes[storedFirst..<Int(segment.storedOffsets[n])])
+        for doc in 1...n { storedOffsets.append(UInt32(Int(segment.storedOffsets[doc]) - storedFirst + storedBase)) }
+        let idFirst = Int(segment.idOffsets[0]), idBase = idBytes.count
+        idBytes.append(contentsOf: segment.idBytes[idFirst..<Int(segment.idOffsets[n])])
+        for doc in 1...n { idOffsets.append(UInt32(Int(segment.idOffsets[doc]) - idFirst + idBase)) }
+        var ordinals = [UInt32](repeating: 0, count: segment.domains.count)
+        for (ordinal, domain) in segment.domains.enumerated() where ordinal != 0 && !domain.isEmpty {
+            if let known = domainIndex[domain] {
+                ordinals[ordinal] = known
+            } else {
+                let new = UInt32(domains.count)
+                domains.append(domain)
+                domainIndex[domain] = new
+                ordinals[ordinal] = new
+            }
+        }
+        for doc in 0..<n { domainOrdinals.append(ordinals[Int(segment.domainOrdinals[doc])]) }
+        documentCount += n
+        // Norms of fields this builder knows but the segment lacks must stay aligned.
+        for f in 0..<norms.count where !norms[f].isEmpty && norms[f].count < documentCount {
+            norms[f].append(contentsOf: repeatElement(0, count: documentCount - norms[f].count))
+        }
+        segment.docBytes.withUnsafeBufferPointer { docs in
+            segment.positionBytes.withUnsafeBufferPointer { positions in
+                for (f, terms) in segment.fieldTerms.enumerated() {
+                    guard let terms else { continue }
+                    for index in 0..<terms.count {
+                        let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
+                        appendEncodedPostings(term: termID, docBase: UInt32(base), docFreq: Int(terms.docFreq[index]),
+                                              docs: docs, docStart: Int(terms.postingStart[index]),
+                                              positions: positions, positionStart: Int(terms.positionStart[index]))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends one term's encoded postings from a sealed segment whose documents are renumbered by `docBase`.
+    private mutating func appendEncodedPostings(term: UInt32, docBase: UInt32, docFreq df: Int,
+                                                docs: UnsafeBufferPointer<UInt8>, docStart: Int,
+                                                positions: UnsafeBufferPointer<UInt8>, positionStart: Int) {
+        guard df > 0 else { return }
+        let t = Int(term)
+        while termStates.count <= t {
+            termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
+        }
+        // Walk the varints to find where this term's postings and positions end (and its last document).
+        var offset = docStart
+        let firstCode = VarInt.read(docs, &offset)
+        let rest = offset
+        var doc = firstCode >> 1
+        var positionCount = firstCode & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
+        for _ in 1..<max(df, 1) {
+            let code = VarInt.read(docs, &offset)
+            doc &+= code >> 1
+            positionCount += code & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
+        }
+        let docEnd = offset
+        var positionEnd = positionStart
+        VarInt.skip(positions, &positionEnd, count: positionCount)
+        // The first delta is relative to the term's last document in this builder; it is the only one to change.
+        let delta = (docBase &+ (firstCode >> 1)) &- termStates[t].lastDoc
+        if encoded.count < 10 { encoded.append(contentsOf: repeatElement(0, count: 10 - encoded.count)) }
+        var scratch: [UInt8] = []
+        swap(&scratch, &encoded)
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let n = Self.encodeVarInt(delta &<< 1 | (firstCode & 1), buffer.baseAddress!)
+            pool.append(buffer.baseAddress!, count: n, to: &termStates[t].docs)
+            docByteCount += n
+        }
+        swap(&scratch, &encoded)
+        if docEnd > rest {
+            pool.appendBulk(docs.baseAddress! + rest, count: docEnd - rest, to: &termStates[t].docs)
+            docByteCount += docEnd - rest
+        }
+        if positionEnd > positionStart {
+            pool.appendBulk(positions.baseAddress! + positionStart, count: positionEnd - positionStart,
+                            to: &termStates[t].positions)
+            positionByteCount += positionEnd - positionStart
+        }
+        termStates[t].lastDoc = docBase &+ doc
+        termStates[t].docFreq += UInt32(df)
+        postingCount += df
     }
 
     /// Encodes the buffer as an immutable segment.

@@ -75,6 +75,33 @@ struct ByteSlicePool {
         }
     }
 
+    /// Appends `count` bytes of any length to a stream, one bulk copy per slice (merges copy whole encoded
+    /// posting lists of a term this way).
+    mutating func appendBulk(_ source: UnsafePointer<UInt8>, count: Int, to stream: inout Stream) {
+        var copied = 0
+        while copied < count {
+            if stream.write == stream.end {
+                let level = min(Int(stream.level) + 1, Self.sizes.count - 1)
+                let next = allocate(Self.sizes[level])
+                let at = Int(stream.end)
+                bytes[at] = UInt8(truncatingIfNeeded: next)
+                bytes[at + 1] = UInt8(truncatingIfNeeded: next >> 8)
+                bytes[at + 2] = UInt8(truncatingIfNeeded: next >> 16)
+                bytes[at + 3] = UInt8(truncatingIfNeeded: next >> 24)
+                stream.write = next
+                stream.end = next + Self.sizes[level] - 4
+                stream.level = UInt8(level)
+            }
+            let chunk = min(Int(stream.end &- stream.write), count - copied)
+            let at = Int(stream.write)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                (buffer.baseAddress! + at).update(from: source + copied, count: chunk)
+            }
+            stream.write &+= UInt32(chunk)
+            copied += chunk
+        }
+    }
+
     /// Appends the stream's bytes, in order, to `out`.
     func copy(_ stream: Stream, to out: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { bytes in
