@@ -107,7 +107,28 @@ final class ValidationTests: XCTestCase {
     private func problems(_ configure: (CSSearchableItem) -> Void) -> [String] {
         let item = CSSearchableItem(uniqueIdentifier: "item-1", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
         configure(item)
-        return item.validationProblems().map(\.message)
+        let messages = item.validationProblems().map(\.message)
+        // The cheap pre-check indexing runs first never passes an item with a problem.
+        if !messages.isEmpty { XCTAssertTrue(item.hasValidationProblems, "\(messages)") }
+        return messages
+    }
+
+    func testThePreCheckPassesOrdinaryItemsAndFlagsOnlyToLookCloser() {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.title = "ok"; set.keywords = ["a", "b"]; set.rankingHint = 100; set.domainIdentifier = "a.b"
+        set.setValue(3.5, forCustomKey: CSCustomAttributeKey(keyName: "score")!)
+        set.emailHeaders = ["X": [NSNumber(value: 1)]]
+        let item = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "a.b.c", attributeSet: set)
+        XCTAssertFalse(item.hasValidationProblems)
+        // A '.' byte inside a larger grapheme is not a separator: flagged, and then found valid.
+        XCTAssertEqual(problems { $0.domainIdentifier = "a..\u{301}b" }, [])
+        XCTAssertEqual(problems {
+            $0.attributeSet.providerDataTypeIdentifiers = ["public.png"]
+            $0.attributeSet.providerFileTypeIdentifiers = ["public.jpeg"]
+        }, [])
+        for id in ["", "\u{0}activity"] {
+            XCTAssertTrue(CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: .init()).hasValidationProblems)
+        }
     }
 
     func testValidItemPasses() throws {

@@ -102,7 +102,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         let copies = items.map { $0.deepCopy() }
         var problems: [CSIndexError] = []
-        for item in copies { problems += item.validationProblems() }
+        for item in copies where item.hasValidationProblems { problems += item.validationProblems() }
         if !problems.isEmpty {
             let ids = copies.filter { !$0.validationProblems().isEmpty }.map { "'\($0.uniqueIdentifier)'" }
             let message = "invalid items \(ids.joined(separator: ", ")); nothing from this call was applied: "

@@ -5,7 +5,7 @@ import Foundation
 extension CSSearchableItem {
     /// Throws the first problem found (see `validationProblems()`).
     package func validate() throws(CSIndexError) {
-        if let first = validationProblems().first { throw first }
+        if hasValidationProblems, let first = validationProblems().first { throw first }
     }
 
     /// Every problem of this item: empty identifier, malformed domain identifiers, non-finite numbers,
@@ -30,8 +30,34 @@ extension CSSearchableItem {
         return problems
     }
 
+    /// A conservative, cheap pre-check of `validationProblems()`: false only when it is certainly empty, found
+    /// without building a message, sorting a key or splitting a string. Indexing checks every item, and valid
+    /// items (nearly all) then cost one pass over their attribute values; only an item this flags (every invalid
+    /// one, and a few valid ones such as two provider-type arrays) gets the full, message-building check.
+    package var hasValidationProblems: Bool {
+        let id = uniqueIdentifier
+        if id.isEmpty || ActivityIdentity.isReserved(id) { return true }
+        if let domain = domainIdentifier, !Self.isPlainlyWellFormed(domain: domain) { return true }
+        return attributeSet.hasValidationProblems
+    }
+
+    /// True when `domain` certainly has no `domainProblem`: non-empty, and no `.` byte at either end or next to
+    /// another. (A `.` byte inside a larger grapheme is not a separator to `domainProblem`, so a false result is
+    /// only "look closer".)
+    package static func isPlainlyWellFormed(domain: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: ".")
+        var count = 0
+        for byte in domain.utf8 {
+            if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
+            previous = byte
+            count += 1
+        }
+        return count > 0 && previous != UInt8(ascii: ".")
+    }
+
     /// Why a dotted domain identifier is malformed, or nil: it must be non-empty and have no empty components.
     package static func domainProblem(_ domain: String) -> String? {
+        if isPlainlyWellFormed(domain: domain) { return nil }
         if domain.isEmpty { return "is empty (use nil for no domain)" }
         if domain.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             return "has an empty component (leading, trailing or doubled '.')"
@@ -41,6 +67,33 @@ extension CSSearchableItem {
 }
 
 extension CSSearchableItemAttributeSet {
+    /// False only when `validationProblems(itemLabel:)` is certainly empty (see `CSSearchableItem.hasValidationProblems`).
+    package var hasValidationProblems: Bool {
+        let s = snapshot
+        var providerArrays = 0
+        for (name, slot) in s.named {
+            guard case .value(let value) = slot else { continue }
+            if !value.isValidAttributeValue { return true }
+            switch name {
+            case "domainIdentifier":
+                if case .string(let domain) = value, !CSSearchableItem.isPlainlyWellFormed(domain: domain) { return true }
+            case "rankingHint":
+                if case .number(let n) = value, n.isFinite, !(0...100).contains(n.doubleValue) { return true }
+            case "providerDataTypeIdentifiers", "providerFileTypeIdentifiers", "providerInPlaceFileTypeIdentifiers":
+                // A type listed in two of these arrays is a problem; with one array there is nothing to compare.
+                if case .strings = value { providerArrays += 1 }
+            default:
+                break
+            }
+        }
+        if providerArrays > 1 { return true }
+        for (name, entry) in s.custom {
+            if CustomAttributeKeyInfo.problem(withKeyName: name) != nil { return true }
+            if let value = entry.slot.value, !value.isValidAttributeValue { return true }
+        }
+        return false
+    }
+
     /// The attribute-level problems of this set; `itemLabel` (e.g. `item 'abc'`) starts each message.
     package func validationProblems(itemLabel: String) -> [CSIndexError] {
         let s = snapshot
@@ -93,5 +146,19 @@ extension CSSearchableItemAttributeSet {
             problems.append(.invalidItem("\(place) holds the non-finite number \(number)"))
         }
         return problems
+    }
+}
+
+extension AttributeValue {
+    /// No unsupported type and no non-finite number anywhere inside (what `valueProblems` reports), checked
+    /// without allocating.
+    package var isValidAttributeValue: Bool {
+        switch self {
+        case .unsupported: return false
+        case .number(let n): return n.isFinite
+        case .array(let elements): return elements.allSatisfy(\.isValidAttributeValue)
+        case .headers(let headers): return headers.values.allSatisfy { $0.allSatisfy(\.isValidAttributeValue) }
+        default: return true
+        }
     }
 }

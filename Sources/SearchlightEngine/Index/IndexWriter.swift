@@ -25,6 +25,11 @@ public final class IndexWriter {
     /// Registers a field (or updates the options of a field of the same name and kind).
     @discardableResult
     public func registerField(_ name: String, _ options: FieldOptions) throws(EngineError) -> FieldID {
+        // The common call (every document re-registers its fields) changes nothing: no write, so the schema the
+        // last snapshot shares is not copied.
+        if let existing = schema.field(named: name), schema.fields[Int(existing.rawValue)].options == options {
+            return existing
+        }
         let id = try schema.register(name, options: options)
         dirty = true
         return id
