@@ -146,9 +146,20 @@ final class DifferentialTests: XCTestCase {
     }
 
     func testRandomizedAgainstReference() throws {
+        try randomizedAgainstReference(mergesInBackground: false)
+    }
+
+    /// Merges on another thread, installed by the next commit with the deletes made meanwhile; rollbacks and
+    /// delete-all while a merge runs.
+    func testRandomizedAgainstReferenceWithBackgroundMerges() throws {
+        try randomizedAgainstReference(mergesInBackground: true)
+    }
+
+    private func randomizedAgainstReference(mergesInBackground: Bool) throws {
         for seed in 1...12 {
             var g = Generator(state: UInt64(seed) * 7919)
             let writer = IndexWriter()
+            writer.mergesInBackground = mergesInBackground
             writer.mergePolicy = MergePolicy(maxSegments: 3, mergeFactor: 2, maxDeletedFraction: 0.4)
             let fields = Fields(
                 title: try writer.registerField("title", .text(weight: 3, primary: true)),
@@ -173,6 +184,12 @@ final class DifferentialTests: XCTestCase {
                     let domain = g.pick(Self.domains)
                     writer.delete(domains: [domain])
                     model = model.filter { _, doc in !(doc.domain.map { $0 == domain || $0.hasPrefix(domain + ".") } ?? false) }
+                case 8 where mergesInBackground && g.int(3) == 0:
+                    writer.rollback()
+                    model = committed
+                case 9 where mergesInBackground && g.int(8) == 0:
+                    writer.deleteAll()
+                    model = [:]
                 default:
                     snapshot = try writer.commit()
                     committed = model

@@ -38,4 +38,28 @@ final class MergePolicyTests: XCTestCase {
         let policy = MergePolicy()
         XCTAssertEqual(policy.merges(sizes: [100, 100], live: [100, 20]), [[1]])
     }
+
+    /// A background merge is published by the next commit, not the one that started it, and carries over the
+    /// deletes and replacements made while it ran.
+    func testBackgroundMergeIsInstalledByTheNextCommitWithLaterDeletes() throws {
+        let writer = IndexWriter()
+        writer.mergesInBackground = true
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 2)
+        let body = try writer.registerField("body", .text())
+        func add(_ id: String, _ text: String = "word") throws { try writer.upsert(Document(id: id, values: [(body, .text(text))])) }
+        try add("a"); try add("b")
+        XCTAssertEqual(try writer.commit().segments.count, 1)
+        try add("c"); try add("d")
+        // Two segments of one tier: the merge starts, this snapshot still shows both.
+        XCTAssertEqual(try writer.commit().segments.count, 2)
+        writer.delete(ids: ["a"])
+        try add("c", "other")
+        try add("e")
+        let snapshot = try writer.commit()
+        // The merged segment (a, b, c, d with a and the old c deleted) and the segment of c and e.
+        XCTAssertEqual(snapshot.segments.map(\.documentCount).sorted(), [2, 4])
+        XCTAssertEqual(Set(snapshot.matches(.term("word")).compactMap { snapshot.id(of: $0) }), ["b", "d", "e"])
+        XCTAssertEqual(snapshot.matches(.term("other")).compactMap { snapshot.id(of: $0) }, ["c"])
+        XCTAssertEqual(snapshot.documentCount, 4)
+    }
 }

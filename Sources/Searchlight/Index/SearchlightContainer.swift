@@ -192,6 +192,8 @@ private struct ContainerCore: ~Copyable {
 
     init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data], engagement: EngagementLedger) {
         self.writer = writer
+        // A batch's merges run on another core while the next batch is analyzed; the next commit installs them.
+        writer.mergesInBackground = true
         self.store = store
         self.clientStates = clientStates
         self.engagement = engagement

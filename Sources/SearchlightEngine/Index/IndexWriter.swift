@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// The single writer of an index. Changes accumulate invisibly until `commit()`, which makes the whole
 /// batch visible at once as a new `IndexSnapshot`. The caller serializes calls (one writer at a time);
 /// snapshots it returns can be read from any thread while the writer keeps working.
@@ -16,6 +19,14 @@ public final class IndexWriter {
     private var dirty = false
     /// The last committed snapshot.
     public private(set) var snapshot = IndexSnapshot()
+
+    /// When true, the merges a commit decides on run on another thread while the writer goes on (Lucene's
+    /// concurrent merge scheduler): the commit publishes its snapshot without them, and the next commit waits
+    /// for them if they are still running and installs them, carrying over the deletes
+    /// made meanwhile. Layouts stay deterministic (a merge is always installed by the next commit), only later.
+    public var mergesInBackground = false
+    /// The merges running in the background (nil: none).
+    private var pendingMerge: PendingMerge?
 
     public init() {}
 
@@ -117,6 +128,7 @@ public final class IndexWriter {
 
     /// Deletes every document.
     public func deleteAll() {
+        pendingMerge = nil  // its sources are gone; the result is dropped when it arrives
         segments = []
         live = []
         buffer = SegmentBuilder()
@@ -129,6 +141,7 @@ public final class IndexWriter {
     /// segment, dropping fully deleted segments and merging per the merge policy).
     @discardableResult
     public func commit() throws(EngineError) -> IndexSnapshot {
+        try installPendingMerge()
         if !buffer.isEmpty {
             let segment = try buffer.seal()
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -157,22 +170,52 @@ public final class IndexWriter {
     private func merge() throws(EngineError) {
         let groups = mergePolicy.merges(sizes: segments.map(\.documentCount), live: live.map(\.cardinality))
         guard !groups.isEmpty else { return }
-        var merged: [(Segment, Bitset)] = []
-        var consumed = Set<Int>()
-        for group in groups {
+        let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
+        if mergesInBackground {
+            let pending = PendingMerge(groups: groups, sources: sources)
+            DispatchQueue.global().async { pending.run() }
+            pendingMerge = pending
+            return
+        }
+        install(groups: groups, merged: try Self.build(sources), sources: sources)
+    }
+
+    /// The merged segments of `sources` (one per group; nil for a group with no live document).
+    fileprivate static func build(_ sources: [[(Segment, Bitset)]]) throws(EngineError) -> [Segment?] {
+        var merged: [Segment?] = []
+        for group in sources {
             var builder = SegmentBuilder()
-            for index in group { builder.append(segment: segments[index], live: live[index]) }
+            for (segment, bits) in group { builder.append(segment: segment, live: bits) }
+            merged.append(builder.isEmpty ? nil : try builder.seal())
+        }
+        return merged
+    }
+
+    /// Replaces each group's segments by its merged segment (appended after the segments no group consumed).
+    /// `sources` holds the tombstones the merge saw: a document deleted since then is deleted in the result too.
+    private func install(groups: [[Int]], merged: [Segment?], sources: [[(Segment, Bitset)]]) {
+        var consumed = Set<Int>()
+        var results: [(Segment, Bitset)] = []
+        for (number, group) in groups.enumerated() {
             consumed.formUnion(group)
-            guard !builder.isEmpty else { continue }
-            let segment = try builder.seal()
-            merged.append((segment, Bitset(count: segment.documentCount, allSet: true)))
+            guard let segment = merged[number] else { continue }
+            var bits = Bitset(count: segment.documentCount, allSet: true)
+            var next = 0
+            for (index, (source, seen)) in zip(group, sources[number]) {
+                let now = live[index]
+                for doc in 0..<source.documentCount where seen[doc] {
+                    if !now[doc] { bits[next] = false }
+                    next += 1
+                }
+            }
+            results.append((segment, bits))
         }
         var newSegments: [Segment] = [], newLive: [Bitset] = []
         for index in segments.indices where !consumed.contains(index) {
             newSegments.append(segments[index])
             newLive.append(live[index])
         }
-        for (segment, bits) in merged {
+        for (segment, bits) in results {
             newSegments.append(segment)
             newLive.append(bits)
         }
@@ -180,8 +223,19 @@ public final class IndexWriter {
         live = newLive
     }
 
+    /// Waits for the background merges (if any) and installs them; the next commit publishes the result.
+    private func installPendingMerge() throws(EngineError) {
+        guard let pending = pendingMerge else { return }
+        pendingMerge = nil
+        let merged = try pending.wait().get()
+        // The sources are where the merge found them: only a commit changes `segments` (deleteAll, restore and
+        // rollback to an earlier snapshot drop the pending merge), and this is the first thing a commit does.
+        install(groups: pending.groups, merged: merged, sources: pending.sources)
+    }
+
     /// Replaces the whole index with one loaded by the durable store, as if it had just been committed.
     func restore(segments: [Segment], live: [Bitset], schema: Schema, generation: UInt64) {
+        pendingMerge = nil
         self.schema = schema
         self.segments = segments
         self.live = live
@@ -197,6 +251,9 @@ public final class IndexWriter {
     /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the
     /// index exactly as the last snapshot shows it (fields registered meanwhile stay registered).
     public func rollback() {
+        // A pending merge's sources are in the last snapshot (the commit that started it published them) unless
+        // this rolls back a commit that failed after installing it; then the merge is simply lost.
+        if let pending = pendingMerge, !pending.matches(snapshot.segments) { pendingMerge = nil }
         segments = snapshot.segments
         live = snapshot.live
         buffer = SegmentBuilder()
@@ -208,5 +265,38 @@ public final class IndexWriter {
     /// Bytes held by the writer: committed segments plus the uncommitted buffer.
     public var estimatedMemoryBytes: Int {
         segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes } + buffer.memoryBytes
+    }
+}
+
+/// Merges running on another thread: their inputs (immutable segments and the tombstones as of the start) and,
+/// once done, the merged segments or the error.
+private final class PendingMerge: Sendable {
+    let groups: [[Int]]
+    let sources: [[(Segment, Bitset)]]
+    private let result = Mutex<Result<[Segment?], EngineError>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(groups: [[Int]], sources: [[(Segment, Bitset)]]) {
+        self.groups = groups
+        self.sources = sources
+    }
+
+    func run() {
+        let outcome = Result { () throws(EngineError) -> [Segment?] in try IndexWriter.build(sources) }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+
+    func wait() -> Result<[Segment?], EngineError> {
+        done.wait()
+        done.signal()  // later waiters (none expected) do not block
+        return result.withLock { $0! }
+    }
+
+    /// Whether `segments` still holds every source at its index.
+    func matches(_ segments: [Segment]) -> Bool {
+        zip(groups, sources).allSatisfy { group, members in
+            zip(group, members).allSatisfy { index, member in index < segments.count && segments[index] === member.0 }
+        }
     }
 }
