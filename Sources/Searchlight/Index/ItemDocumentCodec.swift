@@ -33,6 +33,13 @@ package enum ItemDocumentCodec {
         }
     }
 
+    /// Each catalogue attribute's descriptor and text options, found with one lookup per attribute.
+    private static let catalogFields: [String: (descriptor: AttributeDescriptor, options: FieldOptions)] = {
+        var map: [String: (descriptor: AttributeDescriptor, options: FieldOptions)] = [:]
+        for descriptor in AttributeCatalog.all { map[descriptor.name] = (descriptor, textOptions(for: descriptor)) }
+        return map
+    }()
+
     private enum BlobEntry: UInt8 {
         case catalogValue = 1
         case customValue = 2
@@ -59,24 +66,32 @@ package enum ItemDocumentCodec {
             let field = try writer.registerField(name, options)
             for s in strings { values.append((field, .text(s))) }
         }
+        // Single values (most attributes) without a one-element array.
+        func text(_ name: String, _ options: FieldOptions, single string: String) throws(EngineError) {
+            values.append((try writer.registerField(name, options), .text(string)))
+        }
         func numbers(_ name: String, _ list: [Double]) throws(EngineError) {
             guard !list.isEmpty else { return }
             let field = try writer.registerField(name, .numeric)
             for n in list { values.append((field, .number(n))) }
         }
+        func number(_ name: String, single n: Double) throws(EngineError) {
+            values.append((try writer.registerField(name, .numeric), .number(n)))
+        }
+        values.reserveCapacity(storage.named.count + storage.custom.count + 4)
 
         for (name, slot) in storage.named.sorted(by: { $0.key < $1.key }) {
-            guard case .value(let value) = slot, let descriptor = AttributeCatalog.descriptor(named: name) else { continue }
-            let options = textOptions(for: descriptor)
+            guard case .value(let value) = slot, let field = catalogFields[name] else { continue }
+            let descriptor = field.descriptor, options = field.options
             switch (descriptor.kind, value) {
             case (.string, .string(let s)), (.uniformType, .string(let s)):
-                try text(name, options, [s])
+                try text(name, options, single: s)
             case (.url, .url(let u)):
-                try text(name, options, [u.absoluteString])
+                try text(name, options, single: u.absoluteString)
             case (.strings, .strings(let list)) where !list.isEmpty:
                 try text(name, options, list)
             case (.date, .date(let d)):
-                try numbers(name, [d.timeIntervalSinceReferenceDate])
+                try number(name, single: d.timeIntervalSinceReferenceDate)
             case (.dates, .dates(let list)) where !list.isEmpty:
                 try numbers(name, list.map(\.timeIntervalSinceReferenceDate))
             default:
@@ -95,13 +110,13 @@ package enum ItemDocumentCodec {
             switch value {
             case .string(let s) where key.isSearchable:
                 entries.append((.customInTextFields, keyName, key, nil))
-                try text(customTextField(keyName), options, [s])
+                try text(customTextField(keyName), options, single: s)
             case .strings(let list) where key.isSearchable && !list.isEmpty:
                 entries.append((.customInTextFieldsArray, keyName, key, nil))
                 try text(customTextField(keyName), options, list)
             case .date(let d) where key.isSearchable:
                 entries.append((.customInDateField, keyName, key, nil))
-                try numbers(customNumericField(keyName), [d.timeIntervalSinceReferenceDate])
+                try number(customNumericField(keyName), single: d.timeIntervalSinceReferenceDate)
             case .dates(let list) where key.isSearchable && !list.isEmpty:
                 entries.append((.customInDateFieldsArray, keyName, key, nil))
                 try numbers(customNumericField(keyName), list.map(\.timeIntervalSinceReferenceDate))
