@@ -144,4 +144,36 @@ final class PostingEncodingTests: XCTestCase {
             XCTAssertEqual(batched.snapshot.matches(query).count, once.snapshot.matches(query).count, "\(query)")
         }
     }
+
+    /// A batch analyzed on several threads (then interned in document order) builds the very same segment as one
+    /// analyzed document by document: positions, gaps between the values of a field, norms and all.
+    func testParallelAnalysisBuildsTheSameSegment() throws {
+        func build(threads: Int) throws -> Segment {
+            let writer = IndexWriter()
+            writer.analysisThreads = threads
+            let body = try writer.registerField("body", .text())
+            let tags = try writer.registerField("tags", .text(weight: 2))
+            let number = try writer.registerField("n", .numeric)
+            let documents = (0..<1_000).map { i in
+                var values: [(FieldID, FieldValue)] = [(body, .text("Report.Numbers w\(i % 13) 中文字 rare\(i % 97) " + String(repeating: "again ", count: i % 4)))]
+                for k in 0..<(i % 3) { values.append((tags, .text("tag\(k) MyWindowController tag\(i % 5)"))) }
+                values.append((number, .number(Double(i))))
+                if i % 2 == 0 { values.append((body, .text("second value of body"))) }
+                return Document(id: "doc\(i % 900)", domain: "d\(i % 3)", values: values)
+            }
+            try writer.upsert(contentsOf: documents)
+            return try XCTUnwrap(writer.commit().segments.first)
+        }
+        let serial = try build(threads: 1), parallel = try build(threads: 4)
+        XCTAssertEqual(parallel.documentCount, serial.documentCount)
+        XCTAssertTrue(parallel.docBytes == serial.docBytes, "docBytes")
+        XCTAssertTrue(parallel.positionBytes == serial.positionBytes, "positionBytes")
+        XCTAssertTrue(parallel.norms == serial.norms, "norms")
+        XCTAssertTrue(parallel.lengthSum == serial.lengthSum, "lengthSum")
+        XCTAssertTrue(parallel.storedBytes == serial.storedBytes, "storedBytes")
+        XCTAssertTrue(parallel.idBytes == serial.idBytes, "idBytes")
+        for (p, s) in zip(parallel.fieldTerms, serial.fieldTerms) {
+            XCTAssertTrue(p?.bytes == s?.bytes && p?.docFreq == s?.docFreq && p?.positionStart == s?.positionStart, "terms")
+        }
+    }
 }

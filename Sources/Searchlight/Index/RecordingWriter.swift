@@ -18,6 +18,12 @@ struct RecordingWriter {
         batch?.recordUpsert(document, schema: writer.schema)
     }
 
+    /// Upserts in order (the writer may analyze them on several threads first).
+    mutating func upsert(contentsOf documents: [Document]) throws(EngineError) {
+        try writer.upsert(contentsOf: documents)
+        for document in documents { batch?.recordUpsert(document, schema: writer.schema) }
+    }
+
     mutating func delete(ids: [String]) {
         writer.delete(ids: ids)
         batch?.recordDelete(ids: ids)

@@ -194,6 +194,8 @@ private struct ContainerCore: ~Copyable {
         self.writer = writer
         // A batch's merges run on another core while the next batch is analyzed; the next commit installs them.
         writer.mergesInBackground = true
+        // And a batch's text is analyzed on every core before its terms are interned in order.
+        writer.analysisThreads = ProcessInfo.processInfo.activeProcessorCount
         self.store = store
         self.clientStates = clientStates
         self.engagement = engagement
@@ -246,6 +248,9 @@ private struct ContainerCore: ~Copyable {
             for operation in operations {
                 switch operation {
                 case .index(let items):
+                    // Converted one by one, then upserted together so the writer can analyze them in parallel.
+                    var documents: [Document] = []
+                    documents.reserveCapacity(items.count)
                     for item in items {
                         let id = item.uniqueIdentifier
                         var stored = item
@@ -263,10 +268,11 @@ private struct ContainerCore: ~Copyable {
                         }
                         let expiration = stored.effectiveExpirationDate(indexedAt: now)
                         stored.explicitExpirationDate = expiration
-                        try recorder.upsert(ItemDocumentCodec.document(for: stored, expiration: expiration, writer: writer))
+                        documents.append(try ItemDocumentCodec.document(for: stored, expiration: expiration, writer: writer))
                         pending[id] = .stored(stored)
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
+                    try recorder.upsert(contentsOf: documents)
                 case .deleteIdentifiers(let ids):
                     // Item deletes never reach activity records (their own namespace).
                     let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }

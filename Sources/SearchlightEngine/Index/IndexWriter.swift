@@ -54,25 +54,53 @@ public final class IndexWriter {
 
     /// Adds a document, replacing any document with the same id.
     public func upsert(_ document: Document) throws(EngineError) {
+        try upsert(document, analyzed: nil)
+    }
+
+    private func upsert(_ document: Document, analyzed: (texts: SegmentBuilder.AnalyzedTexts, number: Int)?) throws(EngineError) {
         guard !document.id.isEmpty else { throw .emptyIdentifier }
         let fieldCount = schema.fields.count
         for (field, _) in document.values where Int(field.rawValue) >= fieldCount { throw .unknownField(field) }
         deleteCommitted(id: document.id)
-        let doc = buffer.add(document, schema: schema, analyzer: analyzer)
+        let doc = buffer.add(document, schema: schema, analyzer: analyzer, analyzed: analyzed)
         bufferLive.append(true)
         // One hash of the id: the previous buffered version (if any) is what the update displaces.
         if let previous = bufferIDs.updateValue(doc, forKey: document.id) { bufferLive[previous] = false }
         dirty = true
     }
 
-    /// Adds documents in order; validates all before changing anything.
+    /// Adds documents in order; validates all before changing anything. With `analysisThreads` above one, a
+    /// large enough batch has its text analyzed on that many threads first; terms are then interned and postings
+    /// appended in document order on this thread, so the index is the same either way.
     public func upsert(contentsOf documents: [Document]) throws(EngineError) {
         for document in documents {
             guard !document.id.isEmpty else { throw .emptyIdentifier }
             for (field, _) in document.values where schema.info(field) == nil { throw .unknownField(field) }
         }
-        for document in documents { try upsert(document) }
+        let chunkCount = min(analysisThreads * 2, documents.count / 64)
+        guard analysisThreads > 1, chunkCount > 1 else {
+            for document in documents { try upsert(document) }
+            return
+        }
+        let chunkSize = (documents.count + chunkCount - 1) / chunkCount
+        let kinds = schema.fields.map(\.options.kind)
+        let analyzer = self.analyzer
+        let results = Mutex<[Int: SegmentBuilder.AnalyzedTexts]>([:])
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, documents.count)
+            guard !range.isEmpty else { return }
+            let texts = SegmentBuilder.analyze(documents, from: range, kinds: kinds, analyzer: analyzer)
+            results.withLock { $0[chunk] = texts }
+        }
+        let analyzed = results.withLock { $0 }
+        for (index, document) in documents.enumerated() {
+            let chunk = index / chunkSize
+            try upsert(document, analyzed: analyzed[chunk].map { ($0, index - chunk * chunkSize) })
+        }
     }
+
+    /// How many threads `upsert(contentsOf:)` analyzes a batch on (1: on the caller's thread, as it goes).
+    public var analysisThreads = 1
 
     /// Deletes documents by external id.
     public func delete(ids: some Sequence<String>) {

@@ -76,14 +76,49 @@ struct SegmentBuilder {
         }
     }
 
-    /// Adds a document; returns its number in this buffer.
-    mutating func add(_ document: Document, schema: Schema, analyzer: Analyzer) -> Int {
+    /// The text values of several documents analyzed ahead of `add`, on any thread (`analyze(_:from:kinds:analyzer:)`):
+    /// all their tokens in one buffer and, per analyzed value in document order, where its records end and the
+    /// next free position of its field.
+    struct AnalyzedTexts: Sendable {
+        var tokens = TokenBuffer()
+        var valueEnds: [(records: Int, next: UInt32)] = []
+        /// Per document: its first entry in `valueEnds`.
+        var documentStarts: [Int] = []
+    }
+
+    /// Analyzes `documents[range]` exactly as `add` would (same positions, gaps between values of a field).
+    static func analyze(_ documents: [Document], from range: Range<Int>, kinds: [FieldOptions.Kind],
+                        analyzer: Analyzer) -> AnalyzedTexts {
+        var result = AnalyzedTexts()
+        var next: [(field: UInt16, position: UInt32)] = []
+        for index in range {
+            result.documentStarts.append(result.valueEnds.count)
+            next.removeAll(keepingCapacity: true)
+            for (field, value) in documents[index].values {
+                let f = Int(field.rawValue)
+                guard f < kinds.count, kinds[f] == .text, case .text(let text) = value else { continue }
+                let known = next.firstIndex { $0.field == field.rawValue }
+                let first = known.map { next[$0].position + valueGap } ?? 0
+                let end = analyzer.analyze(text, mode: .index, firstPosition: first, into: &result.tokens)
+                if let known { next[known].position = end } else { next.append((field.rawValue, end)) }
+                result.valueEnds.append((result.tokens.records.count, end))
+            }
+        }
+        result.documentStarts.append(result.valueEnds.count)
+        return result
+    }
+
+    /// Adds a document; returns its number in this buffer. `analyzed` (document `number` of it) replaces analyzing
+    /// its text values here.
+    mutating func add(_ document: Document, schema: Schema, analyzer: Analyzer,
+                      analyzed: (texts: AnalyzedTexts, number: Int)? = nil) -> Int {
         let doc = UInt32(documentCount)
         growFields(to: schema.fields.count)
         pairTerm.removeAll(keepingCapacity: true)
         pairPosition.removeAll(keepingCapacity: true)
         touchedText.removeAll(keepingCapacity: true)
         if kinds.count != schema.fields.count { kinds = schema.fields.map(\.options.kind) }
+        var valueIndex = analyzed.map { $0.texts.documentStarts[$0.number] } ?? 0
         for (field, value) in document.values {
             let f = Int(field.rawValue)
             guard f < kinds.count else { continue }
@@ -93,11 +128,20 @@ struct SegmentBuilder {
                 let seen = touchedText.contains(f)
                 if !seen { touchedText.append(f) }
                 let first = seen ? fieldNextPosition[f] + Self.valueGap : 0
-                tokens.removeAll()
-                let next = analyzer.analyze(text, mode: .index, firstPosition: first, into: &tokens)
+                let next: UInt32
+                if let texts = analyzed?.texts {
+                    let start = valueIndex == 0 ? 0 : texts.valueEnds[valueIndex - 1].records
+                    let end = texts.valueEnds[valueIndex]
+                    valueIndex += 1
+                    next = end.next
+                    internTokens(field: field, texts.tokens, records: start..<end.records)
+                } else {
+                    tokens.removeAll()
+                    next = analyzer.analyze(text, mode: .index, firstPosition: first, into: &tokens)
+                    internTokens(field: field, tokens, records: 0..<tokens.records.count)
+                }
                 fieldLength[f] += Int(next - first)
                 fieldNextPosition[f] = next
-                internTokens(field: field)
             case (.numeric, .number(let number)):
                 if numericOffsets[f].isEmpty { numericOffsets[f] = [UInt32](repeating: 0, count: Int(doc) + 1) }
                 numericValues[f].append(number)
@@ -272,9 +316,9 @@ struct SegmentBuilder {
         swap(&scratch, &encoded)
     }
 
-    private mutating func internTokens(field: FieldID) {
+    private mutating func internTokens(field: FieldID, _ tokens: TokenBuffer, records range: Range<Int>) {
         tokens.bytes.withUnsafeBufferPointer { bytes in
-            for record in tokens.records {
+            for record in tokens.records[range] {
                 let start = Int(record.termStart)
                 let term = interner.intern(UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)]),
                                            field: field.rawValue)
