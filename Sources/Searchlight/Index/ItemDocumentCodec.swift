@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import SearchlightEngine
+import Synchronization
 
 /// Maps Core Spotlight items onto engine documents and back.
 ///
@@ -56,6 +58,57 @@ package enum ItemDocumentCodec {
     /// The engine document for `item`, registering any field it needs. `expiration` is absolute.
     package static func document(for item: CSSearchableItem, expiration: Date, kind: Double = 0,
                                  writer: IndexWriter) throws(EngineError) -> Document {
+        try document(for: item, expiration: expiration, kind: kind) { name, options throws(EngineError) in
+            try writer.registerField(name, options)
+        }
+    }
+
+    /// The engine documents for `items` (each with its absolute expiration), the same as converting them one by
+    /// one in order with `document(for:expiration:writer:)`. With several analysis threads and a large batch, the
+    /// items are converted in parallel against the schema as it is (no field registered); from the first item
+    /// that needs a new field (or changed options) on, the rest are converted again in order, registering.
+    package static func documents(for items: [(item: CSSearchableItem, expiration: Date)],
+                                  writer: IndexWriter) throws(EngineError) -> [Document] {
+        let chunkCount = min(writer.analysisThreads * 2, items.count / 64)
+        var converted: [Document?] = []
+        if writer.analysisThreads > 1, chunkCount > 1 {
+            let schema = writer.schema
+            let chunkSize = (items.count + chunkCount - 1) / chunkCount
+            let results = Mutex<[Int: [Document?]]>([:])
+            DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+                let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, items.count)
+                var out: [Document?] = []
+                out.reserveCapacity(range.count)
+                for index in range {
+                    out.append(try? document(for: items[index].item, expiration: items[index].expiration, kind: 0) {
+                        name, options throws(EngineError) in
+                        guard let id = schema.field(named: name), schema.fields[Int(id.rawValue)].options == options else {
+                            throw .unknownField(FieldID(rawValue: UInt16.max))
+                        }
+                        return id
+                    })
+                }
+                results.withLock { $0[chunk] = out }
+            }
+            let chunks = results.withLock { $0 }
+            converted = (0..<chunkCount).flatMap { chunks[$0] ?? [] }
+        }
+        var documents: [Document] = []
+        documents.reserveCapacity(items.count)
+        for (index, entry) in items.enumerated() {
+            if index < converted.count, let document = converted[index] {
+                documents.append(document)
+            } else {
+                converted = []  // in order from here on
+                documents.append(try document(for: entry.item, expiration: entry.expiration, writer: writer))
+            }
+        }
+        return documents
+    }
+
+    private static func document(for item: CSSearchableItem, expiration: Date, kind: Double,
+                                 field register: (String, FieldOptions) throws(EngineError) -> FieldID)
+        throws(EngineError) -> Document {
         let storage = item.attributeSet.snapshot
         var values: [(FieldID, FieldValue)] = []
         var blob = StoredValueWriter()
@@ -63,20 +116,20 @@ package enum ItemDocumentCodec {
 
         func text(_ name: String, _ options: FieldOptions, _ strings: [String]) throws(EngineError) {
             guard !strings.isEmpty else { return }
-            let field = try writer.registerField(name, options)
+            let field = try register(name, options)
             for s in strings { values.append((field, .text(s))) }
         }
         // Single values (most attributes) without a one-element array.
         func text(_ name: String, _ options: FieldOptions, single string: String) throws(EngineError) {
-            values.append((try writer.registerField(name, options), .text(string)))
+            values.append((try register(name, options), .text(string)))
         }
         func numbers(_ name: String, _ list: [Double]) throws(EngineError) {
             guard !list.isEmpty else { return }
-            let field = try writer.registerField(name, .numeric)
+            let field = try register(name, .numeric)
             for n in list { values.append((field, .number(n))) }
         }
         func number(_ name: String, single n: Double) throws(EngineError) {
-            values.append((try writer.registerField(name, .numeric), .number(n)))
+            values.append((try register(name, .numeric), .number(n)))
         }
         values.reserveCapacity(storage.named.count + storage.custom.count + 4)
 
@@ -142,9 +195,9 @@ package enum ItemDocumentCodec {
             }
             if let value { blob.value(value) }
         }
-        values.append((try writer.registerField(blobField, .stored), .bytes(blob.bytes)))
-        values.append((try writer.registerField(expirationField, .numeric), .number(expiration.timeIntervalSinceReferenceDate)))
-        if kind != 0 { values.append((try writer.registerField(kindField, .numeric), .number(kind))) }
+        values.append((try register(blobField, .stored), .bytes(blob.bytes)))
+        values.append((try register(expirationField, .numeric), .number(expiration.timeIntervalSinceReferenceDate)))
+        if kind != 0 { values.append((try register(kindField, .numeric), .number(kind))) }
         return Document(id: item.uniqueIdentifier, domain: item.domainIdentifier, values: values)
     }
 

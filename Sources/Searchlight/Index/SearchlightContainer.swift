@@ -248,9 +248,10 @@ private struct ContainerCore: ~Copyable {
             for operation in operations {
                 switch operation {
                 case .index(let items):
-                    // Converted one by one, then upserted together so the writer can analyze them in parallel.
-                    var documents: [Document] = []
-                    documents.reserveCapacity(items.count)
+                    // Updates and expirations resolved in order; then converted (in parallel when large) and
+                    // upserted together so the writer can analyze them in parallel.
+                    var prepared: [(item: CSSearchableItem, expiration: Date)] = []
+                    prepared.reserveCapacity(items.count)
                     for item in items {
                         let id = item.uniqueIdentifier
                         var stored = item
@@ -268,11 +269,11 @@ private struct ContainerCore: ~Copyable {
                         }
                         let expiration = stored.effectiveExpirationDate(indexedAt: now)
                         stored.explicitExpirationDate = expiration
-                        documents.append(try ItemDocumentCodec.document(for: stored, expiration: expiration, writer: writer))
+                        prepared.append((stored, expiration))
                         pending[id] = .stored(stored)
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
-                    try recorder.upsert(contentsOf: documents)
+                    try recorder.upsert(contentsOf: ItemDocumentCodec.documents(for: prepared, writer: writer))
                 case .deleteIdentifiers(let ids):
                     // Item deletes never reach activity records (their own namespace).
                     let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }
