@@ -67,24 +67,25 @@ extension CSSearchableItem {
 }
 
 extension CSSearchableItemAttributeSet {
+    private static let providerArrayNames = ["providerDataTypeIdentifiers", "providerFileTypeIdentifiers",
+                                             "providerInPlaceFileTypeIdentifiers"]
+
     /// False only when `validationProblems(itemLabel:)` is certainly empty (see `CSSearchableItem.hasValidationProblems`).
     package var hasValidationProblems: Bool {
         let s = snapshot
+        // Values only (no key copies); the few attributes with rules of their own are looked up by name.
+        for slot in s.named.values {
+            if case .value(let value) = slot, !value.isValidAttributeValue { return true }
+        }
+        if case .string(let domain)? = s.named["domainIdentifier"]?.value,
+           !CSSearchableItem.isPlainlyWellFormed(domain: domain) { return true }
+        if case .number(let n)? = s.named["rankingHint"]?.value, n.isFinite, !(0...100).contains(n.doubleValue) {
+            return true
+        }
+        // A type listed in two provider-type arrays is a problem; with one array there is nothing to compare.
         var providerArrays = 0
-        for (name, slot) in s.named {
-            guard case .value(let value) = slot else { continue }
-            if !value.isValidAttributeValue { return true }
-            switch name {
-            case "domainIdentifier":
-                if case .string(let domain) = value, !CSSearchableItem.isPlainlyWellFormed(domain: domain) { return true }
-            case "rankingHint":
-                if case .number(let n) = value, n.isFinite, !(0...100).contains(n.doubleValue) { return true }
-            case "providerDataTypeIdentifiers", "providerFileTypeIdentifiers", "providerInPlaceFileTypeIdentifiers":
-                // A type listed in two of these arrays is a problem; with one array there is nothing to compare.
-                if case .strings = value { providerArrays += 1 }
-            default:
-                break
-            }
+        for name in Self.providerArrayNames {
+            if case .strings? = s.named[name]?.value { providerArrays += 1 }
         }
         if providerArrays > 1 { return true }
         for (name, entry) in s.custom {

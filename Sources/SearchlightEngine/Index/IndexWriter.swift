@@ -117,10 +117,15 @@ public final class IndexWriter {
 
     /// Tombstones the committed documents with an external id.
     private func deleteCommitted(id: String) {
-        for ordinal in segments.indices {
-            for doc in segments[ordinal].documents(withID: id) where live[ordinal][doc] {
-                live[ordinal][doc] = false
-                dirty = true
+        guard !segments.isEmpty else { return }
+        var id = id
+        id.withUTF8 { key in
+            let hash = Segment.hashID(key)
+            for ordinal in segments.indices {
+                for doc in segments[ordinal].documents(withID: key, hash: hash) where live[ordinal][doc] {
+                    live[ordinal][doc] = false
+                    dirty = true
+                }
             }
         }
     }

@@ -117,25 +117,27 @@ final class Segment: Sendable {
     /// All documents (live or not) whose id is `id`, in doc order.
     func documents(withID id: String) -> [Int] {
         var id = id
-        return id.withUTF8 { key in
-            let h = Segment.hashID(key)
-            var low = 0, high = idHashes.count
-            while low < high {
-                let mid = (low + high) >> 1
-                if idHashes[mid] < h { low = mid + 1 } else { high = mid }
-            }
-            var found: [Int] = []
-            while low < idHashes.count, idHashes[low] == h {
-                let doc = Int(idHashDocs[low])
-                let matches = idBytes.withUnsafeBufferPointer { all in
-                    let slice = all[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])]
-                    return slice.elementsEqual(key)
-                }
-                if matches { found.append(doc) }
-                low += 1
-            }
-            return found
+        return id.withUTF8 { key in documents(withID: key, hash: Segment.hashID(key)) }
+    }
+
+    /// All documents (live or not) whose id has these UTF-8 bytes and `hashID` (computed once for many segments).
+    func documents(withID key: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> [Int] {
+        var low = 0, high = idHashes.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if idHashes[mid] < h { low = mid + 1 } else { high = mid }
         }
+        var found: [Int] = []
+        while low < idHashes.count, idHashes[low] == h {
+            let doc = Int(idHashDocs[low])
+            let matches = idBytes.withUnsafeBufferPointer { all in
+                let slice = all[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])]
+                return slice.elementsEqual(key)
+            }
+            if matches { found.append(doc) }
+            low += 1
+        }
+        return found
     }
 
     func norm(_ field: Int, _ doc: Int) -> UInt8 {
