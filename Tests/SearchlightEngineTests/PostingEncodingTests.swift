@@ -148,13 +148,18 @@ final class PostingEncodingTests: XCTestCase {
     /// A batch analyzed on several threads (then interned in document order) builds the very same segment as one
     /// analyzed document by document: positions, gaps between the values of a field, norms and all.
     func testParallelAnalysisBuildsTheSameSegment() throws {
+        // 5,000 documents: 78 chunks of 65, the last one short (the chunk bounds must stay in range).
+        for count in [1_000, 5_000] { try parallelAnalysisBuildsTheSameSegment(count: count) }
+    }
+
+    private func parallelAnalysisBuildsTheSameSegment(count: Int) throws {
         func build(threads: Int) throws -> Segment {
             let writer = IndexWriter()
             writer.analysisThreads = threads
             let body = try writer.registerField("body", .text())
             let tags = try writer.registerField("tags", .text(weight: 2))
             let number = try writer.registerField("n", .numeric)
-            let documents = (0..<1_000).map { i in
+            let documents = (0..<count).map { i in
                 var values: [(FieldID, FieldValue)] = [(body, .text("Report.Numbers w\(i % 13) 中文字 rare\(i % 97) " + String(repeating: "again ", count: i % 4)))]
                 for k in 0..<(i % 3) { values.append((tags, .text("tag\(k) MyWindowController tag\(i % 5)"))) }
                 values.append((number, .number(Double(i))))

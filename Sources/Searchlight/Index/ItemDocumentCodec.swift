@@ -69,14 +69,14 @@ package enum ItemDocumentCodec {
     /// that needs a new field (or changed options) on, the rest are converted again in order, registering.
     package static func documents(for items: [(item: CSSearchableItem, expiration: Date)],
                                   writer: IndexWriter) throws(EngineError) -> [Document] {
-        let chunkCount = min(writer.analysisThreads * 2, items.count / 64)
+        let chunkCount = items.count / 64  // small chunks, as in IndexWriter.upsert(contentsOf:)
         var converted: [Document?] = []
         if writer.analysisThreads > 1, chunkCount > 1 {
             let schema = writer.schema
             let chunkSize = (items.count + chunkCount - 1) / chunkCount
             let results = Mutex<[Int: [Document?]]>([:])
             DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-                let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, items.count)
+                let range = min(chunk * chunkSize, items.count)..<min((chunk + 1) * chunkSize, items.count)
                 var out: [Document?] = []
                 out.reserveCapacity(range.count)
                 for index in range {

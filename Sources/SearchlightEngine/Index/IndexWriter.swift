@@ -77,7 +77,9 @@ public final class IndexWriter {
             guard !document.id.isEmpty else { throw .emptyIdentifier }
             for (field, _) in document.values where schema.info(field) == nil { throw .unknownField(field) }
         }
-        let chunkCount = min(analysisThreads * 2, documents.count / 64)
+        // Small chunks (about 64 documents): a busy machine may stall a worker, and the caller then takes the
+        // remaining chunks itself instead of waiting for a large one.
+        let chunkCount = documents.count / 64
         guard analysisThreads > 1, chunkCount > 1 else {
             for document in documents { try upsert(document) }
             return
@@ -87,7 +89,7 @@ public final class IndexWriter {
         let analyzer = self.analyzer
         let results = Mutex<[Int: SegmentBuilder.AnalyzedTexts]>([:])
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, documents.count)
+            let range = min(chunk * chunkSize, documents.count)..<min((chunk + 1) * chunkSize, documents.count)
             guard !range.isEmpty else { return }
             let texts = SegmentBuilder.analyze(documents, from: range, kinds: kinds, analyzer: analyzer)
             results.withLock { $0[chunk] = texts }

@@ -7,12 +7,12 @@ import XCTest
 /// options of converting it item by item in order, also when items part-way through need new fields or change a
 /// custom key's options (those are converted again in order, registering).
 final class ParallelConversionTests: XCTestCase {
-    private func items() -> [(item: CSSearchableItem, expiration: Date)] {
+    private func items(count: Int = 600) -> [(item: CSSearchableItem, expiration: Date)] {
         let plain = CSCustomAttributeKey(keyName: "section")!
         let late = CSCustomAttributeKey(keyName: "lateKey")!
         let reflagged = CSCustomAttributeKey(keyName: "section", searchable: true, searchableByDefault: true,
                                              unique: false, multiValued: false)!
-        return (0..<600).map { i in
+        return (0..<count).map { i in
             let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
             set.title = "title \(i)"
             set.contentDescription = "description of item \(i % 17)"
@@ -38,5 +38,16 @@ final class ParallelConversionTests: XCTestCase {
         XCTAssertEqual(first + rest, serial)
         XCTAssertEqual(parallelWriter.schema.fields.map(\.name), serialWriter.schema.fields.map(\.name))
         XCTAssertEqual(parallelWriter.schema.fields.map(\.options), serialWriter.schema.fields.map(\.options))
+    }
+
+    /// 5,000 items: 78 chunks of 65, the last one short.
+    func testALargeBatchConvertsInChunksThatStayInRange() throws {
+        let batch = items(count: 5_000)
+        let serialWriter = IndexWriter()
+        let serial = try batch.map { try ItemDocumentCodec.document(for: $0.item, expiration: $0.expiration, writer: serialWriter) }
+        let parallelWriter = IndexWriter()
+        parallelWriter.analysisThreads = 2
+        _ = try ItemDocumentCodec.documents(for: Array(batch[..<100]), writer: parallelWriter)
+        XCTAssertEqual(try ItemDocumentCodec.documents(for: batch, writer: parallelWriter), serial)
     }
 }
