@@ -255,7 +255,10 @@ struct QueryPlanner {
         snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.primary ?? false
     }
 
-    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool) -> DocIterator {
+    /// The iterator of `plan` over one segment. `root`: the plan is the whole ranked query (not a clause
+    /// of a conjunction that a rarer clause could lead), so evaluating a small group up front is never
+    /// wasted.
+    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool, root: Bool = false) -> DocIterator {
         let segment = snapshot.segments[ordinal]
         switch plan {
         case .group(let entries, let idf, let label):
@@ -278,6 +281,10 @@ struct QueryPlanner {
                                              impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
+            if root, scored, MaterializedGroupIterator.suitsSparse(sources) {
+                return MaterializedGroupIterator(sparse: sources.map { $0 as! PostingSource }, idf: idf, boost: 1,
+                                                 parameters: snapshot.parameters, label: label)
+            }
             // Dense accumulation pays off when many cursors cover a good part of the segment.
             if sources.count >= MaterializedGroupIterator.minimumSources,
                sources.reduce(0, { $0 + $1.cost }) * 16 >= segment.documentCount {
@@ -328,7 +335,7 @@ struct QueryPlanner {
             let docs = ordinal < set.perSegment.count ? set.perSegment[ordinal].filter { Int($0) < segment.documentCount } : []
             return ListIterator(docs: docs, constant: 1, label: "document set")
         case .boost(let inner, let factor):
-            let child = iterator(inner, segment: ordinal, scored: scored)
+            let child = iterator(inner, segment: ordinal, scored: scored, root: root)
             return child is EmptyIterator ? child : BoostIterator(child, factor: factor)
         }
     }
