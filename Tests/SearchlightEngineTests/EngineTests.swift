@@ -257,4 +257,51 @@ final class MaterializedGroupTests: XCTestCase {
         XCTAssertEqual(count, snapshot.count(.prefix("w")))
         XCTAssertGreaterThan(count, 250)
     }
+
+    /// A term in a few fields with few postings is merged sparsely at the root of a ranked search; it must
+    /// score every document exactly like the heap union (same contributions, same source order), including
+    /// the primary-field prefix and exact boosts, and a conjunction clause must keep the document-at-a-time
+    /// iterator (a rarer clause may lead it).
+    func testSparseGroupScoresLikeHeapUnion() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        let keywords = try writer.registerField("keywords", .text(weight: 2))
+        let body = try writer.registerField("body", .text(weight: 1))
+        var random = SeededRandom(seed: 42)
+        for i in 0..<400 {
+            let titleText = ["alpha", "alpha beta", "beta alpha", "gamma"][Int.random(in: 0..<4, using: &random)]
+            let bodyWords = (0..<Int.random(in: 1...12, using: &random)).map { _ in
+                ["alpha", "beta", "delta", "omega", "filler"][Int.random(in: 0..<5, using: &random)]
+            }
+            try writer.upsert(Document(id: "d\(i)", values: [
+                (title, .text(titleText)), (keywords, .text(i % 3 == 0 ? "alpha" : "kappa")),
+                (body, .text(bodyWords.joined(separator: " "))),
+            ]))
+        }
+        let snapshot = try writer.commit()
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(.term("alpha"), scope: planner.resolve(.defaultFields))
+        let sparse = planner.iterator(plan, segment: 0, scored: true, root: true)
+        XCTAssertTrue(sparse is MaterializedGroupIterator)
+        XCTAssertTrue(planner.iterator(plan, segment: 0, scored: true) is TermGroupIterator)
+        let union = planner.iterator(plan, segment: 0, scored: true)
+        var count = 0
+        while true {
+            let a = sparse.next(), b = union.next()
+            XCTAssertEqual(a, b)
+            if a == DocIterator.end || a != b { break }
+            XCTAssertEqual(sparse.score(), union.score(), "doc \(a)")
+            count += 1
+        }
+        XCTAssertEqual(count, snapshot.count(.term("alpha")))
+        XCTAssertGreaterThan(count, 300)
+        // Ranked results agree with an exhaustive ranking of the union's scores.
+        var expected: [SearchHit] = []
+        let reference = planner.iterator(plan, segment: 0, scored: true)
+        while reference.next() != DocIterator.end {
+            expected.append(SearchHit(address: DocAddress(segment: 0, doc: UInt32(reference.doc)), score: reference.score()))
+        }
+        expected.sort(by: SearchHit.ranksBefore)
+        XCTAssertEqual(snapshot.search(.term("alpha"), limit: 25), Array(expected.prefix(25)))
+    }
 }

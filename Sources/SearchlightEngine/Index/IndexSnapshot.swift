@@ -98,7 +98,7 @@ public struct IndexSnapshot: Sendable {
         let window = options.rescore == nil ? limit : max(limit, options.rescoreWindow)
         var top = TopK(k: window)
         for ordinal in segments.indices {
-            var iterator = planner.iterator(plan, segment: ordinal, scored: true)
+            var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
             if iterator is EmptyIterator { continue }
             if let filterPlan {
                 let filter = planner.iterator(filterPlan, segment: ordinal, scored: false)

@@ -1,15 +1,74 @@
-/// A scored text leaf with many sources (a wide prefix or fuzzy expansion): instead of a heap over
-/// hundreds of cursors, every posting is decoded once into a dense per-document accumulator of BM25F
-/// weighted frequencies, then the matching documents are walked in order with their final scores.
+/// A scored text leaf evaluated up front: every posting is decoded once and its BM25F weighted frequency
+/// accumulated per document, then the matching documents are walked in order with their final scores.
 /// Scores equal `TermGroupIterator`'s: the same terms summed in the same (source) order.
+///
+/// Two shapes pay off. Many sources covering a good part of the segment (a wide prefix or fuzzy
+/// expansion) use a dense per-document accumulator instead of a heap over hundreds of cursors. A few
+/// sources with few postings in all (a term of median frequency in four fields) are merged sparsely: a
+/// ranked search scores every one of those documents anyway, and a flat loop over decoded postings costs
+/// a fraction of the heap, block bounds and dynamic calls of document-at-a-time evaluation.
 final class MaterializedGroupIterator: DocIterator {
     static let minimumSources = 12
+    /// The sparse merge is for at most this many sources...
+    static let sparseMaximumSources = 8
+    /// ...with at most this many postings in all.
+    static let sparseMaximumPostings = 2048
 
     private let docs: [UInt32]
     private let scores: [Float]
     private let label: String
     private let idf: Float
     private var index = -1
+
+    /// Sparse merge of a few sources: documents in order, contributions summed in source order.
+    init(sparse sources: [PostingSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
+        self.label = label
+        self.idf = idf
+        let total = sources.reduce(0) { $0 + $1.cost }
+        var docs: [UInt32] = []
+        var scores: [Float] = []
+        docs.reserveCapacity(total)
+        scores.reserveCapacity(total)
+        var current = [Int](repeating: PostingCursor.end, count: sources.count)
+        for (index, source) in sources.enumerated() { current[index] = source.cursor.next() }
+        let k1 = parameters.k1
+        let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
+        while true {
+            var doc = PostingCursor.end
+            for d in current where d < doc { doc = d }
+            if doc == PostingCursor.end { break }
+            var w: Float = 0
+            var startsPrimary = false, equalsPrimary = false
+            for (index, source) in sources.enumerated() where current[index] == doc {
+                let cursor = source.cursor
+                let norm = source.norm(doc)
+                w += Float(cursor.tf) * source.fieldFactor[Int(norm)]
+                if source.primary, cursor.firstPosition() == 0 {
+                    startsPrimary = true
+                    if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { equalsPrimary = true }
+                }
+                current[index] = cursor.next()
+            }
+            var value = boost * idf * w * (k1 + 1) / (w + k1)
+            if startsPrimary { value *= prefixFactor }
+            if equalsPrimary { value *= exactFactor }
+            docs.append(UInt32(doc))
+            scores.append(value)
+        }
+        self.docs = docs
+        self.scores = scores
+    }
+
+    /// Whether the sparse merge suits a group of these sources.
+    static func suitsSparse(_ sources: [TermSource]) -> Bool {
+        guard sources.count <= sparseMaximumSources else { return false }
+        var total = 0
+        for source in sources {
+            guard source is PostingSource else { return false }
+            total += source.cost
+        }
+        return total <= sparseMaximumPostings
+    }
 
     init(sources: [PostingSource], documentCount: Int, idf: Float, boost: Float, parameters: RankingParameters,
          label: String) {

@@ -5,6 +5,9 @@ indirect enum QueryPlan {
         let field: Int
         let term: [UInt8]
         let isExact: Bool
+        /// The term's index in each segment's dictionary of `field` (-1: absent), when planning already
+        /// looked it up; empty when not, and the iterator searches the dictionary itself.
+        var indices: [Int32] = []
     }
 
     case group(entries: [GroupEntry], idf: Float, label: String)
@@ -90,11 +93,36 @@ struct QueryPlanner {
         }
     }
 
+    /// The document frequency of a term in a field and its index in each segment's dictionary (-1: absent),
+    /// found with one dictionary search per segment, so iterators need not search again.
+    func lookup(field: Int, term: [UInt8]) -> (df: Int, indices: [Int32]) {
+        var total = 0
+        var indices = [Int32](repeating: -1, count: snapshot.segments.count)
+        term.withUnsafeBufferPointer { key in
+            for (ordinal, segment) in snapshot.segments.enumerated() {
+                if let terms = segment.terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) {
+                    total += Int(terms.docFreq[index])
+                    indices[ordinal] = Int32(index)
+                }
+            }
+        }
+        return (total, indices)
+    }
+
     private func groupPlan(_ entries: [QueryPlan.GroupEntry], label: String) -> QueryPlan {
         guard !entries.isEmpty else { return .none }
-        let df = entries.map { documentFrequency(field: $0.field, term: $0.term) }.max() ?? 0
+        var found: [QueryPlan.GroupEntry] = []
+        found.reserveCapacity(entries.count)
+        var df = 0
+        for var entry in entries {
+            let (frequency, indices) = lookup(field: entry.field, term: entry.term)
+            guard frequency > 0 else { continue }
+            df = max(df, frequency)
+            entry.indices = indices
+            found.append(entry)
+        }
         if df == 0 { return .none }
-        return .group(entries: entries, idf: idf(df), label: label)
+        return .group(entries: found, idf: idf(df), label: label)
     }
 
     private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {
@@ -227,14 +255,24 @@ struct QueryPlanner {
         snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.primary ?? false
     }
 
-    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool) -> DocIterator {
+    /// The iterator of `plan` over one segment. `root`: the plan is the whole ranked query (not a clause
+    /// of a conjunction that a rarer clause could lead), so evaluating a small group up front is never
+    /// wasted.
+    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool, root: Bool = false) -> DocIterator {
         let segment = snapshot.segments[ordinal]
         switch plan {
         case .group(let entries, let idf, let label):
             var sources: [TermSource] = []
             for entry in entries {
-                guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))),
-                      let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
+                let index: Int
+                if ordinal < entry.indices.count {
+                    guard entry.indices[ordinal] >= 0 else { continue }
+                    index = Int(entry.indices[ordinal])
+                } else {
+                    guard let found = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
+                    index = found
+                }
                 let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
                 let (impactScale, tfScale) = impactScales(entry.field, segment)
                 sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
@@ -243,6 +281,10 @@ struct QueryPlanner {
                                              impactScale: impactScale, tfScale: tfScale))
             }
             if sources.isEmpty { return EmptyIterator() }
+            if root, scored, MaterializedGroupIterator.suitsSparse(sources) {
+                return MaterializedGroupIterator(sparse: sources.map { $0 as! PostingSource }, idf: idf, boost: 1,
+                                                 parameters: snapshot.parameters, label: label)
+            }
             // Dense accumulation pays off when many cursors cover a good part of the segment.
             if sources.count >= MaterializedGroupIterator.minimumSources,
                sources.reduce(0, { $0 + $1.cost }) * 16 >= segment.documentCount {
@@ -293,7 +335,7 @@ struct QueryPlanner {
             let docs = ordinal < set.perSegment.count ? set.perSegment[ordinal].filter { Int($0) < segment.documentCount } : []
             return ListIterator(docs: docs, constant: 1, label: "document set")
         case .boost(let inner, let factor):
-            let child = iterator(inner, segment: ordinal, scored: scored)
+            let child = iterator(inner, segment: ordinal, scored: scored, root: root)
             return child is EmptyIterator ? child : BoostIterator(child, factor: factor)
         }
     }

@@ -27,6 +27,11 @@ final class TermGroupIterator: DocIterator {
     /// Scratch of `computeWindow`: sources in the window ordered by block bound.
     private let windowOrder: UnsafeMutablePointer<Int>
     private let windowWeights: UnsafeMutablePointer<Float>
+    /// A few sources (a term or phrase in a handful of fields) skip the heap: finding the smallest of
+    /// their mirrored documents by a scan is cheaper than heap upkeep, and yields the matching sources
+    /// already in source order.
+    private let linear: Bool
+    static let maxLinearSources = 8
 
     init(sources: [TermSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
         self.sources = sources
@@ -48,6 +53,7 @@ final class TermGroupIterator: DocIterator {
         windowWeights = UnsafeMutablePointer<Float>.allocate(capacity: max(sources.count, 1))
         for index in sources.indices { matching[index] = index }
         matchCount = sources.count
+        linear = sources.count <= Self.maxLinearSources
     }
 
     deinit {
@@ -115,7 +121,32 @@ final class TermGroupIterator: DocIterator {
         return top
     }
 
+    /// Linear mode: the current document is the smallest mirrored one; the sources on it, in source order.
+    @inline(__always)
+    private func collectLinear() -> Int {
+        let n = sources.count
+        var current = Self.end
+        for i in 0..<n where docs[i] < current { current = docs[i] }
+        doc = current
+        var count = 0
+        if current != Self.end {
+            for i in 0..<n where docs[i] == current {
+                matching[count] = i
+                count += 1
+            }
+        }
+        matchCount = count
+        return current
+    }
+
+    /// Linear mode: every source not yet at `target` moves to its first document ≥ `target`.
+    @inline(__always)
+    private func skipLinear(to target: Int) {
+        for i in 0..<sources.count where docs[i] < target { step(i, to: target) }
+    }
+
     private func collectMatching() -> Int {
+        if linear { return collectLinear() }
         guard heapCount > 0 else {
             doc = Self.end
             return doc
@@ -146,6 +177,10 @@ final class TermGroupIterator: DocIterator {
 
     override func next() -> Int {
         if doc == Self.end { return doc }
+        if linear {
+            for k in 0..<matchCount { step(matching[k]) }
+            return collectLinear()
+        }
         for k in 0..<matchCount {
             let index = matching[k]
             step(index)
@@ -157,6 +192,10 @@ final class TermGroupIterator: DocIterator {
 
     override func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
+        if linear {
+            skipLinear(to: target)
+            return collectLinear()
+        }
         for k in 0..<matchCount {
             let index = matching[k]
             step(index, to: target)
@@ -241,6 +280,7 @@ final class TermGroupIterator: DocIterator {
 
     /// Skips every source to `target` or beyond (none is on the current document).
     private func skipAll(to target: Int) {
+        if linear { return skipLinear(to: target) }
         while heapCount > 0, docs[heap[0]] < target {
             let index = popTop()
             step(index, to: target)
@@ -252,14 +292,26 @@ final class TermGroupIterator: DocIterator {
         // One source has nothing to split (the collector's block skipping covers it).
         guard sources.count > 1, sources.count <= Self.maxScoreSources else { return next() }
         if doc == Self.end { return doc }
-        for k in 0..<matchCount {
-            let index = matching[k]
-            step(index)
-            push(index)
+        if linear {
+            for k in 0..<matchCount { step(matching[k]) }
+        } else {
+            for k in 0..<matchCount {
+                let index = matching[k]
+                step(index)
+                push(index)
+            }
         }
         matchCount = 0
-        while heapCount > 0 {
-            let candidate = docs[heap[0]]
+        while true {
+            let candidate: Int
+            if linear {
+                var smallest = Self.end
+                for i in 0..<sources.count where docs[i] < smallest { smallest = docs[i] }
+                candidate = smallest
+            } else {
+                candidate = heapCount > 0 ? docs[heap[0]] : Self.end
+            }
+            if candidate == Self.end { break }
             // A stale, lower threshold only keeps more sources essential (safe); recompute within a window
             // only when the threshold rose noticeably, not on every top-k insertion.
             if candidate > windowEnd || threshold > windowThreshold * 1.1 + 1e-6 {

@@ -16,46 +16,62 @@ public struct SearchHit: Sendable, Equatable {
 
 /// Keeps the best `k` hits in a binary heap whose root is the worst kept hit, so a candidate that cannot
 /// beat it is rejected with one comparison (`threshold`).
-struct TopK {
+///
+/// The heap is a raw buffer the collector owns for one search: no copy-on-write checks or bounds checks on
+/// the per-candidate path (every document of a rare term reaches `insert`).
+struct TopK: ~Copyable {
     let k: Int
-    private(set) var heap: [SearchHit] = []
+    private let heap: UnsafeMutablePointer<SearchHit>
+    private(set) var count = 0
 
     init(k: Int) {
-        self.k = k
-        heap.reserveCapacity(min(k, 4096))
+        self.k = max(k, 0)
+        heap = .allocate(capacity: max(self.k, 1))
     }
 
-    var isFull: Bool { heap.count >= k }
+    deinit { heap.deallocate() }
+
+    var isFull: Bool { count >= k }
     /// Score a new hit must beat (ties included: it may win on address) once the heap is full.
-    var threshold: Float { isFull ? heap[0].score : -Float.infinity }
+    var threshold: Float { isFull && k > 0 ? heap[0].score : -Float.infinity }
 
     mutating func insert(_ hit: SearchHit) {
         guard k > 0 else { return }
-        if heap.count < k {
-            heap.append(hit)
-            var child = heap.count - 1
+        let heap = self.heap
+        if count < k {
+            var child = count
+            count += 1
             while child > 0 {
                 let parent = (child - 1) >> 1
-                guard SearchHit.ranksBefore(heap[parent], heap[child]) else { break }
-                heap.swapAt(parent, child)
+                guard SearchHit.ranksBefore(heap[parent], hit) else { break }
+                heap[child] = heap[parent]
                 child = parent
             }
+            (heap + child).initialize(to: hit)
         } else if SearchHit.ranksBefore(hit, heap[0]) {
-            heap[0] = hit
+            let count = self.count
             var parent = 0
             while true {
                 let left = 2 * parent + 1, right = left + 1
-                var worst = parent
-                if left < heap.count, SearchHit.ranksBefore(heap[worst], heap[left]) { worst = left }
-                if right < heap.count, SearchHit.ranksBefore(heap[worst], heap[right]) { worst = right }
-                if worst == parent { break }
-                heap.swapAt(parent, worst)
+                var worst = -1
+                var worstHit = hit
+                if left < count, SearchHit.ranksBefore(worstHit, heap[left]) {
+                    worst = left
+                    worstHit = heap[left]
+                }
+                if right < count, SearchHit.ranksBefore(worstHit, heap[right]) { worst = right }
+                if worst < 0 { break }
+                heap[parent] = heap[worst]
                 parent = worst
             }
+            heap[parent] = hit
         }
     }
 
-    func sorted() -> [SearchHit] { heap.sorted(by: SearchHit.ranksBefore) }
+    /// The kept hits, best first.
+    func sorted() -> [SearchHit] {
+        Array(UnsafeBufferPointer(start: heap, count: count)).sorted(by: SearchHit.ranksBefore)
+    }
 }
 
 /// Options of a ranked search.
