@@ -77,59 +77,104 @@ struct FieldTerms: Sendable {
 
     /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`.
     /// Sorted terms share prefixes, so the dynamic-programming rows of a shared prefix are reused, and a
-    /// prefix whose best row entry already exceeds `maxEdits` skips every term that starts with it.
+    /// prefix whose best row entry already exceeds `maxEdits` skips every term that starts with it (found by
+    /// galloping forward from the current term, not by a search of the whole dictionary: the skipped runs
+    /// are short). No allocation per term: the previous term is remembered by position.
     func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
         var result: [Int] = []
         let n = query.count
         let width = n + 1
-        // rows[d] is the DP row after the first d bytes of the current term.
-        var rows = [Int](repeating: 0, count: width * (Analyzer.maxTermBytes + 2))
-        for j in 0...n { rows[j] = j }
-        var previousTerm: [UInt8] = []
-        var index = 0
+        let count = self.count
+        guard count > 0 else { return result }
+        // rows[d * width + j]: edits between the first d bytes of the current term and the first j of the query.
+        let rows = UnsafeMutablePointer<Int32>.allocate(capacity: width * (Analyzer.maxTermBytes + 2))
+        defer { rows.deallocate() }
+        for j in 0...n { rows[j] = Int32(j) }
+        let k = Int32(maxEdits)
+        query.withUnsafeBufferPointer { q in
         bytes.withUnsafeBufferPointer { all in
+        offsets.withUnsafeBufferPointer { offsets in
+            let base = all.baseAddress!
+            // The bytes whose rows are computed: `previousLength` bytes at `previousStart`.
+            var previousStart = 0, previousLength = 0
+            var index = 0
             while index < count {
                 let start = Int(offsets[index]), end = Int(offsets[index + 1])
-                let term = UnsafeBufferPointer(rebasing: all[start..<end])
-                if term.count > Analyzer.maxTermBytes || abs(term.count - n) > maxEdits {
-                    if term.count - n > maxEdits {
-                        // Longer terms can still share a good prefix with later shorter ones; just move on.
-                    }
+                let length = end - start
+                if length > Analyzer.maxTermBytes || abs(length - n) > maxEdits {
                     index += 1
                     continue
                 }
+                let term = base + start
                 var common = 0
-                let limit = min(previousTerm.count, term.count)
-                while common < limit, previousTerm[common] == term[common] { common += 1 }
+                let limit = min(previousLength, length)
+                let previous = base + previousStart
+                while common < limit, previous[common] == term[common] { common += 1 }
                 var pruned = -1
                 var depth = common
-                while depth < term.count {
+                while depth < length {
                     let byte = term[depth]
-                    let prev = depth * width, cur = (depth + 1) * width
-                    rows[cur] = depth + 1
-                    var best = rows[cur]
-                    for j in 1...max(n, 1) where j <= n {
-                        let cost = query[j - 1] == byte ? 0 : 1
-                        let value = min(rows[prev + j - 1] + cost, rows[prev + j] + 1, rows[cur + j - 1] + 1)
-                        rows[cur + j] = value
+                    let prev = rows + depth * width, cur = rows + (depth + 1) * width
+                    cur[0] = Int32(depth + 1)
+                    var best = cur[0]
+                    var j = 1
+                    while j <= n {
+                        let cost: Int32 = q[j - 1] == byte ? 0 : 1
+                        let value = min(prev[j - 1] + cost, prev[j] + 1, cur[j - 1] + 1)
+                        cur[j] = value
                         if value < best { best = value }
+                        j += 1
                     }
                     depth += 1
-                    if best > maxEdits { pruned = depth; break }
+                    if best > k { pruned = depth; break }
                 }
-                previousTerm = Array(term)
+                previousStart = start
                 if pruned >= 0 {
-                    // Every term starting with these `pruned` bytes fails too.
-                    previousTerm.removeSubrange(pruned...)
-                    let next = previousTerm.withUnsafeBufferPointer { prefixRange($0).upperBound }
-                    index = max(index + 1, next)
+                    // Every term starting with these `pruned` bytes fails too: skip the run of them.
+                    previousLength = pruned
+                    index = Self.endOfRun(from: index, prefix: term, length: pruned, base: base, offsets: offsets,
+                                          count: count)
                     continue
                 }
-                if rows[term.count * width + n] <= maxEdits { result.append(index) }
+                previousLength = length
+                if rows[length * width + n] <= k { result.append(index) }
                 index += 1
             }
         }
+        }
+        }
         return result
+    }
+
+    /// The first index after `index` (whose term starts with the `length` bytes at `prefix`) of a term that
+    /// does not start with them: gallop forward, then binary search.
+    @inline(__always)
+    private static func endOfRun(from index: Int, prefix: UnsafePointer<UInt8>, length: Int,
+                                 base: UnsafePointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>, count: Int) -> Int {
+        func hasPrefix(_ i: Int) -> Bool {
+            let start = Int(offsets[i])
+            guard Int(offsets[i + 1]) - start >= length else { return false }
+            let term = base + start
+            var b = 0
+            while b < length {
+                if term[b] != prefix[b] { return false }
+                b += 1
+            }
+            return true
+        }
+        // Invariant: `low` has the prefix; `high` does not (or is `count`).
+        var low = index, step = 1, high = index + 1
+        while high < count, hasPrefix(high) {
+            low = high
+            step <<= 1
+            high = index + step
+        }
+        if high > count { high = count }
+        while high - low > 1 {
+            let mid = (low + high) >> 1
+            if hasPrefix(mid) { low = mid } else { high = mid }
+        }
+        return high
     }
 }
 
