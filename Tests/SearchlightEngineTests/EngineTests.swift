@@ -41,6 +41,32 @@ final class EngineTests: XCTestCase {
         XCTAssertNil(snapshot.lookup(id: "y"))
     }
 
+    /// A wide prefix in a conjunction with a rare word is walked lazily (seeking to the rare word's
+    /// documents) instead of being materialized; matches and scores stay those of the materialized prefix
+    /// plus the word's own score, for full and pruned (small top-k) rankings, over several segments.
+    func testWidePrefixDrivenByRareWordScoresLikeMaterialized() throws {
+        var state: UInt64 = 7
+        func random(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for i in 0..<900 {
+            let words = (0..<(1 + random(4))).map { _ in "serv\(random(40))" }
+            let rare = i % 37 == 0 ? " web" : ""
+            try writer.upsert(doc("d\(i)", words.joined(separator: " ") + rare, random(3) == 0 ? "serve servers" : "other text"))
+            if i % 300 == 299 { _ = try writer.commit() }
+        }
+        let s = try writer.commit()
+        let query = Query.and([.term("web"), .prefix("serv")])
+        let prefixOnly = s.search(.prefix("serv"), options: SearchOptions(limit: 1000, filter: .term("web")))
+        let webOnly = Dictionary(uniqueKeysWithValues: s.search(.term("web"), limit: 1000).map { ($0.address, $0.score) })
+        var expected = prefixOnly.map { SearchHit(address: $0.address, score: webOnly[$0.address]! + $0.score) }
+        expected.sort(by: SearchHit.ranksBefore)
+        XCTAssertGreaterThan(expected.count, 10)
+        XCTAssertEqual(s.search(query, limit: 1000), expected)
+        for k in [1, 5, 20] { XCTAssertEqual(s.search(query, limit: k), Array(expected.prefix(k)), "top-\(k)") }
+    }
+
     func testOperators() throws {
         try writer.upsert(contentsOf: [
             doc("1", "Quick brown fox", "jumps over the lazy dog", size: [1]),

@@ -227,7 +227,26 @@ struct QueryPlanner {
         snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.primary ?? false
     }
 
-    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool) -> DocIterator {
+    /// A wide group is walked lazily when its postings outnumber the driving clause's matches this many times.
+    static let lazyGroupRatio = 4
+
+    /// Whether a plan holds a group wide enough to be materialized (see `iterator`'s `driver`).
+    private static func hasWideGroup(_ plan: QueryPlan) -> Bool {
+        switch plan {
+        case .group(let entries, _, _): return entries.count >= MaterializedGroupIterator.minimumSources
+        case .boost(let inner, _): return hasWideGroup(inner)
+        case .or(let clauses): return clauses.contains(where: hasWideGroup)
+        case .not(let include, _): return hasWideGroup(include)
+        default: return false
+        }
+    }
+
+    /// The iterator of `plan` over one segment. `driver` is the estimated match count of the cheapest clause
+    /// of an enclosing conjunction (`Int.max`: none): this iterator will only be asked about that many
+    /// candidates, so a wide expansion (a prefix) is then walked lazily, seeking its postings to the
+    /// candidates, instead of decoding all its postings into a per-document accumulator. Either way the
+    /// scores are the same.
+    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool, driver: Int = .max) -> DocIterator {
         let segment = snapshot.segments[ordinal]
         switch plan {
         case .group(let entries, let idf, let label):
@@ -244,8 +263,10 @@ struct QueryPlanner {
             }
             if sources.isEmpty { return EmptyIterator() }
             // Dense accumulation pays off when many cursors cover a good part of the segment.
-            if sources.count >= MaterializedGroupIterator.minimumSources,
-               sources.reduce(0, { $0 + $1.cost }) * 16 >= segment.documentCount {
+            // Not when a much rarer conjunction clause drives: seeking to its candidates touches fewer postings.
+            let postings = sources.reduce(0, { $0 + $1.cost })
+            if sources.count >= MaterializedGroupIterator.minimumSources, postings * 16 >= segment.documentCount,
+               driver >= postings / Self.lazyGroupRatio {
                 return MaterializedGroupIterator(sources: sources.compactMap { $0 as? PostingSource },
                                                  documentCount: segment.documentCount, idf: idf, boost: 1,
                                                  parameters: snapshot.parameters, label: label)
@@ -269,15 +290,29 @@ struct QueryPlanner {
             if sources.isEmpty { return EmptyIterator() }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
         case .and(let clauses):
-            let children = clauses.map { iterator($0, segment: ordinal, scored: scored) }
-            if children.contains(where: { $0 is EmptyIterator }) { return EmptyIterator() }
+            // Clauses without wide expansions first: the cheapest of them drives the conjunction.
+            var built = [DocIterator?](repeating: nil, count: clauses.count)
+            var lead = driver
+            for (index, clause) in clauses.enumerated() where !Self.hasWideGroup(clause) {
+                let child = iterator(clause, segment: ordinal, scored: scored, driver: driver)
+                if child is EmptyIterator { return child }
+                built[index] = child
+                lead = min(lead, child.cost)
+            }
+            for (index, clause) in clauses.enumerated() where built[index] == nil {
+                let child = iterator(clause, segment: ordinal, scored: scored, driver: lead)
+                if child is EmptyIterator { return child }
+                built[index] = child
+            }
+            let children = built.compactMap { $0 }
             return children.count == 1 ? children[0] : ConjunctionIterator(children)
         case .or(let clauses):
-            let children = clauses.map { iterator($0, segment: ordinal, scored: scored) }.filter { !($0 is EmptyIterator) }
+            let children = clauses.map { iterator($0, segment: ordinal, scored: scored, driver: driver) }
+                .filter { !($0 is EmptyIterator) }
             if children.isEmpty { return EmptyIterator() }
             return children.count == 1 ? children[0] : DisjunctionIterator(children)
         case .not(let include, let exclude):
-            let inner = iterator(include, segment: ordinal, scored: scored)
+            let inner = iterator(include, segment: ordinal, scored: scored, driver: driver)
             if inner is EmptyIterator { return inner }
             let excluded = iterator(exclude, segment: ordinal, scored: false)
             if excluded is EmptyIterator { return inner }
@@ -293,7 +328,7 @@ struct QueryPlanner {
             let docs = ordinal < set.perSegment.count ? set.perSegment[ordinal].filter { Int($0) < segment.documentCount } : []
             return ListIterator(docs: docs, constant: 1, label: "document set")
         case .boost(let inner, let factor):
-            let child = iterator(inner, segment: ordinal, scored: scored)
+            let child = iterator(inner, segment: ordinal, scored: scored, driver: driver)
             return child is EmptyIterator ? child : BoostIterator(child, factor: factor)
         }
     }
