@@ -124,10 +124,18 @@ private struct FuzzyWalk {
     func byte(_ index: Int, _ depth: Int) -> UInt8 { base[Int(offsets[index]) + depth] }
 
     /// The first index in `low..<high` whose byte `depth` exceeds `byte` (the terms there share `depth`
-    /// bytes and are longer, so that byte is non-decreasing).
+    /// bytes and are longer, so that byte is non-decreasing). Gallops forward from `low` before the binary
+    /// search: runs are short and the next ones lie close, so probes stay near each other in memory.
     @inline(__always)
     func end(of byte: UInt8, from low: Int, _ high: Int, depth: Int) -> Int {
-        var low = low, high = high
+        // Everything before `low` is ≤ `byte`; `probe` (when < high) is the first index known to exceed it.
+        var low = low, probe = low, step = 1
+        while probe < high, self.byte(probe, depth) <= byte {
+            low = probe + 1
+            probe = low + step
+            step <<= 1
+        }
+        var high = min(probe, high)
         while low < high {
             let mid = (low + high) >> 1
             if self.byte(mid, depth) <= byte { low = mid + 1 } else { high = mid }
