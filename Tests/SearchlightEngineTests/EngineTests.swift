@@ -67,6 +67,33 @@ final class EngineTests: XCTestCase {
         for k in [1, 5, 20] { XCTAssertEqual(s.search(query, limit: k), Array(expected.prefix(k)), "top-\(k)") }
     }
 
+    /// A prefix with more expansions than `maxExpansions` keeps the most frequent terms (ties: smaller
+    /// term first), whether its terms are spread over several segments (expansions merged across them,
+    /// each term's place in every segment carried in the plan) or in one segment that is cut itself.
+    func testPrefixExpansionCapAcrossSegments() throws {
+        for segmented in [true, false] {
+            let writer = IndexWriter()
+            let title = try writer.registerField("title", .text(weight: 1))
+            var kept = Set<String>()
+            var count = 0
+            for i in 0..<270 {
+                let term = "pa" + String(repeating: "0", count: 3 - String(i).count) + String(i)
+                // Document frequency i / 10 + 1: the 256 most frequent are terms 20...269 and, of the ten
+                // with frequency 2, the six smallest (10...15).
+                for copy in 0...(i / 10) {
+                    try writer.upsert(Document(id: "\(term)-\(copy)", values: [(title, .text(term))]))
+                    if i >= 20 || (10...15).contains(i) { kept.insert("\(term)-\(copy)") }
+                    count += 1
+                    if segmented, count % 1300 == 0 { _ = try writer.commit() }
+                }
+            }
+            let s = try writer.commit()
+            let found = s.matches(.scoped(.field(title), .prefix("pa"))).compactMap { s.id(of: $0) }
+            XCTAssertEqual(Set(found), kept, "segmented: \(segmented)")
+            XCTAssertEqual(found.count, kept.count)
+        }
+    }
+
     func testOperators() throws {
         try writer.upsert(contentsOf: [
             doc("1", "Quick brown fox", "jumps over the lazy dog", size: [1]),
