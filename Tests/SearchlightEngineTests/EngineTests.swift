@@ -65,6 +65,13 @@ final class EngineTests: XCTestCase {
         XCTAssertGreaterThan(expected.count, 10)
         XCTAssertEqual(s.search(query, limit: 1000), expected)
         for k in [1, 5, 20] { XCTAssertEqual(s.search(query, limit: k), Array(expected.prefix(k)), "top-\(k)") }
+        // Materialized (no rare clause drives it), the prefix prunes by its chunk bounds, alone and in an AND
+        // with a common word: the top k are still the first k of the full ranking.
+        for wide in [Query.prefix("serv"), .and([.term("other"), .prefix("serv")]), .or([.term("text"), .prefix("serv")])] {
+            let full = s.search(wide, limit: 1000)
+            XCTAssertGreaterThan(full.count, 300)
+            for k in [1, 5, 20, 100] { XCTAssertEqual(s.search(wide, limit: k), Array(full.prefix(k)), "top-\(k) of \(wide)") }
+        }
     }
 
     /// A prefix with more expansions than `maxExpansions` keeps the most frequent terms (ties: smaller

@@ -7,6 +7,10 @@ final class MaterializedGroupIterator: DocIterator {
 
     private let docs: [UInt32]
     private let scores: [Float]
+    /// The best score of each chunk of `chunk` consecutive matches: block-max bounds for top-k pruning
+    /// (without them no conjunction or disjunction holding a wide prefix could skip anything).
+    private let chunkMaxima: [Float]
+    static let chunk = 64
     private let label: String
     private let idf: Float
     private var index = -1
@@ -45,6 +49,21 @@ final class MaterializedGroupIterator: DocIterator {
         }
         self.docs = docs
         self.scores = scores
+        var maxima: [Float] = []
+        maxima.reserveCapacity((scores.count + Self.chunk - 1) / Self.chunk)
+        var start = 0
+        while start < scores.count {
+            maxima.append(scores[start..<min(start + Self.chunk, scores.count)].max() ?? 0)
+            start += Self.chunk
+        }
+        chunkMaxima = maxima
+    }
+
+    /// The best score from the current match to the end of its chunk.
+    override func blockBound() -> (bound: Float, upTo: Int)? {
+        guard index >= 0, index < docs.count else { return nil }
+        let chunk = index / Self.chunk
+        return (chunkMaxima[chunk], Int(docs[min((chunk + 1) * Self.chunk, docs.count) - 1]))
     }
 
     override func next() -> Int {
