@@ -5,6 +5,9 @@ indirect enum QueryPlan {
         let field: Int
         let term: [UInt8]
         let isExact: Bool
+        /// The term's index in the field's dictionary of each segment (by ordinal; -1: absent), when the
+        /// planner already looked it up; nil: each segment's iterator looks it up again.
+        var locations: [Int32]? = nil
     }
 
     case group(entries: [GroupEntry], idf: Float, label: String)
@@ -51,6 +54,21 @@ struct QueryPlanner {
         return total
     }
 
+    /// The document frequency of a term and its index in each segment's dictionary (-1: absent).
+    func lookup(field: Int, term: [UInt8]) -> (df: Int, locations: [Int32]) {
+        var total = 0
+        var locations = [Int32](repeating: -1, count: snapshot.segments.count)
+        term.withUnsafeBufferPointer { key in
+            for (ordinal, segment) in snapshot.segments.enumerated() {
+                if let terms = segment.terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) {
+                    total += Int(terms.docFreq[index])
+                    locations[ordinal] = Int32(index)
+                }
+            }
+        }
+        return (total, locations)
+    }
+
     func idf(_ df: Int) -> Float {
         snapshot.parameters.idf(documentFrequency: max(df, 1), documentCount: totalDocuments)
     }
@@ -92,9 +110,17 @@ struct QueryPlanner {
 
     private func groupPlan(_ entries: [QueryPlan.GroupEntry], label: String) -> QueryPlan {
         guard !entries.isEmpty else { return .none }
-        let df = entries.map { documentFrequency(field: $0.field, term: $0.term) }.max() ?? 0
+        // Look each term up once here; the per-segment iterators reuse the places found.
+        var df = 0
+        var located: [QueryPlan.GroupEntry] = []
+        located.reserveCapacity(entries.count)
+        for entry in entries {
+            let found = lookup(field: entry.field, term: entry.term)
+            df = max(df, found.df)
+            located.append(.init(field: entry.field, term: entry.term, isExact: entry.isExact, locations: found.locations))
+        }
         if df == 0 { return .none }
-        return .group(entries: entries, idf: idf(df), label: label)
+        return .group(entries: located, idf: idf(df), label: label)
     }
 
     private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {
@@ -137,15 +163,19 @@ struct QueryPlanner {
         let prefix = Self.foldedPrefix(String(last))
         var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
         let key = Array(prefix.utf8)
-        var found: [[UInt8]: (field: Int, df: Int)] = [:]
-        var candidates: [(field: Int, term: [UInt8], df: Int)] = []
+        var found: [[UInt8]: (df: Int, locations: [Int32])] = [:]
+        var candidates: [(field: Int, term: [UInt8], df: Int, locations: [Int32]?)] = []
+        let segmentCount = snapshot.segments.count
         for field in scope {
             found.removeAll(keepingCapacity: true)
+            // Whether every segment's whole range was kept: only then are the places found complete.
+            var complete = true
             key.withUnsafeBufferPointer { k in
-                for segment in snapshot.segments {
+                for (ordinal, segment) in snapshot.segments.enumerated() {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                     var range = Array(terms.prefixRange(k))
                     if range.count > IndexSnapshot.maxExpansions {
+                        complete = false
                         // Keep this segment's most frequent expansions without building every term: sort
                         // packed keys (doc freq descending, then index) instead of comparing by closure.
                         var keys = range.map { UInt64(~terms.docFreq[$0]) << 32 | UInt64($0) }
@@ -154,11 +184,12 @@ struct QueryPlanner {
                     }
                     for index in range {
                         let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
-                        found[term, default: (field, 0)].df += Int(terms.docFreq[index])
+                        Self.record(&found[term, default: (0, [Int32](repeating: -1, count: segmentCount))],
+                                    df: Int(terms.docFreq[index]), segment: ordinal, index: index)
                     }
                 }
             }
-            for (term, value) in found { candidates.append((field, term, value.df)) }
+            for (term, value) in found { candidates.append((field, term, value.df, complete ? value.locations : nil)) }
         }
         if candidates.isEmpty { return .none }
         if candidates.count > IndexSnapshot.maxExpansions {
@@ -167,10 +198,19 @@ struct QueryPlanner {
         }
         candidates.sort { $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term) }
         let maxDF = candidates.map(\.df).max() ?? 1
-        let group = QueryPlan.group(entries: candidates.map { .init(field: $0.field, term: $0.term, isExact: $0.term == key) },
+        let group = QueryPlan.group(entries: candidates.map {
+            .init(field: $0.field, term: $0.term, isExact: $0.term == key, locations: $0.locations)
+        },
                                     idf: idf(maxDF), label: "\(prefix)*")
         clauses.append(group)
         return clauses.count == 1 ? group : .and(clauses)
+    }
+
+    /// Adds a segment's occurrence of an expansion (one dictionary access per term and segment).
+    @inline(__always)
+    private static func record(_ value: inout (df: Int, locations: [Int32]), df: Int, segment: Int, index: Int) {
+        value.df += df
+        value.locations[segment] = Int32(index)
     }
 
     /// Default typo budget: none below 5 characters, 1 from 5, 2 from 9.
@@ -252,8 +292,15 @@ struct QueryPlanner {
         case .group(let entries, let idf, let label):
             var sources: [TermSource] = []
             for entry in entries {
-                guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))),
-                      let index = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
+                let index: Int
+                if let locations = entry.locations {
+                    guard ordinal < locations.count, locations[ordinal] >= 0 else { continue }
+                    index = Int(locations[ordinal])
+                } else {
+                    guard let found = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
+                    index = found
+                }
                 let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
                 let (impactScale, tfScale) = impactScales(entry.field, segment)
                 sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
