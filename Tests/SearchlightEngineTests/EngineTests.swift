@@ -67,10 +67,19 @@ final class EngineTests: XCTestCase {
         for k in [1, 5, 20] { XCTAssertEqual(s.search(query, limit: k), Array(expected.prefix(k)), "top-\(k)") }
         // Materialized (no rare clause drives it), the prefix prunes by its chunk bounds, alone and in an AND
         // with a common word: the top k are still the first k of the full ranking.
-        for wide in [Query.prefix("serv"), .and([.term("other"), .prefix("serv")]), .or([.term("text"), .prefix("serv")])] {
+        // With children's score bounds, conjunctions and disjunctions skip to documents that could compete
+        // (the user query's shape: a boosted word AND (the boosted last word OR its prefix)); every hit kept
+        // has its exact score.
+        let userShape = Query.and([.boost(.term("other"), 1.3), .or([.boost(.term("serv1"), 1.3), .prefix("serv")])])
+        for wide in [Query.prefix("serv"), .and([.term("other"), .prefix("serv")]), .or([.term("text"), .prefix("serv")]),
+                     userShape, .or([.boost(.term("serv1"), 1.3), .prefix("serv")])] {
             let full = s.search(wide, limit: 1000)
             XCTAssertGreaterThan(full.count, 300)
-            for k in [1, 5, 20, 100] { XCTAssertEqual(s.search(wide, limit: k), Array(full.prefix(k)), "top-\(k) of \(wide)") }
+            for k in [1, 5, 20, 100] {
+                let top = s.search(wide, limit: k)
+                XCTAssertEqual(top, Array(full.prefix(k)), "top-\(k) of \(wide)")
+                for hit in top { XCTAssertEqual(s.explain(wide, hit.address)?.value ?? -1, hit.score, accuracy: 1e-4 * hit.score) }
+            }
         }
     }
 

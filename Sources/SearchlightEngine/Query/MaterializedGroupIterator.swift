@@ -57,6 +57,20 @@ final class MaterializedGroupIterator: DocIterator {
             start += Self.chunk
         }
         chunkMaxima = maxima
+        best = max(maxima.max() ?? 0, 0)
+    }
+
+    /// The best score of all matches.
+    private let best: Float
+    override var maxScore: Float { best }
+
+    /// The next match scoring above `threshold` (the scores are known: a scan of floats).
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        if doc == Self.end { return doc }
+        index += 1
+        while index < scores.count, scores[index] <= threshold { index += 1 }
+        doc = index < docs.count ? Int(docs[index]) : Self.end
+        return doc
     }
 
     /// The best score from the current match to the end of its chunk.

@@ -173,6 +173,9 @@ final class TermGroupIterator: DocIterator {
 
     override var cost: Int { sources.reduce(0) { $0 + $1.cost } }
 
+    /// The saturated frequency stays below k1 + 1, so no document scores more than this.
+    override var maxScore: Float { max(boost * idf * (parameters.k1 + 1) * primaryFactor, 0) }
+
     // MARK: Block-max MaxScore over sources
 
     /// Sources that the current window lets produce a competitive document (bit per source); the others
