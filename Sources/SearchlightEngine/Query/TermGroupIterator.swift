@@ -291,7 +291,9 @@ final class TermGroupIterator: DocIterator {
 
     /// Best possible score of the documents up to the end of the sources' current blocks.
     override func blockBound() -> (bound: Float, upTo: Int)? {
-        guard doc >= 0, doc != Self.end else { return nil }
+        // A wide group (a prefix walked lazily under a rare clause) would loop over hundreds of sources for a
+        // window that ends at the first of their many tiny blocks: no bound (its `maxScore` still serves).
+        guard doc >= 0, doc != Self.end, sources.count <= Self.maxScoreSources else { return nil }
         var weighted: Float = 0
         var upTo = Self.end - 1
         // The window ends where the first current block ends; only sources with a document inside the
