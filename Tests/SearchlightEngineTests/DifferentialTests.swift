@@ -265,4 +265,33 @@ final class DifferentialTests: XCTestCase {
             }
         }
     }
+
+    /// The dictionary's fuzzy walk (shared-prefix rows, pruned runs skipped by galloping) finds exactly the
+    /// terms a brute-force Levenshtein finds, on dense dictionaries of short terms over a small alphabet (long
+    /// runs sharing a prefix, so the skips are exercised at every depth).
+    func testFuzzyDictionaryWalkEqualsBruteForce() {
+        var g = Generator(state: 2026)
+        for round in 0..<20 {
+            let alphabet = Array("abcde".utf8.prefix(2 + g.int(4)))
+            var words = Set<[UInt8]>()
+            for _ in 0..<(50 + g.int(400)) {
+                words.insert((0..<(1 + g.int(9))).map { _ in g.pick(alphabet) })
+            }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+            for word in sorted {
+                bytes += word
+                offsets.append(UInt32(bytes.count))
+            }
+            let zeros = [UInt32](repeating: 0, count: sorted.count)
+            let terms = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros, blockStart: zeros,
+                                   positionStart: zeros)
+            for _ in 0..<30 {
+                let query = (0..<(g.int(8))).map { _ in g.pick(alphabet) }
+                let edits = g.int(3)
+                let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
+                XCTAssertEqual(terms.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
+            }
+        }
+    }
 }

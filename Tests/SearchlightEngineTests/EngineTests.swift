@@ -41,6 +41,75 @@ final class EngineTests: XCTestCase {
         XCTAssertNil(snapshot.lookup(id: "y"))
     }
 
+    /// A wide prefix in a conjunction with a rare word is walked lazily (seeking to the rare word's
+    /// documents) instead of being materialized; matches and scores stay those of the materialized prefix
+    /// plus the word's own score, for full and pruned (small top-k) rankings, over several segments.
+    func testWidePrefixDrivenByRareWordScoresLikeMaterialized() throws {
+        var state: UInt64 = 7
+        func random(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for i in 0..<900 {
+            let words = (0..<(1 + random(4))).map { _ in "serv\(random(40))" }
+            let rare = i % 37 == 0 ? " web" : ""
+            try writer.upsert(doc("d\(i)", words.joined(separator: " ") + rare, random(3) == 0 ? "serve servers" : "other text"))
+            if i % 300 == 299 { _ = try writer.commit() }
+        }
+        let s = try writer.commit()
+        let query = Query.and([.term("web"), .prefix("serv")])
+        let prefixOnly = s.search(.prefix("serv"), options: SearchOptions(limit: 1000, filter: .term("web")))
+        let webOnly = Dictionary(uniqueKeysWithValues: s.search(.term("web"), limit: 1000).map { ($0.address, $0.score) })
+        var expected = prefixOnly.map { SearchHit(address: $0.address, score: webOnly[$0.address]! + $0.score) }
+        expected.sort(by: SearchHit.ranksBefore)
+        XCTAssertGreaterThan(expected.count, 10)
+        XCTAssertEqual(s.search(query, limit: 1000), expected)
+        for k in [1, 5, 20] { XCTAssertEqual(s.search(query, limit: k), Array(expected.prefix(k)), "top-\(k)") }
+        // Materialized (no rare clause drives it), the prefix prunes by its chunk bounds, alone and in an AND
+        // with a common word: the top k are still the first k of the full ranking.
+        // With children's score bounds, conjunctions and disjunctions skip to documents that could compete
+        // (the user query's shape: a boosted word AND (the boosted last word OR its prefix)); every hit kept
+        // has its exact score.
+        let userShape = Query.and([.boost(.term("other"), 1.3), .or([.boost(.term("serv1"), 1.3), .prefix("serv")])])
+        for wide in [Query.prefix("serv"), .and([.term("other"), .prefix("serv")]), .or([.term("text"), .prefix("serv")]),
+                     userShape, .or([.boost(.term("serv1"), 1.3), .prefix("serv")])] {
+            let full = s.search(wide, limit: 1000)
+            XCTAssertGreaterThan(full.count, 300)
+            for k in [1, 5, 20, 100] {
+                let top = s.search(wide, limit: k)
+                XCTAssertEqual(top, Array(full.prefix(k)), "top-\(k) of \(wide)")
+                for hit in top { XCTAssertEqual(s.explain(wide, hit.address)?.value ?? -1, hit.score, accuracy: 1e-4 * hit.score) }
+            }
+        }
+    }
+
+    /// A prefix with more expansions than `maxExpansions` keeps the most frequent terms (ties: smaller
+    /// term first), whether its terms are spread over several segments (expansions merged across them,
+    /// each term's place in every segment carried in the plan) or in one segment that is cut itself.
+    func testPrefixExpansionCapAcrossSegments() throws {
+        for segmented in [true, false] {
+            let writer = IndexWriter()
+            let title = try writer.registerField("title", .text(weight: 1))
+            var kept = Set<String>()
+            var count = 0
+            for i in 0..<270 {
+                let term = "pa" + String(repeating: "0", count: 3 - String(i).count) + String(i)
+                // Document frequency i / 10 + 1: the 256 most frequent are terms 20...269 and, of the ten
+                // with frequency 2, the six smallest (10...15).
+                for copy in 0...(i / 10) {
+                    try writer.upsert(Document(id: "\(term)-\(copy)", values: [(title, .text(term))]))
+                    if i >= 20 || (10...15).contains(i) { kept.insert("\(term)-\(copy)") }
+                    count += 1
+                    if segmented, count % 1300 == 0 { _ = try writer.commit() }
+                }
+            }
+            let s = try writer.commit()
+            let found = s.matches(.scoped(.field(title), .prefix("pa"))).compactMap { s.id(of: $0) }
+            XCTAssertEqual(Set(found), kept, "segmented: \(segmented)")
+            XCTAssertEqual(found.count, kept.count)
+        }
+    }
+
     func testOperators() throws {
         try writer.upsert(contentsOf: [
             doc("1", "Quick brown fox", "jumps over the lazy dog", size: [1]),

@@ -11,7 +11,8 @@ import Synchronization
 //   engine   the raw engine build (BenchKit's adapter), for the API/engine ratio
 //   api      CSSearchableIndex.indexSearchableItems in batches, in memory
 //   durable  the same with a store directory (every batch journaled and fsynced), then close and reopen
-//   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type)
+//   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type); user_typo
+//            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run)
 //   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
 
 struct Options {
@@ -232,12 +233,17 @@ let misspelled: [String] = typed.compactMap { text in
 }
 userQueries("user", typed)
 userQueries("user_typo", misspelled)
+// The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
+// the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
+userQueries("user_empty", Array(repeating: "", count: 200))
 
 let languageQueries = [
     #"title == "fire*"cd && keywords == "game"cd"#,
     #"title == "lib*"cd"#,
     #"displayName == "*server*"cdw"#,
     #"section == "games" && installedSize >= 100000"#,
+    // ql1's shape with a non-empty result on debian-en (26 items; ql1 finds none).
+    #"title == "game*"cd && keywords == "gameplaying"cd"#,
 ]
 for (number, text) in languageQueries.enumerated() {
     var times: [Double] = []

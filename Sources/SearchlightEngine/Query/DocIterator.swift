@@ -35,6 +35,20 @@ class DocIterator {
     /// which later documents can only beat, never tie); may skip matches that cannot. Only the top-level
     /// iterator of a ranked search is asked, so no parent ever misses a document it needs. Default: `next()`.
     func nextCompetitive(_ threshold: Float) -> Int { next() }
+
+    /// An upper bound of every score this iterator can produce (infinity: unknown). Lets a conjunction or
+    /// disjunction ask a child for `nextCompetitive` with the part of the threshold the other children
+    /// cannot make up, so a wide, flat clause does not score every candidate for a top-k.
+    var maxScore: Float { .infinity }
+
+    /// The threshold a child must beat so that, with at most `others` from the rest, a document could score
+    /// above `threshold` (with a margin for float rounding); nil when nothing can be skipped safely.
+    @inline(__always)
+    static func childThreshold(_ threshold: Float, others: Float) -> Float? {
+        guard others.isFinite, others >= 0 else { return nil }
+        let rest = (threshold - others) * 0.999
+        return rest > 0 ? rest : nil
+    }
 }
 
 /// No document.
@@ -65,6 +79,7 @@ final class AllIterator: DocIterator {
     override func score() -> Float { constant }
     override var cost: Int { count }
     override func explain() -> Explanation { Explanation(value: constant, summary: "all documents") }
+    override var maxScore: Float { max(constant, 0) }
     override func blockBound() -> (bound: Float, upTo: Int)? { (constant, Self.end - 1) }
 }
 
@@ -105,6 +120,7 @@ final class ListIterator: DocIterator {
     }
     override var cost: Int { docs.count }
     override func explain() -> Explanation { Explanation(value: constant, summary: label) }
+    override var maxScore: Float { max(constant, 0) }
     override func blockBound() -> (bound: Float, upTo: Int)? { (constant, Self.end - 1) }
 }
 
@@ -152,6 +168,16 @@ final class ConjunctionIterator: DocIterator {
         return total
     }
     override var cost: Int { children[0].cost }
+    override var maxScore: Float { children.reduce(0) { $0 + $1.maxScore } }
+
+    /// The lead skips to a document whose own score, with the most the others can add, could compete.
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        if doc == Self.end { return doc }
+        let others = children.dropFirst().reduce(Float(0)) { $0 + $1.maxScore }
+        guard let rest = Self.childThreshold(threshold, others: others) else { return next() }
+        return align(refs[0]._withUnsafeGuaranteedRef { $0.nextCompetitive(rest) })
+    }
+
     override func blockBound() -> (bound: Float, upTo: Int)? {
         var bound: Float = 0, upTo = Self.end - 1
         for child in children {
@@ -197,6 +223,31 @@ final class DisjunctionIterator: DocIterator {
         return total
     }
     override var cost: Int { children.reduce(0) { $0 + $1.cost } }
+    override var maxScore: Float { children.reduce(0) { $0 + $1.maxScore } }
+
+    /// Each child moving past the current document skips to one where it, with the most all the others can
+    /// add, could compete. A document a child skipped can still come up through another child, scored
+    /// without the skipped part, but then its full score is at most `threshold`, so it cannot enter the
+    /// results; every document that can is found with all its matching children on it.
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        if doc == Self.end { return doc }
+        let total = maxScore
+        guard total.isFinite else { return next() }
+        var minimum = Self.end
+        for child in children {
+            if child.doc <= doc {
+                if let rest = Self.childThreshold(threshold, others: total - child.maxScore) {
+                    _ = child.nextCompetitive(rest)
+                } else {
+                    _ = child.next()
+                }
+            }
+            if child.doc < minimum { minimum = child.doc }
+        }
+        doc = minimum
+        return doc
+    }
+
     override func blockBound() -> (bound: Float, upTo: Int)? {
         var bound: Float = 0, upTo = Self.end - 1
         for child in children where child.doc != Self.end {
@@ -235,6 +286,7 @@ final class ExclusionIterator: DocIterator {
     }
     override func score() -> Float { include.score() }
     override var cost: Int { include.cost }
+    override var maxScore: Float { include.maxScore }
     override func explain() -> Explanation { include.explain() }
     override func blockBound() -> (bound: Float, upTo: Int)? { include.blockBound() }
 }
@@ -256,6 +308,12 @@ final class BoostIterator: DocIterator {
         return doc
     }
     override func score() -> Float { child.score() * factor }
+    override var maxScore: Float { factor >= 0 ? child.maxScore * factor : .infinity }
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        guard factor > 0, threshold.isFinite else { return next() }
+        doc = child.nextCompetitive(threshold / factor)
+        return doc
+    }
     override func blockBound() -> (bound: Float, upTo: Int)? {
         guard factor >= 0, let b = child.blockBound() else { return nil }
         return (b.bound * factor, b.upTo)

@@ -16,6 +16,10 @@ final class MaterializedGroupIterator: DocIterator {
 
     private let docs: [UInt32]
     private let scores: [Float]
+    /// The best score of each chunk of `chunk` consecutive matches: block-max bounds for top-k pruning
+    /// (without them no conjunction or disjunction holding a wide prefix could skip anything).
+    private let chunkMaxima: [Float]
+    static let chunk = 64
     private let label: String
     private let idf: Float
     private var index = -1
@@ -57,6 +61,8 @@ final class MaterializedGroupIterator: DocIterator {
         }
         self.docs = docs
         self.scores = scores
+        chunkMaxima = Self.chunkMaxima(scores)
+        best = max(chunkMaxima.max() ?? 0, 0)
     }
 
     /// Whether the sparse merge suits a group of these sources.
@@ -104,6 +110,40 @@ final class MaterializedGroupIterator: DocIterator {
         }
         self.docs = docs
         self.scores = scores
+        chunkMaxima = Self.chunkMaxima(scores)
+        best = max(chunkMaxima.max() ?? 0, 0)
+    }
+
+    /// The best score of each run of `chunk` matches (block bounds of a precomputed list).
+    private static func chunkMaxima(_ scores: [Float]) -> [Float] {
+        var maxima: [Float] = []
+        maxima.reserveCapacity((scores.count + chunk - 1) / chunk)
+        var start = 0
+        while start < scores.count {
+            maxima.append(scores[start..<min(start + chunk, scores.count)].max() ?? 0)
+            start += chunk
+        }
+        return maxima
+    }
+
+    /// The best score of all matches.
+    private let best: Float
+    override var maxScore: Float { best }
+
+    /// The next match scoring above `threshold` (the scores are known: a scan of floats).
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        if doc == Self.end { return doc }
+        index += 1
+        while index < scores.count, scores[index] <= threshold { index += 1 }
+        doc = index < docs.count ? Int(docs[index]) : Self.end
+        return doc
+    }
+
+    /// The best score from the current match to the end of its chunk.
+    override func blockBound() -> (bound: Float, upTo: Int)? {
+        guard index >= 0, index < docs.count else { return nil }
+        let chunk = index / Self.chunk
+        return (chunkMaxima[chunk], Int(docs[min((chunk + 1) * Self.chunk, docs.count) - 1]))
     }
 
     override func next() -> Int {

@@ -5,9 +5,9 @@ indirect enum QueryPlan {
         let field: Int
         let term: [UInt8]
         let isExact: Bool
-        /// The term's index in each segment's dictionary of `field` (-1: absent), when planning already
-        /// looked it up; empty when not, and the iterator searches the dictionary itself.
-        var indices: [Int32] = []
+        /// The term's index in the field's dictionary of each segment (by ordinal; -1: absent), when the
+        /// planner already looked it up; nil: each segment's iterator looks it up again.
+        var locations: [Int32]? = nil
     }
 
     case group(entries: [GroupEntry], idf: Float, label: String)
@@ -54,6 +54,21 @@ struct QueryPlanner {
         return total
     }
 
+    /// The document frequency of a term and its index in each segment's dictionary (-1: absent).
+    func lookup(field: Int, term: [UInt8]) -> (df: Int, locations: [Int32]) {
+        var total = 0
+        var locations = [Int32](repeating: -1, count: snapshot.segments.count)
+        term.withUnsafeBufferPointer { key in
+            for (ordinal, segment) in snapshot.segments.enumerated() {
+                if let terms = segment.terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) {
+                    total += Int(terms.docFreq[index])
+                    locations[ordinal] = Int32(index)
+                }
+            }
+        }
+        return (total, locations)
+    }
+
     func idf(_ df: Int) -> Float {
         snapshot.parameters.idf(documentFrequency: max(df, 1), documentCount: totalDocuments)
     }
@@ -93,36 +108,19 @@ struct QueryPlanner {
         }
     }
 
-    /// The document frequency of a term in a field and its index in each segment's dictionary (-1: absent),
-    /// found with one dictionary search per segment, so iterators need not search again.
-    func lookup(field: Int, term: [UInt8]) -> (df: Int, indices: [Int32]) {
-        var total = 0
-        var indices = [Int32](repeating: -1, count: snapshot.segments.count)
-        term.withUnsafeBufferPointer { key in
-            for (ordinal, segment) in snapshot.segments.enumerated() {
-                if let terms = segment.terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) {
-                    total += Int(terms.docFreq[index])
-                    indices[ordinal] = Int32(index)
-                }
-            }
-        }
-        return (total, indices)
-    }
-
     private func groupPlan(_ entries: [QueryPlan.GroupEntry], label: String) -> QueryPlan {
         guard !entries.isEmpty else { return .none }
-        var found: [QueryPlan.GroupEntry] = []
-        found.reserveCapacity(entries.count)
+        // Look each term up once here; the per-segment iterators reuse the places found.
         var df = 0
-        for var entry in entries {
-            let (frequency, indices) = lookup(field: entry.field, term: entry.term)
-            guard frequency > 0 else { continue }
-            df = max(df, frequency)
-            entry.indices = indices
-            found.append(entry)
+        var located: [QueryPlan.GroupEntry] = []
+        located.reserveCapacity(entries.count)
+        for entry in entries {
+            let found = lookup(field: entry.field, term: entry.term)
+            df = max(df, found.df)
+            located.append(.init(field: entry.field, term: entry.term, isExact: entry.isExact, locations: found.locations))
         }
         if df == 0 { return .none }
-        return .group(entries: found, idf: idf(df), label: label)
+        return .group(entries: located, idf: idf(df), label: label)
     }
 
     private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {
@@ -165,15 +163,19 @@ struct QueryPlanner {
         let prefix = Self.foldedPrefix(String(last))
         var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
         let key = Array(prefix.utf8)
-        var found: [[UInt8]: (field: Int, df: Int)] = [:]
-        var candidates: [(field: Int, term: [UInt8], df: Int)] = []
+        var found: [[UInt8]: (df: Int, locations: [Int32])] = [:]
+        var candidates: [(field: Int, term: [UInt8], df: Int, locations: [Int32]?)] = []
+        let segmentCount = snapshot.segments.count
         for field in scope {
             found.removeAll(keepingCapacity: true)
+            // Whether every segment's whole range was kept: only then are the places found complete.
+            var complete = true
             key.withUnsafeBufferPointer { k in
-                for segment in snapshot.segments {
+                for (ordinal, segment) in snapshot.segments.enumerated() {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                     var range = Array(terms.prefixRange(k))
                     if range.count > IndexSnapshot.maxExpansions {
+                        complete = false
                         // Keep this segment's most frequent expansions without building every term: sort
                         // packed keys (doc freq descending, then index) instead of comparing by closure.
                         var keys = range.map { UInt64(~terms.docFreq[$0]) << 32 | UInt64($0) }
@@ -182,11 +184,12 @@ struct QueryPlanner {
                     }
                     for index in range {
                         let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
-                        found[term, default: (field, 0)].df += Int(terms.docFreq[index])
+                        Self.record(&found[term, default: (0, [Int32](repeating: -1, count: segmentCount))],
+                                    df: Int(terms.docFreq[index]), segment: ordinal, index: index)
                     }
                 }
             }
-            for (term, value) in found { candidates.append((field, term, value.df)) }
+            for (term, value) in found { candidates.append((field, term, value.df, complete ? value.locations : nil)) }
         }
         if candidates.isEmpty { return .none }
         if candidates.count > IndexSnapshot.maxExpansions {
@@ -195,10 +198,19 @@ struct QueryPlanner {
         }
         candidates.sort { $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term) }
         let maxDF = candidates.map(\.df).max() ?? 1
-        let group = QueryPlan.group(entries: candidates.map { .init(field: $0.field, term: $0.term, isExact: $0.term == key) },
+        let group = QueryPlan.group(entries: candidates.map {
+            .init(field: $0.field, term: $0.term, isExact: $0.term == key, locations: $0.locations)
+        },
                                     idf: idf(maxDF), label: "\(prefix)*")
         clauses.append(group)
         return clauses.count == 1 ? group : .and(clauses)
+    }
+
+    /// Adds a segment's occurrence of an expansion (one dictionary access per term and segment).
+    @inline(__always)
+    private static func record(_ value: inout (df: Int, locations: [Int32]), df: Int, segment: Int, index: Int) {
+        value.df += df
+        value.locations[segment] = Int32(index)
     }
 
     /// Default typo budget: none below 5 characters, 1 from 5, 2 from 9.
@@ -255,10 +267,30 @@ struct QueryPlanner {
         snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.primary ?? false
     }
 
-    /// The iterator of `plan` over one segment. `root`: the plan is the whole ranked query (not a clause
-    /// of a conjunction that a rarer clause could lead), so evaluating a small group up front is never
-    /// wasted.
-    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool, root: Bool = false) -> DocIterator {
+    /// A wide group is walked lazily when its postings outnumber the driving clause's matches this many times.
+    static let lazyGroupRatio = 4
+
+    /// Whether a plan holds a group wide enough to be materialized (see `iterator`'s `driver`).
+    private static func hasWideGroup(_ plan: QueryPlan) -> Bool {
+        switch plan {
+        case .group(let entries, _, _): return entries.count >= MaterializedGroupIterator.minimumSources
+        case .boost(let inner, _): return hasWideGroup(inner)
+        case .or(let clauses): return clauses.contains(where: hasWideGroup)
+        case .not(let include, _): return hasWideGroup(include)
+        default: return false
+        }
+    }
+
+    /// The iterator of `plan` over one segment. `driver` is the estimated match count of the cheapest clause
+    /// of an enclosing conjunction (`Int.max`: none): this iterator will only be asked about that many
+    /// candidates, so a wide expansion (a prefix) is then walked lazily, seeking its postings to the
+    /// candidates, instead of decoding all its postings into a per-document accumulator. Either way the
+    /// scores are the same.
+    ///
+    /// `root`: the plan is the whole ranked query (not a clause of a conjunction that a rarer clause could
+    /// lead), so evaluating a small group up front is never wasted.
+    mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool, driver: Int = .max,
+                           root: Bool = false) -> DocIterator {
         let segment = snapshot.segments[ordinal]
         switch plan {
         case .group(let entries, let idf, let label):
@@ -266,9 +298,9 @@ struct QueryPlanner {
             for entry in entries {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
                 let index: Int
-                if ordinal < entry.indices.count {
-                    guard entry.indices[ordinal] >= 0 else { continue }
-                    index = Int(entry.indices[ordinal])
+                if let locations = entry.locations {
+                    guard ordinal < locations.count, locations[ordinal] >= 0 else { continue }
+                    index = Int(locations[ordinal])
                 } else {
                     guard let found = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
                     index = found
@@ -286,8 +318,10 @@ struct QueryPlanner {
                                                  parameters: snapshot.parameters, label: label)
             }
             // Dense accumulation pays off when many cursors cover a good part of the segment.
-            if sources.count >= MaterializedGroupIterator.minimumSources,
-               sources.reduce(0, { $0 + $1.cost }) * 16 >= segment.documentCount {
+            // Not when a much rarer conjunction clause drives: seeking to its candidates touches fewer postings.
+            let postings = sources.reduce(0, { $0 + $1.cost })
+            if sources.count >= MaterializedGroupIterator.minimumSources, postings * 16 >= segment.documentCount,
+               driver >= postings / Self.lazyGroupRatio {
                 return MaterializedGroupIterator(sources: sources.compactMap { $0 as? PostingSource },
                                                  documentCount: segment.documentCount, idf: idf, boost: 1,
                                                  parameters: snapshot.parameters, label: label)
@@ -311,15 +345,29 @@ struct QueryPlanner {
             if sources.isEmpty { return EmptyIterator() }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
         case .and(let clauses):
-            let children = clauses.map { iterator($0, segment: ordinal, scored: scored) }
-            if children.contains(where: { $0 is EmptyIterator }) { return EmptyIterator() }
+            // Clauses without wide expansions first: the cheapest of them drives the conjunction.
+            var built = [DocIterator?](repeating: nil, count: clauses.count)
+            var lead = driver
+            for (index, clause) in clauses.enumerated() where !Self.hasWideGroup(clause) {
+                let child = iterator(clause, segment: ordinal, scored: scored, driver: driver)
+                if child is EmptyIterator { return child }
+                built[index] = child
+                lead = min(lead, child.cost)
+            }
+            for (index, clause) in clauses.enumerated() where built[index] == nil {
+                let child = iterator(clause, segment: ordinal, scored: scored, driver: lead)
+                if child is EmptyIterator { return child }
+                built[index] = child
+            }
+            let children = built.compactMap { $0 }
             return children.count == 1 ? children[0] : ConjunctionIterator(children)
         case .or(let clauses):
-            let children = clauses.map { iterator($0, segment: ordinal, scored: scored) }.filter { !($0 is EmptyIterator) }
+            let children = clauses.map { iterator($0, segment: ordinal, scored: scored, driver: driver) }
+                .filter { !($0 is EmptyIterator) }
             if children.isEmpty { return EmptyIterator() }
             return children.count == 1 ? children[0] : DisjunctionIterator(children)
         case .not(let include, let exclude):
-            let inner = iterator(include, segment: ordinal, scored: scored)
+            let inner = iterator(include, segment: ordinal, scored: scored, driver: driver)
             if inner is EmptyIterator { return inner }
             let excluded = iterator(exclude, segment: ordinal, scored: false)
             if excluded is EmptyIterator { return inner }
@@ -335,7 +383,7 @@ struct QueryPlanner {
             let docs = ordinal < set.perSegment.count ? set.perSegment[ordinal].filter { Int($0) < segment.documentCount } : []
             return ListIterator(docs: docs, constant: 1, label: "document set")
         case .boost(let inner, let factor):
-            let child = iterator(inner, segment: ordinal, scored: scored, root: root)
+            let child = iterator(inner, segment: ordinal, scored: scored, driver: driver, root: root)
             return child is EmptyIterator ? child : BoostIterator(child, factor: factor)
         }
     }

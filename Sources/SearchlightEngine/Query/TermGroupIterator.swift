@@ -212,6 +212,9 @@ final class TermGroupIterator: DocIterator {
 
     override var cost: Int { sources.reduce(0) { $0 + $1.cost } }
 
+    /// The saturated frequency stays below k1 + 1, so no document scores more than this.
+    override var maxScore: Float { max(boost * idf * (parameters.k1 + 1) * primaryFactor, 0) }
+
     // MARK: Block-max MaxScore over sources
 
     /// Sources that the current window lets produce a competitive document (bit per source); the others
@@ -340,7 +343,9 @@ final class TermGroupIterator: DocIterator {
 
     /// Best possible score of the documents up to the end of the sources' current blocks.
     override func blockBound() -> (bound: Float, upTo: Int)? {
-        guard doc >= 0, doc != Self.end else { return nil }
+        // A wide group (a prefix walked lazily under a rare clause) would loop over hundreds of sources for a
+        // window that ends at the first of their many tiny blocks: no bound (its `maxScore` still serves).
+        guard doc >= 0, doc != Self.end, sources.count <= Self.maxScoreSources else { return nil }
         var weighted: Float = 0
         var upTo = Self.end - 1
         // The window ends where the first current block ends; only sources with a document inside the
