@@ -74,8 +74,7 @@ package enum ItemDocumentCodec {
         if writer.analysisThreads > 1, chunkCount > 1 {
             let schema = writer.schema
             let chunkSize = (items.count + chunkCount - 1) / chunkCount
-            let results = Mutex<[Int: [Document?]]>([:])
-            DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let chunks = concurrentChunks(chunkCount) { chunk -> [Document?] in
                 let range = min(chunk * chunkSize, items.count)..<min((chunk + 1) * chunkSize, items.count)
                 var out: [Document?] = []
                 out.reserveCapacity(range.count)
@@ -88,10 +87,9 @@ package enum ItemDocumentCodec {
                         return id
                     })
                 }
-                results.withLock { $0[chunk] = out }
+                return out
             }
-            let chunks = results.withLock { $0 }
-            converted = (0..<chunkCount).flatMap { chunks[$0] ?? [] }
+            converted = chunks.flatMap { $0 }
         }
         var documents: [Document] = []
         documents.reserveCapacity(items.count)

@@ -87,14 +87,11 @@ public final class IndexWriter {
         let chunkSize = (documents.count + chunkCount - 1) / chunkCount
         let kinds = schema.fields.map(\.options.kind)
         let analyzer = self.analyzer
-        let results = Mutex<[Int: SegmentBuilder.AnalyzedTexts]>([:])
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+        let analyzed = concurrentChunks(chunkCount) { chunk -> SegmentBuilder.AnalyzedTexts? in
             let range = min(chunk * chunkSize, documents.count)..<min((chunk + 1) * chunkSize, documents.count)
-            guard !range.isEmpty else { return }
-            let texts = SegmentBuilder.analyze(documents, from: range, kinds: kinds, analyzer: analyzer)
-            results.withLock { $0[chunk] = texts }
+            guard !range.isEmpty else { return nil }
+            return SegmentBuilder.analyze(documents, from: range, kinds: kinds, analyzer: analyzer)
         }
-        let analyzed = results.withLock { $0 }
         for (index, document) in documents.enumerated() {
             let chunk = index / chunkSize
             try upsert(document, analyzed: analyzed[chunk].map { ($0, index - chunk * chunkSize) })
