@@ -205,8 +205,22 @@ package enum ItemDocumentCodec {
     /// (`nil` = all). Returns nil if the document is gone or its blob is unreadable.
     package static func item(at address: DocAddress, in snapshot: IndexSnapshot,
                              fetch: Set<String>? = nil) -> CSSearchableItem? {
-        guard let document = snapshot.document(at: address) else { return nil }
-        return item(from: document, schema: snapshot.schema, fetch: fetch)
+        guard let fetch else {
+            guard let document = snapshot.document(at: address) else { return nil }
+            return item(from: document, schema: snapshot.schema)
+        }
+        // Decode only the fields the fetched attributes live in (their own, a custom key's text and date
+        // fields), the item blob and the expiration: not the description of every hit.
+        let schema = snapshot.schema
+        var fields = Set<FieldID>()
+        for name in [blobField, expirationField] { if let id = schema.field(named: name) { fields.insert(id) } }
+        for name in fetch {
+            for fieldName in [name, customTextField(name), customNumericField(name)] {
+                if let id = schema.field(named: fieldName) { fields.insert(id) }
+            }
+        }
+        guard let document = snapshot.document(at: address, fields: fields) else { return nil }
+        return item(from: document, schema: schema, fetch: fetch)
     }
 
     package static func item(from document: Document, schema: Schema, fetch: Set<String>? = nil) -> CSSearchableItem? {
@@ -240,6 +254,9 @@ package enum ItemDocumentCodec {
                 continue
             }
             guard let flags = reader.byte() else { return nil }
+            // A custom key kept in text or date fields has nothing more in the blob; unless it is fetched,
+            // its fields may not have been decoded.
+            if tag != .customValue, !wanted(name, fetch) { continue }
             let key = CustomAttributeKeyInfo(keyName: name, isSearchable: flags & 1 != 0,
                                              isSearchableByDefault: flags & 2 != 0, isUnique: flags & 4 != 0,
                                              isMultiValued: flags & 8 != 0)

@@ -197,6 +197,14 @@ public struct IndexSnapshot: Sendable {
         return Document(id: segment.id(doc), domain: segment.domain(doc), values: segment.storedValues(doc))
     }
 
+    /// The stored document with the values of `fields` only (the others are not decoded): what a caller
+    /// fetching a few attributes of many hits needs.
+    public func document(at address: DocAddress, fields: Set<FieldID>) -> Document? {
+        guard valid(address) else { return nil }
+        let segment = segments[Int(address.segment)], doc = Int(address.doc)
+        return Document(id: segment.id(doc), domain: segment.domain(doc), values: segment.storedValues(doc, fields: fields))
+    }
+
     /// The stored values of one field of a document, in order.
     public func values(_ field: FieldID, of address: DocAddress) -> [FieldValue] {
         guard valid(address) else { return [] }

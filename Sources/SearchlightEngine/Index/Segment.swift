@@ -158,6 +158,13 @@ final class Segment: Sendable {
         }
     }
 
+    func storedValues(_ doc: Int, fields: Set<FieldID>) -> [(FieldID, FieldValue)] {
+        storedBytes.withUnsafeBufferPointer { all in
+            StoredFields.decode(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]),
+                                fields: fields)
+        }
+    }
+
     var memoryBytes: Int {
         var total = docBytes.capacity + positionBytes.capacity + storedBytes.capacity + idBytes.capacity
         total += (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity) * 4

@@ -34,11 +34,21 @@ enum StoredFields {
 
     /// Decodes a record; `only` restricts the result to one field. Truncated input ends the record.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, only: FieldID? = nil) -> [(FieldID, FieldValue)] {
+        decode(bytes, capacity: only == nil ? nil : 1) { only == nil || only == $0 }
+    }
+
+    /// Decodes the values of the fields in `fields` only: the others are skipped without building strings.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, fields: Set<FieldID>) -> [(FieldID, FieldValue)] {
+        decode(bytes, capacity: fields.count) { fields.contains($0) }
+    }
+
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, capacity: Int?,
+                               keep: (FieldID) -> Bool) -> [(FieldID, FieldValue)] {
         var offset = 0
         guard bytes.count > 0 else { return [] }
         let count = Int(VarInt.read(bytes, &offset))
         var values: [(FieldID, FieldValue)] = []
-        values.reserveCapacity(only == nil ? count : 1)
+        values.reserveCapacity(min(capacity ?? count, count))
         for _ in 0..<count {
             guard offset < bytes.count else { break }
             let field = FieldID(rawValue: UInt16(truncatingIfNeeded: VarInt.read(bytes, &offset)))
@@ -51,12 +61,12 @@ enum StoredFields {
                 var bits: UInt64 = 0
                 for k in 0..<8 { bits |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
                 offset += 8
-                if only == nil || only == field { values.append((field, .number(Double(bitPattern: bits)))) }
+                if keep(field) { values.append((field, .number(Double(bitPattern: bits)))) }
             default:
                 guard offset < bytes.count else { return values }
                 let length = Int(VarInt.read(bytes, &offset))
                 guard offset + length <= bytes.count else { return values }
-                if only == nil || only == field {
+                if keep(field) {
                     let slice = UnsafeBufferPointer(rebasing: bytes[offset..<offset + length])
                     values.append((field, tag == 0 ? .text(String(decoding: slice, as: UTF8.self)) : .bytes(Array(slice))))
                 }
