@@ -32,18 +32,7 @@ struct ByteSlicePool {
 
     @inline(__always)
     mutating func append(_ byte: UInt8, to stream: inout Stream) {
-        if stream.write == stream.end {
-            let level = min(Int(stream.level) + 1, Self.sizes.count - 1)
-            let next = allocate(Self.sizes[level])
-            let at = Int(stream.end)
-            bytes[at] = UInt8(truncatingIfNeeded: next)
-            bytes[at + 1] = UInt8(truncatingIfNeeded: next >> 8)
-            bytes[at + 2] = UInt8(truncatingIfNeeded: next >> 16)
-            bytes[at + 3] = UInt8(truncatingIfNeeded: next >> 24)
-            stream.write = next
-            stream.end = next + Self.sizes[level] - 4
-            stream.level = UInt8(level)
-        }
+        if stream.write == stream.end { chain(&stream) }
         bytes[Int(stream.write)] = byte
         stream.write += 1
     }
@@ -75,23 +64,27 @@ struct ByteSlicePool {
         }
     }
 
+    /// Allocates the stream's next (larger) slice and links it from the last 4 bytes of the full one.
+    @inline(__always)
+    private mutating func chain(_ stream: inout Stream) {
+        let level = min(Int(stream.level) + 1, Self.sizes.count - 1)
+        let next = allocate(Self.sizes[level])
+        let at = Int(stream.end)
+        bytes[at] = UInt8(truncatingIfNeeded: next)
+        bytes[at + 1] = UInt8(truncatingIfNeeded: next >> 8)
+        bytes[at + 2] = UInt8(truncatingIfNeeded: next >> 16)
+        bytes[at + 3] = UInt8(truncatingIfNeeded: next >> 24)
+        stream.write = next
+        stream.end = next + Self.sizes[level] - 4
+        stream.level = UInt8(level)
+    }
+
     /// Appends `count` bytes of any length to a stream, one bulk copy per slice (merges copy whole encoded
     /// posting lists of a term this way).
     mutating func appendBulk(_ source: UnsafePointer<UInt8>, count: Int, to stream: inout Stream) {
         var copied = 0
         while copied < count {
-            if stream.write == stream.end {
-                let level = min(Int(stream.level) + 1, Self.sizes.count - 1)
-                let next = allocate(Self.sizes[level])
-                let at = Int(stream.end)
-                bytes[at] = UInt8(truncatingIfNeeded: next)
-                bytes[at + 1] = UInt8(truncatingIfNeeded: next >> 8)
-                bytes[at + 2] = UInt8(truncatingIfNeeded: next >> 16)
-                bytes[at + 3] = UInt8(truncatingIfNeeded: next >> 24)
-                stream.write = next
-                stream.end = next + Self.sizes[level] - 4
-                stream.level = UInt8(level)
-            }
+            if stream.write == stream.end { chain(&stream) }
             let chunk = min(Int(stream.end &- stream.write), count - copied)
             let at = Int(stream.write)
             bytes.withUnsafeMutableBufferPointer { buffer in

@@ -24,10 +24,29 @@ final class MaterializedGroupIterator: DocIterator {
     private let idf: Float
     private var index = -1
 
-    /// Sparse merge of a few sources: documents in order, contributions summed in source order.
-    init(sparse sources: [PostingSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
-        self.label = label
+    /// The precomputed matches and scores, with their chunk bounds.
+    private init(docs: [UInt32], scores: [Float], idf: Float, label: String) {
+        self.docs = docs
+        self.scores = scores
         self.idf = idf
+        self.label = label
+        chunkMaxima = Self.chunkMaxima(scores)
+        best = max(chunkMaxima.max() ?? 0, 0)
+    }
+
+    /// The final score of a document from its weighted frequency, as `TermGroupIterator.score()` computes it.
+    @inline(__always)
+    private static func score(_ w: Float, boost: Float, idf: Float, parameters: RankingParameters,
+                              startsPrimary: Bool, equalsPrimary: Bool) -> Float {
+        var value = boost * idf * w * (parameters.k1 + 1) / (w + parameters.k1)
+        if startsPrimary { value *= 1 + parameters.primaryPrefixBoost }
+        if equalsPrimary { value *= 1 + parameters.primaryExactBoost }
+        return value
+    }
+
+    /// Sparse merge of a few sources: documents in order, contributions summed in source order.
+    convenience init(sparse sources: [PostingSource], idf: Float, boost: Float, parameters: RankingParameters,
+                     label: String) {
         let total = sources.reduce(0) { $0 + $1.cost }
         var docs: [UInt32] = []
         var scores: [Float] = []
@@ -35,8 +54,6 @@ final class MaterializedGroupIterator: DocIterator {
         scores.reserveCapacity(total)
         var current = [Int](repeating: PostingCursor.end, count: sources.count)
         for (index, source) in sources.enumerated() { current[index] = source.cursor.next() }
-        let k1 = parameters.k1
-        let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
         while true {
             var doc = PostingCursor.end
             for d in current where d < doc { doc = d }
@@ -53,16 +70,11 @@ final class MaterializedGroupIterator: DocIterator {
                 }
                 current[index] = cursor.next()
             }
-            var value = boost * idf * w * (k1 + 1) / (w + k1)
-            if startsPrimary { value *= prefixFactor }
-            if equalsPrimary { value *= exactFactor }
             docs.append(UInt32(doc))
-            scores.append(value)
+            scores.append(Self.score(w, boost: boost, idf: idf, parameters: parameters,
+                                     startsPrimary: startsPrimary, equalsPrimary: equalsPrimary))
         }
-        self.docs = docs
-        self.scores = scores
-        chunkMaxima = Self.chunkMaxima(scores)
-        best = max(chunkMaxima.max() ?? 0, 0)
+        self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
 
     /// Whether the sparse merge suits a group of these sources.
@@ -76,10 +88,9 @@ final class MaterializedGroupIterator: DocIterator {
         return total <= sparseMaximumPostings
     }
 
-    init(sources: [PostingSource], documentCount: Int, idf: Float, boost: Float, parameters: RankingParameters,
-         label: String) {
-        self.label = label
-        self.idf = idf
+    /// Dense accumulation of many sources over the whole segment.
+    convenience init(sources: [PostingSource], documentCount: Int, idf: Float, boost: Float,
+                     parameters: RankingParameters, label: String) {
         var weighted = [Float](repeating: 0, count: documentCount)
         // bit 0: matched, bit 1: a primary field starts with the query, bit 2: a primary field equals it.
         var flags = [UInt8](repeating: 0, count: documentCount)
@@ -101,17 +112,11 @@ final class MaterializedGroupIterator: DocIterator {
         var docs: [UInt32] = []
         var scores: [Float] = []
         for doc in 0..<documentCount where flags[doc] != 0 {
-            let w = weighted[doc]
-            var value = boost * idf * w * (parameters.k1 + 1) / (w + parameters.k1)
-            if flags[doc] & 2 != 0 { value *= 1 + parameters.primaryPrefixBoost }
-            if flags[doc] & 4 != 0 { value *= 1 + parameters.primaryExactBoost }
             docs.append(UInt32(doc))
-            scores.append(value)
+            scores.append(Self.score(weighted[doc], boost: boost, idf: idf, parameters: parameters,
+                                     startsPrimary: flags[doc] & 2 != 0, equalsPrimary: flags[doc] & 4 != 0))
         }
-        self.docs = docs
-        self.scores = scores
-        chunkMaxima = Self.chunkMaxima(scores)
-        best = max(chunkMaxima.max() ?? 0, 0)
+        self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
 
     /// The best score of each run of `chunk` matches (block bounds of a precomputed list).
