@@ -209,18 +209,33 @@ package enum ItemDocumentCodec {
             guard let document = snapshot.document(at: address) else { return nil }
             return item(from: document, schema: snapshot.schema)
         }
-        // Decode only the fields the fetched attributes live in (their own, a custom key's text and date
-        // fields), the item blob and the expiration: not the description of every hit.
-        let schema = snapshot.schema
-        var fields = Set<FieldID>()
-        for name in [blobField, expirationField] { if let id = schema.field(named: name) { fields.insert(id) } }
-        for name in fetch {
-            for fieldName in [name, customTextField(name), customNumericField(name)] {
-                if let id = schema.field(named: fieldName) { fields.insert(id) }
+        return item(at: address, in: snapshot, plan: FetchPlan(fetch, schema: snapshot.schema))
+    }
+
+    /// The attributes a query fetches and the stored fields they live in (their own, a custom key's text and
+    /// date fields), plus the item blob and the expiration: resolved once per query, not per hit.
+    package struct FetchPlan: Sendable {
+        let names: Set<String>
+        let fields: Set<FieldID>
+
+        package init(_ names: Set<String>, schema: Schema) {
+            self.names = names
+            var fields = Set<FieldID>()
+            for name in [blobField, expirationField] { if let id = schema.field(named: name) { fields.insert(id) } }
+            for name in names {
+                for fieldName in [name, customTextField(name), customNumericField(name)] {
+                    if let id = schema.field(named: fieldName) { fields.insert(id) }
+                }
             }
+            self.fields = fields
         }
-        guard let document = snapshot.document(at: address, fields: fields) else { return nil }
-        return item(from: document, schema: schema, fetch: fetch)
+    }
+
+    /// The item with the planned attributes only; only their fields are decoded, not the description of
+    /// every hit.
+    package static func item(at address: DocAddress, in snapshot: IndexSnapshot, plan: FetchPlan) -> CSSearchableItem? {
+        guard let document = snapshot.document(at: address, fields: plan.fields) else { return nil }
+        return item(from: document, schema: snapshot.schema, fetch: plan.names)
     }
 
     package static func item(from document: Document, schema: Schema, fetch: Set<String>? = nil) -> CSSearchableItem? {

@@ -166,8 +166,8 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
     package var fetchSet: Set<String> { Set(contextValues.fetchAttributes.map(AttributeFields.storageName)) }
 
     /// Builds the item delivered for a hit (fetched attributes only, rank set).
-    package func makeItem(_ hit: Hit, in snapshot: ContainerSnapshot) -> CSSearchableItem? {
-        guard let item = ItemDocumentCodec.item(at: hit.entry.address, in: snapshot.engine, fetch: fetchSet) else {
+    package func makeItem(_ hit: Hit, in snapshot: ContainerSnapshot, plan: ItemDocumentCodec.FetchPlan) -> CSSearchableItem? {
+        guard let item = ItemDocumentCodec.item(at: hit.entry.address, in: snapshot.engine, plan: plan) else {
             return nil
         }
         item.rank = hit.rank
@@ -184,12 +184,13 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
             return finish(error)
         }
         willDeliver(in: snapshot)
+        let plan = ItemDocumentCodec.FetchPlan(fetchSet, schema: snapshot.engine.schema)
         var index = 0
         while index < outcome.hits.count {
             if isCancelled { return finish(CSSearchQueryError.cancelledQuery()) }
             let slice = outcome.hits[index..<min(index + Self.batchSize, outcome.hits.count)]
             index += slice.count
-            let items = slice.compactMap { makeItem($0, in: snapshot) }
+            let items = slice.compactMap { makeItem($0, in: snapshot, plan: plan) }
             let handler = state.withLock { s -> HandlerBox<([CSSearchableItem]) -> Void> in
                 s.foundItemCount += items.count
                 return s.foundItemsHandler
