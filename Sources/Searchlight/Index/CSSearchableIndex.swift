@@ -102,9 +102,13 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         let copies = items.map { $0.deepCopy() }
         var problems: [CSIndexError] = []
-        for item in copies where item.hasValidationProblems { problems += item.validationProblems() }
+        var ids: [String] = []
+        for item in copies where item.hasValidationProblems {
+            let found = item.validationProblems()
+            if !found.isEmpty { ids.append("'\(item.uniqueIdentifier)'") }
+            problems += found
+        }
         if !problems.isEmpty {
-            let ids = copies.filter { !$0.validationProblems().isEmpty }.map { "'\($0.uniqueIdentifier)'" }
             let message = "invalid items \(ids.joined(separator: ", ")); nothing from this call was applied: "
                 + problems.map(\.message).joined(separator: "; ")
             return finish(CSIndexError.invalidItem(message), completionHandler)

@@ -1,7 +1,5 @@
-import Dispatch
 import Foundation
 import SearchlightEngine
-import Synchronization
 
 /// Maps Core Spotlight items onto engine documents and back.
 ///

@@ -42,18 +42,6 @@ struct QueryPlanner {
         return ids.filter { snapshot.schema.kind($0) == .text }.map { Int($0.rawValue) }.filter { seen.insert($0).inserted }
     }
 
-    func documentFrequency(field: Int, term: [UInt8]) -> Int {
-        var total = 0
-        term.withUnsafeBufferPointer { key in
-            for segment in snapshot.segments {
-                if let terms = segment.terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) {
-                    total += Int(terms.docFreq[index])
-                }
-            }
-        }
-        return total
-    }
-
     /// The document frequency of a term and its index in each segment's dictionary (-1: absent).
     func lookup(field: Int, term: [UInt8]) -> (df: Int, locations: [Int32]) {
         var total = 0
@@ -134,7 +122,7 @@ struct QueryPlanner {
         let offsets = tokens.map { UInt32($0.position - first.position) }
         var idfSum: Float = 0
         for term in terms {
-            let df = scope.map { documentFrequency(field: $0, term: term) }.max() ?? 0
+            let df = scope.map { lookup(field: $0, term: term).df }.max() ?? 0
             if df == 0 { return .none }
             idfSum += idf(df)
         }
