@@ -39,27 +39,114 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(policy.merges(sizes: [100, 100], live: [100, 20]), [[1]])
     }
 
-    /// A background merge is published by the next commit, not the one that started it, and carries over the
-    /// deletes and replacements made while it ran.
-    func testBackgroundMergeIsInstalledByTheNextCommitWithLaterDeletes() throws {
+    /// Holds background merges until the test releases them, so their timing is the test's choice.
+    final class MergeGate: @unchecked Sendable {
+        private var held: [@Sendable () -> Void] = []
+        private let lock = NSLock()
+        var starter: @Sendable (@escaping @Sendable () -> Void) -> Void {
+            { work in self.lock.withLock { self.held.append(work) } }
+        }
+        var heldCount: Int { lock.withLock { held.count } }
+        /// Runs the held merges on this thread.
+        func release() {
+            let work = lock.withLock { defer { held = [] }; return held }
+            for item in work { item() }
+        }
+    }
+
+    func makeWriter(gate: MergeGate, policy: MergePolicy) throws -> (IndexWriter, (String, String) throws -> Void) {
         let writer = IndexWriter()
         writer.mergesInBackground = true
-        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 2)
+        writer.startMerge = gate.starter
+        writer.mergePolicy = policy
         let body = try writer.registerField("body", .text())
-        func add(_ id: String, _ text: String = "word") throws { try writer.upsert(Document(id: id, values: [(body, .text(text))])) }
-        try add("a"); try add("b")
+        return (writer, { id, text in try writer.upsert(Document(id: id, values: [(body, .text(text))])) })
+    }
+
+    func ids(_ snapshot: IndexSnapshot, _ word: String) -> Set<String> {
+        Set(snapshot.matches(.term(word)).compactMap { snapshot.id(of: $0) })
+    }
+
+    /// A background merge is published by the first commit after it finishes, not by the one that started it,
+    /// and carries over the deletes and replacements made while it ran. Commits made while it runs do not wait.
+    func testBackgroundMergeIsInstalledAfterItFinishesWithLaterDeletes() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
+        try add("a", "word"); try add("b", "word")
         XCTAssertEqual(try writer.commit().segments.count, 1)
-        try add("c"); try add("d")
+        try add("c", "word"); try add("d", "word")
         // Two segments of one tier: the merge starts, this snapshot still shows both.
         XCTAssertEqual(try writer.commit().segments.count, 2)
+        XCTAssertEqual(gate.heldCount, 1)
         writer.delete(ids: ["a"])
         try add("c", "other")
-        try add("e")
-        let snapshot = try writer.commit()
+        try add("e", "word")
+        // The merge has not finished: the commit publishes without it (and starts no second merge).
+        var snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.map(\.documentCount), [2, 2, 2])
+        XCTAssertEqual(gate.heldCount, 1)
+        XCTAssertEqual(ids(snapshot, "word"), ["b", "d", "e"])
+        gate.release()
+        snapshot = try writer.commit()
         // The merged segment (a, b, c, d with a and the old c deleted) and the segment of c and e.
         XCTAssertEqual(snapshot.segments.map(\.documentCount).sorted(), [2, 4])
-        XCTAssertEqual(Set(snapshot.matches(.term("word")).compactMap { snapshot.id(of: $0) }), ["b", "d", "e"])
-        XCTAssertEqual(snapshot.matches(.term("other")).compactMap { snapshot.id(of: $0) }, ["c"])
+        XCTAssertEqual(ids(snapshot, "word"), ["b", "d", "e"])
+        XCTAssertEqual(ids(snapshot, "other"), ["c"])
         XCTAssertEqual(snapshot.documentCount, 4)
+    }
+
+    /// A commit drops a segment whose documents were all deleted while a merge of it ran: the merge's group is
+    /// discarded (its result would hold only deleted documents), and the other segments keep their documents.
+    func testAMergeWhoseSourceWasDroppedIsDiscarded() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
+        try add("a", "word"); _ = try writer.commit()
+        try add("b", "word"); _ = try writer.commit()  // the merge of a and b starts
+        XCTAssertEqual(gate.heldCount, 1)
+        writer.delete(ids: ["a"])
+        try add("c", "word")
+        var snapshot = try writer.commit()  // drops a's segment
+        XCTAssertEqual(snapshot.segments.count, 2)
+        gate.release()
+        snapshot = try writer.commit()
+        XCTAssertEqual(ids(snapshot, "word"), ["b", "c"])
+        XCTAssertEqual(snapshot.documentCount, 2)
+        XCTAssertEqual(snapshot.segments.map(\.documentCount).sorted(), [1, 1], "the merge was not installed")
+    }
+
+    /// A rollback while a merge runs keeps it: its sources are among the restored segments.
+    func testAMergeSurvivesARollback() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
+        try add("a", "word"); _ = try writer.commit()
+        try add("b", "word"); _ = try writer.commit()
+        try add("c", "word")
+        writer.delete(ids: ["a"])
+        writer.rollback()
+        gate.release()
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.map(\.documentCount), [2])
+        XCTAssertEqual(ids(snapshot, "word"), ["a", "b"])
+    }
+
+    /// At the segment cap a commit waits for the running merge (back-pressure), so the count stays bounded
+    /// however slow merges are.
+    func testACommitAtTheSegmentCapWaitsForTheRunningMerge() throws {
+        let writer = IndexWriter()
+        writer.mergesInBackground = true
+        // A slow merge thread: the commit at the cap must still see it installed.
+        writer.startMerge = { work in DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20), execute: work) }
+        writer.mergePolicy = MergePolicy(maxSegments: 3, mergeFactor: 2)
+        let body = try writer.registerField("body", .text())
+        var most = 0
+        for number in 0..<40 {
+            try writer.upsert(Document(id: "d\(number)", values: [(body, .text("word"))]))
+            let snapshot = try writer.commit()
+            most = max(most, snapshot.segments.count)
+            XCTAssertEqual(snapshot.documentCount, number + 1)
+        }
+        XCTAssertLessThanOrEqual(most, 4, "the cap plus the segment a commit adds")
+        writer.waitForMerges()
+        XCTAssertEqual(try writer.commit().documentCount, 40)
     }
 }

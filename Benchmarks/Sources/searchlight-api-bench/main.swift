@@ -24,12 +24,13 @@ struct Options {
     var json = false
     var durable = true
     var web = ""
+    var buildOnly = false
 }
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
-                                 [--no-durable] [--web DIR] [--json]
+                                 [--no-durable] [--build-only] [--web DIR] [--json]
 
     """.utf8))
     exit(2)
@@ -53,6 +54,7 @@ while let argument = arguments.next() {
     case "--batch": options.batch = number()
     case "--rounds": options.rounds = number()
     case "--no-durable": options.durable = false
+    case "--build-only": options.buildOnly = true
     case "--web": options.web = value()
     case "--json": options.json = true
     default: usage()
@@ -192,6 +194,7 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
 }
 
+if options.buildOnly { exit(0) }
 let workload = try BenchQuery.parseWorkload(String(contentsOfFile: options.queries, encoding: .utf8))
 // As-you-type: the two-word (and2) queries with the last word cut to a prefix of at least 3 letters.
 let typed: [String] = workload.filter { $0.kind == "and2" }.map { query in

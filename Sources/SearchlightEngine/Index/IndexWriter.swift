@@ -20,11 +20,14 @@ public final class IndexWriter {
     /// The last committed snapshot.
     public private(set) var snapshot = IndexSnapshot()
 
-    /// When true, the merges a commit decides on run on another thread while the writer goes on (Lucene's
-    /// concurrent merge scheduler): the commit publishes its snapshot without them, and the next commit waits
-    /// for them if they are still running and installs them, carrying over the deletes
-    /// made meanwhile. Layouts stay deterministic (a merge is always installed by the next commit), only later.
+    /// When true, the merges a commit decides on run on a low-priority thread while the writer goes on (Lucene's
+    /// concurrent merge scheduler): the commit publishes its snapshot without them, and the first commit after
+    /// they finish installs them, carrying over the deletes made meanwhile. No new merge starts while one runs.
+    /// A commit waits for a running merge only when the index already has `mergePolicy.maxSegments` segments
+    /// (back-pressure), so a writer never stalls on merges it can afford to defer.
     public var mergesInBackground = false
+    /// Starts a background merge's work; tests substitute a starter they control.
+    package var startMerge: @Sendable (@escaping @Sendable () -> Void) -> Void = startLowPriorityThread
     /// The merges running in the background (nil: none).
     private var pendingMerge: PendingMerge?
 
@@ -173,7 +176,7 @@ public final class IndexWriter {
     /// segment, dropping fully deleted segments and merging per the merge policy).
     @discardableResult
     public func commit() throws(EngineError) -> IndexSnapshot {
-        try installPendingMerge()
+        try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -200,12 +203,13 @@ public final class IndexWriter {
     }
 
     private func merge() throws(EngineError) {
+        guard pendingMerge == nil else { return }  // planned again once the running merge is installed
         let groups = mergePolicy.merges(sizes: segments.map(\.documentCount), live: live.map(\.cardinality))
         guard !groups.isEmpty else { return }
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
         if mergesInBackground {
-            let pending = PendingMerge(groups: groups, sources: sources)
-            DispatchQueue.global().async { pending.run() }
+            let pending = PendingMerge(sources: sources)
+            startMerge { pending.run() }
             pendingMerge = pending
             return
         }
@@ -255,14 +259,28 @@ public final class IndexWriter {
         live = newLive
     }
 
-    /// Waits for the background merges (if any) and installs them; the next commit publishes the result.
-    private func installPendingMerge() throws(EngineError) {
-        guard let pending = pendingMerge else { return }
+    /// Blocks until the background merge (if any) has finished; the next commit installs it.
+    public func waitForMerges() {
+        _ = pendingMerge?.wait()
+    }
+
+    /// Installs the background merge if it has finished (or, with `waiting`, once it has); the commit then
+    /// publishes the result. Sources are found by identity: commits since the merge started have appended
+    /// segments and may have dropped fully deleted ones (or rolled back), so a group whose sources are not all
+    /// still present is discarded and its remaining sources stay as they are.
+    private func installPendingMerge(waiting: Bool) throws(EngineError) {
+        guard let pending = pendingMerge, waiting || pending.isFinished else { return }
         pendingMerge = nil
         let merged = try pending.wait().get()
-        // The sources are where the merge found them: only a commit changes `segments` (deleteAll, restore and
-        // rollback to an earlier snapshot drop the pending merge), and this is the first thing a commit does.
-        install(groups: pending.groups, merged: merged, sources: pending.sources)
+        var groups: [[Int]] = [], results: [Segment?] = [], sources: [[(Segment, Bitset)]] = []
+        for (number, members) in pending.sources.enumerated() {
+            let indices = members.compactMap { member in segments.firstIndex { $0 === member.0 } }
+            guard indices.count == members.count else { continue }
+            groups.append(indices)
+            results.append(merged[number])
+            sources.append(members)
+        }
+        install(groups: groups, merged: results, sources: sources)
     }
 
     /// Replaces the whole index with one loaded by the durable store, as if it had just been committed.
@@ -283,9 +301,7 @@ public final class IndexWriter {
     /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the
     /// index exactly as the last snapshot shows it (fields registered meanwhile stay registered).
     public func rollback() {
-        // A pending merge's sources are in the last snapshot (the commit that started it published them) unless
-        // this rolls back a commit that failed after installing it; then the merge is simply lost.
-        if let pending = pendingMerge, !pending.matches(snapshot.segments) { pendingMerge = nil }
+        // A pending merge stays: installing it finds its sources by identity among the restored segments.
         segments = snapshot.segments
         live = snapshot.live
         buffer = SegmentBuilder()
@@ -300,16 +316,14 @@ public final class IndexWriter {
     }
 }
 
-/// Merges running on another thread: their inputs (immutable segments and the tombstones as of the start) and,
-/// once done, the merged segments or the error.
+/// Merges running on another thread: their inputs (immutable segments and the tombstones as of the start, one
+/// group per merged segment) and, once done, the merged segments or the error.
 private final class PendingMerge: Sendable {
-    let groups: [[Int]]
     let sources: [[(Segment, Bitset)]]
     private let result = Mutex<Result<[Segment?], EngineError>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(groups: [[Int]], sources: [[(Segment, Bitset)]]) {
-        self.groups = groups
+    init(sources: [[(Segment, Bitset)]]) {
         self.sources = sources
     }
 
@@ -319,16 +333,11 @@ private final class PendingMerge: Sendable {
         done.signal()
     }
 
+    var isFinished: Bool { result.withLock { $0 != nil } }
+
     func wait() -> Result<[Segment?], EngineError> {
         done.wait()
-        done.signal()  // later waiters (none expected) do not block
+        done.signal()  // later waiters do not block
         return result.withLock { $0! }
-    }
-
-    /// Whether `segments` still holds every source at its index.
-    func matches(_ segments: [Segment]) -> Bool {
-        zip(groups, sources).allSatisfy { group, members in
-            zip(group, members).allSatisfy { index, member in index < segments.count && segments[index] === member.0 }
-        }
     }
 }
