@@ -61,45 +61,25 @@ package enum ItemDocumentCodec {
         }
     }
 
-    /// The engine documents for `items` (each with its absolute expiration), the same as converting them one by
-    /// one in order with `document(for:expiration:writer:)`. With several analysis threads and a large batch, the
-    /// items are converted in parallel against the schema as it is (no field registered); from the first item
-    /// that needs a new field (or changed options) on, the rest are converted again in order, registering.
-    package static func documents(for items: [(item: CSSearchableItem, expiration: Date)],
-                                  writer: IndexWriter) throws(EngineError) -> [Document] {
-        let chunkCount = items.count / 64  // small chunks, as in IndexWriter.upsert(contentsOf:)
-        var converted: [Document?] = []
-        if writer.analysisThreads > 1, chunkCount > 1 {
-            let schema = writer.schema
-            let chunkSize = (items.count + chunkCount - 1) / chunkCount
-            let chunks = concurrentChunks(chunkCount) { chunk -> [Document?] in
-                let range = min(chunk * chunkSize, items.count)..<min((chunk + 1) * chunkSize, items.count)
-                var out: [Document?] = []
-                out.reserveCapacity(range.count)
-                for index in range {
-                    out.append(try? document(for: items[index].item, expiration: items[index].expiration, kind: 0) {
-                        name, options throws(EngineError) in
-                        guard let id = schema.field(named: name), schema.fields[Int(id.rawValue)].options == options else {
-                            throw .unknownField(FieldID(rawValue: UInt16.max))
-                        }
-                        return id
-                    })
+    /// Converts `items` (each with its absolute expiration) and upserts them in order through `recorder`, the same
+    /// as converting and upserting them one by one with `document(for:expiration:writer:)`. With several analysis
+    /// threads the writer converts them in parallel against the schema as it is (no field registered); an item
+    /// that needs a new field (or changed options) is converted again in order, registering.
+    static func upsert(_ items: [(item: CSSearchableItem, expiration: Date)],
+                       into recorder: inout RecordingWriter) throws(EngineError) {
+        let writer = recorder.writer
+        let schema = writer.schema
+        try recorder.upsert(count: items.count, make: { index in
+            try? document(for: items[index].item, expiration: items[index].expiration, kind: 0) {
+                name, options throws(EngineError) in
+                guard let id = schema.field(named: name), schema.fields[Int(id.rawValue)].options == options else {
+                    throw .unknownField(FieldID(rawValue: UInt16.max))
                 }
-                return out
+                return id
             }
-            converted = chunks.flatMap { $0 }
-        }
-        var documents: [Document] = []
-        documents.reserveCapacity(items.count)
-        for (index, entry) in items.enumerated() {
-            if index < converted.count, let document = converted[index] {
-                documents.append(document)
-            } else {
-                converted = []  // in order from here on
-                documents.append(try document(for: entry.item, expiration: entry.expiration, writer: writer))
-            }
-        }
-        return documents
+        }, makeInOrder: { index throws(EngineError) in
+            try document(for: items[index].item, expiration: items[index].expiration, writer: writer)
+        })
     }
 
     private static func document(for item: CSSearchableItem, expiration: Date, kind: Double,

@@ -18,10 +18,14 @@ struct RecordingWriter {
         batch?.recordUpsert(document, schema: writer.schema)
     }
 
-    /// Upserts in order (the writer may analyze them on several threads first).
-    mutating func upsert(contentsOf documents: [Document]) throws(EngineError) {
-        try writer.upsert(contentsOf: documents)
-        for document in documents { batch?.recordUpsert(document, schema: writer.schema) }
+    /// Upserts `count` documents in order, made on any thread by `make` or, when it returns nil, here by
+    /// `makeInOrder` (see `IndexWriter.upsert(count:make:makeInOrder:added:)`).
+    mutating func upsert(count: Int, make: @escaping @Sendable (Int) -> Document?,
+                         makeInOrder: (Int) throws(EngineError) -> Document) throws(EngineError) {
+        let writer = self.writer
+        try writer.upsert(count: count, make: make, makeInOrder: makeInOrder) { document in
+            batch?.recordUpsert(document, schema: writer.schema)
+        }
     }
 
     mutating func delete(ids: [String]) {

@@ -248,8 +248,8 @@ private struct ContainerCore: ~Copyable {
             for operation in operations {
                 switch operation {
                 case .index(let items):
-                    // Updates and expirations resolved in order; then converted (in parallel when large) and
-                    // upserted together so the writer can analyze them in parallel.
+                    // Updates and expirations resolved in order; then converted, analyzed (on every core when the
+                    // batch is large) and upserted in order.
                     var prepared: [(item: CSSearchableItem, expiration: Date)] = []
                     prepared.reserveCapacity(items.count)
                     for item in items {
@@ -273,7 +273,7 @@ private struct ContainerCore: ~Copyable {
                         pending[id] = .stored(stored)
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
-                    try recorder.upsert(contentsOf: ItemDocumentCodec.documents(for: prepared, writer: writer))
+                    try ItemDocumentCodec.upsert(prepared, into: &recorder)
                 case .deleteIdentifiers(let ids):
                     // Item deletes never reach activity records (their own namespace).
                     let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }

@@ -73,35 +73,59 @@ public final class IndexWriter {
     }
 
     /// Adds documents in order; validates all before changing anything. With `analysisThreads` above one, a
-    /// large enough batch has its text analyzed on that many threads first; terms are then interned and postings
-    /// appended in document order on this thread, so the index is the same either way.
+    /// large batch is analyzed on several threads while this one interns it (see `upsert(count:make:...)`).
     public func upsert(contentsOf documents: [Document]) throws(EngineError) {
         for document in documents {
             guard !document.id.isEmpty else { throw .emptyIdentifier }
             for (field, _) in document.values where schema.info(field) == nil { throw .unknownField(field) }
         }
-        // Small chunks (about 64 documents): a busy machine may stall a worker, and the caller then takes the
-        // remaining chunks itself instead of waiting for a large one.
-        let chunkCount = documents.count / 64
-        guard analysisThreads > 1, chunkCount > 1 else {
-            for document in documents { try upsert(document) }
-            return
-        }
-        let chunkSize = (documents.count + chunkCount - 1) / chunkCount
-        let kinds = schema.fields.map(\.options.kind)
-        let analyzer = self.analyzer
-        let analyzed = concurrentChunks(chunkCount) { chunk -> SegmentBuilder.AnalyzedTexts? in
-            let range = min(chunk * chunkSize, documents.count)..<min((chunk + 1) * chunkSize, documents.count)
-            guard !range.isEmpty else { return nil }
-            return SegmentBuilder.analyze(documents, from: range, kinds: kinds, analyzer: analyzer)
-        }
-        for (index, document) in documents.enumerated() {
-            let chunk = index / chunkSize
-            try upsert(document, analyzed: analyzed[chunk].map { ($0, index - chunk * chunkSize) })
-        }
+        try upsert(count: documents.count, make: { documents[$0] }, makeInOrder: { documents[$0] })
     }
 
-    /// How many threads `upsert(contentsOf:)` analyzes a batch on (1: on the caller's thread, as it goes).
+    /// Adds `count` documents in order. `make(i)` makes document `i` on any thread, or returns nil when it can
+    /// only be made here, in order, by `makeInOrder` (for example because it registers a field); `added` sees
+    /// each document once it is in. With `analysisThreads` above one, chunks of documents are made and analyzed
+    /// on that many threads while this thread interns the chunks before them in document order, so the index is
+    /// the same as upserting the documents one by one. An invalid document throws once the ones before it are in
+    /// (`rollback()` discards them).
+    public func upsert(count: Int, make: @escaping @Sendable (Int) -> Document?,
+                       makeInOrder: (Int) throws(EngineError) -> Document,
+                       added: (Document) -> Void = { _ in }) throws(EngineError) {
+        let chunkSize = Self.chunkSize
+        let chunkCount = (count + chunkSize - 1) / chunkSize
+        guard analysisThreads > 1, chunkCount > 1 else {
+            for index in 0..<count {
+                let document = try makeInOrder(index)
+                try upsert(document)
+                added(document)
+            }
+            return
+        }
+        // Made against the schema as it is now: a document that needs another field comes back nil.
+        let kinds = schema.fields.map(\.options.kind)
+        let analyzer = self.analyzer
+        try pipelinedChunks(chunkCount, threads: analysisThreads, make: { chunk in
+            let documents = (chunk * chunkSize..<min((chunk + 1) * chunkSize, count)).map(make)
+            return (documents, SegmentBuilder.analyze(documents, kinds: kinds, analyzer: analyzer))
+        }, consume: { (chunk: Int, prepared: consuming ([Document?], SegmentBuilder.AnalyzedTexts)) throws(EngineError) in
+            let (documents, texts) = prepared
+            for (number, made) in documents.enumerated() {
+                if let made {
+                    try upsert(made, analyzed: (texts, number))
+                    added(made)
+                } else {
+                    let document = try makeInOrder(chunk * chunkSize + number)
+                    try upsert(document)
+                    added(document)
+                }
+            }
+        })
+    }
+
+    /// Documents per chunk of a parallel batch: small, so the chunk a busy core holds up delays little.
+    static let chunkSize = 64
+
+    /// How many threads a batch upsert makes and analyzes documents on (1: on the caller's thread, as it goes).
     public var analysisThreads = 1
 
     /// Deletes documents by external id.

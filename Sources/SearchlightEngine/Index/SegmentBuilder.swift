@@ -86,15 +86,15 @@ struct SegmentBuilder {
         var documentStarts: [Int] = []
     }
 
-    /// Analyzes `documents[range]` exactly as `add` would (same positions, gaps between values of a field).
-    static func analyze(_ documents: [Document], from range: Range<Int>, kinds: [FieldOptions.Kind],
-                        analyzer: Analyzer) -> AnalyzedTexts {
+    /// Analyzes `documents` exactly as `add` would (same positions, gaps between values of a field); a nil
+    /// document has no values here (it is analyzed when added).
+    static func analyze(_ documents: [Document?], kinds: [FieldOptions.Kind], analyzer: Analyzer) -> AnalyzedTexts {
         var result = AnalyzedTexts()
         var next: [(field: UInt16, position: UInt32)] = []
-        for index in range {
+        for document in documents {
             result.documentStarts.append(result.valueEnds.count)
             next.removeAll(keepingCapacity: true)
-            for (field, value) in documents[index].values {
+            for (field, value) in document?.values ?? [] {
                 let f = Int(field.rawValue)
                 guard f < kinds.count, kinds[f] == .text, case .text(let text) = value else { continue }
                 let known = next.firstIndex { $0.field == field.rawValue }

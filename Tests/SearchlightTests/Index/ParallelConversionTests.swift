@@ -1,5 +1,5 @@
 import Foundation
-import SearchlightEngine
+@testable import SearchlightEngine
 import XCTest
 @testable import Searchlight
 
@@ -26,28 +26,52 @@ final class ParallelConversionTests: XCTestCase {
         }
     }
 
-    func testParallelConversionEqualsConvertingInOrder() throws {
-        let batch = items()
-        let serialWriter = IndexWriter()
-        let serial = try batch.map { try ItemDocumentCodec.document(for: $0.item, expiration: $0.expiration, writer: serialWriter) }
-        let parallelWriter = IndexWriter()
-        parallelWriter.analysisThreads = 4
-        // The first half registers the common fields; the second converts in parallel until item 300.
-        let first = try ItemDocumentCodec.documents(for: Array(batch[..<150]), writer: parallelWriter)
-        let rest = try ItemDocumentCodec.documents(for: Array(batch[150...]), writer: parallelWriter)
-        XCTAssertEqual(first + rest, serial)
-        XCTAssertEqual(parallelWriter.schema.fields.map(\.name), serialWriter.schema.fields.map(\.name))
-        XCTAssertEqual(parallelWriter.schema.fields.map(\.options), serialWriter.schema.fields.map(\.options))
+    /// Converts and upserts `batches` one by one in order (`threads` 1), or through the pipeline; returns the
+    /// writer and the journal batch recorded.
+    private func index(_ batches: [ArraySlice<(item: CSSearchableItem, expiration: Date)>],
+                       threads: Int) throws -> (IndexWriter, [UInt8]) {
+        let writer = IndexWriter()
+        writer.analysisThreads = threads
+        var recorder = RecordingWriter(writer: writer, recording: true)
+        for batch in batches {
+            if threads == 1 {
+                for entry in batch {
+                    try recorder.upsert(ItemDocumentCodec.document(for: entry.item, expiration: entry.expiration,
+                                                                   writer: writer))
+                }
+            } else {
+                try ItemDocumentCodec.upsert(Array(batch), into: &recorder)
+            }
+        }
+        _ = try writer.commit()
+        return (writer, try XCTUnwrap(recorder.batch).encoded())
     }
 
-    /// 5,000 items: 78 chunks of 65, the last one short.
+    private func assertSameIndex(_ parallel: (IndexWriter, [UInt8]), _ serial: (IndexWriter, [UInt8]),
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(parallel.0.schema.fields.map(\.name), serial.0.schema.fields.map(\.name), file: file, line: line)
+        XCTAssertEqual(parallel.0.schema.fields.map(\.options), serial.0.schema.fields.map(\.options), file: file, line: line)
+        XCTAssertTrue(parallel.1 == serial.1, "the journal records the same documents", file: file, line: line)
+        let p = try XCTUnwrap(parallel.0.snapshot.segments.first), s = try XCTUnwrap(serial.0.snapshot.segments.first)
+        XCTAssertEqual(parallel.0.snapshot.segments.count, 1)
+        XCTAssertTrue(p.docBytes == s.docBytes && p.positionBytes == s.positionBytes && p.norms == s.norms
+                      && p.storedBytes == s.storedBytes && p.idBytes == s.idBytes, "the same segment", file: file, line: line)
+        for (a, b) in zip(p.fieldTerms, s.fieldTerms) {
+            XCTAssertTrue(a?.bytes == b?.bytes && a?.docFreq == b?.docFreq, "terms", file: file, line: line)
+        }
+    }
+
+    func testParallelConversionEqualsConvertingInOrder() throws {
+        let batch = items()
+        // The first call registers the common fields; the second converts in parallel, and items from 300 on
+        // (a new field) and 400 (changed options) are converted again in order.
+        let halves = [batch[..<150], batch[150...]]
+        try assertSameIndex(index(halves, threads: 4), index(halves, threads: 1))
+    }
+
+    /// 5,000 items: 79 chunks, the last one short; and a first batch whose every item needs new fields.
     func testALargeBatchConvertsInChunksThatStayInRange() throws {
         let batch = items(count: 5_000)
-        let serialWriter = IndexWriter()
-        let serial = try batch.map { try ItemDocumentCodec.document(for: $0.item, expiration: $0.expiration, writer: serialWriter) }
-        let parallelWriter = IndexWriter()
-        parallelWriter.analysisThreads = 2
-        _ = try ItemDocumentCodec.documents(for: Array(batch[..<100]), writer: parallelWriter)
-        XCTAssertEqual(try ItemDocumentCodec.documents(for: batch, writer: parallelWriter), serial)
+        try assertSameIndex(index([batch[...]], threads: 2), index([batch[...]], threads: 1))
     }
 }
