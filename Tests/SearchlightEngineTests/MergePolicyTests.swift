@@ -149,4 +149,19 @@ final class MergePolicyTests: XCTestCase {
         writer.waitForMerges()
         XCTAssertEqual(try writer.commit().documentCount, 40)
     }
+
+    /// `waitForMerges()` returns once the running merge is done, so the next commit installs it.
+    func testWaitForMergesLetsTheNextCommitInstallTheMerge() throws {
+        let writer = IndexWriter()
+        writer.mergesInBackground = true
+        writer.startMerge = { work in DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200), execute: work) }
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 2)
+        let body = try writer.registerField("body", .text())
+        try writer.upsert(Document(id: "a", values: [(body, .text("word"))])); _ = try writer.commit()
+        try writer.upsert(Document(id: "b", values: [(body, .text("word"))])); _ = try writer.commit()
+        writer.waitForMerges()
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.map(\.documentCount), [2])
+        XCTAssertEqual(Set(snapshot.matches(.term("word")).compactMap { snapshot.id(of: $0) }), ["a", "b"])
+    }
 }

@@ -152,6 +152,35 @@ final class PostingEncodingTests: XCTestCase {
         for count in [1_000, 5_000] { try parallelAnalysisBuildsTheSameSegment(count: count) }
     }
 
+    /// A parallel batch that replaces committed documents (found off the writer) and deleted ones leaves the
+    /// same live documents as upserting one by one.
+    func testAParallelBatchReplacesCommittedDocumentsLikeASerialOne() throws {
+        func build(threads: Int) throws -> IndexSnapshot {
+            let writer = IndexWriter()
+            writer.analysisThreads = threads
+            let body = try writer.registerField("body", .text())
+            func batch(_ ids: Range<Int>, _ word: String) -> [Document] {
+                ids.map { Document(id: "doc\($0 % 700)", values: [(body, .text("\(word) w\($0 % 7)"))]) }
+            }
+            try writer.upsert(contentsOf: batch(0..<600, "first"))
+            _ = try writer.commit()
+            try writer.upsert(contentsOf: batch(400..<800, "second"))  // ids 400..<700 and 0..<100 again
+            _ = try writer.commit()
+            writer.delete(ids: ["doc450"])
+            try writer.upsert(contentsOf: batch(440..<1_000, "third"))  // doc450 comes back; and 0..<300 again
+            return try writer.commit()
+        }
+        let serial = try build(threads: 1), parallel = try build(threads: 4)
+        XCTAssertEqual(parallel.documentCount, 700)
+        XCTAssertEqual(parallel.documentCount, serial.documentCount)
+        for word in ["first", "second", "third", "w3"] {
+            let ids = { (s: IndexSnapshot) in Set(s.matches(.term(word)).compactMap { s.id(of: $0) }) }
+            XCTAssertEqual(ids(parallel), ids(serial), word)
+        }
+        XCTAssertEqual(Set(parallel.matches(.term("first")).compactMap { parallel.id(of: $0) }),
+                       Set((300..<400).map { "doc\($0)" }))
+    }
+
     private func parallelAnalysisBuildsTheSameSegment(count: Int) throws {
         func build(threads: Int) throws -> Segment {
             let writer = IndexWriter()

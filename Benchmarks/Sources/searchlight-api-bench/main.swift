@@ -8,8 +8,8 @@ import Synchronization
 
 // searchlight-api-bench: the same corpus through Searchlight's public Core Spotlight API, in one process:
 //   read     JSONLinesReader over the decompressed corpus (the interchange reader)
-//   engine   the raw engine build (BenchKit's adapter), for the API/engine ratio
-//   api      CSSearchableIndex.indexSearchableItems in batches, in memory
+//   engine   the raw engine build (BenchKit's adapter), for the API/engine ratio; alternated with
+//   api      CSSearchableIndex.indexSearchableItems in batches, in memory (median of --build-rounds, default 3)
 //   durable  the same with a store directory (every batch journaled and fsynced), then close and reopen
 //   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type); user_typo
 //            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run)
@@ -25,12 +25,13 @@ struct Options {
     var durable = true
     var web = ""
     var buildOnly = false
+    var buildRounds = 3
 }
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
-                                 [--no-durable] [--build-only] [--web DIR] [--json]
+                                 [--build-rounds N] [--no-durable] [--build-only] [--web DIR] [--json]
 
     """.utf8))
     exit(2)
@@ -55,12 +56,14 @@ while let argument = arguments.next() {
     case "--rounds": options.rounds = number()
     case "--no-durable": options.durable = false
     case "--build-only": options.buildOnly = true
+    case "--build-rounds": options.buildRounds = number()
     case "--web": options.web = value()
     case "--json": options.json = true
     default: usage()
     }
 }
-guard !options.corpus.isEmpty, !options.queries.isEmpty, options.replicate >= 1, options.batch >= 1 else { usage() }
+guard !options.corpus.isEmpty, !options.queries.isEmpty, options.replicate >= 1, options.batch >= 1,
+      options.buildRounds >= 1 else { usage() }
 
 func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
 func cpuSeconds() -> Double { Double(threadCPUNanoseconds()) / 1e9 }
@@ -97,17 +100,6 @@ if options.replicate > 1 {
 for item in items { item.expirationDate = .distantFuture }
 let docs = items.count
 record("docs", Double(docs))
-
-// MARK: engine (raw), for the ratio
-
-do {
-    let corpus = try CorpusReader.replicate(CorpusReader.items(from: raw), times: options.replicate)
-    let engine = try SearchlightEngineAdapter()
-    cpu = cpuSeconds()
-    try engine.build(corpus)
-    record("engine_build_cpu_s", cpuSeconds() - cpu)
-    record("engine_docs_per_cpu_s", Double(corpus.count) / max(cpuSeconds() - cpu, 1e-9))
-}
 
 // MARK: api (in memory) and durable
 
@@ -147,25 +139,59 @@ func processCPUSeconds() -> Double {
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
-let memory = SearchlightContainer()
-var processCPU = processCPUSeconds()
-let apiWall = try indexAll(into: memory)
-let apiCPU = processCPUSeconds() - processCPU
-record("api_build_s", apiWall)
-record("api_build_cpu_s", apiCPU)
-record("api_docs_per_s", Double(docs) / apiWall)
-record("api_docs_per_cpu_s", Double(docs) / apiCPU)
+// MARK: engine (raw) and api (in memory), alternated for the ratio
+//
+// The raw engine build runs on one thread and is timed in that thread's CPU seconds; the API build is timed on
+// the wall clock (its writer uses every core). The two alternate for `--build-rounds` rounds and each figure is
+// the median, so a noisy moment on this shared machine skews one round, not the ratio.
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted.count % 2 == 1 ? sorted[sorted.count / 2]
+        : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+let engineCorpus = try CorpusReader.replicate(CorpusReader.items(from: raw), times: options.replicate)
+var engineCPUs: [Double] = [], apiWalls: [Double] = [], apiCPUs: [Double] = [], ratios: [Double] = []
+var memory = SearchlightContainer()
+for _ in 0..<options.buildRounds {
+    do {
+        let engine = try SearchlightEngineAdapter()
+        cpu = cpuSeconds()
+        try engine.build(engineCorpus)
+        engineCPUs.append(cpuSeconds() - cpu)
+    }
+    memory = SearchlightContainer()
+    let processCPU = processCPUSeconds()
+    apiWalls.append(try indexAll(into: memory))
+    apiCPUs.append(processCPUSeconds() - processCPU)
+    memory.waitForBackgroundMerges()  // (after the timing: merges left running would slow the next engine build)
+    ratios.append(engineCPUs.last! / apiWalls.last!)
+    log(String(format: "  round: engine %.3f s CPU, api %.3f s wall (%.3f s CPU), ratio %.3f",
+               engineCPUs.last!, apiWalls.last!, apiCPUs.last!, ratios.last!))
+}
+record("build_rounds", Double(options.buildRounds))
+record("engine_build_cpu_s", median(engineCPUs))
+record("engine_docs_per_cpu_s", Double(engineCorpus.count) / median(engineCPUs))
+record("api_build_s", median(apiWalls))
+record("api_build_cpu_s", median(apiCPUs))
+record("api_docs_per_s", Double(docs) / median(apiWalls))
+record("api_docs_per_cpu_s", Double(docs) / median(apiCPUs))
+// api items/s (wall) over engine items/s (CPU) in the same round; the median of the rounds.
+record("api_engine_ratio", median(ratios))
+record("api_engine_ratio_min", ratios.min() ?? .nan)
+record("api_engine_ratio_max", ratios.max() ?? .nan)
 
 if options.durable {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("api-bench-store-\(getpid())")
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try SearchlightContainer(directory: directory)
-    processCPU = processCPUSeconds()
+    let processCPU = processCPUSeconds()
     let durableWall = try indexAll(into: store)
     record("durable_build_s", durableWall)
     record("durable_build_cpu_s", processCPUSeconds() - processCPU)
     record("durable_docs_per_s", Double(docs) / durableWall)
-    record("durable_vs_memory_rate", apiWall / durableWall)
+    record("durable_vs_memory_rate", median(apiWalls) / durableWall)
     let closeStart = monotonicNanoseconds()
     store.close()
     record("close_checkpoint_s", Double(monotonicNanoseconds() - closeStart) / 1e9)

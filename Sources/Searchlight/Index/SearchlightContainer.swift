@@ -125,6 +125,12 @@ public final class SearchlightContainer: Sendable {
         }
     }
 
+    /// Blocks until the segment merges running in the background (if any) have finished, after every write
+    /// submitted before it; the next write installs them. For benchmarks and tools that want the machine quiet.
+    public func waitForBackgroundMerges() {
+        writeQueue.sync { core.withLock { $0.writer.waitForMerges() } }
+    }
+
     // MARK: Reading
 
     /// The current committed state, as of now.

@@ -60,11 +60,20 @@ public final class IndexWriter {
         try upsert(document, analyzed: nil)
     }
 
-    private func upsert(_ document: Document, analyzed: (texts: SegmentBuilder.AnalyzedTexts, number: Int)?) throws(EngineError) {
+    /// `committed` (when given) lists the committed documents (segment ordinal, document) with this id.
+    private func upsert(_ document: Document, analyzed: (texts: SegmentBuilder.AnalyzedTexts, number: Int)?,
+                        committed: ArraySlice<(Int, Int)>? = nil) throws(EngineError) {
         guard !document.id.isEmpty else { throw .emptyIdentifier }
         let fieldCount = schema.fields.count
         for (field, _) in document.values where Int(field.rawValue) >= fieldCount { throw .unknownField(field) }
-        deleteCommitted(id: document.id)
+        if let committed {
+            for (ordinal, doc) in committed where live[ordinal][doc] {
+                live[ordinal][doc] = false
+                dirty = true
+            }
+        } else {
+            deleteCommitted(id: document.id)
+        }
         let doc = buffer.add(document, schema: schema, analyzer: analyzer, analyzed: analyzed)
         bufferLive.append(true)
         // One hash of the id: the previous buffered version (if any) is what the update displaces.
@@ -104,14 +113,34 @@ public final class IndexWriter {
         // Made against the schema as it is now: a document that needs another field comes back nil.
         let kinds = schema.fields.map(\.options.kind)
         let analyzer = self.analyzer
+        // Fixed during this call (only commits and rollbacks change them), so the committed documents a new one
+        // replaces are found off the writer too; whether they are still live is decided here, in order.
+        let committed = segments
         try pipelinedChunks(chunkCount, threads: analysisThreads, make: { chunk in
             let documents = (chunk * chunkSize..<min((chunk + 1) * chunkSize, count)).map(make)
-            return (documents, SegmentBuilder.analyze(documents, kinds: kinds, analyzer: analyzer))
-        }, consume: { (chunk: Int, prepared: consuming ([Document?], SegmentBuilder.AnalyzedTexts)) throws(EngineError) in
-            let (documents, texts) = prepared
-            for (number, made) in documents.enumerated() {
+            var replaced: [(Int, Int)] = [], replacedEnds: [Int] = []
+            replacedEnds.reserveCapacity(documents.count)
+            for document in documents {
+                if let document, !committed.isEmpty {
+                    var id = document.id
+                    id.withUTF8 { key in
+                        let hash = Segment.hashID(key)
+                        for (ordinal, segment) in committed.enumerated() {
+                            for doc in segment.documents(withID: key, hash: hash) { replaced.append((ordinal, doc)) }
+                        }
+                    }
+                }
+                replacedEnds.append(replaced.count)
+            }
+            return PreparedChunk(documents: documents, texts: SegmentBuilder.prepare(documents, kinds: kinds, analyzer: analyzer),
+                                 replaced: replaced, replacedEnds: replacedEnds)
+        }, consume: { (chunk: Int, prepared: consuming PreparedChunk) throws(EngineError) in
+            assert(segments.count == committed.count && zip(segments, committed).allSatisfy { $0 === $1 })
+            for (number, made) in prepared.documents.enumerated() {
                 if let made {
-                    try upsert(made, analyzed: (texts, number))
+                    let start = number == 0 ? 0 : prepared.replacedEnds[number - 1]
+                    try upsert(made, analyzed: (prepared.texts, number),
+                               committed: prepared.replaced[start..<prepared.replacedEnds[number]])
                     added(made)
                 } else {
                     let document = try makeInOrder(chunk * chunkSize + number)
@@ -120,6 +149,16 @@ public final class IndexWriter {
                 }
             }
         })
+    }
+
+    /// A chunk of a batch made, analyzed and looked up on any thread: its documents (nil: to be made in order),
+    /// their analyzed text and stored records, and the committed documents (segment ordinal, document) each
+    /// one's id already has.
+    private struct PreparedChunk: Sendable {
+        var documents: [Document?]
+        var texts: SegmentBuilder.AnalyzedTexts
+        var replaced: [(Int, Int)]
+        var replacedEnds: [Int]
     }
 
     /// Documents per chunk of a parallel batch: small, so the chunk a busy core holds up delays little.

@@ -76,19 +76,24 @@ struct SegmentBuilder {
         }
     }
 
-    /// The text values of several documents analyzed ahead of `add`, on any thread (`analyze(_:from:kinds:analyzer:)`):
-    /// all their tokens in one buffer and, per analyzed value in document order, where its records end and the
-    /// next free position of its field.
+    /// Several documents prepared ahead of `add`, on any thread (`prepare(_:kinds:analyzer:)`): the tokens of their
+    /// text values in one buffer with each token's interning hash, per analyzed value (in document order) where
+    /// its records end and the next free position of its field, and each document's encoded stored record.
     struct AnalyzedTexts: Sendable {
         var tokens = TokenBuffer()
+        /// `TermInterner.hash` of each token record (its term in its field).
+        var hashes: [UInt32] = []
         var valueEnds: [(records: Int, next: UInt32)] = []
         /// Per document: its first entry in `valueEnds`.
         var documentStarts: [Int] = []
+        /// The documents' `StoredFields` records, one after another; `storedEnds[i]` is where document i's ends.
+        var stored: [UInt8] = []
+        var storedEnds: [Int] = []
     }
 
-    /// Analyzes `documents` exactly as `add` would (same positions, gaps between values of a field); a nil
-    /// document has no values here (it is analyzed when added).
-    static func analyze(_ documents: [Document?], kinds: [FieldOptions.Kind], analyzer: Analyzer) -> AnalyzedTexts {
+    /// Prepares `documents` exactly as `add` would analyze and store them (same positions, gaps between values of
+    /// a field, stored record); a nil document has nothing here (it is analyzed when added).
+    static func prepare(_ documents: [Document?], kinds: [FieldOptions.Kind], analyzer: Analyzer) -> AnalyzedTexts {
         var result = AnalyzedTexts()
         var next: [(field: UInt16, position: UInt32)] = []
         for document in documents {
@@ -99,10 +104,20 @@ struct SegmentBuilder {
                 guard f < kinds.count, kinds[f] == .text, case .text(let text) = value else { continue }
                 let known = next.firstIndex { $0.field == field.rawValue }
                 let first = known.map { next[$0].position + valueGap } ?? 0
+                let recordStart = result.tokens.records.count
                 let end = analyzer.analyze(text, mode: .index, firstPosition: first, into: &result.tokens)
+                result.tokens.bytes.withUnsafeBufferPointer { bytes in
+                    for record in result.tokens.records[recordStart...] {
+                        let start = Int(record.termStart)
+                        result.hashes.append(TermInterner.hash(
+                            UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)]), field: field.rawValue))
+                    }
+                }
                 if let known { next[known].position = end } else { next.append((field.rawValue, end)) }
                 result.valueEnds.append((result.tokens.records.count, end))
             }
+            if let document { StoredFields.encode(document.values, into: &result.stored) }
+            result.storedEnds.append(result.stored.count)
         }
         result.documentStarts.append(result.valueEnds.count)
         return result
@@ -134,7 +149,7 @@ struct SegmentBuilder {
                     let end = texts.valueEnds[valueIndex]
                     valueIndex += 1
                     next = end.next
-                    internTokens(field: field, texts.tokens, records: start..<end.records)
+                    internTokens(field: field, texts.tokens, records: start..<end.records, hashes: texts.hashes)
                 } else {
                     tokens.removeAll()
                     next = analyzer.analyze(text, mode: .index, firstPosition: first, into: &tokens)
@@ -237,7 +252,12 @@ struct SegmentBuilder {
         for f in 0..<numericOffsets.count where !numericOffsets[f].isEmpty {
             numericOffsets[f].append(UInt32(numericValues[f].count))
         }
-        StoredFields.encode(document.values, into: &storedBytes)
+        if let (texts, number) = analyzed {
+            let start = number == 0 ? 0 : texts.storedEnds[number - 1]
+            storedBytes.append(contentsOf: texts.stored[start..<texts.storedEnds[number]])
+        } else {
+            StoredFields.encode(document.values, into: &storedBytes)
+        }
         storedOffsets.append(UInt32(storedBytes.count))
         appendIdentity(id: document.id, domain: document.domain)
         documentCount += 1
@@ -316,13 +336,15 @@ struct SegmentBuilder {
         swap(&scratch, &encoded)
     }
 
-    private mutating func internTokens(field: FieldID, _ tokens: TokenBuffer, records range: Range<Int>) {
+    private mutating func internTokens(field: FieldID, _ tokens: TokenBuffer, records range: Range<Int>,
+                                       hashes: [UInt32]? = nil) {
         tokens.bytes.withUnsafeBufferPointer { bytes in
-            for record in tokens.records[range] {
+            for index in range {
+                let record = tokens.records[index]
                 let start = Int(record.termStart)
-                let term = interner.intern(UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)]),
-                                           field: field.rawValue)
-                pairTerm.append(term)
+                let term = UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)])
+                pairTerm.append(hashes.map { interner.intern(term, field: field.rawValue, hash: $0[index]) }
+                                ?? interner.intern(term, field: field.rawValue))
                 pairPosition.append(record.position)
             }
         }

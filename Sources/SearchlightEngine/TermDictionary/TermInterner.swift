@@ -54,7 +54,12 @@ struct TermInterner {
 
     /// The id of (`field`, `bytes`), adding it if new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, field: UInt16) -> UInt32 {
-        let h = Self.hash(bytes, field: field)
+        intern(bytes, field: field, hash: Self.hash(bytes, field: field))
+    }
+
+    /// The same, with `h` = `hash(bytes, field: field)` computed beforehand (on another thread).
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, field: UInt16, hash h: UInt32) -> UInt32 {
+        assert(h == Self.hash(bytes, field: field))
         var slot = Int(h) & mask
         let found: Int? = slots.withUnsafeBufferPointer { table in
             starts.withUnsafeBufferPointer { starts in

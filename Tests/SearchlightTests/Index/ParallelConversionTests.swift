@@ -74,4 +74,22 @@ final class ParallelConversionTests: XCTestCase {
         let batch = items(count: 5_000)
         try assertSameIndex(index([batch[...]], threads: 2), index([batch[...]], threads: 1))
     }
+
+    /// A container merges its segments in the background; after `waitForBackgroundMerges()` the next write
+    /// installs what they produced, and every item stays findable throughout.
+    func testAContainerInstallsItsFinishedBackgroundMergesAtTheNextWrite() throws {
+        let container = SearchlightContainer()
+        let index = CSSearchableIndex(name: "merges", container: container)
+        for batch in 0..<16 {
+            let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "merge item") }
+            XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+        }
+        container.waitForBackgroundMerges()
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("last", title: "merge item")],
+                                                                  completionHandler: $0) })
+        let snapshot = container.snapshot().engine
+        // 17 commits of one segment each; merges of four (the default policy) bring the count well below.
+        XCTAssertLessThan(snapshot.segments.count, 8)
+        XCTAssertEqual(index.allIdentifiers.count, 81)
+    }
 }
