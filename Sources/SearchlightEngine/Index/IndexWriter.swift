@@ -283,6 +283,12 @@ public final class IndexWriter {
     fileprivate static func build(_ sources: [[(Segment, Bitset)]]) throws(EngineError) -> [Segment?] {
         var merged: [Segment?] = []
         for group in sources {
+            // Segments without deleted documents (a commit's batches, the common case) merge by streams.
+            if group.allSatisfy({ $0.1.cardinality == $0.0.documentCount }) {
+                let segments = group.map(\.0)
+                merged.append(segments.allSatisfy { $0.documentCount == 0 } ? nil : try SegmentBuilder.mergeWhole(segments))
+                continue
+            }
             var builder = SegmentBuilder()
             for (segment, bits) in group { builder.append(segment: segment, live: bits) }
             merged.append(builder.isEmpty ? nil : try builder.seal())

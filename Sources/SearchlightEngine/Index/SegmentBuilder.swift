@@ -416,6 +416,26 @@ struct SegmentBuilder {
     /// the first document delta re-encoded (later deltas are relative and unchanged). Positions are delta-coded
     /// per document, so they are copied byte for byte. The result is identical to appending document by document.
     private mutating func appendWhole(_ segment: Segment) {
+        guard segment.documentCount > 0 else { return }
+        let base = documentCount
+        appendWholeDocuments(segment)
+        segment.docBytes.withUnsafeBufferPointer { docs in
+            segment.positionBytes.withUnsafeBufferPointer { positions in
+                for (f, terms) in segment.fieldTerms.enumerated() {
+                    guard let terms else { continue }
+                    for index in 0..<terms.count {
+                        let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
+                        appendEncodedPostings(term: termID, docBase: UInt32(base), docFreq: Int(terms.docFreq[index]),
+                                              docs: docs, docStart: Int(terms.postingStart[index]),
+                                              positions: positions, positionStart: Int(terms.positionStart[index]))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends everything of a whole segment but its postings: norms, numbers, stored records, ids and domains.
+    private mutating func appendWholeDocuments(_ segment: Segment) {
         let n = segment.documentCount
         guard n > 0 else { return }
         let fieldCount = max(segment.norms.count, segment.numericOffsets.count, segment.fieldTerms.count)
@@ -474,19 +494,6 @@ struct SegmentBuilder {
         // Norms of fields this builder knows but the segment lacks must stay aligned.
         for f in 0..<norms.count where !norms[f].isEmpty && norms[f].count < documentCount {
             norms[f].append(contentsOf: repeatElement(0, count: documentCount - norms[f].count))
-        }
-        segment.docBytes.withUnsafeBufferPointer { docs in
-            segment.positionBytes.withUnsafeBufferPointer { positions in
-                for (f, terms) in segment.fieldTerms.enumerated() {
-                    guard let terms else { continue }
-                    for index in 0..<terms.count {
-                        let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
-                        appendEncodedPostings(term: termID, docBase: UInt32(base), docFreq: Int(terms.docFreq[index]),
-                                              docs: docs, docStart: Int(terms.postingStart[index]),
-                                              positions: positions, positionStart: Int(terms.positionStart[index]))
-                    }
-                }
-            }
         }
     }
 
@@ -566,81 +573,93 @@ struct SegmentBuilder {
                 return c != 0 ? c < 0 : (xe - xs) < (ye - ys)
             }
         }
-        var docBytes: [UInt8] = []
-        var positionBytes: [UInt8] = []
-        docBytes.reserveCapacity(docByteCount)
-        positionBytes.reserveCapacity(positionByteCount)
-        var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
-        var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
-        var fieldTerms = [FieldTerms?](repeating: nil, count: norms.count)
-        let impactConstants = (0..<norms.count).map { Segment.impactConstant(lengthSum: lengthSum[$0], documents: fieldDocCount[$0]) }
+        var out = SealedPostings(docByteCount: docByteCount, positionByteCount: positionByteCount, fieldCount: norms.count)
+        let impactConstants = self.impactConstants
         var cursor = 0
         while cursor < sorted.count {
             let firstTerm = Int(sorted[cursor])
             let field = Int(termFields[firstTerm])
-            var bytes: [UInt8] = [], offsets: [UInt32] = [0], docFreq: [UInt32] = []
-            var postingStart: [UInt32] = [], blockStart: [UInt32] = [], positionStart: [UInt32] = []
+            var terms = SealedPostings.FieldBuilder()
             while cursor < sorted.count {
                 let t = Int(sorted[cursor])
                 let s = Int(starts[t]), e = Int(starts[t + 1])
                 if Int(termFields[t]) != field { break }
                 let df = t < termStates.count ? Int(termStates[t].docFreq) : 0
+                cursor += 1
                 // Terms whose every posting was dropped (deleted documents in a merge) are not kept.
-                guard df > 0 else {
-                    cursor += 1
-                    continue
-                }
-                bytes.append(contentsOf: arena[s..<e])
-                offsets.append(UInt32(bytes.count))
-                docFreq.append(UInt32(df))
-                postingStart.append(UInt32(docBytes.count))
-                positionStart.append(UInt32(positionBytes.count))
-                // Single-block terms (most of them) need no skip entry: the cursor decodes the block.
-                let multiBlock = df > Segment.blockSize
-                blockStart.append(multiBlock ? UInt32(skipLastDoc.count) : UInt32.max)
-                let fieldNorms = field < norms.count ? norms[field] : []
-                let impactConstant = impactConstants[field]
-                let docBase = docBytes.count, positionBase = positionBytes.count
-                pool.copy(termStates[t].docs, to: &docBytes)
-                pool.copy(termStates[t].positions, to: &positionBytes)
-                let docEnd = docBytes.count, positionEnd = positionBytes.count
-                if multiBlock { docBytes.withUnsafeBufferPointer { allDocs in
-                    positionBytes.withUnsafeBufferPointer { allPositions in
-                        let stream = UnsafeBufferPointer(rebasing: allDocs[docBase..<docEnd])
-                        let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase..<positionEnd])
-                        var offset = 0, positionOffset = 0
-                        var doc: UInt32 = 0
-                        for k in 0..<df {
-                            if k % Segment.blockSize == 0 {
-                                skipDocOffset.append(UInt32(docBase + offset))
-                                skipPositionOffset.append(UInt32(positionBase + positionOffset))
-                                skipLastDoc.append(0)
-                                skipMaxTf.append(0)
-                                skipMaxImpact.append(0)
-                            }
-                            let code = VarInt.read(stream, &offset)
-                            doc &+= code >> 1
-                            let tf = code & 1 != 0 ? 1 : VarInt.read(stream, &offset)
-                            VarInt.skip(positionStream, &positionOffset, count: Int(tf))
-                            let last = skipLastDoc.count - 1
-                            skipLastDoc[last] = doc
-                            skipMaxTf[last] = max(skipMaxTf[last], tf)
-                            let norm = Int(doc) < fieldNorms.count ? fieldNorms[Int(doc)] : 0
-                            skipMaxImpact[last] = max(skipMaxImpact[last], Float(tf) / (FieldNorm.lengths[Int(norm)] + impactConstant))
+                guard df > 0 else { continue }
+                out.startTerm(arena[s..<e], of: &terms)
+                pool.copy(termStates[t].docs, to: &out.docBytes)
+                pool.copy(termStates[t].positions, to: &out.positionBytes)
+                out.endTerm(&terms, docFreq: df, norms: field < norms.count ? norms[field] : [],
+                            impactConstant: impactConstants[field])
+            }
+            try out.finish(terms, field: field)
+        }
+        return makeSegment(out, impactConstants: impactConstants)
+    }
+
+    /// The BM25 impact constant of each field (from its average length), for block maxima.
+    private var impactConstants: [Float] {
+        (0..<norms.count).map { Segment.impactConstant(lengthSum: lengthSum[$0], documents: fieldDocCount[$0]) }
+    }
+
+    /// Merges whole segments (every document live) into one, in order, the same as appending them and sealing but
+    /// without re-interning or re-sorting a term: each source's dictionary is sorted, so each field's terms are a
+    /// k-way merge, and a term's postings are the sources' encoded streams one after another (only each source's
+    /// first document delta is re-encoded; block skip data is rebuilt for the longer lists).
+    static func mergeWhole(_ sources: [Segment]) throws(EngineError) -> Segment {
+        var builder = SegmentBuilder()
+        var bases: [UInt32] = []
+        for segment in sources {
+            bases.append(UInt32(builder.documentCount))
+            builder.appendWholeDocuments(segment)
+        }
+        guard builder.storedBytes.count < Int(UInt32.max), builder.documentCount < Int(Int32.max) else {
+            throw .segmentTooLarge
+        }
+        let impactConstants = builder.impactConstants
+        var out = SealedPostings(docByteCount: sources.reduce(0) { $0 + $1.docBytes.count },
+                           positionByteCount: sources.reduce(0) { $0 + $1.positionBytes.count },
+                           fieldCount: builder.norms.count)
+        for field in 0..<builder.norms.count {
+            let norms = builder.norms[field], impactConstant = impactConstants[field]
+            var terms = SealedPostings.FieldBuilder()
+            SealedPostings.RawTerms.with(sources, field: field) { dictionaries in
+                var next = [Int](repeating: 0, count: sources.count)
+                while true {
+                    // The smallest current term; the sources that hold it contribute in order.
+                    var smallest = -1
+                    for source in sources.indices {
+                        guard let dictionary = dictionaries[source], next[source] < dictionary.count else { continue }
+                        if smallest < 0 || dictionary.compare(next[source], dictionaries[smallest]!, next[smallest]) < 0 {
+                            smallest = source
                         }
                     }
-                } }
-                cursor += 1
+                    guard smallest >= 0 else { break }
+                    let lead = dictionaries[smallest]!, leadIndex = next[smallest]
+                    out.startTerm(lead.term(leadIndex), of: &terms)
+                    var lastDoc: UInt32 = 0, docFreq = 0
+                    for source in smallest..<sources.count {
+                        guard let dictionary = dictionaries[source], next[source] < dictionary.count,
+                              source == smallest || dictionary.compare(next[source], lead, leadIndex) == 0 else { continue }
+                        let index = next[source]
+                        next[source] += 1
+                        let df = Int(dictionary.docFreq[index])
+                        lastDoc = out.appendStream(of: dictionary, index, docBase: bases[source], previousDoc: lastDoc,
+                                                   first: docFreq == 0)
+                        docFreq += df
+                    }
+                    out.endTerm(&terms, docFreq: docFreq, norms: norms, impactConstant: impactConstant)
+                }
             }
-            guard docBytes.count < Int(UInt32.max), positionBytes.count < Int(UInt32.max) else {
-                throw .segmentTooLarge
-            }
-            if field < fieldTerms.count {
-                fieldTerms[field] = FieldTerms(bytes: bytes.compacted(), offsets: offsets.compacted(),
-                                               docFreq: docFreq.compacted(), postingStart: postingStart.compacted(),
-                                               blockStart: blockStart.compacted(), positionStart: positionStart.compacted())
-            }
+            if terms.count > 0 { try out.finish(terms, field: field) }
         }
+        return builder.makeSegment(out, impactConstants: impactConstants)
+    }
+
+    /// The segment of this builder's documents with `postings`.
+    private func makeSegment(_ postings: SealedPostings, impactConstants: [Float]) -> Segment {
         var numericOffsets = self.numericOffsets
         for f in 0..<numericOffsets.count where !numericOffsets[f].isEmpty && numericOffsets[f].count < documentCount + 1 {
             let last = numericOffsets[f].last ?? 0
@@ -650,9 +669,10 @@ struct SegmentBuilder {
         for f in 0..<norms.count where !norms[f].isEmpty && norms[f].count < documentCount {
             norms[f].append(contentsOf: repeatElement(0, count: documentCount - norms[f].count))
         }
-        return Segment(documentCount: documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
-                       positionBytes: positionBytes, skipLastDoc: skipLastDoc, skipDocOffset: skipDocOffset,
-                       skipPositionOffset: skipPositionOffset, skipMaxTf: skipMaxTf, skipMaxImpact: skipMaxImpact, impactConstants: impactConstants,
+        return Segment(documentCount: documentCount, fieldTerms: postings.fieldTerms, docBytes: postings.docBytes,
+                       positionBytes: postings.positionBytes, skipLastDoc: postings.skipLastDoc,
+                       skipDocOffset: postings.skipDocOffset, skipPositionOffset: postings.skipPositionOffset,
+                       skipMaxTf: postings.skipMaxTf, skipMaxImpact: postings.skipMaxImpact, impactConstants: impactConstants,
                        norms: norms, lengthSum: lengthSum, fieldDocCount: fieldDocCount,
                        numericOffsets: numericOffsets, numericValues: numericValues, storedBytes: storedBytes,
                        storedOffsets: storedOffsets, idBytes: idBytes, idOffsets: idOffsets,

@@ -1,0 +1,178 @@
+/// The postings half of a segment being sealed: each field's term dictionary, the encoded document and position
+/// streams of every term one after another, and block skip data for terms longer than one block.
+///
+/// Written term by term in dictionary order, by `SegmentBuilder.seal()` (from its interned terms) and by
+/// `SegmentBuilder.mergeWhole(_:)` (from sealed segments' streams); both end each term with `endTerm`, so skip
+/// data is computed the same way whichever path built the streams.
+struct SealedPostings {
+    var docBytes: [UInt8] = []
+    var positionBytes: [UInt8] = []
+    var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
+    var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
+    var fieldTerms: [FieldTerms?]
+
+    init(docByteCount: Int, positionByteCount: Int, fieldCount: Int) {
+        docBytes.reserveCapacity(docByteCount)
+        positionBytes.reserveCapacity(positionByteCount)
+        fieldTerms = [FieldTerms?](repeating: nil, count: fieldCount)
+    }
+
+    /// One field's dictionary as it is written.
+    struct FieldBuilder {
+        var bytes: [UInt8] = [], offsets: [UInt32] = [0], docFreq: [UInt32] = []
+        var postingStart: [UInt32] = [], blockStart: [UInt32] = [], positionStart: [UInt32] = []
+        var count: Int { docFreq.count }
+    }
+
+    /// Starts the next term of `field` (in dictionary order); its streams are appended next.
+    mutating func startTerm(_ term: some Sequence<UInt8>, of field: inout FieldBuilder) {
+        field.bytes.append(contentsOf: term)
+        field.offsets.append(UInt32(field.bytes.count))
+        field.postingStart.append(UInt32(docBytes.count))
+        field.positionStart.append(UInt32(positionBytes.count))
+    }
+
+    /// Ends the term `field` started: records its document frequency and, for a term longer than one block,
+    /// a skip entry per block (last document, offsets, largest term frequency and impact).
+    mutating func endTerm(_ field: inout FieldBuilder, docFreq df: Int, norms fieldNorms: [UInt8],
+                          impactConstant: Float) {
+        field.docFreq.append(UInt32(df))
+        // Single-block terms (most of them) need no skip entry: the cursor decodes the block.
+        guard df > Segment.blockSize else {
+            field.blockStart.append(UInt32.max)
+            return
+        }
+        field.blockStart.append(UInt32(skipLastDoc.count))
+        let docBase = Int(field.postingStart[field.postingStart.count - 1])
+        let positionBase = Int(field.positionStart[field.positionStart.count - 1])
+        docBytes.withUnsafeBufferPointer { allDocs in
+            positionBytes.withUnsafeBufferPointer { allPositions in
+                let stream = UnsafeBufferPointer(rebasing: allDocs[docBase...])
+                let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase...])
+                var offset = 0, positionOffset = 0
+                var doc: UInt32 = 0
+                for k in 0..<df {
+                    if k % Segment.blockSize == 0 {
+                        skipDocOffset.append(UInt32(docBase + offset))
+                        skipPositionOffset.append(UInt32(positionBase + positionOffset))
+                        skipLastDoc.append(0)
+                        skipMaxTf.append(0)
+                        skipMaxImpact.append(0)
+                    }
+                    let code = VarInt.read(stream, &offset)
+                    doc &+= code >> 1
+                    let tf = code & 1 != 0 ? 1 : VarInt.read(stream, &offset)
+                    VarInt.skip(positionStream, &positionOffset, count: Int(tf))
+                    let last = skipLastDoc.count - 1
+                    skipLastDoc[last] = doc
+                    skipMaxTf[last] = max(skipMaxTf[last], tf)
+                    let norm = Int(doc) < fieldNorms.count ? fieldNorms[Int(doc)] : 0
+                    skipMaxImpact[last] = max(skipMaxImpact[last], Float(tf) / (FieldNorm.lengths[Int(norm)] + impactConstant))
+                }
+            }
+        }
+    }
+
+    /// Stores a finished field's dictionary.
+    mutating func finish(_ field: FieldBuilder, field number: Int) throws(EngineError) {
+        guard docBytes.count < Int(UInt32.max), positionBytes.count < Int(UInt32.max) else { throw .segmentTooLarge }
+        guard number < fieldTerms.count else { return }
+        fieldTerms[number] = FieldTerms(bytes: field.bytes.compacted(), offsets: field.offsets.compacted(),
+                                        docFreq: field.docFreq.compacted(), postingStart: field.postingStart.compacted(),
+                                        blockStart: field.blockStart.compacted(),
+                                        positionStart: field.positionStart.compacted())
+    }
+
+    /// Appends term `index` of `source` (a sealed segment's dictionary), its documents renumbered by `docBase`:
+    /// only the first document's delta changes (from `previousDoc`, the term's last document so far, unless this
+    /// is the term's `first` source). Returns the term's last document after it.
+    mutating func appendStream(of source: RawTerms, _ index: Int, docBase: UInt32, previousDoc: UInt32,
+                               first: Bool) -> UInt32 {
+        let docs = source.docs, positions = source.positions
+        let df = Int(source.docFreq[index])
+        var offset = Int(source.postingStart[index])
+        let firstCode = VarInt.read(docs, &offset)
+        let rest = offset
+        var doc = firstCode >> 1
+        var positionCount = firstCode & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
+        for _ in 1..<max(df, 1) {
+            let code = VarInt.read(docs, &offset)
+            doc &+= code >> 1
+            positionCount += code & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
+        }
+        let delta = (docBase &+ (firstCode >> 1)) &- (first ? 0 : previousDoc)
+        VarInt.append(delta << 1 | (firstCode & 1), to: &docBytes)
+        docBytes.append(contentsOf: UnsafeBufferPointer(rebasing: docs[rest..<offset]))
+        let positionStart = Int(source.positionStart[index])
+        var end = positionStart
+        VarInt.skip(positions, &end, count: positionCount)
+        positionBytes.append(contentsOf: UnsafeBufferPointer(rebasing: positions[positionStart..<end]))
+        return docBase &+ doc
+    }
+
+    /// One field's dictionary of a sealed segment, and the segment's streams, as raw buffers: a merge reads
+    /// them term by term without copying (or retaining) the arrays.
+    struct RawTerms {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let offsets: UnsafeBufferPointer<UInt32>
+        let docFreq: UnsafeBufferPointer<UInt32>
+        let postingStart: UnsafeBufferPointer<UInt32>
+        let positionStart: UnsafeBufferPointer<UInt32>
+        let docs: UnsafeBufferPointer<UInt8>
+        let positions: UnsafeBufferPointer<UInt8>
+        var count: Int { docFreq.count }
+
+        func term(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[Int(offsets[index])..<Int(offsets[index + 1])])
+        }
+
+        /// Compares term `i` with term `j` of `other` bytewise (a shorter prefix first).
+        func compare(_ i: Int, _ other: RawTerms, _ j: Int) -> Int {
+            let x = term(i), y = other.term(j)
+            let common = min(x.count, y.count)
+            let c = common > 0 ? Int(memcmp(x.baseAddress!, y.baseAddress!, common)) : 0
+            return c != 0 ? c : x.count - y.count
+        }
+
+        /// Calls `body` with field `field` of each segment (nil where it has no terms), valid only inside.
+        static func with<R>(_ segments: [Segment], field: Int, _ body: ([RawTerms?]) -> R) -> R {
+            var raw: [RawTerms?] = []
+            raw.reserveCapacity(segments.count)
+            func nest(_ next: Int) -> R {
+                guard next < segments.count else { return body(raw) }
+                let segment = segments[next]
+                guard field < segment.fieldTerms.count, let terms = segment.fieldTerms[field], terms.count > 0 else {
+                    raw.append(nil)
+                    return nest(next + 1)
+                }
+                return terms.bytes.withUnsafeBufferPointer { bytes in
+                    terms.offsets.withUnsafeBufferPointer { offsets in
+                        terms.docFreq.withUnsafeBufferPointer { docFreq in
+                            terms.postingStart.withUnsafeBufferPointer { postingStart in
+                                terms.positionStart.withUnsafeBufferPointer { positionStart in
+                                    segment.docBytes.withUnsafeBufferPointer { docs in
+                                        segment.positionBytes.withUnsafeBufferPointer { positions in
+                                            raw.append(RawTerms(bytes: bytes, offsets: offsets, docFreq: docFreq,
+                                                                postingStart: postingStart, positionStart: positionStart,
+                                                                docs: docs, positions: positions))
+                                            return nest(next + 1)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return nest(0)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
