@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightEngine
 import Synchronization
 
 
@@ -100,10 +101,11 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// Indexes items: an existing identifier is replaced wholesale, or merged when the item `isUpdate` (an update
     /// of an absent item is dropped). Items are copied, so later changes by the caller have no effect.
     open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
-        let copies = items.map { $0.deepCopy() }
+        let (copies, suspects) = Self.copyAndScreen(items)
         var problems: [CSIndexError] = []
         var ids: [String] = []
-        for item in copies where item.hasValidationProblems {
+        for index in suspects {
+            let item = copies[index]
             let found = item.validationProblems()
             if !found.isEmpty { ids.append("'\(item.uniqueIdentifier)'") }
             problems += found
@@ -114,6 +116,30 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
             return finish(CSIndexError.invalidItem(message), completionHandler)
         }
         perform(.index(copies), identifiers: copies.map(\.uniqueIdentifier), completionHandler)
+    }
+
+    /// Copies of `items` (the caller may change its own afterwards) and the indices of those that may have
+    /// validation problems. A large call is copied and screened in chunks on every core, as the writer then
+    /// converts it: on the caller's thread this work is not overlapped with anything.
+    private static func copyAndScreen(_ items: [CSSearchableItem]) -> (copies: [CSSearchableItem], suspects: [Int]) {
+        let chunkSize = 64
+        let chunkCount = (items.count + chunkSize - 1) / chunkSize
+        var copies: [CSSearchableItem] = []
+        var suspects: [Int] = []
+        copies.reserveCapacity(items.count)
+        let threads = chunkCount > 1 ? ProcessInfo.processInfo.activeProcessorCount : 1
+        pipelinedChunks(chunkCount, threads: threads, make: { (chunk: Int) -> [(CSSearchableItem, Bool)] in
+            items[chunk * chunkSize..<min((chunk + 1) * chunkSize, items.count)].map { item in
+                let copy = item.deepCopy()
+                return (copy, copy.hasValidationProblems)
+            }
+        }, consume: { (_: Int, screened: consuming [(CSSearchableItem, Bool)]) in
+            for (copy, suspect) in screened {
+                if suspect { suspects.append(copies.count) }
+                copies.append(copy)
+            }
+        })
+        return (copies, suspects)
     }
 
     /// Deletes the items with these identifiers (unknown identifiers are not an error).

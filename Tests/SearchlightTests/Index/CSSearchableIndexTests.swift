@@ -140,6 +140,30 @@ final class CSSearchableIndexTests: XCTestCase {
         XCTAssertEqual(index.itemCount(), 0)
     }
 
+    /// A large call is copied and screened on several threads: the invalid items far into it are still named
+    /// (in order) and nothing is applied; a valid large call is applied from copies the caller cannot change.
+    func testALargeCallIsScreenedWholeAndCopied() async throws {
+        let index = makeIndex()
+        var items = (0..<700).map { makeItem("i\($0)", title: "large call \($0)") }
+        items[260].attributeSet.latitude = NSNumber(value: Double.infinity)
+        items[650] = makeItem("bad", title: "x", domain: "a..b")
+        do {
+            try await index.indexSearchableItems(items)
+            XCTFail("expected invalidItemError")
+        } catch {
+            XCTAssertEqual(indexErrorCode(error), .invalidItemError)
+            let message = error.localizedDescription
+            XCTAssertTrue(message.contains("'i260', 'bad'"), message)
+        }
+        XCTAssertEqual(index.itemCount(), 0)
+        items[260].attributeSet.latitude = nil
+        items[650] = makeItem("i650", title: "large call 650")
+        try await index.indexSearchableItems(items)
+        for item in items { item.attributeSet.title = "changed afterwards" }
+        XCTAssertEqual(index.itemCount(), 700)
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["i699"]).first?.attributeSet.title, "large call 699")
+    }
+
     func testDeleteByIdentifiersIgnoresUnknownOnes() async throws {
         let index = makeIndex()
         try await index.indexSearchableItems([makeItem("1", title: "a"), makeItem("2", title: "b")])
