@@ -266,6 +266,34 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// The run index agrees with the binary searches at the byte extremes: an empty term, one-byte terms
+    /// between longer ones, bytes 0x00 and 0xFF (the last first-byte run ends at the dictionary's end).
+    func testFuzzyRunIndexAtByteExtremes() {
+        var g = Generator(state: 7)
+        let alphabet: [UInt8] = [0x00, 0x01, 0x61, 0xC3, 0xFE, 0xFF]
+        for round in 0..<20 {
+            var words = Set<[UInt8]>(g.chance(0.5) ? [[]] : [])
+            for _ in 0..<(20 + g.int(300)) {
+                words.insert((0..<(1 + g.int(6))).map { _ in g.pick(alphabet) })
+            }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+            for word in sorted {
+                bytes += word
+                offsets.append(UInt32(bytes.count))
+            }
+            let zeros = [UInt32](repeating: 0, count: sorted.count)
+            let indexed = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros,
+                                     blockStart: zeros, positionStart: zeros, runIndexMinimum: 0)
+            for _ in 0..<30 {
+                let query = (0..<(g.int(6))).map { _ in g.pick(alphabet) }
+                let edits = g.int(3)
+                let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
+                XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
+            }
+        }
+    }
+
     /// The dictionary's fuzzy walk (shared-prefix rows, pruned runs skipped by galloping) finds exactly the
     /// terms a brute-force Levenshtein finds, on dense dictionaries of short terms over a small alphabet (long
     /// runs sharing a prefix, so the skips are exercised at every depth).
@@ -284,13 +312,19 @@ final class DifferentialTests: XCTestCase {
                 offsets.append(UInt32(bytes.count))
             }
             let zeros = [UInt32](repeating: 0, count: sorted.count)
-            let terms = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros, blockStart: zeros,
-                                   positionStart: zeros)
+            // Walked with binary searches only, and with the run index of the first two bytes.
+            let plain = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros,
+                                   blockStart: zeros, positionStart: zeros, runIndexMinimum: .max)
+            let indexed = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros,
+                                     blockStart: zeros, positionStart: zeros, runIndexMinimum: 0)
+            XCTAssertNil(plain.runs)
+            XCTAssertNotNil(indexed.runs)
             for _ in 0..<30 {
                 let query = (0..<(g.int(8))).map { _ in g.pick(alphabet) }
                 let edits = g.int(3)
                 let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
-                XCTAssertEqual(terms.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
+                XCTAssertEqual(plain.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
+                XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits) (run index)")
             }
         }
     }

@@ -13,11 +13,27 @@ struct FieldTerms: Sendable {
     let blockStart: [UInt32]
     /// Byte offset of the term's positions in `Segment.positionBytes`.
     let positionStart: [UInt32]
+    /// The run index of the first two bytes (`RunIndex`): where the fuzzy walk's widest runs begin and end.
+    /// Nil for a small dictionary, whose binary searches stay in cache anyway (and whose memory would grow).
+    let runs: RunIndex?
 
     var count: Int { docFreq.count }
 
+    /// `runIndexMinimum`: the term count from which a run index is built (tests lower it).
+    init(bytes: [UInt8], offsets: [UInt32], docFreq: [UInt32], postingStart: [UInt32], blockStart: [UInt32],
+         positionStart: [UInt32], runIndexMinimum: Int = RunIndex.minimumTerms) {
+        self.bytes = bytes
+        self.offsets = offsets
+        self.docFreq = docFreq
+        self.postingStart = postingStart
+        self.blockStart = blockStart
+        self.positionStart = positionStart
+        runs = docFreq.count >= runIndexMinimum ? RunIndex(bytes: bytes, offsets: offsets) : nil
+    }
+
     var memoryBytes: Int {
         bytes.capacity + (offsets.capacity + docFreq.capacity + postingStart.capacity + blockStart.capacity + positionStart.capacity) * 4
+            + (runs?.memoryBytes ?? 0)
     }
 
     /// Calls `body` with the bytes of term `index`.
@@ -80,9 +96,10 @@ struct FieldTerms: Sendable {
     /// The sorted dictionary is walked as a trie: the terms sharing a prefix are a contiguous run, and the
     /// runs of its next byte are found by binary search on that one byte. Each prefix carries the
     /// dynamic-programming row of its edits against the query's prefixes. A prefix whose row exceeds the
-    /// budget everywhere is not entered; one whose best entry uses the whole budget can only continue with
-    /// a byte that matches the query where the budget is reached, so only those few runs are looked up, not
-    /// every child. The walk thus visits the prefixes near the query, not the whole dictionary.
+    /// budget everywhere is not entered; one whose best entry uses the whole budget can only be completed by
+    /// the rest of the query after a position where the budget is reached, so those few terms are looked up
+    /// directly, not walked. The walk thus visits the prefixes near the query, not the whole dictionary. The
+    /// runs of the first two bytes, the widest, come from the `RunIndex` when the dictionary has one.
     func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
         var result: [Int] = []
         guard count > 0, maxEdits >= 0 else { return result }
@@ -97,7 +114,7 @@ struct FieldTerms: Sendable {
             bytes.withUnsafeBufferPointer { all in
                 offsets.withUnsafeBufferPointer { offsets in
                     let walk = FuzzyWalk(query: q, budget: Int32(maxEdits), rows: rows, width: width,
-                                         depthLimit: depthLimit, base: all.baseAddress!, offsets: offsets)
+                                         depthLimit: depthLimit, base: all.baseAddress!, offsets: offsets, runs: runs)
                     walk.visit(0, count, depth: 0, into: &result)
                 }
             }
@@ -115,6 +132,7 @@ private struct FuzzyWalk {
     let depthLimit: Int
     let base: UnsafePointer<UInt8>
     let offsets: UnsafeBufferPointer<UInt32>
+    let runs: RunIndex?
 
     @inline(__always)
     func length(_ index: Int) -> Int { Int(offsets[index + 1]) - Int(offsets[index]) }
@@ -128,6 +146,11 @@ private struct FuzzyWalk {
     /// search: runs are short and the next ones lie close, so probes stay near each other in memory.
     @inline(__always)
     func end(of byte: UInt8, from low: Int, _ high: Int, depth: Int) -> Int {
+        // The two widest depths come from the run index.
+        if depth < 2, let runs {
+            if depth == 0 { return runs.endOfFirst(byte, low, high) }
+            return low < high ? runs.endOfSecond(byte, first: self.byte(low, 0), low, high) : low
+        }
         // Everything before `low` is ≤ `byte`; `probe` (when < high) is the first index known to exceed it.
         var low = low, probe = low, step = 1
         while probe < high, self.byte(probe, depth) <= byte {
@@ -184,28 +207,43 @@ private struct FuzzyWalk {
                 index = runEnd
             }
         } else {
-            // The budget is spent: only a byte matching the query right where a prefix reaches the budget
-            // keeps an entry within it (a substitution, insertion or deletion would exceed it).
-            var index = low
-            var floor = -1
-            while index < high {
-                // The smallest such byte above the last one looked up (no allocation: the query is short).
-                var smallest = 256
-                for j in 1...max(n, 1) where j <= n && row[j - 1] <= budget {
-                    let candidate = Int(query[j - 1])
-                    if candidate > floor, candidate < smallest { smallest = candidate }
-                }
-                guard smallest < 256 else { break }
-                floor = smallest
-                let next = UInt8(smallest)
-                let runStart = next == 0 ? index : end(of: next - 1, from: index, high, depth: depth)
-                let runEnd = end(of: next, from: runStart, high, depth: depth)
-                if runStart < runEnd, extend(depth, with: next) <= budget {
-                    visit(runStart, runEnd, depth: depth + 1, into: &result)
-                }
-                index = runEnd
+            // The budget is spent at every query position. The edits of prefix + suffix against the query are
+            // the least, over the query positions j, of row[j] plus the suffix's edits against query[j...]; so a
+            // term of this run matches only if its suffix IS query[j...] for a j where the row reaches the
+            // budget. Those few terms are looked up directly instead of walking down the run byte by byte.
+            let first = result.count
+            for j in 0..<n where row[j] <= budget {
+                if let index = find(suffix: j, in: low, high, depth: depth) { result.append(index) }
             }
+            // Longer suffixes (smaller j) do not sort first in general: keep the result ascending.
+            if result.count - first > 1 { result[first...].sort() }
         }
+    }
+
+    /// The index in `low..<high` (terms sharing their first `depth` bytes) of the term whose bytes after
+    /// `depth` are exactly `query[j...]`, if any.
+    @inline(__always)
+    func find(suffix j: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
+        let key = query.baseAddress! + j, keyLength = query.count - j
+        var lower = low, upper = high
+        while lower < upper {
+            let mid = (lower + upper) >> 1
+            if compare(mid, depth: depth, key, keyLength) < 0 { lower = mid + 1 } else { upper = mid }
+        }
+        return lower < high && compare(lower, depth: depth, key, keyLength) == 0 ? lower : nil
+    }
+
+    /// Lexicographic comparison of term `index`'s bytes after `depth` with `key`.
+    @inline(__always)
+    func compare(_ index: Int, depth: Int, _ key: UnsafePointer<UInt8>, _ keyLength: Int) -> Int {
+        let start = Int(offsets[index]) + depth
+        let length = Int(offsets[index + 1]) - start
+        let common = min(length, keyLength)
+        if common > 0 {
+            let c = memcmp(base + start, key, common)
+            if c != 0 { return Int(c) }
+        }
+        return length - keyLength
     }
 }
 
