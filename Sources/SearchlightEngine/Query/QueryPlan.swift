@@ -214,18 +214,22 @@ struct QueryPlanner {
         let key = Array(term.utf8)
         var entries: [QueryPlan.GroupEntry] = []
         var maxDF = 0
+        let segmentCount = snapshot.segments.count
         for field in scope {
-            var found: [[UInt8]: Int] = [:]
-            for segment in snapshot.segments {
+            // The walk finds every near term of each segment, so the places recorded are complete and the
+            // per-segment iterators need not look each term up again.
+            var found: [[UInt8]: (df: Int, locations: [Int32])] = [:]
+            for (ordinal, segment) in snapshot.segments.enumerated() {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                 for index in terms.fuzzy(key, maxEdits: edits) {
                     let bytes = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
-                    found[bytes, default: 0] += Int(terms.docFreq[index])
+                    Self.record(&found[bytes, default: (0, [Int32](repeating: -1, count: segmentCount))],
+                                df: Int(terms.docFreq[index]), segment: ordinal, index: index)
                 }
             }
-            for (bytes, df) in found.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                entries.append(.init(field: field, term: bytes, isExact: bytes == key))
-                maxDF = max(maxDF, df)
+            for (bytes, value) in found.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                entries.append(.init(field: field, term: bytes, isExact: bytes == key, locations: value.locations))
+                maxDF = max(maxDF, value.df)
             }
         }
         guard !entries.isEmpty else { return .none }
