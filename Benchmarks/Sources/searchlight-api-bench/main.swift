@@ -11,7 +11,8 @@ import Synchronization
 //   engine   the raw engine build (BenchKit's adapter), for the API/engine ratio; alternated with
 //   api      CSSearchableIndex.indexSearchableItems in batches, in memory (median of --build-rounds, default 3)
 //   durable  the same with a store directory (every batch journaled and fsynced), then close and reopen
-//   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type); user_typo
+//   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type; _cpu_us: mean
+//            process CPU per query); user_typo
 //            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run)
 //   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
 
@@ -244,7 +245,10 @@ let misspelled: [String] = typed.compactMap { text in
 @MainActor func userQueries(_ name: String, _ texts: [String]) {
     var times: [Double] = []
     var hits = 0
+    var cpu = 0.0
     for round in 0...options.rounds {
+        let roundCPU = processCPUSeconds()
+        defer { if round > 0 { cpu += processCPUSeconds() - roundCPU } }
         for text in texts {
             let context = CSUserQueryContext()
             context.maxResultCount = 20
@@ -258,6 +262,8 @@ let misspelled: [String] = typed.compactMap { text in
     record("\(name)_queries", Double(texts.count))
     record("\(name)_p50_us", percentile(times, 0.5))
     record("\(name)_p99_us", percentile(times, 0.99))
+    // CPU per query (every thread, mean over the timed rounds): steadier than the wall clock on a busy machine.
+    record("\(name)_cpu_us", times.isEmpty ? 0 : cpu / Double(times.count) * 1e6)
     record("\(name)_hits", Double(hits))
 }
 userQueries("user", typed)
@@ -277,7 +283,10 @@ let languageQueries = [
 for (number, text) in languageQueries.enumerated() {
     var times: [Double] = []
     var hits = 0
+    var cpu = 0.0
     for round in 0...options.rounds {
+        let roundCPU = processCPUSeconds()
+        defer { if round > 0 { cpu += processCPUSeconds() - roundCPU } }
         let context = CSSearchQueryContext()
         context.fetchAttributes = ["title"]
         let start = monotonicNanoseconds()
