@@ -226,6 +226,12 @@ private struct FuzzyWalk {
     func find(suffix j: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
         let key = query.baseAddress! + j, keyLength = query.count - j
         var lower = low, upper = high
+        if depth == 1, runs != nil, low < high {
+            // The run of the suffix's first byte, from the run index: a few terms instead of a letter's thousands.
+            let first = key[0]
+            lower = first == 0 ? low : end(of: first - 1, from: low, high, depth: 1)
+            upper = end(of: first, from: lower, high, depth: 1)
+        }
         while lower < upper {
             let mid = (lower + upper) >> 1
             if compare(mid, depth: depth, key, keyLength) < 0 { lower = mid + 1 } else { upper = mid }
@@ -238,10 +244,13 @@ private struct FuzzyWalk {
     func compare(_ index: Int, depth: Int, _ key: UnsafePointer<UInt8>, _ keyLength: Int) -> Int {
         let start = Int(offsets[index]) + depth
         let length = Int(offsets[index + 1]) - start
+        // Inline: the bytes compared are few (a query's tail), and most probes differ at the first one.
+        let term = base + start
+        var i = 0
         let common = min(length, keyLength)
-        if common > 0 {
-            let c = memcmp(base + start, key, common)
-            if c != 0 { return Int(c) }
+        while i < common {
+            if term[i] != key[i] { return Int(term[i]) - Int(key[i]) }
+            i += 1
         }
         return length - keyLength
     }
