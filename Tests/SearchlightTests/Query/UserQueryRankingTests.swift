@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import Searchlight
+import SearchlightEngine
 
 /// Runs a user query to completion; returns the items in delivery order, the suggestions and the error.
 func runUserQuery(_ text: String, in container: SearchlightContainer,
@@ -87,5 +88,21 @@ final class UserQueryRankingTests: XCTestCase {
         XCTAssertTrue(top("mail client").contains("deb:thunderbird"), "\(top("mail client"))")
         XCTAssertTrue(top("network traffic analyzer", 5).contains("deb:wireshark"))
         XCTAssertTrue(top("firefox", 3).contains("deb:firefox-esr"))
+    }
+}
+
+/// The title normalization of the coverage signal: the ASCII fast path collapses whitespace exactly like the
+/// grapheme-based split it replaces (CRLF is one grapheme there, two bytes here).
+final class UserQueryNormalizationTests: XCTestCase {
+    func testASCIIFastPathAgreesWithGraphemeSplit() {
+        let samples = ["", "   ", "x", "  Thunderbird\t Mail\r\n Client  ", "a\u{0B}b\u{0C}c\r\rd\n\ne", "Crème  Brûlée",
+                       "unit\u{1F}separator\u{7F}", "中文 输入法", "a\u{00A0}b", "a\u{85}b", "Report.Numbers  v2 ",
+                       "\t\tleading and trailing\n", "MyWindowController notes"]
+        for sample in samples {
+            let reference = Folding.fold(sample).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            XCTAssertEqual(UserQueryRanking.normalize(sample), reference, "\(sample.debugDescription)")
+        }
+        XCTAssertNil(UserQueryRanking.collapseASCIIWhitespace("中文"))
+        XCTAssertEqual(UserQueryRanking.collapseASCIIWhitespace(" a \r\n b "), "a b")
     }
 }
