@@ -173,15 +173,37 @@ private struct FuzzyWalk {
         let n = width - 1
         current[0] = Int32(depth + 1)
         var best = current[0]
-        var j = 1
-        while j <= n {
+        // Only the band of the row can be within the budget; its neighbours get budget + 1, which every cell
+        // outside the band exceeds or equals, so the band's cells compare to the budget exactly as the full
+        // row's would (a saturating DP).
+        let (lower, upper) = band(depth + 1)
+        guard lower <= upper else { return best }
+        if lower > 1 { current[lower - 1] = budget + 1 }
+        var j = lower
+        while j <= upper {
             let cost: Int32 = query[j - 1] == byte ? 0 : 1
             let value = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
             current[j] = value
             if value < best { best = value }
             j += 1
         }
+        if upper < n { current[upper + 1] = budget + 1 }
         return best
+    }
+
+    /// The cells `lower...upper` (besides cell 0) of row `depth` that can be within the budget: a `depth`-byte
+    /// prefix is at least |depth − j| edits from a `j`-byte query prefix.
+    @inline(__always)
+    func band(_ depth: Int) -> (Int, Int) {
+        (max(1, depth - Int(budget)), min(width - 1, depth + Int(budget)))
+    }
+
+    /// Cell `j` of row `depth`, or budget + 1 outside the band (where the row holds stale values).
+    @inline(__always)
+    func cell(_ row: UnsafeMutablePointer<Int32>, _ j: Int, depth: Int) -> Int32 {
+        if j == 0 { return row[0] }
+        let (lower, upper) = band(depth)
+        return j >= lower && j <= upper ? row[j] : budget + 1
     }
 
     /// Walks the terms `low..<high`, which share their first `depth` bytes (row `depth` holds their edits).
@@ -191,12 +213,13 @@ private struct FuzzyWalk {
         let n = width - 1
         // The prefix itself, if it is a term, sorts first.
         if length(low) == depth {
-            if row[n] <= budget { result.append(low) }
+            if cell(row, n, depth: depth) <= budget { result.append(low) }
             low += 1
         }
         guard low < high, depth + 1 < depthLimit else { return }
         var best = row[0]
-        for j in 1...max(n, 1) where j <= n { best = min(best, row[j]) }
+        let (lower, upper) = band(depth)
+        if lower <= upper { for j in lower...upper { best = min(best, row[j]) } }
         if best < budget {
             // Any next byte stays within the budget somewhere: enter every run that does.
             var index = low
@@ -212,7 +235,7 @@ private struct FuzzyWalk {
             // term of this run matches only if its suffix IS query[j...] for a j where the row reaches the
             // budget. Those few terms are looked up directly instead of walking down the run byte by byte.
             let first = result.count
-            for j in 0..<n where row[j] <= budget {
+            for j in 0..<n where cell(row, j, depth: depth) <= budget {
                 if let index = find(suffix: j, in: low, high, depth: depth) { result.append(index) }
             }
             // Longer suffixes (smaller j) do not sort first in general: keep the result ascending.
