@@ -151,17 +151,17 @@ struct QueryPlanner {
         let prefix = Self.foldedPrefix(String(last))
         var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
         let key = Array(prefix.utf8)
-        var found: [[UInt8]: (df: Int, locations: [Int32])] = [:]
         var candidates: [(field: Int, term: [UInt8], df: Int, locations: [Int32]?)] = []
-        let segmentCount = snapshot.segments.count
         for field in scope {
-            found.removeAll(keepingCapacity: true)
             // Whether every segment's whole range was kept: only then are the places found complete.
             var complete = true
+            var lists: [TermList] = []
             key.withUnsafeBufferPointer { k in
                 for (ordinal, segment) in snapshot.segments.enumerated() {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                    var range = Array(terms.prefixRange(k))
+                    let whole = terms.prefixRange(k)
+                    guard !whole.isEmpty else { continue }
+                    var range = Array(whole)
                     if range.count > IndexSnapshot.maxExpansions {
                         complete = false
                         // Keep this segment's most frequent expansions without building every term: sort
@@ -169,15 +169,14 @@ struct QueryPlanner {
                         var keys = range.map { UInt64(~terms.docFreq[$0]) << 32 | UInt64($0) }
                         keys.sort()
                         range = keys.prefix(IndexSnapshot.maxExpansions).map { Int(UInt32(truncatingIfNeeded: $0)) }
+                        range.sort()
                     }
-                    for index in range {
-                        let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
-                        Self.record(&found[term, default: (0, [Int32](repeating: -1, count: segmentCount))],
-                                    df: Int(terms.docFreq[index]), segment: ordinal, index: index)
-                    }
+                    lists.append(TermList(ordinal: ordinal, terms: terms, indices: range))
                 }
             }
-            for (term, value) in found { candidates.append((field, term, value.df, complete ? value.locations : nil)) }
+            mergeTerms(lists) { term, df, locations in
+                candidates.append((field, term, df, complete ? locations : nil))
+            }
         }
         if candidates.isEmpty { return .none }
         if candidates.count > IndexSnapshot.maxExpansions {
@@ -194,11 +193,43 @@ struct QueryPlanner {
         return clauses.count == 1 ? group : .and(clauses)
     }
 
-    /// Adds a segment's occurrence of an expansion (one dictionary access per term and segment).
-    @inline(__always)
-    private static func record(_ value: inout (df: Int, locations: [Int32]), df: Int, segment: Int, index: Int) {
-        value.df += df
-        value.locations[segment] = Int32(index)
+    /// Ascending term indices of one segment's dictionary of a field.
+    struct TermList {
+        let ordinal: Int
+        let terms: FieldTerms
+        let indices: [Int]
+    }
+
+    /// Merges per-segment lists of one field into its distinct terms in byte order, each with its document
+    /// frequency summed over the lists and its index in every segment (-1: not listed). A k-way merge of the
+    /// sorted lists builds each distinct term once, instead of hashing a new copy per segment it occurs in.
+    func mergeTerms(_ lists: [TermList], _ body: ([UInt8], Int, [Int32]) -> Void) {
+        let segmentCount = snapshot.segments.count
+        var heads = [Int](repeating: 0, count: lists.count)
+        while true {
+            var best = -1
+            for s in lists.indices where heads[s] < lists[s].indices.count {
+                if best < 0 || Self.compare(lists[s], lists[s].indices[heads[s]], lists[best].terms, lists[best].indices[heads[best]]) < 0 { best = s }
+            }
+            guard best >= 0 else { return }
+            let smallest = lists[best], first = smallest.indices[heads[best]]
+            let term = Array(smallest.terms.bytes[Int(smallest.terms.offsets[first])..<Int(smallest.terms.offsets[first + 1])])
+            var df = 0
+            var locations = [Int32](repeating: -1, count: segmentCount)
+            for s in lists.indices where heads[s] < lists[s].indices.count {
+                guard s == best || Self.compare(lists[s], lists[s].indices[heads[s]], smallest.terms, first) == 0 else { continue }
+                let index = lists[s].indices[heads[s]]
+                df += Int(lists[s].terms.docFreq[index])
+                locations[lists[s].ordinal] = Int32(index)
+                heads[s] += 1
+            }
+            body(term, df, locations)
+        }
+    }
+
+    /// Byte order of term `x` of a list's dictionary and term `y` of another dictionary.
+    private static func compare(_ a: TermList, _ x: Int, _ b: FieldTerms, _ y: Int) -> Int {
+        a.terms.withTerm(x) { left in -b.compare(y, left) }
     }
 
     /// Default typo budget: none below 5 characters, 1 from 5, 2 from 9.
@@ -214,22 +245,18 @@ struct QueryPlanner {
         let key = Array(term.utf8)
         var entries: [QueryPlan.GroupEntry] = []
         var maxDF = 0
-        let segmentCount = snapshot.segments.count
         for field in scope {
             // The walk finds every near term of each segment, so the places recorded are complete and the
             // per-segment iterators need not look each term up again.
-            var found: [[UInt8]: (df: Int, locations: [Int32])] = [:]
+            var lists: [TermList] = []
             for (ordinal, segment) in snapshot.segments.enumerated() {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                for index in terms.fuzzy(key, maxEdits: edits) {
-                    let bytes = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
-                    Self.record(&found[bytes, default: (0, [Int32](repeating: -1, count: segmentCount))],
-                                df: Int(terms.docFreq[index]), segment: ordinal, index: index)
-                }
+                let near = terms.fuzzy(key, maxEdits: edits)
+                if !near.isEmpty { lists.append(TermList(ordinal: ordinal, terms: terms, indices: near)) }
             }
-            for (bytes, value) in found.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                entries.append(.init(field: field, term: bytes, isExact: bytes == key, locations: value.locations))
-                maxDF = max(maxDF, value.df)
+            mergeTerms(lists) { bytes, df, locations in
+                entries.append(.init(field: field, term: bytes, isExact: bytes == key, locations: locations))
+                maxDF = max(maxDF, df)
             }
         }
         guard !entries.isEmpty else { return .none }
