@@ -294,4 +294,33 @@ final class DifferentialTests: XCTestCase {
             }
         }
     }
+
+    /// Galloping from a cursor finds the same place as a binary search over the whole dictionary, for sorted
+    /// keys looked up one after another (present, absent, before the first and after the last term).
+    func testGallopingLowerBoundEqualsBinarySearch() {
+        var g = Generator(state: 77)
+        for round in 0..<20 {
+            let alphabet = Array("abcd".utf8)
+            var words = Set<[UInt8]>()
+            for _ in 0..<(1 + g.int(500)) { words.insert((0..<(1 + g.int(6))).map { _ in g.pick(alphabet) }) }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+            for word in sorted {
+                bytes += word
+                offsets.append(UInt32(bytes.count))
+            }
+            let zeros = [UInt32](repeating: 0, count: sorted.count)
+            let terms = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros, blockStart: zeros,
+                                   positionStart: zeros)
+            let keys = (0..<(1 + g.int(60))).map { _ in (0..<(g.int(7))).map { _ in g.pick(Array("abcde".utf8)) } }
+                .sorted { $0.lexicographicallyPrecedes($1) }
+            var cursor = 0
+            for key in keys {
+                key.withUnsafeBufferPointer { key in
+                    cursor = terms.lowerBound(key, from: cursor)
+                    XCTAssertEqual(cursor, terms.lowerBound(key), "round \(round)")
+                }
+            }
+        }
+    }
 }
