@@ -278,14 +278,7 @@ final class DifferentialTests: XCTestCase {
                 words.insert((0..<(1 + g.int(9))).map { _ in g.pick(alphabet) })
             }
             let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
-            var bytes: [UInt8] = [], offsets: [UInt32] = [0]
-            for word in sorted {
-                bytes += word
-                offsets.append(UInt32(bytes.count))
-            }
-            let zeros = [UInt32](repeating: 0, count: sorted.count)
-            let terms = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros, blockStart: zeros,
-                                   positionStart: zeros)
+            let terms = Self.dictionary(sorted)
             for _ in 0..<30 {
                 let query = (0..<(g.int(8))).map { _ in g.pick(alphabet) }
                 let edits = g.int(3)
@@ -304,14 +297,7 @@ final class DifferentialTests: XCTestCase {
             var words = Set<[UInt8]>()
             for _ in 0..<(1 + g.int(500)) { words.insert((0..<(1 + g.int(6))).map { _ in g.pick(alphabet) }) }
             let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
-            var bytes: [UInt8] = [], offsets: [UInt32] = [0]
-            for word in sorted {
-                bytes += word
-                offsets.append(UInt32(bytes.count))
-            }
-            let zeros = [UInt32](repeating: 0, count: sorted.count)
-            let terms = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros, blockStart: zeros,
-                                   positionStart: zeros)
+            let terms = Self.dictionary(sorted)
             let keys = (0..<(1 + g.int(60))).map { _ in (0..<(g.int(7))).map { _ in g.pick(Array("abcde".utf8)) } }
                 .sorted { $0.lexicographicallyPrecedes($1) }
             var cursor = 0
@@ -322,5 +308,17 @@ final class DifferentialTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// A field dictionary of these (sorted, distinct) terms, without postings.
+    static func dictionary(_ sorted: [[UInt8]]) -> FieldTerms {
+        var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+        for word in sorted {
+            bytes += word
+            offsets.append(UInt32(bytes.count))
+        }
+        let zeros = [UInt32](repeating: 0, count: sorted.count)
+        return FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros, blockStart: zeros,
+                          positionStart: zeros)
     }
 }

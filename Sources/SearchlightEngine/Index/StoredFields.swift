@@ -86,33 +86,17 @@ enum StoredFields {
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, capacity: Int?,
                                keep: (FieldID) -> Bool) -> [(FieldID, FieldValue)] {
-        var offset = 0
-        guard bytes.count > 0 else { return [] }
-        let count = Int(VarInt.read(bytes, &offset))
         var values: [(FieldID, FieldValue)] = []
-        values.reserveCapacity(min(capacity ?? count, count))
-        for _ in 0..<count {
-            guard offset < bytes.count else { break }
-            let field = FieldID(rawValue: UInt16(truncatingIfNeeded: VarInt.read(bytes, &offset)))
-            guard offset < bytes.count else { break }
-            let tag = bytes[offset]
-            offset += 1
+        if let capacity { values.reserveCapacity(capacity) }
+        forEachValue(bytes) { field, tag, slice in
+            guard keep(field) else { return }
             switch tag {
+            case 0: values.append((field, .text(String(decoding: slice, as: UTF8.self))))
             case 1:
-                guard offset + 8 <= bytes.count else { return values }
                 var bits: UInt64 = 0
-                for k in 0..<8 { bits |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
-                offset += 8
-                if keep(field) { values.append((field, .number(Double(bitPattern: bits)))) }
-            default:
-                guard offset < bytes.count else { return values }
-                let length = Int(VarInt.read(bytes, &offset))
-                guard offset + length <= bytes.count else { return values }
-                if keep(field) {
-                    let slice = UnsafeBufferPointer(rebasing: bytes[offset..<offset + length])
-                    values.append((field, tag == 0 ? .text(String(decoding: slice, as: UTF8.self)) : .bytes(Array(slice))))
-                }
-                offset += length
+                for k in 0..<8 { bits |= UInt64(slice[k]) << (8 * UInt64(k)) }
+                values.append((field, .number(Double(bitPattern: bits))))
+            default: values.append((field, .bytes(Array(slice))))
             }
         }
         return values
