@@ -277,14 +277,7 @@ final class DifferentialTests: XCTestCase {
                 words.insert((0..<(1 + g.int(6))).map { _ in g.pick(alphabet) })
             }
             let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
-            var bytes: [UInt8] = [], offsets: [UInt32] = [0]
-            for word in sorted {
-                bytes += word
-                offsets.append(UInt32(bytes.count))
-            }
-            let zeros = [UInt32](repeating: 0, count: sorted.count)
-            let indexed = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros,
-                                     blockStart: zeros, positionStart: zeros, runIndexMinimum: 0)
+            let indexed = Self.dictionary(sorted, runIndexMinimum: 0)
             for _ in 0..<30 {
                 let query = (0..<(g.int(6))).map { _ in g.pick(alphabet) }
                 let edits = g.int(3)
@@ -306,17 +299,9 @@ final class DifferentialTests: XCTestCase {
                 words.insert((0..<(1 + g.int(9))).map { _ in g.pick(alphabet) })
             }
             let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
-            var bytes: [UInt8] = [], offsets: [UInt32] = [0]
-            for word in sorted {
-                bytes += word
-                offsets.append(UInt32(bytes.count))
-            }
-            let zeros = [UInt32](repeating: 0, count: sorted.count)
             // Walked with binary searches only, and with the run index of the first two bytes.
-            let plain = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros,
-                                   blockStart: zeros, positionStart: zeros, runIndexMinimum: .max)
-            let indexed = FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros,
-                                     blockStart: zeros, positionStart: zeros, runIndexMinimum: 0)
+            let plain = Self.dictionary(sorted, runIndexMinimum: .max)
+            let indexed = Self.dictionary(sorted, runIndexMinimum: 0)
             XCTAssertNil(plain.runs)
             XCTAssertNotNil(indexed.runs)
             for _ in 0..<30 {
@@ -327,5 +312,39 @@ final class DifferentialTests: XCTestCase {
                 XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits) (run index)")
             }
         }
+    }
+
+    /// Galloping from a cursor finds the same place as a binary search over the whole dictionary, for sorted
+    /// keys looked up one after another (present, absent, before the first and after the last term).
+    func testGallopingLowerBoundEqualsBinarySearch() {
+        var g = Generator(state: 77)
+        for round in 0..<20 {
+            let alphabet = Array("abcd".utf8)
+            var words = Set<[UInt8]>()
+            for _ in 0..<(1 + g.int(500)) { words.insert((0..<(1 + g.int(6))).map { _ in g.pick(alphabet) }) }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            let terms = Self.dictionary(sorted)
+            let keys = (0..<(1 + g.int(60))).map { _ in (0..<(g.int(7))).map { _ in g.pick(Array("abcde".utf8)) } }
+                .sorted { $0.lexicographicallyPrecedes($1) }
+            var cursor = 0
+            for key in keys {
+                key.withUnsafeBufferPointer { key in
+                    cursor = terms.lowerBound(key, from: cursor)
+                    XCTAssertEqual(cursor, terms.lowerBound(key), "round \(round)")
+                }
+            }
+        }
+    }
+
+    /// A field dictionary of these (sorted, distinct) terms, without postings.
+    static func dictionary(_ sorted: [[UInt8]], runIndexMinimum: Int = RunIndex.minimumTerms) -> FieldTerms {
+        var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+        for word in sorted {
+            bytes += word
+            offsets.append(UInt32(bytes.count))
+        }
+        let zeros = [UInt32](repeating: 0, count: sorted.count)
+        return FieldTerms(bytes: bytes, offsets: offsets, docFreq: zeros, postingStart: zeros, blockStart: zeros,
+                          positionStart: zeros, runIndexMinimum: runIndexMinimum)
     }
 }

@@ -129,15 +129,20 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(ids(snapshot, "word"), ["a", "b"])
     }
 
+    /// A writer whose background merges start `delay` milliseconds late, with a text field `body`.
+    func slowMergeWriter(delay: Int, policy: MergePolicy) throws -> (IndexWriter, FieldID) {
+        let writer = IndexWriter()
+        writer.mergesInBackground = true
+        writer.startMerge = { work in DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay), execute: work) }
+        writer.mergePolicy = policy
+        return (writer, try writer.registerField("body", .text()))
+    }
+
     /// At the segment cap a commit waits for the running merge (back-pressure), so the count stays bounded
     /// however slow merges are.
     func testACommitAtTheSegmentCapWaitsForTheRunningMerge() throws {
-        let writer = IndexWriter()
-        writer.mergesInBackground = true
         // A slow merge thread: the commit at the cap must still see it installed.
-        writer.startMerge = { work in DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20), execute: work) }
-        writer.mergePolicy = MergePolicy(maxSegments: 3, mergeFactor: 2)
-        let body = try writer.registerField("body", .text())
+        let (writer, body) = try slowMergeWriter(delay: 20, policy: MergePolicy(maxSegments: 3, mergeFactor: 2))
         var most = 0
         for number in 0..<40 {
             try writer.upsert(Document(id: "d\(number)", values: [(body, .text("word"))]))
@@ -152,11 +157,7 @@ final class MergePolicyTests: XCTestCase {
 
     /// `waitForMerges()` returns once the running merge is done, so the next commit installs it.
     func testWaitForMergesLetsTheNextCommitInstallTheMerge() throws {
-        let writer = IndexWriter()
-        writer.mergesInBackground = true
-        writer.startMerge = { work in DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200), execute: work) }
-        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 2)
-        let body = try writer.registerField("body", .text())
+        let (writer, body) = try slowMergeWriter(delay: 200, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
         try writer.upsert(Document(id: "a", values: [(body, .text("word"))])); _ = try writer.commit()
         try writer.upsert(Document(id: "b", values: [(body, .text("word"))])); _ = try writer.commit()
         writer.waitForMerges()

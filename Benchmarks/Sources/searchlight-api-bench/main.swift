@@ -27,12 +27,16 @@ struct Options {
     var web = ""
     var buildOnly = false
     var buildRounds = 3
+    var user = true
+    var qlRounds: Int?
+    var qlOnly: Int?
 }
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
-                                 [--build-rounds N] [--no-durable] [--build-only] [--web DIR] [--json]
+                                 [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--ql-rounds N] [--ql-only N]
+                                 [--web DIR] [--json]
 
     """.utf8))
     exit(2)
@@ -58,6 +62,9 @@ while let argument = arguments.next() {
     case "--no-durable": options.durable = false
     case "--build-only": options.buildOnly = true
     case "--build-rounds": options.buildRounds = number()
+    case "--no-user": options.user = false
+    case "--ql-rounds": options.qlRounds = number()
+    case "--ql-only": options.qlOnly = number()
     case "--web": options.web = value()
     case "--json": options.json = true
     default: usage()
@@ -266,11 +273,13 @@ let misspelled: [String] = typed.compactMap { text in
     record("\(name)_cpu_us", times.isEmpty ? 0 : cpu / Double(times.count) * 1e6)
     record("\(name)_hits", Double(hits))
 }
-userQueries("user", typed)
-userQueries("user_typo", misspelled)
-// The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
-// the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
-userQueries("user_empty", Array(repeating: "", count: 200))
+if options.user {
+    userQueries("user", typed)
+    userQueries("user_typo", misspelled)
+    // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
+    // the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
+    userQueries("user_empty", Array(repeating: "", count: 200))
+}
 
 let languageQueries = [
     #"title == "fire*"cd && keywords == "game"cd"#,
@@ -280,13 +289,10 @@ let languageQueries = [
     // ql1's shape with a non-empty result on debian-en (26 items; ql1 finds none).
     #"title == "game*"cd && keywords == "gameplaying"cd"#,
 ]
-for (number, text) in languageQueries.enumerated() {
+for (number, text) in languageQueries.enumerated() where options.qlOnly.map({ $0 == number + 1 }) ?? true {
     var times: [Double] = []
     var hits = 0
-    var cpu = 0.0
-    for round in 0...options.rounds {
-        let roundCPU = processCPUSeconds()
-        defer { if round > 0 { cpu += processCPUSeconds() - roundCPU } }
+    for round in 0...(options.qlRounds ?? options.rounds) {
         let context = CSSearchQueryContext()
         context.fetchAttributes = ["title"]
         let start = monotonicNanoseconds()

@@ -38,7 +38,7 @@ package struct ContainerSnapshot: Sendable {
     package func isUnexpired(_ address: DocAddress) -> Bool {
         guard let field = expirationField else { return true }
         // Every item stores an expiration, so a missing value (never written) fails like the range filter does.
-        guard let expiration = engine.numbers(field, of: address).first else { return false }
+        guard let expiration = engine.firstNumber(field, of: address) else { return false }
         return expiration > now.timeIntervalSinceReferenceDate
     }
 

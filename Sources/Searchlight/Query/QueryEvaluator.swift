@@ -102,6 +102,8 @@ package struct QueryEvaluator {
     /// the documents left (no stored values read), so verification runs on few documents.
     private mutating func conjunction(_ operands: [QueryExpression], within: [DocAddress]?) -> [DocAddress] {
         var current = within
+        // Postings name expired documents too; they are dropped once, after the intersections.
+        var unfiltered = false
         var plans: [Int: [FieldID: Access]] = [:]
         var fetched: [Int: [FieldID: [DocAddress]]] = [:]
         // Comparisons with a literal prefix (dictionary lookups) first; those needing a dictionary walk only
@@ -133,10 +135,12 @@ package struct QueryEvaluator {
                     union = SortedAddresses.union(union, list)
                 }
                 fetched[index] = lists
-                current = current.map { SortedAddresses.intersect($0, union) } ?? union.filter(snapshot.isUnexpired)
+                if current == nil { unfiltered = true }
+                current = current.map { SortedAddresses.intersect($0, union) } ?? union
                 if current?.isEmpty == true { return [] }
             }
         }
+        if unfiltered { current = current?.filter(snapshot.isUnexpired) }
         for (index, operand) in operands.enumerated() {
             if let access = plans[index], case .comparison(let comparison) = operand {
                 let fields = AttributeFields(comparison.attribute, schema: engine.schema)

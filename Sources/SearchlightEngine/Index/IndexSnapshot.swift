@@ -213,7 +213,7 @@ public struct IndexSnapshot: Sendable {
 
     /// The raw (unanalyzed, unfolded) stored text of a field, for case/diacritic-sensitive verification.
     public func text(_ field: FieldID, of address: DocAddress) -> [String] {
-        values(field, of: address).compactMap { if case .text(let t) = $0 { return t } else { return nil } }
+        valid(address) ? segments[Int(address.segment)].storedTexts(Int(address.doc), field: field) : []
     }
 
     public func id(of address: DocAddress) -> String? {
@@ -237,6 +237,11 @@ public struct IndexSnapshot: Sendable {
     /// The numeric column values of a document's field.
     public func numbers(_ field: FieldID, of address: DocAddress) -> [Double] {
         valid(address) ? Array(segments[Int(address.segment)].numbers(field, Int(address.doc))) : []
+    }
+
+    /// The first numeric value of a document's field, without building an array (per-candidate checks).
+    public func firstNumber(_ field: FieldID, of address: DocAddress) -> Double? {
+        valid(address) ? segments[Int(address.segment)].numbers(field, Int(address.doc)).first : nil
     }
 
     /// Sorts documents by a numeric field (smallest value ascending, largest descending; documents

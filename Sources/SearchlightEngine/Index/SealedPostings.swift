@@ -90,24 +90,15 @@ struct SealedPostings {
                                first: Bool) -> UInt32 {
         let docs = source.docs, positions = source.positions
         let df = Int(source.docFreq[index])
-        var offset = Int(source.postingStart[index])
-        let firstCode = VarInt.read(docs, &offset)
-        let rest = offset
-        var doc = firstCode >> 1
-        var positionCount = firstCode & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
-        for _ in 1..<max(df, 1) {
-            let code = VarInt.read(docs, &offset)
-            doc &+= code >> 1
-            positionCount += code & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
-        }
-        let delta = (docBase &+ (firstCode >> 1)) &- (first ? 0 : previousDoc)
-        VarInt.append(delta << 1 | (firstCode & 1), to: &docBytes)
-        docBytes.append(contentsOf: UnsafeBufferPointer(rebasing: docs[rest..<offset]))
+        let postings = EncodedPostings(docs, start: Int(source.postingStart[index]), docFreq: df)
+        let delta = (docBase &+ (postings.firstCode >> 1)) &- (first ? 0 : previousDoc)
+        VarInt.append(delta << 1 | (postings.firstCode & 1), to: &docBytes)
+        docBytes.append(contentsOf: UnsafeBufferPointer(rebasing: docs[postings.rest..<postings.end]))
         let positionStart = Int(source.positionStart[index])
         var end = positionStart
-        VarInt.skip(positions, &end, count: positionCount)
+        VarInt.skip(positions, &end, count: postings.positionCount)
         positionBytes.append(contentsOf: UnsafeBufferPointer(rebasing: positions[positionStart..<end]))
-        return docBase &+ doc
+        return docBase &+ postings.lastDoc
     }
 
     /// One field's dictionary of a sealed segment, and the segment's streams, as raw buffers: a merge reads

@@ -158,6 +158,13 @@ final class Segment: Sendable {
         }
     }
 
+    func storedTexts(_ doc: Int, field: FieldID) -> [String] {
+        storedBytes.withUnsafeBufferPointer { all in
+            StoredFields.texts(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]),
+                               field: field)
+        }
+    }
+
     func storedValues(_ doc: Int, fields: Set<FieldID>) -> [(FieldID, FieldValue)] {
         storedBytes.withUnsafeBufferPointer { all in
             StoredFields.decode(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]),

@@ -506,20 +506,11 @@ struct SegmentBuilder {
         while termStates.count <= t {
             termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
-        // Walk the varints to find where this term's postings and positions end (and its last document).
-        var offset = docStart
-        let firstCode = VarInt.read(docs, &offset)
-        let rest = offset
-        var doc = firstCode >> 1
-        var positionCount = firstCode & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
-        for _ in 1..<max(df, 1) {
-            let code = VarInt.read(docs, &offset)
-            doc &+= code >> 1
-            positionCount += code & 1 != 0 ? 1 : Int(VarInt.read(docs, &offset))
-        }
-        let docEnd = offset
+        // Where this term's postings and positions end (and its last document).
+        let postings = EncodedPostings(docs, start: docStart, docFreq: df)
+        let firstCode = postings.firstCode, rest = postings.rest, docEnd = postings.end
         var positionEnd = positionStart
-        VarInt.skip(positions, &positionEnd, count: positionCount)
+        VarInt.skip(positions, &positionEnd, count: postings.positionCount)
         // The first delta is relative to the term's last document in this builder; it is the only one to change.
         let delta = (docBase &+ (firstCode >> 1)) &- termStates[t].lastDoc
         if encoded.count < 10 { encoded.append(contentsOf: repeatElement(0, count: 10 - encoded.count)) }
@@ -540,7 +531,7 @@ struct SegmentBuilder {
                             to: &termStates[t].positions)
             positionByteCount += positionEnd - positionStart
         }
-        termStates[t].lastDoc = docBase &+ doc
+        termStates[t].lastDoc = docBase &+ postings.lastDoc
         termStates[t].docFreq += UInt32(df)
         postingCount += df
     }

@@ -39,38 +39,64 @@ enum StoredFields {
 
     /// Decodes the values of the fields in `fields` only: the others are skipped without building strings.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, fields: Set<FieldID>) -> [(FieldID, FieldValue)] {
-        decode(bytes, capacity: fields.count) { fields.contains($0) }
+        // A bit per field below 64 (every field of a typical schema): no hashing per stored value.
+        var low: UInt64 = 0, high = false
+        for field in fields {
+            if field.rawValue < 64 { low |= 1 << UInt64(field.rawValue) } else { high = true }
+        }
+        return decode(bytes, capacity: fields.count) { field in
+            field.rawValue < 64 ? low & (1 << UInt64(field.rawValue)) != 0 : high && fields.contains(field)
+        }
+    }
+
+    /// The text values of one field, in order (the others are skipped without building strings).
+    static func texts(_ bytes: UnsafeBufferPointer<UInt8>, field: FieldID) -> [String] {
+        var texts: [String] = []
+        forEachValue(bytes) { id, tag, slice in
+            if id == field, tag == 0 { texts.append(String(decoding: slice, as: UTF8.self)) }
+        }
+        return texts
+    }
+
+    /// Calls `body` with each stored value's field, tag (0 text, 1 number, 2 bytes) and encoded bytes (the
+    /// UTF-8 text, the 8 little-endian bytes of a number, or the raw bytes).
+    private static func forEachValue(_ bytes: UnsafeBufferPointer<UInt8>,
+                                     _ body: (FieldID, UInt8, UnsafeBufferPointer<UInt8>) -> Void) {
+        var offset = 0
+        guard bytes.count > 0 else { return }
+        let count = Int(VarInt.read(bytes, &offset))
+        for _ in 0..<count {
+            guard offset < bytes.count else { return }
+            let field = FieldID(rawValue: UInt16(truncatingIfNeeded: VarInt.read(bytes, &offset)))
+            guard offset < bytes.count else { return }
+            let tag = bytes[offset]
+            offset += 1
+            let length: Int
+            if tag == 1 {
+                length = 8
+            } else {
+                guard offset < bytes.count else { return }
+                length = Int(VarInt.read(bytes, &offset))
+            }
+            guard offset + length <= bytes.count else { return }
+            body(field, tag, UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]))
+            offset += length
+        }
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, capacity: Int?,
                                keep: (FieldID) -> Bool) -> [(FieldID, FieldValue)] {
-        var offset = 0
-        guard bytes.count > 0 else { return [] }
-        let count = Int(VarInt.read(bytes, &offset))
         var values: [(FieldID, FieldValue)] = []
-        values.reserveCapacity(min(capacity ?? count, count))
-        for _ in 0..<count {
-            guard offset < bytes.count else { break }
-            let field = FieldID(rawValue: UInt16(truncatingIfNeeded: VarInt.read(bytes, &offset)))
-            guard offset < bytes.count else { break }
-            let tag = bytes[offset]
-            offset += 1
+        if let capacity { values.reserveCapacity(capacity) }
+        forEachValue(bytes) { field, tag, slice in
+            guard keep(field) else { return }
             switch tag {
+            case 0: values.append((field, .text(String(decoding: slice, as: UTF8.self))))
             case 1:
-                guard offset + 8 <= bytes.count else { return values }
                 var bits: UInt64 = 0
-                for k in 0..<8 { bits |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
-                offset += 8
-                if keep(field) { values.append((field, .number(Double(bitPattern: bits)))) }
-            default:
-                guard offset < bytes.count else { return values }
-                let length = Int(VarInt.read(bytes, &offset))
-                guard offset + length <= bytes.count else { return values }
-                if keep(field) {
-                    let slice = UnsafeBufferPointer(rebasing: bytes[offset..<offset + length])
-                    values.append((field, tag == 0 ? .text(String(decoding: slice, as: UTF8.self)) : .bytes(Array(slice))))
-                }
-                offset += length
+                for k in 0..<8 { bits |= UInt64(slice[k]) << (8 * UInt64(k)) }
+                values.append((field, .number(Double(bitPattern: bits))))
+            default: values.append((field, .bytes(Array(slice))))
             }
         }
         return values

@@ -77,7 +77,10 @@ public struct DocumentSet: Sendable, Equatable {
             while perSegment.count <= Int(address.segment) { perSegment.append([]) }
             perSegment[Int(address.segment)].append(address.doc)
         }
-        self.perSegment = perSegment.map { Array(Set($0)).sorted() }
+        // Addresses from `matches` are sorted and unique already: kept as they are, without hashing.
+        self.perSegment = perSegment.map { docs in
+            zip(docs, docs.dropFirst()).allSatisfy { $0 < $1 } ? docs : Array(Set(docs)).sorted()
+        }
     }
 
     /// The addresses in the set, sorted.

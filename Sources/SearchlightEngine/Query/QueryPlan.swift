@@ -72,11 +72,7 @@ struct QueryPlanner {
         case .fuzzy(let text, let maxEdits):
             return fuzzyPlan(text, maxEdits: maxEdits, scope: scope)
         case .terms(let terms):
-            var entries: [QueryPlan.GroupEntry] = []
-            for field in scope {
-                for term in Set(terms).sorted() { entries.append(.init(field: field, term: Array(term.utf8), isExact: true)) }
-            }
-            return groupPlan(entries, label: "terms \(terms.prefix(5))")
+            return termsPlan(terms, scope: scope)
         case .and(let clauses):
             if clauses.isEmpty { return .none }
             return .and(clauses.map { plan($0, scope: scope) })
@@ -109,6 +105,39 @@ struct QueryPlanner {
         }
         if df == 0 { return .none }
         return .group(entries: located, idf: idf(df), label: label)
+    }
+
+    /// A group of exact terms (from a dictionary walk: often hundreds of neighbours). Sorted bytewise, they are
+    /// looked up segment by segment with one moving search per field dictionary instead of a search each.
+    private func termsPlan(_ terms: [String], scope: [Int]) -> QueryPlan {
+        let keys = Set(terms).map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        guard !keys.isEmpty else { return .none }
+        var df = 0
+        var located: [QueryPlan.GroupEntry] = []
+        located.reserveCapacity(keys.count * scope.count)
+        for field in scope {
+            var totals = [Int](repeating: 0, count: keys.count)
+            var locations = [[Int32]](repeating: [Int32](repeating: -1, count: snapshot.segments.count), count: keys.count)
+            for (ordinal, segment) in snapshot.segments.enumerated() {
+                guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                var cursor = 0
+                for (number, key) in keys.enumerated() {
+                    key.withUnsafeBufferPointer { key in
+                        cursor = dictionary.lowerBound(key, from: cursor)
+                        if cursor < dictionary.count, dictionary.compare(cursor, key) == 0 {
+                            totals[number] += Int(dictionary.docFreq[cursor])
+                            locations[number][ordinal] = Int32(cursor)
+                        }
+                    }
+                }
+            }
+            for (number, key) in keys.enumerated() {
+                df = max(df, totals[number])
+                located.append(.init(field: field, term: key, isExact: true, locations: locations[number]))
+            }
+        }
+        if df == 0 { return .none }
+        return .group(entries: located, idf: idf(df), label: "terms \(terms.prefix(5))")
     }
 
     private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {

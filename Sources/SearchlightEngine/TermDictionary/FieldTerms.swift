@@ -70,6 +70,24 @@ struct FieldTerms: Sendable {
         return low
     }
 
+    /// `lowerBound(key)` for a key known to sort at or after term `start`: galloping forward from `start`, so
+    /// looking up sorted keys one after another costs about the log of the distance between them.
+    func lowerBound(_ key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < count, compare(start, key) < 0 else { return start }
+        var low = start + 1, step = 1, high = start + 1
+        while high < count, compare(high, key) < 0 {
+            low = high + 1
+            step <<= 1
+            high = start + step
+        }
+        high = min(high, count)
+        while low < high {
+            let mid = (low + high) >> 1
+            if compare(mid, key) < 0 { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// The index of the exact term, if present.
     func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         let index = lowerBound(key)
