@@ -315,16 +315,21 @@ final class MaterializedGroupTests: XCTestCase {
                                  impactScale: impact, tfScale: tfScale)
         }
         let union = TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
-        var count = 0
-        while true {
-            let a = materialized.next(), b = union.next()
-            XCTAssertEqual(a, b)
-            if a == DocIterator.end || a != b { break }
-            XCTAssertEqual(materialized.score(), union.score(), "doc \(a)")
-            count += 1
-        }
+        let count = assertSameDocumentsAndScores(materialized, union)
         XCTAssertEqual(count, snapshot.count(.prefix("w")))
         XCTAssertGreaterThan(count, 250)
+    }
+
+    /// Steps two iterators together: the same documents in the same order with the same scores. Returns how many.
+    func assertSameDocumentsAndScores(_ a: DocIterator, _ b: DocIterator, line: UInt = #line) -> Int {
+        var count = 0
+        while true {
+            let x = a.next(), y = b.next()
+            XCTAssertEqual(x, y, line: line)
+            if x == DocIterator.end || x != y { return count }
+            XCTAssertEqual(a.score(), b.score(), "doc \(x)", line: line)
+            count += 1
+        }
     }
 
     /// A term in a few fields with few postings is merged sparsely at the root of a ranked search; it must
@@ -354,14 +359,7 @@ final class MaterializedGroupTests: XCTestCase {
         XCTAssertTrue(sparse is MaterializedGroupIterator)
         XCTAssertTrue(planner.iterator(plan, segment: 0, scored: true) is TermGroupIterator)
         let union = planner.iterator(plan, segment: 0, scored: true)
-        var count = 0
-        while true {
-            let a = sparse.next(), b = union.next()
-            XCTAssertEqual(a, b)
-            if a == DocIterator.end || a != b { break }
-            XCTAssertEqual(sparse.score(), union.score(), "doc \(a)")
-            count += 1
-        }
+        let count = assertSameDocumentsAndScores(sparse, union)
         XCTAssertEqual(count, snapshot.count(.term("alpha")))
         XCTAssertGreaterThan(count, 300)
         // Ranked results agree with an exhaustive ranking of the union's scores.

@@ -172,6 +172,39 @@ final class Segment: Sendable {
         }
     }
 
+    /// The parts of this segment whose contents differ from `other`'s (empty: the same bytes throughout). Two
+    /// ways of building one segment (serial or parallel, merged or built at once) must give the same layout.
+    package func differences(from other: Segment) -> [String] {
+        var parts: [String] = []
+        func check(_ same: Bool, _ part: String) { if !same { parts.append(part) } }
+        check(documentCount == other.documentCount, "documentCount")
+        check(docBytes == other.docBytes, "docBytes")
+        check(positionBytes == other.positionBytes, "positionBytes")
+        check(skipLastDoc == other.skipLastDoc, "skipLastDoc")
+        check(skipDocOffset == other.skipDocOffset, "skipDocOffset")
+        check(skipPositionOffset == other.skipPositionOffset, "skipPositionOffset")
+        check(skipMaxTf == other.skipMaxTf, "skipMaxTf")
+        check(skipMaxImpact == other.skipMaxImpact, "skipMaxImpact")
+        check(fieldTerms.count == other.fieldTerms.count, "fieldTerms.count")
+        for (field, (a, b)) in zip(fieldTerms, other.fieldTerms).enumerated() {
+            check(a?.bytes == b?.bytes && a?.offsets == b?.offsets && a?.docFreq == b?.docFreq
+                  && a?.postingStart == b?.postingStart && a?.blockStart == b?.blockStart
+                  && a?.positionStart == b?.positionStart, "terms of field \(field)")
+        }
+        check(norms == other.norms, "norms")
+        check(lengthSum == other.lengthSum, "lengthSum")
+        check(fieldDocCount == other.fieldDocCount, "fieldDocCount")
+        check(numericOffsets == other.numericOffsets, "numericOffsets")
+        check(numericValues == other.numericValues, "numericValues")
+        check(storedBytes == other.storedBytes, "storedBytes")
+        check(storedOffsets == other.storedOffsets, "storedOffsets")
+        check(idBytes == other.idBytes, "idBytes")
+        check(idOffsets == other.idOffsets, "idOffsets")
+        check(domains == other.domains, "domains")
+        check(domainOrdinals == other.domainOrdinals, "domainOrdinals")
+        return parts
+    }
+
     var memoryBytes: Int {
         var total = docBytes.capacity + positionBytes.capacity + storedBytes.capacity + idBytes.capacity
         total += (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity) * 4
