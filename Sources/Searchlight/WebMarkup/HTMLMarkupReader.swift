@@ -87,8 +87,7 @@ struct HTMLMarkupReader {
     private var scopes: [SchemaNode] = []
     private var capture: [UInt8] = []
     private var activeCaptures = 0
-    private var textBytes: [UInt8] = []
-    private var pendingSpace = false
+    private var visibleText = WhitespaceCollapser()
     private var suppressDepth = 0
     /// Open `<article>`/`<main>` elements: a `<header>` inside them is content, not page chrome.
     private var contentDepth = 0
@@ -349,36 +348,28 @@ struct HTMLMarkupReader {
         if activeCaptures > 0, capture.count < Self.maximumValueBytes * 64 { capture.append(contentsOf: text.utf8) }
         guard suppressDepth == 0, !result.textTruncated else { return }
         // Past the limit nothing more is kept, so a huge text node costs no more than the limit.
-        for b in text.utf8.prefix(maximumTextBytes + 1 - min(textBytes.count, maximumTextBytes)) {
-            if isASCIIWhitespace(b) {
-                pendingSpace = !textBytes.isEmpty
-                continue
-            }
-            if pendingSpace {
-                textBytes.append(0x20)
-                pendingSpace = false
-            }
-            textBytes.append(b)
+        for b in text.utf8.prefix(maximumTextBytes + 1 - min(visibleText.bytes.count, maximumTextBytes)) {
+            visibleText.append(b, isSpace: isASCIIWhitespace(b))
         }
-        if textBytes.count >= maximumTextBytes { result.textTruncated = true }
+        if visibleText.bytes.count >= maximumTextBytes { result.textTruncated = true }
     }
 
     private mutating func breakText() {
-        if !textBytes.isEmpty { pendingSpace = true }
+        visibleText.separate()
         if activeCaptures > 0 { capture.append(0x20) }
     }
 
     /// Cuts the text to the limit at a word boundary (never inside a UTF-8 sequence).
     private mutating func finishText() {
-        if textBytes.count > maximumTextBytes {
+        if visibleText.bytes.count > maximumTextBytes {
             var cut = maximumTextBytes
-            while cut > 0, textBytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-            if let space = textBytes[0..<cut].lastIndex(of: 0x20), space > cut / 2 { cut = space }
-            textBytes.removeSubrange(cut...)
+            while cut > 0, visibleText.bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+            if let space = visibleText.bytes[0..<cut].lastIndex(of: 0x20), space > cut / 2 { cut = space }
+            visibleText.bytes.removeSubrange(cut...)
         }
-        result.text = String(decoding: textBytes, as: UTF8.self)
+        result.text = visibleText.string
         if result.textTruncated {
-            append(WebMarkupIssue(kind: .textTruncated, message: "the visible text was cut to \(textBytes.count) bytes"))
+            append(WebMarkupIssue(kind: .textTruncated, message: "the visible text was cut to \(visibleText.bytes.count) bytes"))
         }
     }
 

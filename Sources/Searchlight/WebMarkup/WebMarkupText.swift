@@ -4,18 +4,9 @@ import Foundation
 enum WebMarkupText {
     /// Text with every run of whitespace collapsed to one space and the ends trimmed.
     static func collapse(_ text: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for b in text.utf8 {
-            if isASCIIWhitespace(b) {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(0x20); pendingSpace = false }
-                out.append(b)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        var out = WhitespaceCollapser(capacity: text.utf8.count)
+        for b in text.utf8 { out.append(b, isSpace: isASCIIWhitespace(b)) }
+        return out.string
     }
 
     /// Comma-separated lists split, trimmed, empties and duplicates (case-insensitive) dropped, order kept.
