@@ -314,6 +314,44 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// A segment's vocabulary of several fields is the sorted union of their dictionaries, each term marked
+    /// with exactly the fields holding it, and its one fuzzy walk finds the near terms of every field.
+    func testSegmentVocabularyIsTheUnionOfItsDictionaries() {
+        var g = Generator(state: 4242)
+        for round in 0..<20 {
+            let alphabet = Array("abcd".utf8.prefix(2 + g.int(3)))
+            let fieldCount = 1 + g.int(4)
+            var fieldWords: [Set<[UInt8]>?] = []
+            for _ in 0..<fieldCount {
+                guard g.chance(0.8) else { fieldWords.append(nil); continue }
+                var words = Set<[UInt8]>()
+                for _ in 0..<(1 + g.int(200)) { words.insert((0..<(1 + g.int(7))).map { _ in g.pick(alphabet) }) }
+                fieldWords.append(words)
+            }
+            let dictionaries = fieldWords.map { words in
+                words.map { Self.dictionary($0.sorted { $0.lexicographicallyPrecedes($1) }) }
+            }
+            let scope = (0..<fieldCount).map { 10 + 3 * $0 }
+            let vocabulary = SegmentVocabulary(scope: scope, dictionaries: dictionaries, runIndexMinimum: g.chance(0.5) ? 0 : .max)
+            let union = fieldWords.reduce(into: Set<[UInt8]>()) { $0.formUnion($1 ?? []) }
+                .sorted { $0.lexicographicallyPrecedes($1) }
+            let terms = (0..<vocabulary.count).map { index in vocabulary.withTerm(index) { Array($0) } }
+            XCTAssertEqual(terms, union, "round \(round)")
+            for (index, term) in terms.enumerated() {
+                let expected = fieldWords.enumerated().reduce(UInt64(0)) { mask, field in
+                    field.element?.contains(term) == true ? mask | 1 << UInt64(field.offset) : mask
+                }
+                XCTAssertEqual(vocabulary.fields[index], expected, "round \(round): fields of \(term)")
+            }
+            for _ in 0..<20 {
+                let query = (0..<g.int(7)).map { _ in g.pick(alphabet) }
+                let edits = g.int(3)
+                let expected = union.indices.filter { Self.levenshtein(union[$0], query) <= edits }
+                XCTAssertEqual(vocabulary.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
+            }
+        }
+    }
+
     /// Galloping from a cursor finds the same place as a binary search over the whole dictionary, for sorted
     /// keys looked up one after another (present, absent, before the first and after the last term).
     func testGallopingLowerBoundEqualsBinarySearch() {

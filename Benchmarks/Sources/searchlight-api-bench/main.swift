@@ -179,6 +179,8 @@ for _ in 0..<options.buildRounds {
                engineCPUs.last!, apiWalls.last!, apiCPUs.last!, ratios.last!))
 }
 record("build_rounds", Double(options.buildRounds))
+// The segments the queries below search (each query visits every segment's dictionaries).
+record("api_segments", Double(CSSearchableIndex(name: "bench", container: memory).statistics().segments))
 record("engine_build_cpu_s", median(engineCPUs))
 record("engine_docs_per_cpu_s", Double(engineCorpus.count) / median(engineCPUs))
 record("api_build_s", median(apiWalls))

@@ -266,12 +266,19 @@ public struct IndexSnapshot: Sendable {
     private func fieldIDs(_ scope: FieldScope) -> [Int] { QueryPlanner(snapshot: self).resolve(scope) }
 
     private func collectTerms(_ scope: FieldScope, _ indices: (FieldTerms) -> [Int]) -> [TermInfo] {
+        let fields = fieldIDs(scope)
+        return collectTerms(fields, lists: fields.map { field in
+            segments.compactMap { segment in segment.terms(FieldID(rawValue: UInt16(field))).map { ($0, indices($0)) } }
+        })
+    }
+
+    /// The terms of per-field lists of (dictionary, term indices), document frequencies summed per field.
+    private func collectTerms(_ fields: [Int], lists: [[(terms: FieldTerms, indices: [Int])]]) -> [TermInfo] {
         var result: [TermInfo] = []
-        for field in fieldIDs(scope) {
+        for (field, fieldLists) in zip(fields, lists) {
             var found: [String: Int] = [:]
-            for segment in segments {
-                guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                for index in indices(terms) { found[terms.term(index), default: 0] += Int(terms.docFreq[index]) }
+            for (terms, indices) in fieldLists {
+                for index in indices { found[terms.term(index), default: 0] += Int(terms.docFreq[index]) }
             }
             for (term, df) in found {
                 result.append(TermInfo(term: term, field: FieldID(rawValue: UInt16(field)), documentFrequency: df))
@@ -297,7 +304,10 @@ public struct IndexSnapshot: Sendable {
         let term = QueryPlanner.foldedPrefix(text)
         let edits = min(max(maxEdits ?? QueryPlanner.typoBudget(term), 0), 2)
         let key = Array(term.utf8)
-        return collectTerms(scope) { $0.fuzzy(key, maxEdits: edits) }
+        let planner = QueryPlanner(snapshot: self)
+        let fields = planner.resolve(scope)
+        let near = planner.nearTerms(key, maxEdits: edits, scope: fields)
+        return collectTerms(fields, lists: near.map { lists in lists.map { ($0.terms, $0.indices) } })
     }
 
     // MARK: Stats

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An immutable, sealed segment: flat arrays only (term dictionaries, posting and position byte streams,
 /// skip data, norms, numeric columns, stored values, ids and domains), so a durable store can write and
 /// load it without re-tokenizing. Deletions live outside, in the snapshot's tombstones.
@@ -41,6 +43,8 @@ final class Segment: Sendable {
     let domainOrdinals: [UInt32]
     /// Distinct domains; ordinal 0 is "no domain".
     let domains: [String]
+    /// The vocabulary of the latest scope asked for (`vocabulary(for:)`): derived, built on first use.
+    private let vocabularyCache = Mutex<SegmentVocabulary?>(nil)
 
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
@@ -104,6 +108,21 @@ final class Segment: Sendable {
     func terms(_ field: FieldID) -> FieldTerms? {
         Int(field.rawValue) < fieldTerms.count ? fieldTerms[Int(field.rawValue)] : nil
     }
+
+    /// The union of the dictionaries of `scope`'s fields (at most `SegmentVocabulary.maximumScope`), built on
+    /// first use and kept for the latest scope asked for (queries use one scope, the default fields, so it is
+    /// built once per segment). Concurrent first uses wait for one build rather than each making its own.
+    func vocabulary(for scope: [Int]) -> SegmentVocabulary {
+        vocabularyCache.withLock { cached in
+            if let vocabulary = cached, vocabulary.scope == scope { return vocabulary }
+            let built = SegmentVocabulary(scope: scope, dictionaries: scope.map { terms(FieldID(rawValue: UInt16($0))) })
+            cached = built
+            return built
+        }
+    }
+
+    /// Bytes of the cached vocabulary (0 before a fuzzy lookup built one).
+    var vocabularyMemoryBytes: Int { vocabularyCache.withLock { $0?.memoryBytes ?? 0 } }
 
     func id(_ doc: Int) -> String {
         String(decoding: idBytes[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])], as: UTF8.self)
@@ -215,7 +234,7 @@ final class Segment: Sendable {
         for o in numericOffsets { total += o.capacity * 4 }
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
-        return total
+        return total + vocabularyMemoryBytes
     }
 
     /// Bytes per component, for diagnosing where memory goes.
@@ -226,7 +245,7 @@ final class Segment: Sendable {
             "postings": docBytes.capacity, "positions": positionBytes.capacity,
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
-            "termDictionary": terms, "stored": storedBytes.capacity + storedOffsets.capacity * 4,
+            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "stored": storedBytes.capacity + storedOffsets.capacity * 4,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4,
             "norms": norms.reduce(0) { $0 + $1.capacity },

@@ -274,16 +274,11 @@ struct QueryPlanner {
         let key = Array(term.utf8)
         var entries: [QueryPlan.GroupEntry] = []
         var maxDF = 0
-        for field in scope {
-            // The walk finds every near term of each segment, so the places recorded are complete and the
-            // per-segment iterators need not look each term up again.
-            var lists: [TermList] = []
-            for (ordinal, segment) in snapshot.segments.enumerated() {
-                guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                let near = terms.fuzzy(key, maxEdits: edits)
-                if !near.isEmpty { lists.append(TermList(ordinal: ordinal, terms: terms, indices: near)) }
-            }
-            mergeTerms(lists) { bytes, df, locations in
+        // The walk finds every near term of each segment, so the places recorded are complete and the
+        // per-segment iterators need not look each term up again.
+        let near = nearTerms(key, maxEdits: edits, scope: scope)
+        for (position, field) in scope.enumerated() {
+            mergeTerms(near[position]) { bytes, df, locations in
                 entries.append(.init(field: field, term: bytes, isExact: bytes == key, locations: locations))
                 maxDF = max(maxDF, df)
             }
@@ -291,6 +286,49 @@ struct QueryPlanner {
         guard !entries.isEmpty else { return .none }
         if entries.count > IndexSnapshot.maxExpansions { entries.removeSubrange(IndexSnapshot.maxExpansions...) }
         return .group(entries: entries, idf: idf(maxDF), label: "\(term)~\(edits)")
+    }
+
+    /// Per field of `scope` (same order), the per-segment lists of the terms within `maxEdits` of `key`. With
+    /// several fields, each segment is walked once, over its vocabulary of the scope (`SegmentVocabulary`), and
+    /// the near terms found are looked up in the fields that hold them; one field walks its own dictionary.
+    func nearTerms(_ key: [UInt8], maxEdits: Int, scope: [Int]) -> [[TermList]] {
+        var lists = [[TermList]](repeating: [], count: scope.count)
+        let shared = scope.count > 1 && scope.count <= SegmentVocabulary.maximumScope
+        for (ordinal, segment) in snapshot.segments.enumerated() {
+            guard shared else {
+                for (position, field) in scope.enumerated() {
+                    guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                    let near = terms.fuzzy(key, maxEdits: maxEdits)
+                    if !near.isEmpty { lists[position].append(TermList(ordinal: ordinal, terms: terms, indices: near)) }
+                }
+                continue
+            }
+            let vocabulary = segment.vocabulary(for: scope)
+            let near = vocabulary.fuzzy(key, maxEdits: maxEdits)
+            guard !near.isEmpty else { continue }
+            var indices = [[Int]](repeating: [], count: scope.count)
+            for term in near {
+                var mask = vocabulary.fields[term]
+                vocabulary.withTerm(term) { bytes in
+                    while mask != 0 {
+                        let position = mask.trailingZeroBitCount
+                        mask &= mask - 1
+                        // The vocabulary is the union of these dictionaries: the term is there.
+                        if let index = segment.terms(FieldID(rawValue: UInt16(scope[position])))?.find(bytes) {
+                            indices[position].append(index)
+                        } else {
+                            assertionFailure("vocabulary term missing from its field's dictionary")
+                        }
+                    }
+                }
+            }
+            for (position, field) in scope.enumerated() where !indices[position].isEmpty {
+                // Vocabulary order is byte order, as in each dictionary: the indices are ascending.
+                lists[position].append(TermList(ordinal: ordinal, terms: segment.terms(FieldID(rawValue: UInt16(field)))!,
+                                                indices: indices[position]))
+            }
+        }
+        return lists
     }
 
     // MARK: Plan → iterator

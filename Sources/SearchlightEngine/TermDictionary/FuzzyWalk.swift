@@ -1,0 +1,189 @@
+/// The Levenshtein walk of a sorted term list (a `FieldTerms` dictionary or a `SegmentVocabulary`): the terms
+/// within an edit budget of a query, found without scanning the list. Raw buffers: no bounds or exclusivity
+/// checks per byte.
+struct FuzzyWalk {
+    let query: UnsafeBufferPointer<UInt8>
+    let budget: Int32
+    let rows: UnsafeMutablePointer<Int32>
+    let width: Int
+    let depthLimit: Int
+    let base: UnsafePointer<UInt8>
+    let offsets: UnsafeBufferPointer<UInt32>
+    let runs: RunIndex?
+
+    /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending.
+    ///
+    /// The sorted dictionary is walked as a trie: the terms sharing a prefix are a contiguous run, and the
+    /// runs of its next byte are found by binary search on that one byte. Each prefix carries the
+    /// dynamic-programming row of its edits against the query's prefixes. A prefix whose row exceeds the
+    /// budget everywhere is not entered; one whose best entry uses the whole budget can only be completed by
+    /// the rest of the query after a position where the budget is reached, so those few terms are looked up
+    /// directly, not walked. The walk thus visits the prefixes near the query, not the whole dictionary. The
+    /// runs of the first two bytes, the widest, come from the `RunIndex` when the dictionary has one.
+    static func matches(_ query: [UInt8], maxEdits: Int, bytes: [UInt8], offsets: [UInt32], runs: RunIndex?) -> [Int] {
+        var result: [Int] = []
+        let count = offsets.count - 1
+        guard count > 0, maxEdits >= 0 else { return result }
+        let n = query.count
+        let width = n + 1
+        // Row d: edits between a d-byte prefix and each query prefix; no term deeper than n + maxEdits matches.
+        let depthLimit = n + maxEdits + 1
+        let rows = UnsafeMutablePointer<Int32>.allocate(capacity: width * (depthLimit + 1))
+        defer { rows.deallocate() }
+        for j in 0...n { rows[j] = Int32(j) }
+        query.withUnsafeBufferPointer { q in
+            bytes.withUnsafeBufferPointer { all in
+                offsets.withUnsafeBufferPointer { offsets in
+                    let walk = FuzzyWalk(query: q, budget: Int32(maxEdits), rows: rows, width: width,
+                                         depthLimit: depthLimit, base: all.baseAddress!, offsets: offsets, runs: runs)
+                    walk.visit(0, count, depth: 0, into: &result)
+                }
+            }
+        }
+        return result
+    }
+
+    @inline(__always)
+    func length(_ index: Int) -> Int { Int(offsets[index + 1]) - Int(offsets[index]) }
+
+    /// Byte `depth` of term `index` (which is longer than `depth`).
+    @inline(__always)
+    func byte(_ index: Int, _ depth: Int) -> UInt8 { base[Int(offsets[index]) + depth] }
+
+    /// The first index in `low..<high` whose byte `depth` exceeds `byte` (the terms there share `depth`
+    /// bytes and are longer, so that byte is non-decreasing). Gallops forward from `low` before the binary
+    /// search: runs are short and the next ones lie close, so probes stay near each other in memory.
+    @inline(__always)
+    func end(of byte: UInt8, from low: Int, _ high: Int, depth: Int) -> Int {
+        // The two widest depths come from the run index.
+        if depth < 2, let runs {
+            if depth == 0 { return runs.endOfFirst(byte, low, high) }
+            return low < high ? runs.endOfSecond(byte, first: self.byte(low, 0), low, high) : low
+        }
+        // Everything before `low` is ≤ `byte`; `probe` (when < high) is the first index known to exceed it.
+        var low = low, probe = low, step = 1
+        while probe < high, self.byte(probe, depth) <= byte {
+            low = probe + 1
+            probe = low + step
+            step <<= 1
+        }
+        var high = min(probe, high)
+        while low < high {
+            let mid = (low + high) >> 1
+            if self.byte(mid, depth) <= byte { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Computes row `depth + 1` for `byte` after row `depth`; returns its smallest entry.
+    @inline(__always)
+    func extend(_ depth: Int, with byte: UInt8) -> Int32 {
+        let previous = rows + depth * width, current = previous + width
+        let n = width - 1
+        current[0] = Int32(depth + 1)
+        var best = current[0]
+        // Only the band of the row can be within the budget; its neighbours get budget + 1, which every cell
+        // outside the band exceeds or equals, so the band's cells compare to the budget exactly as the full
+        // row's would (a saturating DP).
+        let (lower, upper) = band(depth + 1)
+        guard lower <= upper else { return best }
+        if lower > 1 { current[lower - 1] = budget + 1 }
+        var j = lower
+        while j <= upper {
+            let cost: Int32 = query[j - 1] == byte ? 0 : 1
+            let value = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
+            current[j] = value
+            if value < best { best = value }
+            j += 1
+        }
+        if upper < n { current[upper + 1] = budget + 1 }
+        return best
+    }
+
+    /// The cells `lower...upper` (besides cell 0) of row `depth` that can be within the budget: a `depth`-byte
+    /// prefix is at least |depth − j| edits from a `j`-byte query prefix.
+    @inline(__always)
+    func band(_ depth: Int) -> (Int, Int) {
+        (max(1, depth - Int(budget)), min(width - 1, depth + Int(budget)))
+    }
+
+    /// Cell `j` of row `depth`, or budget + 1 outside the band (where the row holds stale values).
+    @inline(__always)
+    func cell(_ row: UnsafeMutablePointer<Int32>, _ j: Int, depth: Int) -> Int32 {
+        if j == 0 { return row[0] }
+        let (lower, upper) = band(depth)
+        return j >= lower && j <= upper ? row[j] : budget + 1
+    }
+
+    /// Walks the terms `low..<high`, which share their first `depth` bytes (row `depth` holds their edits).
+    func visit(_ low: Int, _ high: Int, depth: Int, into result: inout [Int]) {
+        var low = low
+        let row = rows + depth * width
+        let n = width - 1
+        // The prefix itself, if it is a term, sorts first.
+        if length(low) == depth {
+            if cell(row, n, depth: depth) <= budget { result.append(low) }
+            low += 1
+        }
+        guard low < high, depth + 1 < depthLimit else { return }
+        var best = row[0]
+        let (lower, upper) = band(depth)
+        if lower <= upper { for j in lower...upper { best = min(best, row[j]) } }
+        if best < budget {
+            // Any next byte stays within the budget somewhere: enter every run that does.
+            var index = low
+            while index < high {
+                let next = byte(index, depth)
+                let runEnd = end(of: next, from: index + 1, high, depth: depth)
+                if extend(depth, with: next) <= budget { visit(index, runEnd, depth: depth + 1, into: &result) }
+                index = runEnd
+            }
+        } else {
+            // The budget is spent at every query position. The edits of prefix + suffix against the query are
+            // the least, over the query positions j, of row[j] plus the suffix's edits against query[j...]; so a
+            // term of this run matches only if its suffix IS query[j...] for a j where the row reaches the
+            // budget. Those few terms are looked up directly instead of walking down the run byte by byte.
+            let first = result.count
+            for j in 0..<n where cell(row, j, depth: depth) <= budget {
+                if let index = find(suffix: j, in: low, high, depth: depth) { result.append(index) }
+            }
+            // Longer suffixes (smaller j) do not sort first in general: keep the result ascending.
+            if result.count - first > 1 { result[first...].sort() }
+        }
+    }
+
+    /// The index in `low..<high` (terms sharing their first `depth` bytes) of the term whose bytes after
+    /// `depth` are exactly `query[j...]`, if any.
+    @inline(__always)
+    func find(suffix j: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
+        let key = query.baseAddress! + j, keyLength = query.count - j
+        var lower = low, upper = high
+        if depth == 1, runs != nil, low < high {
+            // The run of the suffix's first byte, from the run index: a few terms instead of a letter's thousands.
+            let first = key[0]
+            lower = first == 0 ? low : end(of: first - 1, from: low, high, depth: 1)
+            upper = end(of: first, from: lower, high, depth: 1)
+        }
+        while lower < upper {
+            let mid = (lower + upper) >> 1
+            if compare(mid, depth: depth, key, keyLength) < 0 { lower = mid + 1 } else { upper = mid }
+        }
+        return lower < high && compare(lower, depth: depth, key, keyLength) == 0 ? lower : nil
+    }
+
+    /// Lexicographic comparison of term `index`'s bytes after `depth` with `key`.
+    @inline(__always)
+    func compare(_ index: Int, depth: Int, _ key: UnsafePointer<UInt8>, _ keyLength: Int) -> Int {
+        let start = Int(offsets[index]) + depth
+        let length = Int(offsets[index + 1]) - start
+        // Inline: the bytes compared are few (a query's tail), and most probes differ at the first one.
+        let term = base + start
+        var i = 0
+        let common = min(length, keyLength)
+        while i < common {
+            if term[i] != key[i] { return Int(term[i]) - Int(key[i]) }
+            i += 1
+        }
+        return length - keyLength
+    }
+}

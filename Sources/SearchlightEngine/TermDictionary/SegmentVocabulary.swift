@@ -1,0 +1,74 @@
+/// The distinct terms of several fields of one segment (a scope, such as the default free-text fields), sorted,
+/// each with the fields whose dictionaries hold it.
+///
+/// A typo-tolerant word is looked up in every field of its scope. Walking each field's dictionary repeats the
+/// same walk near the same prefixes once per field; one walk over the union finds the near terms of all of
+/// them, and only those few are then looked up in the fields that hold them. Built on first use and cached by
+/// the segment (`Segment.vocabulary(for:)`), since segments never change.
+struct SegmentVocabulary: Sendable {
+    /// The fields, in the order of `fields`' bits.
+    let scope: [Int]
+    let bytes: [UInt8]
+    /// Start of term `i`; `offsets[count]` is the end of the last term.
+    let offsets: [UInt32]
+    /// Per term: bit `i` set when the dictionary of `scope[i]` holds it.
+    let fields: [UInt64]
+    let runs: RunIndex?
+
+    /// The most fields a vocabulary covers (one bit each).
+    static let maximumScope = 64
+
+    var count: Int { fields.count }
+
+    var memoryBytes: Int { bytes.capacity + offsets.capacity * 4 + fields.capacity * 8 + (runs?.memoryBytes ?? 0) }
+
+    /// The union of the dictionaries `dictionaries[i]` (of field `scope[i]`; nil when the segment lacks it): a
+    /// k-way merge of the sorted lists.
+    init(scope: [Int], dictionaries: [FieldTerms?], runIndexMinimum: Int = RunIndex.minimumTerms) {
+        precondition(scope.count == dictionaries.count && scope.count <= Self.maximumScope)
+        self.scope = scope
+        var bytes: [UInt8] = [], offsets: [UInt32] = [0], fields: [UInt64] = []
+        let lists = dictionaries.enumerated().compactMap { index, terms in terms.map { (bit: index, terms: $0) } }
+        let total = lists.reduce(0) { $0 + $1.terms.count }
+        offsets.reserveCapacity(total + 1)
+        fields.reserveCapacity(total)
+        var heads = [Int](repeating: 0, count: lists.count)
+        while true {
+            var best = -1
+            for l in lists.indices where heads[l] < lists[l].terms.count {
+                if best < 0 || lists[l].terms.withTerm(heads[l], { -lists[best].terms.compare(heads[best], $0) }) < 0 {
+                    best = l
+                }
+            }
+            guard best >= 0 else { break }
+            let smallest = lists[best].terms, first = heads[best]
+            var mask: UInt64 = 0
+            smallest.withTerm(first) { term in
+                bytes.append(contentsOf: term)
+                for l in lists.indices where heads[l] < lists[l].terms.count {
+                    guard l == best || lists[l].terms.compare(heads[l], term) == 0 else { continue }
+                    mask |= 1 << UInt64(lists[l].bit)
+                    heads[l] += 1
+                }
+            }
+            offsets.append(UInt32(bytes.count))
+            fields.append(mask)
+        }
+        self.bytes = bytes
+        self.offsets = offsets
+        self.fields = fields
+        runs = fields.count >= runIndexMinimum ? RunIndex(bytes: bytes, offsets: offsets) : nil
+    }
+
+    /// Calls `body` with the bytes of term `index`.
+    @inline(__always)
+    func withTerm<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let start = Int(offsets[index]), end = Int(offsets[index + 1])
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// Indices of terms within `maxEdits` Levenshtein edits (on UTF-8 bytes) of `query`, ascending.
+    func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
+        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
+    }
+}
