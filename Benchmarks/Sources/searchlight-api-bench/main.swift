@@ -30,12 +30,13 @@ struct Options {
     var user = true
     var qlRounds: Int?
     var qlOnly: Int?
+    var slowest = 0
 }
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
-                                 [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--ql-rounds N] [--ql-only N]
+                                 [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--ql-rounds N] [--ql-only N] [--slowest N]
                                  [--web DIR] [--json]
 
     """.utf8))
@@ -65,6 +66,7 @@ while let argument = arguments.next() {
     case "--no-user": options.user = false
     case "--ql-rounds": options.qlRounds = number()
     case "--ql-only": options.qlOnly = number()
+    case "--slowest": options.slowest = number()
     case "--web": options.web = value()
     case "--json": options.json = true
     default: usage()
@@ -255,18 +257,23 @@ let misspelled: [String] = typed.compactMap { text in
     var times: [Double] = []
     var hits = 0
     var cpu = 0.0
+    var perText = [Double](repeating: .infinity, count: texts.count)
     for round in 0...options.rounds {
         let roundCPU = processCPUSeconds()
         defer { if round > 0 { cpu += processCPUSeconds() - roundCPU } }
-        for text in texts {
+        for (number, text) in texts.enumerated() {
             let context = CSUserQueryContext()
             context.maxResultCount = 20
             context.fetchAttributes = ["title"]
             let start = monotonicNanoseconds()
             let found = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: memory))
             let micros = Double(monotonicNanoseconds() - start) / 1000
-            if round > 0 { times.append(micros) } else { hits += found }
+            if round > 0 { times.append(micros); perText[number] = min(perText[number], micros) } else { hits += found }
         }
+    }
+    // --slowest N: the texts whose best timed run was slowest (to the log), for profiling the tail.
+    for number in perText.indices.sorted(by: { perText[$0] > perText[$1] }).prefix(options.slowest) {
+        log(String(format: "  %@ slowest: %9.1f us  %@", name, perText[number], texts[number]))
     }
     record("\(name)_queries", Double(texts.count))
     record("\(name)_p50_us", percentile(times, 0.5))
