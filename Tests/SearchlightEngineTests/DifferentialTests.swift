@@ -352,6 +352,32 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// Exact and prefix lookups narrowed by the run index of the first two bytes agree with a scan of the
+    /// sorted terms: keys present and absent, empty, one byte, sharing only a first byte, at the byte extremes
+    /// (0x00 and 0xFF), and dictionaries holding the empty term and one-byte terms.
+    func testLookupsThroughTheRunIndexEqualAScan() {
+        var g = Generator(state: 91)
+        let alphabet: [UInt8] = [0x00, 0x01, 0x61, 0x62, 0xC3, 0xFF]
+        for round in 0..<30 {
+            var words = Set<[UInt8]>(g.chance(0.5) ? [[]] : [])
+            for _ in 0..<(1 + g.int(400)) { words.insert((0..<(1 + g.int(5))).map { _ in g.pick(alphabet) }) }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            let indexed = Self.dictionary(sorted, runIndexMinimum: 0)
+            XCTAssertNotNil(indexed.runs)
+            for _ in 0..<60 {
+                let key = (0..<g.int(5)).map { _ in g.pick(alphabet) }
+                let lower = sorted.firstIndex { !$0.lexicographicallyPrecedes(key) } ?? sorted.count
+                let withPrefix = sorted.indices.filter { sorted[$0].starts(with: key) }
+                key.withUnsafeBufferPointer { key in
+                    XCTAssertEqual(indexed.lowerBound(key), lower, "round \(round): lowerBound \(Array(key))")
+                    XCTAssertEqual(indexed.find(key), lower < sorted.count && sorted[lower] == Array(key) ? lower : nil,
+                                   "round \(round): find \(Array(key))")
+                    XCTAssertEqual(Array(indexed.prefixRange(key)), withPrefix, "round \(round): prefix \(Array(key))")
+                }
+            }
+        }
+    }
+
     /// Galloping from a cursor finds the same place as a binary search over the whole dictionary, for sorted
     /// keys looked up one after another (present, absent, before the first and after the last term).
     func testGallopingLowerBoundEqualsBinarySearch() {

@@ -47,45 +47,85 @@ struct FieldTerms: Sendable {
         String(decoding: bytes[Int(offsets[index])..<Int(offsets[index + 1])], as: UTF8.self)
     }
 
+    /// Calls `body` with the raw term bytes and offsets (one pointer pair for a whole search, not an array
+    /// access per probe).
+    @inline(__always)
+    func withRaw<R>(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt32>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { all in
+            offsets.withUnsafeBufferPointer { offsets in
+                // No bytes at all: every term is empty and the base is never read.
+                body(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, offsets.baseAddress!)
+            }
+        }
+    }
+
+    /// Lexicographic byte comparison of term `index` with `key`.
+    @inline(__always)
+    static func compare(_ base: UnsafePointer<UInt8>, _ offsets: UnsafePointer<UInt32>, _ index: Int,
+                        _ key: UnsafeBufferPointer<UInt8>) -> Int {
+        let start = Int(offsets[index]), length = Int(offsets[index + 1]) - start
+        let common = min(length, key.count)
+        if common > 0 {
+            let c = memcmp(base + start, key.baseAddress!, common)
+            if c != 0 { return Int(c) }
+        }
+        return length - key.count
+    }
+
     /// Lexicographic byte comparison of term `index` with `key`.
     @inline(__always)
     func compare(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
-        withTerm(index) { term in
-            let common = min(term.count, key.count)
-            if common > 0 {
-                let c = memcmp(term.baseAddress!, key.baseAddress!, common)
-                if c != 0 { return Int(c) }
-            }
-            return term.count - key.count
+        withRaw { base, offsets in Self.compare(base, offsets, index, key) }
+    }
+
+    /// The indices `low...high` between which `lowerBound(key)` lies: the run of the key's first two bytes
+    /// from the run index when there is one (a few terms instead of the whole dictionary), else everything.
+    @inline(__always)
+    func bounds(_ key: UnsafeBufferPointer<UInt8>) -> (low: Int, high: Int) {
+        guard let runs, !key.isEmpty else { return (0, count) }
+        let first = key[0]
+        var low = Int(runs.firstByte[Int(first)]), high = Int(runs.firstByte[Int(first) + 1])
+        if key.count >= 2, low < high {
+            let second = key[1]
+            // Within the first byte's run: a one-byte term first, then the runs of each second byte.
+            let pairLow = second == 0 ? low : runs.endOfSecond(second - 1, first: first, low, high)
+            high = runs.endOfSecond(second, first: first, low, high)
+            low = pairLow
         }
+        return (low, high)
     }
 
     /// First term index whose bytes are ≥ `key`.
     func lowerBound(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) >> 1
-            if compare(mid, key) < 0 { low = mid + 1 } else { high = mid }
+        var (low, high) = bounds(key)
+        return withRaw { base, offsets in
+            while low < high {
+                let mid = (low + high) >> 1
+                if Self.compare(base, offsets, mid, key) < 0 { low = mid + 1 } else { high = mid }
+            }
+            return low
         }
-        return low
     }
 
     /// `lowerBound(key)` for a key known to sort at or after term `start`: galloping forward from `start`, so
     /// looking up sorted keys one after another costs about the log of the distance between them.
     func lowerBound(_ key: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard start < count, compare(start, key) < 0 else { return start }
-        var low = start + 1, step = 1, high = start + 1
-        while high < count, compare(high, key) < 0 {
-            low = high + 1
-            step <<= 1
-            high = start + step
+        let count = self.count
+        return withRaw { base, offsets in
+            guard start < count, Self.compare(base, offsets, start, key) < 0 else { return start }
+            var low = start + 1, step = 1, high = start + 1
+            while high < count, Self.compare(base, offsets, high, key) < 0 {
+                low = high + 1
+                step <<= 1
+                high = start + step
+            }
+            high = min(high, count)
+            while low < high {
+                let mid = (low + high) >> 1
+                if Self.compare(base, offsets, mid, key) < 0 { low = mid + 1 } else { high = mid }
+            }
+            return low
         }
-        high = min(high, count)
-        while low < high {
-            let mid = (low + high) >> 1
-            if compare(mid, key) < 0 { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 
     /// The index of the exact term, if present.
@@ -97,16 +137,22 @@ struct FieldTerms: Sendable {
     /// Indices of the terms that start with `prefix`.
     func prefixRange(_ prefix: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         let start = lowerBound(prefix)
-        var low = start, high = count
-        while low < high {
-            let mid = (low + high) >> 1
-            let hasPrefix = withTerm(mid) { term in
-                term.count >= prefix.count
-                    && (prefix.count == 0 || memcmp(term.baseAddress!, prefix.baseAddress!, prefix.count) == 0)
+        // The terms with the prefix end within the run of its first two bytes.
+        var low = start, high = max(bounds(prefix).high, start)
+        return withRaw { base, offsets in
+            while low < high {
+                let mid = (low + high) >> 1
+                let termStart = Int(offsets[mid]), length = Int(offsets[mid + 1]) - termStart
+                var hasPrefix = length >= prefix.count
+                if hasPrefix {
+                    var i = 0
+                    while i < prefix.count, base[termStart + i] == prefix[i] { i += 1 }
+                    hasPrefix = i == prefix.count
+                }
+                if hasPrefix { low = mid + 1 } else { high = mid }
             }
-            if hasPrefix { low = mid + 1 } else { high = mid }
+            return start..<low
         }
-        return start..<low
     }
 
     /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending
