@@ -201,6 +201,28 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// A plan memo serves the snapshot it was made for: its leaf plans are reused there, and a newer snapshot
+    /// (a term's postings changed) plans afresh instead of reading the old places.
+    func testPlanMemoServesOneSnapshot() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        try writer.upsert(Document(id: "a", values: [(title, .text("apple pie"))]))
+        let first = try writer.commit()
+        let memo = PlanMemo(for: first)
+        XCTAssertEqual(first.search(.term("apple"), options: SearchOptions(limit: 10, memo: memo)).count, 1)
+        XCTAssertEqual(memo.count, 1)
+        XCTAssertEqual(first.search(.and([.term("apple"), .prefix("pi")]), options: SearchOptions(limit: 10, memo: memo)).count, 1)
+        XCTAssertEqual(memo.count, 2, "the term's plan is reused, the prefix's added")
+        try writer.upsert(Document(id: "b", values: [(title, .text("apple tart"))]))
+        let second = try writer.commit()
+        let hits = second.search(.term("apple"), options: SearchOptions(limit: 10, memo: memo))
+        XCTAssertEqual(Set(hits.compactMap { second.id(of: $0.address) }), ["a", "b"])
+        XCTAssertEqual(memo.count, 2, "another snapshot does not use the memo")
+        XCTAssertEqual(second.maximumMatches(.term("apple")), 2)
+        XCTAssertEqual(second.maximumMatches(.and([.term("apple"), .term("tart")])), 1)
+        XCTAssertEqual(second.maximumMatches(.term("cherry")), 0)
+    }
+
     /// Multi-block posting lists (more than 128 documents per term) so block-max pruning really skips.
     func testTopKWithBlockMaxPruningEqualsFullRanking() throws {
         var g = Generator(state: 42)
@@ -258,6 +280,13 @@ final class DifferentialTests: XCTestCase {
             let k = 1 + g.int(5)
             let top = snapshot.search(query, limit: k)
             XCTAssertEqual(top, Array(full.prefix(k)), "top-\(k) of \(query)")
+            XCTAssertGreaterThanOrEqual(snapshot.maximumMatches(query), expected.count, "bound of \(query)")
+            // Plans kept in a memo (the bound plans into it first) give the same hits, searched twice.
+            let memo = PlanMemo(for: snapshot)
+            _ = snapshot.maximumMatches(query, memo: memo)
+            for _ in 0..<2 {
+                XCTAssertEqual(snapshot.search(query, options: SearchOptions(limit: k, memo: memo)), top, "memo, \(query)")
+            }
             for hit in top.prefix(2) {
                 let explanation = snapshot.explain(query, hit.address)
                 XCTAssertNotNil(explanation)

@@ -77,11 +77,15 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: container.engagement.records, typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
         let search = RankedSearch(snapshot: snapshot, restriction: restriction, rescore: ranking.rescore)
-        // Typo tolerance only when the words as typed do not fill the requested results.
+        // Typo tolerance only when the words as typed do not fill the requested results. When their document
+        // frequencies already show they cannot, the exact search is skipped: its hits would be discarded.
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
         let rankedWindow = userValues.maxRankedResultCount
-        var found = search.hits(query, limit: limit, rankedWindow: rankedWindow)
+        var found: [SearchHit] = []
+        if !plan.hasTypoBudget || search.maximumMatches(query) >= limit {
+            found = search.hits(query, limit: limit, rankedWindow: rankedWindow)
+        }
         if found.count < limit, plan.hasTypoBudget {
             query = plan.query(typoTolerant: true)
             typoTolerant = true

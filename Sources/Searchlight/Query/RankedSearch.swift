@@ -13,6 +13,18 @@ struct RankedSearch {
     /// A non-scoring restriction (the filter queries' matches, already visible-only), or nil.
     let restriction: Query?
     let rescore: @Sendable (DocAddress, Float) -> Float
+    /// Leaf plans shared by this request's searches (the exact and the typo-tolerant pass).
+    let memo: PlanMemo
+
+    init(snapshot: ContainerSnapshot, restriction: Query?, rescore: @escaping @Sendable (DocAddress, Float) -> Float) {
+        self.snapshot = snapshot
+        self.restriction = restriction
+        self.rescore = rescore
+        memo = PlanMemo(for: snapshot.engine)
+    }
+
+    /// At least as many documents as `query` matches (`IndexSnapshot.maximumMatches`), planned into the memo.
+    func maximumMatches(_ query: Query) -> Int { snapshot.engine.maximumMatches(query, memo: memo) }
 
     /// Extra hits fetched beyond `limit` to absorb expired ones before falling back to the filtered search.
     static let slack = 16
@@ -25,13 +37,13 @@ struct RankedSearch {
         let engine = snapshot.engine
         let size = max(limit, rankedWindow)
         let request = size + Self.slack
-        var window = engine.search(query, options: SearchOptions(limit: request, filter: restriction))
+        var window = engine.search(query, options: SearchOptions(limit: request, filter: restriction, memo: memo))
         let fetched = window.count
         window.removeAll { !snapshot.isUnexpired($0.address) }
         if window.count < size, fetched == request {
             // Too many expired documents among the best: let the engine filter them while collecting.
             let filter = restriction.map { Query.and([snapshot.liveFilter, $0]) } ?? snapshot.liveFilter
-            window = engine.search(query, options: SearchOptions(limit: size, filter: filter))
+            window = engine.search(query, options: SearchOptions(limit: size, filter: filter, memo: memo))
         }
         if window.count > size { window.removeSubrange(size...) }
         let rescored = window.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }

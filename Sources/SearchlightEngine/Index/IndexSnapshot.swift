@@ -91,7 +91,7 @@ public struct IndexSnapshot: Sendable {
     public func search(_ query: Query, options: SearchOptions) -> [SearchHit] {
         let limit = max(options.limit, 0)
         guard limit > 0, !segments.isEmpty else { return [] }
-        var planner = QueryPlanner(snapshot: self)
+        var planner = QueryPlanner(snapshot: self, memo: options.memo)
         let defaults = planner.resolve(.defaultFields)
         let plan = planner.plan(query, scope: defaults)
         let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
@@ -145,6 +145,14 @@ public struct IndexSnapshot: Sendable {
             }
             doc = pruning && top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
         }
+    }
+
+    /// An upper bound of the documents `query` matches, from document frequencies alone (no posting is
+    /// decoded): a caller can tell that a search cannot fill a page before running it.
+    public func maximumMatches(_ query: Query, memo: PlanMemo? = nil) -> Int {
+        guard !segments.isEmpty else { return 0 }
+        let planner = QueryPlanner(snapshot: self, memo: memo)
+        return planner.maximumMatches(planner.plan(query, scope: planner.resolve(.defaultFields)))
     }
 
     /// Every live document matching `query`, in address order (unranked).

@@ -1,7 +1,7 @@
 /// A query resolved against one snapshot: text analyzed, field scopes resolved, prefix/fuzzy expanded to
 /// dictionary terms and statistics (idf) computed snapshot-wide, so every segment scores alike.
-indirect enum QueryPlan {
-    struct GroupEntry {
+indirect enum QueryPlan: Sendable {
+    struct GroupEntry: Sendable {
         let field: Int
         let term: [UInt8]
         let isExact: Bool
@@ -26,8 +26,13 @@ indirect enum QueryPlan {
 struct QueryPlanner {
     let snapshot: IndexSnapshot
     let analyzer = Analyzer()
+    /// Leaf plans shared with other searches of the same snapshot (nil: none).
+    let memo: PlanMemo?
 
-    init(snapshot: IndexSnapshot) { self.snapshot = snapshot }
+    init(snapshot: IndexSnapshot, memo: PlanMemo? = nil) {
+        self.snapshot = snapshot
+        self.memo = memo.flatMap { $0.serves(snapshot) ? $0 : nil }
+    }
 
     var totalDocuments: Int { snapshot.totalDocuments }
 
@@ -66,13 +71,13 @@ struct QueryPlanner {
     func plan(_ query: Query, scope: [Int]) -> QueryPlan {
         switch query {
         case .term(let text), .phrase(let text):
-            return textPlan(text, scope: scope)
+            return memoized(0, [text], nil, scope) { textPlan(text, scope: scope) }
         case .prefix(let text):
-            return prefixPlan(text, scope: scope)
+            return memoized(1, [text], nil, scope) { prefixPlan(text, scope: scope) }
         case .fuzzy(let text, let maxEdits):
-            return fuzzyPlan(text, maxEdits: maxEdits, scope: scope)
+            return memoized(2, [text], maxEdits, scope) { fuzzyPlan(text, maxEdits: maxEdits, scope: scope) }
         case .terms(let terms):
-            return termsPlan(terms, scope: scope)
+            return memoized(3, terms, nil, scope) { termsPlan(terms, scope: scope) }
         case .and(let clauses):
             if clauses.isEmpty { return .none }
             return .and(clauses.map { plan($0, scope: scope) })
@@ -89,6 +94,37 @@ struct QueryPlanner {
         case .none: return .none
         case .boost(let inner, let factor): return .boost(plan(inner, scope: scope), factor)
         case .documents(let set): return .documents(set)
+        }
+    }
+
+    /// A leaf's plan, from the memo when there is one.
+    private func memoized(_ kind: UInt8, _ text: [String], _ maxEdits: Int?, _ scope: [Int],
+                          _ make: () -> QueryPlan) -> QueryPlan {
+        guard let memo else { return make() }
+        return memo.plan(PlanMemo.Key(kind: kind, text: text, maxEdits: maxEdits, scope: scope), make)
+    }
+
+    /// At least as many documents as `plan` matches in this snapshot (deleted ones included): postings counted
+    /// from the document frequencies the plan located, without decoding any.
+    func maximumMatches(_ plan: QueryPlan) -> Int {
+        switch plan {
+        case .group(let entries, _, _):
+            var total = 0
+            for entry in entries {
+                guard let locations = entry.locations else { return totalDocuments }
+                for (ordinal, location) in locations.enumerated() where location >= 0 {
+                    guard let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
+                    total += Int(terms.docFreq[Int(location)])
+                }
+            }
+            return min(total, totalDocuments)
+        case .and(let clauses): return clauses.map(maximumMatches).min() ?? 0
+        case .or(let clauses): return min(clauses.reduce(0) { $0 + maximumMatches($1) }, totalDocuments)
+        case .not(let include, _): return maximumMatches(include)
+        case .boost(let inner, _): return maximumMatches(inner)
+        case .documents(let set): return min(set.count, totalDocuments)
+        case .none: return 0
+        case .phrase, .range, .all: return totalDocuments
         }
     }
 

@@ -86,9 +86,12 @@ public struct SearchOptions: Sendable {
     /// Rescores the best `rescoreWindow` candidates (after `boostField`); results are re-sorted.
     public var rescore: (@Sendable (DocAddress, Float) -> Float)?
     public var rescoreWindow: Int
+    /// Leaf plans shared with the caller's other searches of this snapshot (`PlanMemo`).
+    public var memo: PlanMemo?
 
     public init(limit: Int = 20, filter: Query? = nil, boostField: FieldID? = nil,
-                rescore: (@Sendable (DocAddress, Float) -> Float)? = nil, rescoreWindow: Int = 100) {
+                rescore: (@Sendable (DocAddress, Float) -> Float)? = nil, rescoreWindow: Int = 100, memo: PlanMemo? = nil) {
+        self.memo = memo
         self.limit = limit
         self.filter = filter
         self.boostField = boostField
