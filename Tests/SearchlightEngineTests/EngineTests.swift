@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 @testable import SearchlightEngine
 
@@ -241,6 +242,44 @@ final class EngineTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<50 { XCTAssertEqual(snapshot.count(.term("alpha")), 1) }
         }
+    }
+
+    /// Typo-tolerant lookups over several fields build each segment's vocabulary on first use; readers that
+    /// arrive together wait for one build and all get the answer a single reader gets, and the cache switches
+    /// when another scope is asked for.
+    func testVocabularyBuiltOnceUnderConcurrentFuzzyQueries() throws {
+        for i in 0..<300 {
+            try writer.upsert(doc("\(i)", "wireshark \(i)", i % 3 == 0 ? "packet analyzer wiresharp" : "network",
+                                  keywords: i % 5 == 0 ? ["wireshak"] : []))
+            if i % 100 == 99 { _ = try writer.commit() }
+        }
+        let snapshot = try writer.commit()
+        let all: @Sendable (Query) -> [String] = { query in
+            Set(snapshot.search(query, limit: 1000).compactMap { snapshot.id(of: $0.address) }).sorted()
+        }
+        XCTAssertGreaterThan(snapshot.segments.count, 1)
+        XCTAssertEqual(snapshot.segments.map(\.vocabularyMemoryBytes), snapshot.segments.map { _ in 0 })
+        let queries: [Query] = [.fuzzy("wireshrak", maxEdits: nil), .fuzzy("wireshark", maxEdits: 1), .fuzzy("netwrok", maxEdits: 2)]
+        // The expected answers, from each field's own dictionary walk (one field per scope: no vocabulary).
+        var expected: [[String]] = []
+        for query in queries {
+            var found = Set<String>()
+            for field in [title!, body!, keywords!] { found.formUnion(all(.scoped(.field(field), query))) }
+            expected.append(found.sorted())
+        }
+        XCTAssertEqual(snapshot.segments.map(\.vocabularyMemoryBytes), snapshot.segments.map { _ in 0 })
+        let answers = Mutex<[[[String]]]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let mine = queries.map(all)
+            answers.withLock { $0.append(mine) }
+        }
+        XCTAssertTrue(expected.allSatisfy { !$0.isEmpty })
+        XCTAssertTrue(answers.withLock { $0 } == Array(repeating: expected, count: 8), "every reader agrees with the per-field walks")
+        XCTAssertTrue(snapshot.segments.allSatisfy { $0.vocabularyMemoryBytes > 0 }, "built on first use")
+        // Another scope (two fields) rebuilds the cache for that scope and still agrees.
+        let twoFields = all(.scoped(.fields([title, keywords]), queries[0]))
+        let expectedTwo = Set(all(.scoped(.field(title), queries[0]))).union(all(.scoped(.field(keywords), queries[0]))).sorted()
+        XCTAssertTrue(twoFields == expectedTwo && !twoFields.isEmpty, "two-field scope")
     }
 
     func testChurnKeepsMemoryBounded() throws {
