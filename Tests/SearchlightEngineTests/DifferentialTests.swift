@@ -367,8 +367,8 @@ final class DifferentialTests: XCTestCase {
             let terms = (0..<vocabulary.count).map { index in vocabulary.withTerm(index) { Array($0) } }
             XCTAssertEqual(terms, union, "round \(round)")
             for (index, term) in terms.enumerated() {
-                let expected = fieldWords.enumerated().reduce(UInt64(0)) { mask, field in
-                    field.element?.contains(term) == true ? mask | 1 << UInt64(field.offset) : mask
+                let expected = fieldWords.enumerated().reduce(UInt32(0)) { mask, field in
+                    field.element?.contains(term) == true ? mask | 1 << UInt32(field.offset) : mask
                 }
                 XCTAssertEqual(vocabulary.fields[index], expected, "round \(round): fields of \(term)")
             }

@@ -12,22 +12,22 @@ struct SegmentVocabulary: Sendable {
     /// Start of term `i`; `offsets[count]` is the end of the last term.
     let offsets: [UInt32]
     /// Per term: bit `i` set when the dictionary of `scope[i]` holds it.
-    let fields: [UInt64]
+    let fields: [UInt32]
     let runs: RunIndex?
 
     /// The most fields a vocabulary covers (one bit each).
-    static let maximumScope = 64
+    static let maximumScope = 32
 
     var count: Int { fields.count }
 
-    var memoryBytes: Int { bytes.capacity + offsets.capacity * 4 + fields.capacity * 8 + (runs?.memoryBytes ?? 0) }
+    var memoryBytes: Int { bytes.capacity + offsets.capacity * 4 + fields.capacity * 4 + (runs?.memoryBytes ?? 0) }
 
     /// The union of the dictionaries `dictionaries[i]` (of field `scope[i]`; nil when the segment lacks it): a
     /// k-way merge of the sorted lists.
     init(scope: [Int], dictionaries: [FieldTerms?], runIndexMinimum: Int = RunIndex.minimumTerms) {
         precondition(scope.count == dictionaries.count && scope.count <= Self.maximumScope)
         self.scope = scope
-        var bytes: [UInt8] = [], offsets: [UInt32] = [0], fields: [UInt64] = []
+        var bytes: [UInt8] = [], offsets: [UInt32] = [0], fields: [UInt32] = []
         let lists = dictionaries.enumerated().compactMap { index, terms in terms.map { (bit: index, terms: $0) } }
         let total = lists.reduce(0) { $0 + $1.terms.count }
         offsets.reserveCapacity(total + 1)
@@ -42,12 +42,12 @@ struct SegmentVocabulary: Sendable {
             }
             guard best >= 0 else { break }
             let smallest = lists[best].terms, first = heads[best]
-            var mask: UInt64 = 0
+            var mask: UInt32 = 0
             smallest.withTerm(first) { term in
                 bytes.append(contentsOf: term)
                 for l in lists.indices where heads[l] < lists[l].terms.count {
                     guard l == best || lists[l].terms.compare(heads[l], term) == 0 else { continue }
-                    mask |= 1 << UInt64(lists[l].bit)
+                    mask |= 1 << UInt32(lists[l].bit)
                     heads[l] += 1
                 }
             }
