@@ -313,7 +313,7 @@ package struct QueryEvaluator {
         }
         return candidates.filter { address in
             assert(snapshot.isVisible(address), "candidates are restricted to visible documents")
-            return match.matchesAny(engine.text(field, of: address))
+            return engine.containsText(field, of: address) { match.matches(utf8: $0) }
         }
     }
 }
