@@ -32,6 +32,32 @@ final class StoredFieldsTests: XCTestCase {
         }
     }
 
+    /// `anyText` tests the raw bytes of the field's text values only (not other fields', not numbers or
+    /// bytes), stops at the first that passes, and agrees with testing the decoded texts.
+    func testAnyTextTestsTheFieldsTextValuesOnly() {
+        var bytes: [UInt8] = []
+        StoredFields.encode(values, into: &bytes)
+        func anyText(_ field: Int, _ test: (String) -> Bool) -> (found: Bool, seen: [String]) {
+            var seen: [String] = []
+            let found = bytes.withUnsafeBufferPointer { record in
+                StoredFields.anyText(record, field: FieldID(rawValue: UInt16(field))) { utf8 in
+                    let text = String(decoding: utf8, as: UTF8.self)
+                    seen.append(text)
+                    return test(text)
+                }
+            }
+            return (found, seen)
+        }
+        XCTAssertEqual(anyText(70) { _ in false }.seen, ["über 70", "second"])
+        XCTAssertEqual(anyText(70) { _ in false }.found, false)
+        XCTAssertEqual(anyText(70) { $0 == "über 70" }.seen, ["über 70"], "stops at the first match")
+        XCTAssertEqual(anyText(70) { $0 == "second" }.found, true)
+        XCTAssertEqual(anyText(3) { $0.isEmpty }.found, true)
+        XCTAssertEqual(anyText(3) { $0 == "über 70" }.found, false, "another field's value")
+        XCTAssertEqual(anyText(5) { _ in true }.found, false, "a number is not text")
+        XCTAssertEqual(anyText(64) { _ in true }.found, false, "bytes are not text")
+    }
+
     /// A record cut anywhere yields a prefix of its values and never reads past the end.
     func testTruncatedRecordsYieldAPrefix() {
         var bytes: [UInt8] = []

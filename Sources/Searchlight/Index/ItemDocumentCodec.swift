@@ -193,11 +193,11 @@ package enum ItemDocumentCodec {
     /// The attributes a query fetches and the stored fields they live in (their own, a custom key's text and
     /// date fields), plus the item blob and the expiration: resolved once per query, not per hit.
     package struct FetchPlan: Sendable {
-        let names: Set<String>
+        let names: FetchNames
         let fields: Set<FieldID>
 
         package init(_ names: Set<String>, schema: Schema) {
-            self.names = names
+            self.names = FetchNames(names)
             var fields = Set<FieldID>()
             for name in [blobField, expirationField] { if let id = schema.field(named: name) { fields.insert(id) } }
             for name in names {
@@ -217,32 +217,66 @@ package enum ItemDocumentCodec {
     }
 
     package static func item(from document: Document, schema: Schema, fetch: Set<String>? = nil) -> CSSearchableItem? {
+        item(from: document, schema: schema, fetch: fetch.map(FetchNames.init))
+    }
+
+    /// Attribute names to fetch, tested per stored value and blob entry: a few names are compared directly
+    /// (short names compare without hashing), many through a set.
+    struct FetchNames: Sendable {
+        private let list: [String]
+        private let set: Set<String>?
+
+        init(_ names: Set<String>) {
+            list = Array(names)
+            set = names.count > 8 ? names : nil
+        }
+
+        func contains(_ name: String) -> Bool { set?.contains(name) ?? list.contains(name) }
+    }
+
+    /// Values grouped by field name, in first-seen order: a document decodes few fields, so a linear search
+    /// beats hashing every name into a dictionary.
+    private struct Grouped<Value> {
+        var groups: [(name: String, values: [Value])] = []
+
+        mutating func append(_ value: Value, to name: String) {
+            if let index = groups.firstIndex(where: { $0.name == name }) {
+                groups[index].values.append(value)
+            } else {
+                groups.append((name, [value]))
+            }
+        }
+
+        subscript(name: String) -> [Value]? { groups.first { $0.name == name }?.values }
+    }
+
+    private static func item(from document: Document, schema: Schema, fetch: FetchNames?) -> CSSearchableItem? {
         var storage = AttributeStorage()
         var blobBytes: [UInt8]?
         var expiration: Double?
-        var texts: [String: [String]] = [:]
-        var numbers: [String: [Double]] = [:]
+        var texts = Grouped<String>()
+        var numbers = Grouped<Double>()
         for (field, value) in document.values {
             guard let name = schema.info(field)?.name else { continue }
             switch value {
             case .bytes(let b) where name == blobField: blobBytes = b
             case .number(let n) where name == expirationField: expiration = n
-            case .text(let s): texts[name, default: []].append(s)
-            case .number(let n): numbers[name, default: []].append(n)
+            case .text(let s): texts.append(s, to: name)
+            case .number(let n): numbers.append(n, to: name)
             default: break
             }
         }
         guard let blobBytes else { return nil }
         var reader = StoredValueReader(blobBytes)
         guard reader.byte() == blobVersion, let listener = reader.varint(), let count = reader.varint() else { return nil }
-        var inBlob = Set<String>()
+        var inBlob: [String] = []
         for _ in 0..<count {
             guard let rawTag = reader.byte(), let tag = BlobEntry(rawValue: rawTag), let name = reader.string() else {
                 return nil
             }
             if tag == .catalogValue {
                 guard let value = reader.value() else { return nil }
-                inBlob.insert(name)
+                inBlob.append(name)
                 if wanted(name, fetch) { storage.named[name] = .value(value) }
                 continue
             }
@@ -267,7 +301,7 @@ package enum ItemDocumentCodec {
             guard let value else { return nil }
             if wanted(name, fetch) { storage.custom[name] = CustomAttributeEntry(key: key, slot: .value(value)) }
         }
-        for (name, list) in texts where !name.hasPrefix("$") && !inBlob.contains(name) && wanted(name, fetch) {
+        for (name, list) in texts.groups where !name.hasPrefix("$") && !inBlob.contains(name) && wanted(name, fetch) {
             guard let descriptor = AttributeCatalog.descriptor(named: name) else { continue }
             switch descriptor.kind {
             case .string, .uniformType: storage.named[name] = .value(.string(list[0]))
@@ -276,7 +310,7 @@ package enum ItemDocumentCodec {
             default: break
             }
         }
-        for (name, list) in numbers where !name.hasPrefix("$") && !name.hasPrefix("_") && !inBlob.contains(name)
+        for (name, list) in numbers.groups where !name.hasPrefix("$") && !name.hasPrefix("_") && !inBlob.contains(name)
             && wanted(name, fetch) {
             guard let descriptor = AttributeCatalog.descriptor(named: name) else { continue }
             switch descriptor.kind {
@@ -292,5 +326,5 @@ package enum ItemDocumentCodec {
         return item
     }
 
-    private static func wanted(_ name: String, _ fetch: Set<String>?) -> Bool { fetch?.contains(name) ?? true }
+    private static func wanted(_ name: String, _ fetch: FetchNames?) -> Bool { fetch?.contains(name) ?? true }
 }

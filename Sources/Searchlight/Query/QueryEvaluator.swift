@@ -98,14 +98,17 @@ package struct QueryEvaluator {
     }
 
     /// All operands, each evaluated inside the result so far. The postings of the operands that are text
-    /// comparisons are intersected first, most selective first and only while they are cheaper than verifying
-    /// the documents left (no stored values read), so verification runs on few documents.
+    /// comparisons narrow the documents first, most selective first and only while they are cheaper than
+    /// verifying the documents left (no stored values read), so verification runs on few documents. They are
+    /// intersected by one engine conjunction: the rarest clause leads and the others seek to its documents,
+    /// so a wide expansion (`game*`: dozens of terms) is never merged whole when a rare term drives.
     private mutating func conjunction(_ operands: [QueryExpression], within: [DocAddress]?) -> [DocAddress] {
         var current = within
         // Postings name expired documents too; they are dropped once, after the intersections.
         var unfiltered = false
         var plans: [Int: [FieldID: Access]] = [:]
-        var fetched: [Int: [FieldID: [DocAddress]]] = [:]
+        // The operands whose postings `current` is already restricted to.
+        var narrowed = Set<Int>()
         // Comparisons with a literal prefix (dictionary lookups) first; those needing a dictionary walk only
         // while many documents remain.
         for walks in [false, true] {
@@ -119,33 +122,39 @@ package struct QueryEvaluator {
                 for case .postings(_, let count) in access.values { estimate += count }
                 order.append((index, estimate))
             }
+            var clauses: [Query] = []
+            // An upper bound of the documents the conjunction can yield: the smallest clause so far.
+            var lead = current?.count
             for (index, estimate) in order.sorted(by: { $0.estimate < $1.estimate }) {
                 guard let access = plans[index] else { continue }
-                if let current {
-                    guard Self.postingsPay(estimate, against: current.count) else { break }
+                if let lead {
+                    guard Self.postingsPay(estimate, against: lead) else { break }
                 } else if estimate * 2 >= engine.documentCount {
                     break
                 }
-                var lists: [FieldID: [DocAddress]] = [:]
-                var union: [DocAddress] = []
-                for (field, plan) in access {
-                    guard case .postings(let terms, _) = plan else { continue }
-                    let list = terms.isEmpty ? [] : engine.matches(.scoped(.field(field), .terms(terms)))
-                    lists[field] = list
-                    union = SortedAddresses.union(union, list)
+                var fields: [Query] = []
+                for (field, plan) in access.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    guard case .postings(let terms, _) = plan, !terms.isEmpty else { continue }
+                    fields.append(.scoped(.field(field), .terms(terms)))
                 }
-                fetched[index] = lists
-                if current == nil { unfiltered = true }
-                current = current.map { SortedAddresses.intersect($0, union) } ?? union
-                if current?.isEmpty == true { return [] }
+                // No field has a term every match must hold: the comparison, so the conjunction, matches nothing.
+                if fields.isEmpty { return [] }
+                clauses.append(fields.count == 1 ? fields[0] : .or(fields))
+                narrowed.insert(index)
+                lead = min(lead ?? .max, estimate)
             }
+            if clauses.isEmpty { continue }
+            if let current { clauses.append(.documents(DocumentSet(current))) } else { unfiltered = true }
+            let found = engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses))
+            if found.isEmpty { return [] }
+            current = found
         }
         if unfiltered { current = current?.filter(snapshot.isUnexpired) }
         for (index, operand) in operands.enumerated() {
             if let access = plans[index], case .comparison(let comparison) = operand {
                 let fields = AttributeFields(comparison.attribute, schema: engine.schema)
                 current = textComparison(comparison, fields: fields, within: current, access: access,
-                                         fetched: fetched[index])
+                                         narrowed: narrowed.contains(index))
             } else {
                 current = evaluate(operand, within: current)
             }
@@ -215,17 +224,16 @@ package struct QueryEvaluator {
         return result
     }
 
-    /// A string `==`: text fields (postings candidates, or `candidates` already looked up), the domain, and
-    /// numeric columns for presence or a number-like string.
+    /// A string `==`: text fields (postings candidates, or `within` itself when it is already `narrowed` to
+    /// the postings of `access`), the domain, and numeric columns for presence or a number-like string.
     private mutating func textComparison(_ comparison: Comparison, fields: AttributeFields, within: [DocAddress]?,
-                                         access: [FieldID: Access]? = nil,
-                                         fetched: [FieldID: [DocAddress]]? = nil) -> [DocAddress] {
+                                         access: [FieldID: Access]? = nil, narrowed: Bool = false) -> [DocAddress] {
         guard case .string(let pattern) = comparison.value else { return [] }
         var result: [DocAddress] = []
         let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
         for field in fields.text {
             let found = text(match, pattern: pattern, field: field, within: within,
-                             access: access?[field], fetched: fetched?[field])
+                             access: access?[field], narrowed: narrowed)
             result = SortedAddresses.union(result, found)
         }
         if Self.isDomainAttribute(comparison.attribute) {
@@ -288,18 +296,19 @@ package struct QueryEvaluator {
         }
     }
 
-    /// Visible documents (among `within`) whose stored values of `field` satisfy `match`. Candidates come from
-    /// `fetched` postings, or the postings of `access` (planned now if nil), or, when those would name more
-    /// documents than verifying directly costs, from `within` (or every visible document) itself.
+    /// Visible documents (among `within`) whose stored values of `field` satisfy `match`. Candidates are
+    /// `within` itself when it is `narrowed` to the postings of `access` already, or come from the postings of
+    /// `access` (planned now if nil), or, when those would name more documents than verifying directly costs,
+    /// from `within` (or every visible document) itself.
     private mutating func text(_ match: TextMatch, pattern: StringPattern, field: FieldID, within: [DocAddress]?,
-                               access known: Access?, fetched: [DocAddress]?) -> [DocAddress] {
-        var list = fetched
+                               access known: Access?, narrowed: Bool) -> [DocAddress] {
+        if case .postings(let terms, _)? = known, terms.isEmpty { return [] }
+        var list: [DocAddress]?
         let direct = within.map { within in
-            within.count <= Self.directLimit.plan || (within.count <= Self.directLimit.walk && known == nil
+            narrowed || within.count <= Self.directLimit.plan || (within.count <= Self.directLimit.walk && known == nil
                 && CandidateTerms.needsDictionaryScan(match, pattern: pattern))
         } ?? false
-        if list == nil, !direct,
-           case .postings(let terms, let count) = known ?? access(match, pattern: pattern, field: field) {
+        if !direct, case .postings(let terms, let count) = known ?? access(match, pattern: pattern, field: field) {
             if terms.isEmpty { return [] }
             let pays = within.map { Self.postingsPay(count, against: $0.count) } ?? (count * 2 < engine.documentCount)
             if pays { list = engine.matches(.scoped(.field(field), .terms(terms))) }
@@ -308,12 +317,13 @@ package struct QueryEvaluator {
         if let list {
             candidates = within.map { SortedAddresses.intersect($0, list) } ?? list.filter(snapshot.isUnexpired)
         } else {
-            // A scan: no literal text the dictionary could look up, or postings wider than the scan itself.
+            // Already narrowed, a scan (no literal text the dictionary could look up), or postings wider than
+            // the scan itself.
             candidates = within ?? universe
         }
         return candidates.filter { address in
             assert(snapshot.isVisible(address), "candidates are restricted to visible documents")
-            return match.matchesAny(engine.text(field, of: address))
+            return engine.containsText(field, of: address) { match.matches(utf8: $0) }
         }
     }
 }

@@ -99,6 +99,13 @@ package struct TextMatch: Sendable {
         return matcher.matches(Folding.fold(value, options: folding))
     }
 
+    /// Whether one stored value, given as its UTF-8 bytes, matches: an ASCII value of a simple whole-value
+    /// pattern is decided on the bytes, anything else on the decoded string.
+    package func matches(utf8 value: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let quick = quickMatch(value) { return quick }
+        return matches(String(decoding: value, as: UTF8.self))
+    }
+
     /// Whether any of several values (a multi-valued attribute) matches.
     package func matchesAny(_ values: [String]) -> Bool { values.contains(where: matches) }
 }

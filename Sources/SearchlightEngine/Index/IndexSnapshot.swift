@@ -224,6 +224,18 @@ public struct IndexSnapshot: Sendable {
         valid(address) ? segments[Int(address.segment)].storedTexts(Int(address.doc), field: field) : []
     }
 
+    /// Whether some raw stored text value of `field` satisfies `test`, given its UTF-8 bytes (valid UTF-8,
+    /// as indexed): verifies a candidate without building a string per value.
+    package func containsText(_ field: FieldID, of address: DocAddress,
+                              where test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard valid(address) else { return false }
+        let segment = segments[Int(address.segment)], doc = Int(address.doc)
+        return segment.storedBytes.withUnsafeBufferPointer { all in
+            StoredFields.anyText(UnsafeBufferPointer(rebasing: all[Int(segment.storedOffsets[doc])..<Int(segment.storedOffsets[doc + 1])]),
+                                 field: field, where: test)
+        }
+    }
+
     public func id(of address: DocAddress) -> String? {
         valid(address) ? segments[Int(address.segment)].id(Int(address.doc)) : nil
     }

@@ -54,14 +54,30 @@ enum StoredFields {
         var texts: [String] = []
         forEachValue(bytes) { id, tag, slice in
             if id == field, tag == 0 { texts.append(String(decoding: slice, as: UTF8.self)) }
+            return true
         }
         return texts
     }
 
+    /// Whether some text value of `field` satisfies `test`, given its UTF-8 bytes: verification without
+    /// building a string per value. Stops at the first value that passes.
+    static func anyText(_ bytes: UnsafeBufferPointer<UInt8>, field: FieldID,
+                        where test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var found = false
+        forEachValue(bytes) { id, tag, slice in
+            if id == field, tag == 0, test(slice) {
+                found = true
+                return false
+            }
+            return true
+        }
+        return found
+    }
+
     /// Calls `body` with each stored value's field, tag (0 text, 1 number, 2 bytes) and encoded bytes (the
-    /// UTF-8 text, the 8 little-endian bytes of a number, or the raw bytes).
+    /// UTF-8 text, the 8 little-endian bytes of a number, or the raw bytes); `body` returns false to stop.
     private static func forEachValue(_ bytes: UnsafeBufferPointer<UInt8>,
-                                     _ body: (FieldID, UInt8, UnsafeBufferPointer<UInt8>) -> Void) {
+                                     _ body: (FieldID, UInt8, UnsafeBufferPointer<UInt8>) -> Bool) {
         var offset = 0
         guard bytes.count > 0 else { return }
         let count = Int(VarInt.read(bytes, &offset))
@@ -79,7 +95,7 @@ enum StoredFields {
                 length = Int(VarInt.read(bytes, &offset))
             }
             guard offset + length <= bytes.count else { return }
-            body(field, tag, UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]))
+            guard body(field, tag, UnsafeBufferPointer(rebasing: bytes[offset..<offset + length])) else { return }
             offset += length
         }
     }
@@ -89,7 +105,7 @@ enum StoredFields {
         var values: [(FieldID, FieldValue)] = []
         if let capacity { values.reserveCapacity(capacity) }
         forEachValue(bytes) { field, tag, slice in
-            guard keep(field) else { return }
+            guard keep(field) else { return true }
             switch tag {
             case 0: values.append((field, .text(String(decoding: slice, as: UTF8.self))))
             case 1:
@@ -98,6 +114,7 @@ enum StoredFields {
                 values.append((field, .number(Double(bitPattern: bits))))
             default: values.append((field, .bytes(Array(slice))))
             }
+            return true
         }
         return values
     }

@@ -62,5 +62,16 @@ final class FetchDecodingTests: XCTestCase {
         XCTAssertEqual(item.attributeSet.value(forCustomKey: tags) as? [String], ["red", "green"])
         XCTAssertEqual(item.attributeSet.title, "title 3")
         XCTAssertNil(item.attributeSet.contentDescription)
+        // Many names (tested through a set, not one by one): every attribute but the description, exactly as
+        // the full decode has them.
+        let many: Set<String> = ["title", "displayName", "keywords", "contentURL", "rankingHint", "lastUsedDate",
+                                 "contentType", "contentTypeTree", "section", "tags", "installedSize", "released"]
+        for id in ["id0", "id3", "id4"] {
+            let address = try XCTUnwrap(snapshot.lookup(id: id))
+            var expected = try XCTUnwrap(ItemDocumentCodec.item(at: address, in: snapshot)).attributeSet.snapshot
+            XCTAssertNotNil(expected.named.removeValue(forKey: "contentDescription"))
+            let fetched = try XCTUnwrap(ItemDocumentCodec.item(at: address, in: snapshot, fetch: many))
+            XCTAssertEqual(fetched.attributeSet.snapshot, expected, id)
+        }
     }
 }
