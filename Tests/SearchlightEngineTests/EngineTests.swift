@@ -282,6 +282,36 @@ final class EngineTests: XCTestCase {
         XCTAssertTrue(twoFields == expectedTwo && !twoFields.isEmpty, "two-field scope")
     }
 
+    /// The snapshot-wide vocabulary is kept across commits while the segments it covers hold most documents: a
+    /// small new segment is walked on its own (its terms still found), a large one makes the next search rebuild.
+    func testSnapshotVocabularyKeptWhileItCoversMostDocuments() throws {
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
+        var next = 0
+        func batch(_ count: Int, _ word: String) throws -> IndexSnapshot {
+            for _ in 0..<count {
+                try writer.upsert(doc("\(next)", "\(word) \(next)", "packet analyzer", keywords: ["network"]))
+                next += 1
+            }
+            return try writer.commit()
+        }
+        for _ in 0..<3 { _ = try batch(100, "wireshark") }
+        var snapshot = try batch(100, "wireshark")
+        XCTAssertEqual(snapshot.segments.count, 4)
+        let cache = snapshot.vocabularies
+        XCTAssertEqual(cache.coveredSegments, 0)
+        XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
+        XCTAssertEqual(cache.coveredSegments, 4)
+        XCTAssertGreaterThan(cache.memoryBytes, 0)
+        snapshot = try batch(10, "zyxwvutsr")
+        XCTAssertEqual(snapshot.count(.fuzzy("zyxwvutrs", maxEdits: nil)), 10, "the uncovered segment is walked")
+        XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
+        XCTAssertEqual(cache.coveredSegments, 4, "410 documents, 400 covered: kept")
+        snapshot = try batch(300, "zyxwvutsr")
+        XCTAssertEqual(snapshot.count(.fuzzy("zyxwvutrs", maxEdits: nil)), 310)
+        XCTAssertEqual(cache.coveredSegments, 6, "710 documents, 400 covered: rebuilt over all six")
+        XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
+    }
+
     func testChurnKeepsMemoryBounded() throws {
         writer.mergePolicy = MergePolicy(maxSegments: 4)
         func corpus(_ round: Int) -> [Document] {

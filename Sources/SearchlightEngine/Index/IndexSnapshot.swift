@@ -41,8 +41,12 @@ public struct IndexSnapshot: Sendable {
     let fieldAverages: [Float]
     /// Total documents in the segments (deleted included), the N of idf.
     let totalDocuments: Int
+    /// The typo-tolerant searches' vocabulary across segments, shared with the writer's other snapshots.
+    let vocabularies: VocabularyCache
 
-    init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64) {
+    init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64,
+         vocabularies: VocabularyCache = VocabularyCache()) {
+        self.vocabularies = vocabularies
         self.segments = segments
         self.live = live
         self.schema = schema

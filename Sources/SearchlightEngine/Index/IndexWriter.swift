@@ -16,6 +16,8 @@ public final class IndexWriter {
     private var bufferLive: [Bool] = []
     private var bufferIDs: [String: Int] = [:]
     private var generation: UInt64 = 0
+    /// Shared by this writer's snapshots (`VocabularyCache`).
+    private let vocabularies = VocabularyCache()
     private var dirty = false
     /// The last committed snapshot.
     public private(set) var snapshot = IndexSnapshot()
@@ -261,7 +263,7 @@ public final class IndexWriter {
         generation += 1
         dirty = false
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
-                                 generation: generation)
+                                 generation: generation, vocabularies: vocabularies)
         return snapshot
     }
 
@@ -364,7 +366,7 @@ public final class IndexWriter {
         bufferIDs = [:]
         dirty = false
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
-                                 generation: generation)
+                                 generation: generation, vocabularies: vocabularies)
     }
 
     /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the

@@ -330,7 +330,12 @@ struct QueryPlanner {
     func nearTerms(_ key: [UInt8], maxEdits: Int, scope: [Int]) -> [[TermList]] {
         var lists = [[TermList]](repeating: [], count: scope.count)
         let shared = scope.count > 1 && scope.count <= SegmentVocabulary.maximumScope
-        for (ordinal, segment) in snapshot.segments.enumerated() {
+        // The segments the snapshot-wide vocabulary covers get one walk between them.
+        var covered = Set<Int>()
+        if shared, let vocabulary = snapshot.vocabularies.vocabulary(for: snapshot.segments, scope: scope) {
+            covered = nearTerms(key, maxEdits: maxEdits, scope: scope, in: vocabulary, into: &lists)
+        }
+        for (ordinal, segment) in snapshot.segments.enumerated() where !covered.contains(ordinal) {
             guard shared else {
                 for (position, field) in scope.enumerated() {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
@@ -365,6 +370,48 @@ struct QueryPlanner {
             }
         }
         return lists
+    }
+
+    /// The near terms of the segments `vocabulary` covers, appended to `lists` (per scope position, one list
+    /// per segment); returns the ordinals of those segments.
+    private func nearTerms(_ key: [UInt8], maxEdits: Int, scope: [Int], in vocabulary: SnapshotVocabulary,
+                           into lists: inout [[TermList]]) -> Set<Int> {
+        var ordinalOf: [ObjectIdentifier: Int] = [:]
+        for (ordinal, segment) in snapshot.segments.enumerated() { ordinalOf[ObjectIdentifier(segment)] = ordinal }
+        // Per covered segment (by its position in the vocabulary): its ordinal here, if still in the snapshot.
+        let ordinals = vocabulary.segments.map { ordinalOf[ObjectIdentifier($0)] }
+        var indices = [[[Int]]](repeating: [], count: ordinals.count)
+        for term in vocabulary.fuzzy(key, maxEdits: maxEdits) {
+            vocabulary.withTerm(term) { bytes in
+                for entry in Int(vocabulary.entryStart[term])..<Int(vocabulary.entryStart[term + 1]) {
+                    let position = Int(vocabulary.entrySegment[entry])
+                    guard let ordinal = ordinals[position] else { continue }
+                    if indices[position].isEmpty { indices[position] = [[Int]](repeating: [], count: scope.count) }
+                    var mask = vocabulary.entryFields[entry]
+                    while mask != 0 {
+                        let bit = mask.trailingZeroBitCount
+                        mask &= mask - 1
+                        let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(scope[bit])))
+                        if let index = terms?.find(bytes) {
+                            indices[position][bit].append(index)
+                        } else {
+                            assertionFailure("vocabulary term missing from its field's dictionary")
+                        }
+                    }
+                }
+            }
+        }
+        var covered = Set<Int>()
+        for (position, ordinal) in ordinals.enumerated() {
+            guard let ordinal else { continue }
+            covered.insert(ordinal)
+            for (bit, field) in scope.enumerated() where !indices[position].isEmpty && !indices[position][bit].isEmpty {
+                // Vocabulary order is byte order, as in each dictionary: the indices are ascending.
+                lists[bit].append(TermList(ordinal: ordinal, terms: snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(field)))!,
+                                           indices: indices[position][bit]))
+            }
+        }
+        return covered
     }
 
     // MARK: Plan → iterator

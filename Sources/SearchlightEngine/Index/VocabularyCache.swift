@@ -1,0 +1,39 @@
+import Synchronization
+
+/// The `SnapshotVocabulary` of a writer's snapshots: built on a typo-tolerant search's first use and kept while
+/// the segments it covers hold most of a snapshot's documents (at least `minimumCoverage`), so commits that add a
+/// few small segments do not rebuild it; those segments are walked one by one until a merge or growth leaves
+/// too much uncovered. Shared by every snapshot of one writer.
+final class VocabularyCache: Sendable {
+    private let current = Mutex<SnapshotVocabulary?>(nil)
+
+    /// The share of a snapshot's documents the cached vocabulary must cover to be used.
+    static let minimumCoverage = 0.75
+
+    init() {}
+
+    /// The vocabulary for `segments` (those it does not cover are walked separately), or nil when one walk per
+    /// segment is as good (a single segment) or the scope is too wide for the fields' bits.
+    func vocabulary(for segments: [Segment], scope: [Int]) -> SnapshotVocabulary? {
+        guard segments.count >= 2, segments.count <= SnapshotVocabulary.maximumSegments,
+              scope.count > 1, scope.count <= SegmentVocabulary.maximumScope else { return nil }
+        return current.withLock { cached in
+            let total = segments.reduce(0) { $0 + $1.documentCount }
+            if let vocabulary = cached, vocabulary.scope == scope {
+                let held = Set(vocabulary.segments.map(ObjectIdentifier.init))
+                let covered = segments.reduce(0) { held.contains(ObjectIdentifier($1)) ? $0 + $1.documentCount : $0 }
+                if Double(covered) >= Self.minimumCoverage * Double(total) { return vocabulary }
+            }
+            let built = SnapshotVocabulary(scope: scope, segments: segments,
+                                           vocabularies: segments.map { $0.vocabulary(for: scope) })
+            cached = built
+            return built
+        }
+    }
+
+    /// The number of segments the cached vocabulary covers (0: none cached).
+    var coveredSegments: Int { current.withLock { $0?.segments.count ?? 0 } }
+
+    /// Bytes of the cached vocabulary (0 before a typo-tolerant search built one).
+    var memoryBytes: Int { current.withLock { $0?.memoryBytes ?? 0 } }
+}

@@ -1,0 +1,97 @@
+/// The distinct terms of a scope's fields across several segments, sorted, each with the segments holding it
+/// and, per segment, the fields (the bits of that segment's `SegmentVocabulary`).
+///
+/// A typo-tolerant word walks every segment's vocabulary near the same prefixes; most of that walk repeats, since
+/// segments share most of their terms. One walk over the union of the segments finds the near terms of all of
+/// them. Kept by a writer's `VocabularyCache` across its snapshots while the segments it covers hold most of the
+/// documents; segments added since are walked one by one.
+struct SnapshotVocabulary: Sendable {
+    let scope: [Int]
+    /// The segments covered (held, so their identities stay unique while the vocabulary lives).
+    let segments: [Segment]
+    let bytes: [UInt8]
+    /// Start of term `i`; `offsets[count]` is the end of the last term.
+    let offsets: [UInt32]
+    /// Per term: where its entries start in `entrySegment` / `entryFields` (`count + 1` values).
+    let entryStart: [UInt32]
+    /// Per entry: the position in `segments` of a segment holding the term.
+    let entrySegment: [UInt16]
+    /// Per entry: the scope positions (bits) of the fields holding it in that segment.
+    let entryFields: [UInt32]
+    let runs: RunIndex?
+
+    /// The most segments one vocabulary covers (positions are 16 bits).
+    static let maximumSegments = Int(UInt16.max)
+
+    var count: Int { offsets.count - 1 }
+
+    var memoryBytes: Int {
+        bytes.capacity + (offsets.capacity + entryStart.capacity + entryFields.capacity) * 4 + entrySegment.capacity * 2
+            + (runs?.memoryBytes ?? 0)
+    }
+
+    /// The union of `vocabularies` (of `segments`, same order, all of `scope`): a k-way merge of the sorted lists.
+    init(scope: [Int], segments: [Segment], vocabularies: [SegmentVocabulary], runIndexMinimum: Int = RunIndex.minimumTerms) {
+        precondition(segments.count == vocabularies.count && segments.count <= Self.maximumSegments)
+        precondition(vocabularies.allSatisfy { $0.scope == scope })
+        self.scope = scope
+        self.segments = segments
+        var bytes: [UInt8] = [], offsets: [UInt32] = [0], entryStart: [UInt32] = [0]
+        var entrySegment: [UInt16] = [], entryFields: [UInt32] = []
+        let total = vocabularies.reduce(0) { $0 + $1.count }
+        entrySegment.reserveCapacity(total)
+        entryFields.reserveCapacity(total)
+        var heads = [Int](repeating: 0, count: vocabularies.count)
+        while true {
+            var best = -1
+            for v in vocabularies.indices where heads[v] < vocabularies[v].count {
+                if best < 0 || vocabularies[v].withTerm(heads[v], { Self.compare(vocabularies[best], heads[best], $0) }) > 0 {
+                    best = v
+                }
+            }
+            guard best >= 0 else { break }
+            vocabularies[best].withTerm(heads[best]) { term in
+                bytes.append(contentsOf: term)
+                for v in vocabularies.indices where heads[v] < vocabularies[v].count {
+                    guard v == best || Self.compare(vocabularies[v], heads[v], term) == 0 else { continue }
+                    entrySegment.append(UInt16(v))
+                    entryFields.append(vocabularies[v].fields[heads[v]])
+                    heads[v] += 1
+                }
+            }
+            offsets.append(UInt32(bytes.count))
+            entryStart.append(UInt32(entrySegment.count))
+        }
+        self.bytes = bytes
+        self.offsets = offsets
+        self.entryStart = entryStart
+        self.entrySegment = entrySegment
+        self.entryFields = entryFields
+        runs = offsets.count - 1 >= runIndexMinimum ? RunIndex(bytes: bytes, offsets: offsets) : nil
+    }
+
+    /// Byte order of term `index` of `vocabulary` against `key`.
+    private static func compare(_ vocabulary: SegmentVocabulary, _ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
+        vocabulary.withTerm(index) { term in
+            let common = min(term.count, key.count)
+            var i = 0
+            while i < common {
+                if term[i] != key[i] { return Int(term[i]) - Int(key[i]) }
+                i += 1
+            }
+            return term.count - key.count
+        }
+    }
+
+    /// Calls `body` with the bytes of term `index`.
+    @inline(__always)
+    func withTerm<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let start = Int(offsets[index]), end = Int(offsets[index + 1])
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// Indices of terms within `maxEdits` Levenshtein edits (on UTF-8 bytes) of `query`, ascending.
+    func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
+        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
+    }
+}
