@@ -37,7 +37,7 @@ package struct UserQueryRanking: Sendable {
         var factor: Double = 1
         if let title, !typed.isEmpty {
             var coverage = 0.0
-            for value in snapshot.engine.text(title, of: address) {
+            for value in snapshot.engine.text(title, of: address) where Self.mayStart(value, with: typed) {
                 let folded = Self.normalize(value)
                 guard folded.hasPrefix(typed), !folded.isEmpty else { continue }
                 coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
@@ -56,6 +56,24 @@ package struct UserQueryRanking: Sendable {
             factor *= EngagementLedger.factor(record, at: snapshot.now)
         }
         return Float(factor)
+    }
+
+    /// Whether `value`, normalized, can start with `typed` (already normalized): false when the first
+    /// non-whitespace byte of each is an ASCII letter or digit and they differ after lowercasing, the only change
+    /// folding makes to those bytes. Most hits' titles fail here, before they are folded.
+    static func mayStart(_ value: String, with typed: String) -> Bool {
+        guard let expected = typed.utf8.first, Self.isASCIIWordByte(expected) else { return true }
+        for byte in value.utf8 {
+            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { continue }
+            guard Self.isASCIIWordByte(byte) else { return true }
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            return lower == expected
+        }
+        return true
+    }
+
+    private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
     /// Folded (case and diacritics) text with whitespace runs collapsed to one space, trimmed.

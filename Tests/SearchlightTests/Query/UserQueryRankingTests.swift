@@ -105,4 +105,24 @@ final class UserQueryNormalizationTests: XCTestCase {
         XCTAssertNil(UserQueryRanking.collapseASCIIWhitespace("中文"))
         XCTAssertEqual(UserQueryRanking.collapseASCIIWhitespace(" a \r\n b "), "a b")
     }
+
+    /// The pre-check that skips folding a title never rejects one whose normalized form starts with the typed
+    /// text, and does reject ASCII titles starting with another letter or digit.
+    func testStartPreCheckNeverRejectsAMatch() {
+        let titles = ["", "  Thunderbird Mail", "thunderbird", "THUNDER", "\tÉcole", "école", "Ecole", "-dash", "3dchess",
+                      "中文 输入法", "ß-tool", "Ssh", "x11-apps", " \u{00A0}Nbsp", "Zebra", "zebra tools"]
+        let typed = ["thunderb", "t", "ecole", "e", "-d", "3d", "中文", "ss", "x", "nbsp", "zebra t", "a"]
+        var rejected = 0
+        for title in titles {
+            for text in typed.map(UserQueryRanking.normalize) {
+                let matches = UserQueryRanking.normalize(title).hasPrefix(text)
+                let may = UserQueryRanking.mayStart(title, with: text)
+                if matches { XCTAssertTrue(may, "\(title.debugDescription) starts with \(text)") }
+                if !may { rejected += 1 }
+            }
+        }
+        XCTAssertFalse(UserQueryRanking.mayStart("Zebra", with: "thunderb"))
+        XCTAssertFalse(UserQueryRanking.mayStart("  3dchess", with: "x"))
+        XCTAssertGreaterThan(rejected, 50)
+    }
 }
