@@ -1,7 +1,7 @@
 /// The sealed, sorted term dictionary of one field in one segment: all term bytes in one buffer with
 /// offsets, and parallel arrays pointing into the segment's postings. A term lookup is one binary
 /// search; a prefix is a binary search plus a range.
-struct FieldTerms: Sendable {
+struct FieldTerms: SortedTerms, Sendable {
     let bytes: [UInt8]
     /// Start of term `i`; `offsets[count]` is the end of the last term.
     let offsets: [UInt32]
@@ -34,13 +34,6 @@ struct FieldTerms: Sendable {
     var memoryBytes: Int {
         bytes.capacity + (offsets.capacity + docFreq.capacity + postingStart.capacity + blockStart.capacity + positionStart.capacity) * 4
             + (runs?.memoryBytes ?? 0)
-    }
-
-    /// Calls `body` with the bytes of term `index`.
-    @inline(__always)
-    func withTerm<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let start = Int(offsets[index]), end = Int(offsets[index + 1])
-        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     func term(_ index: Int) -> String {
@@ -153,12 +146,6 @@ struct FieldTerms: Sendable {
             }
             return start..<low
         }
-    }
-
-    /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending
-    /// (`FuzzyWalk`).
-    func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
-        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
     }
 }
 

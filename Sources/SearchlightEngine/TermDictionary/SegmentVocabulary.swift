@@ -5,7 +5,7 @@
 /// same walk near the same prefixes once per field; one walk over the union finds the near terms of all of
 /// them, and only those few are then looked up in the fields that hold them. Built on first use and cached by
 /// the segment (`Segment.vocabulary(for:)`), since segments never change.
-struct SegmentVocabulary: Sendable {
+struct SegmentVocabulary: SortedTerms, Sendable {
     /// The fields, in the order of `fields`' bits.
     let scope: [Int]
     let bytes: [UInt8]
@@ -58,17 +58,5 @@ struct SegmentVocabulary: Sendable {
         self.offsets = offsets
         self.fields = fields
         runs = fields.count >= runIndexMinimum ? RunIndex(bytes: bytes, offsets: offsets) : nil
-    }
-
-    /// Calls `body` with the bytes of term `index`.
-    @inline(__always)
-    func withTerm<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let start = Int(offsets[index]), end = Int(offsets[index + 1])
-        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-    }
-
-    /// Indices of terms within `maxEdits` Levenshtein edits (on UTF-8 bytes) of `query`, ascending.
-    func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
-        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
     }
 }

@@ -5,7 +5,7 @@
 /// segments share most of their terms. One walk over the union of the segments finds the near terms of all of
 /// them. Kept by a writer's `VocabularyCache` across its snapshots while the segments it covers hold most of the
 /// documents; segments added since are walked one by one.
-struct SnapshotVocabulary: Sendable {
+struct SnapshotVocabulary: SortedTerms, Sendable {
     let scope: [Int]
     /// The segments covered (held, so their identities stay unique while the vocabulary lives).
     let segments: [Segment]
@@ -81,17 +81,5 @@ struct SnapshotVocabulary: Sendable {
             }
             return term.count - key.count
         }
-    }
-
-    /// Calls `body` with the bytes of term `index`.
-    @inline(__always)
-    func withTerm<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let start = Int(offsets[index]), end = Int(offsets[index + 1])
-        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-    }
-
-    /// Indices of terms within `maxEdits` Levenshtein edits (on UTF-8 bytes) of `query`, ascending.
-    func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
-        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
     }
 }

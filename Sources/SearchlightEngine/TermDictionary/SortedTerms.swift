@@ -1,0 +1,24 @@
+/// A sorted list of distinct terms in one byte buffer with offsets: a field's dictionary (`FieldTerms`) or a
+/// vocabulary across fields or segments. What reading a term and the fuzzy walk need.
+protocol SortedTerms {
+    var bytes: [UInt8] { get }
+    /// Start of term `i`; `offsets[count]` is the end of the last term.
+    var offsets: [UInt32] { get }
+    /// The run index of the first two bytes, for large lists (`RunIndex`).
+    var runs: RunIndex? { get }
+}
+
+extension SortedTerms {
+    /// Calls `body` with the bytes of term `index`.
+    @inline(__always)
+    func withTerm<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let start = Int(offsets[index]), end = Int(offsets[index + 1])
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending
+    /// (`FuzzyWalk`).
+    func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
+        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
+    }
+}
