@@ -302,6 +302,11 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
         XCTAssertEqual(cache.coveredSegments, 4)
         XCTAssertGreaterThan(cache.memoryBytes, 0)
+        // The caches count in the index's memory figures.
+        XCTAssertEqual(snapshot.memoryBreakdown["vocabulary"],
+                       cache.memoryBytes + snapshot.segments.reduce(0) { $0 + $1.vocabularyMemoryBytes })
+        XCTAssertEqual(snapshot.stats.estimatedMemoryBytes, snapshot.segments.reduce(0) { $0 + $1.memoryBytes }
+                       + snapshot.live.reduce(0) { $0 + $1.memoryBytes } + cache.memoryBytes)
         snapshot = try batch(10, "zyxwvutsr")
         XCTAssertEqual(snapshot.count(.fuzzy("zyxwvutrs", maxEdits: nil)), 10, "the uncovered segment is walked")
         XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)

@@ -341,6 +341,7 @@ public struct IndexSnapshot: Sendable {
     public var memoryBreakdown: [String: Int] {
         var total: [String: Int] = [:]
         for segment in segments { total.merge(segment.memoryBreakdown, uniquingKeysWith: +) }
+        total["vocabulary", default: 0] += vocabularies.memoryBytes
         return total
     }
 
@@ -348,7 +349,8 @@ public struct IndexSnapshot: Sendable {
         let total = segments.reduce(0) { $0 + $1.documentCount }
         return IndexStats(documents: documentCount, deletedDocuments: total - documentCount,
                           terms: segments.reduce(0) { $0 + $1.termCount }, segments: segments.count,
-                          estimatedMemoryBytes: segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes })
+                          estimatedMemoryBytes: segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes }
+                              + vocabularies.memoryBytes)
     }
 }
 
