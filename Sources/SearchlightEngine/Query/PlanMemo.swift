@@ -16,18 +16,20 @@ public final class PlanMemo: Sendable {
     }
 
     private let generation: UInt64
-    private let segments: [ObjectIdentifier]
+    /// Held, so their identities cannot be reused by other segments while the memo lives.
+    private let segments: [Segment]
     private let plans = Mutex<[Key: QueryPlan]>([:])
 
     /// A memo for searches of `snapshot`.
     public init(for snapshot: IndexSnapshot) {
         generation = snapshot.generation
-        segments = snapshot.segments.map(ObjectIdentifier.init)
+        segments = snapshot.segments
     }
 
     /// Whether the memo serves `snapshot` (same generation, same segments).
     func serves(_ snapshot: IndexSnapshot) -> Bool {
-        snapshot.generation == generation && snapshot.segments.map(ObjectIdentifier.init) == segments
+        snapshot.generation == generation && snapshot.segments.count == segments.count
+            && zip(snapshot.segments, segments).allSatisfy { $0 === $1 }
     }
 
     func plan(_ key: Key, _ make: () -> QueryPlan) -> QueryPlan {
