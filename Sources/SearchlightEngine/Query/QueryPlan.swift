@@ -349,27 +349,37 @@ struct QueryPlanner {
             guard !near.isEmpty else { continue }
             var indices = [[Int]](repeating: [], count: scope.count)
             for term in near {
-                var mask = vocabulary.fields[term]
-                vocabulary.withTerm(term) { bytes in
-                    while mask != 0 {
-                        let position = mask.trailingZeroBitCount
-                        mask &= mask - 1
-                        // The vocabulary is the union of these dictionaries: the term is there.
-                        if let index = segment.terms(FieldID(rawValue: UInt16(scope[position])))?.find(bytes) {
-                            indices[position].append(index)
-                        } else {
-                            assertionFailure("vocabulary term missing from its field's dictionary")
-                        }
-                    }
-                }
+                vocabulary.withTerm(term) { locate($0, fields: vocabulary.fields[term], in: segment, scope: scope, into: &indices) }
             }
-            for (position, field) in scope.enumerated() where !indices[position].isEmpty {
-                // Vocabulary order is byte order, as in each dictionary: the indices are ascending.
-                lists[position].append(TermList(ordinal: ordinal, terms: segment.terms(FieldID(rawValue: UInt16(field)))!,
-                                                indices: indices[position]))
-            }
+            append(indices, ordinal: ordinal, scope: scope, to: &lists)
         }
         return lists
+    }
+
+    /// Appends to `indices[bit]`, for each bit of `fields` (the scope positions a vocabulary marks as holding
+    /// `term` in `segment`), the term's index in that field's dictionary.
+    private func locate(_ term: UnsafeBufferPointer<UInt8>, fields: UInt32, in segment: Segment, scope: [Int],
+                        into indices: inout [[Int]]) {
+        var mask = fields
+        while mask != 0 {
+            let bit = mask.trailingZeroBitCount
+            mask &= mask - 1
+            // The vocabulary is the union of these dictionaries: the term is there.
+            if let index = segment.terms(FieldID(rawValue: UInt16(scope[bit])))?.find(term) {
+                indices[bit].append(index)
+            } else {
+                assertionFailure("vocabulary term missing from its field's dictionary")
+            }
+        }
+    }
+
+    /// One segment's term indices per scope position, as the per-field lists `mergeTerms` takes.
+    private func append(_ indices: [[Int]], ordinal: Int, scope: [Int], to lists: inout [[TermList]]) {
+        for (bit, field) in scope.enumerated() where !indices[bit].isEmpty {
+            // Vocabulary order is byte order, as in each dictionary: the indices are ascending.
+            lists[bit].append(TermList(ordinal: ordinal, terms: snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(field)))!,
+                                       indices: indices[bit]))
+        }
     }
 
     /// The near terms of the segments `vocabulary` covers, appended to `lists` (per scope position, one list
@@ -387,17 +397,8 @@ struct QueryPlanner {
                     let position = Int(vocabulary.entrySegment[entry])
                     guard let ordinal = ordinals[position] else { continue }
                     if indices[position].isEmpty { indices[position] = [[Int]](repeating: [], count: scope.count) }
-                    var mask = vocabulary.entryFields[entry]
-                    while mask != 0 {
-                        let bit = mask.trailingZeroBitCount
-                        mask &= mask - 1
-                        let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(scope[bit])))
-                        if let index = terms?.find(bytes) {
-                            indices[position][bit].append(index)
-                        } else {
-                            assertionFailure("vocabulary term missing from its field's dictionary")
-                        }
-                    }
+                    locate(bytes, fields: vocabulary.entryFields[entry], in: snapshot.segments[ordinal], scope: scope,
+                           into: &indices[position])
                 }
             }
         }
@@ -405,11 +406,7 @@ struct QueryPlanner {
         for (position, ordinal) in ordinals.enumerated() {
             guard let ordinal else { continue }
             covered.insert(ordinal)
-            for (bit, field) in scope.enumerated() where !indices[position].isEmpty && !indices[position][bit].isEmpty {
-                // Vocabulary order is byte order, as in each dictionary: the indices are ascending.
-                lists[bit].append(TermList(ordinal: ordinal, terms: snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(field)))!,
-                                           indices: indices[position][bit]))
-            }
+            if !indices[position].isEmpty { append(indices[position], ordinal: ordinal, scope: scope, to: &lists) }
         }
         return covered
     }
