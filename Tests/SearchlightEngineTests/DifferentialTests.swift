@@ -381,6 +381,30 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// The k-way merge of sorted term lists yields every distinct term once, in byte order, with exactly the
+    /// lists holding it (in list order) and its index in each: up to 12 lists, some empty, over a tiny alphabet.
+    func testTermListMergeEqualsSortedUnion() {
+        var g = Generator(state: 606)
+        for round in 0..<30 {
+            var lists: [[[UInt8]]] = []
+            for _ in 0..<(1 + g.int(12)) {
+                var words = Set<[UInt8]>(g.chance(0.2) ? [[]] : [])
+                for _ in 0..<g.int(60) { words.insert((0..<(1 + g.int(4))).map { _ in g.pick(Array("abc".utf8)) }) }
+                lists.append(words.sorted { $0.lexicographicallyPrecedes($1) })
+            }
+            let union = lists.reduce(into: Set<[UInt8]>()) { $0.formUnion($1) }.sorted { $0.lexicographicallyPrecedes($1) }
+            var merged: [[UInt8]] = []
+            TermListMerge.merge(lists.map { Self.dictionary($0) }) { term, holders in
+                let word = Array(term)
+                merged.append(word)
+                let expected = lists.indices.compactMap { l in lists[l].firstIndex(of: word).map { (l, $0) } }
+                XCTAssertEqual(holders.map(\.list), expected.map(\.0), "round \(round): lists of \(word)")
+                XCTAssertEqual(holders.map(\.index), expected.map(\.1), "round \(round): indices of \(word)")
+            }
+            XCTAssertEqual(merged, union, "round \(round)")
+        }
+    }
+
     /// Exact and prefix lookups narrowed by the run index of the first two bytes agree with a scan of the
     /// sorted terms: keys present and absent, empty, one byte, sharing only a first byte, at the byte extremes
     /// (0x00 and 0xFF), and dictionaries holding the empty term and one-byte terms.

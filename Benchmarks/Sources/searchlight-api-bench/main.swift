@@ -283,6 +283,13 @@ let misspelled: [String] = typed.compactMap { text in
     record("\(name)_hits", Double(hits))
 }
 if options.user {
+    // The first typo-tolerant query on the freshly built index also builds the vocabularies it walks (each
+    // segment's, then the snapshot's): timed once, apart from the rounds.
+    let context = CSUserQueryContext()
+    context.maxResultCount = 20
+    let coldStart = monotonicNanoseconds()
+    _ = run(CSUserQuery(userQueryString: misspelled.first ?? "wireshrak", userQueryContext: context, container: memory))
+    record("user_cold_typo_us", Double(monotonicNanoseconds() - coldStart) / 1000)
     userQueries("user", typed)
     userQueries("user_typo", misspelled)
     // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,

@@ -28,29 +28,14 @@ struct SegmentVocabulary: SortedTerms, Sendable {
         precondition(scope.count == dictionaries.count && scope.count <= Self.maximumScope)
         self.scope = scope
         var bytes: [UInt8] = [], offsets: [UInt32] = [0], fields: [UInt32] = []
-        let lists = dictionaries.enumerated().compactMap { index, terms in terms.map { (bit: index, terms: $0) } }
-        let total = lists.reduce(0) { $0 + $1.terms.count }
+        let present = dictionaries.enumerated().compactMap { bit, terms in terms.map { (bit: bit, terms: $0) } }
+        let total = present.reduce(0) { $0 + $1.terms.count }
         offsets.reserveCapacity(total + 1)
         fields.reserveCapacity(total)
-        var heads = [Int](repeating: 0, count: lists.count)
-        while true {
-            var best = -1
-            for l in lists.indices where heads[l] < lists[l].terms.count {
-                if best < 0 || lists[l].terms.withTerm(heads[l], { -lists[best].terms.compare(heads[best], $0) }) < 0 {
-                    best = l
-                }
-            }
-            guard best >= 0 else { break }
-            let smallest = lists[best].terms, first = heads[best]
+        TermListMerge.merge(present.map(\.terms)) { term, holders in
+            bytes.append(contentsOf: term)
             var mask: UInt32 = 0
-            smallest.withTerm(first) { term in
-                bytes.append(contentsOf: term)
-                for l in lists.indices where heads[l] < lists[l].terms.count {
-                    guard l == best || lists[l].terms.compare(heads[l], term) == 0 else { continue }
-                    mask |= 1 << UInt32(lists[l].bit)
-                    heads[l] += 1
-                }
-            }
+            for holder in holders { mask |= 1 << UInt32(present[holder.list].bit) }
             offsets.append(UInt32(bytes.count))
             fields.append(mask)
         }

@@ -41,23 +41,11 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
         let total = vocabularies.reduce(0) { $0 + $1.count }
         entrySegment.reserveCapacity(total)
         entryFields.reserveCapacity(total)
-        var heads = [Int](repeating: 0, count: vocabularies.count)
-        while true {
-            var best = -1
-            for v in vocabularies.indices where heads[v] < vocabularies[v].count {
-                if best < 0 || vocabularies[v].withTerm(heads[v], { Self.compare(vocabularies[best], heads[best], $0) }) > 0 {
-                    best = v
-                }
-            }
-            guard best >= 0 else { break }
-            vocabularies[best].withTerm(heads[best]) { term in
-                bytes.append(contentsOf: term)
-                for v in vocabularies.indices where heads[v] < vocabularies[v].count {
-                    guard v == best || Self.compare(vocabularies[v], heads[v], term) == 0 else { continue }
-                    entrySegment.append(UInt16(v))
-                    entryFields.append(vocabularies[v].fields[heads[v]])
-                    heads[v] += 1
-                }
+        TermListMerge.merge(vocabularies) { term, holders in
+            bytes.append(contentsOf: term)
+            for holder in holders {
+                entrySegment.append(UInt16(holder.list))
+                entryFields.append(vocabularies[holder.list].fields[holder.index])
             }
             offsets.append(UInt32(bytes.count))
             entryStart.append(UInt32(entrySegment.count))
@@ -68,18 +56,5 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
         self.entrySegment = entrySegment
         self.entryFields = entryFields
         runs = offsets.count - 1 >= runIndexMinimum ? RunIndex(bytes: bytes, offsets: offsets) : nil
-    }
-
-    /// Byte order of term `index` of `vocabulary` against `key`.
-    private static func compare(_ vocabulary: SegmentVocabulary, _ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
-        vocabulary.withTerm(index) { term in
-            let common = min(term.count, key.count)
-            var i = 0
-            while i < common {
-                if term[i] != key[i] { return Int(term[i]) - Int(key[i]) }
-                i += 1
-            }
-            return term.count - key.count
-        }
     }
 }
