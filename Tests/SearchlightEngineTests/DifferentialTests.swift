@@ -307,12 +307,19 @@ final class DifferentialTests: XCTestCase {
             }
             let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
             let indexed = Self.dictionary(sorted, runIndexMinimum: 0)
-            for _ in 0..<30 {
-                let query = (0..<(g.int(6))).map { _ in g.pick(alphabet) }
-                let edits = g.int(3)
-                let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
-                XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
-            }
+            checkFuzzy(indexed, sorted, &g, alphabet: alphabet, queries: 30, maxLength: 5, "round \(round)")
+        }
+    }
+
+    /// `terms.fuzzy` finds exactly what a brute-force Levenshtein finds among `sorted` (its terms), for random
+    /// queries of up to `maxLength` bytes of `alphabet` and budgets 0 to 2.
+    func checkFuzzy<T: SortedTerms>(_ terms: T, _ sorted: [[UInt8]], _ g: inout Generator, alphabet: [UInt8], queries: Int,
+                                    maxLength: Int, _ label: String) {
+        for _ in 0..<queries {
+            let query = (0..<g.int(maxLength + 1)).map { _ in g.pick(alphabet) }
+            let edits = g.int(3)
+            let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
+            XCTAssertEqual(terms.fuzzy(query, maxEdits: edits), expected, "\(label): \(query) ~\(edits)")
         }
     }
 
@@ -372,12 +379,7 @@ final class DifferentialTests: XCTestCase {
                 }
                 XCTAssertEqual(vocabulary.fields[index], expected, "round \(round): fields of \(term)")
             }
-            for _ in 0..<20 {
-                let query = (0..<g.int(7)).map { _ in g.pick(alphabet) }
-                let edits = g.int(3)
-                let expected = union.indices.filter { Self.levenshtein(union[$0], query) <= edits }
-                XCTAssertEqual(vocabulary.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
-            }
+            checkFuzzy(vocabulary, union, &g, alphabet: alphabet, queries: 20, maxLength: 6, "round \(round)")
         }
     }
 
