@@ -233,10 +233,8 @@ public struct IndexSnapshot: Sendable {
     package func containsText(_ field: FieldID, of address: DocAddress,
                               where test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         guard valid(address) else { return false }
-        let segment = segments[Int(address.segment)], doc = Int(address.doc)
-        return segment.storedBytes.withUnsafeBufferPointer { all in
-            StoredFields.anyText(UnsafeBufferPointer(rebasing: all[Int(segment.storedOffsets[doc])..<Int(segment.storedOffsets[doc + 1])]),
-                                 field: field, where: test)
+        return segments[Int(address.segment)].withStoredRecord(Int(address.doc)) {
+            StoredFields.anyText($0, field: field, where: test)
         }
     }
 

@@ -170,25 +170,24 @@ final class Segment: Sendable {
         return numericValues[f][Int(numericOffsets[f][doc])..<Int(numericOffsets[f][doc + 1])]
     }
 
-    func storedValues(_ doc: Int, only: FieldID? = nil) -> [(FieldID, FieldValue)] {
+    /// Calls `body` with the bytes of document `doc`'s stored record (`StoredFields`).
+    @inline(__always)
+    func withStoredRecord<R>(_ doc: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         storedBytes.withUnsafeBufferPointer { all in
-            StoredFields.decode(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]),
-                                only: only)
+            body(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]))
         }
+    }
+
+    func storedValues(_ doc: Int, only: FieldID? = nil) -> [(FieldID, FieldValue)] {
+        withStoredRecord(doc) { StoredFields.decode($0, only: only) }
     }
 
     func storedTexts(_ doc: Int, field: FieldID) -> [String] {
-        storedBytes.withUnsafeBufferPointer { all in
-            StoredFields.texts(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]),
-                               field: field)
-        }
+        withStoredRecord(doc) { StoredFields.texts($0, field: field) }
     }
 
     func storedValues(_ doc: Int, fields: Set<FieldID>) -> [(FieldID, FieldValue)] {
-        storedBytes.withUnsafeBufferPointer { all in
-            StoredFields.decode(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]),
-                                fields: fields)
-        }
+        withStoredRecord(doc) { StoredFields.decode($0, fields: fields) }
     }
 
     /// The parts of this segment whose contents differ from `other`'s (empty: the same bytes throughout). Two

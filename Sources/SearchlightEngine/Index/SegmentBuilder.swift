@@ -385,7 +385,7 @@ struct SegmentBuilder {
                 }
                 numericOffsets[f].append(UInt32(numericValues[f].count))
             }
-            storedBytes.append(contentsOf: segment.storedBytes[Int(segment.storedOffsets[doc])..<Int(segment.storedOffsets[doc + 1])])
+            segment.withStoredRecord(doc) { storedBytes.append(contentsOf: $0) }
             storedOffsets.append(UInt32(storedBytes.count))
             appendIdentity(id: segment.id(doc), domain: segment.domain(doc))
             documentCount += 1
