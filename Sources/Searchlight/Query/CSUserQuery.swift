@@ -82,11 +82,12 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
         let rankedWindow = userValues.maxRankedResultCount
+        let hasTypoBudget = plan.hasTypoBudget
         var found: [SearchHit] = []
-        if !plan.hasTypoBudget || search.maximumMatches(query) >= limit {
+        if !hasTypoBudget || search.maximumMatches(query) >= limit {
             found = search.hits(query, limit: limit, rankedWindow: rankedWindow)
         }
-        if found.count < limit, plan.hasTypoBudget {
+        if found.count < limit, hasTypoBudget {
             query = plan.query(typoTolerant: true)
             typoTolerant = true
             found = search.hits(query, limit: limit, rankedWindow: rankedWindow)

@@ -20,8 +20,7 @@ final class VocabularyCache: Sendable {
         return current.withLock { cached in
             let total = segments.reduce(0) { $0 + $1.documentCount }
             if let vocabulary = cached, vocabulary.scope == scope {
-                let held = Set(vocabulary.segments.map(ObjectIdentifier.init))
-                let covered = segments.reduce(0) { held.contains(ObjectIdentifier($1)) ? $0 + $1.documentCount : $0 }
+                let covered = segments.reduce(0) { vocabulary.positions[ObjectIdentifier($1)] != nil ? $0 + $1.documentCount : $0 }
                 if Double(covered) >= Self.minimumCoverage * Double(total) { return vocabulary }
             }
             let built = SnapshotVocabulary(scope: scope, segments: segments,

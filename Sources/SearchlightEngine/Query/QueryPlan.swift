@@ -386,10 +386,11 @@ struct QueryPlanner {
     /// per segment); returns the ordinals of those segments.
     private func nearTerms(_ key: [UInt8], maxEdits: Int, scope: [Int], in vocabulary: SnapshotVocabulary,
                            into lists: inout [[TermList]]) -> Set<Int> {
-        var ordinalOf: [ObjectIdentifier: Int] = [:]
-        for (ordinal, segment) in snapshot.segments.enumerated() { ordinalOf[ObjectIdentifier(segment)] = ordinal }
         // Per covered segment (by its position in the vocabulary): its ordinal here, if still in the snapshot.
-        let ordinals = vocabulary.segments.map { ordinalOf[ObjectIdentifier($0)] }
+        var ordinals = [Int?](repeating: nil, count: vocabulary.segments.count)
+        for (ordinal, segment) in snapshot.segments.enumerated() {
+            if let position = vocabulary.positions[ObjectIdentifier(segment)] { ordinals[position] = ordinal }
+        }
         var indices = [[[Int]]](repeating: [], count: ordinals.count)
         for term in vocabulary.fuzzy(key, maxEdits: maxEdits) {
             vocabulary.withTerm(term) { bytes in

@@ -9,6 +9,8 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
     let scope: [Int]
     /// The segments covered (held, so their identities stay unique while the vocabulary lives).
     let segments: [Segment]
+    /// The position in `segments` of each covered segment, by identity.
+    let positions: [ObjectIdentifier: Int]
     let bytes: [UInt8]
     /// Start of term `i`; `offsets[count]` is the end of the last term.
     let offsets: [UInt32]
@@ -36,6 +38,7 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
         precondition(vocabularies.allSatisfy { $0.scope == scope })
         self.scope = scope
         self.segments = segments
+        positions = Dictionary(uniqueKeysWithValues: segments.enumerated().map { (ObjectIdentifier($1), $0) })
         var bytes: [UInt8] = [], offsets: [UInt32] = [0], entryStart: [UInt32] = [0]
         var entrySegment: [UInt16] = [], entryFields: [UInt32] = []
         let total = vocabularies.reduce(0) { $0 + $1.count }
