@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 @testable import SearchlightEngine
 
@@ -93,6 +94,69 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(ids(snapshot, "word"), ["b", "d", "e"])
         XCTAssertEqual(ids(snapshot, "other"), ["c"])
         XCTAssertEqual(snapshot.documentCount, 4)
+    }
+
+    /// A finished background merge is published without a commit: `onMergeFinished` reports it and
+    /// `publishFinishedMerges()` publishes the same documents in fewer segments, under a new generation with the
+    /// same content generation. Before the merge has finished there is nothing to publish.
+    func testAFinishedMergeIsPublishedWithoutACommit() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
+        let reports = Mutex(0)
+        writer.onMergeFinished = { reports.withLock { $0 += 1 } }
+        try add("a", "word"); _ = try writer.commit()
+        try add("b", "word")
+        let before = try writer.commit()
+        XCTAssertEqual(before.segments.count, 2)
+        XCTAssertNil(writer.publishFinishedMerges(), "the merge has not run yet")
+        XCTAssertEqual(reports.withLock { $0 }, 0)
+        gate.release()
+        XCTAssertEqual(reports.withLock { $0 }, 1)
+        let merged = try XCTUnwrap(writer.publishFinishedMerges())
+        XCTAssertEqual(merged.segments.map(\.documentCount), [2])
+        XCTAssertEqual(ids(merged, "word"), ["a", "b"])
+        XCTAssertEqual(merged.generation, before.generation + 1)
+        XCTAssertEqual(merged.contentGeneration, before.contentGeneration)
+        XCTAssertEqual(writer.snapshot.generation, merged.generation)
+        XCTAssertNil(writer.publishFinishedMerges(), "published once")
+    }
+
+    /// Uncommitted changes hold a finished merge back (a snapshot cannot show the merge without them); the next
+    /// commit installs it with them.
+    func testUncommittedChangesHoldAFinishedMergeForTheCommit() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
+        try add("a", "word"); _ = try writer.commit()
+        try add("b", "word"); _ = try writer.commit()
+        gate.release()
+        writer.delete(ids: ["a"])
+        try add("c", "word")
+        XCTAssertNil(writer.publishFinishedMerges())
+        XCTAssertEqual(ids(writer.snapshot, "word"), ["a", "b"], "nothing uncommitted became visible")
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.map(\.documentCount).sorted(), [1, 2])
+        XCTAssertEqual(ids(snapshot, "word"), ["b", "c"])
+    }
+
+    /// The content generation counts commits that changed documents: not empty commits, and not published
+    /// merges; `deleteAll` counts.
+    func testContentGenerationCountsCommitsThatChangeDocuments() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        try writer.upsert(Document(id: "a", values: [(body, .text("word"))]))
+        let first = try writer.commit()
+        let empty = try writer.commit()
+        XCTAssertEqual(empty.contentGeneration, first.contentGeneration)
+        XCTAssertEqual(empty.generation, first.generation + 1)
+        writer.delete(ids: ["missing"])
+        XCTAssertEqual(try writer.commit().contentGeneration, first.contentGeneration, "deleting nothing changes nothing")
+        writer.delete(ids: ["a"])
+        let deleted = try writer.commit()
+        XCTAssertEqual(deleted.contentGeneration, first.contentGeneration + 1)
+        try writer.upsert(Document(id: "b", values: [(body, .text("word"))]))
+        _ = try writer.commit()
+        writer.deleteAll()
+        XCTAssertEqual(try writer.commit().contentGeneration, deleted.contentGeneration + 2)
     }
 
     /// A commit drops a segment whose documents were all deleted while a merge of it ran: the merge's group is

@@ -50,6 +50,7 @@ public final class SearchlightContainer: Sendable {
         engagement = EngagementLedger()
         core = Mutex(ContainerCore(writer: IndexWriter(), store: nil, clientStates: [:], engagement: engagement))
         published = Mutex(IndexSnapshot())
+        publishMergesWhenFinished()
     }
 
     /// A durable container stored in `directory` (created with mode 0700 if absent). Opening loads the last
@@ -86,6 +87,7 @@ public final class SearchlightContainer: Sendable {
         }
         core = Mutex(ContainerCore(writer: opened.writer, store: opened.store,
                                    clientStates: states.mapValues { Data($0) }, engagement: engagement))
+        publishMergesWhenFinished()
     }
 
     /// Whether opening the store found it unreadable and started empty (index delegates are asked to reindex).
@@ -125,10 +127,34 @@ public final class SearchlightContainer: Sendable {
         }
     }
 
-    /// Blocks until the segment merges running in the background (if any) have finished, after every write
-    /// submitted before it; the next write installs them. For benchmarks and tools that want the machine quiet.
+    /// Blocks until the segment merges running in the background have finished and been published, with the
+    /// merges they lead to, after every write submitted before it. For benchmarks and tools that want the
+    /// machine quiet and the index in its settled shape.
     public func waitForBackgroundMerges() {
-        writeQueue.sync { core.withLock { $0.writer.waitForMerges() } }
+        while let snapshot = writeQueue.sync(execute: { core.withLock { core -> IndexSnapshot? in
+            core.writer.waitForMerges()
+            return core.writer.publishFinishedMerges()
+        } }) {
+            published.withLock { $0 = snapshot }
+        }
+    }
+
+    /// How the writer starts its background merges (tests hold them to choose when they finish).
+    package func setMergeStarter(_ starter: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        writeQueue.sync { core.withLock { $0.writer.startMerge = starter } }
+    }
+
+    private func publishMergesWhenFinished() {
+        core.withLock { $0.writer.onMergeFinished = { [weak self] in self?.publishFinishedMerges() } }
+    }
+
+    /// Publishes a finished background merge between writes (the writer calls this from the merge's thread), so
+    /// queries stop paying for the merged segments without waiting for the next write.
+    private func publishFinishedMerges() {
+        writeQueue.async { [self] in
+            guard let snapshot = core.withLock({ $0.writer.publishFinishedMerges() }) else { return }
+            published.withLock { $0 = snapshot }
+        }
     }
 
     // MARK: Reading
@@ -136,6 +162,17 @@ public final class SearchlightContainer: Sendable {
     /// The current committed state, as of now.
     package func snapshot() -> ContainerSnapshot {
         ContainerSnapshot(engine: published.withLock { $0 }, now: clock())
+    }
+
+    /// The state a query continuing `cursor` reads: the current one, or the snapshot an unsorted cursor was made
+    /// on when only merges were published since (the same items; the cursor's address is valid there only).
+    package func snapshot(resuming cursor: CSSearchQueryCursor?) -> ContainerSnapshot {
+        let current = published.withLock { $0 }
+        if let pinned = cursor?.snapshot, pinned.generation != current.generation,
+           pinned.contentGeneration == current.contentGeneration {
+            return ContainerSnapshot(engine: pinned, now: clock())
+        }
+        return ContainerSnapshot(engine: current, now: clock())
     }
 
     /// Calls `body` on the callback queue after every write submitted before it has been applied.
@@ -198,7 +235,8 @@ private struct ContainerCore: ~Copyable {
 
     init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data], engagement: EngagementLedger) {
         self.writer = writer
-        // A batch's merges run on another core while the next batch is analyzed; the next commit installs them.
+        // A batch's merges run on another core while the next batch is analyzed; the container publishes each
+        // one when it finishes (between writes), or the next commit installs it.
         writer.mergesInBackground = true
         // And a batch's text is analyzed on every core before its terms are interned in order.
         writer.analysisThreads = ProcessInfo.processInfo.activeProcessorCount

@@ -176,7 +176,7 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
 
     private func run() {
         if isCancelled { return finish(CSSearchQueryError.cancelledQuery()) }
-        let snapshot = container.snapshot()
+        let snapshot = container.snapshot(resuming: contextValues.cursor)
         let outcome: Outcome
         do throws(CSSearchQueryError) {
             outcome = try execute(in: snapshot)

@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightEngine
 import Synchronization
 
 /// Mirror of `CSSearchQueryContext`: what a query fetches and which extra predicates its results must satisfy,
@@ -110,14 +111,42 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
 ///
 /// With `sortAttributes` the cursor is a sort key and survives later index changes (items inserted before
 /// the key are not revisited). Without sort keys results are in index order, which a later write can
-/// reshuffle, so such a cursor only continues on the same index generation; on a newer one the query fails
-/// with `invalidQuery`, asking for sort keys.
+/// reshuffle, so such a cursor only continues while the items are unchanged; after a write the query fails
+/// with `invalidQuery`, asking for sort keys. Segment merges published between writes reorder the index too:
+/// an unsorted cursor keeps the snapshot it was made on and continues there (holding its memory while the
+/// cursor lives).
 public struct CSSearchQueryCursor: Sendable, Hashable {
     package let sortAttributes: [CSSearchQueryContext.SortAttribute]
     package let key: [SortValue]
     package let identifier: String
     package let generation: UInt64
     package let address: DocAddressKey
+    /// The snapshot an unsorted cursor was made on (nil for sorted cursors); not part of its identity, which
+    /// `generation` already fixes.
+    package let snapshot: IndexSnapshot?
+
+    package init(sortAttributes: [CSSearchQueryContext.SortAttribute], key: [SortValue], identifier: String,
+                 generation: UInt64, address: DocAddressKey, snapshot: IndexSnapshot?) {
+        self.sortAttributes = sortAttributes
+        self.key = key
+        self.identifier = identifier
+        self.generation = generation
+        self.address = address
+        self.snapshot = snapshot
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.sortAttributes == b.sortAttributes && a.key == b.key && a.identifier == b.identifier
+            && a.generation == b.generation && a.address == b.address
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sortAttributes)
+        hasher.combine(key)
+        hasher.combine(identifier)
+        hasher.combine(generation)
+        hasher.combine(address)
+    }
 }
 
 /// A stored document address in a `Hashable` form without exposing the engine type.

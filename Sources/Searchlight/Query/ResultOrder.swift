@@ -107,6 +107,7 @@ package struct ResultOrder {
     func cursor(after entry: Entry) -> CSSearchQueryCursor {
         CSSearchQueryCursor(sortAttributes: sortAttributes, key: entry.key, identifier: entry.identifier,
                             generation: snapshot.engine.generation,
-                            address: DocAddressKey(segment: entry.address.segment, doc: entry.address.doc))
+                            address: DocAddressKey(segment: entry.address.segment, doc: entry.address.doc),
+                            snapshot: sortAttributes.isEmpty ? snapshot.engine : nil)
     }
 }

@@ -31,8 +31,12 @@ public struct IndexSnapshot: Sendable {
     public let schema: Schema
     /// Ranking constants (BM25F k1 and b, primary-field boosts).
     public var parameters: RankingParameters
-    /// Commit counter of the writer that produced this snapshot.
+    /// Commit counter of the writer that produced this snapshot: a new one whenever documents or their
+    /// addresses (`DocAddress`, which a merge reassigns) may have changed.
     public let generation: UInt64
+    /// Counts the commits that changed documents. A snapshot that only published a merge keeps its predecessor's:
+    /// the same documents, at other addresses.
+    public let contentGeneration: UInt64
     /// Live documents.
     public let documentCount: Int
     /// Per text field: `weight / (1 - b + b·length/averageLength)` for the 256 norm codes (BM25F).
@@ -45,13 +49,14 @@ public struct IndexSnapshot: Sendable {
     let vocabularies: VocabularyCache
 
     init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64,
-         vocabularies: VocabularyCache = VocabularyCache()) {
+         contentGeneration: UInt64, vocabularies: VocabularyCache = VocabularyCache()) {
         self.vocabularies = vocabularies
         self.segments = segments
         self.live = live
         self.schema = schema
         self.parameters = parameters
         self.generation = generation
+        self.contentGeneration = contentGeneration
         documentCount = live.reduce(0) { $0 + $1.cardinality }
         totalDocuments = max(segments.reduce(0) { $0 + $1.documentCount }, 1)
         let averages = schema.fields.map { info -> Float in
@@ -74,7 +79,8 @@ public struct IndexSnapshot: Sendable {
 
     /// An empty index.
     public init() {
-        self.init(segments: [], live: [], schema: Schema(), parameters: RankingParameters(), generation: 0)
+        self.init(segments: [], live: [], schema: Schema(), parameters: RankingParameters(), generation: 0,
+                  contentGeneration: 0)
     }
 
     private func valid(_ address: DocAddress) -> Bool {

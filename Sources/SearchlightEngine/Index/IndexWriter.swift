@@ -32,6 +32,12 @@ public final class IndexWriter {
     package var startMerge: @Sendable (@escaping @Sendable () -> Void) -> Void = startLowPriorityThread
     /// The merges running in the background (nil: none).
     private var pendingMerge: PendingMerge?
+    /// Called on the merge's thread when a background merge has finished, so the writer's owner can publish it
+    /// with `publishFinishedMerges()` from wherever it serializes its calls to the writer. Without it (or
+    /// without that call) the next commit installs the merge.
+    public var onMergeFinished: (@Sendable () -> Void)?
+    /// Counts the commits that changed documents (`IndexSnapshot.contentGeneration`).
+    private var contentGeneration: UInt64 = 0
 
     public init() {}
 
@@ -260,10 +266,33 @@ public final class IndexWriter {
         segments = keptSegments
         live = keptLive
         try merge()
-        generation += 1
+        if dirty { contentGeneration += 1 }
         dirty = false
+        return publish()
+    }
+
+    /// Publishes a finished background merge on its own: a snapshot with the same documents in fewer segments
+    /// (a new `generation`, the same `contentGeneration`), after planning the merges that may follow. Nil when
+    /// no merge has finished, or when uncommitted changes wait (the next commit installs the merge then, since
+    /// a snapshot cannot show the merge without them). A merge that failed is dropped; its sources stay.
+    @discardableResult
+    public func publishFinishedMerges() -> IndexSnapshot? {
+        guard !dirty, let pending = pendingMerge, pending.isFinished else { return nil }
+        do {
+            try installPendingMerge(waiting: false)
+        } catch {
+            return nil
+        }
+        try? merge()  // (in the background: it only starts them)
+        return publish()
+    }
+
+    /// The writer's state as the next snapshot.
+    private func publish() -> IndexSnapshot {
+        generation += 1
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
-                                 generation: generation, vocabularies: vocabularies)
+                                 generation: generation, contentGeneration: contentGeneration,
+                                 vocabularies: vocabularies)
         return snapshot
     }
 
@@ -274,7 +303,11 @@ public final class IndexWriter {
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
         if mergesInBackground {
             let pending = PendingMerge(sources: sources)
-            startMerge { pending.run() }
+            let finished = onMergeFinished
+            startMerge {
+                pending.run()
+                finished?()
+            }
             pendingMerge = pending
             return
         }
@@ -330,7 +363,8 @@ public final class IndexWriter {
         live = newLive
     }
 
-    /// Blocks until the background merge (if any) has finished; the next commit installs it.
+    /// Blocks until the background merge (if any) has finished; the next commit (or `publishFinishedMerges()`)
+    /// installs it.
     public func waitForMerges() {
         _ = pendingMerge?.wait()
     }
@@ -361,12 +395,14 @@ public final class IndexWriter {
         self.segments = segments
         self.live = live
         self.generation = generation
+        contentGeneration = generation
         buffer = SegmentBuilder()
         bufferLive = []
         bufferIDs = [:]
         dirty = false
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
-                                 generation: generation, vocabularies: vocabularies)
+                                 generation: generation, contentGeneration: contentGeneration,
+                                 vocabularies: vocabularies)
     }
 
     /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the

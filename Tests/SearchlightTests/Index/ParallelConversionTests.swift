@@ -71,25 +71,37 @@ final class ParallelConversionTests: XCTestCase {
         try assertSameIndex(index([batch[...]], threads: 2), index([batch[...]], threads: 1))
     }
 
-    /// A container merges its segments in the background; after `waitForBackgroundMerges()` the next write
-    /// installs what they produced, and every item stays findable throughout.
-    func testAContainerInstallsItsFinishedBackgroundMergesAtTheNextWrite() throws {
+    /// A container merges its segments in the background and publishes each finished merge on its own, without
+    /// waiting for a write: after 16 batches of 5 items and no further write, the index settles into the one
+    /// segment the merge policy leads to (merges of four: 16 × 5 → 4 × 20 → 80), every item findable throughout.
+    func testAContainerPublishesItsFinishedBackgroundMergesWithoutAWrite() throws {
         let container = SearchlightContainer()
         let index = CSSearchableIndex(name: "merges", container: container)
         for batch in 0..<16 {
             let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "merge item") }
             XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
         }
-        // One merge runs at a time and each write installs a finished one (and may start the next): wait and
-        // write until the policy has nothing left to merge, however slowly the merges ran meanwhile.
-        for round in 0..<12 {
-            container.waitForBackgroundMerges()
-            XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("last", title: "merge item \(round)")],
-                                                                      completionHandler: $0) })
+        let deadline = Date() + 60
+        var segments = container.snapshot().engine.segments.count
+        while segments > 1, Date() < deadline {
+            XCTAssertEqual(index.allIdentifiers.count, 80)
+            usleep(2_000)
+            segments = container.snapshot().engine.segments.count
         }
-        let snapshot = container.snapshot().engine
-        // 28 commits of one segment each; merges of four (the default policy) bring the count well below.
-        XCTAssertLessThan(snapshot.segments.count, 8)
-        XCTAssertEqual(index.allIdentifiers.count, 81)
+        XCTAssertEqual(segments, 1)
+        XCTAssertEqual(index.allIdentifiers.count, 80)
+    }
+
+    /// `waitForBackgroundMerges()` returns with every merge the policy leads to finished and published.
+    func testWaitingForBackgroundMergesLeavesTheSettledIndex() throws {
+        let container = SearchlightContainer()
+        let index = CSSearchableIndex(name: "merges", container: container)
+        for batch in 0..<16 {
+            let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "merge item") }
+            XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+        }
+        container.waitForBackgroundMerges()
+        XCTAssertEqual(container.snapshot().engine.segments.count, 1)
+        XCTAssertEqual(index.allIdentifiers.count, 80)
     }
 }

@@ -166,6 +166,33 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertEqual((stale.error as? CSSearchQueryError)?.code, .invalidQuery)
     }
 
+    /// A merge published between two pages reorders the index but changes no item: an unsorted cursor goes on
+    /// from the snapshot it was made on, so the pages still hold every item once. A write after that ends it.
+    func testUnsortedCursorSurvivesAMergePublishedBetweenPages() throws {
+        let container = SearchlightContainer()
+        let held = Mutex<[@Sendable () -> Void]>([])
+        container.setMergeStarter { work in held.withLock { $0.append(work) } }
+        // Four one-item writes: four segments of one tier, whose merge starts (and is held) at the fourth.
+        for i in 0..<4 { _ = makeIndexing(container, [makeItem("m\(i)", title: "Merged")]) }
+        XCTAssertEqual(container.snapshot().engine.stats.segments, 4)
+        XCTAssertEqual(held.withLock { $0.count }, 1)
+        let first = query(#"title == "Merged""#, { $0.limit = 2 }, container: container)
+        let firstIDs = runQuery(first).batches.joined().map(\.uniqueIdentifier)
+        let cursor = try XCTUnwrap(first.cursor)
+        for work in held.withLock({ $0 }) { work() }
+        container.waitForBackgroundMerges()
+        XCTAssertEqual(container.snapshot().engine.stats.segments, 1, "the merge was published without a write")
+        let second = runQuery(query(#"title == "Merged""#, { $0.cursor = cursor }, container: container))
+        XCTAssertNil(second.error)
+        let secondIDs = second.batches.joined().map(\.uniqueIdentifier)
+        XCTAssertEqual(firstIDs.count, 2)
+        XCTAssertEqual(Set(firstIDs + secondIDs), ["m0", "m1", "m2", "m3"])
+        XCTAssertEqual(secondIDs.count, 2)
+        _ = makeIndexing(container, [makeItem("other", title: "x")])
+        let stale = runQuery(query(#"title == "Merged""#, { $0.cursor = cursor }, container: container))
+        XCTAssertEqual((stale.error as? CSSearchQueryError)?.code, .invalidQuery)
+    }
+
     func testAsyncResultsSequence() async throws {
         var ids: [String] = []
         for try await result in query("rating == 3").results {
