@@ -121,6 +121,23 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertNil(writer.publishFinishedMerges(), "published once")
     }
 
+    /// A background merge builds the merged segment's vocabulary when its sources had one (typo-tolerant
+    /// searches used them), so the first such search after the merge does not; otherwise it builds none.
+    func testABackgroundMergeBuildsTheVocabularyItsSourcesHad() throws {
+        for searched in [false, true] {
+            let gate = MergeGate()
+            let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
+            try add("a", "word"); _ = try writer.commit()
+            try add("b", "wording")
+            let sources = try writer.commit().segments
+            if searched { for segment in sources { _ = segment.vocabulary(for: [0]) } }
+            gate.release()
+            let merged = try XCTUnwrap(writer.publishFinishedMerges()).segments
+            XCTAssertEqual(merged.count, 1)
+            XCTAssertEqual(merged[0].vocabularyScope, searched ? [0] : nil)
+        }
+    }
+
     /// Uncommitted changes hold a finished merge back (a snapshot cannot show the merge without them); the next
     /// commit installs it with them.
     func testUncommittedChangesHoldAFinishedMergeForTheCommit() throws {

@@ -435,7 +435,17 @@ private final class PendingMerge: Sendable {
     }
 
     func run() {
-        let outcome = Result { () throws(EngineError) -> [Segment?] in try IndexWriter.build(sources) }
+        let outcome = Result { () throws(EngineError) -> [Segment?] in
+            let merged = try IndexWriter.build(sources)
+            // Typo-tolerant searches walked the sources' vocabularies: build the merged segment's here, off the
+            // query path, so the first such search after the merge is published does not pay for it.
+            for (group, segment) in zip(sources, merged) {
+                if let segment, let scope = group.lazy.compactMap({ $0.0.vocabularyScope }).first {
+                    _ = segment.vocabulary(for: scope)
+                }
+            }
+            return merged
+        }
         result.withLock { $0 = outcome }
         done.signal()
     }

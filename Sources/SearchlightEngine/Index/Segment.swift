@@ -121,6 +121,9 @@ final class Segment: Sendable {
         }
     }
 
+    /// The scope of the cached vocabulary (nil before a fuzzy lookup built one).
+    var vocabularyScope: [Int]? { vocabularyCache.withLock { $0?.scope } }
+
     /// Bytes of the cached vocabulary (0 before a fuzzy lookup built one).
     var vocabularyMemoryBytes: Int { vocabularyCache.withLock { $0?.memoryBytes ?? 0 } }
 
