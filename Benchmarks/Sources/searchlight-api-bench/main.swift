@@ -31,13 +31,15 @@ struct Options {
     var qlRounds: Int?
     var qlOnly: Int?
     var slowest = 0
+    /// Only these user texts (repeatable), for profiling one shape of query.
+    var userTexts: [String] = []
 }
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
                                  [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--ql-rounds N] [--ql-only N] [--slowest N]
-                                 [--web DIR] [--json]
+                                 [--user-text TEXT ...] [--web DIR] [--json]
 
     """.utf8))
     exit(2)
@@ -67,6 +69,7 @@ while let argument = arguments.next() {
     case "--ql-rounds": options.qlRounds = number()
     case "--ql-only": options.qlOnly = number()
     case "--slowest": options.slowest = number()
+    case "--user-text": options.userTexts.append(value())
     case "--web": options.web = value()
     case "--json": options.json = true
     default: usage()
@@ -290,8 +293,12 @@ if options.user {
     let coldStart = monotonicNanoseconds()
     _ = run(CSUserQuery(userQueryString: misspelled.first ?? "wireshrak", userQueryContext: context, container: memory))
     record("user_cold_typo_us", Double(monotonicNanoseconds() - coldStart) / 1000)
-    userQueries("user", typed)
-    userQueries("user_typo", misspelled)
+    if options.userTexts.isEmpty {
+        userQueries("user", typed)
+        userQueries("user_typo", misspelled)
+    } else {
+        userQueries("user_given", options.userTexts)
+    }
     // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
     // the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
     userQueries("user_empty", Array(repeating: "", count: 200))
