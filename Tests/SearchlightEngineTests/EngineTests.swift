@@ -317,6 +317,24 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
     }
 
+    /// `prepareFuzzySearch()` builds the vocabularies a typo-tolerant search walks (the snapshot-wide one over
+    /// several segments, the segment's own for one), and the search then finds the same terms with them.
+    func testPrepareFuzzySearchBuildsTheVocabularies() throws {
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
+        for round in 0..<3 {
+            for i in 0..<50 { try writer.upsert(doc("r\(round)-\(i)", "wireshark \(i)", "packet analyzer", keywords: ["network"])) }
+            let snapshot = try writer.commit()
+            XCTAssertEqual(snapshot.segments.count, round + 1)
+            XCTAssertNil(snapshot.segments.last?.vocabularyScope)
+            snapshot.prepareFuzzySearch()
+            XCTAssertNotNil(snapshot.segments.last?.vocabularyScope, "round \(round)")
+            XCTAssertEqual(snapshot.vocabularies.coveredSegments, round == 0 ? 0 : round + 1)
+            let built = snapshot.memoryBreakdown["vocabulary"]
+            XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 50 * (round + 1))
+            XCTAssertEqual(snapshot.memoryBreakdown["vocabulary"], built, "the search built nothing more")
+        }
+    }
+
     func testChurnKeepsMemoryBounded() throws {
         writer.mergePolicy = MergePolicy(maxSegments: 4)
         func corpus(_ round: Int) -> [Document] {

@@ -39,8 +39,13 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         super.init(queryString: userQueryString ?? "", queryContext: userQueryContext, container: container)
     }
 
-    /// Warms up what a search needs (the folding tables); Searchlight has no semantic model to load.
-    open class func prepare() { _ = Folding.fold("Searchlight") }
+    /// Warms up what a search needs: the folding tables and the default container's typo-tolerance vocabularies
+    /// (`SearchlightContainer.prepareUserQueries()`, which other containers call themselves). Searchlight has no
+    /// semantic model to load.
+    open class func prepare() {
+        _ = Folding.fold("Searchlight")
+        SearchlightContainer.default.prepareUserQueries()
+    }
 
     /// Accepted for API compatibility; a container's items are searched whatever their protection class.
     open class func prepareProtectionClasses(_ protectionClasses: [FileProtectionType]) { prepare() }

@@ -338,6 +338,19 @@ public struct IndexSnapshot: Sendable {
         return collectTerms(fields, lists: near.map { lists in lists.map { ($0.terms, $0.indices) } })
     }
 
+    /// Builds what typo-tolerant searches over `scope` walk: each segment's vocabulary and the one across
+    /// segments (shared with the writer's later snapshots while it covers them), so the first such search after
+    /// opening a store or a bulk load does not pay for them. A no-op when they are built already, or when the
+    /// scope is one field (whose own dictionary is walked).
+    public func prepareFuzzySearch(in scope: FieldScope = .defaultFields) {
+        let fields = QueryPlanner(snapshot: self).resolve(scope)
+        guard fields.count > 1, fields.count <= SegmentVocabulary.maximumScope else { return }
+        // The snapshot vocabulary builds its segments' vocabularies; without one (a single segment, or more
+        // than it can index), each segment is walked over its own.
+        guard vocabularies.vocabulary(for: segments, scope: fields) == nil else { return }
+        for segment in segments { _ = segment.vocabulary(for: fields) }
+    }
+
     // MARK: Stats
 
     /// Estimated bytes per component (postings, positions, skip data, term dictionary, stored, ids, norms,

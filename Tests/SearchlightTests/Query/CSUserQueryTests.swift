@@ -187,6 +187,18 @@ final class CSUserQueryTests: XCTestCase {
         CSUserQuery.prepareProtectionClasses([])
     }
 
+    /// `prepareUserQueries()` builds the typo-tolerance vocabularies ahead of the first typo-tolerant query,
+    /// which then finds the same items without building more.
+    func testPreparingUserQueriesBuildsTheirVocabularies() {
+        let engine = { self.container.snapshot().engine }
+        XCTAssertEqual(engine().memoryBreakdown["vocabulary"], 0)
+        container.prepareUserQueries()
+        let built = engine().memoryBreakdown["vocabulary"] ?? 0
+        XCTAssertGreaterThan(built, 0)
+        XCTAssertEqual(ids("chocolaet cake"), ["recipes"])
+        XCTAssertEqual(engine().memoryBreakdown["vocabulary"], built)
+    }
+
     func testMaxRankedResultCountLeavesTheTailUnranked() {
         let container = makeContainer((0..<5).map { item("m\($0)", title: "Memo", hint: Double($0) * 20) }, clock: Self.clock)
         let run = runUserQuery("memo", in: container) { $0.enableRankedResults = true; $0.maxRankedResultCount = 2 }
