@@ -176,6 +176,49 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(try writer.commit().contentGeneration, deleted.contentGeneration + 2)
     }
 
+    /// An idle merge takes the most of the smallest segments that fit the budget, and only two or more.
+    func testIdleMergeTakesTheSmallestSegmentsWithinTheBudget() {
+        let policy = MergePolicy()
+        let sizes = [100, 5, 3, 50]
+        XCTAssertEqual(policy.idleMerge(sizes: sizes, live: sizes, budget: 60), [1, 2, 3])
+        XCTAssertEqual(policy.idleMerge(sizes: sizes, live: sizes, budget: 8), [1, 2])
+        XCTAssertNil(policy.idleMerge(sizes: sizes, live: sizes, budget: 7), "one segment is no merge")
+        // Ordered by live documents, paid for by all (deleted ones are read too).
+        XCTAssertEqual(policy.idleMerge(sizes: [40, 30, 30], live: [2, 30, 1], budget: 70), [0, 2])
+    }
+
+    /// `mergeWhileIdle()` consolidates a bulk load's segments, then pays for a trickle of small writes with the
+    /// budget they bring (here one document rewritten per document committed), never rewriting the large one.
+    func testAnIdleWriterMergesWithinItsRewriteBudget() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(
+            gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 10, idleRewriteFactor: 1))
+        func idleMerge() throws -> Bool {
+            guard writer.mergeWhileIdle() else { return false }
+            gate.release()
+            XCTAssertNotNil(writer.publishFinishedMerges())
+            return true
+        }
+        for batch in 0..<3 {
+            for n in 0..<10 { try add("b\(batch)-\(n)", "word") }
+            _ = try writer.commit()
+        }
+        XCTAssertEqual(writer.snapshot.segments.count, 3)
+        try add("pending", "word")
+        XCTAssertFalse(writer.mergeWhileIdle(), "uncommitted changes")
+        writer.rollback()
+        XCTAssertTrue(try idleMerge())
+        XCTAssertEqual(writer.snapshot.segments.map(\.documentCount), [30])
+        XCTAssertEqual(ids(writer.snapshot, "word").count, 30)
+        try add("t0", "word"); _ = try writer.commit()
+        XCTAssertFalse(try idleMerge(), "one document's budget does not pay for rewriting thirty")
+        try add("t1", "word"); _ = try writer.commit()
+        try add("t2", "word"); _ = try writer.commit()
+        XCTAssertTrue(try idleMerge())
+        XCTAssertEqual(writer.snapshot.segments.map(\.documentCount).sorted(), [3, 30])
+        XCTAssertEqual(ids(writer.snapshot, "word").count, 33)
+    }
+
     /// A commit drops a segment whose documents were all deleted while a merge of it ran: the merge's group is
     /// discarded (its result would hold only deleted documents), and the other segments keep their documents.
     func testAMergeWhoseSourceWasDroppedIsDiscarded() throws {

@@ -128,14 +128,33 @@ public final class SearchlightContainer: Sendable {
     }
 
     /// Blocks until the segment merges running in the background have finished and been published, with the
-    /// merges they lead to, after every write submitted before it. For benchmarks and tools that want the
-    /// machine quiet and the index in its settled shape.
+    /// merges they lead to and the one an idle index makes (see `idleMergeDelay`) started at once, after every
+    /// write submitted before it. For benchmarks and tools that want the machine quiet and the index in its
+    /// settled shape.
     public func waitForBackgroundMerges() {
         while let snapshot = writeQueue.sync(execute: { core.withLock { core -> IndexSnapshot? in
+            core.writer.waitForMerges()
+            if let snapshot = core.writer.publishFinishedMerges() { return snapshot }
+            guard core.writer.mergeWhileIdle() else { return nil }
             core.writer.waitForMerges()
             return core.writer.publishFinishedMerges()
         } }) {
             published.withLock { $0 = snapshot }
+        }
+    }
+
+    /// How long the index goes without writes before it consolidates its smallest segments in the background
+    /// (`IndexWriter.mergeWhileIdle()`: a bulk load's segments become few; small writes never rewrite much).
+    package static let idleMergeDelay: DispatchTimeInterval = .milliseconds(500)
+
+    /// After `idleMergeDelay` without a write since now, starts the merge an idle index is worth (on the write
+    /// queue; a later write schedules its own check).
+    private func mergeWhenIdle() {
+        let mark = core.withLock { $0.writes }
+        writeQueue.asyncAfter(deadline: .now() + Self.idleMergeDelay) { [weak self] in
+            self?.core.withLock { core in
+                if core.writes == mark { core.writer.mergeWhileIdle() }
+            }
         }
     }
 
@@ -154,6 +173,7 @@ public final class SearchlightContainer: Sendable {
         writeQueue.async { [self] in
             guard let snapshot = core.withLock({ $0.writer.publishFinishedMerges() }) else { return }
             published.withLock { $0 = snapshot }
+            mergeWhenIdle()
         }
     }
 
@@ -211,6 +231,7 @@ public final class SearchlightContainer: Sendable {
             switch result {
             case .success(let snapshot):
                 published.withLock { $0 = snapshot }
+                mergeWhenIdle()
                 callbackQueue.async { completion(nil) }
             case .failure(let error):
                 callbackQueue.async { completion(error) }
@@ -235,6 +256,9 @@ private struct ContainerCore: ~Copyable {
     var clientStates: [String: Data]
     /// No stored item expires before this (seconds since 2001); purges run only once it has passed.
     var nextExpiration: Double
+
+    /// Writes applied (each call or batch), so an idle check can tell whether one came since it was scheduled.
+    var writes: UInt64 = 0
 
     /// The container's engagement ledger, saved with each checkpoint under a reserved client-state name.
     let engagement: EngagementLedger
@@ -397,6 +421,7 @@ private struct ContainerCore: ~Copyable {
             throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
         }
         clientStates = newStates
+        writes &+= 1
         if let store, store.needsCheckpoint {
             // Written on a background thread; writes continue in the new journal meanwhile. The engagement
             // ledger rides along under its reserved client-state name.

@@ -38,6 +38,9 @@ public final class IndexWriter {
     public var onMergeFinished: (@Sendable () -> Void)?
     /// Counts the commits that changed documents (`IndexSnapshot.contentGeneration`).
     private var contentGeneration: UInt64 = 0
+    /// Documents `mergeWhileIdle()` may still rewrite: `mergePolicy.idleRewriteFactor` per document committed,
+    /// less what idle merges rewrote.
+    private var idleBudget = 0
 
     public init() {}
 
@@ -250,6 +253,7 @@ public final class IndexWriter {
         try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
+            idleBudget = min(idleBudget + mergePolicy.idleRewriteFactor * segment.documentCount, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
             for (doc, alive) in bufferLive.enumerated() where !alive { bits[doc] = false }
             segments.append(segment)
@@ -300,18 +304,36 @@ public final class IndexWriter {
         guard pendingMerge == nil else { return }  // planned again once the running merge is installed
         let groups = mergePolicy.merges(sizes: segments.map(\.documentCount), live: live.map(\.cardinality))
         guard !groups.isEmpty else { return }
+        if mergesInBackground { return startInBackground(groups) }
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
-        if mergesInBackground {
-            let pending = PendingMerge(sources: sources)
-            let finished = onMergeFinished
-            startMerge {
-                pending.run()
-                finished?()
-            }
-            pendingMerge = pending
-            return
-        }
         install(groups: groups, merged: try Self.build(sources), sources: sources)
+    }
+
+    /// Starts merging each group of segments into one on the merge thread (`pendingMerge`).
+    private func startInBackground(_ groups: [[Int]]) {
+        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } })
+        let finished = onMergeFinished
+        startMerge {
+            pending.run()
+            finished?()
+        }
+        pendingMerge = pending
+    }
+
+    /// Starts the merge an idle index is worth, in the background: the smallest segments into one, as many as
+    /// the rewrite budget allows (`MergePolicy.idleRewriteFactor` per document committed, less what earlier
+    /// idle merges rewrote). An index left alone after a bulk load so ends up in few segments, which every query
+    /// pays for, while a trickle of small writes never rewrites a large one. The merge is published like any
+    /// background merge. Returns whether one started: only with `mergesInBackground`, no merge running and
+    /// nothing uncommitted.
+    @discardableResult
+    public func mergeWhileIdle() -> Bool {
+        guard mergesInBackground, pendingMerge == nil, !dirty,
+              let group = mergePolicy.idleMerge(sizes: segments.map(\.documentCount), live: live.map(\.cardinality),
+                                                budget: idleBudget) else { return false }
+        idleBudget -= group.reduce(0) { $0 + segments[$1].documentCount }
+        startInBackground([group])
+        return true
     }
 
     /// The merged segments of `sources` (one per group; nil for a group with no live document).

@@ -16,10 +16,30 @@ public struct MergePolicy: Sendable, Equatable {
     /// A segment whose deleted fraction exceeds this is rewritten without its deleted documents.
     public var maxDeletedFraction: Double = 0.5
 
-    public init(maxSegments: Int = 24, mergeFactor: Int = 4, maxDeletedFraction: Double = 0.5) {
+    /// An idle writer may rewrite up to this many documents per document committed to consolidate segments
+    /// (`IndexWriter.mergeWhileIdle()`): a bulk load ends up in few segments, a trickle of small writes never
+    /// pays for rewriting a large one.
+    public var idleRewriteFactor: Int = 10
+
+    public init(maxSegments: Int = 24, mergeFactor: Int = 4, maxDeletedFraction: Double = 0.5,
+                idleRewriteFactor: Int = 10) {
         self.maxSegments = max(maxSegments, 1)
         self.mergeFactor = max(mergeFactor, 2)
         self.maxDeletedFraction = maxDeletedFraction
+        self.idleRewriteFactor = max(idleRewriteFactor, 0)
+    }
+
+    /// The segments an idle writer merges into one: the most of the smallest (by live documents) whose
+    /// documents, deleted ones included, add up to at most `budget`; nil unless that is two or more.
+    func idleMerge(sizes: [Int], live: [Int], budget: Int) -> [Int]? {
+        var group: [Int] = []
+        var total = 0
+        for index in sizes.indices.sorted(by: { live[$0] != live[$1] ? live[$0] < live[$1] : $0 < $1 }) {
+            guard total + sizes[index] <= budget else { break }
+            total += sizes[index]
+            group.append(index)
+        }
+        return group.count >= 2 ? group.sorted() : nil
     }
 
     /// The size tier of a segment with `live` documents.

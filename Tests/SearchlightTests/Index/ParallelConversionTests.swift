@@ -92,6 +92,28 @@ final class ParallelConversionTests: XCTestCase {
         XCTAssertEqual(index.allIdentifiers.count, 80)
     }
 
+    /// An index left without writes consolidates the segments the merge policy keeps (three of one tier here)
+    /// into one, on its own after `idleMergeDelay`, or at once in `waitForBackgroundMerges()`.
+    func testAnIdleContainerConsolidatesItsSegments() throws {
+        for waiting in [false, true] {
+            let container = SearchlightContainer()
+            let index = CSSearchableIndex(name: "idle", container: container)
+            for batch in 0..<3 {
+                let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "idle item") }
+                XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+            }
+            if waiting {
+                container.waitForBackgroundMerges()
+            } else {
+                XCTAssertEqual(container.snapshot().engine.segments.count, 3, "three segments of one tier")
+                let deadline = Date() + 60
+                while container.snapshot().engine.segments.count > 1, Date() < deadline { usleep(5_000) }
+            }
+            XCTAssertEqual(container.snapshot().engine.segments.count, 1, waiting ? "waiting" : "idle")
+            XCTAssertEqual(index.allIdentifiers.count, 15)
+        }
+    }
+
     /// `waitForBackgroundMerges()` returns with every merge the policy leads to finished and published.
     func testWaitingForBackgroundMergesLeavesTheSettledIndex() throws {
         let container = SearchlightContainer()
