@@ -153,7 +153,8 @@ public final class SearchlightContainer: Sendable {
         let mark = core.withLock { $0.writes }
         writeQueue.asyncAfter(deadline: .now() + Self.idleMergeDelay) { [weak self] in
             self?.core.withLock { core in
-                if core.writes == mark { core.writer.mergeWhileIdle() }
+                // (A closed store takes no more writes: its index stays as it is.)
+                if core.writes == mark, core.store?.isClosed != true { core.writer.mergeWhileIdle() }
             }
         }
     }
