@@ -368,7 +368,10 @@ final class DifferentialTests: XCTestCase {
                 words.map { Self.dictionary($0.sorted { $0.lexicographicallyPrecedes($1) }) }
             }
             let scope = (0..<fieldCount).map { 10 + 3 * $0 }
-            let vocabulary = SegmentVocabulary(scope: scope, dictionaries: dictionaries, runIndexMinimum: g.chance(0.5) ? 0 : .max)
+            let filtered = g.chance(0.5)
+            let vocabulary = SegmentVocabulary(scope: scope, dictionaries: dictionaries, runIndexMinimum: g.chance(0.5) ? 0 : .max,
+                                               filterMinimum: filtered ? 0 : .max)
+            XCTAssertEqual(vocabulary.bloom != nil, filtered)
             let union = fieldWords.reduce(into: Set<[UInt8]>()) { $0.formUnion($1 ?? []) }
                 .sorted { $0.lexicographicallyPrecedes($1) }
             let terms = (0..<vocabulary.count).map { index in vocabulary.withTerm(index) { Array($0) } }
@@ -380,6 +383,32 @@ final class DifferentialTests: XCTestCase {
                 XCTAssertEqual(vocabulary.fields[index], expected, "round \(round): fields of \(term)")
             }
             checkFuzzy(vocabulary, union, &g, alphabet: alphabet, queries: 20, maxLength: 6, "round \(round)")
+        }
+    }
+
+    /// The fuzzy walk with the vocabulary's filter finds exactly what brute force finds, on vocabularies large
+    /// enough to get one by default and dense enough (four letters, terms up to ten) that most prefixes spend
+    /// their budget and ask the filter; the filter itself never rejects a term and rarely admits another.
+    func testFuzzyWalkWithTheTermFilterEqualsBruteForce() throws {
+        var g = Generator(state: 1999)
+        for round in 0..<4 {
+            let alphabet = Array("abcd".utf8)
+            var words = Set<[UInt8]>()
+            let wanted = TermBloom.minimumTerms + g.int(3_000)
+            while words.count < wanted { words.insert((0..<(1 + g.int(10))).map { _ in g.pick(alphabet) }) }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            let vocabulary = SegmentVocabulary(scope: [1, 2], dictionaries: [Self.dictionary(sorted), nil])
+            let filter = try XCTUnwrap(vocabulary.bloom, "round \(round)")
+            func finished(_ term: [UInt8]) -> UInt64 { TermBloom.finish(term.reduce(TermBloom.start, TermBloom.step)) }
+            XCTAssertTrue(sorted.allSatisfy { filter.mayContain(finished($0)) }, "no false negative")
+            var admitted = 0, absent = 0
+            while absent < 2_000 {
+                let other = (0..<(11 + g.int(4))).map { _ in g.pick(alphabet) }  // longer than any term
+                absent += 1
+                if filter.mayContain(finished(other)) { admitted += 1 }
+            }
+            XCTAssertLessThan(admitted, 100, "round \(round): false positives")
+            checkFuzzy(vocabulary, sorted, &g, alphabet: alphabet, queries: 25, maxLength: 10, "round \(round)")
         }
     }
 

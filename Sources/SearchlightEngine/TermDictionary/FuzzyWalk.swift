@@ -10,6 +10,10 @@ struct FuzzyWalk {
     let base: UnsafePointer<UInt8>
     let offsets: UnsafeBufferPointer<UInt32>
     let runs: RunIndex?
+    /// The list's filter, asked before each search for an exact completion (nil: search every time).
+    let bloom: TermBloom?
+    /// `prefixHashes[d]`: the filter hash of the `d` bytes the terms being visited share.
+    let prefixHashes: UnsafeMutablePointer<UInt64>
 
     /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending.
     ///
@@ -20,7 +24,8 @@ struct FuzzyWalk {
     /// the rest of the query after a position where the budget is reached, so those few terms are looked up
     /// directly, not walked. The walk thus visits the prefixes near the query, not the whole dictionary. The
     /// runs of the first two bytes, the widest, come from the `RunIndex` when the dictionary has one.
-    static func matches(_ query: [UInt8], maxEdits: Int, bytes: [UInt8], offsets: [UInt32], runs: RunIndex?) -> [Int] {
+    static func matches(_ query: [UInt8], maxEdits: Int, bytes: [UInt8], offsets: [UInt32], runs: RunIndex?,
+                        bloom: TermBloom? = nil) -> [Int] {
         var result: [Int] = []
         let count = offsets.count - 1
         guard count > 0, maxEdits >= 0 else { return result }
@@ -30,12 +35,16 @@ struct FuzzyWalk {
         let depthLimit = n + maxEdits + 1
         let rows = UnsafeMutablePointer<Int32>.allocate(capacity: width * (depthLimit + 1))
         defer { rows.deallocate() }
+        let prefixHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: depthLimit + 1)
+        defer { prefixHashes.deallocate() }
+        prefixHashes[0] = TermBloom.start
         for j in 0...n { rows[j] = Int32(j) }
         query.withUnsafeBufferPointer { q in
             bytes.withUnsafeBufferPointer { all in
                 offsets.withUnsafeBufferPointer { offsets in
                     let walk = FuzzyWalk(query: q, budget: Int32(maxEdits), rows: rows, width: width,
-                                         depthLimit: depthLimit, base: all.baseAddress!, offsets: offsets, runs: runs)
+                                         depthLimit: depthLimit, base: all.baseAddress!, offsets: offsets, runs: runs,
+                                         bloom: bloom, prefixHashes: prefixHashes)
                     walk.visit(0, count, depth: 0, into: &result)
                 }
             }
@@ -135,7 +144,10 @@ struct FuzzyWalk {
             while index < high {
                 let next = byte(index, depth)
                 let runEnd = end(of: next, from: index + 1, high, depth: depth)
-                if extend(depth, with: next) <= budget { visit(index, runEnd, depth: depth + 1, into: &result) }
+                if extend(depth, with: next) <= budget {
+                    prefixHashes[depth + 1] = TermBloom.step(prefixHashes[depth], next)
+                    visit(index, runEnd, depth: depth + 1, into: &result)
+                }
                 index = runEnd
             }
         } else {
@@ -157,6 +169,12 @@ struct FuzzyWalk {
     @inline(__always)
     func find(suffix j: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
         let key = query.baseAddress! + j, keyLength = query.count - j
+        if let bloom {
+            // The whole term would be the shared prefix and then the suffix: almost never in the list.
+            var hash = prefixHashes[depth]
+            for k in 0..<keyLength { hash = TermBloom.step(hash, key[k]) }
+            guard bloom.mayContain(TermBloom.finish(hash)) else { return nil }
+        }
         var lower = low, upper = high
         if depth == 1, runs != nil, low < high {
             // The run of the suffix's first byte, from the run index: a few terms instead of a letter's thousands.

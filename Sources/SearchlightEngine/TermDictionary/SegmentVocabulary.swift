@@ -14,17 +14,20 @@ struct SegmentVocabulary: SortedTerms, Sendable {
     /// Per term: bit `i` set when the dictionary of `scope[i]` holds it.
     let fields: [UInt32]
     let runs: RunIndex?
+    let bloom: TermBloom?
 
     /// The most fields a vocabulary covers (one bit each).
     static let maximumScope = 32
 
     var count: Int { fields.count }
 
-    var memoryBytes: Int { bytes.capacity + offsets.capacity * 4 + fields.capacity * 4 + (runs?.memoryBytes ?? 0) }
+    var memoryBytes: Int { bytes.capacity + offsets.capacity * 4 + fields.capacity * 4 + (runs?.memoryBytes ?? 0)
+            + (bloom?.memoryBytes ?? 0) }
 
     /// The union of the dictionaries `dictionaries[i]` (of field `scope[i]`; nil when the segment lacks it): a
     /// k-way merge of the sorted lists.
-    init(scope: [Int], dictionaries: [FieldTerms?], runIndexMinimum: Int = RunIndex.minimumTerms) {
+    init(scope: [Int], dictionaries: [FieldTerms?], runIndexMinimum: Int = RunIndex.minimumTerms,
+         filterMinimum: Int = TermBloom.minimumTerms) {
         precondition(scope.count == dictionaries.count && scope.count <= Self.maximumScope)
         self.scope = scope
         var bytes: [UInt8] = [], offsets: [UInt32] = [0], fields: [UInt32] = []
@@ -43,5 +46,6 @@ struct SegmentVocabulary: SortedTerms, Sendable {
         self.offsets = offsets
         self.fields = fields
         runs = fields.count >= runIndexMinimum ? RunIndex(bytes: bytes, offsets: offsets) : nil
+        bloom = fields.count >= filterMinimum ? TermBloom(bytes: bytes, offsets: offsets) : nil
     }
 }

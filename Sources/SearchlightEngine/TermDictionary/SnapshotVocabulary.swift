@@ -21,6 +21,7 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
     /// Per entry: the scope positions (bits) of the fields holding it in that segment.
     let entryFields: [UInt32]
     let runs: RunIndex?
+    let bloom: TermBloom?
 
     /// The most segments one vocabulary covers (positions are 16 bits).
     static let maximumSegments = Int(UInt16.max)
@@ -30,10 +31,12 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
     var memoryBytes: Int {
         bytes.capacity + (offsets.capacity + entryStart.capacity + entryFields.capacity) * 4 + entrySegment.capacity * 2
             + (runs?.memoryBytes ?? 0)
+            + (bloom?.memoryBytes ?? 0)
     }
 
     /// The union of `vocabularies` (of `segments`, same order, all of `scope`): a k-way merge of the sorted lists.
-    init(scope: [Int], segments: [Segment], vocabularies: [SegmentVocabulary], runIndexMinimum: Int = RunIndex.minimumTerms) {
+    init(scope: [Int], segments: [Segment], vocabularies: [SegmentVocabulary], runIndexMinimum: Int = RunIndex.minimumTerms,
+         filterMinimum: Int = TermBloom.minimumTerms) {
         precondition(segments.count == vocabularies.count && segments.count <= Self.maximumSegments)
         precondition(vocabularies.allSatisfy { $0.scope == scope })
         self.scope = scope
@@ -59,5 +62,6 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
         self.entrySegment = entrySegment
         self.entryFields = entryFields
         runs = offsets.count - 1 >= runIndexMinimum ? RunIndex(bytes: bytes, offsets: offsets) : nil
+        bloom = offsets.count - 1 >= filterMinimum ? TermBloom(bytes: bytes, offsets: offsets) : nil
     }
 }

@@ -6,9 +6,13 @@ protocol SortedTerms {
     var offsets: [UInt32] { get }
     /// The run index of the first two bytes, for large lists (`RunIndex`).
     var runs: RunIndex? { get }
+    /// A filter of the terms for the fuzzy walk's exact completions (`TermBloom`), for large lists walked often.
+    var bloom: TermBloom? { get }
 }
 
 extension SortedTerms {
+    var bloom: TermBloom? { nil }
+
     /// Calls `body` with the bytes of term `index`.
     @inline(__always)
     func withTerm<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -19,6 +23,6 @@ extension SortedTerms {
     /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending
     /// (`FuzzyWalk`).
     func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
-        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
+        FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs, bloom: bloom)
     }
 }
