@@ -188,7 +188,8 @@ final class MergePolicyTests: XCTestCase {
     }
 
     /// `mergeWhileIdle()` consolidates a bulk load's segments, then pays for a trickle of small writes with the
-    /// budget they bring (here one document rewritten per document committed), never rewriting the large one.
+    /// budget they bring since the last check (here one document rewritten per document committed), never
+    /// rewriting the large one; a check that merges nothing drops its credit.
     func testAnIdleWriterMergesWithinItsRewriteBudget() throws {
         let gate = MergeGate()
         let (writer, add) = try makeWriter(
@@ -214,9 +215,60 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertFalse(try idleMerge(), "one document's budget does not pay for rewriting thirty")
         try add("t1", "word"); _ = try writer.commit()
         try add("t2", "word"); _ = try writer.commit()
-        XCTAssertTrue(try idleMerge())
-        XCTAssertEqual(writer.snapshot.segments.map(\.documentCount).sorted(), [3, 30])
+        XCTAssertTrue(try idleMerge(), "two documents' budget pays for merging two one-document segments")
+        XCTAssertEqual(writer.snapshot.segments.map(\.documentCount).sorted(), [1, 2, 30])
         XCTAssertEqual(ids(writer.snapshot, "word").count, 33)
+    }
+
+    /// With the default budget (ten rewrites per document), a bulk load's leftover credit does not let the
+    /// single-document writes after it rewrite the large segment: it stays the same object throughout.
+    func testSmallWritesAfterABulkLoadNeverRewriteItsSegment() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy())
+        func settle() {
+            while true {
+                gate.release()
+                if writer.publishFinishedMerges() != nil { continue }
+                guard writer.mergeWhileIdle() else { return }
+            }
+        }
+        for batch in 0..<16 {
+            for n in 0..<100 { try add("b\(batch)-\(n)", "word") }
+            _ = try writer.commit()
+        }
+        settle()
+        let large = try XCTUnwrap(writer.snapshot.segments.first { $0.documentCount == 1_600 })
+        for n in 0..<11 {
+            try add("t\(n)", "word")
+            _ = try writer.commit()
+            settle()
+            XCTAssertTrue(writer.snapshot.segments.contains { $0 === large }, "write \(n)")
+        }
+        XCTAssertEqual(writer.snapshot.documentCount, 1_611)
+    }
+
+    /// A commit at the segment cap waits for a running policy merge, but not for an idle merge (which may be
+    /// rewriting most of the index): writes go on while one is held.
+    func testACommitAtTheCapDoesNotWaitForAnIdleMerge() throws {
+        let gate = MergeGate()
+        let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 3, mergeFactor: 10))
+        for n in 0..<3 { try add("a\(n)", "word"); _ = try writer.commit() }
+        XCTAssertTrue(writer.mergeWhileIdle())
+        let finished = DispatchSemaphore(value: 0)
+        let box = UncheckedBox(writer)
+        DispatchQueue.global().async {
+            for n in 0..<5 {
+                try? box.value.upsert(Document(id: "b\(n)", values: [(FieldID(rawValue: 0), .text("word"))]))
+                _ = try? box.value.commit()
+            }
+            finished.signal()
+        }
+        let done = finished.wait(timeout: .now() + 30) == .success
+        XCTAssertTrue(done, "a commit waited for the held idle merge")
+        while !done, finished.wait(timeout: .now() + .milliseconds(50)) == .timedOut { gate.release() }
+        XCTAssertEqual(writer.snapshot.documentCount, 8)
+        gate.release()
+        XCTAssertEqual(try writer.commit().documentCount, 8)
     }
 
     /// A commit drops a segment whose documents were all deleted while a merge of it ran: the merge's group is
@@ -289,4 +341,10 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(snapshot.segments.map(\.documentCount), [2])
         XCTAssertEqual(Set(snapshot.matches(.term("word")).compactMap { snapshot.id(of: $0) }), ["a", "b"])
     }
+}
+
+/// Hands a non-Sendable value to another thread in a test that serializes its use.
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

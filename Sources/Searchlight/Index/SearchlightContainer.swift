@@ -132,26 +132,40 @@ public final class SearchlightContainer: Sendable {
     /// write submitted before it. For benchmarks and tools that want the machine quiet and the index in its
     /// settled shape.
     public func waitForBackgroundMerges() {
-        while let snapshot = writeQueue.sync(execute: { core.withLock { core -> IndexSnapshot? in
-            core.writer.waitForMerges()
-            if let snapshot = core.writer.publishFinishedMerges() { return snapshot }
-            guard core.writer.mergeWhileIdle() else { return nil }
-            core.writer.waitForMerges()
-            return core.writer.publishFinishedMerges()
-        } }) {
-            published.withLock { $0 = snapshot }
+        var settled = false
+        while !settled {
+            // Published on the write queue, like every snapshot: a write submitted meanwhile stays visible.
+            writeQueue.sync {
+                let snapshot = core.withLock { core -> IndexSnapshot? in
+                    core.writer.waitForMerges()
+                    if let snapshot = core.writer.publishFinishedMerges() { return snapshot }
+                    guard core.writer.mergeWhileIdle() else { return nil }
+                    core.writer.waitForMerges()
+                    return core.writer.publishFinishedMerges()
+                }
+                if let snapshot { published.withLock { $0 = snapshot } } else { settled = true }
+            }
         }
     }
 
-    /// How long the index goes without writes before it consolidates its smallest segments in the background
-    /// (`IndexWriter.mergeWhileIdle()`: a bulk load's segments become few; small writes never rewrite much).
+    /// How long an index goes without writes (after a write or a published merge) before it consolidates its
+    /// smallest segments in the background (`IndexWriter.mergeWhileIdle()`): a bulk load's segments become few,
+    /// while merges after small writes rewrite at most ten times what they wrote.
     package static let idleMergeDelay: DispatchTimeInterval = .milliseconds(500)
+    /// `idleMergeDelay`, or nil to never merge while idle (tests that hold merges set it).
+    private let idleDelay = Mutex<DispatchTimeInterval?>(SearchlightContainer.idleMergeDelay)
 
-    /// After `idleMergeDelay` without a write since now, starts the merge an idle index is worth (on the write
+    /// Sets how long the index waits without writes before an idle merge (nil: never), for later writes.
+    package func setIdleMergeDelay(_ delay: DispatchTimeInterval?) {
+        idleDelay.withLock { $0 = delay }
+    }
+
+    /// After the idle delay without a write since now, starts the merge an idle index is worth (on the write
     /// queue; a later write schedules its own check).
     private func mergeWhenIdle() {
+        guard let delay = idleDelay.withLock({ $0 }) else { return }
         let mark = core.withLock { $0.writes }
-        writeQueue.asyncAfter(deadline: .now() + Self.idleMergeDelay) { [weak self] in
+        writeQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
             self?.core.withLock { core in
                 // (A closed store takes no more writes: its index stays as it is.)
                 if core.writes == mark, core.store?.isClosed != true { core.writer.mergeWhileIdle() }
@@ -197,7 +211,7 @@ public final class SearchlightContainer: Sendable {
     /// on when only merges were published since (the same items; the cursor's address is valid there only).
     package func snapshot(resuming cursor: CSSearchQueryCursor?) -> ContainerSnapshot {
         let current = published.withLock { $0 }
-        if let pinned = cursor?.snapshot, pinned.generation != current.generation,
+        if let pinned = cursor?.snapshot, pinned.isFromSameWriter(as: current), pinned.generation != current.generation,
            pinned.contentGeneration == current.contentGeneration {
             return ContainerSnapshot(engine: pinned, now: clock())
         }

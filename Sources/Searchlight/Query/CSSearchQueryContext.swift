@@ -111,10 +111,10 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
 ///
 /// With `sortAttributes` the cursor is a sort key and survives later index changes (items inserted before
 /// the key are not revisited). Without sort keys results are in index order, which a later write can
-/// reshuffle, so such a cursor only continues while the items are unchanged; after a write the query fails
-/// with `invalidQuery`, asking for sort keys. Segment merges published between writes reorder the index too:
-/// an unsorted cursor keeps the snapshot it was made on and continues there (holding its memory while the
-/// cursor lives).
+/// reshuffle, so such a cursor only continues while the items are unchanged; after a write that changed items
+/// the query fails with `invalidQuery`, asking for sort keys. Segment merges published between writes reorder
+/// the index too: an unsorted cursor keeps the snapshot it was made on and continues there while its container
+/// publishes only merges or writes that change no item (holding that snapshot's memory while the cursor lives).
 public struct CSSearchQueryCursor: Sendable, Hashable {
     package let sortAttributes: [CSSearchQueryContext.SortAttribute]
     package let key: [SortValue]

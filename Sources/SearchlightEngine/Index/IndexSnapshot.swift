@@ -34,8 +34,9 @@ public struct IndexSnapshot: Sendable {
     /// Commit counter of the writer that produced this snapshot: a new one whenever documents or their
     /// addresses (`DocAddress`, which a merge reassigns) may have changed.
     public let generation: UInt64
-    /// Counts the commits that changed documents. A snapshot that only published a merge keeps its predecessor's:
-    /// the same documents, at other addresses.
+    /// Counts the commits that changed documents or fields (a writer restored from a store starts it at its
+    /// `generation`). A snapshot that only published a merge keeps its predecessor's: the same documents, at
+    /// other addresses. Compare it only between snapshots of one writer (`isFromSameWriter(as:)`).
     public let contentGeneration: UInt64
     /// Live documents.
     public let documentCount: Int
@@ -76,6 +77,10 @@ public struct IndexSnapshot: Sendable {
             return FieldNorm.lengths.map { weight / (1 - b + b * $0 / average) }
         }
     }
+
+    /// Whether both snapshots were published by the same writer, so their generations count the same history
+    /// (each writer counts from zero).
+    package func isFromSameWriter(as other: IndexSnapshot) -> Bool { vocabularies === other.vocabularies }
 
     /// An empty index.
     public init() {

@@ -36,10 +36,10 @@ public final class IndexWriter {
     /// with `publishFinishedMerges()` from wherever it serializes its calls to the writer. Without it (or
     /// without that call) the next commit installs the merge.
     public var onMergeFinished: (@Sendable () -> Void)?
-    /// Counts the commits that changed documents (`IndexSnapshot.contentGeneration`).
+    /// Counts the commits that changed documents or fields (`IndexSnapshot.contentGeneration`).
     private var contentGeneration: UInt64 = 0
-    /// Documents `mergeWhileIdle()` may still rewrite: `mergePolicy.idleRewriteFactor` per document committed,
-    /// less what idle merges rewrote.
+    /// Documents `mergeWhileIdle()` may rewrite: `mergePolicy.idleRewriteFactor` per document committed since
+    /// the last idle check (a check spends it or, finding nothing worth merging, drops it).
     private var idleBudget = 0
 
     public init() {}
@@ -250,10 +250,13 @@ public final class IndexWriter {
     /// segment, dropping fully deleted segments and merging per the merge policy).
     @discardableResult
     public func commit() throws(EngineError) -> IndexSnapshot {
-        try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments)
+        // Back-pressure at the cap, but never behind an idle merge: it may rewrite most of the index, and its
+        // segments are merged by the policy once it is in.
+        try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments && pendingMerge?.isIdle != true)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
-            idleBudget = min(idleBudget + mergePolicy.idleRewriteFactor * segment.documentCount, Int.max / 4)
+            let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
+            idleBudget = overflow ? Int.max / 4 : min(idleBudget + credit, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
             for (doc, alive) in bufferLive.enumerated() where !alive { bits[doc] = false }
             segments.append(segment)
@@ -310,8 +313,8 @@ public final class IndexWriter {
     }
 
     /// Starts merging each group of segments into one on the merge thread (`pendingMerge`).
-    private func startInBackground(_ groups: [[Int]]) {
-        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } })
+    private func startInBackground(_ groups: [[Int]], idle: Bool = false) {
+        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } }, idle: idle)
         let finished = onMergeFinished
         startMerge {
             pending.run()
@@ -321,18 +324,20 @@ public final class IndexWriter {
     }
 
     /// Starts the merge an idle index is worth, in the background: the smallest segments into one, as many as
-    /// the rewrite budget allows (`MergePolicy.idleRewriteFactor` per document committed, less what earlier
-    /// idle merges rewrote). An index left alone after a bulk load so ends up in few segments, which every query
-    /// pays for, while a trickle of small writes never rewrites a large one. The merge is published like any
-    /// background merge. Returns whether one started: only with `mergesInBackground`, no merge running and
-    /// nothing uncommitted.
+    /// the rewrite budget allows (`MergePolicy.idleRewriteFactor` per document committed since the last idle
+    /// check). An index left alone after a bulk load so ends up in few segments, which every query pays for,
+    /// while idle merges after small writes rewrite at most that factor times what they wrote. The merge is
+    /// published like any background merge; a commit at the segment cap does not wait for it. Returns whether
+    /// one started: only with `mergesInBackground`, no merge running and nothing uncommitted.
     @discardableResult
     public func mergeWhileIdle() -> Bool {
-        guard mergesInBackground, pendingMerge == nil, !dirty,
-              let group = mergePolicy.idleMerge(sizes: segments.map(\.documentCount), live: live.map(\.cardinality),
-                                                budget: idleBudget) else { return false }
-        idleBudget -= group.reduce(0) { $0 + segments[$1].documentCount }
-        startInBackground([group])
+        guard mergesInBackground, pendingMerge == nil, !dirty else { return false }
+        let group = mergePolicy.idleMerge(sizes: segments.map(\.documentCount), live: live.map(\.cardinality),
+                                          budget: idleBudget)
+        // Unspent credit is not carried over: later small writes must not pay for rewriting a large segment.
+        idleBudget = 0
+        guard let group else { return false }
+        startInBackground([group], idle: true)
         return true
     }
 
@@ -449,11 +454,14 @@ public final class IndexWriter {
 /// group per merged segment) and, once done, the merged segments or the error.
 private final class PendingMerge: Sendable {
     let sources: [[(Segment, Bitset)]]
+    /// Started by `mergeWhileIdle()` (commits never wait for it).
+    let isIdle: Bool
     private let result = Mutex<Result<[Segment?], EngineError>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(sources: [[(Segment, Bitset)]]) {
+    init(sources: [[(Segment, Bitset)]], idle: Bool) {
         self.sources = sources
+        isIdle = idle
     }
 
     func run() {

@@ -97,15 +97,19 @@ final class ParallelConversionTests: XCTestCase {
     func testAnIdleContainerConsolidatesItsSegments() throws {
         for waiting in [false, true] {
             let container = SearchlightContainer()
+            container.setIdleMergeDelay(nil)  // however slowly the writes run
             let index = CSSearchableIndex(name: "idle", container: container)
             for batch in 0..<3 {
                 let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "idle item") }
                 XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
             }
+            XCTAssertEqual(container.snapshot().engine.segments.count, 3, "three segments of one tier")
             if waiting {
                 container.waitForBackgroundMerges()
             } else {
-                XCTAssertEqual(container.snapshot().engine.segments.count, 3, "three segments of one tier")
+                // A write that changes nothing starts the idle clock.
+                container.setIdleMergeDelay(.milliseconds(20))
+                XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: ["missing"], completionHandler: $0) })
                 let deadline = Date() + 60
                 while container.snapshot().engine.segments.count > 1, Date() < deadline { usleep(5_000) }
             }

@@ -170,6 +170,7 @@ final class CSSearchQueryTests: XCTestCase {
     /// from the snapshot it was made on, so the pages still hold every item once. A write after that ends it.
     func testUnsortedCursorSurvivesAMergePublishedBetweenPages() throws {
         let container = SearchlightContainer()
+        container.setIdleMergeDelay(nil)  // only the policy's merge, which the test holds
         let held = Mutex<[@Sendable () -> Void]>([])
         container.setMergeStarter { work in held.withLock { $0.append(work) } }
         // Four one-item writes: four segments of one tier, whose merge starts (and is held) at the fourth.
@@ -191,6 +192,22 @@ final class CSSearchQueryTests: XCTestCase {
         _ = makeIndexing(container, [makeItem("other", title: "x")])
         let stale = runQuery(query(#"title == "Merged""#, { $0.cursor = cursor }, container: container))
         XCTAssertEqual((stale.error as? CSSearchQueryError)?.code, .invalidQuery)
+    }
+
+    /// An unsorted cursor only continues on its own container: another container, whose generations happen to
+    /// match, fails it instead of paging the cursor's pinned items.
+    func testUnsortedCursorDoesNotCrossContainers() throws {
+        let a = makeContainer((0..<4).map { makeItem("a\($0)", title: "Shared") })
+        let b = makeContainer((0..<4).map { makeItem("b\($0)", title: "Shared") })
+        let first = query(#"title == "Shared""#, { $0.limit = 1 }, container: a)
+        XCTAssertEqual(runQuery(first).batches.joined().map(\.uniqueIdentifier).count, 1)
+        let cursor = try XCTUnwrap(first.cursor)
+        // A write that changes no item: B's generation moves on, its content generation does not.
+        let index = CSSearchableIndex(name: "query-tests", container: b)
+        XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: ["missing"], completionHandler: $0) })
+        let crossed = runQuery(query(#"title == "Shared""#, { $0.cursor = cursor }, container: b))
+        XCTAssertEqual((crossed.error as? CSSearchQueryError)?.code, .invalidQuery)
+        XCTAssertFalse(crossed.batches.joined().contains { $0.uniqueIdentifier.hasPrefix("a") })
     }
 
     func testAsyncResultsSequence() async throws {
