@@ -71,16 +71,21 @@ final class ParallelConversionTests: XCTestCase {
         try assertSameIndex(index([batch[...]], threads: 2), index([batch[...]], threads: 1))
     }
 
-    /// A container merges its segments in the background and publishes each finished merge on its own, without
-    /// waiting for a write: after 16 batches of 5 items and no further write, the index settles into the one
-    /// segment the merge policy leads to (merges of four: 16 × 5 → 4 × 20 → 80), every item findable throughout.
-    func testAContainerPublishesItsFinishedBackgroundMergesWithoutAWrite() throws {
-        let container = SearchlightContainer()
-        let index = CSSearchableIndex(name: "merges", container: container)
-        for batch in 0..<16 {
+    /// `batches` calls indexing 5 items each (one segment each).
+    func indexBatches(_ batches: Int, into index: CSSearchableIndex) {
+        for batch in 0..<batches {
             let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "merge item") }
             XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
         }
+    }
+
+    /// A container merges its segments in the background and publishes each finished merge on its own, without
+    /// waiting for a write: after 16 batches of 5 items and no further write, the index settles into one segment
+    /// (the policy's merges of four, 16 × 5 → 4 × 20 → 80, or an idle merge), every item findable throughout.
+    func testAContainerPublishesItsFinishedBackgroundMergesWithoutAWrite() throws {
+        let container = SearchlightContainer()
+        let index = CSSearchableIndex(name: "merges", container: container)
+        indexBatches(16, into: index)
         let deadline = Date() + 60
         var segments = container.snapshot().engine.segments.count
         while segments > 1, Date() < deadline {
@@ -99,10 +104,7 @@ final class ParallelConversionTests: XCTestCase {
             let container = SearchlightContainer()
             container.setIdleMergeDelay(nil)  // however slowly the writes run
             let index = CSSearchableIndex(name: "idle", container: container)
-            for batch in 0..<3 {
-                let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "idle item") }
-                XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
-            }
+            indexBatches(3, into: index)
             XCTAssertEqual(container.snapshot().engine.segments.count, 3, "three segments of one tier")
             if waiting {
                 container.waitForBackgroundMerges()
@@ -122,10 +124,7 @@ final class ParallelConversionTests: XCTestCase {
     func testWaitingForBackgroundMergesLeavesTheSettledIndex() throws {
         let container = SearchlightContainer()
         let index = CSSearchableIndex(name: "merges", container: container)
-        for batch in 0..<16 {
-            let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "merge item") }
-            XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
-        }
+        indexBatches(16, into: index)
         container.waitForBackgroundMerges()
         XCTAssertEqual(container.snapshot().engine.segments.count, 1)
         XCTAssertEqual(index.allIdentifiers.count, 80)
