@@ -25,9 +25,7 @@ struct TermBloom: Sendable {
         let mask = UInt64(wordCount - 1)
         bytes.withUnsafeBufferPointer { all in
             for index in 0..<(offsets.count - 1) {
-                var hash = Self.start
-                for position in Int(offsets[index])..<Int(offsets[index + 1]) { hash = Self.step(hash, all[position]) }
-                let (word, bits) = Self.locate(Self.finish(hash), mask: mask)
+                let (word, bits) = Self.locate(Self.hash(all[Int(offsets[index])..<Int(offsets[index + 1])]), mask: mask)
                 words[word] |= bits
             }
         }
@@ -43,6 +41,10 @@ struct TermBloom: Sendable {
     /// The hash after one more byte (FNV-1a).
     @inline(__always)
     static func step(_ hash: UInt64, _ byte: UInt8) -> UInt64 { (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+
+    /// The finished hash of a whole term (what `mayContain` takes).
+    @inline(__always)
+    static func hash(_ term: some Sequence<UInt8>) -> UInt64 { finish(term.reduce(start, step)) }
 
     /// The final mix (murmur3's), so every bit depends on every byte before the bits are taken apart.
     @inline(__always)
