@@ -349,7 +349,7 @@ public struct IndexSnapshot: Sendable {
     /// scope is one field (whose own dictionary is walked).
     public func prepareFuzzySearch(in scope: FieldScope = .defaultFields) {
         let fields = QueryPlanner(snapshot: self).resolve(scope)
-        guard fields.count > 1, fields.count <= SegmentVocabulary.maximumScope else { return }
+        guard QueryPlanner.walksVocabularies(fields) else { return }
         // The snapshot vocabulary builds its segments' vocabularies; without one (a single segment, or more
         // than it can index), each segment is walked over its own.
         guard vocabularies.vocabulary(for: segments, scope: fields) == nil else { return }

@@ -324,12 +324,18 @@ struct QueryPlanner {
         return .group(entries: entries, idf: idf(maxDF), label: "\(term)~\(edits)")
     }
 
+    /// Whether a fuzzy lookup over `scope` walks vocabularies (several fields, few enough for their bits) rather
+    /// than the one field's own dictionary.
+    static func walksVocabularies(_ scope: [Int]) -> Bool {
+        scope.count > 1 && scope.count <= SegmentVocabulary.maximumScope
+    }
+
     /// Per field of `scope` (same order), the per-segment lists of the terms within `maxEdits` of `key`. With
     /// several fields, each segment is walked once, over its vocabulary of the scope (`SegmentVocabulary`), and
     /// the near terms found are looked up in the fields that hold them; one field walks its own dictionary.
     func nearTerms(_ key: [UInt8], maxEdits: Int, scope: [Int]) -> [[TermList]] {
         var lists = [[TermList]](repeating: [], count: scope.count)
-        let shared = scope.count > 1 && scope.count <= SegmentVocabulary.maximumScope
+        let shared = Self.walksVocabularies(scope)
         // The segments the snapshot-wide vocabulary covers get one walk between them.
         var covered = Set<Int>()
         if shared, let vocabulary = snapshot.vocabularies.vocabulary(for: snapshot.segments, scope: scope) {
