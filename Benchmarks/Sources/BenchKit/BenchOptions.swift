@@ -20,12 +20,14 @@ public struct BenchOptions: Sendable, Equatable {
     public var agreementTolerance: Double?
     /// `--list-engines`: print the built-in engines (comma-separated) and exit.
     public var listEngines = false
+    /// `--slowest N`: log each engine's N queries whose best timed run was slowest (for profiling the tail).
+    public var slowest = 0
 
     public static let usage = """
         usage: searchlight-bench --corpus FILE|- --queries FILE [--engines \(EngineRegistry.available.joined(separator: ","))]
                                  [--limit N] [--replicate K] [--json] [--rounds R] [--clock monotonic|thread-cpu]
                                  [--scenario delete-domain,churn] [--domain NAME] [--churn-items N] [--churn-batch N]
-                                 [--check-agreement FRACTION]
+                                 [--check-agreement FRACTION] [--slowest N]
           --corpus FILE|-   JSON Lines items (a .gz path is read through gzip -dc; - is standard input)
           --queries FILE    lines kind<TAB>query: words required, trailing * a prefix, "w1 w2" a phrase
           --engines LIST    engines to run, one after another, in this order (default: all available)
@@ -37,6 +39,7 @@ public struct BenchOptions: Sendable, Equatable {
           --scenario LIST   extra scenarios after the query workload: delete-domain, churn
           --list-engines    print the engines built into this binary and exit
           --check-agreement F  fail (exit 3) if two engines' term-query hit sums differ by more than F (e.g. 0.25)
+          --slowest N       log each engine's N queries whose best timed run was slowest, with kind and hits
         """
 
     public struct Failure: Error, CustomStringConvertible, Equatable {
@@ -103,6 +106,7 @@ public struct BenchOptions: Sendable, Equatable {
                     throw Failure(message: "--check-agreement needs a fraction such as 0.25, got \(text)")
                 }
                 options.agreementTolerance = fraction
+            case "--slowest": options.slowest = try positive(flag)
             case "--list-engines": options.listEngines = true; return options
             case "-h", "--help": throw Failure(message: "")
             default: throw Failure(message: "unknown argument \(flag)")

@@ -96,10 +96,13 @@ public struct BenchRunner {
         }
         var hits = [Int](repeating: 0, count: kindOrder.count)
         var counts = [Int](repeating: 0, count: kindOrder.count)
+        var queryHits = [Int](repeating: 0, count: compiled.count)
         for (position, query) in compiled.enumerated() {
-            hits[queryKind[position]] += try engine.search(query, limit: options.limit)
+            queryHits[position] = try engine.search(query, limit: options.limit)
+            hits[queryKind[position]] += queryHits[position]
             counts[queryKind[position]] += 1
         }
+        var best = [UInt64](repeating: .max, count: compiled.count)
         var timings = [[UInt64]](repeating: [], count: kindOrder.count)
         for kind in 0..<kindOrder.count { timings[kind].reserveCapacity(counts[kind] * rounds) }
         let limit = options.limit
@@ -111,7 +114,11 @@ public struct BenchRunner {
                 let elapsed = clock.now() - start
                 blackHole(found)
                 timings[queryKind[position]].append(elapsed)
+                best[position] = min(best[position], elapsed)
             }
+        }
+        for position in best.indices.sorted(by: { best[$0] > best[$1] }).prefix(options.slowest) {
+            log("\(E.name) slowest: \(formatNumber(Double(best[position]) / 1000, digits: 1)) us  \(queries[position].kind)  \(queries[position].text)  (\(queryHits[position]) hits)")
         }
         return kindOrder.enumerated().map { kind, name in
             (name, LatencyStats(nanoseconds: timings[kind], queries: counts[kind], hits: hits[kind]))

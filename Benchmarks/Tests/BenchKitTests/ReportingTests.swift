@@ -49,12 +49,15 @@ final class ReportingTests: XCTestCase {
 
     func testOptions() throws {
         let options = try BenchOptions.parse(["--corpus", "-", "--queries", "q.tsv", "--limit", "5", "--replicate", "16",
-                                              "--json", "--scenario", "delete-domain,churn"])
+                                              "--json", "--scenario", "delete-domain,churn", "--slowest", "7"])
         XCTAssertEqual(options.corpus, "-")
         XCTAssertEqual(options.limit, 5)
         XCTAssertEqual(options.replicate, 16)
         XCTAssertTrue(options.json)
         XCTAssertEqual(options.scenarios, [.deleteDomain, .churn])
+        XCTAssertEqual(options.slowest, 7)
+        XCTAssertEqual(try BenchOptions.parse(["--corpus", "-", "--queries", "q"]).slowest, 0)
+        XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--slowest", "x"]))
         XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-"]))
         XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--limit", "0"]))
         XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--engines", "lucene"]))
