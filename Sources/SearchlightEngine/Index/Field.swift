@@ -67,8 +67,15 @@ public struct Schema: Sendable {
         Int(id.rawValue) < fields.count ? fields[Int(id.rawValue)] : nil
     }
 
-    /// The unscoped free-text fields.
-    public var defaultFields: [FieldID] { fields.filter { $0.options.searchableByDefault }.map(\.id) }
+    /// The unscoped free-text fields, kept with the registrations: every search resolves them.
+    public private(set) var defaultFields: [FieldID] = []
+    /// The same as plain numbers (a query plan's field scope); all are text fields, in registration order.
+    package private(set) var defaultFieldNumbers: [Int] = []
+
+    private mutating func fieldsChanged() {
+        defaultFields = fields.filter { $0.options.searchableByDefault }.map(\.id)
+        defaultFieldNumbers = defaultFields.map { Int($0.rawValue) }
+    }
 
     /// The text fields.
     public var textFields: [FieldID] { fields.filter { $0.options.kind == .text }.map(\.id) }
@@ -79,18 +86,21 @@ public struct Schema: Sendable {
                 throw .fieldKindMismatch(name: name)
             }
             fields[Int(existing.rawValue)].options = options
+            fieldsChanged()
             return existing
         }
         guard fields.count < Int(UInt16.max) else { throw .tooManyFields }
         let id = FieldID(rawValue: UInt16(fields.count))
         fields.append(FieldInfo(id: id, name: name, options: options))
         byName[name] = id
+        fieldsChanged()
         return id
     }
 
     mutating func setWeight(_ weight: Float, for id: FieldID) throws(EngineError) {
         guard Int(id.rawValue) < fields.count else { throw .unknownField(id) }
         fields[Int(id.rawValue)].options.weight = weight
+        fieldsChanged()
     }
 
     func kind(_ id: FieldID) -> FieldOptions.Kind? { info(id)?.options.kind }

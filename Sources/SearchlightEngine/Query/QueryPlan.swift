@@ -39,7 +39,7 @@ struct QueryPlanner {
     func resolve(_ scope: FieldScope) -> [Int] {
         let ids: [FieldID]
         switch scope {
-        case .defaultFields: ids = snapshot.schema.defaultFields
+        case .defaultFields: return snapshot.schema.defaultFieldNumbers
         case .field(let f): ids = [f]
         case .fields(let fs): ids = fs
         }
