@@ -68,9 +68,36 @@ struct TopK: ~Copyable {
         }
     }
 
-    /// The kept hits, best first.
+    /// The kept hits, best first: a heap sort of a copy of the heap (its root, the worst hit, goes last).
     func sorted() -> [SearchHit] {
-        Array(UnsafeBufferPointer(start: heap, count: count)).sorted(by: SearchHit.ranksBefore)
+        var result = Array(UnsafeBufferPointer(start: heap, count: count))
+        result.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var end = buffer.count
+            while end > 1 {
+                end -= 1
+                let moved = base[end]
+                base[end] = base[0]
+                // Sift `moved` down from the root within base[0..<end], the worst of the rest rising.
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1, right = left + 1
+                    var worst = -1
+                    var worstHit = moved
+                    if left < end, SearchHit.ranksBefore(worstHit, base[left]) {
+                        worst = left
+                        worstHit = base[left]
+                    }
+                    if right < end, SearchHit.ranksBefore(worstHit, base[right]) { worst = right }
+                    if worst < 0 { break }
+                    base[parent] = base[worst]
+                    parent = worst
+                }
+                base[parent] = moved
+            }
+        }
+        assert(zip(result, result.dropFirst()).allSatisfy { SearchHit.ranksBefore($0, $1) })
+        return result
     }
 }
 
