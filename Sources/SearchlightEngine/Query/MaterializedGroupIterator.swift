@@ -44,35 +44,72 @@ final class MaterializedGroupIterator: DocIterator {
         return value
     }
 
-    /// Sparse merge of a few sources: documents in order, contributions summed in source order.
+    /// Sparse merge of a few sources: each source's postings are decoded once into flat buffers (document,
+    /// weighted frequency, primary-boost flags), then merged by document with contributions summed in
+    /// source order. No per-posting dynamic calls, reference counting or bounds checks.
     convenience init(sparse sources: [PostingSource], idf: Float, boost: Float, parameters: RankingParameters,
                      label: String) {
-        let total = sources.reduce(0) { $0 + $1.cost }
+        let n = sources.count
+        let capacity = max(sources.reduce(0) { $0 + $1.cost }, 1)
+        let postingDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let postingWeights = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+        // bit 0: a primary field starts with the query, bit 1: a primary field equals it.
+        let postingFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer {
+            postingDocs.deallocate()
+            postingWeights.deallocate()
+            postingFlags.deallocate()
+        }
         var docs: [UInt32] = []
         var scores: [Float] = []
-        docs.reserveCapacity(total)
-        scores.reserveCapacity(total)
-        var current = [Int](repeating: PostingCursor.end, count: sources.count)
-        for (index, source) in sources.enumerated() { current[index] = source.cursor.next() }
-        while true {
-            var doc = PostingCursor.end
-            for d in current where d < doc { doc = d }
-            if doc == PostingCursor.end { break }
-            var w: Float = 0
-            var startsPrimary = false, equalsPrimary = false
-            for (index, source) in sources.enumerated() where current[index] == doc {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
+            let position = bounds.baseAddress!, end = position + n
+            var filled = 0
+            for (index, source) in sources.enumerated() {
+                position[index] = filled
                 let cursor = source.cursor
-                let norm = source.norm(doc)
-                w += Float(cursor.tf) * source.fieldFactor[Int(norm)]
-                if source.primary, cursor.firstPosition() == 0 {
-                    startsPrimary = true
-                    if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { equalsPrimary = true }
+                let primary = source.primary, isExact = source.isExact, span = source.span
+                source.fieldFactor.withUnsafeBufferPointer { factor in
+                    source.norms.withUnsafeBufferPointer { norms in
+                        var doc = cursor.next()
+                        while doc != PostingCursor.end, filled < capacity {
+                            let norm = doc < norms.count ? Int(norms[doc]) : 0
+                            postingDocs[filled] = UInt32(truncatingIfNeeded: doc)
+                            postingWeights[filled] = Float(cursor.tf) * factor[norm]
+                            var flags: UInt8 = 0
+                            if primary, cursor.firstPosition() == 0 {
+                                flags = 1
+                                if isExact, Int(FieldNorm.lengths[norm]) == span { flags = 3 }
+                            }
+                            postingFlags[filled] = flags
+                            filled += 1
+                            doc = cursor.next()
+                        }
+                    }
                 }
-                current[index] = cursor.next()
+                end[index] = filled
             }
-            docs.append(UInt32(doc))
-            scores.append(Self.score(w, boost: boost, idf: idf, parameters: parameters,
-                                     startsPrimary: startsPrimary, equalsPrimary: equalsPrimary))
+            docs.reserveCapacity(filled)
+            scores.reserveCapacity(filled)
+            while true {
+                var doc = UInt32.max
+                var any = false
+                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] <= doc {
+                    doc = postingDocs[position[i]]
+                    any = true
+                }
+                guard any else { break }
+                var w: Float = 0
+                var flags: UInt8 = 0
+                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] == doc {
+                    w += postingWeights[position[i]]
+                    flags |= postingFlags[position[i]]
+                    position[i] += 1
+                }
+                docs.append(doc)
+                scores.append(Self.score(w, boost: boost, idf: idf, parameters: parameters,
+                                         startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0))
+            }
         }
         self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
