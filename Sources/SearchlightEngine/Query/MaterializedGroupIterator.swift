@@ -125,33 +125,62 @@ final class MaterializedGroupIterator: DocIterator {
         return total <= sparseMaximumPostings
     }
 
-    /// Dense accumulation of many sources over the whole segment.
+    /// Dense accumulation of many sources over the whole segment: per-document accumulators in raw buffers,
+    /// and a bitset of the touched documents, so collecting the matches scans a word per 64 documents
+    /// rather than every document.
     convenience init(sources: [PostingSource], documentCount: Int, idf: Float, boost: Float,
                      parameters: RankingParameters, label: String) {
-        var weighted = [Float](repeating: 0, count: documentCount)
-        // bit 0: matched, bit 1: a primary field starts with the query, bit 2: a primary field equals it.
-        var flags = [UInt8](repeating: 0, count: documentCount)
+        let size = max(documentCount, 1)
+        let weighted = UnsafeMutablePointer<Float>.allocate(capacity: size)
+        weighted.initialize(repeating: 0, count: size)
+        // bit 0: a primary field starts with the query, bit 1: a primary field equals it.
+        let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        flags.initialize(repeating: 0, count: size)
+        let wordCount = (documentCount + 63) >> 6
+        let touched = UnsafeMutablePointer<UInt64>.allocate(capacity: max(wordCount, 1))
+        touched.initialize(repeating: 0, count: max(wordCount, 1))
+        defer {
+            weighted.deallocate()
+            flags.deallocate()
+            touched.deallocate()
+        }
+        var matched = 0
         for source in sources {
             let cursor = source.cursor
-            var doc = cursor.next()
-            while doc != PostingCursor.end {
-                guard doc < documentCount else { break }
-                let norm = source.norm(doc)
-                weighted[doc] += Float(cursor.tf) * source.fieldFactor[Int(norm)]
-                flags[doc] |= 1
-                if source.primary, cursor.firstPosition() == 0 {
-                    flags[doc] |= 2
-                    if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { flags[doc] |= 4 }
+            let primary = source.primary, isExact = source.isExact, span = source.span
+            source.fieldFactor.withUnsafeBufferPointer { factor in
+                source.norms.withUnsafeBufferPointer { norms in
+                    var doc = cursor.next()
+                    while doc != PostingCursor.end, doc < documentCount {
+                        let norm = doc < norms.count ? Int(norms[doc]) : 0
+                        weighted[doc] += Float(cursor.tf) * factor[norm]
+                        let bit: UInt64 = 1 << UInt64(doc & 63)
+                        if touched[doc >> 6] & bit == 0 {
+                            touched[doc >> 6] |= bit
+                            matched += 1
+                        }
+                        if primary, cursor.firstPosition() == 0 {
+                            flags[doc] |= 1
+                            if isExact, Int(FieldNorm.lengths[norm]) == span { flags[doc] |= 2 }
+                        }
+                        doc = cursor.next()
+                    }
                 }
-                doc = cursor.next()
             }
         }
         var docs: [UInt32] = []
         var scores: [Float] = []
-        for doc in 0..<documentCount where flags[doc] != 0 {
-            docs.append(UInt32(doc))
-            scores.append(Self.score(weighted[doc], boost: boost, idf: idf, parameters: parameters,
-                                     startsPrimary: flags[doc] & 2 != 0, equalsPrimary: flags[doc] & 4 != 0))
+        docs.reserveCapacity(matched)
+        scores.reserveCapacity(matched)
+        for word in 0..<wordCount {
+            var bits = touched[word]
+            while bits != 0 {
+                let doc = word << 6 | bits.trailingZeroBitCount
+                bits &= bits - 1
+                docs.append(UInt32(doc))
+                scores.append(Self.score(weighted[doc], boost: boost, idf: idf, parameters: parameters,
+                                         startsPrimary: flags[doc] & 1 != 0, equalsPrimary: flags[doc] & 2 != 0))
+            }
         }
         self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
