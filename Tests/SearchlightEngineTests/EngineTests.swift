@@ -27,6 +27,33 @@ final class EngineTests: XCTestCase {
         snapshot.search(query, limit: 100).compactMap { snapshot.id(of: $0.address) }
     }
 
+    /// Terms that occur dozens of times in one document (more positions than a phrase's first buffers
+    /// hold): the phrase is found where it lines up, counted once per start, and nowhere else.
+    func testPhraseInDocumentsWithManyPositions() throws {
+        let repeated = Array(repeating: "alpha beta", count: 40).joined(separator: " ")
+        let apart = Array(repeating: "alpha gamma beta", count: 40).joined(separator: " ")
+        let late = Array(repeating: "alpha", count: 50).joined(separator: " ") + " beta"
+        let twice = "alpha beta " + Array(repeating: "gamma", count: 30).joined(separator: " ") + " alpha beta"
+        try writer.upsert(doc("repeated", "x", repeated))
+        try writer.upsert(doc("apart", "x", apart))
+        try writer.upsert(doc("late", "x", late))
+        try writer.upsert(doc("twice", "x", twice))
+        let s = try writer.commit()
+        XCTAssertEqual(Set(ids(s, .phrase("alpha beta"))), ["repeated", "late", "twice"])
+        XCTAssertEqual(Set(ids(s, .phrase("beta alpha"))), ["repeated", "apart"])
+        XCTAssertEqual(Set(ids(s, .phrase("alpha gamma beta"))), ["apart"])
+        XCTAssertEqual(Set(ids(s, .phrase("gamma alpha"))), ["twice"])
+        func frequency(_ id: String) throws -> String {
+            let address = try XCTUnwrap(s.lookup(id: id))
+            let explanation = try XCTUnwrap(s.explain(.scoped(.field(body), .phrase("alpha beta")), address))
+            return "\(explanation)"
+        }
+        for (id, count) in [("repeated", 40), ("twice", 2), ("late", 1)] {
+            let text = try frequency(id)
+            XCTAssertTrue(text.contains("freq \(count) "), "\(id): \(text)")
+        }
+    }
+
     func testStoredValuesRoundTrip() throws {
         let document = Document(id: "x", domain: "mail.inbox", values: [
             (title, .text("Hello")), (keywords, .text("a")), (keywords, .text("b")), (size, .number(2.5)),

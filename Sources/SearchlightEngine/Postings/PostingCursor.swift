@@ -201,6 +201,24 @@ final class PostingCursor {
         }
     }
 
+    /// Writes the positions of the current document to `out`, which has room for `tf` of them; returns how
+    /// many were written (fewer only for a truncated stream).
+    func decodePositions(to out: UnsafeMutablePointer<UInt32>) -> Int {
+        segment.positionBytes.withUnsafeBufferPointer { bytes in
+            seekPositions(bytes)
+            var offset = positionOffset
+            var position: UInt32 = 0
+            var written = 0
+            for _ in 0..<Int(tfs[indexInBlock]) {
+                guard offset < bytes.count else { break }
+                position &+= VarInt.read(bytes, &offset)
+                out[written] = position
+                written += 1
+            }
+            return written
+        }
+    }
+
     /// The first position of the current document (for primary-field prefix boosts).
     func firstPosition() -> UInt32 {
         segment.positionBytes.withUnsafeBufferPointer { bytes in

@@ -91,8 +91,13 @@ final class PostingSource: TermSource {
 final class PhraseSource: TermSource {
     let cursors: [PostingCursor]
     let offsets: [UInt32]
-    private var phraseStarts: [UInt32] = []
-    private var scratch: [UInt32] = []
+    /// The phrase's start positions in the current document (`startCount` of them), and room to decode the
+    /// other terms' positions: raw buffers that grow to the largest frequency seen, freed in deinit.
+    private var starts: UnsafeMutablePointer<UInt32>
+    private var startsCapacity = 16
+    private var startCount = 0
+    private var other: UnsafeMutablePointer<UInt32>
+    private var otherCapacity = 16
 
     /// As in `PostingSource`: scales from a block's stored impact (or max tf) to a weighted bound.
     let impactScale: Float
@@ -107,8 +112,15 @@ final class PhraseSource: TermSource {
         self.offsets = order.map { offsets[$0] }
         self.impactScale = impactScale
         self.tfScale = tfScale
+        starts = .allocate(capacity: startsCapacity)
+        other = .allocate(capacity: otherCapacity)
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
                    span: Int((offsets.max() ?? 0) + 1), isExact: true)
+    }
+
+    deinit {
+        starts.deallocate()
+        other.deallocate()
     }
     override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
     override func next() -> Int { find(cursors[0].next()) }
@@ -140,48 +152,53 @@ final class PhraseSource: TermSource {
         }
     }
 
-    /// Fills `phraseStarts` with the positions where every term lines up. Works on local arrays (swapped
-    /// out of the object) so the loops pay no dynamic exclusivity checks.
+    /// Fills `starts` with the positions where every term lines up (each term's positions shifted back by its
+    /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
-        var starts: [UInt32] = [], other: [UInt32] = []
-        swap(&starts, &phraseStarts)
-        swap(&other, &scratch)
-        defer {
-            swap(&starts, &phraseStarts)
-            swap(&other, &scratch)
+        let lead = cursors[0]
+        if Int(lead.tf) > startsCapacity {
+            starts.deallocate()
+            startsCapacity = max(Int(lead.tf), 2 * startsCapacity)
+            starts = .allocate(capacity: startsCapacity)
         }
-        starts.removeAll(keepingCapacity: true)
-        cursors[0].positions(into: &starts)
+        let starts = self.starts
+        var count = lead.decodePositions(to: starts)
         let shift = offsets[0]
         if shift > 0 {
             var kept = 0
-            for k in 0..<starts.count where starts[k] >= shift {
+            for k in 0..<count where starts[k] >= shift {
                 starts[kept] = starts[k] - shift
                 kept += 1
             }
-            starts.removeSubrange(kept...)
+            count = kept
         }
-        for k in 1..<cursors.count {
-            other.removeAll(keepingCapacity: true)
-            cursors[k].positions(into: &other)
+        for k in 1..<cursors.count where count > 0 {
+            let cursor = cursors[k]
+            if Int(cursor.tf) > otherCapacity {
+                other.deallocate()
+                otherCapacity = max(Int(cursor.tf), 2 * otherCapacity)
+                other = .allocate(capacity: otherCapacity)
+            }
+            let other = self.other
+            let otherCount = cursor.decodePositions(to: other)
             var kept = 0, j = 0
             let wantedOffset = offsets[k]
-            for index in 0..<starts.count {
+            for index in 0..<count {
                 let start = starts[index]
                 let wanted = start + wantedOffset
-                while j < other.count, other[j] < wanted { j += 1 }
-                if j < other.count, other[j] == wanted {
+                while j < otherCount, other[j] < wanted { j += 1 }
+                if j < otherCount, other[j] == wanted {
                     starts[kept] = start
                     kept += 1
                 }
             }
-            starts.removeSubrange(kept...)
-            if starts.isEmpty { return false }
+            count = kept
         }
-        return !starts.isEmpty
+        startCount = count
+        return count > 0
     }
 
-    override var frequency: UInt32 { UInt32(phraseStarts.count) }
+    override var frequency: UInt32 { UInt32(startCount) }
 
     /// A phrase occurs at most as often as its rarest term in a document, so the smallest of the terms'
     /// block bounds bounds the phrase, up to the first end of their current blocks.
@@ -197,5 +214,5 @@ final class PhraseSource: TermSource {
         }
         return weight.isFinite ? (weight, lastDoc) : nil
     }
-    override func startsField() -> Bool { phraseStarts.first == 0 }
+    override func startsField() -> Bool { startCount > 0 && starts[0] == 0 }
 }
