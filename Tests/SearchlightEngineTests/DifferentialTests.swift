@@ -295,6 +295,42 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// Exact and prefix lookups narrowed by the sampled keys find what a scan of the sorted terms finds:
+    /// terms sharing eight bytes or more, shorter than eight, empty, and holding bytes 0x00 and 0xFF.
+    func testSampledLookupsEqualScan() {
+        var g = Generator(state: 8128)
+        let alphabet: [UInt8] = [0x00, 0x01, 0x61, 0x62, 0xC3, 0xFF]
+        let stems: [[UInt8]] = [[], Array("libghc-".utf8), Array("libghc-aeson".utf8), [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+                                [0x61, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], Array("ab".utf8)]
+        for round in 0..<30 {
+            var words = Set<[UInt8]>(g.chance(0.5) ? [[]] : [])
+            for _ in 0..<(40 + g.int(1500)) {
+                words.insert(g.pick(stems) + (0..<g.int(6)).map { _ in g.pick(alphabet) })
+            }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            let sampled = Self.dictionary(sorted, runIndexMinimum: 0)
+            XCTAssertEqual(sampled.samples.count, (sorted.count + FieldTerms.sampleStride - 1) / FieldTerms.sampleStride)
+            XCTAssertTrue(Self.dictionary(sorted).samples.isEmpty || sorted.count >= RunIndex.minimumTerms)
+            for _ in 0..<60 {
+                // Keys near the terms: a term, a term cut short or extended, or random bytes.
+                var key: [UInt8]
+                switch g.int(3) {
+                case 0: key = g.pick(sorted)
+                case 1: key = Array(g.pick(sorted).prefix(g.int(10))) + (g.chance(0.5) ? [g.pick(alphabet)] : [])
+                default: key = g.pick(stems) + (0..<g.int(4)).map { _ in g.pick(alphabet) }
+                }
+                let expectedBound = sorted.firstIndex { !$0.lexicographicallyPrecedes(key) } ?? sorted.count
+                let expectedPrefix = sorted.indices.filter { sorted[$0].starts(with: key) }
+                key.withUnsafeBufferPointer { buffer in
+                    XCTAssertEqual(sampled.lowerBound(buffer), expectedBound, "round \(round): \(key)")
+                    XCTAssertEqual(sampled.find(buffer), sorted.firstIndex(of: key), "round \(round): \(key)")
+                    let range = sampled.prefixRange(buffer)
+                    XCTAssertEqual(Array(range), expectedPrefix, "round \(round): prefix \(key)")
+                }
+            }
+        }
+    }
+
     /// The run index agrees with the binary searches at the byte extremes: an empty term, one-byte terms
     /// between longer ones, bytes 0x00 and 0xFF (the last first-byte run ends at the dictionary's end).
     func testFuzzyRunIndexAtByteExtremes() {
