@@ -244,11 +244,20 @@ struct QueryPlanner {
             }
         }
         if candidates.isEmpty { return .none }
+        // The merges yield each field's terms in byte order, and the fields come in scope order: the candidates
+        // are already sorted by (field, term) unless the scope is not ascending or the list is cut.
+        var sorted = zip(scope, scope.dropFirst()).allSatisfy { $0 < $1 }
         if candidates.count > IndexSnapshot.maxExpansions {
             candidates.sort { $0.df != $1.df ? $0.df > $1.df : $0.term.lexicographicallyPrecedes($1.term) }
             candidates.removeSubrange(IndexSnapshot.maxExpansions...)
+            sorted = false
         }
-        candidates.sort { $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term) }
+        if !sorted {
+            candidates.sort { $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term) }
+        }
+        assert(zip(candidates, candidates.dropFirst()).allSatisfy {
+            $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term)
+        })
         let maxDF = candidates.map(\.df).max() ?? 1
         let group = QueryPlan.group(entries: candidates.map {
             .init(field: $0.field, term: $0.term, isExact: $0.term == key, locations: $0.locations)
