@@ -1,7 +1,10 @@
 /// The sealed, sorted term dictionary of one field in one segment: all term bytes in one buffer with
 /// offsets, and parallel arrays pointing into the segment's postings. A term lookup is one binary
 /// search; a prefix is a binary search plus a range.
-struct FieldTerms: SortedTerms, Sendable {
+///
+/// A class, though immutable: every lookup fetches a field's dictionary from its segment, and a reference is
+/// one retain where a struct of a dozen arrays was a dozen.
+final class FieldTerms: SortedTerms, Sendable {
     let bytes: [UInt8]
     /// Start of term `i`; `offsets[count]` is the end of the last term.
     let offsets: [UInt32]
