@@ -5,19 +5,21 @@ final class PostingCursor {
     static let end = Int.max
 
     let segment: Segment
-    let docFreq: Int
+    private(set) var docFreq: Int
     /// First skip entry, or -1 for a single-block term.
-    private let firstBlock: Int
-    private let blockCount: Int
-    private let postingStart: Int
-    private let positionStart: Int
-    private let field: Int
+    private var firstBlock: Int
+    private var blockCount: Int
+    private var postingStart: Int
+    private var positionStart: Int
+    private var field: Int
     private var block = -1
     private var countInBlock = 0
     private var indexInBlock = 0
-    /// Decoded documents and term frequencies of the current block (one allocation, freed in deinit).
+    /// Decoded documents and term frequencies of the current block (one allocation, freed in deinit), with
+    /// room for `capacity` of each.
     private let docs: UnsafeMutablePointer<UInt32>
     private let tfs: UnsafeMutablePointer<UInt32>
+    private let capacity: Int
     /// Position-stream cursor: byte offset of the positions of document `positionDoc` of this block.
     private var positionOffset = 0
     private var positionDoc = 0
@@ -29,18 +31,44 @@ final class PostingCursor {
 
     init(segment: Segment, terms: FieldTerms, index: Int, field: Int) {
         self.segment = segment
+        // Most terms (and most prefix expansions) have a handful of documents: size the block buffer
+        // to the largest block this term has.
+        capacity = max(min(Int(terms.docFreq[index]), Segment.blockSize), 1)
+        docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * capacity)
+        tfs = docs + capacity
+        (docFreq, firstBlock, blockCount, postingStart, positionStart, self.field) = (0, -1, 0, 0, 0, field)
+        position(terms: terms, index: index, field: field)
+    }
+
+    /// A cursor on no term yet, with room for any block: `position` moves it from term to term (one cursor
+    /// decoding many terms' postings in turn, as a dense group materialization does).
+    init(segment: Segment) {
+        self.segment = segment
+        capacity = Segment.blockSize
+        docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * capacity)
+        tfs = docs + capacity
+        (docFreq, firstBlock, blockCount, postingStart, positionStart, field) = (0, -1, 0, 0, 0, 0)
+        doc = Self.end
+    }
+
+    /// Moves to before the first posting of term `index` of `terms` (a dictionary of this segment).
+    func position(terms: FieldTerms, index: Int, field: Int) {
         self.field = field
         docFreq = Int(terms.docFreq[index])
+        precondition(min(docFreq, Segment.blockSize) <= capacity, "a term's blocks must fit the cursor's buffer")
         let start = terms.blockStart[index]
         firstBlock = start == UInt32.max ? -1 : Int(start)
         postingStart = Int(terms.postingStart[index])
         positionStart = Int(terms.positionStart[index])
         blockCount = (docFreq + Segment.blockSize - 1) / Segment.blockSize
-        // Most terms (and most prefix expansions) have a handful of documents: size the block buffer
-        // to the largest block this term has.
-        let capacity = max(min(docFreq, Segment.blockSize), 1)
-        docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * capacity)
-        tfs = docs + capacity
+        block = -1
+        countInBlock = 0
+        indexInBlock = 0
+        positionOffset = 0
+        positionDoc = 0
+        singleMaxTf = -1
+        singleMaxImpact = -1
+        doc = -1
     }
 
     deinit { docs.deallocate() }

@@ -114,22 +114,24 @@ final class MaterializedGroupIterator: DocIterator {
         self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
 
-    /// Whether the sparse merge suits a group of these sources.
-    static func suitsSparse(_ sources: [TermSource]) -> Bool {
-        guard sources.count <= sparseMaximumSources else { return false }
-        var total = 0
-        for source in sources {
-            guard source is PostingSource else { return false }
-            total += source.cost
-        }
-        return total <= sparseMaximumPostings
+    /// One (field, term) of a dense group in one segment: the term's index in the field's dictionary, and
+    /// what scoring needs of the field.
+    struct DenseTerm {
+        let terms: FieldTerms
+        let index: Int
+        let field: Int
+        let fieldFactor: [Float]
+        let norms: [UInt8]
+        let primary: Bool
+        let isExact: Bool
     }
 
-    /// Dense accumulation of many sources over the whole segment: per-document accumulators in raw buffers,
+    /// Dense accumulation of many terms over the whole segment: per-document accumulators in raw buffers,
     /// and a bitset of the touched documents, so collecting the matches scans a word per 64 documents
-    /// rather than every document.
-    convenience init(sources: [PostingSource], documentCount: Int, idf: Float, boost: Float,
+    /// rather than every document. One cursor decodes every term's postings in turn: no objects per term.
+    convenience init(dense terms: [DenseTerm], segment: Segment, idf: Float, boost: Float,
                      parameters: RankingParameters, label: String) {
+        let documentCount = segment.documentCount
         let size = max(documentCount, 1)
         let weighted = UnsafeMutablePointer<Float>.allocate(capacity: size)
         weighted.initialize(repeating: 0, count: size)
@@ -144,12 +146,13 @@ final class MaterializedGroupIterator: DocIterator {
             flags.deallocate()
             touched.deallocate()
         }
+        let cursor = PostingCursor(segment: segment)
         var matched = 0
-        for source in sources {
-            let cursor = source.cursor
-            let primary = source.primary, isExact = source.isExact, span = source.span
-            source.fieldFactor.withUnsafeBufferPointer { factor in
-                source.norms.withUnsafeBufferPointer { norms in
+        for term in terms {
+            cursor.position(terms: term.terms, index: term.index, field: term.field)
+            let primary = term.primary, isExact = term.isExact, span = 1
+            term.fieldFactor.withUnsafeBufferPointer { factor in
+                term.norms.withUnsafeBufferPointer { norms in
                     var doc = cursor.next()
                     while doc != PostingCursor.end, doc < documentCount {
                         let norm = doc < norms.count ? Int(norms[doc]) : 0

@@ -476,37 +476,55 @@ struct QueryPlanner {
         let segment = snapshot.segments[ordinal]
         switch plan {
         case .group(let entries, let idf, let label):
-            var sources: [TermSource] = []
-            for entry in entries {
+            // This segment's terms first (no objects yet): their count and postings decide the evaluation.
+            var found: [(entry: Int, terms: FieldTerms, index: Int)] = []
+            found.reserveCapacity(entries.count)
+            var postings = 0
+            for (number, entry) in entries.enumerated() {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
                 let index: Int
                 if let locations = entry.locations {
                     guard ordinal < locations.count, locations[ordinal] >= 0 else { continue }
                     index = Int(locations[ordinal])
                 } else {
-                    guard let found = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
-                    index = found
+                    guard let at = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
+                    index = at
                 }
+                found.append((number, terms, index))
+                postings += Int(terms.docFreq[index])
+            }
+            if found.isEmpty { return EmptyIterator() }
+            // A small group at the root of a ranked search is merged sparsely (below); dense accumulation pays
+            // off when many cursors cover a good part of the segment, but not when a much rarer conjunction
+            // clause drives: seeking to its candidates touches fewer postings.
+            let sparse = root && scored && found.count <= MaterializedGroupIterator.sparseMaximumSources
+                && postings <= MaterializedGroupIterator.sparseMaximumPostings
+            if !sparse, found.count >= MaterializedGroupIterator.minimumSources, postings * 16 >= segment.documentCount,
+               driver >= postings / Self.lazyGroupRatio {
+                let dense = found.map { term in
+                    let field = entries[term.entry].field
+                    return MaterializedGroupIterator.DenseTerm(
+                        terms: term.terms, index: term.index, field: field, fieldFactor: factors(field),
+                        norms: field < segment.norms.count ? segment.norms[field] : [], primary: isPrimary(field),
+                        isExact: entries[term.entry].isExact)
+                }
+                return MaterializedGroupIterator(dense: dense, segment: segment, idf: idf, boost: 1,
+                                                 parameters: snapshot.parameters, label: label)
+            }
+            var sources: [PostingSource] = []
+            sources.reserveCapacity(found.count)
+            for term in found {
+                let entry = entries[term.entry]
                 let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
                 let (impactScale, tfScale) = impactScales(entry.field, segment)
-                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: entry.field),
+                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: term.terms, index: term.index, field: entry.field),
                                              field: entry.field, fieldFactor: factors(entry.field), norms: norms,
                                              primary: isPrimary(entry.field), isExact: entry.isExact,
                                              impactScale: impactScale, tfScale: tfScale))
             }
-            if sources.isEmpty { return EmptyIterator() }
-            if root, scored, MaterializedGroupIterator.suitsSparse(sources) {
-                return MaterializedGroupIterator(sparse: sources.map { $0 as! PostingSource }, idf: idf, boost: 1,
-                                                 parameters: snapshot.parameters, label: label)
-            }
-            // Dense accumulation pays off when many cursors cover a good part of the segment.
-            // Not when a much rarer conjunction clause drives: seeking to its candidates touches fewer postings.
-            let postings = sources.reduce(0, { $0 + $1.cost })
-            if sources.count >= MaterializedGroupIterator.minimumSources, postings * 16 >= segment.documentCount,
-               driver >= postings / Self.lazyGroupRatio {
-                return MaterializedGroupIterator(sources: sources.compactMap { $0 as? PostingSource },
-                                                 documentCount: segment.documentCount, idf: idf, boost: 1,
-                                                 parameters: snapshot.parameters, label: label)
+            if sparse {
+                return MaterializedGroupIterator(sparse: sources, idf: idf, boost: 1, parameters: snapshot.parameters,
+                                                 label: label)
             }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
         case .phrase(let fields, let terms, let offsets, let idf, let label):
