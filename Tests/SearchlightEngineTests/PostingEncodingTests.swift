@@ -72,6 +72,92 @@ final class PostingEncodingTests: XCTestCase {
     /// term's first document delta) and per-document columns in bulk. The merged segment must hold exactly the
     /// bytes a single build of the same documents holds (only the length statistics differ: a build knows exact
     /// field lengths, a merge the quantized norms).
+    /// Blocks are decoded lazily, a run at a time: whatever a cursor is asked first (a skip deep into a block,
+    /// the block's last document, its bounds), it answers as a cursor that walked every posting would, and a
+    /// cursor repositioned from term to term answers as a fresh one.
+    func testLazilyDecodedBlocksAnswerLikeAFullWalk() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        var seed: UInt64 = 12_345
+        func random(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        // Terms of 1 to 600 documents (single blocks and many), frequencies up to 5, random lengths.
+        let vocabulary = (0..<40).map { "t\($0)" }
+        for doc in 0..<1_500 {
+            var words: [String] = []
+            for (number, term) in vocabulary.enumerated() where random(1_000) < 3 + number * number / 2 {
+                words += Array(repeating: term, count: 1 + random(5))
+            }
+            words += (0..<random(30)).map { _ in "filler\(random(50))" }
+            try writer.upsert(Document(id: "d\(doc)", values: [(body, .text(words.shuffled().joined(separator: " ")))]))
+        }
+        let snapshot = try writer.commit()
+        let segment = snapshot.segments[0]
+        let terms = try XCTUnwrap(segment.terms(body))
+        let field = Int(body.rawValue)
+        let shared = PostingCursor(segment: segment)
+        for term in vocabulary {
+            let index = try XCTUnwrap(Array(term.utf8).withUnsafeBufferPointer { terms.find($0) })
+            // The reference: every posting, walked, with each block's last document and bounds as seen at its start.
+            let walker = PostingCursor(segment: segment, terms: terms, index: index, field: field)
+            var postings: [(doc: Int, tf: UInt32)] = []
+            var blockLast: [Int: Int] = [:], blockTf: [Int: UInt32] = [:], blockImpact: [Int: Float] = [:]
+            while walker.next() != PostingCursor.end { postings.append((walker.doc, walker.tf)) }
+            XCTAssertEqual(postings.count, Int(terms.docFreq[index]), term)
+            for (position, posting) in postings.enumerated() where position % Segment.blockSize == 0 {
+                let probe = PostingCursor(segment: segment, terms: terms, index: index, field: field)
+                XCTAssertEqual(probe.advance(posting.doc), posting.doc)
+                let block = position / Segment.blockSize
+                blockLast[block] = probe.blockLastDoc
+                blockTf[block] = probe.blockMaxTf
+                blockImpact[block] = probe.blockMaxImpact
+                let blockEnd = min(position + Segment.blockSize, postings.count)
+                XCTAssertEqual(blockLast[block], postings[blockEnd - 1].doc, "\(term) block \(block)")
+                XCTAssertEqual(blockTf[block], postings[position..<blockEnd].map(\.tf).max(), "\(term) block \(block)")
+            }
+            // Skips to random targets, each asked first for something else: the doc, the last doc, the bounds.
+            for trial in 0..<20 {
+                let cursor: PostingCursor
+                if trial % 2 == 0 {
+                    cursor = PostingCursor(segment: segment, terms: terms, index: index, field: field)
+                } else {
+                    shared.position(terms: terms, index: index, field: field)
+                    cursor = shared
+                }
+                var target = -1
+                while true {
+                    target += 1 + random(max(1, 2_000 / max(postings.count, 1)) * 3)
+                    let expected = postings.firstIndex { $0.doc >= target }
+                    let got = cursor.advance(target)
+                    guard let expected else {
+                        XCTAssertEqual(got, PostingCursor.end, "\(term) trial \(trial) target \(target)")
+                        break
+                    }
+                    XCTAssertEqual(got, postings[expected].doc, "\(term) trial \(trial) target \(target)")
+                    XCTAssertEqual(cursor.tf, postings[expected].tf, "\(term) trial \(trial)")
+                    let block = expected / Segment.blockSize
+                    switch random(3) {
+                    case 0: XCTAssertEqual(cursor.blockLastDoc, blockLast[block], "\(term) trial \(trial) block \(block)")
+                    case 1: XCTAssertEqual(cursor.blockMaxTf, blockTf[block], "\(term) trial \(trial) block \(block)")
+                    default: XCTAssertEqual(cursor.blockMaxImpact, blockImpact[block], "\(term) trial \(trial) block \(block)")
+                    }
+                    if random(4) == 0 {
+                        let following = cursor.next()
+                        guard expected + 1 < postings.count else {
+                            XCTAssertEqual(following, PostingCursor.end, "\(term) trial \(trial) next")
+                            break
+                        }
+                        XCTAssertEqual(following, postings[expected + 1].doc, "\(term) trial \(trial) next")
+                        XCTAssertEqual(cursor.tf, postings[expected + 1].tf, "\(term) trial \(trial) next")
+                        target = following
+                    }
+                }
+            }
+        }
+    }
+
     func testMergingWholeSegmentsEqualsBuildingAtOnce() throws {
         func documents(_ fields: [FieldID]) -> [Document] {
             (0..<900).map { i in
