@@ -72,10 +72,10 @@ final class PostingEncodingTests: XCTestCase {
     /// term's first document delta) and per-document columns in bulk. The merged segment must hold exactly the
     /// bytes a single build of the same documents holds (only the length statistics differ: a build knows exact
     /// field lengths, a merge the quantized norms).
-    /// Blocks are decoded lazily, a run at a time: whatever a cursor is asked first (a skip deep into a block,
-    /// the block's last document, its bounds), it answers as a cursor that walked every posting would, and a
-    /// cursor repositioned from term to term answers as a fresh one.
-    func testLazilyDecodedBlocksAnswerLikeAFullWalk() throws {
+    /// Whatever a cursor is asked first after a skip (the document, the block's last document, its bounds), it
+    /// answers as a cursor that walked every posting would, and a cursor repositioned from term to term (as a
+    /// dense group materialization uses one) answers as a fresh one.
+    func testSkipsBoundsAndRepositioningAnswerLikeAFullWalk() throws {
         let writer = IndexWriter()
         let body = try writer.registerField("body", .text())
         var seed: UInt64 = 12_345

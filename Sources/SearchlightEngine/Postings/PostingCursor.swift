@@ -15,13 +15,6 @@ final class PostingCursor {
     private var block = -1
     private var countInBlock = 0
     private var indexInBlock = 0
-    /// The current block is decoded lazily, in runs of `decodeRun` entries: its first `decoded` entries are in
-    /// `docs`/`tfs`, and the next one starts at byte `decodeOffset` after document `decodePrevious`. A cursor that
-    /// skips into a block for one candidate decodes up to that candidate, not all 128 entries.
-    private var decoded = 0
-    private var decodeOffset = 0
-    private var decodePrevious: UInt32 = 0
-    static let decodeRun = 16
     /// Decoded documents and term frequencies of the current block (one allocation, freed in deinit), with
     /// room for `capacity` of each.
     private let docs: UnsafeMutablePointer<UInt32>
@@ -71,7 +64,6 @@ final class PostingCursor {
         block = -1
         countInBlock = 0
         indexInBlock = 0
-        decoded = 0
         positionOffset = 0
         positionDoc = 0
         singleMaxTf = -1
@@ -102,7 +94,6 @@ final class PostingCursor {
         let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
         var maxTf: UInt32 = 0
         var maxImpact: Float = 0
-        if countInBlock > 0 { ensureDecoded(countInBlock - 1) }
         for i in 0..<countInBlock {
             let d = Int(docs[i])
             let norm = d < norms.count ? norms[d] : 0
@@ -114,46 +105,27 @@ final class PostingCursor {
     }
 
     /// Last document of the current block.
-    var blockLastDoc: Int {
-        if firstBlock >= 0 { return Int(segment.skipLastDoc[firstBlock + block]) }
-        ensureDecoded(countInBlock - 1)
-        return Int(docs[countInBlock - 1])
-    }
+    var blockLastDoc: Int { firstBlock >= 0 ? Int(segment.skipLastDoc[firstBlock + block]) : Int(docs[countInBlock - 1]) }
 
-    /// Makes `newBlock` current, before its first entry; nothing is decoded yet.
     private func load(_ newBlock: Int) {
         block = newBlock
         countInBlock = newBlock == blockCount - 1 ? docFreq - newBlock * Segment.blockSize : Segment.blockSize
+        var previous: UInt32
+        var offset: Int
         if firstBlock >= 0 {
             let skip = firstBlock + newBlock
-            decodePrevious = newBlock == 0 ? 0 : segment.skipLastDoc[skip - 1]
-            decodeOffset = Int(segment.skipDocOffset[skip])
+            previous = newBlock == 0 ? 0 : segment.skipLastDoc[skip - 1]
+            offset = Int(segment.skipDocOffset[skip])
             positionOffset = Int(segment.skipPositionOffset[skip])
         } else {
-            decodePrevious = 0
-            decodeOffset = postingStart
+            previous = 0
+            offset = postingStart
             positionOffset = positionStart
         }
-        decoded = 0
-        indexInBlock = 0
-        positionDoc = 0
-    }
-
-    /// Decodes the current block through entry `index` (< `countInBlock`) if it is not yet.
-    @inline(__always)
-    private func ensureDecoded(_ index: Int) {
-        if index >= decoded { decode(through: index) }
-    }
-
-    /// Decodes the current block's next entries: through `index`, and at least a run of `decodeRun`.
-    private func decode(through index: Int) {
-        let start = decoded
-        let end = min(countInBlock, max(index + 1, start + Self.decodeRun))
-        var previous = decodePrevious
-        var offset = decodeOffset
+        let count = countInBlock
         let d = docs, t = tfs
         segment.docBytes.withUnsafeBufferPointer { bytes in
-            for i in start..<end {
+            for i in 0..<count {
                 guard offset < bytes.count else {
                     d[i] = previous
                     t[i] = 0
@@ -166,9 +138,8 @@ final class PostingCursor {
                 t[i] = code & 1 != 0 ? 1 : (offset < bytes.count ? VarInt.read(bytes, &offset) : 0)
             }
         }
-        decoded = end
-        decodePrevious = previous
-        decodeOffset = offset
+        indexInBlock = 0
+        positionDoc = 0
     }
 
     /// Moves to the next document.
@@ -183,7 +154,6 @@ final class PostingCursor {
             doc = Self.end
             return doc
         }
-        ensureDecoded(indexInBlock)
         doc = Int(docs[indexInBlock])
         return doc
     }
@@ -219,13 +189,9 @@ final class PostingCursor {
             }
             if low != block { load(low) }
         }
-        // Linear scan inside the block (at most 128 sorted entries), decoding as it goes.
+        // Linear scan inside the block (at most 128 sorted entries).
         var i = indexInBlock
-        while i < countInBlock {
-            ensureDecoded(i)
-            if Int(docs[i]) >= target { break }
-            i += 1
-        }
+        while i < countInBlock, Int(docs[i]) < target { i += 1 }
         if i >= countInBlock {
             doc = Self.end
             return doc
