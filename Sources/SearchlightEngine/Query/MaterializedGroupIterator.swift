@@ -44,13 +44,26 @@ final class MaterializedGroupIterator: DocIterator {
         return value
     }
 
-    /// Sparse merge of a few sources: each source's postings are decoded once into flat buffers (document,
+    /// One (field, term) of a materialized group in one segment: the term's index in the field's dictionary,
+    /// and what scoring needs of the field. No cursor: one cursor decodes every term's postings in turn.
+    struct Term {
+        let terms: FieldTerms
+        let index: Int
+        let field: Int
+        let fieldFactor: [Float]
+        let norms: [UInt8]
+        let primary: Bool
+        let isExact: Bool
+    }
+
+    /// Sparse merge of a few terms: each term's postings are decoded once into flat buffers (document,
     /// weighted frequency, primary-boost flags), then merged by document with contributions summed in
-    /// source order. No per-posting dynamic calls, reference counting or bounds checks.
-    convenience init(sparse sources: [PostingSource], idf: Float, boost: Float, parameters: RankingParameters,
+    /// term order. No per-posting dynamic calls, reference counting or bounds checks.
+    convenience init(sparse terms: [Term], segment: Segment, idf: Float, boost: Float, parameters: RankingParameters,
                      label: String) {
-        let n = sources.count
-        let capacity = max(sources.reduce(0) { $0 + $1.cost }, 1)
+        let n = terms.count
+        let capacity = max(terms.reduce(0) { $0 + Int($1.terms.docFreq[$1.index]) }, 1)
+        let cursor = PostingCursor(segment: segment)
         let postingDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         let postingWeights = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         // bit 0: a primary field starts with the query, bit 1: a primary field equals it.
@@ -65,12 +78,12 @@ final class MaterializedGroupIterator: DocIterator {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
             let position = bounds.baseAddress!, end = position + n
             var filled = 0
-            for (index, source) in sources.enumerated() {
+            for (index, term) in terms.enumerated() {
                 position[index] = filled
-                let cursor = source.cursor
-                let primary = source.primary, isExact = source.isExact, span = source.span
-                source.fieldFactor.withUnsafeBufferPointer { factor in
-                    source.norms.withUnsafeBufferPointer { norms in
+                cursor.position(terms: term.terms, index: term.index, field: term.field)
+                let primary = term.primary, isExact = term.isExact, span = 1
+                term.fieldFactor.withUnsafeBufferPointer { factor in
+                    term.norms.withUnsafeBufferPointer { norms in
                         var doc = cursor.next()
                         while doc != PostingCursor.end, filled < capacity {
                             let norm = doc < norms.count ? Int(norms[doc]) : 0
@@ -114,22 +127,10 @@ final class MaterializedGroupIterator: DocIterator {
         self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
 
-    /// One (field, term) of a dense group in one segment: the term's index in the field's dictionary, and
-    /// what scoring needs of the field.
-    struct DenseTerm {
-        let terms: FieldTerms
-        let index: Int
-        let field: Int
-        let fieldFactor: [Float]
-        let norms: [UInt8]
-        let primary: Bool
-        let isExact: Bool
-    }
-
     /// Dense accumulation of many terms over the whole segment: per-document accumulators in raw buffers,
     /// and a bitset of the touched documents, so collecting the matches scans a word per 64 documents
     /// rather than every document. One cursor decodes every term's postings in turn: no objects per term.
-    convenience init(dense terms: [DenseTerm], segment: Segment, idf: Float, boost: Float,
+    convenience init(dense terms: [Term], segment: Segment, idf: Float, boost: Float,
                      parameters: RankingParameters, label: String) {
         let documentCount = segment.documentCount
         let size = max(documentCount, 1)

@@ -494,22 +494,27 @@ struct QueryPlanner {
                 postings += Int(terms.docFreq[index])
             }
             if found.isEmpty { return EmptyIterator() }
-            // A small group at the root of a ranked search is merged sparsely (below); dense accumulation pays
-            // off when many cursors cover a good part of the segment, but not when a much rarer conjunction
-            // clause drives: seeking to its candidates touches fewer postings.
+            // A small group at the root of a ranked search is scored up front by a sparse merge; a wide one by
+            // dense accumulation when it covers a good part of the segment, but not when a much rarer
+            // conjunction clause drives (seeking to its candidates touches fewer postings). Either way one
+            // repositioned cursor decodes the terms in turn. Otherwise the group walks a cursor per term.
             let sparse = root && scored && found.count <= MaterializedGroupIterator.sparseMaximumSources
                 && postings <= MaterializedGroupIterator.sparseMaximumPostings
-            if !sparse, found.count >= MaterializedGroupIterator.minimumSources, postings * 16 >= segment.documentCount,
-               driver >= postings / Self.lazyGroupRatio {
-                let dense = found.map { term in
+            let dense = !sparse && found.count >= MaterializedGroupIterator.minimumSources
+                && postings * 16 >= segment.documentCount && driver >= postings / Self.lazyGroupRatio
+            if sparse || dense {
+                let terms = found.map { term in
                     let field = entries[term.entry].field
-                    return MaterializedGroupIterator.DenseTerm(
+                    return MaterializedGroupIterator.Term(
                         terms: term.terms, index: term.index, field: field, fieldFactor: factors(field),
                         norms: field < segment.norms.count ? segment.norms[field] : [], primary: isPrimary(field),
                         isExact: entries[term.entry].isExact)
                 }
-                return MaterializedGroupIterator(dense: dense, segment: segment, idf: idf, boost: 1,
-                                                 parameters: snapshot.parameters, label: label)
+                return sparse
+                    ? MaterializedGroupIterator(sparse: terms, segment: segment, idf: idf, boost: 1,
+                                                parameters: snapshot.parameters, label: label)
+                    : MaterializedGroupIterator(dense: terms, segment: segment, idf: idf, boost: 1,
+                                                parameters: snapshot.parameters, label: label)
             }
             var sources: [PostingSource] = []
             sources.reserveCapacity(found.count)
@@ -521,10 +526,6 @@ struct QueryPlanner {
                                              field: entry.field, fieldFactor: factors(entry.field), norms: norms,
                                              primary: isPrimary(entry.field), isExact: entry.isExact,
                                              impactScale: impactScale, tfScale: tfScale))
-            }
-            if sparse {
-                return MaterializedGroupIterator(sparse: sources, idf: idf, boost: 1, parameters: snapshot.parameters,
-                                                 label: label)
             }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
         case .phrase(let fields, let terms, let offsets, let idf, let label):
