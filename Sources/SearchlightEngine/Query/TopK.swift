@@ -49,23 +49,29 @@ struct TopK: ~Copyable {
             }
             (heap + child).initialize(to: hit)
         } else if SearchHit.ranksBefore(hit, heap[0]) {
-            let count = self.count
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var worst = -1
-                var worstHit = hit
-                if left < count, SearchHit.ranksBefore(worstHit, heap[left]) {
-                    worst = left
-                    worstHit = heap[left]
-                }
-                if right < count, SearchHit.ranksBefore(worstHit, heap[right]) { worst = right }
-                if worst < 0 { break }
-                heap[parent] = heap[worst]
-                parent = worst
-            }
-            heap[parent] = hit
+            Self.replaceRoot(of: heap, count: count, with: hit)
         }
+    }
+
+    /// Puts `hit` in place of the root of the heap `heap[0..<count]` (root: the worst hit) and sifts it down,
+    /// the worst of the others rising.
+    @inline(__always)
+    private static func replaceRoot(of heap: UnsafeMutablePointer<SearchHit>, count: Int, with hit: SearchHit) {
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var worst = -1
+            var worstHit = hit
+            if left < count, SearchHit.ranksBefore(worstHit, heap[left]) {
+                worst = left
+                worstHit = heap[left]
+            }
+            if right < count, SearchHit.ranksBefore(worstHit, heap[right]) { worst = right }
+            if worst < 0 { break }
+            heap[parent] = heap[worst]
+            parent = worst
+        }
+        heap[parent] = hit
     }
 
     /// The kept hits, best first: a heap sort of a copy of the heap (its root, the worst hit, goes last).
@@ -78,22 +84,7 @@ struct TopK: ~Copyable {
                 end -= 1
                 let moved = base[end]
                 base[end] = base[0]
-                // Sift `moved` down from the root within base[0..<end], the worst of the rest rising.
-                var parent = 0
-                while true {
-                    let left = 2 * parent + 1, right = left + 1
-                    var worst = -1
-                    var worstHit = moved
-                    if left < end, SearchHit.ranksBefore(worstHit, base[left]) {
-                        worst = left
-                        worstHit = base[left]
-                    }
-                    if right < end, SearchHit.ranksBefore(worstHit, base[right]) { worst = right }
-                    if worst < 0 { break }
-                    base[parent] = base[worst]
-                    parent = worst
-                }
-                base[parent] = moved
+                Self.replaceRoot(of: base, count: end, with: moved)
             }
         }
         assert(zip(result, result.dropFirst()).allSatisfy { SearchHit.ranksBefore($0, $1) })
