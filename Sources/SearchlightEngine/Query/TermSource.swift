@@ -152,15 +152,19 @@ final class PhraseSource: TermSource {
         }
     }
 
+    /// Grows `buffer` (its contents need not survive) to hold at least `needed` positions.
+    private static func reserve(_ buffer: inout UnsafeMutablePointer<UInt32>, _ capacity: inout Int, _ needed: Int) {
+        guard needed > capacity else { return }
+        buffer.deallocate()
+        capacity = max(needed, 2 * capacity)
+        buffer = .allocate(capacity: capacity)
+    }
+
     /// Fills `starts` with the positions where every term lines up (each term's positions shifted back by its
     /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
         let lead = cursors[0]
-        if Int(lead.tf) > startsCapacity {
-            starts.deallocate()
-            startsCapacity = max(Int(lead.tf), 2 * startsCapacity)
-            starts = .allocate(capacity: startsCapacity)
-        }
+        Self.reserve(&starts, &startsCapacity, Int(lead.tf))
         let starts = self.starts
         var count = lead.decodePositions(to: starts)
         let shift = offsets[0]
@@ -174,11 +178,7 @@ final class PhraseSource: TermSource {
         }
         for k in 1..<cursors.count where count > 0 {
             let cursor = cursors[k]
-            if Int(cursor.tf) > otherCapacity {
-                other.deallocate()
-                otherCapacity = max(Int(cursor.tf), 2 * otherCapacity)
-                other = .allocate(capacity: otherCapacity)
-            }
+            Self.reserve(&other, &otherCapacity, Int(cursor.tf))
             let other = self.other
             let otherCount = cursor.decodePositions(to: other)
             var kept = 0, j = 0
