@@ -56,6 +56,31 @@ final class MaterializedGroupIterator: DocIterator {
         let isExact: Bool
     }
 
+    /// Decodes `term`'s postings with `cursor` (repositioned to it): each document with its weighted frequency
+    /// and primary-boost flags (bit 0: a primary field starts with the query, bit 1: it equals the query), in
+    /// document order, until `body` returns false.
+    @inline(__always)
+    private static func forEachPosting(of term: Term, cursor: PostingCursor,
+                                       _ body: (_ doc: Int, _ weight: Float, _ flags: UInt8) -> Bool) {
+        cursor.position(terms: term.terms, index: term.index, field: term.field)
+        let primary = term.primary, isExact = term.isExact
+        term.fieldFactor.withUnsafeBufferPointer { factor in
+            term.norms.withUnsafeBufferPointer { norms in
+                var doc = cursor.next()
+                while doc != PostingCursor.end {
+                    let norm = doc < norms.count ? Int(norms[doc]) : 0
+                    var flags: UInt8 = 0
+                    // A term matches one position, so the field equals the query when its length is one.
+                    if primary, cursor.firstPosition() == 0 {
+                        flags = isExact && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1
+                    }
+                    guard body(doc, Float(cursor.tf) * factor[norm], flags) else { return }
+                    doc = cursor.next()
+                }
+            }
+        }
+    }
+
     /// Sparse merge of a few terms: each term's postings are decoded once into flat buffers (document,
     /// weighted frequency, primary-boost flags), then merged by document with contributions summed in
     /// term order. No per-posting dynamic calls, reference counting or bounds checks.
@@ -80,25 +105,13 @@ final class MaterializedGroupIterator: DocIterator {
             var filled = 0
             for (index, term) in terms.enumerated() {
                 position[index] = filled
-                cursor.position(terms: term.terms, index: term.index, field: term.field)
-                let primary = term.primary, isExact = term.isExact, span = 1
-                term.fieldFactor.withUnsafeBufferPointer { factor in
-                    term.norms.withUnsafeBufferPointer { norms in
-                        var doc = cursor.next()
-                        while doc != PostingCursor.end, filled < capacity {
-                            let norm = doc < norms.count ? Int(norms[doc]) : 0
-                            postingDocs[filled] = UInt32(truncatingIfNeeded: doc)
-                            postingWeights[filled] = Float(cursor.tf) * factor[norm]
-                            var flags: UInt8 = 0
-                            if primary, cursor.firstPosition() == 0 {
-                                flags = 1
-                                if isExact, Int(FieldNorm.lengths[norm]) == span { flags = 3 }
-                            }
-                            postingFlags[filled] = flags
-                            filled += 1
-                            doc = cursor.next()
-                        }
-                    }
+                Self.forEachPosting(of: term, cursor: cursor) { doc, weight, flags in
+                    guard filled < capacity else { return false }
+                    postingDocs[filled] = UInt32(truncatingIfNeeded: doc)
+                    postingWeights[filled] = weight
+                    postingFlags[filled] = flags
+                    filled += 1
+                    return true
                 }
                 end[index] = filled
             }
@@ -150,26 +163,16 @@ final class MaterializedGroupIterator: DocIterator {
         let cursor = PostingCursor(segment: segment)
         var matched = 0
         for term in terms {
-            cursor.position(terms: term.terms, index: term.index, field: term.field)
-            let primary = term.primary, isExact = term.isExact, span = 1
-            term.fieldFactor.withUnsafeBufferPointer { factor in
-                term.norms.withUnsafeBufferPointer { norms in
-                    var doc = cursor.next()
-                    while doc != PostingCursor.end, doc < documentCount {
-                        let norm = doc < norms.count ? Int(norms[doc]) : 0
-                        weighted[doc] += Float(cursor.tf) * factor[norm]
-                        let bit: UInt64 = 1 << UInt64(doc & 63)
-                        if touched[doc >> 6] & bit == 0 {
-                            touched[doc >> 6] |= bit
-                            matched += 1
-                        }
-                        if primary, cursor.firstPosition() == 0 {
-                            flags[doc] |= 1
-                            if isExact, Int(FieldNorm.lengths[norm]) == span { flags[doc] |= 2 }
-                        }
-                        doc = cursor.next()
-                    }
+            Self.forEachPosting(of: term, cursor: cursor) { doc, weight, termFlags in
+                guard doc < documentCount else { return false }
+                weighted[doc] += weight
+                let bit: UInt64 = 1 << UInt64(doc & 63)
+                if touched[doc >> 6] & bit == 0 {
+                    touched[doc >> 6] |= bit
+                    matched += 1
                 }
+                flags[doc] |= termFlags
+                return true
             }
         }
         var docs: [UInt32] = []
