@@ -68,10 +68,6 @@ final class PostingEncodingTests: XCTestCase {
         }
     }
 
-    /// Merging segments without deleted documents copies encoded postings and positions (re-encoding only each
-    /// term's first document delta) and per-document columns in bulk. The merged segment must hold exactly the
-    /// bytes a single build of the same documents holds (only the length statistics differ: a build knows exact
-    /// field lengths, a merge the quantized norms).
     /// Whatever a cursor is asked first after a skip (the document, the block's last document, its bounds), it
     /// answers as a cursor that walked every posting would, and a cursor repositioned from term to term (as a
     /// dense group materialization uses one) answers as a fresh one.
@@ -158,6 +154,50 @@ final class PostingEncodingTests: XCTestCase {
         }
     }
 
+    /// A corrupt term frequency (`UInt32.max`) on a phrase's lead term: the phrase sizes its position buffers by
+    /// what the position stream can hold, not by the frequency (16 GiB), and the search ends without a crash.
+    func testPhraseWithACorruptHugeFrequency() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text())
+        try writer.upsert(Document(id: "a", values: [(title, .text("alpha beta"))]))
+        try writer.upsert(Document(id: "b", values: [(title, .text("alpha beta gamma"))]))
+        let snapshot = try writer.commit()
+        let s = snapshot.segments[0]
+        let t = try XCTUnwrap(s.terms(title))
+        let index = try XCTUnwrap(Array("alpha".utf8).withUnsafeBufferPointer { t.find($0) })
+        XCTAssertEqual(t.blockStart[index], UInt32.max, "a single-block term")
+        // The term's postings, rewritten at the end of the stream: document 0 with frequency UInt32.max.
+        var docBytes = s.docBytes
+        var postingStart = t.postingStart
+        postingStart[index] = UInt32(docBytes.count)
+        VarInt.append(0, to: &docBytes)
+        VarInt.append(UInt32.max, to: &docBytes)
+        let terms = FieldTerms(bytes: t.bytes, offsets: t.offsets, docFreq: t.docFreq, postingStart: postingStart,
+                               blockStart: t.blockStart, positionStart: t.positionStart)
+        var fieldTerms = s.fieldTerms
+        fieldTerms[Int(title.rawValue)] = terms
+        let corrupt = Segment(documentCount: s.documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
+                              positionBytes: s.positionBytes, skipLastDoc: s.skipLastDoc, skipDocOffset: s.skipDocOffset,
+                              skipPositionOffset: s.skipPositionOffset, skipMaxTf: s.skipMaxTf, skipMaxImpact: s.skipMaxImpact,
+                              impactConstants: s.impactConstants, norms: s.norms, lengthSum: s.lengthSum,
+                              fieldDocCount: s.fieldDocCount, numericOffsets: s.numericOffsets, numericValues: s.numericValues,
+                              storedBytes: s.storedBytes, storedOffsets: s.storedOffsets, idBytes: s.idBytes,
+                              idOffsets: s.idOffsets, domainOrdinals: s.domainOrdinals, domains: s.domains)
+        let cursor = PostingCursor(segment: corrupt, terms: terms, index: index, field: Int(title.rawValue))
+        XCTAssertEqual(cursor.next(), 0)
+        XCTAssertEqual(cursor.tf, UInt32.max)
+        XCTAssertLessThanOrEqual(cursor.decodablePositions, corrupt.positionBytes.count)
+        let broken = IndexSnapshot(segments: [corrupt], live: snapshot.live, schema: snapshot.schema,
+                                   parameters: snapshot.parameters, generation: 1, contentGeneration: 1)
+        _ = broken.search(.phrase("alpha beta"))
+        _ = broken.search(.phrase("beta alpha"))
+        _ = broken.count(.phrase("alpha beta"))
+    }
+
+    /// Merging segments without deleted documents copies encoded postings and positions (re-encoding only each
+    /// term's first document delta) and per-document columns in bulk. The merged segment must hold exactly the
+    /// bytes a single build of the same documents holds (only the length statistics differ: a build knows exact
+    /// field lengths, a merge the quantized norms).
     func testMergingWholeSegmentsEqualsBuildingAtOnce() throws {
         func documents(_ fields: [FieldID]) -> [Document] {
             (0..<900).map { i in

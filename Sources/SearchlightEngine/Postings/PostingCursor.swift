@@ -229,15 +229,20 @@ final class PostingCursor {
         }
     }
 
-    /// Writes the positions of the current document to `out`, which has room for `tf` of them; returns how
-    /// many were written (fewer only for a truncated stream).
+    /// How many positions the current document can have: its frequency, but never more than the position
+    /// stream has bytes (each position takes at least one), so a corrupt frequency cannot size a huge buffer.
+    var decodablePositions: Int { min(Int(tfs[indexInBlock]), segment.positionBytes.count) }
+
+    /// Writes the positions of the current document to `out`, which has room for `decodablePositions` of them;
+    /// returns how many were written (fewer only for a truncated stream).
     func decodePositions(to out: UnsafeMutablePointer<UInt32>) -> Int {
-        segment.positionBytes.withUnsafeBufferPointer { bytes in
+        let limit = decodablePositions
+        return segment.positionBytes.withUnsafeBufferPointer { bytes in
             seekPositions(bytes)
             var offset = positionOffset
             var position: UInt32 = 0
             var written = 0
-            for _ in 0..<Int(tfs[indexInBlock]) {
+            for _ in 0..<limit {
                 guard offset < bytes.count else { break }
                 position &+= VarInt.read(bytes, &offset)
                 out[written] = position

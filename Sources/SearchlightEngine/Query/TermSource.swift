@@ -164,7 +164,7 @@ final class PhraseSource: TermSource {
     /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
         let lead = cursors[0]
-        Self.reserve(&starts, &startsCapacity, Int(lead.tf))
+        Self.reserve(&starts, &startsCapacity, lead.decodablePositions)
         let starts = self.starts
         var count = lead.decodePositions(to: starts)
         let shift = offsets[0]
@@ -178,7 +178,7 @@ final class PhraseSource: TermSource {
         }
         for k in 1..<cursors.count where count > 0 {
             let cursor = cursors[k]
-            Self.reserve(&other, &otherCapacity, Int(cursor.tf))
+            Self.reserve(&other, &otherCapacity, cursor.decodablePositions)
             let other = self.other
             let otherCount = cursor.decodePositions(to: other)
             var kept = 0, j = 0
