@@ -54,6 +54,41 @@ final class EngineTests: XCTestCase {
         }
     }
 
+    /// A NaN static boost counts as 0, like a negative one: the NaN document ranks last and the order stays total
+    /// (a NaN score compares false both ways, which broke the collector's ordering).
+    func testNaNStaticBoostCountsAsZero() throws {
+        let rank = try writer.registerField("rank", .numeric)
+        try writer.upsert(Document(id: "nan", values: [(title, .text("hello")), (rank, .number(.nan))]))
+        try writer.upsert(Document(id: "two", values: [(title, .text("hello")), (rank, .number(2))]))
+        try writer.upsert(Document(id: "one", values: [(title, .text("hello world")), (rank, .number(1))]))
+        let s = try writer.commit()
+        let hits = s.search(.term("hello"), options: SearchOptions(limit: 10, boostField: rank))
+        XCTAssertEqual(hits.compactMap { s.id(of: $0.address) }, ["two", "one", "nan"])
+        XCTAssertEqual(hits.last?.score, 0)
+        XCTAssertFalse(hits.contains { $0.score.isNaN })
+    }
+
+    /// The default scope holds text fields only, even when a numeric field's options claim otherwise (the flag
+    /// is a public var), as a snapshot reloaded from disk has it.
+    func testDefaultScopeHoldsTextFieldsOnly() throws {
+        var options = FieldOptions.numeric
+        options.searchableByDefault = true
+        let rank = try writer.registerField("rank", options)
+        XCTAssertFalse(writer.schema.defaultFields.contains(rank))
+        XCTAssertEqual(writer.schema.defaultFields, [title, body, keywords])
+        try writer.upsert(Document(id: "a", values: [(title, .text("hello there")), (rank, .number(3))]))
+        let s = try writer.commit()
+        XCTAssertEqual(QueryPlanner(snapshot: s).resolve(.defaultFields), [title, body, keywords].map { Int($0.rawValue) })
+        XCTAssertEqual(ids(s, .term("hello")), ["a"])
+        // Registering a field again with new options updates the scope; a weight change leaves it alone.
+        _ = try writer.registerField("body", .text(weight: 1, searchableByDefault: false))
+        XCTAssertEqual(writer.schema.defaultFields, [title, keywords])
+        try writer.setWeight(3, for: keywords)
+        XCTAssertEqual(writer.schema.defaultFields, [title, keywords])
+        _ = try writer.registerField("body", .text(weight: 1))
+        XCTAssertEqual(writer.schema.defaultFields, [title, body, keywords])
+    }
+
     func testStoredValuesRoundTrip() throws {
         let document = Document(id: "x", domain: "mail.inbox", values: [
             (title, .text("Hello")), (keywords, .text("a")), (keywords, .text("b")), (size, .number(2.5)),

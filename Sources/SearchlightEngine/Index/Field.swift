@@ -72,8 +72,14 @@ public struct Schema: Sendable {
     /// The same as plain numbers (a query plan's field scope); all are text fields, in registration order.
     package private(set) var defaultFieldNumbers: [Int] = []
 
-    private mutating func fieldsChanged() {
-        defaultFields = fields.filter { $0.options.searchableByDefault }.map(\.id)
+    /// Whether a field belongs to the default scope. Text fields only: `searchableByDefault` is a settable flag,
+    /// and a snapshot reloaded from disk rebuilds the options through `FieldOptions.init`, which clears it on
+    /// other kinds.
+    private static func isDefault(_ options: FieldOptions) -> Bool { options.searchableByDefault && options.kind == .text }
+
+    /// Rebuilds the default scope after a field's options changed (a new field only appends to it).
+    private mutating func defaultsChanged() {
+        defaultFields = fields.filter { Self.isDefault($0.options) }.map(\.id)
         defaultFieldNumbers = defaultFields.map { Int($0.rawValue) }
     }
 
@@ -86,21 +92,23 @@ public struct Schema: Sendable {
                 throw .fieldKindMismatch(name: name)
             }
             fields[Int(existing.rawValue)].options = options
-            fieldsChanged()
+            defaultsChanged()
             return existing
         }
         guard fields.count < Int(UInt16.max) else { throw .tooManyFields }
         let id = FieldID(rawValue: UInt16(fields.count))
         fields.append(FieldInfo(id: id, name: name, options: options))
         byName[name] = id
-        fieldsChanged()
+        if Self.isDefault(options) {
+            defaultFields.append(id)
+            defaultFieldNumbers.append(Int(id.rawValue))
+        }
         return id
     }
 
     mutating func setWeight(_ weight: Float, for id: FieldID) throws(EngineError) {
         guard Int(id.rawValue) < fields.count else { throw .unknownField(id) }
         fields[Int(id.rawValue)].options.weight = weight
-        fieldsChanged()
     }
 
     func kind(_ id: FieldID) -> FieldOptions.Kind? { info(id)?.options.kind }

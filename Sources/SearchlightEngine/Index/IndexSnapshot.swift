@@ -153,8 +153,9 @@ public struct IndexSnapshot: Sendable {
             if alive[doc] {
                 var score = iterator.score()
                 if let boostField {
-                    let values = segment.numbers(boostField, doc)
-                    score *= Float(max(values.first ?? 1, 0))
+                    // Negative and NaN boosts count as 0 (NaN would compare false both ways and break the order).
+                    let boost = segment.numbers(boostField, doc).first ?? 1
+                    score *= boost.isNaN ? 0 : Float(max(boost, 0))
                 }
                 top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)), score: score))
             }

@@ -87,7 +87,8 @@ struct TopK: ~Copyable {
                 Self.replaceRoot(of: base, count: end, with: moved)
             }
         }
-        assert(zip(result, result.dropFirst()).allSatisfy { SearchHit.ranksBefore($0, $1) })
+        // No hit ranks before the one ahead of it (a NaN score, which compares false both ways, passes).
+        assert(zip(result, result.dropFirst()).allSatisfy { !SearchHit.ranksBefore($1, $0) })
         return result
     }
 }
@@ -99,7 +100,7 @@ public struct SearchOptions: Sendable {
     /// A non-scoring query every hit must also match.
     public var filter: Query?
     /// A numeric field used as a query-independent score multiplier (first value; 1 when missing,
-    /// negative values count as 0): rankingHint, recency or engagement precomputed by the caller.
+    /// negative and NaN values count as 0): rankingHint, recency or engagement precomputed by the caller.
     public var boostField: FieldID?
     /// Rescores the best `rescoreWindow` candidates (after `boostField`); results are re-sorted.
     public var rescore: (@Sendable (DocAddress, Float) -> Float)?
