@@ -226,15 +226,17 @@ struct QueryPlanner {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                     let whole = terms.prefixRange(k)
                     guard !whole.isEmpty else { continue }
-                    var range = Array(whole)
-                    if range.count > IndexSnapshot.maxExpansions {
+                    var range: [Int]
+                    if whole.count > IndexSnapshot.maxExpansions {
                         complete = false
-                        // Keep this segment's most frequent expansions without building every term: sort
-                        // packed keys (doc freq descending, then index) instead of comparing by closure.
-                        var keys = range.map { UInt64(~terms.docFreq[$0]) << 32 | UInt64($0) }
-                        keys.sort()
+                        // Keep this segment's most frequent expansions without building every term: select the
+                        // smallest packed keys (doc freq descending, then index), without sorting them all.
+                        var keys = whole.map { UInt64(~terms.docFreq[$0]) << 32 | UInt64($0) }
+                        keys.moveSmallestToFront(IndexSnapshot.maxExpansions)
                         range = keys.prefix(IndexSnapshot.maxExpansions).map { Int(UInt32(truncatingIfNeeded: $0)) }
                         range.sort()
+                    } else {
+                        range = Array(whole)
                     }
                     lists.append(TermList(ordinal: ordinal, terms: terms, indices: range))
                 }
