@@ -217,16 +217,10 @@ final class PostingCursor {
 
     /// Appends the positions of the current document.
     func positions(into out: inout [UInt32]) {
-        segment.positionBytes.withUnsafeBufferPointer { bytes in
-            seekPositions(bytes)
-            var offset = positionOffset
-            var position: UInt32 = 0
-            for _ in 0..<Int(tfs[indexInBlock]) {
-                guard offset < bytes.count else { break }
-                position &+= VarInt.read(bytes, &offset)
-                out.append(position)
-            }
-        }
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: decodablePositions))
+        let written = out.withUnsafeMutableBufferPointer { decodePositions(to: $0.baseAddress! + start) }
+        out.removeLast(out.count - start - written)
     }
 
     /// How many positions the current document can have: its frequency, but never more than the position
