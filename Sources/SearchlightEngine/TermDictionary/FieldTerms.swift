@@ -63,11 +63,11 @@ final class FieldTerms: SortedTerms, Sendable {
     }
 
     /// Narrows `low..<high` (where `lowerBound(key)` lies) by the samples: past every sampled term whose key is
-    /// below `lowKey`, and up to the first sampled term whose key is above `highKey`.
+    /// below `lowKey`, and up to the first sampled term whose key is above `highKey`. Unchanged without samples.
     @inline(__always)
     private func narrowed(_ low: Int, _ high: Int, lowKey: UInt64, highKey: UInt64) -> (low: Int, high: Int) {
         let stride = Self.sampleStride
-        guard high - low > 2 * stride else { return (low, high) }
+        guard !samples.isEmpty, high - low > 2 * stride else { return (low, high) }
         return samples.withUnsafeBufferPointer { samples in
             // The samples of the terms in low..<high.
             let firstSample = (low + stride - 1) / stride, endSample = (high - 1) / stride + 1
@@ -150,11 +150,9 @@ final class FieldTerms: SortedTerms, Sendable {
 
     /// First term index whose bytes are ≥ `key`.
     func lowerBound(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+        let packed = Self.key(key, padding: 0)
         var (low, high) = bounds(key)
-        if !samples.isEmpty {
-            let packed = Self.key(key, padding: 0)
-            (low, high) = narrowed(low, high, lowKey: packed, highKey: packed)
-        }
+        (low, high) = narrowed(low, high, lowKey: packed, highKey: packed)
         return withRaw { base, offsets in
             while low < high {
                 let mid = (low + high) >> 1
@@ -196,10 +194,8 @@ final class FieldTerms: SortedTerms, Sendable {
         let start = lowerBound(prefix)
         // The terms with the prefix end within the run of its first two bytes, and before the first sampled
         // term above every term that starts with it.
-        var low = start, high = max(bounds(prefix).high, start)
-        if !samples.isEmpty {
-            high = max(narrowed(start, high, lowKey: 0, highKey: Self.key(prefix, padding: 0xFF)).high, start)
-        }
+        var low = start
+        var high = narrowed(start, max(bounds(prefix).high, start), lowKey: 0, highKey: Self.key(prefix, padding: 0xFF)).high
         return withRaw { base, offsets in
             while low < high {
                 let mid = (low + high) >> 1
