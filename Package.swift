@@ -14,8 +14,8 @@ import PackageDescription
 let overviews: [String: [String]] = [
     "Searchlight": ["README.md", "Activities/README.md", "Index/README.md", "Interchange/README.md", "Model/README.md",
                     "Query/README.md", "WebMarkup/README.md"],
-    "SearchlightEngine": ["README.md", "Analysis/README.md", "Index/README.md", "Postings/README.md", "Query/README.md",
-                          "Store/README.md", "TermDictionary/README.md"],
+    "SearchlightEngine": ["README.md", "Analysis/README.md", "Compression/README.md", "Index/README.md",
+                          "Postings/README.md", "Query/README.md", "Store/README.md", "TermDictionary/README.md"],
     "SearchlightQueryLanguage": ["README.md", "AST/README.md", "Lexer/README.md", "Parser/README.md",
                                  "Patterns/README.md", "Time/README.md"],
     "SearchlightCLI": ["README.md", "Commands/README.md"],

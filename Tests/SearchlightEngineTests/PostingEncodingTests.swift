@@ -181,7 +181,7 @@ final class PostingEncodingTests: XCTestCase {
                               skipPositionOffset: s.skipPositionOffset, skipMaxTf: s.skipMaxTf, skipMaxImpact: s.skipMaxImpact,
                               impactConstants: s.impactConstants, norms: s.norms, lengthSum: s.lengthSum,
                               fieldDocCount: s.fieldDocCount, numericOffsets: s.numericOffsets, numericValues: s.numericValues,
-                              storedBytes: s.storedBytes, storedOffsets: s.storedOffsets, idBytes: s.idBytes,
+                              stored: s.stored, idBytes: s.idBytes,
                               idOffsets: s.idOffsets, domainOrdinals: s.domainOrdinals, domains: s.domains)
         let cursor = PostingCursor(segment: corrupt, terms: terms, index: index, field: Int(title.rawValue))
         XCTAssertEqual(cursor.next(), 0)

@@ -72,6 +72,6 @@ final class StoredFieldsTests: XCTestCase {
     }
 }
 
-private extension FieldValue {
+extension FieldValue {
     var textValue: String? { if case .text(let t) = self { return t } else { return nil } }
 }

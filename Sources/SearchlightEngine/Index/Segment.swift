@@ -33,8 +33,8 @@ final class Segment: Sendable {
     /// Per numeric field: offsets (documentCount + 1) into values (empty: field absent).
     let numericOffsets: [[UInt32]]
     let numericValues: [[Double]]
-    let storedBytes: [UInt8]
-    let storedOffsets: [UInt32]
+    /// Stored values, long texts compressed (`StoredRecords`).
+    let stored: StoredRecords
     let idBytes: [UInt8]
     let idOffsets: [UInt32]
     /// Id hashes sorted, with the document of each, for `lookup(id:)`.
@@ -49,7 +49,7 @@ final class Segment: Sendable {
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
          skipMaxImpact: [Float], impactConstants: [Float], norms: [[UInt8]], lengthSum: [UInt64], fieldDocCount: [UInt32],
-         numericOffsets: [[UInt32]], numericValues: [[Double]], storedBytes: [UInt8], storedOffsets: [UInt32],
+         numericOffsets: [[UInt32]], numericValues: [[Double]], stored: StoredRecords,
          idBytes: [UInt8], idOffsets: [UInt32], domainOrdinals: [UInt32], domains: [String],
          idHashes loadedHashes: [UInt64]? = nil, idHashDocs loadedHashDocs: [UInt32]? = nil) {
         self.documentCount = documentCount
@@ -67,8 +67,7 @@ final class Segment: Sendable {
         self.fieldDocCount = fieldDocCount
         self.numericOffsets = numericOffsets.map { $0.compacted() }
         self.numericValues = numericValues.map { $0.compacted() }
-        self.storedBytes = storedBytes.compacted()
-        self.storedOffsets = storedOffsets.compacted()
+        self.stored = stored
         self.idBytes = idBytes.compacted()
         self.idOffsets = idOffsets.compacted()
         self.domainOrdinals = domainOrdinals.compacted()
@@ -173,24 +172,30 @@ final class Segment: Sendable {
         return numericValues[f][Int(numericOffsets[f][doc])..<Int(numericOffsets[f][doc + 1])]
     }
 
-    /// Calls `body` with the bytes of document `doc`'s stored record (`StoredFields`).
+    /// Calls `body` with the bytes of document `doc`'s whole stored record (`StoredFields`).
     @inline(__always)
     func withStoredRecord<R>(_ doc: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        storedBytes.withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(rebasing: all[Int(storedOffsets[doc])..<Int(storedOffsets[doc + 1])]))
-        }
+        stored.withRecord(doc, body)
+    }
+
+    /// Calls `body` with a stored record of document `doc` that holds `field`'s values (long texts of other
+    /// fields may be left compressed).
+    @inline(__always)
+    func withStoredRecord<R>(_ doc: Int, holding field: FieldID, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        stored.withRecord(doc, holding: field, body)
     }
 
     func storedValues(_ doc: Int, only: FieldID? = nil) -> [(FieldID, FieldValue)] {
-        withStoredRecord(doc) { StoredFields.decode($0, only: only) }
+        guard let only else { return withStoredRecord(doc) { StoredFields.decode($0) } }
+        return withStoredRecord(doc, holding: only) { StoredFields.decode($0, only: only) }
     }
 
     func storedTexts(_ doc: Int, field: FieldID) -> [String] {
-        withStoredRecord(doc) { StoredFields.texts($0, field: field) }
+        withStoredRecord(doc, holding: field) { StoredFields.texts($0, field: field) }
     }
 
     func storedValues(_ doc: Int, fields: Set<FieldID>) -> [(FieldID, FieldValue)] {
-        withStoredRecord(doc) { StoredFields.decode($0, fields: fields) }
+        stored.withRecord(doc, holding: fields) { StoredFields.decode($0, fields: fields) }
     }
 
     /// The parts of this segment whose contents differ from `other`'s (empty: the same bytes throughout). Two
@@ -217,8 +222,7 @@ final class Segment: Sendable {
         check(fieldDocCount == other.fieldDocCount, "fieldDocCount")
         check(numericOffsets == other.numericOffsets, "numericOffsets")
         check(numericValues == other.numericValues, "numericValues")
-        check(storedBytes == other.storedBytes, "storedBytes")
-        check(storedOffsets == other.storedOffsets, "storedOffsets")
+        check(stored == other.stored, "stored")
         check(idBytes == other.idBytes, "idBytes")
         check(idOffsets == other.idOffsets, "idOffsets")
         check(domains == other.domains, "domains")
@@ -227,9 +231,9 @@ final class Segment: Sendable {
     }
 
     var memoryBytes: Int {
-        var total = docBytes.capacity + positionBytes.capacity + storedBytes.capacity + idBytes.capacity
+        var total = docBytes.capacity + positionBytes.capacity + stored.memoryBytes + idBytes.capacity
         total += (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity) * 4
-        total += skipMaxImpact.capacity * 4 + (storedOffsets.capacity + idOffsets.capacity + domainOrdinals.capacity) * 4
+        total += skipMaxImpact.capacity * 4 + (idOffsets.capacity + domainOrdinals.capacity) * 4
         total += idHashes.capacity * 8 + idHashDocs.capacity * 4
         for terms in fieldTerms { total += terms?.memoryBytes ?? 0 }
         for n in norms { total += n.capacity }
@@ -247,7 +251,7 @@ final class Segment: Sendable {
             "postings": docBytes.capacity, "positions": positionBytes.capacity,
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
-            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "stored": storedBytes.capacity + storedOffsets.capacity * 4,
+            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "stored": stored.memoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4,
             "norms": norms.reduce(0) { $0 + $1.capacity },

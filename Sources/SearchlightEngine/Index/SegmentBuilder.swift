@@ -472,9 +472,12 @@ struct SegmentBuilder {
                 numericOffsets[f].append(contentsOf: repeatElement(UInt32(numericValues[f].count), count: n))
             }
         }
-        let storedFirst = Int(segment.storedOffsets[0]), storedBase = storedBytes.count
-        storedBytes.append(contentsOf: segment.storedBytes[storedFirst..<Int(segment.storedOffsets[n])])
-        for doc in 1...n { storedOffsets.append(UInt32(Int(segment.storedOffsets[doc]) - storedFirst + storedBase)) }
+        // Whole records (cold texts decompressed): sealing the merged segment compresses them anew, against a
+        // dictionary sampled from all of its documents.
+        for doc in 0..<n {
+            segment.withStoredRecord(doc) { storedBytes.append(contentsOf: $0) }
+            storedOffsets.append(UInt32(storedBytes.count))
+        }
         let idFirst = Int(segment.idOffsets[0]), idBase = idBytes.count
         idBytes.append(contentsOf: segment.idBytes[idFirst..<Int(segment.idOffsets[n])])
         for doc in 1...n { idOffsets.append(UInt32(Int(segment.idOffsets[doc]) - idFirst + idBase)) }
@@ -665,8 +668,8 @@ struct SegmentBuilder {
                        skipDocOffset: postings.skipDocOffset, skipPositionOffset: postings.skipPositionOffset,
                        skipMaxTf: postings.skipMaxTf, skipMaxImpact: postings.skipMaxImpact, impactConstants: impactConstants,
                        norms: norms, lengthSum: lengthSum, fieldDocCount: fieldDocCount,
-                       numericOffsets: numericOffsets, numericValues: numericValues, storedBytes: storedBytes,
-                       storedOffsets: storedOffsets, idBytes: idBytes, idOffsets: idOffsets,
+                       numericOffsets: numericOffsets, numericValues: numericValues,
+                       stored: StoredRecords(records: storedBytes, offsets: storedOffsets), idBytes: idBytes, idOffsets: idOffsets,
                        domainOrdinals: domainOrdinals, domains: domains)
     }
 

@@ -1,9 +1,9 @@
 /// Stored values of a segment: one byte buffer with an offset per document, decoded only for the
 /// documents a caller asks for.
 ///
-/// Record: varint value count, then per value varint field id, a tag byte (0 text, 1 number, 2 bytes)
-/// and the payload (varint length + UTF-8, 8 little-endian bytes of the Double bit pattern, varint
-/// length + bytes).
+/// Record: varint value count, then per value varint field id, a tag byte (0 text, 1 number, 2 bytes,
+/// 3 a text kept in the document's compressed cold record, see `StoredRecords`) and the payload (varint
+/// length + UTF-8, 8 little-endian bytes of the Double bit pattern, varint length + bytes, nothing).
 enum StoredFields {
     static func encode(_ values: [(FieldID, FieldValue)], into out: inout [UInt8]) {
         VarInt.append(UInt32(values.count), to: &out)
@@ -74,9 +74,10 @@ enum StoredFields {
         return found
     }
 
-    /// Calls `body` with each stored value's field, tag (0 text, 1 number, 2 bytes) and encoded bytes (the
-    /// UTF-8 text, the 8 little-endian bytes of a number, or the raw bytes); `body` returns false to stop.
-    private static func forEachValue(_ bytes: UnsafeBufferPointer<UInt8>,
+    /// Calls `body` with each stored value's field, tag (0 text, 1 number, 2 bytes, 3 cold placeholder) and
+    /// encoded bytes (the UTF-8 text, the 8 little-endian bytes of a number, the raw bytes, or nothing);
+    /// `body` returns false to stop.
+    static func forEachValue(_ bytes: UnsafeBufferPointer<UInt8>,
                                      _ body: (FieldID, UInt8, UnsafeBufferPointer<UInt8>) -> Bool) {
         var offset = 0
         guard bytes.count > 0 else { return }
@@ -90,6 +91,8 @@ enum StoredFields {
             let length: Int
             if tag == 1 {
                 length = 8
+            } else if tag == StoredRecords.coldTag {
+                length = 0
             } else {
                 guard offset < bytes.count else { return }
                 length = Int(VarInt.read(bytes, &offset))
@@ -105,7 +108,7 @@ enum StoredFields {
         var values: [(FieldID, FieldValue)] = []
         if let capacity { values.reserveCapacity(capacity) }
         forEachValue(bytes) { field, tag, slice in
-            guard keep(field) else { return true }
+            guard keep(field), tag != StoredRecords.coldTag else { return true }
             switch tag {
             case 0: values.append((field, .text(String(decoding: slice, as: UTF8.self))))
             case 1:
@@ -117,5 +120,66 @@ enum StoredFields {
             return true
         }
         return values
+    }
+
+    /// Copies `record` to `hot` with the text values of cold fields replaced by placeholders, and appends those
+    /// texts (varint length + UTF-8 each, in order) to `cold`.
+    static func split(_ record: UnsafeBufferPointer<UInt8>, isCold: (FieldID) -> Bool, hot: inout [UInt8],
+                      cold: inout [UInt8]) {
+        var count = 0
+        forEachValue(record) { _, _, _ in
+            count += 1
+            return true
+        }
+        VarInt.append(UInt32(count), to: &hot)
+        forEachValue(record) { field, tag, slice in
+            VarInt.append(UInt32(field.rawValue), to: &hot)
+            if tag == 0, isCold(field) {
+                hot.append(StoredRecords.coldTag)
+                VarInt.append(UInt32(slice.count), to: &cold)
+                cold.append(contentsOf: slice)
+                return true
+            }
+            hot.append(tag)
+            if tag != 1 { VarInt.append(UInt32(slice.count), to: &hot) }
+            hot.append(contentsOf: slice)
+            return true
+        }
+    }
+
+    /// The whole record of `hot` (a record with placeholders) and `cold` (its cold texts, in order), appended to
+    /// `out`. Placeholders without a cold text (a damaged cold record) are dropped.
+    static func join(_ hot: UnsafeBufferPointer<UInt8>, cold: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var texts: [UnsafeBufferPointer<UInt8>] = []
+        var offset = 0
+        while offset < cold.count {
+            let length = Int(VarInt.read(cold, &offset))
+            guard length <= cold.count - offset else { break }
+            texts.append(UnsafeBufferPointer(rebasing: cold[offset..<offset + length]))
+            offset += length
+        }
+        var count = 0, placeholders = 0
+        forEachValue(hot) { _, tag, _ in
+            if tag != StoredRecords.coldTag || placeholders < texts.count { count += 1 }
+            if tag == StoredRecords.coldTag { placeholders += 1 }
+            return true
+        }
+        out.reserveCapacity(hot.count + cold.count)
+        VarInt.append(UInt32(count), to: &out)
+        var next = 0
+        forEachValue(hot) { field, tag, slice in
+            var tag = tag, slice = slice
+            if tag == StoredRecords.coldTag {
+                guard next < texts.count else { return true }
+                tag = 0
+                slice = texts[next]
+                next += 1
+            }
+            VarInt.append(UInt32(field.rawValue), to: &out)
+            out.append(tag)
+            if tag != 1 { VarInt.append(UInt32(slice.count), to: &out) }
+            out.append(contentsOf: slice)
+            return true
+        }
     }
 }

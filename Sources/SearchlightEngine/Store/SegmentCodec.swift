@@ -6,14 +6,15 @@
 /// (per posting `varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1; since format version 2), positionBytes, the skip arrays (last doc,
 /// doc offset, position offset, max tf, max impact as f32 bits) and the per-field impact constants (f32), norms
 /// (varint count + one byte array each), lengthSum, fieldDocCount, numericOffsets and numericValues (varint
-/// count + one array each), storedBytes, storedOffsets, idBytes, idOffsets, idHashes, idHashDocs,
+/// count + one array each), storedBytes, storedOffsets, then (since format version 3) the cold records'
+/// bytes and offsets, their dictionary and the cold field ids (`StoredRecords`), then idBytes, idOffsets, idHashes, idHashDocs,
 /// domainOrdinals, and the domains (varint count + strings). Every array is a varint count plus raw values.
 ///
 /// Decoding checks the structure that lookups rely on (offset arrays monotonic and in bounds, per-document
 /// arrays of the right length, ordinals in range) and throws on any mismatch; the byte streams inside
 /// postings are covered by the file checksum.
 enum SegmentCodec {
-    static func encode(_ segment: Segment, into out: inout ByteWriter) {
+    static func encode(_ segment: Segment, into out: inout ByteWriter, version: UInt32 = SnapshotFile.version) {
         out.varint(segment.documentCount)
         out.varint(segment.fieldTerms.count)
         for terms in segment.fieldTerms {
@@ -45,8 +46,28 @@ enum SegmentCodec {
         for o in segment.numericOffsets { out.array(o) }
         out.varint(segment.numericValues.count)
         for v in segment.numericValues { out.doubles(v) }
-        out.array(segment.storedBytes)
-        out.array(segment.storedOffsets)
+        guard version >= 3 else {
+            // Version 2 kept whole records.
+            var records: [UInt8] = [], offsets: [UInt32] = [0]
+            for doc in 0..<segment.documentCount {
+                segment.withStoredRecord(doc) { records.append(contentsOf: $0) }
+                offsets.append(UInt32(records.count))
+            }
+            out.array(records)
+            out.array(offsets)
+            return encodeIdentities(segment, into: &out)
+        }
+        out.array(segment.stored.bytes)
+        out.array(segment.stored.offsets)
+        out.array(segment.stored.coldBytes)
+        out.array(segment.stored.coldOffsets)
+        out.array(segment.stored.dictionary)
+        out.array(segment.stored.coldFields.map(\.rawValue))
+        encodeIdentities(segment, into: &out)
+    }
+
+    /// The arrays after the stored values: ids, their hash table, domains.
+    private static func encodeIdentities(_ segment: Segment, into out: inout ByteWriter) {
         out.array(segment.idBytes)
         out.array(segment.idOffsets)
         out.array(segment.idHashes)
@@ -56,7 +77,8 @@ enum SegmentCodec {
         for d in segment.domains { out.string(d) }
     }
 
-    static func decode(_ reader: inout ByteReader, fieldCount: Int) throws(ByteReader.Malformed) -> Segment {
+    static func decode(_ reader: inout ByteReader, fieldCount: Int,
+                       version: UInt32 = SnapshotFile.version) throws(ByteReader.Malformed) -> Segment {
         let docs = try reader.varint("document count")
         let termFieldCount = try reader.varint("field terms count")
         guard termFieldCount <= fieldCount else { throw .init(reason: "terms for \(termFieldCount) fields") }
@@ -125,6 +147,13 @@ enum SegmentCodec {
         }
         let storedBytes = try reader.array(UInt8.self, "stored bytes")
         let storedOffsets = try reader.array(UInt32.self, "stored offsets")
+        var coldBytes: [UInt8] = [], coldOffsets: [UInt32] = [], dictionary: [UInt8] = [], coldFields: [UInt16] = []
+        if version >= 3 {
+            coldBytes = try reader.array(UInt8.self, "cold stored bytes")
+            coldOffsets = try reader.array(UInt32.self, "cold stored offsets")
+            dictionary = try reader.array(UInt8.self, "stored dictionary")
+            coldFields = try reader.array(UInt16.self, "cold fields")
+        }
         let idBytes = try reader.array(UInt8.self, "id bytes")
         let idOffsets = try reader.array(UInt32.self, "id offsets")
         let idHashes = try reader.array(UInt64.self, "id hashes")
@@ -135,6 +164,9 @@ enum SegmentCodec {
         var domains: [String] = []
         for _ in 0..<domainCount { domains.append(try reader.string("domain")) }
         guard storedOffsets.count == docs + 1, monotonic(storedOffsets, within: storedBytes.count),
+              coldOffsets.isEmpty || (coldOffsets.count == docs + 1 && monotonic(coldOffsets, within: coldBytes.count)),
+              coldOffsets.isEmpty == coldFields.isEmpty, dictionary.count <= LZBlock.maximumOffset,
+              zip(coldFields, coldFields.dropFirst()).allSatisfy({ $0 < $1 }),
               idOffsets.count == docs + 1, monotonic(idOffsets, within: idBytes.count),
               idHashes.count == docs, idHashDocs.count == docs, idHashDocs.allSatisfy({ Int($0) < docs }),
               domainOrdinals.count == docs, !domains.isEmpty || docs == 0,
@@ -144,7 +176,10 @@ enum SegmentCodec {
                        skipLastDoc: skipLastDoc, skipDocOffset: skipDocOffset, skipPositionOffset: skipPositionOffset,
                        skipMaxTf: skipMaxTf, skipMaxImpact: skipMaxImpact, impactConstants: impactConstants, norms: norms, lengthSum: lengthSum,
                        fieldDocCount: fieldDocCount, numericOffsets: numericOffsets, numericValues: numericValues,
-                       storedBytes: storedBytes, storedOffsets: storedOffsets, idBytes: idBytes, idOffsets: idOffsets,
+                       stored: StoredRecords(bytes: storedBytes, offsets: storedOffsets, coldBytes: coldBytes,
+                                             coldOffsets: coldOffsets, dictionary: dictionary,
+                                             coldFields: coldFields.map { FieldID(rawValue: $0) }),
+                       idBytes: idBytes, idOffsets: idOffsets,
                        domainOrdinals: domainOrdinals, domains: domains, idHashes: idHashes, idHashDocs: idHashDocs)
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 
-/// The snapshot file format (version 2; version 1 stored every posting's tf as its own varint): the whole committed index as sealed segments, so opening a store
+/// The snapshot file format (version 3; version 2, still read, kept every stored value uncompressed; version 1
+/// stored every posting's tf as its own varint): the whole committed index as sealed segments, so opening a store
 /// loads arrays instead of re-tokenizing documents.
 ///
 /// Layout: 8-byte magic `SLSNAPSH`, u32 version, u64 store generation, string protection class, u64 writer
@@ -11,7 +12,9 @@ import Dispatch
 /// renamed to `snapshot.sls` and the directory fsynced, so it is either the old or the new snapshot.
 package enum SnapshotFile {
     package static let magic: [UInt8] = Array("SLSNAPSH".utf8)
-    package static let version: UInt32 = 2
+    package static let version: UInt32 = 3
+    /// The oldest version still read.
+    package static let oldestReadable: UInt32 = 2
     package static let fileName = "snapshot.sls"
 
     /// What a snapshot holds.
@@ -25,9 +28,11 @@ package enum SnapshotFile {
         var live: [Bitset]
     }
 
-    /// Encodes a committed engine snapshot and the client states stored with it.
+    /// Encodes a committed engine snapshot and the client states stored with it, in the current format or (for
+    /// compatibility tests) an older readable one.
     package static func encode(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]], generation: UInt64,
-                               protectionClass: String) -> [UInt8] {
+                               protectionClass: String, version: UInt32 = SnapshotFile.version) -> [UInt8] {
+        precondition(version >= oldestReadable && version <= Self.version, "snapshot format \(version) is not written")
         var out = ByteWriter()
         out.bytes.reserveCapacity(snapshot.segments.reduce(4096) { $0 + $1.memoryBytes })
         out.bytes.append(contentsOf: magic)
@@ -52,7 +57,7 @@ package enum SnapshotFile {
         for (segment, live) in zip(snapshot.segments, snapshot.live) {
             out.varint(live.count)
             out.array(live.words)
-            SegmentCodec.encode(segment, into: &out)
+            SegmentCodec.encode(segment, into: &out, version: version)
         }
         out.u32(CRC32C.checksum(out.bytes))
         return out.bytes
@@ -79,11 +84,11 @@ package enum SnapshotFile {
         let body = UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 4])
         var tail = ByteReader(raw, offset: raw.count - 4)
         let stored = try? tail.u32()
-        guard fileVersion == version else { throw .corrupt(path: path, reason: "unknown format version \(fileVersion)") }
+        guard fileVersion >= oldestReadable else { throw .corrupt(path: path, reason: "unknown format version \(fileVersion)") }
         // The checksum runs on another core while the arrays are decoded (decoding never traps on bad bytes);
         // nothing decoded is returned unless the checksum matches.
         let checksum = ParallelChecksum(body)
-        let decoded = Result { () throws(ByteReader.Malformed) -> Contents in try decodeBody(body, path: path) }
+        let decoded = Result { () throws(ByteReader.Malformed) -> Contents in try decodeBody(body, version: fileVersion, path: path) }
         guard checksum.wait() == stored else { throw .corrupt(path: path, reason: "checksum mismatch") }
         do {
             return try decoded.get()
@@ -92,7 +97,7 @@ package enum SnapshotFile {
         }
     }
 
-    private static func decodeBody(_ body: UnsafeRawBufferPointer, path: String) throws(ByteReader.Malformed) -> Contents {
+    private static func decodeBody(_ body: UnsafeRawBufferPointer, version: UInt32, path: String) throws(ByteReader.Malformed) -> Contents {
         var reader = ByteReader(body, offset: magic.count + 4)
         do {
             let generation = try reader.u64("generation")
@@ -127,7 +132,7 @@ package enum SnapshotFile {
                 let bitCount = try reader.varint("live bit count")
                 let words = try reader.array(UInt64.self, "live bits")
                 guard words.count == (bitCount + 63) >> 6 else { throw .init(reason: "segment \(ordinal): live bits") }
-                let segment = try SegmentCodec.decode(&reader, fieldCount: fieldCount)
+                let segment = try SegmentCodec.decode(&reader, fieldCount: fieldCount, version: version)
                 guard segment.documentCount == bitCount else {
                     throw .init(reason: "segment \(ordinal): \(bitCount) live bits for \(segment.documentCount) documents")
                 }

@@ -1,0 +1,205 @@
+/// Byte-oriented LZ77 compression of short blocks (a document's long stored texts) against an optional
+/// preset dictionary: the block may copy from text the dictionary holds, so a few hundred bytes of
+/// description still compress although they repeat nothing of themselves. Decoding is a loop of copies,
+/// fast enough to run for every item a caller fetches.
+///
+/// Format (the LZ4 block format's sequence layout, with the dictionary logically before the output): each
+/// sequence is a token byte (high nibble: literal count, low nibble: match length − 4; 15 means more
+/// length bytes follow, each added, until one below 255), the literals, then a 2-byte little-endian offset
+/// back from the current output position (1…65,535, reaching into the dictionary when larger than the output
+/// so far) and the extra match-length bytes. The last sequence has literals only. The decompressed length
+/// is kept by the caller.
+///
+/// Decoding validates every length and offset against the input, the output capacity and the dictionary:
+/// corrupt input yields nil, never a read or write out of bounds.
+package enum LZBlock {
+    /// Shortest match encoded (a match of 4 bytes saves 1 over literals).
+    static let minimumMatch = 4
+    /// Farthest offset a sequence can encode.
+    static let maximumOffset = 65_535
+
+    /// A preset dictionary with its hash table, built once and shared by every block compressed against it.
+    package final class Dictionary: Sendable {
+        package let bytes: [UInt8]
+        /// For each hash of 4 bytes, the last dictionary position starting with them (−1: none).
+        let table: [Int32]
+        static let tableBits = 14
+
+        package init(_ bytes: [UInt8]) {
+            // Only the last `maximumOffset` bytes are reachable.
+            let reachable = bytes.count > LZBlock.maximumOffset ? Array(bytes.suffix(LZBlock.maximumOffset)) : bytes
+            self.bytes = reachable
+            var table = [Int32](repeating: -1, count: 1 << Self.tableBits)
+            if reachable.count >= LZBlock.minimumMatch {
+                reachable.withUnsafeBufferPointer { d in
+                    for position in 0...(d.count - LZBlock.minimumMatch) {
+                        table[LZBlock.hash(LZBlock.read32(d.baseAddress! + position), bits: Self.tableBits)] = Int32(position)
+                    }
+                }
+            }
+            self.table = table
+        }
+    }
+
+    @inline(__always)
+    static func read32(_ p: UnsafePointer<UInt8>) -> UInt32 {
+        UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
+    }
+
+    @inline(__always)
+    static func hash(_ value: UInt32, bits: Int) -> Int {
+        Int((value &* 2_654_435_761) >> UInt32(32 - bits))
+    }
+
+    /// Appends the compressed form of `input` to `out`.
+    package static func compress(_ input: UnsafeBufferPointer<UInt8>, dictionary: Dictionary?, into out: inout [UInt8]) {
+        let n = input.count
+        guard n > 0, let base = input.baseAddress else { return }
+        // A small table for the block's own positions, sized to it (cleared per block).
+        var bits = 8
+        while bits < 13, 1 << bits < n { bits += 1 }
+        let empty: [UInt8] = []
+        let dictionaryBytes = dictionary?.bytes ?? empty
+        let dictionaryTable = dictionary?.table
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 1 << bits) { table in
+            table.initialize(repeating: -1)
+            dictionaryBytes.withUnsafeBufferPointer { d in
+                let dictionaryCount = d.count
+                var anchor = 0, position = 0
+                // Matches start before the last 5 bytes and end before the last byte... as in LZ4, so the block
+                // always ends with literals.
+                let matchLimit = n - 5
+                while position < matchLimit {
+                    let value = read32(base + position)
+                    let slot = hash(value, bits: bits)
+                    let own = Int(table[slot])
+                    table[slot] = Int32(position)
+                    var bestLength = 0, bestOffset = 0
+                    if own >= 0, position - own <= maximumOffset, read32(base + own) == value {
+                        var length = minimumMatch
+                        while position + length < n - 1, base[own + length] == base[position + length] { length += 1 }
+                        bestLength = length
+                        bestOffset = position - own
+                    }
+                    if let dictionaryTable, let dp = d.baseAddress {
+                        let candidate = Int(dictionaryTable[hash(value, bits: Dictionary.tableBits)])
+                        let offset = position + dictionaryCount - candidate
+                        if candidate >= 0, offset <= maximumOffset, read32(dp + candidate) == value {
+                            var length = minimumMatch
+                            while candidate + length < dictionaryCount, position + length < n - 1,
+                                  dp[candidate + length] == base[position + length] { length += 1 }
+                            if length > bestLength {
+                                bestLength = length
+                                bestOffset = offset
+                            }
+                        }
+                    }
+                    guard bestLength >= minimumMatch else {
+                        position += 1
+                        continue
+                    }
+                    emit(literals: base + anchor, count: position - anchor, offset: bestOffset,
+                         matchLength: bestLength, into: &out)
+                    position += bestLength
+                    anchor = position
+                }
+                emit(literals: base + anchor, count: n - anchor, offset: 0, matchLength: 0, into: &out)
+            }
+        }
+    }
+
+    /// One sequence: literals, then (when `matchLength` > 0) a match.
+    private static func emit(literals: UnsafePointer<UInt8>, count: Int, offset: Int, matchLength: Int,
+                             into out: inout [UInt8]) {
+        let extra = matchLength > 0 ? matchLength - minimumMatch : 0
+        out.append(UInt8(min(count, 15) << 4 | min(extra, 15)))
+        if count >= 15 { appendLength(count - 15, to: &out) }
+        out.append(contentsOf: UnsafeBufferPointer(start: literals, count: count))
+        guard matchLength > 0 else { return }
+        out.append(UInt8(truncatingIfNeeded: offset))
+        out.append(UInt8(truncatingIfNeeded: offset >> 8))
+        if extra >= 15 { appendLength(extra - 15, to: &out) }
+    }
+
+    private static func appendLength(_ remainder: Int, to out: inout [UInt8]) {
+        var remainder = remainder
+        while remainder >= 255 {
+            out.append(255)
+            remainder -= 255
+        }
+        out.append(UInt8(remainder))
+    }
+
+    /// Decompresses `input` into `output`, which must be exactly the decompressed length. Returns false when
+    /// the input is malformed (a length or offset out of range, or output left unfilled).
+    package static func decompress(_ input: UnsafeBufferPointer<UInt8>, dictionary: UnsafeBufferPointer<UInt8>,
+                                   into output: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        guard let out = output.baseAddress else { return input.isEmpty }
+        guard let source = input.baseAddress else { return false }
+        let inputCount = input.count, capacity = output.count, dictionaryCount = dictionary.count
+        var i = 0, o = 0
+        while i < inputCount {
+            let token = Int(source[i])
+            i += 1
+            var literals = token >> 4
+            if literals == 15 {
+                guard let more = readLength(source, inputCount, &i) else { return false }
+                literals += more
+            }
+            guard literals <= inputCount - i, literals <= capacity - o else { return false }
+            (out + o).update(from: source + i, count: literals)
+            i += literals
+            o += literals
+            if i == inputCount { break }
+            // A match follows.
+            guard inputCount - i >= 2 else { return false }
+            let offset = Int(source[i]) | Int(source[i + 1]) << 8
+            i += 2
+            var length = (token & 15) + minimumMatch
+            if token & 15 == 15 {
+                guard let more = readLength(source, inputCount, &i) else { return false }
+                length += more
+            }
+            guard offset > 0, offset <= o + dictionaryCount, length <= capacity - o else { return false }
+            var remaining = length
+            if offset > o {
+                // Starts in the dictionary, possibly continuing into the output.
+                let start = dictionaryCount - (offset - o)
+                let fromDictionary = min(remaining, dictionaryCount - start)
+                (out + o).update(from: dictionary.baseAddress! + start, count: fromDictionary)
+                o += fromDictionary
+                remaining -= fromDictionary
+                if remaining > 0 {
+                    // The rest continues at the output's start (offset now equals the distance back to it).
+                    for k in 0..<remaining { out[o + k] = out[k] }
+                    o += remaining
+                }
+            } else if offset >= remaining {
+                (out + o).update(from: out + (o - offset), count: remaining)
+                o += remaining
+            } else {
+                // Overlapping copy (a run): byte by byte.
+                for _ in 0..<remaining {
+                    out[o] = out[o - offset]
+                    o += 1
+                }
+            }
+        }
+        return o == capacity
+    }
+
+    /// A length continuation: bytes added while they are 255, then one below 255.
+    @inline(__always)
+    private static func readLength(_ source: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Int? {
+        var total = 0
+        while true {
+            guard i < count else { return nil }
+            let byte = Int(source[i])
+            i += 1
+            total += byte
+            // Bounded: no real block is longer than 4 GiB.
+            guard total < 1 << 32 else { return nil }
+            if byte != 255 { return total }
+        }
+    }
+}
