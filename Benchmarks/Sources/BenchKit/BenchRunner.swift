@@ -18,9 +18,10 @@ public struct BenchRunner {
         let rssBefore = ResidentMemory.current()
         let engine = try make()
         log("\(E.name): building \(items.count) items")
-        let buildCPUStart = threadCPUNanoseconds()
+        let buildCPUStart = threadCPUNanoseconds(), buildProcessCPUStart = processCPUNanoseconds()
         let buildSeconds = try measureSeconds { try engine.build(items) }
         let buildCPUSeconds = Double(threadCPUNanoseconds() - buildCPUStart) / 1e9
+        let buildProcessCPUSeconds = Double(processCPUNanoseconds() - buildProcessCPUStart) / 1e9
         ResidentMemory.trim()
         let rssAfter = ResidentMemory.current()
         let indexBytes = try engine.indexBytes()
@@ -76,6 +77,7 @@ public struct BenchRunner {
             indexBytes: indexBytes, kinds: kinds, scenarios: scenarios)
         report.clock = options.clock
         report.buildCPUSeconds = buildCPUSeconds
+        report.buildProcessCPUSeconds = buildProcessCPUSeconds
         return report
     }
 

@@ -13,6 +13,8 @@ public struct EngineReport: Sendable {
     public var scenarios: [(name: String, metrics: [(String, Double)])]
     /// CPU time of the building thread (robust to other processes sharing the cores); nil if not taken.
     public var buildCPUSeconds: Double?
+    /// CPU of every thread during the build (the engine's helper threads included).
+    public var buildProcessCPUSeconds: Double?
     /// The clock the query latencies were taken with.
     public var clock = QueryClock.monotonic
 
@@ -41,6 +43,7 @@ public struct EngineReport: Sendable {
         json.add("build_s", buildSeconds, digits: 3)
         json.add("docs_per_s", docsPerSecond, digits: 0)
         if let buildCPUSeconds { json.add("build_cpu_s", buildCPUSeconds, digits: 3) }
+        if let buildProcessCPUSeconds { json.add("build_process_cpu_s", buildProcessCPUSeconds, digits: 3) }
         json.add("rss_mb", rssBytes.map { Double($0) / 1_048_576 }, digits: 1)
         json.add("index_mb", indexBytes.map { Double($0) / 1_048_576 }, digits: 1)
         var queries = JSONLine()

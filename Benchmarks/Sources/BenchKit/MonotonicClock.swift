@@ -28,6 +28,14 @@ public func threadCPUNanoseconds() -> UInt64 {
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
+/// Nanoseconds of CPU time consumed by every thread of the process (CLOCK_PROCESS_CPUTIME_ID): includes work an
+/// engine hands to other threads (compression beside sealing, background merges).
+public func processCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+}
+
 /// Which clock times each query execution.
 public enum QueryClock: String, CaseIterable, Sendable {
     /// CLOCK_MONOTONIC wall time (the default).

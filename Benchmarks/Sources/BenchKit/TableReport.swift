@@ -26,6 +26,7 @@ public enum TableReport {
         row("build s", { $0.buildSeconds }, digits: 2)
         row("docs/s", { $0.docsPerSecond }, digits: 0)
         row("build cpu s", { $0.buildCPUSeconds }, digits: 2)
+        row("build all-threads cpu s", { $0.buildProcessCPUSeconds }, digits: 2)
         row("rss MB", { $0.rssBytes.map { Double($0) / 1_048_576 } }, digits: 1)
         row("index MB", { $0.indexBytes.map { Double($0) / 1_048_576 } }, digits: 1)
         var kinds: [String] = []

@@ -33,6 +33,21 @@ final class ReportingTests: XCTestCase {
         XCTAssertEqual(term["hits"] as? Int, 4)
         XCTAssertEqual((term["p50_us"] as? NSNumber)?.doubleValue, 1.0)
         XCTAssertEqual((term["mean_us"] as? NSNumber)?.doubleValue, 2.0)
+        XCTAssertNil(object["build_process_cpu_s"], "absent unless measured")
+    }
+
+    /// The build's CPU on every thread (helper threads of the engine included) is reported beside the building
+    /// thread's.
+    func testBuildCPUOfAllThreadsIsReported() throws {
+        var measured = report("searchlight", termHits: 4)
+        measured.buildCPUSeconds = 1.25
+        measured.buildProcessCPUSeconds = 1.5
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(measured.jsonLine.utf8)) as? [String: Any])
+        XCTAssertEqual((object["build_cpu_s"] as? NSNumber)?.doubleValue, 1.25)
+        XCTAssertEqual((object["build_process_cpu_s"] as? NSNumber)?.doubleValue, 1.5)
+        let table = TableReport.render([measured])
+        XCTAssertTrue(table.contains("build all-threads cpu s"), table)
+        XCTAssertTrue(table.contains("1.50"), table)
     }
 
     func testTableShowsRatioAgainstFTS5() {

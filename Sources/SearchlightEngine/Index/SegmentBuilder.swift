@@ -544,6 +544,8 @@ struct SegmentBuilder {
         let termCount = interner.count
         // Doc deltas are shifted left by one bit in the postings, so documents stay below 2^31.
         guard storedBytes.count < Int(UInt32.max), documentCount < Int(Int32.max) else { throw .segmentTooLarge }
+        // The stored values compress on another core while the postings are sealed here.
+        let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets)
         // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
         let arena = interner.arena
         let starts = interner.starts
@@ -590,7 +592,7 @@ struct SegmentBuilder {
             }
             try out.finish(terms, field: field)
         }
-        return makeSegment(out, impactConstants: impactConstants)
+        return makeSegment(out, impactConstants: impactConstants, stored: stored.wait())
     }
 
     /// The BM25 impact constant of each field (from its average length), for block maxima.
@@ -612,6 +614,7 @@ struct SegmentBuilder {
         guard builder.storedBytes.count < Int(UInt32.max), builder.documentCount < Int(Int32.max) else {
             throw .segmentTooLarge
         }
+        let stored = StoredRecords.Pending(records: builder.storedBytes, offsets: builder.storedOffsets)
         let impactConstants = builder.impactConstants
         var out = SealedPostings(docByteCount: sources.reduce(0) { $0 + $1.docBytes.count },
                            positionByteCount: sources.reduce(0) { $0 + $1.positionBytes.count },
@@ -649,11 +652,11 @@ struct SegmentBuilder {
             }
             if terms.count > 0 { try out.finish(terms, field: field) }
         }
-        return builder.makeSegment(out, impactConstants: impactConstants)
+        return builder.makeSegment(out, impactConstants: impactConstants, stored: stored.wait())
     }
 
     /// The segment of this builder's documents with `postings`.
-    private func makeSegment(_ postings: SealedPostings, impactConstants: [Float]) -> Segment {
+    private func makeSegment(_ postings: SealedPostings, impactConstants: [Float], stored: StoredRecords) -> Segment {
         var numericOffsets = self.numericOffsets
         for f in 0..<numericOffsets.count where !numericOffsets[f].isEmpty && numericOffsets[f].count < documentCount + 1 {
             let last = numericOffsets[f].last ?? 0
@@ -669,7 +672,7 @@ struct SegmentBuilder {
                        skipMaxTf: postings.skipMaxTf, skipMaxImpact: postings.skipMaxImpact, impactConstants: impactConstants,
                        norms: norms, lengthSum: lengthSum, fieldDocCount: fieldDocCount,
                        numericOffsets: numericOffsets, numericValues: numericValues,
-                       stored: StoredRecords(records: storedBytes, offsets: storedOffsets), idBytes: idBytes, idOffsets: idOffsets,
+                       stored: stored, idBytes: idBytes, idOffsets: idOffsets,
                        domainOrdinals: domainOrdinals, domains: domains)
     }
 

@@ -78,14 +78,24 @@ enum StoredFields {
     /// encoded bytes (the UTF-8 text, the 8 little-endian bytes of a number, the raw bytes, or nothing);
     /// `body` returns false to stop.
     static func forEachValue(_ bytes: UnsafeBufferPointer<UInt8>,
-                                     _ body: (FieldID, UInt8, UnsafeBufferPointer<UInt8>) -> Bool) {
+                             _ body: (FieldID, UInt8, UnsafeBufferPointer<UInt8>) -> Bool) {
+        forEachEncodedValue(bytes) { field, tag, slice, _, _ in body(field, tag, slice) }
+    }
+
+    /// `forEachValue` with where each value's encoding lies in `bytes`: `span` (field id to payload end) and
+    /// `tagAt` (its tag byte).
+    static func forEachEncodedValue(_ bytes: UnsafeBufferPointer<UInt8>,
+                                    _ body: (FieldID, UInt8, UnsafeBufferPointer<UInt8>, _ span: Range<Int>,
+                                             _ tagAt: Int) -> Bool) {
         var offset = 0
         guard bytes.count > 0 else { return }
         let count = Int(VarInt.read(bytes, &offset))
         for _ in 0..<count {
             guard offset < bytes.count else { return }
+            let start = offset
             let field = FieldID(rawValue: UInt16(truncatingIfNeeded: VarInt.read(bytes, &offset)))
             guard offset < bytes.count else { return }
+            let tagAt = offset
             let tag = bytes[offset]
             offset += 1
             let length: Int
@@ -98,7 +108,8 @@ enum StoredFields {
                 length = Int(VarInt.read(bytes, &offset))
             }
             guard offset + length <= bytes.count else { return }
-            guard body(field, tag, UnsafeBufferPointer(rebasing: bytes[offset..<offset + length])) else { return }
+            guard body(field, tag, UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]),
+                       start..<offset + length, tagAt) else { return }
             offset += length
         }
     }
@@ -126,23 +137,21 @@ enum StoredFields {
     /// texts (varint length + UTF-8 each, in order) to `cold`.
     static func split(_ record: UnsafeBufferPointer<UInt8>, isCold: (FieldID) -> Bool, hot: inout [UInt8],
                       cold: inout [UInt8]) {
-        var count = 0
-        forEachValue(record) { _, _, _ in
-            count += 1
-            return true
-        }
-        VarInt.append(UInt32(count), to: &hot)
-        forEachValue(record) { field, tag, slice in
-            VarInt.append(UInt32(field.rawValue), to: &hot)
+        guard !record.isEmpty else { return }
+        // The same number of values: copy the count as it is.
+        var header = 0
+        _ = VarInt.read(record, &header)
+        hot.append(contentsOf: UnsafeBufferPointer(rebasing: record[0..<header]))
+        // Spans copied as they are: a kept value whole, a cold one's field id (then the placeholder tag) to
+        // `hot` and its length and bytes to `cold`.
+        forEachEncodedValue(record) { field, tag, _, span, tagAt in
             if tag == 0, isCold(field) {
+                hot.append(contentsOf: UnsafeBufferPointer(rebasing: record[span.lowerBound..<tagAt]))
                 hot.append(StoredRecords.coldTag)
-                VarInt.append(UInt32(slice.count), to: &cold)
-                cold.append(contentsOf: slice)
-                return true
+                cold.append(contentsOf: UnsafeBufferPointer(rebasing: record[(tagAt + 1)..<span.upperBound]))
+            } else {
+                hot.append(contentsOf: UnsafeBufferPointer(rebasing: record[span]))
             }
-            hot.append(tag)
-            if tag != 1 { VarInt.append(UInt32(slice.count), to: &hot) }
-            hot.append(contentsOf: slice)
             return true
         }
     }

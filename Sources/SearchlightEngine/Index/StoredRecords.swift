@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The stored values of a sealed segment's documents, with long texts compressed.
 ///
 /// Each document keeps one record (`StoredFields` format). The values of "cold" fields, text fields whose
@@ -44,32 +46,39 @@ struct StoredRecords: Sendable, Equatable {
     /// Splits and compresses whole records (`StoredFields.encode` output, `offsets` one per document plus one).
     init(records: [UInt8], offsets: [UInt32]) {
         let documents = offsets.count - 1
-        // Which text fields are long on average.
-        var totals: [Int: (bytes: Int, values: Int)] = [:]
+        // Which text fields are long on average: text bytes and values per field id.
+        var bytesPerField: [Int] = [], valuesPerField: [Int] = []
         records.withUnsafeBufferPointer { all in
             for doc in 0..<documents {
                 let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
                 StoredFields.forEachValue(record) { field, tag, slice in
-                    if tag == 0 { totals[Int(field.rawValue), default: (0, 0)].bytes += slice.count
-                                  totals[Int(field.rawValue), default: (0, 0)].values += 1 }
+                    guard tag == 0 else { return true }
+                    let f = Int(field.rawValue)
+                    if f >= bytesPerField.count {
+                        bytesPerField.append(contentsOf: repeatElement(0, count: f + 1 - bytesPerField.count))
+                        valuesPerField.append(contentsOf: repeatElement(0, count: f + 1 - valuesPerField.count))
+                    }
+                    bytesPerField[f] += slice.count
+                    valuesPerField[f] += 1
                     return true
                 }
             }
         }
-        let cold = totals.filter { $0.value.values > 0 && $0.value.bytes >= Self.coldAverage * $0.value.values }
-            .keys.sorted().map { FieldID(rawValue: UInt16($0)) }
+        let cold = bytesPerField.indices.filter { valuesPerField[$0] > 0 && bytesPerField[$0] >= Self.coldAverage * valuesPerField[$0] }
+            .map { FieldID(rawValue: UInt16($0)) }
         guard !cold.isEmpty else {
             self.init(bytes: records, offsets: offsets, coldBytes: [], coldOffsets: [], dictionary: [], coldFields: [])
             return
         }
         let isCold = Self.membership(cold)
-        let coldTotal = cold.reduce(0) { $0 + totals[Int($1.rawValue)]!.bytes }
+        let coldTotal = cold.reduce(0) { $0 + bytesPerField[Int($1.rawValue)] }
         let dictionary = Self.sampleDictionary(records: records, offsets: offsets, isCold: isCold,
                                                budget: min(Self.dictionaryBytes, coldTotal / Self.dictionaryShare))
         let compressor = dictionary.isEmpty ? nil : LZBlock.Dictionary(dictionary)
         var hot: [UInt8] = [], hotOffsets: [UInt32] = [0]
         var coldBytes: [UInt8] = [], coldOffsets: [UInt32] = [0]
         hot.reserveCapacity(records.count - coldTotal + documents)
+        coldBytes.reserveCapacity(coldTotal / 2)
         hotOffsets.reserveCapacity(documents + 1)
         coldOffsets.reserveCapacity(documents + 1)
         var plain: [UInt8] = []
@@ -186,6 +195,35 @@ struct StoredRecords: Sendable, Equatable {
                 let ok = dictionary.withUnsafeBufferPointer { LZBlock.decompress(payload, dictionary: $0, into: output) }
                 body(ok ? UnsafeBufferPointer(output) : UnsafeBufferPointer(start: nil, count: 0))
             }
+        }
+    }
+
+    /// Records being split and compressed on another core (large segments) or already done (small ones): the
+    /// postings of the same segment are sealed meanwhile, as tantivy compresses its document store beside
+    /// indexing.
+    final class Pending: @unchecked Sendable {
+        // Sound: `result` is written once, before `done` is signalled, and read only after `wait()` returns.
+        private var result: StoredRecords?
+        private let done = DispatchSemaphore(value: 0)
+        /// Below this many record bytes a segment compresses inline: a thread hop costs more than it saves.
+        static let inlineLimit = 256 * 1024
+
+        init(records: [UInt8], offsets: [UInt32]) {
+            guard records.count >= Self.inlineLimit else {
+                result = StoredRecords(records: records, offsets: offsets)
+                done.signal()
+                return
+            }
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                result = StoredRecords(records: records, offsets: offsets)
+                done.signal()
+            }
+        }
+
+        func wait() -> StoredRecords {
+            done.wait()
+            done.signal()  // a second wait returns at once
+            return result!
         }
     }
 

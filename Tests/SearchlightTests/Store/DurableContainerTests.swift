@@ -82,6 +82,41 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
+    /// Long descriptions (kept compressed in the index) come back exactly, from memory, the journal and a
+    /// snapshot, and queries still find their words.
+    func testLongDescriptionsComeBackExactlyFromMemoryJournalAndSnapshot() throws {
+        let url = makeStoreURL(self)
+        let words = ["library", "für", "runtime", "日本語の文書", "plugin", "server", "\u{1F600}", "tool", "shared", "data"]
+        var descriptions: [String: String] = [:]
+        for n in 0..<300 {
+            let body = (0..<(30 + n % 90)).map { words[($0 * 7 + n) % words.count] }.joined(separator: n % 2 == 0 ? " " : "\n")
+            descriptions["d\(n)"] = "Item \(n): " + body
+        }
+        func check(_ index: CSSearchableIndex, _ what: String) throws {
+            let items = index.fetchSearchableItems(withIdentifiers: descriptions.keys.sorted())
+            XCTAssertEqual(items.count, descriptions.count, what)
+            for item in items {
+                XCTAssertEqual(item.attributeSet.contentDescription, descriptions[item.uniqueIdentifier], what)
+                XCTAssertEqual(item.attributeSet.title, "Title " + item.uniqueIdentifier, what)
+            }
+        }
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "long", container: container)
+            let items = descriptions.keys.sorted().map { makeItem($0, title: "Title " + $0, description: descriptions[$0]) }
+            XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+            try check(index, "memory")
+            container.closeWithoutCheckpoint()
+        }
+        for round in ["journal", "snapshot"] {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "long", container: container)
+            try check(index, round)
+            XCTAssertEqual(container.snapshot().engine.count(.term("item")), descriptions.count, round)
+            container.close()
+        }
+    }
+
     func testDeleteAllResetsClientStatesDurably() throws {
         let url = makeStoreURL(self)
         do {
