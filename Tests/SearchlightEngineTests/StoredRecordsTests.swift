@@ -137,7 +137,7 @@ final class StoredRecordsTests: XCTestCase {
     func testRecordsComeBackWholeAndShortFieldsStayUncompressed() {
         let docs = documents(2_000, seed: 5)
         let (bytes, offsets) = encode(docs)
-        let stored = StoredRecords(records: bytes, offsets: offsets)
+        let stored = StoredRecords(records: bytes, offsets: offsets, minimumColdBytes: 0)
         XCTAssertEqual(stored.coldFields, [body, notes], "long text fields only")
         XCTAssertFalse(stored.dictionary.isEmpty)
         XCTAssertLessThan(stored.memoryBytes, bytes.count * 2 / 3, "compressed")
@@ -159,16 +159,27 @@ final class StoredRecordsTests: XCTestCase {
         }
     }
 
+    func testSegmentsWithLittleLongTextKeepRecordsAsTheyAre() {
+        let docs = documents(400, seed: 17)
+        let (bytes, offsets) = encode(docs)
+        XCTAssertLessThan(bytes.count, StoredRecords.minimumColdBytes)
+        let small = StoredRecords(records: bytes, offsets: offsets)
+        XCTAssertEqual(small.coldFields, [])
+        XCTAssertEqual(small.bytes, bytes)
+        let threshold = StoredRecords(records: bytes, offsets: offsets, minimumColdBytes: bytes.count / 2)
+        XCTAssertEqual(threshold.coldFields, [body, notes], "enough long text")
+    }
+
     func testSmallOrShortTextSegmentsKeepRecordsAsTheyAre() {
         let short: [[(FieldID, FieldValue)]] = (0..<50).map { [(title, .text("name \($0)")), (body, .text("a short line"))] }
         let (bytes, offsets) = encode(short)
-        let stored = StoredRecords(records: bytes, offsets: offsets)
+        let stored = StoredRecords(records: bytes, offsets: offsets, minimumColdBytes: 0)
         XCTAssertEqual(stored.coldFields, [])
         XCTAssertEqual(stored.bytes, bytes)
         XCTAssertTrue(stored.coldOffsets.isEmpty)
         // One long text: compressed without a dictionary (too little text to sample one from).
         let one = encode([[(title, .text("x")), (body, .text(String(repeating: "long text ", count: 30)))]])
-        let single = StoredRecords(records: one.bytes, offsets: one.offsets)
+        let single = StoredRecords(records: one.bytes, offsets: one.offsets, minimumColdBytes: 0)
         XCTAssertEqual(single.coldFields, [body])
         XCTAssertTrue(single.dictionary.isEmpty)
         XCTAssertEqual(single.withRecord(0) { Array($0) }, one.bytes)
@@ -181,7 +192,7 @@ final class StoredRecordsTests: XCTestCase {
     func testDamagedColdRecordsLoseOnlyTheirOwnTexts() {
         let docs = documents(300, seed: 9)
         let (bytes, offsets) = encode(docs)
-        let stored = StoredRecords(records: bytes, offsets: offsets)
+        let stored = StoredRecords(records: bytes, offsets: offsets, minimumColdBytes: 0)
         var random = SeededRandom(seed: 21)
         for round in 0..<400 {
             var cold = stored.coldBytes
@@ -217,8 +228,10 @@ final class StoredRecordsTests: XCTestCase {
         writer.mergePolicy = MergePolicy(mergeFactor: 50)  // the four batches stay four segments
         var random = SeededRandom(seed: 3)
         var expected: [String: [FieldValue]] = [:]
+        // Four batches of about 0.6 MB of body text each: sealed uncompressed (below `minimumColdBytes`), merged
+        // into one segment that is compressed.
         for batch in 0..<4 {
-            for n in 0..<150 {
+            for n in 0..<1_500 {
                 let id = "doc-\(batch)-\(n)"
                 let values: [(FieldID, FieldValue)] = [(title, .text("name \(n)")),
                                                        (body, .text(Self.sentence(&random, words: 30 + n % 50)))]
@@ -232,13 +245,17 @@ final class StoredRecordsTests: XCTestCase {
                 guard let address = snapshot.lookup(id: id) else { return XCTFail("\(what): \(id) missing") }
                 XCTAssertEqual(snapshot.document(at: address)?.values.map(\.1), values, "\(what): \(id)")
                 XCTAssertEqual(snapshot.text(body, of: address), [values[1].textValue!], "\(what): \(id)")
+                for (field, value) in [(title, values[0]), (body, values[1])] {
+                    XCTAssertTrue(snapshot.containsText(field, of: address) { String(decoding: $0, as: UTF8.self) == value.textValue },
+                                  "\(what): \(id)")
+                }
             }
             XCTAssertEqual(snapshot.search(.term("development"), limit: 10_000).count,
                            expected.values.filter { $0[1].textValue!.contains("development") }.count, what)
         }
         let snapshot = writer.snapshot
-        XCTAssertGreaterThan(snapshot.segments.count, 1)
-        XCTAssertTrue(snapshot.segments.allSatisfy { $0.stored.coldFields == [body] })
+        XCTAssertEqual(snapshot.segments.count, 4)
+        XCTAssertTrue(snapshot.segments.allSatisfy { $0.stored.coldFields.isEmpty })
         check(snapshot, "sealed")
         // Whole merge (streams) and a merge that drops deleted documents (document by document).
         let whole = try SegmentBuilder.mergeWhole(snapshot.segments)
@@ -256,15 +273,21 @@ final class StoredRecordsTests: XCTestCase {
             XCTAssertLessThan(merged.stored.memoryBytes, whole * 2 / 3, "compressed again")
         }
         // A snapshot file, in this format and in version 2 (whole records, read as they are).
+        let compressed = IndexSnapshot(segments: [whole], live: [Bitset(count: whole.documentCount, allSet: true)],
+                                       schema: snapshot.schema, parameters: snapshot.parameters, generation: 9,
+                                       contentGeneration: 9)
+        var sizes: [UInt32: Int] = [:]
         for version in [SnapshotFile.version, 2] {
-            let file = SnapshotFile.encode(snapshot, clientStates: [:], generation: 1, protectionClass: "", version: version)
+            let file = SnapshotFile.encode(compressed, clientStates: [:], generation: 1, protectionClass: "", version: version)
             let path = "snapshot-v\(version)"
             let contents = try file.withUnsafeBytes { raw throws(StoreError) in try SnapshotFile.decode(raw, path: path) }
+            sizes[version] = file.count
             let loaded = IndexSnapshot(segments: contents.segments, live: contents.live, schema: snapshot.schema,
                                        parameters: snapshot.parameters, generation: 2, contentGeneration: 2)
             check(loaded, "version \(version)")
             if version == 2 { XCTAssertTrue(contents.segments.allSatisfy { $0.stored.coldFields.isEmpty }) }
-            else { XCTAssertEqual(zip(contents.segments, snapshot.segments).flatMap { $0.differences(from: $1) }, []) }
+            else { XCTAssertEqual(contents.segments.first?.differences(from: whole), []) }
         }
+        XCTAssertLessThan(try XCTUnwrap(sizes[SnapshotFile.version]), try XCTUnwrap(sizes[2]) * 3 / 4, "\(sizes)")
     }
 }

@@ -15,6 +15,7 @@ import Synchronization
 //            process CPU per query); user_typo
 //            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run)
 //   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
+//   fetch    fetchSearchableItems of 20 identifiers (whole items: every attribute, long texts decompressed)
 
 struct Options {
     var corpus = ""
@@ -316,6 +317,28 @@ if options.user {
     // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
     // the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
     userQueries("user_empty", Array(repeating: "", count: 200))
+}
+
+// Whole items by identifier, 20 at a time (a result page shown with its descriptions), spread over the corpus.
+do {
+    let index = CSSearchableIndex(name: "bench", container: memory)
+    let pages = stride(from: 0, to: docs, by: max(1, docs / 200)).prefix(200).map { start in
+        (start..<min(start + 20, docs)).map { items[$0].uniqueIdentifier }
+    }
+    var times: [Double] = []
+    var fetched = 0
+    for round in 0...options.rounds {
+        for page in pages {
+            let start = monotonicNanoseconds()
+            let found = index.fetchSearchableItems(withIdentifiers: page)
+            let micros = Double(monotonicNanoseconds() - start) / 1000
+            if round > 0 { times.append(micros) } else { fetched += found.count }
+        }
+    }
+    record("fetch20_pages", Double(pages.count))
+    record("fetch20_p50_us", percentile(times, 0.5))
+    record("fetch20_p99_us", percentile(times, 0.99))
+    record("fetch20_items", Double(fetched))
 }
 
 let languageQueries = [

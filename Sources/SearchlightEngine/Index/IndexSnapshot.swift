@@ -245,7 +245,7 @@ public struct IndexSnapshot: Sendable {
     package func containsText(_ field: FieldID, of address: DocAddress,
                               where test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         guard valid(address) else { return false }
-        return segments[Int(address.segment)].withStoredRecord(Int(address.doc)) {
+        return segments[Int(address.segment)].withStoredRecord(Int(address.doc), holding: field) {
             StoredFields.anyText($0, field: field, where: test)
         }
     }

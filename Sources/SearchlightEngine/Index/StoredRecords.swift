@@ -7,7 +7,9 @@ import Dispatch
 /// in their place the record holds a placeholder (tag 3), and the texts, in order, go into the document's
 /// cold record, compressed with `LZBlock` against a dictionary sampled from the segment's own cold texts.
 /// Titles, names and numbers, which ranking and result lists read for many documents per query, stay
-/// uncompressed; a cold field is decompressed only for a caller that asks for it.
+/// uncompressed; a cold field is decompressed only for a caller that asks for it. Segments with less than
+/// `minimumColdBytes` of such text keep their records as they are: small segments are soon merged, and
+/// compressing them would only be undone and done again.
 ///
 /// Cold record: a mode byte (0 stored as is, 1 compressed), the varint length of the decompressed bytes, then
 /// the bytes; decompressed, a varint length and the UTF-8 bytes of each cold value of the document.
@@ -23,8 +25,10 @@ struct StoredRecords: Sendable, Equatable {
     /// The cold fields, ascending.
     let coldFields: [FieldID]
 
-    /// Text fields whose values average this many bytes or more are stored compressed.
+    /// Text fields whose values average this many bytes or more are stored compressed...
     static let coldAverage = 128
+    /// ...in segments holding at least this much of their text.
+    static let minimumColdBytes = 2 << 20
     /// Dictionary size: at most this many bytes...
     static let dictionaryBytes = 32 * 1024
     /// ...and at most this fraction of the cold text (a small segment gets a small one or none).
@@ -44,7 +48,7 @@ struct StoredRecords: Sendable, Equatable {
     }
 
     /// Splits and compresses whole records (`StoredFields.encode` output, `offsets` one per document plus one).
-    init(records: [UInt8], offsets: [UInt32]) {
+    init(records: [UInt8], offsets: [UInt32], minimumColdBytes: Int = StoredRecords.minimumColdBytes) {
         let documents = offsets.count - 1
         // Which text fields are long on average: text bytes and values per field id.
         var bytesPerField: [Int] = [], valuesPerField: [Int] = []
@@ -66,12 +70,12 @@ struct StoredRecords: Sendable, Equatable {
         }
         let cold = bytesPerField.indices.filter { valuesPerField[$0] > 0 && bytesPerField[$0] >= Self.coldAverage * valuesPerField[$0] }
             .map { FieldID(rawValue: UInt16($0)) }
-        guard !cold.isEmpty else {
+        let coldTotal = cold.reduce(0) { $0 + bytesPerField[Int($1.rawValue)] }
+        guard !cold.isEmpty, coldTotal >= max(minimumColdBytes, 1) else {
             self.init(bytes: records, offsets: offsets, coldBytes: [], coldOffsets: [], dictionary: [], coldFields: [])
             return
         }
         let isCold = Self.membership(cold)
-        let coldTotal = cold.reduce(0) { $0 + bytesPerField[Int($1.rawValue)] }
         let dictionary = Self.sampleDictionary(records: records, offsets: offsets, isCold: isCold,
                                                budget: min(Self.dictionaryBytes, coldTotal / Self.dictionaryShare))
         let compressor = dictionary.isEmpty ? nil : LZBlock.Dictionary(dictionary)
