@@ -139,8 +139,9 @@ package enum LZBlock {
     /// the input is malformed (a length or offset out of range, or output left unfilled).
     package static func decompress(_ input: UnsafeBufferPointer<UInt8>, dictionary: UnsafeBufferPointer<UInt8>,
                                    into output: UnsafeMutableBufferPointer<UInt8>) -> Bool {
-        guard let out = output.baseAddress else { return input.isEmpty }
-        guard let source = input.baseAddress else { return false }
+        // An empty block is the empty string; anything else ends with a literals-only sequence.
+        guard !input.isEmpty else { return output.isEmpty }
+        guard let out = output.baseAddress, let source = input.baseAddress else { return false }
         let inputCount = input.count, capacity = output.count, dictionaryCount = dictionary.count
         var i = 0, o = 0
         while i < inputCount {
@@ -155,7 +156,8 @@ package enum LZBlock {
             (out + o).update(from: source + i, count: literals)
             i += literals
             o += literals
-            if i == inputCount { break }
+            // The last sequence: literals only, and the output complete.
+            if i == inputCount { return token & 15 == 0 && o == capacity }
             // A match follows.
             guard inputCount - i >= 2 else { return false }
             let offset = Int(source[i]) | Int(source[i + 1]) << 8
@@ -190,7 +192,8 @@ package enum LZBlock {
                 }
             }
         }
-        return o == capacity
+        // The input ended with a match: not a block this codec writes.
+        return false
     }
 
     /// A length continuation: bytes added while they are 255, then one below 255.

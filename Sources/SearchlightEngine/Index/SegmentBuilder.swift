@@ -543,7 +543,8 @@ struct SegmentBuilder {
     func seal() throws(EngineError) -> Segment {
         let termCount = interner.count
         // Doc deltas are shifted left by one bit in the postings, so documents stay below 2^31.
-        guard storedBytes.count < Int(UInt32.max), documentCount < Int(Int32.max) else { throw .segmentTooLarge }
+        guard StoredRecords.fits(recordBytes: storedBytes.count, documents: documentCount),
+              documentCount < Int(Int32.max) else { throw .segmentTooLarge }
         // The stored values compress on another core while the postings are sealed here.
         let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets)
         // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
@@ -611,7 +612,8 @@ struct SegmentBuilder {
             bases.append(UInt32(builder.documentCount))
             builder.appendWholeDocuments(segment)
         }
-        guard builder.storedBytes.count < Int(UInt32.max), builder.documentCount < Int(Int32.max) else {
+        guard StoredRecords.fits(recordBytes: builder.storedBytes.count, documents: builder.documentCount),
+              builder.documentCount < Int(Int32.max) else {
             throw .segmentTooLarge
         }
         let stored = StoredRecords.Pending(records: builder.storedBytes, offsets: builder.storedOffsets)

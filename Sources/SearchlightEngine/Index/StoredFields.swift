@@ -139,12 +139,19 @@ enum StoredFields {
                       cold: inout [UInt8]) {
         guard !record.isEmpty else { return }
         // The same number of values: copy the count as it is.
+        let start = hot.count
         var header = 0
         _ = VarInt.read(record, &header)
         hot.append(contentsOf: UnsafeBufferPointer(rebasing: record[0..<header]))
         // Spans copied as they are: a kept value whole, a cold one's field id (then the placeholder tag) to
-        // `hot` and its length and bytes to `cold`.
+        // `hot` and its length and bytes to `cold`. A placeholder in the input (a damaged record) is dropped.
+        var kept: UInt32 = 0, dropped = false
         forEachEncodedValue(record) { field, tag, _, span, tagAt in
+            if tag == StoredRecords.coldTag {
+                dropped = true
+                return true
+            }
+            kept += 1
             if tag == 0, isCold(field) {
                 hot.append(contentsOf: UnsafeBufferPointer(rebasing: record[span.lowerBound..<tagAt]))
                 hot.append(StoredRecords.coldTag)
@@ -154,11 +161,19 @@ enum StoredFields {
             }
             return true
         }
+        if dropped {
+            let values = Array(hot[(start + header)...])
+            hot.removeSubrange(start...)
+            VarInt.append(kept, to: &hot)
+            hot.append(contentsOf: values)
+        }
     }
 
     /// The whole record of `hot` (a record with placeholders) and `cold` (its cold texts, in order), appended to
-    /// `out`. Placeholders without a cold text (a damaged cold record) are dropped.
-    static func join(_ hot: UnsafeBufferPointer<UInt8>, cold: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    /// `out`. The texts go to the placeholders of cold fields in turn; placeholders without a text (a damaged
+    /// cold record) and placeholders of other fields (a damaged record) are dropped.
+    static func join(_ hot: UnsafeBufferPointer<UInt8>, cold: UnsafeBufferPointer<UInt8>, isCold: (FieldID) -> Bool,
+                     into out: inout [UInt8]) {
         var texts: [UnsafeBufferPointer<UInt8>] = []
         var offset = 0
         while offset < cold.count {
@@ -168,9 +183,13 @@ enum StoredFields {
             offset += length
         }
         var count = 0, placeholders = 0
-        forEachValue(hot) { _, tag, _ in
-            if tag != StoredRecords.coldTag || placeholders < texts.count { count += 1 }
-            if tag == StoredRecords.coldTag { placeholders += 1 }
+        forEachValue(hot) { field, tag, _ in
+            if tag != StoredRecords.coldTag {
+                count += 1
+            } else if isCold(field) {
+                if placeholders < texts.count { count += 1 }
+                placeholders += 1
+            }
             return true
         }
         out.reserveCapacity(hot.count + cold.count)
@@ -179,7 +198,7 @@ enum StoredFields {
         forEachValue(hot) { field, tag, slice in
             var tag = tag, slice = slice
             if tag == StoredRecords.coldTag {
-                guard next < texts.count else { return true }
+                guard isCold(field), next < texts.count else { return true }
                 tag = 0
                 slice = texts[next]
                 next += 1

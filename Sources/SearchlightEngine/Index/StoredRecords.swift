@@ -108,6 +108,12 @@ struct StoredRecords: Sendable, Equatable {
                   dictionary: compressor?.bytes ?? [], coldFields: cold)
     }
 
+    /// Whether records of this many bytes fit a segment's 32-bit offsets once split: a cold record adds at most a
+    /// mode byte and a 5-byte length to its document's bytes (and compressing never keeps a longer form).
+    static func fits(recordBytes: Int, documents: Int) -> Bool {
+        recordBytes + 6 * documents < Int(UInt32.max)
+    }
+
     /// A membership test for field ids: a bit per field below 64, a set beyond.
     static func membership(_ fields: [FieldID]) -> (FieldID) -> Bool {
         var low: UInt64 = 0
@@ -154,7 +160,7 @@ struct StoredRecords: Sendable, Equatable {
             let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
             guard !coldOffsets.isEmpty, coldOffsets[doc] < coldOffsets[doc + 1] else { return body(record) }
             var whole: [UInt8] = []
-            withColdValues(doc) { cold in StoredFields.join(record, cold: cold, into: &whole) }
+            withColdValues(doc) { cold in StoredFields.join(record, cold: cold, isCold: isCold, into: &whole) }
             return whole.withUnsafeBufferPointer(body)
         }
     }
