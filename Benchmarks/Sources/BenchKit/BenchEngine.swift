@@ -29,8 +29,12 @@ public protocol BenchEngine: AnyObject {
 
     /// The engine's own account of its index size in bytes, where it has one (reported beside RSS).
     func indexBytes() throws -> Int?
+
+    /// That size by component (postings, stored values, ...), largest first, for the log; empty if unknown.
+    func memoryComponents() -> [(name: String, bytes: Int)]
 }
 
 extension BenchEngine {
     public func indexBytes() throws -> Int? { nil }
+    public func memoryComponents() -> [(name: String, bytes: Int)] { [] }
 }

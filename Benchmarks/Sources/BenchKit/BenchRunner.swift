@@ -25,6 +25,11 @@ public struct BenchRunner {
         ResidentMemory.trim()
         let rssAfter = ResidentMemory.current()
         let indexBytes = try engine.indexBytes()
+        let components = engine.memoryComponents()
+        if !components.isEmpty {
+            log("\(E.name): memory " + components.map { "\($0.name) \(formatNumber(Double($0.bytes) / 1_048_576, digits: 2)) MB" }
+                .joined(separator: ", "))
+        }
         log("\(E.name): built in \(formatNumber(buildSeconds, digits: 2)) s; running \(queries.count) queries × \(options.rounds) rounds")
 
         let compiled = try queries.map { try engine.compile($0) }

@@ -81,4 +81,9 @@ public final class SearchlightEngineAdapter: BenchEngine {
     }
 
     public func indexBytes() throws -> Int? { snapshot.stats.estimatedMemoryBytes }
+
+    public func memoryComponents() -> [(name: String, bytes: Int)] {
+        snapshot.memoryBreakdown.map { (name: $0.key, bytes: $0.value) }
+            .sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.name < $1.name }
+    }
 }

@@ -12,6 +12,20 @@ final class FTS5EngineTests: XCTestCase {
 
 final class SearchlightAdapterTests: XCTestCase {
     func testContract() throws { try checkContract { try SearchlightEngineAdapter() } }
+
+    /// The memory components logged after a build add up to the index size reported, largest first.
+    func testMemoryComponentsAddUpToTheIndexSize() throws {
+        let engine = try SearchlightEngineAdapter()
+        try engine.build((0..<50).map {
+            CorpusItem(uniqueIdentifier: "i\($0)", domainIdentifier: "d", title: "title \($0)", displayName: "",
+                       keywords: [], contentDescription: "a description of item \($0)")
+        })
+        let components = engine.memoryComponents()
+        XCTAssertTrue(components.contains { $0.name == "stored" && $0.bytes > 0 }, "\(components)")
+        XCTAssertEqual(components.map(\.bytes), components.map(\.bytes).sorted(by: >))
+        XCTAssertEqual(components.reduce(0) { $0 + $1.bytes }, try XCTUnwrap(try engine.indexBytes()))
+        XCTAssertTrue(try FTS5Engine().memoryComponents().isEmpty)
+    }
 }
 
 func checkContract<E: BenchEngine>(_ make: () throws -> E) throws {

@@ -360,11 +360,12 @@ public struct IndexSnapshot: Sendable {
     // MARK: Stats
 
     /// Estimated bytes per component (postings, positions, skip data, term dictionary, stored, ids, norms,
-    /// numeric), summed over segments.
+    /// numeric, vocabulary, live bits), summed over segments: they add up to `stats.estimatedMemoryBytes`.
     public var memoryBreakdown: [String: Int] {
         var total: [String: Int] = [:]
         for segment in segments { total.merge(segment.memoryBreakdown, uniquingKeysWith: +) }
         total["vocabulary", default: 0] += vocabularies.memoryBytes
+        total["liveBits"] = live.reduce(0) { $0 + $1.memoryBytes }
         return total
     }
 

@@ -237,6 +237,9 @@ struct StoredRecords: Sendable, Equatable {
         }
     }
 
+    /// The compressed part: cold records, their offsets and the dictionary.
+    var coldMemoryBytes: Int { coldBytes.capacity + coldOffsets.capacity * 4 + dictionary.capacity }
+
     var memoryBytes: Int {
         bytes.capacity + coldBytes.capacity + dictionary.capacity + (offsets.capacity + coldOffsets.capacity) * 4
     }
