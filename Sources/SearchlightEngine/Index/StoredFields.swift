@@ -174,34 +174,39 @@ enum StoredFields {
     /// cold record) and placeholders of other fields (a damaged record) are dropped.
     static func join(_ hot: UnsafeBufferPointer<UInt8>, cold: UnsafeBufferPointer<UInt8>, isCold: (FieldID) -> Bool,
                      into out: inout [UInt8]) {
-        var texts: [UnsafeBufferPointer<UInt8>] = []
-        var offset = 0
-        while offset < cold.count {
+        // The next whole text of `cold` at `offset` (nil at the end or at a damaged length).
+        func nextText(_ offset: inout Int) -> UnsafeBufferPointer<UInt8>? {
+            guard offset < cold.count else { return nil }
             let length = Int(VarInt.read(cold, &offset))
-            guard length <= cold.count - offset else { break }
-            texts.append(UnsafeBufferPointer(rebasing: cold[offset..<offset + length]))
-            offset += length
+            guard length <= cold.count - offset else {
+                offset = cold.count
+                return nil
+            }
+            defer { offset += length }
+            return UnsafeBufferPointer(rebasing: cold[offset..<offset + length])
         }
+        var texts = 0
+        var scan = 0
+        while nextText(&scan) != nil { texts += 1 }
         var count = 0, placeholders = 0
         forEachValue(hot) { field, tag, _ in
             if tag != StoredRecords.coldTag {
                 count += 1
             } else if isCold(field) {
-                if placeholders < texts.count { count += 1 }
+                if placeholders < texts { count += 1 }
                 placeholders += 1
             }
             return true
         }
-        out.reserveCapacity(hot.count + cold.count)
+        out.reserveCapacity(out.count + hot.count + cold.count)
         VarInt.append(UInt32(count), to: &out)
         var next = 0
         forEachValue(hot) { field, tag, slice in
             var tag = tag, slice = slice
             if tag == StoredRecords.coldTag {
-                guard isCold(field), next < texts.count else { return true }
+                guard isCold(field), let text = nextText(&next) else { return true }
                 tag = 0
-                slice = texts[next]
-                next += 1
+                slice = text
             }
             VarInt.append(UInt32(field.rawValue), to: &out)
             out.append(tag)
