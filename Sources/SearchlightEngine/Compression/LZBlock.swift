@@ -58,20 +58,23 @@ package enum LZBlock {
         // A small table for the block's own positions, sized to it (cleared per block).
         var bits = 8
         while bits < 13, 1 << bits < n { bits += 1 }
-        let empty: [UInt8] = []
-        let dictionaryBytes = dictionary?.bytes ?? empty
-        let dictionaryTable = dictionary?.table
+        let empty: [UInt8] = [], emptyTable: [Int32] = []
+        // The worst case (all literals): the input, one length byte per 255 literals, the token.
+        let capacity = n + n / 255 + 16
+        withScratch(capacity: capacity) { buffer in
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 1 << bits) { table in
             table.initialize(repeating: -1)
-            dictionaryBytes.withUnsafeBufferPointer { d in
+            (dictionary?.bytes ?? empty).withUnsafeBufferPointer { d in
+            (dictionary?.table ?? emptyTable).withUnsafeBufferPointer { dictionaryTable in
                 let dictionaryCount = d.count
+                var writer = Writer(start: buffer.baseAddress!)
                 var anchor = 0, position = 0
                 // Consecutive positions without a match: past 32 of them the search steps faster (as LZ4 does),
                 // so incompressible stretches cost little.
                 var misses = 0
                 // Matches start before the last 5 bytes and end before the last byte, as in LZ4, so the block
                 // always ends with literals.
-                let matchLimit = n - 5
+                let matchLimit = n - 5, matchEnd = n - 1
                 while position < matchLimit {
                     let value = read32(base + position)
                     let slot = hash(value, bits: bits)
@@ -79,18 +82,19 @@ package enum LZBlock {
                     table[slot] = Int32(position)
                     var bestLength = 0, bestOffset = 0
                     if own >= 0, position - own <= maximumOffset, read32(base + own) == value {
-                        var length = minimumMatch
-                        while position + length < n - 1, base[own + length] == base[position + length] { length += 1 }
-                        bestLength = length
+                        bestLength = minimumMatch + commonLength(base + own + minimumMatch, base + position + minimumMatch,
+                                                                 limit: matchEnd - position - minimumMatch)
                         bestOffset = position - own
                     }
-                    if let dictionaryTable, let dp = d.baseAddress {
-                        let candidate = Int(dictionaryTable[hash(value, bits: Dictionary.tableBits)])
+                    // (An empty array's buffer may still have a base address: test the table's size.)
+                    if dictionaryTable.count == 1 << Dictionary.tableBits, let dp = d.baseAddress,
+                       let dt = dictionaryTable.baseAddress {
+                        let candidate = Int(dt[hash(value, bits: Dictionary.tableBits)])
                         let offset = position + dictionaryCount - candidate
                         if candidate >= 0, offset <= maximumOffset, read32(dp + candidate) == value {
-                            var length = minimumMatch
-                            while candidate + length < dictionaryCount, position + length < n - 1,
-                                  dp[candidate + length] == base[position + length] { length += 1 }
+                            let length = minimumMatch + commonLength(
+                                dp + candidate + minimumMatch, base + position + minimumMatch,
+                                limit: min(dictionaryCount - candidate, matchEnd - position) - minimumMatch)
                             if length > bestLength {
                                 bestLength = length
                                 bestOffset = offset
@@ -103,36 +107,79 @@ package enum LZBlock {
                         continue
                     }
                     misses = 0
-                    emit(literals: base + anchor, count: position - anchor, offset: bestOffset,
-                         matchLength: bestLength, into: &out)
+                    writer.sequence(literals: base + anchor, count: position - anchor, offset: bestOffset,
+                                    matchLength: bestLength)
                     position += bestLength
                     anchor = position
                 }
-                emit(literals: base + anchor, count: n - anchor, offset: 0, matchLength: 0, into: &out)
+                writer.sequence(literals: base + anchor, count: n - anchor, offset: 0, matchLength: 0)
+                assert(writer.count <= capacity)
+                out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: writer.count))
+            }
             }
         }
-    }
-
-    /// One sequence: literals, then (when `matchLength` > 0) a match.
-    private static func emit(literals: UnsafePointer<UInt8>, count: Int, offset: Int, matchLength: Int,
-                             into out: inout [UInt8]) {
-        let extra = matchLength > 0 ? matchLength - minimumMatch : 0
-        out.append(UInt8(min(count, 15) << 4 | min(extra, 15)))
-        if count >= 15 { appendLength(count - 15, to: &out) }
-        out.append(contentsOf: UnsafeBufferPointer(start: literals, count: count))
-        guard matchLength > 0 else { return }
-        out.append(UInt8(truncatingIfNeeded: offset))
-        out.append(UInt8(truncatingIfNeeded: offset >> 8))
-        if extra >= 15 { appendLength(extra - 15, to: &out) }
-    }
-
-    private static func appendLength(_ remainder: Int, to out: inout [UInt8]) {
-        var remainder = remainder
-        while remainder >= 255 {
-            out.append(255)
-            remainder -= 255
         }
-        out.append(UInt8(remainder))
+    }
+
+    /// Calls `body` with an uninitialized buffer of `capacity` bytes: on the stack when small, on the heap when
+    /// large (a long text must not overflow a thread's stack).
+    @inline(__always)
+    static func withScratch<R>(capacity: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> R) -> R {
+        if capacity <= 4096 { return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity, body) }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        return body(buffer)
+    }
+
+    /// How many bytes from `a` and `b` are equal, at most `limit`: eight at a time, then one at a time.
+    @inline(__always)
+    static func commonLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, limit: Int) -> Int {
+        var length = 0
+        while length + 8 <= limit {
+            let x = UnsafeRawPointer(a + length).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + length).loadUnaligned(as: UInt64.self)
+            if x != y { return length + (x ^ y).littleEndian.trailingZeroBitCount >> 3 }
+            length += 8
+        }
+        while length < limit, a[length] == b[length] { length += 1 }
+        return length
+    }
+
+    /// Writes sequences into a buffer sized for the worst case.
+    private struct Writer {
+        let start: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        /// One sequence: literals, then (when `matchLength` > 0) a match.
+        @inline(__always)
+        mutating func sequence(literals: UnsafePointer<UInt8>, count literalCount: Int, offset: Int, matchLength: Int) {
+            let extra = matchLength > 0 ? matchLength - minimumMatch : 0
+            byte(UInt8(min(literalCount, 15) << 4 | min(extra, 15)))
+            if literalCount >= 15 { length(literalCount - 15) }
+            (start + count).update(from: literals, count: literalCount)
+            count += literalCount
+            guard matchLength > 0 else { return }
+            byte(UInt8(truncatingIfNeeded: offset))
+            byte(UInt8(truncatingIfNeeded: offset >> 8))
+            if extra >= 15 { length(extra - 15) }
+        }
+
+        @inline(__always)
+        mutating func byte(_ value: UInt8) {
+            start[count] = value
+            count += 1
+        }
+
+        /// A length continuation: 255 while at least 255 remain, then the rest.
+        @inline(__always)
+        mutating func length(_ remainder: Int) {
+            var remainder = remainder
+            while remainder >= 255 {
+                byte(255)
+                remainder -= 255
+            }
+            byte(UInt8(remainder))
+        }
     }
 
     /// Decompresses `input` into `output`, which must be exactly the decompressed length. Returns false when

@@ -200,7 +200,7 @@ struct StoredRecords: Sendable, Equatable {
             }
             // A decompressed record is never longer than the longest literal-and-match expansion of its bytes.
             guard length <= payload.count * 255 + 16 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { buffer in
+            LZBlock.withScratch(capacity: max(length, 1)) { buffer in
                 let output = UnsafeMutableBufferPointer(rebasing: buffer[0..<length])
                 let ok = dictionary.withUnsafeBufferPointer { LZBlock.decompress(payload, dictionary: $0, into: output) }
                 body(ok ? UnsafeBufferPointer(output) : UnsafeBufferPointer(start: nil, count: 0))
