@@ -251,9 +251,10 @@ final class StoredRecordsEdgeTests: XCTestCase {
         let docs = randomDocuments(3_000, seed: 41)
         let (bytes, offsets) = encode(docs)
         XCTAssertGreaterThan(bytes.count, StoredRecords.Pending.inlineLimit)
-        let expected = StoredRecords(records: bytes, offsets: offsets)
+        let expected = StoredRecords(records: bytes, offsets: offsets, minimumColdBytes: 0)
+        XCTAssertFalse(expected.coldFields.isEmpty)
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            let pending = StoredRecords.Pending(records: bytes, offsets: offsets)
+            let pending = StoredRecords.Pending(records: bytes, offsets: offsets, minimumColdBytes: 0)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 XCTAssertEqual(pending.wait(), expected)
             }
@@ -345,17 +346,22 @@ extension StoredRecordsEdgeTests {
         }
         let serial = try build(batches: 1).snapshot
         XCTAssertEqual(serial.segments.count, 1)
-        XCTAssertFalse(serial.segments[0].stored.coldFields.isEmpty, "compressed")
+        XCTAssertTrue(serial.segments[0].stored.coldFields.isEmpty, "below the threshold: as they are")
+        // The same segment compressed (re-merged alone with no threshold), against merges of four batches.
+        let compressed = try SegmentBuilder.mergeWhole(serial.segments, minimumColdBytes: 0)
+        XCTAssertFalse(compressed.stored.coldFields.isEmpty, "compressed")
+        XCTAssertEqual(compressed.differences(from: serial.segments[0]), ["stored"])
         let batched = try build(batches: 4).snapshot
         XCTAssertEqual(batched.segments.count, 4)
-        let whole = try SegmentBuilder.mergeWhole(batched.segments)
+        let whole = try SegmentBuilder.mergeWhole(batched.segments, minimumColdBytes: 0)
         var filtered = SegmentBuilder()
+        filtered.minimumColdBytes = 0
         for (segment, live) in zip(batched.segments, batched.live) { filtered.append(segment: segment, live: live) }
         let rebuilt = try filtered.seal()
-        XCTAssertEqual(whole.differences(from: serial.segments[0]), [])
-        XCTAssertEqual(rebuilt.differences(from: serial.segments[0]), [])
+        XCTAssertEqual(whole.differences(from: compressed), [])
+        XCTAssertEqual(rebuilt.differences(from: compressed), [])
         // Merging a compressed segment again.
-        let again = try SegmentBuilder.mergeWhole([whole])
+        let again = try SegmentBuilder.mergeWhole([whole], minimumColdBytes: 0)
         XCTAssertEqual(again.differences(from: whole), [])
     }
 }

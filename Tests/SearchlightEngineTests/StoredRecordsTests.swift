@@ -229,7 +229,7 @@ final class StoredRecordsTests: XCTestCase {
         var random = SeededRandom(seed: 3)
         var expected: [String: [FieldValue]] = [:]
         // Four batches of about 0.6 MB of body text each: sealed uncompressed (below `minimumColdBytes`), merged
-        // into one segment that is compressed.
+        // into one segment that is compressed (the merges asked to compress from 2 MB).
         for batch in 0..<4 {
             for n in 0..<1_500 {
                 let id = "doc-\(batch)-\(n)"
@@ -258,8 +258,9 @@ final class StoredRecordsTests: XCTestCase {
         XCTAssertTrue(snapshot.segments.allSatisfy { $0.stored.coldFields.isEmpty })
         check(snapshot, "sealed")
         // Whole merge (streams) and a merge that drops deleted documents (document by document).
-        let whole = try SegmentBuilder.mergeWhole(snapshot.segments)
+        let whole = try SegmentBuilder.mergeWhole(snapshot.segments, minimumColdBytes: 2 << 20)
         var filtered = SegmentBuilder()
+        filtered.minimumColdBytes = 2 << 20
         for (segment, live) in zip(snapshot.segments, snapshot.live) { filtered.append(segment: segment, live: live) }
         let rebuilt = try filtered.seal()
         XCTAssertEqual(whole.differences(from: rebuilt), [], "both merges give the same segment")

@@ -34,6 +34,8 @@ struct SegmentBuilder {
     private var numericValues: [[Double]] = []
     private var storedBytes: [UInt8] = []
     private var storedOffsets: [UInt32] = [0]
+    /// Long texts are compressed when the sealed segment holds at least this many bytes of them.
+    var minimumColdBytes = StoredRecords.minimumColdBytes
     private var idBytes: [UInt8] = []
     private var idOffsets: [UInt32] = [0]
     private var domainOrdinals: [UInt32] = []
@@ -546,7 +548,7 @@ struct SegmentBuilder {
         guard StoredRecords.fits(recordBytes: storedBytes.count, documents: documentCount),
               documentCount < Int(Int32.max) else { throw .segmentTooLarge }
         // The stored values compress on another core while the postings are sealed here.
-        let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets)
+        let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets, minimumColdBytes: minimumColdBytes)
         // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
         let arena = interner.arena
         let starts = interner.starts
@@ -605,8 +607,10 @@ struct SegmentBuilder {
     /// without re-interning or re-sorting a term: each source's dictionary is sorted, so each field's terms are a
     /// k-way merge, and a term's postings are the sources' encoded streams one after another (only each source's
     /// first document delta is re-encoded; block skip data is rebuilt for the longer lists).
-    static func mergeWhole(_ sources: [Segment]) throws(EngineError) -> Segment {
+    static func mergeWhole(_ sources: [Segment],
+                           minimumColdBytes: Int = StoredRecords.minimumColdBytes) throws(EngineError) -> Segment {
         var builder = SegmentBuilder()
+        builder.minimumColdBytes = minimumColdBytes
         var bases: [UInt32] = []
         for segment in sources {
             bases.append(UInt32(builder.documentCount))
@@ -616,7 +620,8 @@ struct SegmentBuilder {
               builder.documentCount < Int(Int32.max) else {
             throw .segmentTooLarge
         }
-        let stored = StoredRecords.Pending(records: builder.storedBytes, offsets: builder.storedOffsets)
+        let stored = StoredRecords.Pending(records: builder.storedBytes, offsets: builder.storedOffsets,
+                                           minimumColdBytes: minimumColdBytes)
         let impactConstants = builder.impactConstants
         var out = SealedPostings(docByteCount: sources.reduce(0) { $0 + $1.docBytes.count },
                            positionByteCount: sources.reduce(0) { $0 + $1.positionBytes.count },

@@ -9,7 +9,7 @@ import Dispatch
 /// Titles, names and numbers, which ranking and result lists read for many documents per query, stay
 /// uncompressed; a cold field is decompressed only for a caller that asks for it. Segments with less than
 /// `minimumColdBytes` of such text keep their records as they are: small segments are soon merged, and
-/// compressing them would only be undone and done again.
+/// compressing them would only be undone and done again (a small index is small anyway).
 ///
 /// Cold record: a mode byte (0 stored as is, 1 compressed), the varint length of the decompressed bytes, then
 /// the bytes; decompressed, a varint length and the UTF-8 bytes of each cold value of the document.
@@ -27,8 +27,9 @@ struct StoredRecords: Sendable, Equatable {
 
     /// Text fields whose values average this many bytes or more are stored compressed...
     static let coldAverage = 128
-    /// ...in segments holding at least this much of their text.
-    static let minimumColdBytes = 2 << 20
+    /// ...in segments holding at least this much of their text: the segments of a bulk load's last merge tiers
+    /// (debian-en's 63,666 items hold 23 MB), compressed once rather than at every tier on the way there.
+    static let minimumColdBytes = 8 << 20
     /// Dictionary size: at most this many bytes...
     static let dictionaryBytes = 32 * 1024
     /// ...and at most this fraction of the cold text (a small segment gets a small one or none).
@@ -218,14 +219,14 @@ struct StoredRecords: Sendable, Equatable {
         /// Below this many record bytes a segment compresses inline: a thread hop costs more than it saves.
         static let inlineLimit = 256 * 1024
 
-        init(records: [UInt8], offsets: [UInt32]) {
+        init(records: [UInt8], offsets: [UInt32], minimumColdBytes: Int) {
             guard records.count >= Self.inlineLimit else {
-                result = StoredRecords(records: records, offsets: offsets)
+                result = StoredRecords(records: records, offsets: offsets, minimumColdBytes: minimumColdBytes)
                 done.signal()
                 return
             }
             DispatchQueue.global(qos: .userInitiated).async { [self] in
-                result = StoredRecords(records: records, offsets: offsets)
+                result = StoredRecords(records: records, offsets: offsets, minimumColdBytes: minimumColdBytes)
                 done.signal()
             }
         }

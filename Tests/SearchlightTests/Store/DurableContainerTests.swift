@@ -82,18 +82,18 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
-    /// Long descriptions (over 2 MB of them, so the index keeps them compressed) come back exactly, from memory,
+    /// Long descriptions (over 8 MB of them, so the index keeps them compressed) come back exactly, from memory,
     /// the journal and a snapshot, and queries still find their words.
     func testLongDescriptionsComeBackExactlyFromMemoryJournalAndSnapshot() throws {
         let url = makeStoreURL(self)
         let words = ["library", "für", "runtime", "日本語の文書", "plugin", "server", "\u{1F600}", "tool", "shared", "data"]
         var descriptions: [String: String] = [:]
         for n in 0..<700 {
-            let body = (0..<(450 + n % 150)).map { words[($0 * 7 + n) % words.count] }.joined(separator: n % 2 == 0 ? " " : "\n")
+            let body = (0..<(1_700 + n % 300)).map { words[($0 * 7 + n) % words.count] }.joined(separator: n % 2 == 0 ? " " : "\n")
             descriptions["d\(n)"] = "Item \(n): " + body
         }
         let descriptionBytes = descriptions.values.reduce(0) { $0 + $1.utf8.count }
-        XCTAssertGreaterThan(descriptionBytes, 2 << 20)
+        XCTAssertGreaterThan(descriptionBytes, 8 << 20)
         func check(_ index: CSSearchableIndex, _ what: String) throws {
             // The whole index (postings, positions and every stored value) is smaller than the raw descriptions.
             XCTAssertLessThan(index.container.snapshot().engine.stats.estimatedMemoryBytes, descriptionBytes / 2, what)
