@@ -10,17 +10,7 @@ final class StoredRecordsEdgeTests: XCTestCase {
 
     /// Decodes with exactly sized heap buffers (so an overrun would hit the allocator / ASan).
     func decode(_ input: [UInt8], dictionary: [UInt8], capacity: Int) -> (Bool, [UInt8]) {
-        let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
-        defer { out.deallocate() }
-        out.initialize(repeating: 0xEE)
-        let source = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: input.count)
-        defer { source.deallocate() }
-        _ = source.initialize(from: input)
-        let words = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: dictionary.count)
-        defer { words.deallocate() }
-        _ = words.initialize(from: dictionary)
-        let ok = LZBlock.decompress(UnsafeBufferPointer(source), dictionary: UnsafeBufferPointer(words), into: out)
-        return (ok, Array(out))
+        decompressExactly(input, dictionary: dictionary, capacity: capacity)
     }
 
     func roundTrip(_ input: [UInt8], dictionary: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
@@ -114,15 +104,6 @@ final class StoredRecordsEdgeTests: XCTestCase {
     }
 
     // MARK: Records
-
-    func encode(_ documents: [[(FieldID, FieldValue)]]) -> (bytes: [UInt8], offsets: [UInt32]) {
-        var bytes: [UInt8] = [], offsets: [UInt32] = [0]
-        for values in documents {
-            StoredFields.encode(values, into: &bytes)
-            offsets.append(UInt32(bytes.count))
-        }
-        return (bytes, offsets)
-    }
 
     static let fields: [UInt16] = [0, 1, 2, 3, 63, 64, 65, 127, 128, 300, 16_383, 16_384, 65_535]
 

@@ -73,16 +73,7 @@ final class StoredRecordsTests: XCTestCase {
         var packed: [UInt8] = []
         text.withUnsafeBufferPointer { LZBlock.compress($0, dictionary: LZBlock.Dictionary(dictionary), into: &packed) }
         func decode(_ input: [UInt8], dictionary: [UInt8], capacity: Int) -> Bool {
-            // Exactly sized allocations, so AddressSanitizer sees any overrun.
-            let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
-            defer { out.deallocate() }
-            let source = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: input.count)
-            defer { source.deallocate() }
-            _ = source.initialize(from: input)
-            let words = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: dictionary.count)
-            defer { words.deallocate() }
-            _ = words.initialize(from: dictionary)
-            return LZBlock.decompress(UnsafeBufferPointer(source), dictionary: UnsafeBufferPointer(words), into: out)
+            decompressExactly(input, dictionary: dictionary, capacity: capacity).ok
         }
         XCTAssertTrue(decode(packed, dictionary: dictionary, capacity: text.count))
         XCTAssertFalse(decode(packed, dictionary: dictionary, capacity: text.count - 1), "output too small")
@@ -123,15 +114,6 @@ final class StoredRecordsTests: XCTestCase {
             values.append((notes, .text(Self.sentence(&random, words: 40))))
             return values
         }
-    }
-
-    func encode(_ documents: [[(FieldID, FieldValue)]]) -> (bytes: [UInt8], offsets: [UInt32]) {
-        var bytes: [UInt8] = [], offsets: [UInt32] = [0]
-        for values in documents {
-            StoredFields.encode(values, into: &bytes)
-            offsets.append(UInt32(bytes.count))
-        }
-        return (bytes, offsets)
     }
 
     func testRecordsComeBackWholeAndShortFieldsStayUncompressed() {
@@ -291,4 +273,30 @@ final class StoredRecordsTests: XCTestCase {
         }
         XCTAssertLessThan(try XCTUnwrap(sizes[SnapshotFile.version]), try XCTUnwrap(sizes[2]) * 3 / 4, "\(sizes)")
     }
+}
+
+/// Whole stored records of `documents`, one after another, with their offsets (one per document plus one).
+func encode(_ documents: [[(FieldID, FieldValue)]]) -> (bytes: [UInt8], offsets: [UInt32]) {
+    var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+    for values in documents {
+        StoredFields.encode(values, into: &bytes)
+        offsets.append(UInt32(bytes.count))
+    }
+    return (bytes, offsets)
+}
+
+/// `LZBlock.decompress` with exactly sized heap buffers for the input, the dictionary and the output (filled with
+/// 0xEE first), so AddressSanitizer or the allocator sees any overrun.
+func decompressExactly(_ input: [UInt8], dictionary: [UInt8], capacity: Int) -> (ok: Bool, output: [UInt8]) {
+    let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+    defer { out.deallocate() }
+    out.initialize(repeating: 0xEE)
+    let source = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: input.count)
+    defer { source.deallocate() }
+    _ = source.initialize(from: input)
+    let words = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: dictionary.count)
+    defer { words.deallocate() }
+    _ = words.initialize(from: dictionary)
+    let ok = LZBlock.decompress(UnsafeBufferPointer(source), dictionary: UnsafeBufferPointer(words), into: out)
+    return (ok, Array(out))
 }
