@@ -27,8 +27,8 @@ public struct BenchRunner {
         let indexBytes = try engine.indexBytes()
         let components = engine.memoryComponents()
         if !components.isEmpty {
-            log("\(E.name): memory " + components.map { "\($0.name) \(formatNumber(Double($0.bytes) / 1_048_576, digits: 2)) MB" }
-                .joined(separator: ", "))
+            let parts = components.map { "\($0.name) \(formatNumber(Double($0.bytes) / 1_048_576, digits: 2)) MB" }
+            log("\(E.name): memory " + parts.joined(separator: ", "))
         }
         log("\(E.name): built in \(formatNumber(buildSeconds, digits: 2)) s; running \(queries.count) queries × \(options.rounds) rounds")
 

@@ -33,7 +33,8 @@ package enum LZBlock {
             if reachable.count >= LZBlock.minimumMatch {
                 reachable.withUnsafeBufferPointer { d in
                     for position in 0...(d.count - LZBlock.minimumMatch) {
-                        table[LZBlock.hash(LZBlock.read32(d.baseAddress! + position), bits: Self.tableBits)] = Int32(position)
+                        let value = LZBlock.read32(d.baseAddress! + position)
+                        table[LZBlock.hash(value, bits: Self.tableBits)] = Int32(position)
                     }
                 }
             }
@@ -52,7 +53,8 @@ package enum LZBlock {
     }
 
     /// Appends the compressed form of `input` to `out`.
-    package static func compress(_ input: UnsafeBufferPointer<UInt8>, dictionary: Dictionary?, into out: inout [UInt8]) {
+    package static func compress(_ input: UnsafeBufferPointer<UInt8>, dictionary: Dictionary?,
+                                 into out: inout [UInt8]) {
         let n = input.count
         guard n > 0, let base = input.baseAddress else { return }
         // A small table for the block's own positions, sized to it (cleared per block).
@@ -82,8 +84,9 @@ package enum LZBlock {
                     table[slot] = Int32(position)
                     var bestLength = 0, bestOffset = 0
                     if own >= 0, position - own <= maximumOffset, read32(base + own) == value {
-                        bestLength = minimumMatch + commonLength(base + own + minimumMatch, base + position + minimumMatch,
-                                                                 limit: matchEnd - position - minimumMatch)
+                        bestLength = minimumMatch + commonLength(
+                            base + own + minimumMatch, base + position + minimumMatch,
+                            limit: matchEnd - position - minimumMatch)
                         bestOffset = position - own
                     }
                     // (An empty array's buffer may still have a base address: test the table's size.)

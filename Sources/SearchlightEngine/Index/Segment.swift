@@ -251,7 +251,8 @@ final class Segment: Sendable {
             "postings": docBytes.capacity, "positions": positionBytes.capacity,
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
-            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
+            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes,
+            "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4 + domains.reduce(0) { $0 + $1.utf8.count + 16 },
             "norms": norms.reduce(0) { $0 + $1.capacity },

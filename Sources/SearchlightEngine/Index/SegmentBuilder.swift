@@ -548,7 +548,8 @@ struct SegmentBuilder {
         guard StoredRecords.fits(recordBytes: storedBytes.count, documents: documentCount),
               documentCount < Int(Int32.max) else { throw .segmentTooLarge }
         // The stored values compress on another core while the postings are sealed here.
-        let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets, minimumColdBytes: minimumColdBytes)
+        let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets,
+                                           minimumColdBytes: minimumColdBytes)
         // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
         let arena = interner.arena
         let starts = interner.starts

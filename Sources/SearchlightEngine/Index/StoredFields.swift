@@ -39,13 +39,19 @@ enum StoredFields {
 
     /// Decodes the values of the fields in `fields` only: the others are skipped without building strings.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, fields: Set<FieldID>) -> [(FieldID, FieldValue)] {
-        // A bit per field below 64 (every field of a typical schema): no hashing per stored value.
-        var low: UInt64 = 0, high = false
+        decode(bytes, capacity: fields.count, keep: membership(fields))
+    }
+
+    /// A membership test for field ids: a bit per field below 64 (every field of a typical schema: no hashing
+    /// per stored value), a set beyond.
+    static func membership(_ fields: some Sequence<FieldID>) -> (FieldID) -> Bool {
+        var low: UInt64 = 0
+        var high = Set<UInt16>()
         for field in fields {
-            if field.rawValue < 64 { low |= 1 << UInt64(field.rawValue) } else { high = true }
+            if field.rawValue < 64 { low |= 1 << UInt64(field.rawValue) } else { high.insert(field.rawValue) }
         }
-        return decode(bytes, capacity: fields.count) { field in
-            field.rawValue < 64 ? low & (1 << UInt64(field.rawValue)) != 0 : high && fields.contains(field)
+        return { field in
+            field.rawValue < 64 ? low & (1 << UInt64(field.rawValue)) != 0 : high.contains(field.rawValue)
         }
     }
 

@@ -69,14 +69,15 @@ struct StoredRecords: Sendable, Equatable {
                 }
             }
         }
-        let cold = bytesPerField.indices.filter { valuesPerField[$0] > 0 && bytesPerField[$0] >= Self.coldAverage * valuesPerField[$0] }
+        let cold = bytesPerField.indices
+            .filter { valuesPerField[$0] > 0 && bytesPerField[$0] >= Self.coldAverage * valuesPerField[$0] }
             .map { FieldID(rawValue: UInt16($0)) }
         let coldTotal = cold.reduce(0) { $0 + bytesPerField[Int($1.rawValue)] }
         guard !cold.isEmpty, coldTotal >= max(minimumColdBytes, 1) else {
             self.init(bytes: records, offsets: offsets, coldBytes: [], coldOffsets: [], dictionary: [], coldFields: [])
             return
         }
-        let isCold = Self.membership(cold)
+        let isCold = StoredFields.membership(cold)
         let dictionary = Self.sampleDictionary(records: records, offsets: offsets, isCold: isCold,
                                                budget: min(Self.dictionaryBytes, coldTotal / Self.dictionaryShare))
         let compressor = dictionary.isEmpty ? nil : LZBlock.Dictionary(dictionary)
@@ -113,16 +114,6 @@ struct StoredRecords: Sendable, Equatable {
     /// mode byte and a 5-byte length to its document's bytes (and compressing never keeps a longer form).
     static func fits(recordBytes: Int, documents: Int) -> Bool {
         recordBytes + 6 * documents < Int(UInt32.max)
-    }
-
-    /// A membership test for field ids: a bit per field below 64, a set beyond.
-    static func membership(_ fields: [FieldID]) -> (FieldID) -> Bool {
-        var low: UInt64 = 0
-        var high = Set<UInt16>()
-        for field in fields {
-            if field.rawValue < 64 { low |= 1 << UInt64(field.rawValue) } else { high.insert(field.rawValue) }
-        }
-        return { field in field.rawValue < 64 ? low & (1 << UInt64(field.rawValue)) != 0 : high.contains(field.rawValue) }
     }
 
     /// A dictionary of whole cold values sampled evenly across the segment (each cut to 1 KiB), up to `budget`
