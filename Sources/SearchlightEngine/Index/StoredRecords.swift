@@ -148,8 +148,7 @@ struct StoredRecords: Sendable, Equatable {
     /// Calls `body` with document `doc`'s whole record: the stored one when it has no cold values, else one
     /// rebuilt with its cold texts decompressed (a record whose cold data is corrupt loses only those values).
     func withRecord<R>(_ doc: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        bytes.withUnsafeBufferPointer { all in
-            let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
+        withStoredRecord(doc) { record in
             guard !coldOffsets.isEmpty, coldOffsets[doc] < coldOffsets[doc + 1] else { return body(record) }
             var whole: [UInt8] = []
             withColdValues(doc) { cold in StoredFields.join(record, cold: cold, isCold: isCold, into: &whole) }
@@ -160,22 +159,20 @@ struct StoredRecords: Sendable, Equatable {
     /// Calls `body` with a record holding at least `field`'s values: the stored record when `field` is not
     /// cold (its cold values then appear as placeholders, which `StoredFields` skips).
     func withRecord<R>(_ doc: Int, holding field: FieldID, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if coldFields.isEmpty || !isCold(field) {
-            return bytes.withUnsafeBufferPointer { all in
-                body(UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])]))
-            }
-        }
-        return withRecord(doc, body)
+        isCold(field) ? withRecord(doc, body) : withStoredRecord(doc, body)
     }
 
     /// Calls `body` with a record holding at least the values of `fields`.
     func withRecord<R>(_ doc: Int, holding fields: Set<FieldID>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if coldFields.isEmpty || !coldFields.contains(where: fields.contains) {
-            return bytes.withUnsafeBufferPointer { all in
-                body(UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])]))
-            }
+        coldFields.contains(where: fields.contains) ? withRecord(doc, body) : withStoredRecord(doc, body)
+    }
+
+    /// Calls `body` with document `doc`'s record as stored (cold texts as placeholders).
+    @inline(__always)
+    private func withStoredRecord<R>(_ doc: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { all in
+            body(UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])]))
         }
-        return withRecord(doc, body)
     }
 
     /// Calls `body` with document `doc`'s decompressed cold record (empty when it is corrupt).
@@ -232,7 +229,5 @@ struct StoredRecords: Sendable, Equatable {
     /// The compressed part: cold records, their offsets and the dictionary.
     var coldMemoryBytes: Int { coldBytes.capacity + coldOffsets.capacity * 4 + dictionary.capacity }
 
-    var memoryBytes: Int {
-        bytes.capacity + coldBytes.capacity + dictionary.capacity + (offsets.capacity + coldOffsets.capacity) * 4
-    }
+    var memoryBytes: Int { bytes.capacity + offsets.capacity * 4 + coldMemoryBytes }
 }
