@@ -22,7 +22,8 @@ public struct TermInfo: Sendable, Equatable {
 /// and its own copy of their tombstones, so any number of threads read it at once while the writer keeps
 /// working, and it never changes after it was taken.
 public struct IndexSnapshot: Sendable {
-    /// Prefix and fuzzy queries keep at most this many (field, term) expansions, highest doc freq first.
+    /// Fuzzy queries keep at most this many (field, term) expansions, highest doc freq first. (Prefix queries
+    /// keep every expansion: wide prefixes read precomputed lists, `PrefixPostings`.)
     public static let maxExpansions = 256
 
     let segments: [Segment]

@@ -255,6 +255,7 @@ public final class IndexWriter {
         try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments && pendingMerge?.isIdle != true)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
+            segment.buildPrefixPostings()
             let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
             idleBudget = overflow ? Int.max / 4 : min(idleBudget + credit, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -355,6 +356,8 @@ public final class IndexWriter {
             for (segment, bits) in group { builder.append(segment: segment, live: bits) }
             merged.append(builder.isEmpty ? nil : try builder.seal())
         }
+        // Built here, off the writer's thread when the merge runs in the background.
+        for segment in merged { segment?.buildPrefixPostings() }
         return merged
     }
 
@@ -419,6 +422,7 @@ public final class IndexWriter {
     func restore(segments: [Segment], live: [Bitset], schema: Schema, generation: UInt64) {
         pendingMerge = nil
         self.schema = schema
+        for segment in segments { segment.buildPrefixPostings() }
         self.segments = segments
         self.live = live
         self.generation = generation

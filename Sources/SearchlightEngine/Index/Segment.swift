@@ -45,6 +45,9 @@ final class Segment: Sendable {
     let domains: [String]
     /// The vocabulary of the latest scope asked for (`vocabulary(for:)`): derived, built on first use.
     private let vocabularyCache = Mutex<SegmentVocabulary?>(nil)
+    /// The precomputed lists of each field's wide prefixes (`PrefixPostings`), by field: derived, built on first
+    /// use (or by `buildPrefixPostings()` when the segment is made); a nil entry: the field has none.
+    private let prefixCache = Mutex<[Int: PrefixPostings?]>([:])
 
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
@@ -118,6 +121,30 @@ final class Segment: Sendable {
             cached = built
             return built
         }
+    }
+
+    /// The wide-prefix lists of `field` (nil: no prefix of the field is wide enough). Built on first use;
+    /// concurrent first uses wait for one build.
+    func prefixPostings(field: Int) -> PrefixPostings? {
+        prefixCache.withLock { cache in
+            if let built = cache[field] { return built }
+            let built = terms(FieldID(rawValue: UInt16(field))).flatMap {
+                PrefixPostings.build(segment: self, field: field, terms: $0)
+            }
+            cache[field] = .some(built)
+            return built
+        }
+    }
+
+    /// Builds every field's wide-prefix lists now, so that no query pays for them: writers call it on the
+    /// segments they seal, merge or load.
+    func buildPrefixPostings() {
+        for field in fieldTerms.indices where fieldTerms[field] != nil { _ = prefixPostings(field: field) }
+    }
+
+    /// Bytes of the prefix lists built so far.
+    var prefixMemoryBytes: Int {
+        prefixCache.withLock { cache in cache.values.reduce(0) { $0 + ($1?.memoryBytes ?? 0) } }
     }
 
     /// The scope of the cached vocabulary (nil before a fuzzy lookup built one).
@@ -240,7 +267,7 @@ final class Segment: Sendable {
         for o in numericOffsets { total += o.capacity * 4 }
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
-        return total + vocabularyMemoryBytes
+        return total + vocabularyMemoryBytes + prefixMemoryBytes
     }
 
     /// Bytes per component, for diagnosing where memory goes.
@@ -251,7 +278,7 @@ final class Segment: Sendable {
             "postings": docBytes.capacity, "positions": positionBytes.capacity,
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
-            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes,
+            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "prefixPostings": prefixMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4 + domains.reduce(0) { $0 + $1.utf8.count + 16 },

@@ -46,6 +46,8 @@ final class MaterializedGroupIterator: DocIterator {
 
     /// One (field, term) of a materialized group in one segment: the term's index in the field's dictionary,
     /// and what scoring needs of the field. No cursor: one cursor decodes every term's postings in turn.
+    /// Or a wide prefix's precomputed list (`prefixes` non-nil: list `index` there, standing for the prefix's
+    /// longer terms, never exact).
     struct Term {
         let terms: FieldTerms
         let index: Int
@@ -54,6 +56,10 @@ final class MaterializedGroupIterator: DocIterator {
         let norms: [UInt8]
         let primary: Bool
         let isExact: Bool
+        var prefixes: PrefixPostings? = nil
+
+        /// Postings to decode.
+        var postings: Int { prefixes.map { Int($0.postingCount[index]) } ?? Int(terms.docFreq[index]) }
     }
 
     /// Decodes `term`'s postings with `cursor` (repositioned to it): each document with its weighted frequency
@@ -62,8 +68,19 @@ final class MaterializedGroupIterator: DocIterator {
     @inline(__always)
     private static func forEachPosting(of term: Term, cursor: PostingCursor,
                                        _ body: (_ doc: Int, _ weight: Float, _ flags: UInt8) -> Bool) {
-        cursor.position(terms: term.terms, index: term.index, field: term.field)
         let primary = term.primary, isExact = term.isExact
+        if let prefixes = term.prefixes {
+            term.fieldFactor.withUnsafeBufferPointer { factor in
+                term.norms.withUnsafeBufferPointer { norms in
+                    prefixes.forEachPosting(term.index) { doc, tf, starts in
+                        let norm = doc < norms.count ? Int(norms[doc]) : 0
+                        return body(doc, Float(tf) * factor[norm], primary && starts ? 1 : 0)
+                    }
+                }
+            }
+            return
+        }
+        cursor.position(terms: term.terms, index: term.index, field: term.field)
         term.fieldFactor.withUnsafeBufferPointer { factor in
             term.norms.withUnsafeBufferPointer { norms in
                 var doc = cursor.next()
@@ -87,7 +104,7 @@ final class MaterializedGroupIterator: DocIterator {
     convenience init(sparse terms: [Term], segment: Segment, idf: Float, boost: Float, parameters: RankingParameters,
                      label: String) {
         let n = terms.count
-        let capacity = max(terms.reduce(0) { $0 + Int($1.terms.docFreq[$1.index]) }, 1)
+        let capacity = max(terms.reduce(0) { $0 + $1.postings }, 1)
         let cursor = PostingCursor(segment: segment)
         let postingDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         let postingWeights = UnsafeMutablePointer<Float>.allocate(capacity: capacity)

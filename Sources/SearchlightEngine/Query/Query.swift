@@ -37,7 +37,7 @@ public indirect enum Query: Sendable, Equatable {
     /// Analyzed text: one token is a term query; several tokens (`Report.Numbers`, `中文`) become a phrase.
     case term(String)
     /// Terms starting with the folded text. With several words, the last is the prefix and the others
-    /// must match as terms. Expansion is capped at `IndexSnapshot.maxExpansions` terms (highest doc freq).
+    /// must match as terms. Every term with the prefix matches, scored as one group.
     case prefix(String)
     /// Analyzed text whose tokens must occur at consecutive positions.
     case phrase(String)

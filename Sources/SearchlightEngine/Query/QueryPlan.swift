@@ -10,7 +10,26 @@ indirect enum QueryPlan: Sendable {
         var locations: [Int32]? = nil
     }
 
+    /// Where a prefix's terms are in one segment's dictionary of a field.
+    enum PrefixPlace: Sendable {
+        /// No term starts with the prefix.
+        case absent
+        /// The longer terms in precomputed list `list` (`PrefixPostings`), and the prefix itself at `exact`
+        /// when it is a term (-1: not).
+        case list(Int, exact: Int32)
+        /// Every term with the prefix: these dictionary indices, the prefix itself at `exact` (-1: not a term).
+        case terms(Range<Int>, exact: Int32)
+    }
+
+    /// A prefix in one field: its place in each segment (by ordinal).
+    struct PrefixField: Sendable {
+        let field: Int
+        let places: [PrefixPlace]
+    }
+
     case group(entries: [GroupEntry], idf: Float, label: String)
+    /// Every term starting with a prefix, scored as one group (as `.group` would score the expanded terms).
+    case prefix(fields: [PrefixField], idf: Float, label: String)
     case phrase(fields: [Int], terms: [[UInt8]], offsets: [UInt32], idf: Float, label: String)
     case and([QueryPlan])
     case or([QueryPlan])
@@ -118,6 +137,24 @@ struct QueryPlanner {
                 }
             }
             return min(total, totalDocuments)
+        case .prefix(let fields, _, _):
+            var total = 0
+            for prefix in fields {
+                let field = FieldID(rawValue: UInt16(prefix.field))
+                for (ordinal, place) in prefix.places.enumerated() {
+                    let segment = snapshot.segments[ordinal]
+                    guard let terms = segment.terms(field) else { continue }
+                    switch place {
+                    case .absent: break
+                    case .list(let list, let exact):
+                        total += Int(segment.prefixPostings(field: prefix.field)?.postingCount[list] ?? 0)
+                        if exact >= 0 { total += Int(terms.docFreq[Int(exact)]) }
+                    case .terms(let range, _):
+                        for index in range { total += Int(terms.docFreq[index]) }
+                    }
+                }
+            }
+            return min(total, totalDocuments)
         case .and(let clauses): return clauses.map(maximumMatches).min() ?? 0
         case .or(let clauses): return min(clauses.reduce(0) { $0 + maximumMatches($1) }, totalDocuments)
         case .not(let include, _): return maximumMatches(include)
@@ -210,61 +247,50 @@ struct QueryPlanner {
         return String(view)
     }
 
+    /// Every term starting with the last word (the earlier words as terms). In each segment a field's wide
+    /// prefix reads its precomputed list (`PrefixPostings`) and a narrow one its few terms, so no prefix is
+    /// expanded to hundreds of terms here. Its idf is that of its most frequent term: per field, the sum over
+    /// segments of each segment's most frequent term's frequency (exactly that term's frequency when one
+    /// segment holds the field's terms, as after a merge; an upper bound of it otherwise).
     private func prefixPlan(_ text: String, scope: [Int]) -> QueryPlan {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
         guard let last = words.last else { return .none }
         let prefix = Self.foldedPrefix(String(last))
         var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
         let key = Array(prefix.utf8)
-        var candidates: [(field: Int, term: [UInt8], df: Int, locations: [Int32]?)] = []
-        for field in scope {
-            // Whether every segment's whole range was kept: only then are the places found complete.
-            var complete = true
-            var lists: [TermList] = []
-            key.withUnsafeBufferPointer { k in
+        var fields: [QueryPlan.PrefixField] = []
+        var df = 0
+        key.withUnsafeBufferPointer { k in
+            for field in scope {
+                var places = [QueryPlan.PrefixPlace](repeating: .absent, count: snapshot.segments.count)
+                var fieldDF = 0
+                var found = false
                 for (ordinal, segment) in snapshot.segments.enumerated() {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                    let whole = terms.prefixRange(k)
-                    guard !whole.isEmpty else { continue }
-                    var range: [Int]
-                    if whole.count > IndexSnapshot.maxExpansions {
-                        complete = false
-                        // Keep this segment's most frequent expansions without building every term: select the
-                        // smallest packed keys (doc freq descending, then index), without sorting them all.
-                        var keys = whole.map { UInt64(~terms.docFreq[$0]) << 32 | UInt64($0) }
-                        keys.moveSmallestToFront(IndexSnapshot.maxExpansions)
-                        range = keys.prefix(IndexSnapshot.maxExpansions).map { Int(UInt32(truncatingIfNeeded: $0)) }
-                        range.sort()
+                    let range = terms.prefixRange(k)
+                    guard !range.isEmpty else { continue }
+                    found = true
+                    // The prefix itself, when a term, sorts first among the terms that start with it.
+                    let exact: Int32 = terms.compare(range.lowerBound, k) == 0 ? Int32(range.lowerBound) : -1
+                    var largest = exact >= 0 ? Int(terms.docFreq[Int(exact)]) : 0
+                    if range.count > PrefixPostings.minimumExpansions,
+                       let lists = segment.prefixPostings(field: field), let list = lists.find(k) {
+                        places[ordinal] = .list(list, exact: exact)
+                        largest = max(largest, Int(lists.maxDocFreq[list]))
                     } else {
-                        range = Array(whole)
+                        places[ordinal] = .terms(range, exact: exact)
+                        for index in range { largest = max(largest, Int(terms.docFreq[index])) }
                     }
-                    lists.append(TermList(ordinal: ordinal, terms: terms, indices: range))
+                    fieldDF += largest
+                }
+                if found {
+                    fields.append(QueryPlan.PrefixField(field: field, places: places))
+                    df = max(df, fieldDF)
                 }
             }
-            mergeTerms(lists) { term, df, locations in
-                candidates.append((field, term, df, complete ? locations : nil))
-            }
         }
-        if candidates.isEmpty { return .none }
-        // The merges yield each field's terms in byte order, and the fields come in scope order: the candidates
-        // are already sorted by (field, term) unless the scope is not ascending or the list is cut.
-        var sorted = zip(scope, scope.dropFirst()).allSatisfy { $0 < $1 }
-        if candidates.count > IndexSnapshot.maxExpansions {
-            candidates.sort { $0.df != $1.df ? $0.df > $1.df : $0.term.lexicographicallyPrecedes($1.term) }
-            candidates.removeSubrange(IndexSnapshot.maxExpansions...)
-            sorted = false
-        }
-        if !sorted {
-            candidates.sort { $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term) }
-        }
-        assert(zip(candidates, candidates.dropFirst()).allSatisfy {
-            $0.field != $1.field ? $0.field < $1.field : $0.term.lexicographicallyPrecedes($1.term)
-        })
-        let maxDF = candidates.map(\.df).max() ?? 1
-        let group = QueryPlan.group(entries: candidates.map {
-            .init(field: $0.field, term: $0.term, isExact: $0.term == key, locations: $0.locations)
-        },
-                                    idf: idf(maxDF), label: "\(prefix)*")
+        if fields.isEmpty { return .none }
+        let group = QueryPlan.prefix(fields: fields, idf: idf(df), label: "\(prefix)*")
         clauses.append(group)
         return clauses.count == 1 ? group : .and(clauses)
     }
@@ -458,6 +484,7 @@ struct QueryPlanner {
     private static func hasWideGroup(_ plan: QueryPlan) -> Bool {
         switch plan {
         case .group(let entries, _, _): return entries.count >= MaterializedGroupIterator.minimumSources
+        case .prefix: return true
         case .boost(let inner, _): return hasWideGroup(inner)
         case .or(let clauses): return clauses.contains(where: hasWideGroup)
         case .not(let include, _): return hasWideGroup(include)
@@ -479,10 +506,9 @@ struct QueryPlanner {
         switch plan {
         case .group(let entries, let idf, let label):
             // This segment's terms first (no objects yet): their count and postings decide the evaluation.
-            var found: [(entry: Int, terms: FieldTerms, index: Int)] = []
+            var found: [FoundTerm] = []
             found.reserveCapacity(entries.count)
-            var postings = 0
-            for (number, entry) in entries.enumerated() {
+            for entry in entries {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
                 let index: Int
                 if let locations = entry.locations {
@@ -492,44 +518,28 @@ struct QueryPlanner {
                     guard let at = entry.term.withUnsafeBufferPointer({ terms.find($0) }) else { continue }
                     index = at
                 }
-                found.append((number, terms, index))
-                postings += Int(terms.docFreq[index])
+                found.append(FoundTerm(field: entry.field, terms: terms, index: index, isExact: entry.isExact))
             }
-            if found.isEmpty { return EmptyIterator() }
-            // A small group at the root of a ranked search is scored up front by a sparse merge; a wide one by
-            // dense accumulation when it covers a good part of the segment, but not when a much rarer
-            // conjunction clause drives (seeking to its candidates touches fewer postings). Either way one
-            // repositioned cursor decodes the terms in turn. Otherwise the group walks a cursor per term.
-            let sparse = root && scored && found.count <= MaterializedGroupIterator.sparseMaximumSources
-                && postings <= MaterializedGroupIterator.sparseMaximumPostings
-            let dense = !sparse && found.count >= MaterializedGroupIterator.minimumSources
-                && postings * 16 >= segment.documentCount && driver >= postings / Self.lazyGroupRatio
-            if sparse || dense {
-                let terms = found.map { term in
-                    let field = entries[term.entry].field
-                    return MaterializedGroupIterator.Term(
-                        terms: term.terms, index: term.index, field: field, fieldFactor: factors(field),
-                        norms: field < segment.norms.count ? segment.norms[field] : [], primary: isPrimary(field),
-                        isExact: entries[term.entry].isExact)
+            return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
+        case .prefix(let fields, let idf, let label):
+            var found: [FoundTerm] = []
+            for prefix in fields {
+                guard ordinal < prefix.places.count,
+                      let terms = segment.terms(FieldID(rawValue: UInt16(prefix.field))) else { continue }
+                switch prefix.places[ordinal] {
+                case .absent:
+                    continue
+                case .list(let list, let exact):
+                    if exact >= 0 { found.append(FoundTerm(field: prefix.field, terms: terms, index: Int(exact), isExact: true)) }
+                    guard let prefixes = segment.prefixPostings(field: prefix.field) else { continue }
+                    found.append(FoundTerm(field: prefix.field, terms: terms, index: list, isExact: false, prefixes: prefixes))
+                case .terms(let range, let exact):
+                    for index in range {
+                        found.append(FoundTerm(field: prefix.field, terms: terms, index: index, isExact: index == Int(exact)))
+                    }
                 }
-                return sparse
-                    ? MaterializedGroupIterator(sparse: terms, segment: segment, idf: idf, boost: 1,
-                                                parameters: snapshot.parameters, label: label)
-                    : MaterializedGroupIterator(dense: terms, segment: segment, idf: idf, boost: 1,
-                                                parameters: snapshot.parameters, label: label)
             }
-            var sources: [PostingSource] = []
-            sources.reserveCapacity(found.count)
-            for term in found {
-                let entry = entries[term.entry]
-                let norms = entry.field < segment.norms.count ? segment.norms[entry.field] : []
-                let (impactScale, tfScale) = impactScales(entry.field, segment)
-                sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: term.terms, index: term.index, field: entry.field),
-                                             field: entry.field, fieldFactor: factors(entry.field), norms: norms,
-                                             primary: isPrimary(entry.field), isExact: entry.isExact,
-                                             impactScale: impactScale, tfScale: tfScale))
-            }
-            return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+            return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
         case .phrase(let fields, let terms, let offsets, let idf, let label):
             var sources: [TermSource] = []
             fieldLoop: for field in fields {
@@ -589,6 +599,69 @@ struct QueryPlanner {
             let child = iterator(inner, segment: ordinal, scored: scored, driver: driver, root: root)
             return child is EmptyIterator ? child : BoostIterator(child, factor: factor)
         }
+    }
+
+    /// A group's term in one segment: its field, dictionary, index there and whether it is the query text; or,
+    /// with `prefixes`, list `index` of those standing for a wide prefix's longer terms.
+    struct FoundTerm {
+        let field: Int
+        let terms: FieldTerms
+        let index: Int
+        let isExact: Bool
+        var prefixes: PrefixPostings? = nil
+
+        var postings: Int { prefixes.map { Int($0.postingCount[index]) } ?? Int(terms.docFreq[index]) }
+    }
+
+    /// The iterator of a term group in one segment, over the terms (and prefix lists) `found` there (see
+    /// `iterator` for `driver` and `root`).
+    private func termGroup(_ found: [FoundTerm], segment: Segment, scored: Bool, driver: Int, root: Bool, idf: Float,
+                           label: String) -> DocIterator {
+        if found.isEmpty { return EmptyIterator() }
+        var postings = 0
+        var hasList = false
+        for term in found {
+            postings += term.postings
+            if term.prefixes != nil { hasList = true }
+        }
+        // A small group at the root of a ranked search is scored up front by a sparse merge; a wide one (many
+        // terms, or a prefix list) by dense accumulation when it covers a good part of the segment, but not when
+        // a much rarer conjunction clause drives (seeking to its candidates touches fewer postings). Either way
+        // one repositioned cursor decodes the terms in turn. Otherwise the group walks a cursor per term.
+        let sparse = root && scored && found.count <= MaterializedGroupIterator.sparseMaximumSources
+            && postings <= MaterializedGroupIterator.sparseMaximumPostings
+        let dense = !sparse && (found.count >= MaterializedGroupIterator.minimumSources || hasList)
+            && postings * 16 >= segment.documentCount && driver >= postings / Self.lazyGroupRatio
+        if sparse || dense {
+            let terms = found.map { term in
+                MaterializedGroupIterator.Term(
+                    terms: term.terms, index: term.index, field: term.field, fieldFactor: factors(term.field),
+                    norms: term.field < segment.norms.count ? segment.norms[term.field] : [],
+                    primary: isPrimary(term.field), isExact: term.isExact, prefixes: term.prefixes)
+            }
+            return sparse
+                ? MaterializedGroupIterator(sparse: terms, segment: segment, idf: idf, boost: 1,
+                                            parameters: snapshot.parameters, label: label)
+                : MaterializedGroupIterator(dense: terms, segment: segment, idf: idf, boost: 1,
+                                            parameters: snapshot.parameters, label: label)
+        }
+        var sources: [TermSource] = []
+        sources.reserveCapacity(found.count)
+        for term in found {
+            let norms = term.field < segment.norms.count ? segment.norms[term.field] : []
+            let (impactScale, tfScale) = impactScales(term.field, segment)
+            if let prefixes = term.prefixes {
+                sources.append(PrefixSource(list: prefixes, index: term.index, field: term.field, fieldFactor: factors(term.field),
+                                            norms: norms, primary: isPrimary(term.field), impactScale: impactScale,
+                                            tfScale: tfScale))
+                continue
+            }
+            sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: term.terms, index: term.index, field: term.field),
+                                         field: term.field, fieldFactor: factors(term.field), norms: norms,
+                                         primary: isPrimary(term.field), isExact: term.isExact,
+                                         impactScale: impactScale, tfScale: tfScale))
+        }
+        return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
     }
 
     private func rangeDocs(_ segment: Segment, field: FieldID, lower: NumericBound?, upper: NumericBound?) -> [UInt32] {

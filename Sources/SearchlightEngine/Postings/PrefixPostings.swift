@@ -1,0 +1,251 @@
+/// The postings of a field's wide prefixes in one segment, precomputed: for every prefix with more than
+/// `minimumExpansions` longer terms in the field's dictionary, the documents holding any of those terms, each
+/// with their summed frequency and whether one of them starts the field. A prefix query then reads one list
+/// per field, with block bounds for top-k pruning, instead of expanding to hundreds of terms and decoding all
+/// their postings; and a prefix never needs its expansions capped. Derived from the segment's own postings
+/// (`Segment.prefixPostings(field:)`), so nothing is stored on disk.
+///
+/// A list holds the strictly longer terms only: the prefix itself, when it is a term, keeps its own postings,
+/// so exact-match boosts still see it. Encoding per posting: `varint(doc delta << 3 | starts << 2 | t)` with
+/// t = tf when tf ≤ 3, else t = 0 and `varint(tf)` follows (summed frequencies above 1 are common); blocks of `blockSize` postings with their last document, byte offset and
+/// best-case impact, as the segment's skip entries.
+final class PrefixPostings: Sendable {
+    /// A prefix gets a list when more than this many terms extend it (fewer are expanded at query time).
+    static let minimumExpansions = 48
+    static let blockSize = 128
+
+    /// The prefixes, sorted bytewise: bytes with offsets (`keyOffsets[count]` ends the last).
+    let keyBytes: [UInt8]
+    let keyOffsets: [UInt32]
+    /// Per prefix: its first block (`firstBlock[count]` ends the last list), postings and the largest
+    /// document frequency among its terms.
+    let firstBlock: [UInt32]
+    let postingCount: [UInt32]
+    let maxDocFreq: [UInt32]
+    /// Per block: last document, byte offset in `bytes` (one more entry ends the last block), max summed
+    /// frequency and max `tf / (length + C0)`.
+    let blockLastDoc: [UInt32]
+    let blockOffset: [UInt32]
+    let blockMaxTf: [UInt32]
+    let blockMaxImpact: [Float]
+    let bytes: [UInt8]
+
+    var count: Int { postingCount.count }
+
+    /// Heap bytes held.
+    var memoryBytes: Int {
+        keyBytes.count + 4 * (keyOffsets.count + firstBlock.count + postingCount.count + maxDocFreq.count)
+            + 4 * (blockLastDoc.count + blockOffset.count + blockMaxTf.count + blockMaxImpact.count) + bytes.count
+    }
+
+    private init(keyBytes: [UInt8], keyOffsets: [UInt32], firstBlock: [UInt32], postingCount: [UInt32],
+                 maxDocFreq: [UInt32], blockLastDoc: [UInt32], blockOffset: [UInt32], blockMaxTf: [UInt32],
+                 blockMaxImpact: [Float], bytes: [UInt8]) {
+        self.keyBytes = keyBytes.compacted()
+        self.keyOffsets = keyOffsets.compacted()
+        self.firstBlock = firstBlock.compacted()
+        self.postingCount = postingCount.compacted()
+        self.maxDocFreq = maxDocFreq.compacted()
+        self.blockLastDoc = blockLastDoc.compacted()
+        self.blockOffset = blockOffset.compacted()
+        self.blockMaxTf = blockMaxTf.compacted()
+        self.blockMaxImpact = blockMaxImpact.compacted()
+        self.bytes = bytes.compacted()
+    }
+
+    /// The list of `prefix`, if it has one.
+    func find(_ prefix: UnsafeBufferPointer<UInt8>) -> Int? {
+        keyBytes.withUnsafeBufferPointer { base in
+            var low = 0, high = count
+            while low < high {
+                let mid = (low + high) >> 1
+                let start = Int(keyOffsets[mid]), end = Int(keyOffsets[mid + 1])
+                let key = UnsafeBufferPointer(rebasing: base[start..<end])
+                if key.lexicographicallyPrecedes(prefix) { low = mid + 1 } else { high = mid }
+            }
+            guard low < count else { return nil }
+            let start = Int(keyOffsets[low]), end = Int(keyOffsets[low + 1])
+            return UnsafeBufferPointer(rebasing: base[start..<end]).elementsEqual(prefix) ? low : nil
+        }
+    }
+
+    /// The prefix of list `index`.
+    func key(_ index: Int) -> [UInt8] { Array(keyBytes[Int(keyOffsets[index])..<Int(keyOffsets[index + 1])]) }
+
+    /// Reads one posting at `offset`: its document delta, summed frequency and start flag.
+    @inline(__always)
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> (delta: UInt32, tf: UInt32, starts: Bool) {
+        let code = VarInt.read(bytes, &offset)
+        let small = code & 3
+        let tf = small != 0 ? small : (offset < bytes.count ? VarInt.read(bytes, &offset) : 0)
+        return (code >> 3, tf, code & 4 != 0)
+    }
+
+    /// Calls `body` with each posting of list `index` in document order (document, summed frequency, whether a
+    /// term starts the field there) until it returns false.
+    @inline(__always)
+    func forEachPosting(_ index: Int, _ body: (_ doc: Int, _ tf: UInt32, _ starts: Bool) -> Bool) {
+        var remaining = Int(postingCount[index])
+        let first = Int(firstBlock[index]), end = Int(firstBlock[index + 1])
+        guard first < end else { return }
+        bytes.withUnsafeBufferPointer { bytes in
+            var offset = Int(blockOffset[first])
+            var doc: UInt32 = 0
+            while remaining > 0, offset < bytes.count {
+                let (delta, tf, starts) = Self.decode(bytes, &offset)
+                doc &+= delta
+                guard body(Int(doc), tf, starts) else { return }
+                remaining -= 1
+            }
+        }
+    }
+
+    // MARK: Building
+
+    /// The lists of `field`'s dictionary in `segment` (nil when no prefix is wide enough).
+    static func build(segment: Segment, field: Int, terms: FieldTerms) -> PrefixPostings? {
+        // Document deltas keep three bits for flags: a segment must leave them room.
+        guard segment.documentCount < 1 << 29 else { return nil }
+        let wide = widePrefixes(terms)
+        guard !wide.isEmpty else { return nil }
+        let documentCount = segment.documentCount
+        let norms = field < segment.norms.count ? segment.norms[field] : []
+        let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
+        var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0]
+        var firstBlock: [UInt32] = [], postingCount: [UInt32] = [], maxDocFreq: [UInt32] = []
+        var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = [], blockMaxTf: [UInt32] = []
+        var blockMaxImpact: [Float] = [], bytes: [UInt8] = []
+        // Per document: summed frequency, and bitsets of the touched documents and of those a term starts.
+        let size = max(documentCount, 1), words = (documentCount + 63) >> 6
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: size)
+        sums.initialize(repeating: 0, count: size)
+        let touched = UnsafeMutablePointer<UInt64>.allocate(capacity: max(words, 1))
+        touched.initialize(repeating: 0, count: max(words, 1))
+        let starts = UnsafeMutablePointer<UInt64>.allocate(capacity: max(words, 1))
+        starts.initialize(repeating: 0, count: max(words, 1))
+        defer {
+            sums.deallocate()
+            touched.deallocate()
+            starts.deallocate()
+        }
+        let cursor = PostingCursor(segment: segment)
+        for (keyRange, expansions) in wide {
+            keyBytes.append(contentsOf: terms.bytes[keyRange])
+            keyOffsets.append(UInt32(keyBytes.count))
+            firstBlock.append(UInt32(blockLastDoc.count))
+            var largest: UInt32 = 0
+            for index in expansions {
+                largest = max(largest, terms.docFreq[index])
+                cursor.position(terms: terms, index: index, field: field)
+                var doc = cursor.next()
+                while doc != PostingCursor.end, doc < documentCount {
+                    let (sum, overflow) = sums[doc].addingReportingOverflow(cursor.tf)
+                    sums[doc] = overflow ? UInt32.max : sum
+                    let bit: UInt64 = 1 << UInt64(doc & 63)
+                    touched[doc >> 6] |= bit
+                    if starts[doc >> 6] & bit == 0, cursor.firstPosition() == 0 { starts[doc >> 6] |= bit }
+                    doc = cursor.next()
+                }
+            }
+            maxDocFreq.append(largest)
+            // Collect the touched documents in order, encoding and resetting them.
+            var postings: UInt32 = 0, inBlock = 0, previous: UInt32 = 0
+            var maxTf: UInt32 = 0, maxImpact: Float = 0
+            func endBlock() {
+                blockLastDoc.append(previous)
+                blockMaxTf.append(maxTf)
+                blockMaxImpact.append(maxImpact)
+                inBlock = 0
+                maxTf = 0
+                maxImpact = 0
+            }
+            for word in 0..<words {
+                var bits = touched[word]
+                guard bits != 0 else { continue }
+                let startBits = starts[word]
+                touched[word] = 0
+                starts[word] = 0
+                while bits != 0 {
+                    let doc = word << 6 | bits.trailingZeroBitCount
+                    let bit: UInt64 = 1 << UInt64(doc & 63)
+                    bits &= bits - 1
+                    if inBlock == 0 { blockOffset.append(UInt32(bytes.count)) }
+                    let tf = sums[doc]
+                    sums[doc] = 0
+                    let delta = UInt32(doc) - (postings == 0 ? 0 : previous)
+                    let startsBit: UInt32 = startBits & bit != 0 ? 4 : 0
+                    VarInt.append(delta << 3 | startsBit | (tf <= 3 ? tf : 0), to: &bytes)
+                    if tf > 3 { VarInt.append(tf, to: &bytes) }
+                    previous = UInt32(doc)
+                    postings += 1
+                    inBlock += 1
+                    maxTf = max(maxTf, tf)
+                    let norm = doc < norms.count ? Int(norms[doc]) : 0
+                    maxImpact = max(maxImpact, Float(tf) / (FieldNorm.lengths[norm] + c0))
+                    if inBlock == blockSize { endBlock() }
+                }
+            }
+            if inBlock > 0 { endBlock() }
+            postingCount.append(postings)
+        }
+        firstBlock.append(UInt32(blockLastDoc.count))
+        blockOffset.append(UInt32(bytes.count))
+        return PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
+                              postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: blockLastDoc,
+                              blockOffset: blockOffset, blockMaxTf: blockMaxTf, blockMaxImpact: blockMaxImpact,
+                              bytes: bytes)
+    }
+
+    /// The prefixes of `terms` with more than `minimumExpansions` strictly longer terms, in byte order: each as
+    /// the byte range of its key (within its first term's bytes) and the indices of those longer terms. A prefix
+    /// ends on a character boundary: the byte after it is not a UTF-8 continuation byte.
+    static func widePrefixes(_ terms: FieldTerms) -> [(key: Range<Int>, expansions: Range<Int>)] {
+        let n = terms.count
+        guard n > minimumExpansions else { return [] }
+        var found: [(key: Range<Int>, expansions: Range<Int>)] = []
+        terms.bytes.withUnsafeBufferPointer { base in
+            terms.offsets.withUnsafeBufferPointer { offsets in
+                func length(_ i: Int) -> Int { Int(offsets[i + 1]) - Int(offsets[i]) }
+                /// Whether terms `i` and `j` of one run of the previous length (both at least `prefix` long) share
+                /// their first `prefix` bytes: the run's terms share all but the last of them already.
+                func share(_ i: Int, _ j: Int, _ prefix: Int) -> Bool {
+                    base[Int(offsets[i]) + prefix - 1] == base[Int(offsets[j]) + prefix - 1]
+                }
+                // Runs of terms sharing their first `prefix` bytes; a run too narrow at one length is narrower
+                // at every longer one, so only wide runs are split further.
+                var runs: [Range<Int>] = [0..<n]
+                var prefix = 1
+                while !runs.isEmpty {
+                    var wider: [Range<Int>] = []
+                    for run in runs {
+                        var i = run.lowerBound
+                        while i < run.upperBound {
+                            guard length(i) >= prefix else {
+                                i += 1
+                                continue
+                            }
+                            var j = i + 1
+                            while j < run.upperBound, length(j) >= prefix, share(i, j, prefix) { j += 1 }
+                            // The prefix itself, when a term, sorts first among them.
+                            let longer = length(i) == prefix ? i + 1 : i
+                            if j - longer > minimumExpansions {
+                                wider.append(i..<j)
+                                // The byte after the prefix opens a character in the longer terms.
+                                let next = base[Int(offsets[longer]) + prefix]
+                                if next & 0xC0 != 0x80 {
+                                    found.append((Int(offsets[i])..<Int(offsets[i]) + prefix, longer..<j))
+                                }
+                            }
+                            i = j
+                        }
+                    }
+                    runs = wider
+                    prefix += 1
+                }
+            }
+        }
+        // Shorter prefixes were found first: byte order puts a prefix before its extensions.
+        found.sort { terms.bytes[$0.key].lexicographicallyPrecedes(terms.bytes[$1.key]) }
+        return found
+    }
+}

@@ -1,0 +1,207 @@
+@testable import SearchlightEngine
+import XCTest
+
+/// Precomputed wide-prefix lists (`PrefixPostings`) and the prefix queries that read them: the lists hold
+/// exactly what the expansions' postings add up to, and a prefix read from them matches and scores like its
+/// expansions listed one by one.
+final class PrefixPostingsTests: XCTestCase {
+    typealias Generator = DifferentialTests.Generator
+
+    /// A corpus over three letters (words of 2 to 6 of them), so that most short prefixes have more than
+    /// `minimumExpansions` longer terms. Returns the writer's fields and each document's words per field.
+    private func makeCorpus(_ writer: IndexWriter, documents: Int, seed: UInt64, commitEvery: Int? = nil,
+                            deleteEvery: Int? = nil) throws -> (title: FieldID, body: FieldID, texts: [String: [FieldID: [String]]]) {
+        var g = Generator(state: seed)
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        var texts: [String: [FieldID: [String]]] = [:]
+        func word() -> String { String((0..<(2 + g.int(5))).map { _ in g.pick(Array("abc")) }) }
+        for i in 0..<documents {
+            let id = "d\(i)"
+            let titleWords = (0..<(1 + g.int(3))).map { _ in word() }
+            let bodyWords = (0..<(3 + g.int(10))).map { _ in word() }
+            try writer.upsert(Document(id: id, values: [(title, .text(titleWords.joined(separator: " "))),
+                                                        (body, .text(bodyWords.joined(separator: " ")))]))
+            texts[id] = [title: titleWords, body: bodyWords]
+            if let deleteEvery, i % deleteEvery == deleteEvery - 1 {
+                let victim = "d\(g.int(i + 1))"
+                writer.delete(ids: [victim])
+                texts[victim] = nil
+            }
+            if let commitEvery, i % commitEvery == commitEvery - 1 { _ = try writer.commit() }
+        }
+        return (title, body, texts)
+    }
+
+    /// Every list equals the naive sum over its prefix's longer terms (per document: the summed frequency and
+    /// whether one of them starts the field), the prefixes with lists are exactly those with more than
+    /// `minimumExpansions` longer terms, and each block's bounds hold for its postings.
+    func testListsEqualTheirExpansionsSummed() throws {
+        let writer = IndexWriter()
+        let (title, body, texts) = try makeCorpus(writer, documents: 700, seed: 11, commitEvery: 350)
+        let snapshot = try writer.commit()
+        var checked = 0
+        for (ordinal, segment) in snapshot.segments.enumerated() {
+            for field in [title, body] {
+                let f = Int(field.rawValue)
+                let terms = try XCTUnwrap(segment.terms(field))
+                let words = (0..<terms.count).map { String(decoding: terms.bytes[Int(terms.offsets[$0])..<Int(terms.offsets[$0 + 1])], as: UTF8.self) }
+                // Every prefix of every term, with its longer terms.
+                var longer: [String: Int] = [:]
+                for word in words {
+                    for length in 1..<word.count { longer[String(word.prefix(length)), default: 0] += 1 }
+                }
+                let wide = Set(longer.filter { $0.value > PrefixPostings.minimumExpansions }.keys)
+                XCTAssertFalse(wide.isEmpty, "the corpus must have wide prefixes")
+                let lists = try XCTUnwrap(segment.prefixPostings(field: f))
+                XCTAssertEqual(Set((0..<lists.count).map { String(decoding: lists.key($0), as: UTF8.self) }), wide)
+                XCTAssertEqual((0..<lists.count).map { lists.key($0) },
+                               (0..<lists.count).map { lists.key($0) }.sorted { $0.lexicographicallyPrecedes($1) })
+                for index in 0..<lists.count {
+                    let prefix = String(decoding: lists.key(index), as: UTF8.self)
+                    var expected: [(doc: Int, tf: UInt32, starts: Bool)] = []
+                    for doc in 0..<segment.documentCount {
+                        let id = segment.id(doc)
+                        // Deleted documents keep their postings until a merge: only the live model knows their words,
+                        // so the check covers the documents still in it.
+                        guard let fieldWords = texts[id]?[field] else { continue }
+                        let positions = fieldWords.indices.filter { fieldWords[$0].hasPrefix(prefix) && fieldWords[$0] != prefix }
+                        if !positions.isEmpty { expected.append((doc, UInt32(positions.count), positions[0] == 0)) }
+                    }
+                    var actual: [(doc: Int, tf: UInt32, starts: Bool)] = []
+                    lists.forEachPosting(index) { doc, tf, starts in
+                        actual.append((doc, tf, starts))
+                        return true
+                    }
+                    XCTAssertEqual(actual.map(\.doc), expected.map(\.doc), "segment \(ordinal) field \(f) prefix \(prefix)")
+                    XCTAssertEqual(actual.map(\.tf), expected.map(\.tf), "segment \(ordinal) field \(f) prefix \(prefix)")
+                    XCTAssertEqual(actual.map(\.starts), expected.map(\.starts), "segment \(ordinal) field \(f) prefix \(prefix)")
+                    XCTAssertEqual(Int(lists.postingCount[index]), actual.count)
+                    let expansionFrequencies = words.indices.filter { words[$0].hasPrefix(prefix) && words[$0] != prefix }.map { terms.docFreq[$0] }
+                    XCTAssertEqual(lists.maxDocFreq[index], expansionFrequencies.max())
+                    // Blocks: their last documents and bounds.
+                    let blocks = Int(lists.firstBlock[index])..<Int(lists.firstBlock[index + 1])
+                    XCTAssertEqual(blocks.count, (actual.count + PrefixPostings.blockSize - 1) / PrefixPostings.blockSize)
+                    for (number, block) in blocks.enumerated() {
+                        let postings = actual[(number * PrefixPostings.blockSize)..<min((number + 1) * PrefixPostings.blockSize, actual.count)]
+                        XCTAssertEqual(Int(lists.blockLastDoc[block]), postings.last?.doc)
+                        XCTAssertEqual(lists.blockMaxTf[block], postings.map(\.tf).max())
+                        let c0 = segment.impactConstants[f]
+                        let impact = postings.map { Float($0.tf) / (FieldNorm.lengths[Int(segment.norm(f, $0.doc))] + c0) }.max() ?? 0
+                        XCTAssertEqual(lists.blockMaxImpact[block], impact)
+                    }
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20)
+    }
+
+    /// Every document an iterator yields, with its score.
+    private func scores(_ iterator: DocIterator) -> [Int: Float] {
+        var found: [Int: Float] = [:]
+        while iterator.next() != DocIterator.end { found[iterator.doc] = iterator.score() }
+        return found
+    }
+
+    /// A prefix read from lists matches what its expansions match and scores each document as the group of all
+    /// its expansions does, each term its own posting list (the prefix itself exact, the others not), with the
+    /// same idf: ranked at the root, or walked under a rarer conjunction clause. Top-k agrees with the full
+    /// ranking, and explanations with scores.
+    func testWidePrefixScoresLikeItsExpansions() throws {
+        let writer = IndexWriter()
+        let (title, body, _) = try makeCorpus(writer, documents: 900, seed: 5)
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 1)
+        let segment = snapshot.segments[0]
+        var planner = QueryPlanner(snapshot: snapshot)
+        var viaLists = 0
+        for prefix in ["a", "b", "c", "ab", "ca", "bcb", "aaa", "cc", "abca"] {
+            let key = Array(prefix.utf8)
+            for scope in [FieldScope.defaultFields, .field(title), .field(body)] {
+                let fields = planner.resolve(scope)
+                let plan = planner.plan(.prefix(prefix), scope: fields)
+                guard case .prefix(_, let idf, _) = plan else { return XCTFail("expected a prefix plan for \(prefix)") }
+                var entries: [QueryPlan.GroupEntry] = []
+                for field in fields {
+                    guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                    for index in key.withUnsafeBufferPointer({ terms.prefixRange($0) }) {
+                        let term = Array(terms.bytes[Int(terms.offsets[index])..<Int(terms.offsets[index + 1])])
+                        entries.append(.init(field: field, term: term, isExact: term == key))
+                    }
+                }
+                let expanded = QueryPlan.group(entries: entries, idf: idf, label: "expanded")
+                for root in [true, false] {
+                    let actual = scores(planner.iterator(plan, segment: 0, scored: true, root: root))
+                    let expected = scores(planner.iterator(expanded, segment: 0, scored: true, root: root))
+                    XCTAssertEqual(Set(actual.keys), Set(expected.keys), "\(prefix) in \(fields)")
+                    for (doc, score) in actual {
+                        XCTAssertEqual(score, expected[doc] ?? -1, accuracy: 1e-5 * max(1, score), "\(prefix) in \(fields), doc \(doc)")
+                    }
+                }
+                // Under a rarer conjunction clause the lists are walked lazily (seeking), with the same scores.
+                let rare = planner.plan(.scoped(.field(title), .term(prefix + "cab")), scope: fields)
+                let lazy = scores(planner.iterator(.and([rare, plan]), segment: 0, scored: true))
+                let lazyExpected = scores(planner.iterator(.and([rare, expanded]), segment: 0, scored: true))
+                XCTAssertEqual(Set(lazy.keys), Set(lazyExpected.keys), "\(prefix)cab and \(prefix)*")
+                for (doc, score) in lazy {
+                    XCTAssertEqual(score, lazyExpected[doc] ?? -1, accuracy: 1e-5 * max(1, score), "\(prefix)cab and \(prefix)*, doc \(doc)")
+                }
+                let query = Query.scoped(scope, .prefix(prefix))
+                let full = snapshot.search(query, limit: 100_000)
+                XCTAssertEqual(full.count, snapshot.count(query))
+                for k in [1, 10, 20] { XCTAssertEqual(snapshot.search(query, limit: k), Array(full.prefix(k)), "top-\(k) of \(query)") }
+                for hit in full.prefix(3) {
+                    XCTAssertEqual(snapshot.explain(query, hit.address)?.value ?? -1, hit.score, accuracy: 1e-4 * max(1, hit.score))
+                }
+            }
+            if key.withUnsafeBufferPointer({ segment.prefixPostings(field: Int(body.rawValue))?.find($0) }) != nil { viaLists += 1 }
+        }
+        XCTAssertGreaterThan(viaLists, 4, "most of these prefixes must read lists")
+    }
+
+    /// Across segments, with deletions: a prefix matches exactly the live documents holding a term that starts
+    /// with it (no cap on its expansions), and ranked results agree with counts, top-k and explanations.
+    func testWidePrefixMatchesAcrossSegmentsWithDeletions() throws {
+        let writer = IndexWriter()
+        let (title, _, texts) = try makeCorpus(writer, documents: 1200, seed: 77, commitEvery: 250, deleteEvery: 9)
+        let snapshot = try writer.commit()
+        XCTAssertGreaterThan(snapshot.segments.count, 1)
+        for prefix in ["a", "b", "ab", "bac", "cca", "abcab", "cb", "x"] {
+            for (scope, fields) in [(FieldScope.defaultFields, Array(texts.values.first!.keys)), (.field(title), [title])] {
+                let query = Query.scoped(scope, .prefix(prefix))
+                let expected = Set(texts.filter { _, words in fields.contains { (words[$0] ?? []).contains { $0.hasPrefix(prefix) } } }.keys)
+                let found = snapshot.matches(query).compactMap { snapshot.id(of: $0) }
+                XCTAssertEqual(Set(found), expected, "\(query)")
+                XCTAssertEqual(found.count, expected.count)
+                let full = snapshot.search(query, limit: 100_000)
+                XCTAssertEqual(full.count, expected.count)
+                for k in [1, 7, 20] { XCTAssertEqual(snapshot.search(query, limit: k), Array(full.prefix(k)), "top-\(k) of \(query)") }
+                for hit in full.prefix(2) {
+                    XCTAssertEqual(snapshot.explain(query, hit.address)?.value ?? -1, hit.score, accuracy: 1e-4 * max(1, hit.score))
+                }
+                XCTAssertGreaterThanOrEqual(snapshot.maximumMatches(query), expected.count)
+            }
+        }
+    }
+
+    /// More than 256 expansions (the old cap): every one of them matches, in one segment or several.
+    func testPrefixKeepsEveryExpansion() throws {
+        for segmented in [true, false] {
+            let writer = IndexWriter()
+            let title = try writer.registerField("title", .text(weight: 1))
+            var ids = Set<String>()
+            for i in 0..<300 {
+                let term = "pa" + String(repeating: "0", count: 3 - String(i).count) + String(i)
+                try writer.upsert(Document(id: term, values: [(title, .text(term + " other"))]))
+                ids.insert(term)
+                if segmented, i % 70 == 69 { _ = try writer.commit() }
+            }
+            let s = try writer.commit()
+            let found = s.matches(.scoped(.field(title), .prefix("pa"))).compactMap { s.id(of: $0) }
+            XCTAssertEqual(Set(found), ids, "segmented: \(segmented)")
+            XCTAssertEqual(found.count, ids.count)
+            XCTAssertEqual(s.search(.prefix("pa0"), limit: 1000).count, 100)
+        }
+    }
+}
