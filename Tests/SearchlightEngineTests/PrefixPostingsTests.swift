@@ -1,4 +1,6 @@
 @testable import SearchlightEngine
+import Dispatch
+import Synchronization
 import XCTest
 
 /// Precomputed wide-prefix lists (`PrefixPostings`) and the prefix queries that read them: the lists hold
@@ -203,5 +205,34 @@ final class PrefixPostingsTests: XCTestCase {
             XCTAssertEqual(found.count, ids.count)
             XCTAssertEqual(s.search(.prefix("pa0"), limit: 1000).count, 100)
         }
+    }
+
+    /// Dense evaluations reuse pooled accumulators: evaluations one after another (each must leave its
+    /// accumulator zeroed for the next) and from several threads at once give the same hits as the first.
+    func testDenseEvaluationsShareAccumulators() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 800, seed: 21, commitEvery: 400)
+        let snapshot = try writer.commit()
+        let queries: [Query] = ["a", "b", "ca", "abc", "cc", "bab"].map { .prefix($0) } + [.and([.prefix("a"), .prefix("b")])]
+        // Every hit, not only the best: a document left marked by an earlier evaluation would score 0 and
+        // hide below the best ones.
+        let expected = queries.map { snapshot.search($0, limit: 100_000) }
+        let expectedMatches = queries.map { snapshot.matches($0) }
+        for _ in 0..<3 {
+            for (k, query) in queries.enumerated() {
+                XCTAssertEqual(snapshot.search(query, limit: 100_000), expected[k], "\(query)")
+                XCTAssertEqual(snapshot.matches(query), expectedMatches[k], "\(query)")
+            }
+        }
+        let mismatches = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<20 {
+                let k = (worker + round) % queries.count
+                if snapshot.search(queries[k], limit: 100_000) != expected[k] || snapshot.matches(queries[k]) != expectedMatches[k] {
+                    mismatches.withLock { $0 += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(mismatches.withLock { $0 }, 0)
     }
 }

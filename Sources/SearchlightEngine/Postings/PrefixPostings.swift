@@ -23,11 +23,12 @@ final class PrefixPostings: Sendable {
     let postingCount: [UInt32]
     let maxDocFreq: [UInt32]
     /// Per block: last document, byte offset in `bytes` (one more entry ends the last block), max summed
-    /// frequency and max `tf / (length + C0)`.
+    /// frequency, max `tf / (length + C0)`, and whether a term starts the field in one of its documents.
     let blockLastDoc: [UInt32]
     let blockOffset: [UInt32]
     let blockMaxTf: [UInt32]
     let blockMaxImpact: [Float]
+    let blockStarts: [Bool]
     let bytes: [UInt8]
 
     var count: Int { postingCount.count }
@@ -35,12 +36,12 @@ final class PrefixPostings: Sendable {
     /// Heap bytes held.
     var memoryBytes: Int {
         keyBytes.count + 4 * (keyOffsets.count + firstBlock.count + postingCount.count + maxDocFreq.count)
-            + 4 * (blockLastDoc.count + blockOffset.count + blockMaxTf.count + blockMaxImpact.count) + bytes.count
+            + 4 * (blockLastDoc.count + blockOffset.count + blockMaxTf.count + blockMaxImpact.count) + blockStarts.count + bytes.count
     }
 
     private init(keyBytes: [UInt8], keyOffsets: [UInt32], firstBlock: [UInt32], postingCount: [UInt32],
                  maxDocFreq: [UInt32], blockLastDoc: [UInt32], blockOffset: [UInt32], blockMaxTf: [UInt32],
-                 blockMaxImpact: [Float], bytes: [UInt8]) {
+                 blockMaxImpact: [Float], blockStarts: [Bool], bytes: [UInt8]) {
         self.keyBytes = keyBytes.compacted()
         self.keyOffsets = keyOffsets.compacted()
         self.firstBlock = firstBlock.compacted()
@@ -50,6 +51,7 @@ final class PrefixPostings: Sendable {
         self.blockOffset = blockOffset.compacted()
         self.blockMaxTf = blockMaxTf.compacted()
         self.blockMaxImpact = blockMaxImpact.compacted()
+        self.blockStarts = blockStarts.compacted()
         self.bytes = bytes.compacted()
     }
 
@@ -114,7 +116,7 @@ final class PrefixPostings: Sendable {
         var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0]
         var firstBlock: [UInt32] = [], postingCount: [UInt32] = [], maxDocFreq: [UInt32] = []
         var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = [], blockMaxTf: [UInt32] = []
-        var blockMaxImpact: [Float] = [], bytes: [UInt8] = []
+        var blockMaxImpact: [Float] = [], blockStarts: [Bool] = [], bytes: [UInt8] = []
         // Per document: summed frequency, and bitsets of the touched documents and of those a term starts.
         let size = max(documentCount, 1), words = (documentCount + 63) >> 6
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: size)
@@ -150,14 +152,16 @@ final class PrefixPostings: Sendable {
             maxDocFreq.append(largest)
             // Collect the touched documents in order, encoding and resetting them.
             var postings: UInt32 = 0, inBlock = 0, previous: UInt32 = 0
-            var maxTf: UInt32 = 0, maxImpact: Float = 0
+            var maxTf: UInt32 = 0, maxImpact: Float = 0, anyStarts = false
             func endBlock() {
                 blockLastDoc.append(previous)
                 blockMaxTf.append(maxTf)
                 blockMaxImpact.append(maxImpact)
+                blockStarts.append(anyStarts)
                 inBlock = 0
                 maxTf = 0
                 maxImpact = 0
+                anyStarts = false
             }
             for word in 0..<words {
                 var bits = touched[word]
@@ -175,6 +179,7 @@ final class PrefixPostings: Sendable {
                     let delta = UInt32(doc) - (postings == 0 ? 0 : previous)
                     let startsBit: UInt32 = startBits & bit != 0 ? 4 : 0
                     VarInt.append(delta << 3 | startsBit | (tf <= 3 ? tf : 0), to: &bytes)
+                    if startsBit != 0 { anyStarts = true }
                     if tf > 3 { VarInt.append(tf, to: &bytes) }
                     previous = UInt32(doc)
                     postings += 1
@@ -193,7 +198,7 @@ final class PrefixPostings: Sendable {
         return PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
                               postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: blockLastDoc,
                               blockOffset: blockOffset, blockMaxTf: blockMaxTf, blockMaxImpact: blockMaxImpact,
-                              bytes: bytes)
+                              blockStarts: blockStarts, bytes: bytes)
     }
 
     /// The prefixes of `terms` with more than `minimumExpansions` strictly longer terms, in byte order: each as

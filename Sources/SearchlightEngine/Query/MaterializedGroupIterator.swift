@@ -157,53 +157,50 @@ final class MaterializedGroupIterator: DocIterator {
         self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
 
-    /// Dense accumulation of many terms over the whole segment: per-document accumulators in raw buffers,
-    /// and a bitset of the touched documents, so collecting the matches scans a word per 64 documents
-    /// rather than every document. One cursor decodes every term's postings in turn: no objects per term.
+    /// Dense accumulation of many terms over the whole segment: per-document accumulators (pooled, so no
+    /// query pays to allocate and clear a segment's worth), and a bitset of the touched documents, so
+    /// collecting the matches scans a word per 64 documents rather than every document. One cursor decodes
+    /// every term's postings in turn: no objects per term.
     convenience init(dense terms: [Term], segment: Segment, idf: Float, boost: Float,
                      parameters: RankingParameters, label: String) {
         let documentCount = segment.documentCount
-        let size = max(documentCount, 1)
-        let weighted = UnsafeMutablePointer<Float>.allocate(capacity: size)
-        weighted.initialize(repeating: 0, count: size)
-        // bit 0: a primary field starts with the query, bit 1: a primary field equals it.
-        let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-        flags.initialize(repeating: 0, count: size)
         let wordCount = (documentCount + 63) >> 6
-        let touched = UnsafeMutablePointer<UInt64>.allocate(capacity: max(wordCount, 1))
-        touched.initialize(repeating: 0, count: max(wordCount, 1))
-        defer {
-            weighted.deallocate()
-            flags.deallocate()
-            touched.deallocate()
-        }
         let cursor = PostingCursor(segment: segment)
-        var matched = 0
-        for term in terms {
-            Self.forEachPosting(of: term, cursor: cursor) { doc, weight, termFlags in
-                guard doc < documentCount else { return false }
-                weighted[doc] += weight
-                let bit: UInt64 = 1 << UInt64(doc & 63)
-                if touched[doc >> 6] & bit == 0 {
-                    touched[doc >> 6] |= bit
-                    matched += 1
-                }
-                flags[doc] |= termFlags
-                return true
-            }
-        }
         var docs: [UInt32] = []
         var scores: [Float] = []
-        docs.reserveCapacity(matched)
-        scores.reserveCapacity(matched)
-        for word in 0..<wordCount {
-            var bits = touched[word]
-            while bits != 0 {
-                let doc = word << 6 | bits.trailingZeroBitCount
-                bits &= bits - 1
-                docs.append(UInt32(doc))
-                scores.append(Self.score(weighted[doc], boost: boost, idf: idf, parameters: parameters,
-                                         startsPrimary: flags[doc] & 1 != 0, equalsPrimary: flags[doc] & 2 != 0))
+        Accumulator.withAccumulator(documents: documentCount) { accumulator in
+            // bit 0 of a flag: a primary field starts with the query, bit 1: it equals it.
+            let weighted = accumulator.weights, flags = accumulator.flags, touched = accumulator.touched
+            var matched = 0
+            for term in terms {
+                Self.forEachPosting(of: term, cursor: cursor) { doc, weight, termFlags in
+                    guard doc < documentCount else { return false }
+                    weighted[doc] += weight
+                    let bit: UInt64 = 1 << UInt64(doc & 63)
+                    if touched[doc >> 6] & bit == 0 {
+                        touched[doc >> 6] |= bit
+                        matched += 1
+                    }
+                    flags[doc] |= termFlags
+                    return true
+                }
+            }
+            docs.reserveCapacity(matched)
+            scores.reserveCapacity(matched)
+            // Collects the matches in order, leaving the accumulator zeroed for its next user.
+            for word in 0..<wordCount {
+                var bits = touched[word]
+                guard bits != 0 else { continue }
+                touched[word] = 0
+                while bits != 0 {
+                    let doc = word << 6 | bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    docs.append(UInt32(doc))
+                    scores.append(Self.score(weighted[doc], boost: boost, idf: idf, parameters: parameters,
+                                             startsPrimary: flags[doc] & 1 != 0, equalsPrimary: flags[doc] & 2 != 0))
+                    weighted[doc] = 0
+                    flags[doc] = 0
+                }
             }
         }
         self.init(docs: docs, scores: scores, idf: idf, label: label)

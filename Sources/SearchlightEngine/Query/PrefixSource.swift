@@ -113,6 +113,13 @@ final class PrefixSource: TermSource {
     override var frequency: UInt32 { tfs[indexInBlock] }
     override func startsField() -> Bool { startFlags[indexInBlock] }
 
+    /// Never the query text itself; and no boost at all in a block where none of its terms starts the field.
+    override func boostCeiling(prefix: Float, exact: Float) -> Float {
+        guard primary else { return 1 }
+        guard doc >= 0, doc != Int.max else { return prefix }
+        return list.blockStarts[firstBlock + block] ? prefix : 1
+    }
+
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {
         guard doc >= 0, doc != Int.max else { return nil }
         let b = firstBlock + block

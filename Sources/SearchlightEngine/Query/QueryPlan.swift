@@ -479,6 +479,9 @@ struct QueryPlanner {
 
     /// A wide group is walked lazily when its postings outnumber the driving clause's matches this many times.
     static let lazyGroupRatio = 4
+    /// A wide group is accumulated densely when it has a posting per this many documents of the segment (its
+    /// matches are collected by a scan of a bit per document).
+    static let denseDensity = 1024
 
     /// Whether a plan holds a group wide enough to be materialized (see `iterator`'s `driver`).
     private static func hasWideGroup(_ plan: QueryPlan) -> Bool {
@@ -631,7 +634,7 @@ struct QueryPlanner {
         let sparse = root && scored && found.count <= MaterializedGroupIterator.sparseMaximumSources
             && postings <= MaterializedGroupIterator.sparseMaximumPostings
         let dense = !sparse && (found.count >= MaterializedGroupIterator.minimumSources || hasList)
-            && postings * 16 >= segment.documentCount && driver >= postings / Self.lazyGroupRatio
+            && postings * Self.denseDensity >= segment.documentCount && driver >= postings / Self.lazyGroupRatio
         if sparse || dense {
             let terms = found.map { term in
                 MaterializedGroupIterator.Term(

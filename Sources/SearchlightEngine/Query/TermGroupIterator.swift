@@ -10,7 +10,8 @@ final class TermGroupIterator: DocIterator {
     let boost: Float
     let parameters: RankingParameters
     let label: String
-    /// Multiplier bound of the primary-field boosts (1 when no source is primary).
+    /// Multiplier bound of the primary-field boosts: 1 when no source is primary, the prefix boost when no
+    /// primary source can equal its field.
     let primaryFactor: Float
     /// Sources on the current document (`matchCount` of them). Raw buffers, not arrays: no
     /// exclusivity bookkeeping or uniqueness checks on the per-posting path. Freed in deinit.
@@ -39,8 +40,8 @@ final class TermGroupIterator: DocIterator {
         self.boost = boost
         self.parameters = parameters
         self.label = label
-        primaryFactor = sources.contains { $0.primary }
-            ? (1 + parameters.primaryPrefixBoost) * (1 + parameters.primaryExactBoost) : 1
+        let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
+        primaryFactor = sources.reduce(1) { max($0, $1.primary ? ($1.isExact ? prefixFactor * exactFactor : prefixFactor) : 1) }
         matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
         heap = matching + max(sources.count, 1)
         refs = UnsafeMutablePointer<Unmanaged<TermSource>>.allocate(capacity: max(sources.count, 1))
@@ -230,8 +231,14 @@ final class TermGroupIterator: DocIterator {
     static let maxScoreSources = 8
 
     @inline(__always)
-    private func saturatedBound(_ weighted: Float, primary: Bool) -> Float {
-        boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * (primary ? primaryFactor : 1)
+    private func saturatedBound(_ weighted: Float, factor: Float) -> Float {
+        boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * factor
+    }
+
+    /// The primary-boost ceiling of source `index` over its current block window.
+    @inline(__always)
+    private func ceiling(_ source: TermSource) -> Float {
+        source.primary ? source.boostCeiling(prefix: 1 + parameters.primaryPrefixBoost, exact: 1 + parameters.primaryExactBoost) : 1
     }
 
     /// Splits the sources for the window starting at `from`: the window ends where the first current
@@ -266,15 +273,15 @@ final class TermGroupIterator: DocIterator {
             count += 1
         }
         var weighted: Float = 0
-        var primary = false
+        var factor: Float = 1
         var mask: UInt64 = 0
         var k = 0
         while k < count {
             let w = weighted + weights[k]
-            let p = primary || sources[order[k]].primary
-            guard saturatedBound(w, primary: p) * 1.0001 <= threshold else { break }
+            let f = max(factor, ceiling(sources[order[k]]))
+            guard saturatedBound(w, factor: f) * 1.0001 <= threshold else { break }
             weighted = w
-            primary = p
+            factor = f
             k += 1
         }
         for j in k..<count { mask |= 1 << UInt64(order[j]) }
@@ -354,13 +361,13 @@ final class TermGroupIterator: DocIterator {
             guard let window = source.blockWindow() else { return nil }
             upTo = min(upTo, window.lastDoc)
         }
-        var primary = false
+        var factor: Float = 1
         for source in sources where source.doc != Self.end && source.doc >= 0 && source.doc <= upTo {
             guard let window = source.blockWindow() else { return nil }
             weighted += window.weight
-            if source.primary { primary = true }
+            factor = max(factor, ceiling(source))
         }
-        let bound = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * (primary ? primaryFactor : 1)
+        let bound = saturatedBound(weighted, factor: factor)
         return (bound, upTo)
     }
 

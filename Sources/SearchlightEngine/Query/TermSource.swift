@@ -44,6 +44,13 @@ class TermSource {
     /// Block-max data: a bound of this source's weighted frequency for every document from its current
     /// one up to `lastDoc`; nil when unknown.
     func blockWindow() -> (weight: Float, lastDoc: Int)? { nil }
+
+    /// The largest primary-field boost factor this source can give a document of its current block window:
+    /// none outside a primary field, the prefix boost unless the source can equal the field (the query text
+    /// itself), both otherwise.
+    func boostCeiling(prefix: Float, exact: Float) -> Float {
+        primary ? (isExact ? prefix * exact : prefix) : 1
+    }
 }
 
 /// A term's postings in one field.
