@@ -156,6 +156,14 @@ final class PrefixPostingsTests: XCTestCase {
                 for hit in full.prefix(3) {
                     XCTAssertEqual(snapshot.explain(query, hit.address)?.value ?? -1, hit.score, accuracy: 1e-4 * max(1, hit.score))
                 }
+                // Led by rarer terms, the lists are walked lazily with block bounds: top-k must still be the best.
+                for other in ["cab", "ab", "b"] {
+                    let conjunction = Query.and([.term(prefix + other), query])
+                    let ranked = snapshot.search(conjunction, limit: 100_000)
+                    for k in [1, 3, 10] {
+                        XCTAssertEqual(snapshot.search(conjunction, limit: k), Array(ranked.prefix(k)), "top-\(k) of \(conjunction)")
+                    }
+                }
             }
             if key.withUnsafeBufferPointer({ segment.prefixPostings(field: Int(body.rawValue))?.find($0) }) != nil { viaLists += 1 }
         }
