@@ -243,4 +243,43 @@ final class PrefixPostingsTests: XCTestCase {
         }
         XCTAssertEqual(mismatches.withLock { $0 }, 0)
     }
+
+    /// Prefixes whose terms are the same ("x", "xy" and "xyz" when every term starts with "xyz") get equal
+    /// lists, built from one another; a prefix ends on a character boundary ("λ", never its first byte); and
+    /// a term that is itself a wide prefix ("xyz") counts in its shorter prefixes' lists.
+    func testNestedPrefixesAndCharacterBoundaries() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text(weight: 1))
+        for i in 0..<120 {
+            let words = ["xyz\(i)", "λα\(i)", i % 3 == 0 ? "xyz" : "other"]
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " ")))]))
+        }
+        let snapshot = try writer.commit()
+        let lists = try XCTUnwrap(snapshot.segments[0].prefixPostings(field: Int(body.rawValue)))
+        let keys = (0..<lists.count).map { lists.key($0) }
+        func postings(_ key: String) throws -> [Int] {
+            let index = try XCTUnwrap(Array(key.utf8).withUnsafeBufferPointer { lists.find($0) }, "no list for \(key)")
+            var docs: [Int] = []
+            lists.forEachPosting(index) { doc, _, _ in
+                docs.append(doc)
+                return true
+            }
+            return docs
+        }
+        XCTAssertTrue(keys.contains(Array("λ".utf8)))
+        XCTAssertFalse(keys.contains([0xCE]), "half a character")
+        XCTAssertEqual(try postings("xyz").count, 120)
+        // "x" and "xy" also hold the documents where only the term "xyz" itself occurs... which are all of them.
+        XCTAssertEqual(try postings("x"), try postings("xy"))
+        XCTAssertEqual(try postings("x").count, 120)
+        var frequencies: [UInt32] = []
+        lists.forEachPosting(try XCTUnwrap(Array("x".utf8).withUnsafeBufferPointer { lists.find($0) })) { _, tf, _ in
+            frequencies.append(tf)
+            return true
+        }
+        // "xyzN" everywhere, and "xyz" in every third document.
+        XCTAssertEqual(frequencies, (0..<120).map { $0 % 3 == 0 ? 2 : 1 })
+        XCTAssertEqual(Set(snapshot.matches(.prefix("λ")).compactMap { snapshot.id(of: $0) }).count, 120)
+        XCTAssertEqual(snapshot.search(.prefix("xy"), limit: 3).count, 3)
+    }
 }

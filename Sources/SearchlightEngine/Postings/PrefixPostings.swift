@@ -110,54 +110,149 @@ final class PrefixPostings: Sendable {
         guard segment.documentCount < 1 << 29 else { return nil }
         let wide = widePrefixes(terms)
         guard !wide.isEmpty else { return nil }
-        let documentCount = segment.documentCount
-        let norms = field < segment.norms.count ? segment.norms[field] : []
-        let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
+        var builder = ListBuilder(segment: segment, field: field, terms: terms)
+        // Longer prefixes first (they follow their shorter ones in byte order): a list is the lists of its
+        // nearest wide extensions merged, plus the terms none of them covers. Each term's postings and
+        // positions are decoded once, for the longest wide prefix it has.
+        var built = [List?](repeating: nil, count: wide.count)
+        for k in wide.indices.reversed() {
+            let prefix = wide[k]
+            var next = k + 1, t = prefix.expansions.lowerBound
+            var largest: UInt32 = 0
+            while t < prefix.expansions.upperBound {
+                // The nearest wide extension starting here, if any (its own extensions follow it).
+                if next < wide.count, wide[next].run.lowerBound == t, let list = built[next] {
+                    let child = wide[next]
+                    if child.run.lowerBound < child.expansions.lowerBound { largest = max(largest, builder.add(term: t)) }
+                    builder.add(list)
+                    largest = max(largest, list.maxDocFreq)
+                    t = child.run.upperBound
+                    next += 1
+                    while next < wide.count, wide[next].run.lowerBound < child.run.upperBound { next += 1 }
+                } else {
+                    largest = max(largest, builder.add(term: t))
+                    t += 1
+                }
+            }
+            built[k] = builder.finish(maxDocFreq: largest)
+        }
+        // Concatenated in byte order of the prefixes.
         var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0]
         var firstBlock: [UInt32] = [], postingCount: [UInt32] = [], maxDocFreq: [UInt32] = []
         var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = [], blockMaxTf: [UInt32] = []
         var blockMaxImpact: [Float] = [], blockStarts: [Bool] = [], bytes: [UInt8] = []
-        // Per document: summed frequency, and bitsets of the touched documents and of those a term starts.
-        let size = max(documentCount, 1), words = (documentCount + 63) >> 6
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: size)
-        sums.initialize(repeating: 0, count: size)
-        let touched = UnsafeMutablePointer<UInt64>.allocate(capacity: max(words, 1))
-        touched.initialize(repeating: 0, count: max(words, 1))
-        let starts = UnsafeMutablePointer<UInt64>.allocate(capacity: max(words, 1))
-        starts.initialize(repeating: 0, count: max(words, 1))
-        defer {
+        for (prefix, list) in zip(wide, built) {
+            guard let list else { continue }
+            keyBytes.append(contentsOf: terms.bytes[prefix.key])
+            keyOffsets.append(UInt32(keyBytes.count))
+            firstBlock.append(UInt32(blockLastDoc.count))
+            postingCount.append(list.count)
+            maxDocFreq.append(list.maxDocFreq)
+            let base = UInt32(bytes.count)
+            blockOffset.append(contentsOf: list.blockOffset.map { $0 + base })
+            blockLastDoc.append(contentsOf: list.blockLastDoc)
+            blockMaxTf.append(contentsOf: list.blockMaxTf)
+            blockMaxImpact.append(contentsOf: list.blockMaxImpact)
+            blockStarts.append(contentsOf: list.blockStarts)
+            bytes.append(contentsOf: list.bytes)
+        }
+        firstBlock.append(UInt32(blockLastDoc.count))
+        blockOffset.append(UInt32(bytes.count))
+        return PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
+                              postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: blockLastDoc,
+                              blockOffset: blockOffset, blockMaxTf: blockMaxTf, blockMaxImpact: blockMaxImpact,
+                              blockStarts: blockStarts, bytes: bytes)
+    }
+
+    /// One list while the lists of a field are built (block offsets relative to its own bytes).
+    private struct List {
+        var bytes: [UInt8] = []
+        var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = [], blockMaxTf: [UInt32] = []
+        var blockMaxImpact: [Float] = [], blockStarts: [Bool] = []
+        var count: UInt32 = 0
+        var maxDocFreq: UInt32 = 0
+    }
+
+    /// Accumulates one list at a time over the segment's documents: summed frequencies, and bitsets of the
+    /// touched documents and of those where a term starts the field. `finish` encodes the list and clears it.
+    private struct ListBuilder: ~Copyable {
+        let segment: Segment
+        let field: Int
+        let terms: FieldTerms
+        let documentCount: Int
+        let words: Int
+        let sums: UnsafeMutablePointer<UInt32>
+        let touched: UnsafeMutablePointer<UInt64>
+        let starts: UnsafeMutablePointer<UInt64>
+        let cursor: PostingCursor
+
+        init(segment: Segment, field: Int, terms: FieldTerms) {
+            self.segment = segment
+            self.field = field
+            self.terms = terms
+            documentCount = segment.documentCount
+            words = (documentCount + 63) >> 6
+            sums = .allocate(capacity: max(documentCount, 1))
+            sums.initialize(repeating: 0, count: max(documentCount, 1))
+            touched = .allocate(capacity: max(words, 1))
+            touched.initialize(repeating: 0, count: max(words, 1))
+            starts = .allocate(capacity: max(words, 1))
+            starts.initialize(repeating: 0, count: max(words, 1))
+            cursor = PostingCursor(segment: segment)
+        }
+
+        deinit {
             sums.deallocate()
             touched.deallocate()
             starts.deallocate()
         }
-        let cursor = PostingCursor(segment: segment)
-        for (keyRange, expansions) in wide {
-            keyBytes.append(contentsOf: terms.bytes[keyRange])
-            keyOffsets.append(UInt32(keyBytes.count))
-            firstBlock.append(UInt32(blockLastDoc.count))
-            var largest: UInt32 = 0
-            for index in expansions {
-                largest = max(largest, terms.docFreq[index])
-                cursor.position(terms: terms, index: index, field: field)
-                var doc = cursor.next()
-                while doc != PostingCursor.end, doc < documentCount {
-                    let (sum, overflow) = sums[doc].addingReportingOverflow(cursor.tf)
-                    sums[doc] = overflow ? UInt32.max : sum
-                    let bit: UInt64 = 1 << UInt64(doc & 63)
-                    touched[doc >> 6] |= bit
-                    if starts[doc >> 6] & bit == 0, cursor.firstPosition() == 0 { starts[doc >> 6] |= bit }
-                    doc = cursor.next()
+
+        @inline(__always)
+        private func add(doc: Int, tf: UInt32, startsField: () -> Bool) {
+            let (sum, overflow) = sums[doc].addingReportingOverflow(tf)
+            sums[doc] = overflow ? UInt32.max : sum
+            let bit: UInt64 = 1 << UInt64(doc & 63)
+            touched[doc >> 6] |= bit
+            if starts[doc >> 6] & bit == 0, startsField() { starts[doc >> 6] |= bit }
+        }
+
+        /// Adds term `index`'s postings; returns its document frequency.
+        func add(term index: Int) -> UInt32 {
+            cursor.position(terms: terms, index: index, field: field)
+            var doc = cursor.next()
+            while doc != PostingCursor.end, doc < documentCount {
+                add(doc: doc, tf: cursor.tf) { cursor.firstPosition() == 0 }
+                doc = cursor.next()
+            }
+            return terms.docFreq[index]
+        }
+
+        /// Adds a list built before (a longer prefix's).
+        func add(_ list: List) {
+            var remaining = Int(list.count), offset = 0, doc: UInt32 = 0
+            list.bytes.withUnsafeBufferPointer { bytes in
+                while remaining > 0, offset < bytes.count {
+                    let (delta, tf, startsField) = PrefixPostings.decode(bytes, &offset)
+                    doc &+= delta
+                    guard Int(doc) < documentCount else { return }
+                    add(doc: Int(doc), tf: tf) { startsField }
+                    remaining -= 1
                 }
             }
-            maxDocFreq.append(largest)
-            // Collect the touched documents in order, encoding and resetting them.
-            var postings: UInt32 = 0, inBlock = 0, previous: UInt32 = 0
+        }
+
+        /// The list accumulated so far, encoded in document order; the accumulators are left cleared.
+        func finish(maxDocFreq: UInt32) -> List {
+            var list = List(maxDocFreq: maxDocFreq)
+            let norms = field < segment.norms.count ? segment.norms[field] : []
+            let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
+            var inBlock = 0, previous: UInt32 = 0
             var maxTf: UInt32 = 0, maxImpact: Float = 0, anyStarts = false
             func endBlock() {
-                blockLastDoc.append(previous)
-                blockMaxTf.append(maxTf)
-                blockMaxImpact.append(maxImpact)
-                blockStarts.append(anyStarts)
+                list.blockLastDoc.append(previous)
+                list.blockMaxTf.append(maxTf)
+                list.blockMaxImpact.append(maxImpact)
+                list.blockStarts.append(anyStarts)
                 inBlock = 0
                 maxTf = 0
                 maxImpact = 0
@@ -173,41 +268,36 @@ final class PrefixPostings: Sendable {
                     let doc = word << 6 | bits.trailingZeroBitCount
                     let bit: UInt64 = 1 << UInt64(doc & 63)
                     bits &= bits - 1
-                    if inBlock == 0 { blockOffset.append(UInt32(bytes.count)) }
+                    if inBlock == 0 { list.blockOffset.append(UInt32(list.bytes.count)) }
                     let tf = sums[doc]
                     sums[doc] = 0
-                    let delta = UInt32(doc) - (postings == 0 ? 0 : previous)
+                    let delta = UInt32(doc) - (list.count == 0 ? 0 : previous)
                     let startsBit: UInt32 = startBits & bit != 0 ? 4 : 0
-                    VarInt.append(delta << 3 | startsBit | (tf <= 3 ? tf : 0), to: &bytes)
+                    VarInt.append(delta << 3 | startsBit | (tf <= 3 ? tf : 0), to: &list.bytes)
+                    if tf > 3 { VarInt.append(tf, to: &list.bytes) }
                     if startsBit != 0 { anyStarts = true }
-                    if tf > 3 { VarInt.append(tf, to: &bytes) }
                     previous = UInt32(doc)
-                    postings += 1
+                    list.count += 1
                     inBlock += 1
                     maxTf = max(maxTf, tf)
                     let norm = doc < norms.count ? Int(norms[doc]) : 0
                     maxImpact = max(maxImpact, Float(tf) / (FieldNorm.lengths[norm] + c0))
-                    if inBlock == blockSize { endBlock() }
+                    if inBlock == PrefixPostings.blockSize { endBlock() }
                 }
             }
             if inBlock > 0 { endBlock() }
-            postingCount.append(postings)
+            return list
         }
-        firstBlock.append(UInt32(blockLastDoc.count))
-        blockOffset.append(UInt32(bytes.count))
-        return PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
-                              postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: blockLastDoc,
-                              blockOffset: blockOffset, blockMaxTf: blockMaxTf, blockMaxImpact: blockMaxImpact,
-                              blockStarts: blockStarts, bytes: bytes)
     }
 
     /// The prefixes of `terms` with more than `minimumExpansions` strictly longer terms, in byte order: each as
-    /// the byte range of its key (within its first term's bytes) and the indices of those longer terms. A prefix
+    /// the byte range of its key (within its first term's bytes), the indices of the terms that start with it
+    /// (`run`: the prefix itself first, when it is a term) and of those longer terms (`expansions`). A prefix
     /// ends on a character boundary: the byte after it is not a UTF-8 continuation byte.
-    static func widePrefixes(_ terms: FieldTerms) -> [(key: Range<Int>, expansions: Range<Int>)] {
+    static func widePrefixes(_ terms: FieldTerms) -> [(key: Range<Int>, run: Range<Int>, expansions: Range<Int>)] {
         let n = terms.count
         guard n > minimumExpansions else { return [] }
-        var found: [(key: Range<Int>, expansions: Range<Int>)] = []
+        var found: [(key: Range<Int>, run: Range<Int>, expansions: Range<Int>)] = []
         terms.bytes.withUnsafeBufferPointer { base in
             terms.offsets.withUnsafeBufferPointer { offsets in
                 func length(_ i: Int) -> Int { Int(offsets[i + 1]) - Int(offsets[i]) }
@@ -238,7 +328,7 @@ final class PrefixPostings: Sendable {
                                 // The byte after the prefix opens a character in the longer terms.
                                 let next = base[Int(offsets[longer]) + prefix]
                                 if next & 0xC0 != 0x80 {
-                                    found.append((Int(offsets[i])..<Int(offsets[i]) + prefix, longer..<j))
+                                    found.append((Int(offsets[i])..<Int(offsets[i]) + prefix, i..<j, longer..<j))
                                 }
                             }
                             i = j
