@@ -185,6 +185,9 @@ final class PrefixPostings: Sendable {
         let touched: UnsafeMutablePointer<UInt64>
         let starts: UnsafeMutablePointer<UInt64>
         let cursor: PostingCursor
+        /// The field's norms, and `length + C0` per norm code (a block's impact bound is the max of `tf` over it).
+        let norms: [UInt8]
+        let shiftedLengths: [Float]
 
         init(segment: Segment, field: Int, terms: FieldTerms) {
             self.segment = segment
@@ -199,6 +202,9 @@ final class PrefixPostings: Sendable {
             starts = .allocate(capacity: max(words, 1))
             starts.initialize(repeating: 0, count: max(words, 1))
             cursor = PostingCursor(segment: segment)
+            norms = field < segment.norms.count ? segment.norms[field] : []
+            let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
+            shiftedLengths = FieldNorm.lengths.map { $0 + c0 }
         }
 
         deinit {
@@ -243,50 +249,81 @@ final class PrefixPostings: Sendable {
 
         /// The list accumulated so far, encoded in document order; the accumulators are left cleared.
         func finish(maxDocFreq: UInt32) -> List {
-            var list = List(maxDocFreq: maxDocFreq)
-            let norms = field < segment.norms.count ? segment.norms[field] : []
-            let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
+            var postings = 0
+            for word in 0..<words { postings += touched[word].nonzeroBitCount }
+            // Written into a raw buffer (at most five bytes per varint, two varints per posting), then copied.
+            let out = UnsafeMutablePointer<UInt8>.allocate(capacity: max(10 * postings, 1))
+            defer { out.deallocate() }
+            var written = 0
+            @inline(__always)
+            func append(_ value: UInt32) {
+                var v = value
+                while v >= 0x80 {
+                    out[written] = UInt8(truncatingIfNeeded: v) | 0x80
+                    written += 1
+                    v >>= 7
+                }
+                out[written] = UInt8(v)
+                written += 1
+            }
+            let blocks = (postings + PrefixPostings.blockSize - 1) / PrefixPostings.blockSize
+            var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = []
+            var blockMaxTf: [UInt32] = [], blockMaxImpact: [Float] = [], blockStarts: [Bool] = []
+            blockLastDoc.reserveCapacity(blocks)
+            blockOffset.reserveCapacity(blocks)
+            blockMaxTf.reserveCapacity(blocks)
+            blockMaxImpact.reserveCapacity(blocks)
+            blockStarts.reserveCapacity(blocks)
+            var count: UInt32 = 0
             var inBlock = 0, previous: UInt32 = 0
             var maxTf: UInt32 = 0, maxImpact: Float = 0, anyStarts = false
-            func endBlock() {
-                list.blockLastDoc.append(previous)
-                list.blockMaxTf.append(maxTf)
-                list.blockMaxImpact.append(maxImpact)
-                list.blockStarts.append(anyStarts)
-                inBlock = 0
-                maxTf = 0
-                maxImpact = 0
-                anyStarts = false
-            }
-            for word in 0..<words {
-                var bits = touched[word]
-                guard bits != 0 else { continue }
-                let startBits = starts[word]
-                touched[word] = 0
-                starts[word] = 0
-                while bits != 0 {
-                    let doc = word << 6 | bits.trailingZeroBitCount
-                    let bit: UInt64 = 1 << UInt64(doc & 63)
-                    bits &= bits - 1
-                    if inBlock == 0 { list.blockOffset.append(UInt32(list.bytes.count)) }
-                    let tf = sums[doc]
-                    sums[doc] = 0
-                    let delta = UInt32(doc) - (list.count == 0 ? 0 : previous)
-                    let startsBit: UInt32 = startBits & bit != 0 ? 4 : 0
-                    VarInt.append(delta << 3 | startsBit | (tf <= 3 ? tf : 0), to: &list.bytes)
-                    if tf > 3 { VarInt.append(tf, to: &list.bytes) }
-                    if startsBit != 0 { anyStarts = true }
-                    previous = UInt32(doc)
-                    list.count += 1
-                    inBlock += 1
-                    maxTf = max(maxTf, tf)
-                    let norm = doc < norms.count ? Int(norms[doc]) : 0
-                    maxImpact = max(maxImpact, Float(tf) / (FieldNorm.lengths[norm] + c0))
-                    if inBlock == PrefixPostings.blockSize { endBlock() }
+            norms.withUnsafeBufferPointer { norms in
+                shiftedLengths.withUnsafeBufferPointer { lengths in
+                    for word in 0..<words {
+                        var bits = touched[word]
+                        guard bits != 0 else { continue }
+                        let startBits = starts[word]
+                        touched[word] = 0
+                        starts[word] = 0
+                        while bits != 0 {
+                            let doc = word << 6 | bits.trailingZeroBitCount
+                            let bit: UInt64 = 1 << UInt64(doc & 63)
+                            bits &= bits - 1
+                            if inBlock == 0 { blockOffset.append(UInt32(written)) }
+                            let tf = sums[doc]
+                            sums[doc] = 0
+                            let delta = UInt32(doc) - (count == 0 ? 0 : previous)
+                            let startsBit: UInt32 = startBits & bit != 0 ? 4 : 0
+                            append(delta << 3 | startsBit | (tf <= 3 ? tf : 0))
+                            if tf > 3 { append(tf) }
+                            if startsBit != 0 { anyStarts = true }
+                            previous = UInt32(doc)
+                            count += 1
+                            inBlock += 1
+                            maxTf = max(maxTf, tf)
+                            maxImpact = max(maxImpact, Float(tf) / lengths[doc < norms.count ? Int(norms[doc]) : 0])
+                            if inBlock == PrefixPostings.blockSize {
+                                blockLastDoc.append(previous)
+                                blockMaxTf.append(maxTf)
+                                blockMaxImpact.append(maxImpact)
+                                blockStarts.append(anyStarts)
+                                inBlock = 0
+                                maxTf = 0
+                                maxImpact = 0
+                                anyStarts = false
+                            }
+                        }
+                    }
                 }
             }
-            if inBlock > 0 { endBlock() }
-            return list
+            if inBlock > 0 {
+                blockLastDoc.append(previous)
+                blockMaxTf.append(maxTf)
+                blockMaxImpact.append(maxImpact)
+                blockStarts.append(anyStarts)
+            }
+            return List(bytes: Array(UnsafeBufferPointer(start: out, count: written)), blockLastDoc: blockLastDoc, blockOffset: blockOffset, blockMaxTf: blockMaxTf,
+                        blockMaxImpact: blockMaxImpact, blockStarts: blockStarts, count: count, maxDocFreq: maxDocFreq)
         }
     }
 
