@@ -17,12 +17,13 @@ final class PrefixPostings: Sendable {
     /// The prefixes, sorted bytewise: bytes with offsets (`keyOffsets[count]` ends the last).
     let keyBytes: [UInt8]
     let keyOffsets: [UInt32]
-    /// Per prefix: its first block (`firstBlock[count]` ends the last list), postings and the largest
-    /// document frequency among its terms.
+    /// Per prefix: its first block (a list of n postings has ⌈n / blockSize⌉ consecutive blocks; lists are
+    /// stored in the order they were built, not in key order), postings and the largest document frequency
+    /// among its terms.
     let firstBlock: [UInt32]
     let postingCount: [UInt32]
     let maxDocFreq: [UInt32]
-    /// Per block: last document, byte offset in `bytes` (one more entry ends the last block), max summed
+    /// Per block: last document, byte offset in `bytes`, max summed
     /// frequency, max `tf / (length + C0)`, and whether a term starts the field in one of its documents.
     let blockLastDoc: [UInt32]
     let blockOffset: [UInt32]
@@ -88,8 +89,8 @@ final class PrefixPostings: Sendable {
     @inline(__always)
     func forEachPosting(_ index: Int, _ body: (_ doc: Int, _ tf: UInt32, _ starts: Bool) -> Bool) {
         var remaining = Int(postingCount[index])
-        let first = Int(firstBlock[index]), end = Int(firstBlock[index + 1])
-        guard first < end else { return }
+        let first = Int(firstBlock[index])
+        guard remaining > 0 else { return }
         bytes.withUnsafeBufferPointer { bytes in
             var offset = Int(blockOffset[first])
             var doc: UInt32 = 0
@@ -110,22 +111,25 @@ final class PrefixPostings: Sendable {
         guard segment.documentCount < 1 << 29 else { return nil }
         let wide = widePrefixes(terms)
         guard !wide.isEmpty else { return nil }
-        var builder = ListBuilder(segment: segment, field: field, terms: terms)
+        let builder = ListBuilder(segment: segment, field: field, terms: terms)
         // Longer prefixes first (they follow their shorter ones in byte order): a list is the lists of its
         // nearest wide extensions merged, plus the terms none of them covers. Each term's postings and
-        // positions are decoded once, for the longest wide prefix it has.
-        var built = [List?](repeating: nil, count: wide.count)
+        // positions are decoded once, for the longest wide prefix it has. Lists are written as they are built.
+        var firstBlock = [UInt32](repeating: 0, count: wide.count)
+        var postingCount = [UInt32](repeating: 0, count: wide.count)
+        var maxDocFreq = [UInt32](repeating: 0, count: wide.count)
+        var byteStart = [Int](repeating: 0, count: wide.count)
         for k in wide.indices.reversed() {
             let prefix = wide[k]
             var next = k + 1, t = prefix.expansions.lowerBound
             var largest: UInt32 = 0
             while t < prefix.expansions.upperBound {
                 // The nearest wide extension starting here, if any (its own extensions follow it).
-                if next < wide.count, wide[next].run.lowerBound == t, let list = built[next] {
+                if next < wide.count, wide[next].run.lowerBound == t {
                     let child = wide[next]
                     if child.run.lowerBound < child.expansions.lowerBound { largest = max(largest, builder.add(term: t)) }
-                    builder.add(list)
-                    largest = max(largest, list.maxDocFreq)
+                    builder.add(written: byteStart[next], postings: Int(postingCount[next]))
+                    largest = max(largest, maxDocFreq[next])
                     t = child.run.upperBound
                     next += 1
                     while next < wide.count, wide[next].run.lowerBound < child.run.upperBound { next += 1 }
@@ -134,48 +138,28 @@ final class PrefixPostings: Sendable {
                     t += 1
                 }
             }
-            built[k] = builder.finish(maxDocFreq: largest)
+            firstBlock[k] = UInt32(builder.blockLastDoc.count)
+            byteStart[k] = builder.written
+            postingCount[k] = builder.finish()
+            maxDocFreq[k] = largest
         }
-        // Concatenated in byte order of the prefixes.
+        guard !builder.overflowed else { return nil }
         var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0]
-        var firstBlock: [UInt32] = [], postingCount: [UInt32] = [], maxDocFreq: [UInt32] = []
-        var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = [], blockMaxTf: [UInt32] = []
-        var blockMaxImpact: [Float] = [], blockStarts: [Bool] = [], bytes: [UInt8] = []
-        for (prefix, list) in zip(wide, built) {
-            guard let list else { continue }
+        for prefix in wide {
             keyBytes.append(contentsOf: terms.bytes[prefix.key])
             keyOffsets.append(UInt32(keyBytes.count))
-            firstBlock.append(UInt32(blockLastDoc.count))
-            postingCount.append(list.count)
-            maxDocFreq.append(list.maxDocFreq)
-            let base = UInt32(bytes.count)
-            blockOffset.append(contentsOf: list.blockOffset.map { $0 + base })
-            blockLastDoc.append(contentsOf: list.blockLastDoc)
-            blockMaxTf.append(contentsOf: list.blockMaxTf)
-            blockMaxImpact.append(contentsOf: list.blockMaxImpact)
-            blockStarts.append(contentsOf: list.blockStarts)
-            bytes.append(contentsOf: list.bytes)
         }
-        firstBlock.append(UInt32(blockLastDoc.count))
-        blockOffset.append(UInt32(bytes.count))
         return PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
-                              postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: blockLastDoc,
-                              blockOffset: blockOffset, blockMaxTf: blockMaxTf, blockMaxImpact: blockMaxImpact,
-                              blockStarts: blockStarts, bytes: bytes)
+                              postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: builder.blockLastDoc,
+                              blockOffset: builder.blockOffset, blockMaxTf: builder.blockMaxTf,
+                              blockMaxImpact: builder.blockMaxImpact, blockStarts: builder.blockStarts,
+                              bytes: Array(UnsafeBufferPointer(start: builder.bytes, count: builder.written)))
     }
 
-    /// One list while the lists of a field are built (block offsets relative to its own bytes).
-    private struct List {
-        var bytes: [UInt8] = []
-        var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = [], blockMaxTf: [UInt32] = []
-        var blockMaxImpact: [Float] = [], blockStarts: [Bool] = []
-        var count: UInt32 = 0
-        var maxDocFreq: UInt32 = 0
-    }
-
-    /// Accumulates one list at a time over the segment's documents: summed frequencies, and bitsets of the
-    /// touched documents and of those where a term starts the field. `finish` encodes the list and clears it.
-    private struct ListBuilder: ~Copyable {
+    /// Accumulates one list at a time over the segment's documents (summed frequencies, and bitsets of the
+    /// touched documents and of those where a term starts the field); `finish` appends it, encoded, to the
+    /// field's output and clears the accumulators. A class: its buffers are raw and freed in deinit.
+    private final class ListBuilder {
         let segment: Segment
         let field: Int
         let terms: FieldTerms
@@ -188,6 +172,14 @@ final class PrefixPostings: Sendable {
         /// The field's norms, and `length + C0` per norm code (a block's impact bound is the max of `tf` over it).
         let norms: [UInt8]
         let shiftedLengths: [Float]
+        /// The output: encoded postings (`written` bytes in a buffer that doubles) and the blocks so far.
+        private(set) var bytes: UnsafeMutablePointer<UInt8>
+        private(set) var written = 0
+        private var capacity: Int
+        private(set) var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = [], blockMaxTf: [UInt32] = []
+        private(set) var blockMaxImpact: [Float] = [], blockStarts: [Bool] = []
+        /// Whether the lists outgrew 32-bit byte offsets (the field then gets none).
+        private(set) var overflowed = false
 
         init(segment: Segment, field: Int, terms: FieldTerms) {
             self.segment = segment
@@ -205,12 +197,15 @@ final class PrefixPostings: Sendable {
             norms = field < segment.norms.count ? segment.norms[field] : []
             let c0 = field < segment.impactConstants.count ? segment.impactConstants[field] : 1
             shiftedLengths = FieldNorm.lengths.map { $0 + c0 }
+            capacity = 1 << 16
+            bytes = .allocate(capacity: capacity)
         }
 
         deinit {
             sums.deallocate()
             touched.deallocate()
             starts.deallocate()
+            bytes.deallocate()
         }
 
         @inline(__always)
@@ -233,47 +228,60 @@ final class PrefixPostings: Sendable {
             return terms.docFreq[index]
         }
 
-        /// Adds a list built before (a longer prefix's).
-        func add(_ list: List) {
-            var remaining = Int(list.count), offset = 0, doc: UInt32 = 0
-            list.bytes.withUnsafeBufferPointer { bytes in
-                while remaining > 0, offset < bytes.count {
-                    let (delta, tf, startsField) = PrefixPostings.decode(bytes, &offset)
-                    doc &+= delta
-                    guard Int(doc) < documentCount else { return }
-                    add(doc: Int(doc), tf: tf) { startsField }
-                    remaining -= 1
-                }
+        /// Adds a list written before (a longer prefix's): `postings` postings from byte `start` of the output.
+        func add(written start: Int, postings: Int) {
+            let end = written
+            let buffer = UnsafeBufferPointer(start: bytes, count: end)
+            var remaining = postings, offset = start, doc: UInt32 = 0
+            while remaining > 0, offset < end {
+                let (delta, tf, startsField) = PrefixPostings.decode(buffer, &offset)
+                doc &+= delta
+                guard Int(doc) < documentCount else { return }
+                add(doc: Int(doc), tf: tf) { startsField }
+                remaining -= 1
             }
         }
 
-        /// The list accumulated so far, encoded in document order; the accumulators are left cleared.
-        func finish(maxDocFreq: UInt32) -> List {
+        /// Makes room for `more` bytes of output.
+        private func reserve(_ more: Int) {
+            guard written + more > capacity else { return }
+            let grown = max(2 * capacity, written + more)
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            moved.update(from: bytes, count: written)
+            bytes.deallocate()
+            bytes = moved
+            capacity = grown
+        }
+
+        /// Appends the list accumulated so far, encoded in document order, and clears the accumulators;
+        /// returns its number of postings.
+        func finish() -> UInt32 {
             var postings = 0
             for word in 0..<words { postings += touched[word].nonzeroBitCount }
-            // Written into a raw buffer (at most five bytes per varint, two varints per posting), then copied.
-            let out = UnsafeMutablePointer<UInt8>.allocate(capacity: max(10 * postings, 1))
-            defer { out.deallocate() }
-            var written = 0
+            // At most five bytes per varint, two varints per posting; offsets are 32-bit.
+            guard written + 10 * postings <= Int(UInt32.max) else {
+                overflowed = true
+                for doc in 0..<documentCount { sums[doc] = 0 }
+                for word in 0..<words {
+                    touched[word] = 0
+                    starts[word] = 0
+                }
+                return 0
+            }
+            reserve(10 * postings)
+            let out = bytes
+            var at = written
             @inline(__always)
             func append(_ value: UInt32) {
                 var v = value
                 while v >= 0x80 {
-                    out[written] = UInt8(truncatingIfNeeded: v) | 0x80
-                    written += 1
+                    out[at] = UInt8(truncatingIfNeeded: v) | 0x80
+                    at += 1
                     v >>= 7
                 }
-                out[written] = UInt8(v)
-                written += 1
+                out[at] = UInt8(v)
+                at += 1
             }
-            let blocks = (postings + PrefixPostings.blockSize - 1) / PrefixPostings.blockSize
-            var blockLastDoc: [UInt32] = [], blockOffset: [UInt32] = []
-            var blockMaxTf: [UInt32] = [], blockMaxImpact: [Float] = [], blockStarts: [Bool] = []
-            blockLastDoc.reserveCapacity(blocks)
-            blockOffset.reserveCapacity(blocks)
-            blockMaxTf.reserveCapacity(blocks)
-            blockMaxImpact.reserveCapacity(blocks)
-            blockStarts.reserveCapacity(blocks)
             var count: UInt32 = 0
             var inBlock = 0, previous: UInt32 = 0
             var maxTf: UInt32 = 0, maxImpact: Float = 0, anyStarts = false
@@ -289,7 +297,7 @@ final class PrefixPostings: Sendable {
                             let doc = word << 6 | bits.trailingZeroBitCount
                             let bit: UInt64 = 1 << UInt64(doc & 63)
                             bits &= bits - 1
-                            if inBlock == 0 { blockOffset.append(UInt32(written)) }
+                            if inBlock == 0 { blockOffset.append(UInt32(at)) }
                             let tf = sums[doc]
                             sums[doc] = 0
                             let delta = UInt32(doc) - (count == 0 ? 0 : previous)
@@ -322,8 +330,8 @@ final class PrefixPostings: Sendable {
                 blockMaxImpact.append(maxImpact)
                 blockStarts.append(anyStarts)
             }
-            return List(bytes: Array(UnsafeBufferPointer(start: out, count: written)), blockLastDoc: blockLastDoc, blockOffset: blockOffset, blockMaxTf: blockMaxTf,
-                        blockMaxImpact: blockMaxImpact, blockStarts: blockStarts, count: count, maxDocFreq: maxDocFreq)
+            written = at
+            return count
         }
     }
 

@@ -21,8 +21,8 @@ final class PrefixSource: TermSource {
          impactScale: Float, tfScale: Float) {
         self.list = list
         firstBlock = Int(list.firstBlock[index])
-        blockCount = Int(list.firstBlock[index + 1]) - firstBlock
         postings = Int(list.postingCount[index])
+        blockCount = (postings + PrefixPostings.blockSize - 1) / PrefixPostings.blockSize
         self.impactScale = impactScale
         self.tfScale = tfScale
         let capacity = max(min(postings, PrefixPostings.blockSize), 1)

@@ -249,13 +249,14 @@ struct QueryPlanner {
 
     /// Every term starting with the last word (the earlier words as terms). In each segment a field's wide
     /// prefix reads its precomputed list (`PrefixPostings`) and a narrow one its few terms, so no prefix is
-    /// expanded to hundreds of terms here. Its idf is that of its most frequent term: per field, the sum over
-    /// segments of each segment's most frequent term's frequency (exactly that term's frequency when one
-    /// segment holds the field's terms, as after a merge; an upper bound of it otherwise).
+    /// expanded to hundreds of terms when one segment holds the field's terms. Its idf is that of its most
+    /// frequent term (document frequency summed over segments), as for any term group; a prefix with no word
+    /// character matches nothing.
     private func prefixPlan(_ text: String, scope: [Int]) -> QueryPlan {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
         guard let last = words.last else { return .none }
         let prefix = Self.foldedPrefix(String(last))
+        guard !prefix.isEmpty else { return .none }
         var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
         let key = Array(prefix.utf8)
         var fields: [QueryPlan.PrefixField] = []
@@ -264,12 +265,12 @@ struct QueryPlanner {
             for field in scope {
                 var places = [QueryPlan.PrefixPlace](repeating: .absent, count: snapshot.segments.count)
                 var fieldDF = 0
-                var found = false
+                var held: [(terms: FieldTerms, range: Range<Int>)] = []
                 for (ordinal, segment) in snapshot.segments.enumerated() {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                     let range = terms.prefixRange(k)
                     guard !range.isEmpty else { continue }
-                    found = true
+                    held.append((terms, range))
                     // The prefix itself, when a term, sorts first among the terms that start with it.
                     let exact: Int32 = terms.compare(range.lowerBound, k) == 0 ? Int32(range.lowerBound) : -1
                     var largest = exact >= 0 ? Int(terms.docFreq[Int(exact)]) : 0
@@ -281,18 +282,44 @@ struct QueryPlanner {
                         places[ordinal] = .terms(range, exact: exact)
                         for index in range { largest = max(largest, Int(terms.docFreq[index])) }
                     }
-                    fieldDF += largest
+                    fieldDF = largest
                 }
-                if found {
-                    fields.append(QueryPlan.PrefixField(field: field, places: places))
-                    df = max(df, fieldDF)
-                }
+                guard !held.isEmpty else { continue }
+                fields.append(QueryPlan.PrefixField(field: field, places: places))
+                // Several segments hold terms: a term's frequency is its sum over them.
+                df = max(df, held.count == 1 ? fieldDF : Self.largestDocFreq(held))
             }
         }
         if fields.isEmpty { return .none }
         let group = QueryPlan.prefix(fields: fields, idf: idf(df), label: "\(prefix)*")
         clauses.append(group)
         return clauses.count == 1 ? group : .and(clauses)
+    }
+
+    /// The largest document frequency, summed over segments, of the terms in `ranges` (per segment: its
+    /// dictionary of a field and a range of its terms in byte order): a k-way merge of the ranges that builds
+    /// no term.
+    static func largestDocFreq(_ ranges: [(terms: FieldTerms, range: Range<Int>)]) -> Int {
+        var heads = ranges.map(\.range.lowerBound)
+        var largest = 0
+        while true {
+            var smallest = -1
+            for s in ranges.indices where heads[s] < ranges[s].range.upperBound {
+                if smallest < 0 || ranges[s].terms.withTerm(heads[s], { ranges[smallest].terms.compare(heads[smallest], $0) > 0 }) {
+                    smallest = s
+                }
+            }
+            guard smallest >= 0 else { return largest }
+            var df = 0
+            ranges[smallest].terms.withTerm(heads[smallest]) { key in
+                for s in ranges.indices where heads[s] < ranges[s].range.upperBound
+                    && (s == smallest || ranges[s].terms.compare(heads[s], key) == 0) {
+                    df += Int(ranges[s].terms.docFreq[heads[s]])
+                    heads[s] += 1
+                }
+            }
+            largest = max(largest, df)
+        }
     }
 
     /// Ascending term indices of one segment's dictionary of a field.
@@ -487,7 +514,15 @@ struct QueryPlanner {
     private static func hasWideGroup(_ plan: QueryPlan) -> Bool {
         switch plan {
         case .group(let entries, _, _): return entries.count >= MaterializedGroupIterator.minimumSources
-        case .prefix: return true
+        case .prefix(let fields, _, _):
+            // Wide when some segment reads a list or many terms for it.
+            return fields.contains { $0.places.contains {
+                switch $0 {
+                case .list: return true
+                case .terms(let range, _): return range.count >= MaterializedGroupIterator.minimumSources
+                case .absent: return false
+                }
+            } }
         case .boost(let inner, _): return hasWideGroup(inner)
         case .or(let clauses): return clauses.contains(where: hasWideGroup)
         case .not(let include, _): return hasWideGroup(include)
