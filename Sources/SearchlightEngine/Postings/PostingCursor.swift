@@ -169,20 +169,8 @@ final class PostingCursor {
         if firstBlock < 0 {
             if block < 0 { load(0) }
         } else if block < 0 || Int(segment.skipLastDoc[firstBlock + block]) < target {
-            // Gallop over the skip entries, then binary search.
-            var low = max(block, 0)
-            var step = 1
-            var high = low
-            while high < blockCount, Int(segment.skipLastDoc[firstBlock + high]) < target {
-                low = high + 1
-                high += step
-                step <<= 1
-            }
-            high = min(high, blockCount)
-            while low < high {
-                let mid = (low + high) >> 1
-                if Int(segment.skipLastDoc[firstBlock + mid]) < target { low = mid + 1 } else { high = mid }
-            }
+            let low = BlockSkip.firstBlock(atLeast: target, lastDocs: segment.skipLastDoc, base: firstBlock,
+                                           from: max(block, 0), count: blockCount)
             if low >= blockCount {
                 doc = Self.end
                 return doc

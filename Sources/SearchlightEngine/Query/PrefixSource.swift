@@ -81,18 +81,8 @@ final class PrefixSource: TermSource {
     override func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
         if block < 0 || Int(list.blockLastDoc[firstBlock + block]) < target {
-            // Gallop over the blocks' last documents, then binary search.
-            var low = max(block, 0), step = 1, high = low
-            while high < blockCount, Int(list.blockLastDoc[firstBlock + high]) < target {
-                low = high + 1
-                high += step
-                step <<= 1
-            }
-            high = min(high, blockCount)
-            while low < high {
-                let mid = (low + high) >> 1
-                if Int(list.blockLastDoc[firstBlock + mid]) < target { low = mid + 1 } else { high = mid }
-            }
+            let low = BlockSkip.firstBlock(atLeast: target, lastDocs: list.blockLastDoc, base: firstBlock,
+                                           from: max(block, 0), count: blockCount)
             if low >= blockCount {
                 doc = Int.max
                 return doc
