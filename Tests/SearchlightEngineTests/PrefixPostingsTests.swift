@@ -56,6 +56,7 @@ final class PrefixPostingsTests: XCTestCase {
                 let wide = Set(longer.filter { $0.value > PrefixPostings.minimumExpansions }.keys)
                 XCTAssertFalse(wide.isEmpty, "the corpus must have wide prefixes")
                 let lists = try XCTUnwrap(segment.prefixPostings(field: f))
+                var totalBlocks = 0
                 XCTAssertEqual(Set((0..<lists.count).map { String(decoding: lists.key($0), as: UTF8.self) }), wide)
                 XCTAssertEqual((0..<lists.count).map { lists.key($0) },
                                (0..<lists.count).map { lists.key($0) }.sorted { $0.lexicographicallyPrecedes($1) })
@@ -84,6 +85,7 @@ final class PrefixPostingsTests: XCTestCase {
                     // Blocks: their last documents and bounds.
                     let blocks = Int(lists.firstBlock[index])..<Int(lists.firstBlock[index]) + (actual.count + PrefixPostings.blockSize - 1) / PrefixPostings.blockSize
                     XCTAssertLessThanOrEqual(blocks.upperBound, lists.blockLastDoc.count)
+                    totalBlocks += blocks.count
                     for (number, block) in blocks.enumerated() {
                         let postings = actual[(number * PrefixPostings.blockSize)..<min((number + 1) * PrefixPostings.blockSize, actual.count)]
                         XCTAssertEqual(Int(lists.blockLastDoc[block]), postings.last?.doc)
@@ -94,6 +96,9 @@ final class PrefixPostingsTests: XCTestCase {
                     }
                     checked += 1
                 }
+                // The lists' blocks, together, are every block: none shared, none skipped.
+                XCTAssertEqual(totalBlocks, lists.blockLastDoc.count)
+                XCTAssertEqual(Set((0..<lists.count).map { lists.firstBlock[$0] }).count, lists.count)
             }
         }
         XCTAssertGreaterThan(checked, 20)
@@ -317,15 +322,69 @@ final class PrefixPostingsTests: XCTestCase {
         }
     }
 
-    /// A prefix without a word character has nothing to complete: it matches nothing (it used to expand to
-    /// the 256 most frequent terms of the index, and uncapped it would read every term).
+    /// Text without a word character has nothing to complete: it matches nothing (it used to expand to the
+    /// 256 most frequent terms of the index, and uncapped it would read every term). Trailing words without
+    /// one ("ab -") leave the word before them as the prefix.
     func testPrefixWithoutWordCharactersMatchesNothing() throws {
         let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 50, seed: 3)
         let snapshot = try writer.commit()
-        for text in ["", "-", " ", "…", "a -"] {
+        for text in ["", "-", " ", "…", "- -"] {
             XCTAssertEqual(snapshot.count(.prefix(text)), 0, "'\(text)'")
         }
-        XCTAssertGreaterThan(snapshot.count(.prefix("a")), 0)
+        XCTAssertGreaterThan(snapshot.count(.prefix("ab")), 0)
+        XCTAssertEqual(snapshot.matches(.prefix("ab -")), snapshot.matches(.prefix("ab")))
+        XCTAssertEqual(snapshot.matches(.prefix("ab - …")), snapshot.matches(.prefix("ab")))
+        XCTAssertEqual(snapshot.matches(.prefix("abc ab -")), snapshot.matches(.prefix("abc ab")))
+    }
+
+    /// The largest summed frequency across segments, from candidate terms only, equals a brute-force sum over
+    /// every distinct term: terms in some segments only, one-term ranges, frequencies tied and far apart.
+    func testLargestDocFreqAcrossSegmentsEqualsBruteForce() throws {
+        var g = Generator(state: 404)
+        for round in 0..<40 {
+            var dictionaries: [(terms: FieldTerms, range: Range<Int>)] = []
+            var totals: [[UInt8]: Int] = [:]
+            for _ in 0..<(1 + g.int(4)) {
+                var frequencies: [[UInt8]: UInt32] = [:]
+                for _ in 0..<(1 + g.int(40)) {
+                    let word = Array("p".utf8) + (0..<(1 + g.int(3))).map { _ in g.pick(Array("abc".utf8)) }
+                    frequencies[word] = UInt32(1 + (g.chance(0.1) ? g.int(500) : g.int(6)))
+                }
+                let sorted = frequencies.keys.sorted { $0.lexicographicallyPrecedes($1) }
+                var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+                for word in sorted {
+                    bytes += word
+                    offsets.append(UInt32(bytes.count))
+                    totals[word, default: 0] += Int(frequencies[word]!)
+                }
+                let zeros = [UInt32](repeating: 0, count: sorted.count)
+                let terms = FieldTerms(bytes: bytes, offsets: offsets, docFreq: sorted.map { frequencies[$0]! },
+                                       postingStart: zeros, blockStart: zeros, positionStart: zeros)
+                dictionaries.append((terms, 0..<sorted.count))
+            }
+            XCTAssertEqual(QueryPlanner.largestDocFreq(dictionaries), totals.values.max(), "round \(round)")
+        }
+    }
+
+    /// A prefix with few terms per field but many over its fields (5 in each of 3: 15 sources, as a group counts
+    /// them) is wide: under a one-document conjunction clause it is walked to that document, not decoded whole
+    /// (a second review found it materialized; before lists, every prefix counted as wide).
+    func testPrefixWideOverItsFieldsIsWalkedUnderARareClause() throws {
+        let writer = IndexWriter()
+        let a = try writer.registerField("a", .text(weight: 1))
+        let b = try writer.registerField("b", .text(weight: 1))
+        let c = try writer.registerField("c", .text(weight: 1))
+        for i in 0..<3000 {
+            let w = "zq" + String(i % 5)
+            try writer.upsert(Document(id: "d\(i)", values: [(a, .text("\(w) x")), (b, .text("\(w) y")), (c, .text("\(w) z"))]))
+        }
+        try writer.upsert(Document(id: "rare", values: [(a, .text("rareword zq1"))]))
+        let snapshot = try writer.commit()
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(.and([.term("rareword"), .prefix("zq")]), scope: planner.resolve(.defaultFields))
+        let iterator = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true, root: true) as? ConjunctionIterator)
+        XCTAssertFalse(iterator.children.contains { $0 is MaterializedGroupIterator })
+        XCTAssertEqual(snapshot.count(.and([.term("rareword"), .prefix("zq")])), 1)
     }
 }

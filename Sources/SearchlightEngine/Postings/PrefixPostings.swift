@@ -119,7 +119,7 @@ final class PrefixPostings: Sendable {
         var postingCount = [UInt32](repeating: 0, count: wide.count)
         var maxDocFreq = [UInt32](repeating: 0, count: wide.count)
         var byteStart = [Int](repeating: 0, count: wide.count)
-        for k in wide.indices.reversed() {
+        for k in wide.indices.reversed() where !builder.overflowed {
             let prefix = wide[k]
             var next = k + 1, t = prefix.expansions.lowerBound
             var largest: UInt32 = 0
@@ -149,11 +149,14 @@ final class PrefixPostings: Sendable {
             keyBytes.append(contentsOf: terms.bytes[prefix.key])
             keyOffsets.append(UInt32(keyBytes.count))
         }
-        return PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
-                              postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: builder.blockLastDoc,
-                              blockOffset: builder.blockOffset, blockMaxTf: builder.blockMaxTf,
-                              blockMaxImpact: builder.blockMaxImpact, blockStarts: builder.blockStarts,
-                              bytes: Array(UnsafeBufferPointer(start: builder.bytes, count: builder.written)))
+        // The builder owns the buffer the bytes are copied from.
+        return withExtendedLifetime(builder) {
+            PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
+                           postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: builder.blockLastDoc,
+                           blockOffset: builder.blockOffset, blockMaxTf: builder.blockMaxTf,
+                           blockMaxImpact: builder.blockMaxImpact, blockStarts: builder.blockStarts,
+                           bytes: Array(UnsafeBufferPointer(start: builder.bytes, count: builder.written)))
+        }
     }
 
     /// Accumulates one list at a time over the segment's documents (summed frequencies, and bitsets of the

@@ -250,13 +250,15 @@ struct QueryPlanner {
     /// Every term starting with the last word (the earlier words as terms). In each segment a field's wide
     /// prefix reads its precomputed list (`PrefixPostings`) and a narrow one its few terms, so no prefix is
     /// expanded to hundreds of terms when one segment holds the field's terms. Its idf is that of its most
-    /// frequent term (document frequency summed over segments), as for any term group; a prefix with no word
+    /// frequent term (document frequency summed over segments), as for any term group. Text without a word
     /// character matches nothing.
     private func prefixPlan(_ text: String, scope: [Int]) -> QueryPlan {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        // Trailing words without a word character ("alpha -") leave nothing to complete: the word before is the
+        // prefix.
+        while let last = words.last, Self.foldedPrefix(String(last)).isEmpty { words.removeLast() }
         guard let last = words.last else { return .none }
         let prefix = Self.foldedPrefix(String(last))
-        guard !prefix.isEmpty else { return .none }
         var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
         let key = Array(prefix.utf8)
         var fields: [QueryPlan.PrefixField] = []
@@ -297,29 +299,37 @@ struct QueryPlanner {
     }
 
     /// The largest document frequency, summed over segments, of the terms in `ranges` (per segment: its
-    /// dictionary of a field and a range of its terms in byte order): a k-way merge of the ranges that builds
-    /// no term.
+    /// dictionary of a field and a range of its terms in byte order). The largest single-segment frequency L is
+    /// a lower bound, and the term that wins holds at least ⌈L / segments⌉ in some segment: only such terms are
+    /// looked up in the other segments (a scan of frequencies, then a moving search per segment). A full merge
+    /// of the ranges compared every term of every segment: tens of milliseconds for a one-letter prefix.
     static func largestDocFreq(_ ranges: [(terms: FieldTerms, range: Range<Int>)]) -> Int {
-        var heads = ranges.map(\.range.lowerBound)
-        var largest = 0
-        while true {
-            var smallest = -1
-            for s in ranges.indices where heads[s] < ranges[s].range.upperBound {
-                if smallest < 0 || ranges[s].terms.withTerm(heads[s], { ranges[smallest].terms.compare(heads[smallest], $0) > 0 }) {
-                    smallest = s
-                }
+        var lower = 0
+        for (terms, range) in ranges {
+            terms.docFreq.withUnsafeBufferPointer { frequencies in
+                for index in range { lower = max(lower, Int(frequencies[index])) }
             }
-            guard smallest >= 0 else { return largest }
-            var df = 0
-            ranges[smallest].terms.withTerm(heads[smallest]) { key in
-                for s in ranges.indices where heads[s] < ranges[s].range.upperBound
-                    && (s == smallest || ranges[s].terms.compare(heads[s], key) == 0) {
-                    df += Int(ranges[s].terms.docFreq[heads[s]])
-                    heads[s] += 1
-                }
-            }
-            largest = max(largest, df)
         }
+        let threshold = UInt32(max(1, (lower + ranges.count - 1) / ranges.count))
+        var largest = lower
+        for (s, (terms, range)) in ranges.enumerated() {
+            // Where each other segment's search resumes: candidates come in byte order.
+            var from = ranges.map(\.range.lowerBound)
+            for index in range where terms.docFreq[index] >= threshold {
+                var total = Int(terms.docFreq[index])
+                terms.withTerm(index) { key in
+                    for (o, other) in ranges.enumerated() where o != s {
+                        let at = other.terms.lowerBound(key, from: from[o])
+                        from[o] = at
+                        if at < other.range.upperBound, other.terms.compare(at, key) == 0 {
+                            total += Int(other.terms.docFreq[at])
+                        }
+                    }
+                }
+                largest = max(largest, total)
+            }
+        }
+        return largest
     }
 
     /// Ascending term indices of one segment's dictionary of a field.
@@ -515,14 +525,19 @@ struct QueryPlanner {
         switch plan {
         case .group(let entries, _, _): return entries.count >= MaterializedGroupIterator.minimumSources
         case .prefix(let fields, _, _):
-            // Wide when some segment reads a list or many terms for it.
-            return fields.contains { $0.places.contains {
-                switch $0 {
-                case .list: return true
-                case .terms(let range, _): return range.count >= MaterializedGroupIterator.minimumSources
-                case .absent: return false
+            // Wide when some segment reads a list for it, or many terms over all its fields (as a group counts).
+            let segments = fields.map(\.places.count).max() ?? 0
+            return (0..<segments).contains { ordinal in
+                var terms = 0
+                for prefix in fields where ordinal < prefix.places.count {
+                    switch prefix.places[ordinal] {
+                    case .list: return true
+                    case .terms(let range, _): terms += range.count
+                    case .absent: break
+                    }
                 }
-            } }
+                return terms >= MaterializedGroupIterator.minimumSources
+            }
         case .boost(let inner, _): return hasWideGroup(inner)
         case .or(let clauses): return clauses.contains(where: hasWideGroup)
         case .not(let include, _): return hasWideGroup(include)
