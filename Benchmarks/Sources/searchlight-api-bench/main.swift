@@ -250,7 +250,11 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
 }
 
-if options.buildOnly { exit(0) }
+// exit() skips the top-level defers: the decompressed corpus is removed here.
+if options.buildOnly {
+    try? FileManager.default.removeItem(at: plain)
+    exit(0)
+}
 let workload = try BenchQuery.parseWorkload(String(contentsOfFile: options.queries, encoding: .utf8))
 // As-you-type: the two-word (and2) queries with the last word cut to a prefix of at least 3 letters.
 let typed: [String] = workload.filter { $0.kind == "and2" }.map { query in
