@@ -7,8 +7,9 @@
 ///
 /// A list holds the strictly longer terms only: the prefix itself, when it is a term, keeps its own postings,
 /// so exact-match boosts still see it. Encoding per posting: `varint(doc delta << 3 | starts << 2 | t)` with
-/// t = tf when tf ≤ 3, else t = 0 and `varint(tf)` follows (summed frequencies above 1 are common); blocks of `blockSize` postings with their last document, byte offset and
-/// best-case impact, as the segment's skip entries.
+/// t = tf when tf ≤ 3, else t = 0 and `varint(tf)` follows (summed frequencies above 1 are common). Blocks of
+/// `blockSize` postings keep their last document, byte offset and best-case impact, as the segment's skip
+/// entries do.
 final class PrefixPostings: Sendable {
     /// A prefix gets a list when more than this many terms extend it (fewer are expanded at query time).
     static let minimumExpansions = 48
@@ -23,8 +24,8 @@ final class PrefixPostings: Sendable {
     let firstBlock: [UInt32]
     let postingCount: [UInt32]
     let maxDocFreq: [UInt32]
-    /// Per block: last document, byte offset in `bytes`, max summed
-    /// frequency, max `tf / (length + C0)`, and whether a term starts the field in one of its documents.
+    /// Per block: last document, byte offset in `bytes`, max summed frequency, max `tf / (length + C0)`, and
+    /// whether a term starts the field in one of its documents.
     let blockLastDoc: [UInt32]
     let blockOffset: [UInt32]
     let blockMaxTf: [UInt32]
@@ -37,7 +38,8 @@ final class PrefixPostings: Sendable {
     /// Heap bytes held.
     var memoryBytes: Int {
         keyBytes.count + 4 * (keyOffsets.count + firstBlock.count + postingCount.count + maxDocFreq.count)
-            + 4 * (blockLastDoc.count + blockOffset.count + blockMaxTf.count + blockMaxImpact.count) + blockStarts.count + bytes.count
+            + 4 * (blockLastDoc.count + blockOffset.count + blockMaxTf.count + blockMaxImpact.count)
+            + blockStarts.count + bytes.count
     }
 
     private init(keyBytes: [UInt8], keyOffsets: [UInt32], firstBlock: [UInt32], postingCount: [UInt32],
