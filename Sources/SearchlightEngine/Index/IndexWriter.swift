@@ -422,7 +422,11 @@ public final class IndexWriter {
     func restore(segments: [Segment], live: [Bitset], schema: Schema, generation: UInt64) {
         pendingMerge = nil
         self.schema = schema
-        for segment in segments { segment.buildPrefixPostings() }
+        // Opening a store must stay fast (2 s for a million items): the lists are built on another thread, and
+        // a query that needs one before it is ready builds or waits for it (`Segment.prefixPostings`).
+        DispatchQueue.global(qos: .utility).async {
+            for segment in segments { segment.buildPrefixPostings() }
+        }
         self.segments = segments
         self.live = live
         self.generation = generation
