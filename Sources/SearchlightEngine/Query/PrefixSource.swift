@@ -105,8 +105,7 @@ final class PrefixSource: TermSource {
 
     /// Never the query text itself; and no boost at all in a block where none of its terms starts the field.
     override func boostCeiling(prefix: Float, exact: Float) -> Float {
-        guard primary else { return 1 }
-        guard doc >= 0, doc != Int.max else { return prefix }
+        guard primary, doc >= 0, doc != Int.max else { return maximumBoost(prefix: prefix, exact: exact) }
         return list.blockStarts[firstBlock + block] ? prefix : 1
     }
 

@@ -41,7 +41,7 @@ final class TermGroupIterator: DocIterator {
         self.parameters = parameters
         self.label = label
         let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
-        primaryFactor = sources.reduce(1) { max($0, $1.primary ? ($1.isExact ? prefixFactor * exactFactor : prefixFactor) : 1) }
+        primaryFactor = sources.reduce(1) { max($0, $1.maximumBoost(prefix: prefixFactor, exact: exactFactor)) }
         matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
         heap = matching + max(sources.count, 1)
         refs = UnsafeMutablePointer<Unmanaged<TermSource>>.allocate(capacity: max(sources.count, 1))
@@ -235,7 +235,7 @@ final class TermGroupIterator: DocIterator {
         boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1) * factor
     }
 
-    /// The primary-boost ceiling of source `index` over its current block window.
+    /// The primary-boost ceiling of `source` over its current block window.
     @inline(__always)
     private func ceiling(_ source: TermSource) -> Float {
         source.primary ? source.boostCeiling(prefix: 1 + parameters.primaryPrefixBoost, exact: 1 + parameters.primaryExactBoost) : 1

@@ -45,12 +45,15 @@ class TermSource {
     /// one up to `lastDoc`; nil when unknown.
     func blockWindow() -> (weight: Float, lastDoc: Int)? { nil }
 
-    /// The largest primary-field boost factor this source can give a document of its current block window:
-    /// none outside a primary field, the prefix boost unless the source can equal the field (the query text
-    /// itself), both otherwise.
-    func boostCeiling(prefix: Float, exact: Float) -> Float {
+    /// The largest primary-field boost factor this source can give any document: none outside a primary field,
+    /// the prefix boost unless the source can equal the field (the query text itself), both otherwise.
+    final func maximumBoost(prefix: Float, exact: Float) -> Float {
         primary ? (isExact ? prefix * exact : prefix) : 1
     }
+
+    /// The largest primary-field boost factor this source can give a document of its current block window
+    /// (`maximumBoost` unless a source knows its blocks better).
+    func boostCeiling(prefix: Float, exact: Float) -> Float { maximumBoost(prefix: prefix, exact: exact) }
 }
 
 /// A term's postings in one field.
