@@ -112,18 +112,23 @@ public struct IndexSnapshot: Sendable {
         let plan = planner.plan(query, scope: defaults)
         let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
         let window = options.rescore == nil ? limit : max(limit, options.rescoreWindow)
-        var top = TopK(k: window)
-        for ordinal in segments.indices {
-            var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
-            if iterator is EmptyIterator { continue }
-            if let filterPlan {
-                let filter = planner.iterator(filterPlan, segment: ordinal, scored: false)
-                if filter is EmptyIterator { continue }
-                iterator = FilteredIterator(scoring: iterator, filter: filter)
+        var hits: [SearchHit]
+        if let read = championSearch(query, plan: plan, planner: &planner, window: window, options: options) {
+            hits = read
+        } else {
+            var top = TopK(k: window)
+            for ordinal in segments.indices {
+                var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
+                if iterator is EmptyIterator { continue }
+                if let filterPlan {
+                    let filter = planner.iterator(filterPlan, segment: ordinal, scored: false)
+                    if filter is EmptyIterator { continue }
+                    iterator = FilteredIterator(scoring: iterator, filter: filter)
+                }
+                collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
             }
-            collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
+            hits = top.sorted()
         }
-        var hits = top.sorted()
         if let rescore = options.rescore {
             hits = hits.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }
                 .sorted(by: SearchHit.ranksBefore)
@@ -131,7 +136,7 @@ public struct IndexSnapshot: Sendable {
         return Array(hits.prefix(limit))
     }
 
-    private func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?, into top: inout TopK) {
+    func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?, into top: inout TopK) {
         let alive = live[ordinal]
         let segment = segments[ordinal]
         // Block-max pruning: once the heap is full, a window of documents whose score bound cannot beat

@@ -256,6 +256,7 @@ public final class IndexWriter {
         if !buffer.isEmpty {
             let segment = try buffer.seal()
             segment.buildPrefixPostings()
+            segment.buildChampionLists(scope: championScope)
             let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
             idleBudget = overflow ? Int.max / 4 : min(idleBudget + credit, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -295,6 +296,9 @@ public final class IndexWriter {
         return publish()
     }
 
+    /// What new segments' champion lists rank for: the default fields and ranking parameters now.
+    private var championScope: ChampionLists.Scope? { ChampionLists.Scope(schema: schema, parameters: parameters) }
+
     /// The writer's state as the next snapshot.
     private func publish() -> IndexSnapshot {
         generation += 1
@@ -310,12 +314,13 @@ public final class IndexWriter {
         guard !groups.isEmpty else { return }
         if mergesInBackground { return startInBackground(groups) }
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
-        install(groups: groups, merged: try Self.build(sources), sources: sources)
+        install(groups: groups, merged: try Self.build(sources, champions: championScope), sources: sources)
     }
 
     /// Starts merging each group of segments into one on the merge thread (`pendingMerge`).
     private func startInBackground(_ groups: [[Int]], idle: Bool = false) {
-        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } }, idle: idle)
+        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } }, idle: idle,
+                                   champions: championScope)
         let finished = onMergeFinished
         startMerge {
             pending.run()
@@ -343,7 +348,7 @@ public final class IndexWriter {
     }
 
     /// The merged segments of `sources` (one per group; nil for a group with no live document).
-    fileprivate static func build(_ sources: [[(Segment, Bitset)]]) throws(EngineError) -> [Segment?] {
+    fileprivate static func build(_ sources: [[(Segment, Bitset)]], champions: ChampionLists.Scope?) throws(EngineError) -> [Segment?] {
         var merged: [Segment?] = []
         for group in sources {
             // Segments without deleted documents (a commit's batches, the common case) merge by streams.
@@ -357,7 +362,10 @@ public final class IndexWriter {
             merged.append(builder.isEmpty ? nil : try builder.seal())
         }
         // Built here, off the writer's thread when the merge runs in the background.
-        for segment in merged { segment?.buildPrefixPostings() }
+        for segment in merged {
+            segment?.buildPrefixPostings()
+            segment?.buildChampionLists(scope: champions)
+        }
         return merged
     }
 
@@ -424,8 +432,12 @@ public final class IndexWriter {
         self.schema = schema
         // Opening a store must stay fast (2 s for a million items): the lists are built on another thread, and
         // a query that needs one before it is ready builds or waits for it (`Segment.prefixPostings`).
+        let champions = ChampionLists.Scope(schema: schema, parameters: parameters)
         DispatchQueue.global(qos: .utility).async {
-            for segment in segments { segment.buildPrefixPostings() }
+            for segment in segments {
+                segment.buildPrefixPostings()
+                segment.buildChampionLists(scope: champions)
+            }
         }
         self.segments = segments
         self.live = live
@@ -464,17 +476,20 @@ private final class PendingMerge: Sendable {
     let sources: [[(Segment, Bitset)]]
     /// Started by `mergeWhileIdle()` (commits never wait for it).
     let isIdle: Bool
+    /// What the merged segments' champion lists rank for (the writer's default fields when the merge started).
+    let champions: ChampionLists.Scope?
     private let result = Mutex<Result<[Segment?], EngineError>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(sources: [[(Segment, Bitset)]], idle: Bool) {
+    init(sources: [[(Segment, Bitset)]], idle: Bool, champions: ChampionLists.Scope?) {
         self.sources = sources
         isIdle = idle
+        self.champions = champions
     }
 
     func run() {
         let outcome = Result { () throws(EngineError) -> [Segment?] in
-            let merged = try IndexWriter.build(sources)
+            let merged = try IndexWriter.build(sources, champions: champions)
             // Typo-tolerant searches walked the sources' vocabularies: build the merged segment's here, off the
             // query path, so the first such search after the merge is published does not pay for it.
             for (group, segment) in zip(sources, merged) {

@@ -48,6 +48,8 @@ final class Segment: Sendable {
     /// The precomputed lists of each field's wide prefixes (`PrefixPostings`), by field: derived, built on first
     /// use (or by `buildPrefixPostings()` when the segment is made); a nil entry: the field has none.
     private let prefixCache = Mutex<[Int: PrefixPostings?]>([:])
+    /// The champion lists of the default fields, once built (`buildChampionLists`); queries never wait for them.
+    private let championCache = Mutex<ChampionLists?>(nil)
 
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
@@ -141,6 +143,22 @@ final class Segment: Sendable {
     func buildPrefixPostings() {
         for field in fieldTerms.indices where fieldTerms[field] != nil { _ = prefixPostings(field: field) }
     }
+
+    /// The champion lists built so far (nil: none yet).
+    var championLists: ChampionLists? { championCache.withLock { $0 } }
+
+    /// Builds the champion lists of `scope` (after the prefix lists, which they read) unless they are there:
+    /// writers call it on the segments they seal, merge or load. Built outside the lock: a search meanwhile
+    /// reads the postings instead.
+    func buildChampionLists(scope: ChampionLists.Scope?) {
+        guard let scope, championCache.withLock({ $0?.scope != scope }) else { return }
+        buildPrefixPostings()
+        guard let built = ChampionLists.build(segment: self, scope: scope) else { return }
+        championCache.withLock { $0 = built }
+    }
+
+    /// Bytes of the champion lists (0 before they are built).
+    var championMemoryBytes: Int { championCache.withLock { $0?.memoryBytes ?? 0 } }
 
     /// Bytes of the prefix lists built so far.
     var prefixMemoryBytes: Int {
@@ -267,7 +285,7 @@ final class Segment: Sendable {
         for o in numericOffsets { total += o.capacity * 4 }
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
-        return total + vocabularyMemoryBytes + prefixMemoryBytes
+        return total + vocabularyMemoryBytes + prefixMemoryBytes + championMemoryBytes
     }
 
     /// Bytes per component, for diagnosing where memory goes.
@@ -279,6 +297,7 @@ final class Segment: Sendable {
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
             "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "prefixPostings": prefixMemoryBytes,
+            "championLists": championMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4 + domains.reduce(0) { $0 + $1.utf8.count + 16 },

@@ -36,7 +36,7 @@ final class MaterializedGroupIterator: DocIterator {
 
     /// The final score of a document from its weighted frequency, as `TermGroupIterator.score()` computes it.
     @inline(__always)
-    private static func score(_ w: Float, boost: Float, idf: Float, parameters: RankingParameters,
+    static func score(_ w: Float, boost: Float, idf: Float, parameters: RankingParameters,
                               startsPrimary: Bool, equalsPrimary: Bool) -> Float {
         var value = boost * idf * w * (parameters.k1 + 1) / (w + parameters.k1)
         if startsPrimary { value *= 1 + parameters.primaryPrefixBoost }

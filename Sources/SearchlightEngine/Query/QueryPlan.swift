@@ -247,19 +247,24 @@ struct QueryPlanner {
         return String(view)
     }
 
+    /// The words of a prefix query's text before the last, and the last one folded (the prefix); nil when no
+    /// word has a word character. Trailing words without a word character ("alpha -") leave nothing to
+    /// complete: the word before is the prefix.
+    static func prefixWords(_ text: String) -> (earlier: [Substring], prefix: String)? {
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        while let last = words.last, foldedPrefix(String(last)).isEmpty { words.removeLast() }
+        guard let last = words.popLast() else { return nil }
+        return (words, foldedPrefix(String(last)))
+    }
+
     /// Every term starting with the last word (the earlier words as terms). In each segment a field's wide
     /// prefix reads its precomputed list (`PrefixPostings`) and a narrow one its few terms, so no prefix is
     /// expanded to hundreds of terms when one segment holds the field's terms. Its idf is that of its most
     /// frequent term (document frequency summed over segments), as for any term group. Text without a word
     /// character matches nothing.
     private func prefixPlan(_ text: String, scope: [Int]) -> QueryPlan {
-        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-        // Trailing words without a word character ("alpha -") leave nothing to complete: the word before is the
-        // prefix.
-        while let last = words.last, Self.foldedPrefix(String(last)).isEmpty { words.removeLast() }
-        guard let last = words.last else { return .none }
-        let prefix = Self.foldedPrefix(String(last))
-        var clauses = words.dropLast().map { textPlan(String($0), scope: scope) }
+        guard let (words, prefix) = Self.prefixWords(text) else { return .none }
+        var clauses = words.map { textPlan(String($0), scope: scope) }
         let key = Array(prefix.utf8)
         var fields: [QueryPlan.PrefixField] = []
         var df = 0
@@ -273,17 +278,8 @@ struct QueryPlanner {
                     let range = terms.prefixRange(k)
                     guard !range.isEmpty else { continue }
                     held.append((terms, range))
-                    // The prefix itself, when a term, sorts first among the terms that start with it.
-                    let exact: Int32 = terms.compare(range.lowerBound, k) == 0 ? Int32(range.lowerBound) : -1
-                    var largest = exact >= 0 ? Int(terms.docFreq[Int(exact)]) : 0
-                    if range.count > PrefixPostings.minimumExpansions,
-                       let lists = segment.prefixPostings(field: field), let list = lists.find(k) {
-                        places[ordinal] = .list(list, exact: exact)
-                        largest = max(largest, Int(lists.maxDocFreq[list]))
-                    } else {
-                        places[ordinal] = .terms(range, exact: exact)
-                        for index in range { largest = max(largest, Int(terms.docFreq[index])) }
-                    }
+                    let (place, largest) = Self.prefixPlace(k, range: range, terms: terms, segment: segment, field: field)
+                    places[ordinal] = place
                     fieldDF = largest
                 }
                 guard !held.isEmpty else { continue }
@@ -296,6 +292,39 @@ struct QueryPlanner {
         let group = QueryPlan.prefix(fields: fields, idf: idf(df), label: "\(prefix)*")
         clauses.append(group)
         return clauses.count == 1 ? group : .and(clauses)
+    }
+
+    /// Where the terms starting with `key` (at `range`, not empty, of `terms`, one segment's dictionary of
+    /// `field`) are read from: the prefix's precomputed list when it has one there, else its few terms; with the
+    /// largest document frequency among them.
+    static func prefixPlace(_ key: UnsafeBufferPointer<UInt8>, range: Range<Int>, terms: FieldTerms, segment: Segment,
+                            field: Int) -> (place: QueryPlan.PrefixPlace, largest: Int) {
+        // The prefix itself, when a term, sorts first among the terms that start with it.
+        let exact: Int32 = terms.compare(range.lowerBound, key) == 0 ? Int32(range.lowerBound) : -1
+        var largest = exact >= 0 ? Int(terms.docFreq[Int(exact)]) : 0
+        if range.count > PrefixPostings.minimumExpansions,
+           let lists = segment.prefixPostings(field: field), let list = lists.find(key) {
+            return (.list(list, exact: exact), max(largest, Int(lists.maxDocFreq[list])))
+        }
+        for index in range { largest = max(largest, Int(terms.docFreq[index])) }
+        return (.terms(range, exact: exact), largest)
+    }
+
+    /// The terms (and list) a prefix reads in one segment's dictionary of `field`, as a group scores them.
+    static func foundTerms(_ place: QueryPlan.PrefixPlace, field: Int, terms: FieldTerms, segment: Segment) -> [FoundTerm] {
+        switch place {
+        case .absent:
+            return []
+        case .list(let list, let exact):
+            var found: [FoundTerm] = []
+            if exact >= 0 { found.append(FoundTerm(field: field, terms: terms, index: Int(exact), isExact: true)) }
+            if let prefixes = segment.prefixPostings(field: field) {
+                found.append(FoundTerm(field: field, terms: terms, index: list, isExact: false, prefixes: prefixes))
+            }
+            return found
+        case .terms(let range, let exact):
+            return range.map { FoundTerm(field: field, terms: terms, index: $0, isExact: $0 == Int(exact)) }
+        }
     }
 
     /// The largest document frequency, summed over segments, of the terms in `ranges` (per segment: its
@@ -579,18 +608,7 @@ struct QueryPlanner {
             for prefix in fields {
                 guard ordinal < prefix.places.count,
                       let terms = segment.terms(FieldID(rawValue: UInt16(prefix.field))) else { continue }
-                switch prefix.places[ordinal] {
-                case .absent:
-                    continue
-                case .list(let list, let exact):
-                    if exact >= 0 { found.append(FoundTerm(field: prefix.field, terms: terms, index: Int(exact), isExact: true)) }
-                    guard let prefixes = segment.prefixPostings(field: prefix.field) else { continue }
-                    found.append(FoundTerm(field: prefix.field, terms: terms, index: list, isExact: false, prefixes: prefixes))
-                case .terms(let range, let exact):
-                    for index in range {
-                        found.append(FoundTerm(field: prefix.field, terms: terms, index: index, isExact: index == Int(exact)))
-                    }
-                }
+                found += Self.foundTerms(prefix.places[ordinal], field: prefix.field, terms: terms, segment: segment)
             }
             return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
         case .phrase(let fields, let terms, let offsets, let idf, let label):

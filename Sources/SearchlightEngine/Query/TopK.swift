@@ -107,6 +107,9 @@ public struct SearchOptions: Sendable {
     public var rescoreWindow: Int
     /// Leaf plans shared with the caller's other searches of this snapshot (`PlanMemo`).
     public var memo: PlanMemo?
+    /// Whether a lone term or prefix may be answered from the segments' champion lists (same hits; tests
+    /// turn it off to compare).
+    package var championLists = true
 
     public init(limit: Int = 20, filter: Query? = nil, boostField: FieldID? = nil,
                 rescore: (@Sendable (DocAddress, Float) -> Float)? = nil, rescoreWindow: Int = 100, memo: PlanMemo? = nil) {

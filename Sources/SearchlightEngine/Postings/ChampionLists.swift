@@ -1,0 +1,456 @@
+/// For each term and prefix with many postings in a segment's default fields, the documents that rank first for
+/// it alone: a ranked search for one word or one prefix reads these few documents instead of decoding thousands
+/// of postings ("champion lists": Manning, Raghavan and Schütze, *Introduction to Information Retrieval*, §7.1.3).
+///
+/// A list keeps the segment's best `capacity` documents by the word's BM25F score without its idf (a factor
+/// common to every document, so it changes no order), computed with the segment's own field averages; with each
+/// document, what scoring it again takes (its frequency in each field, its primary-field flags); and `bound`, the
+/// score of the best document left out. A search scores the listed documents with the snapshot's statistics.
+/// When the snapshot holds other segments its field averages differ from this segment's, which changes any
+/// document's score by at most a factor (`stretch`), so no document left out scores above idf × stretch × bound.
+/// When the k-th hit beats that, the listed documents hold the exact top k; otherwise the search runs in full
+/// (`IndexSnapshot.championSearch`). Built with the prefix lists when a segment is sealed, merged or loaded;
+/// never written to disk.
+final class ChampionLists: Sendable {
+    /// What the lists rank for: the default fields (in the planner's scope order) with their weights and primary
+    /// flags, and the ranking parameters. A snapshot whose scope differs does not use them.
+    struct Scope: Sendable, Equatable {
+        let fields: [Int]
+        let weights: [Float]
+        let primary: [Bool]
+        let parameters: RankingParameters
+
+        /// The scope of `schema`'s default fields; nil when the bound does not hold for it: more fields than a
+        /// mask has bits, or a weight or parameter that could make a score negative or not finite.
+        init?(schema: Schema, parameters: RankingParameters) {
+            fields = schema.defaultFieldNumbers
+            let infos = fields.map { schema.info(FieldID(rawValue: UInt16($0))) }
+            weights = infos.map { $0?.options.weight ?? 1 }
+            primary = infos.map { $0?.options.primary ?? false }
+            self.parameters = parameters
+            let p = parameters
+            guard !fields.isEmpty, fields.count <= ChampionLists.maximumFields,
+                  weights.allSatisfy({ $0 > 0 && $0.isFinite }), p.k1 > 0, p.k1.isFinite, p.b >= 0, p.b <= 1,
+                  p.primaryPrefixBoost >= 0, p.primaryPrefixBoost.isFinite,
+                  p.primaryExactBoost >= 0, p.primaryExactBoost.isFinite else { return nil }
+        }
+    }
+
+    /// The lists of one kind of key (terms, or prefixes), keys sorted bytewise.
+    struct Lists: Sendable {
+        let keyBytes: [UInt8]
+        /// Start of key `i` in `keyBytes`; `keyOffsets[keyCount]` ends the last.
+        let keyOffsets: [UInt32]
+        /// The list of key `i`: keys with the same terms (`libr` and `libra` when every term with the first
+        /// starts with the second) share one.
+        let keyList: [UInt32]
+        /// Entries of list `i`: `entryStart[i]..<entryStart[i + 1]`, best first; its frequencies start at
+        /// `tfStart[i]` (one per bit of each entry's mask).
+        let entryStart: [UInt32]
+        let tfStart: [UInt32]
+        /// Per list: the score without idf of the best document left out; −∞ when every match is listed.
+        let bound: [Float]
+        /// Per entry: the document, the scope positions where it has the key (a bit each), its flags (bit 0: the
+        /// key starts a primary field, bit 1: it equals one).
+        let docs: [UInt32]
+        let masks: [UInt32]
+        let flags: [UInt8]
+        /// Frequencies (summed over a prefix's terms) in mask order.
+        let tfs: [UInt16]
+
+        var keyCount: Int { keyList.count }
+
+        var memoryBytes: Int {
+            keyBytes.count + 4 * (keyOffsets.count + keyList.count + entryStart.count + tfStart.count + bound.count)
+                + 4 * (docs.count + masks.count) + flags.count + 2 * tfs.count
+        }
+
+        /// The list of `key`, if it has one.
+        func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+            keyBytes.withUnsafeBufferPointer { base in
+                let count = keyCount
+                var low = 0, high = count
+                while low < high {
+                    let mid = (low + high) >> 1
+                    let stored = UnsafeBufferPointer(rebasing: base[Int(keyOffsets[mid])..<Int(keyOffsets[mid + 1])])
+                    if stored.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+                }
+                guard low < count else { return nil }
+                let stored = UnsafeBufferPointer(rebasing: base[Int(keyOffsets[low])..<Int(keyOffsets[low + 1])])
+                return stored.elementsEqual(key) ? Int(keyList[low]) : nil
+            }
+        }
+
+        /// The key at `index` (in key order).
+        func key(_ index: Int) -> [UInt8] { Array(keyBytes[Int(keyOffsets[index])..<Int(keyOffsets[index + 1])]) }
+    }
+
+    /// Documents kept per list: a page of 20 with room for deletions.
+    static let capacity = 32
+    /// A key gets a list when its postings in the default fields (summed over a prefix's terms) reach this.
+    static let minimumPostings = 1024
+    /// Bits of an entry's mask.
+    static let maximumFields = 32
+
+    let scope: Scope
+    /// Per scope position: the segment's average field length the lists were ranked with.
+    let averages: [Float]
+    let terms: Lists
+    let prefixes: Lists
+
+    var memoryBytes: Int { terms.memoryBytes + prefixes.memoryBytes + 4 * averages.count }
+
+    private init(scope: Scope, averages: [Float], terms: Lists, prefixes: Lists) {
+        self.scope = scope
+        self.averages = averages
+        self.terms = terms
+        self.prefixes = prefixes
+    }
+
+    // MARK: Searching
+
+    /// The largest factor by which a document's score without idf can exceed its value in these lists under a
+    /// snapshot whose field averages are `snapshotAverages` (indexed by field). A field's length factor
+    /// `1 / (1 − b + b·length/average)` grows with the average, by at most the ratio at the longest length when
+    /// the average grew, and the BM25 saturation grows by at most the factor its weighted frequency grew by.
+    func stretch(averages snapshotAverages: [Float]) -> Float {
+        let b = scope.parameters.b
+        guard b > 0 else { return 1 }
+        let longest = FieldNorm.lengths[255]
+        var stretch: Float = 1
+        for (position, field) in scope.fields.enumerated() {
+            let now = field < snapshotAverages.count ? snapshotAverages[field] : 1
+            let built = averages[position]
+            guard now > built else { continue }
+            stretch = max(stretch, (1 - b + b * longest / built) / (1 - b + b * longest / now))
+        }
+        return stretch
+    }
+
+    /// Scores the live documents of list `index` of `lists` in segment `ordinal` with the snapshot's length
+    /// factors (`factors`, by field) and `idf`, as a term group does, into `top`.
+    func collect(_ lists: Lists, _ index: Int, segment: Segment, ordinal: Int, alive: Bitset, factors: [[Float]],
+                 idf: Float, into top: inout TopK) {
+        let parameters = scope.parameters
+        var t = Int(lists.tfStart[index])
+        for entry in Int(lists.entryStart[index])..<Int(lists.entryStart[index + 1]) {
+            let doc = Int(lists.docs[entry])
+            var mask = lists.masks[entry]
+            guard alive[doc] else {
+                t += mask.nonzeroBitCount
+                continue
+            }
+            // Field by field in scope order, as the group's sources add up.
+            var weighted: Float = 0
+            while mask != 0 {
+                let field = scope.fields[mask.trailingZeroBitCount]
+                mask &= mask - 1
+                let norms = field < segment.norms.count ? segment.norms[field] : []
+                let norm = doc < norms.count ? Int(norms[doc]) : 0
+                weighted += Float(lists.tfs[t]) * factors[field][norm]
+                t += 1
+            }
+            let flags = lists.flags[entry]
+            let score = MaterializedGroupIterator.score(weighted, boost: 1, idf: idf, parameters: parameters,
+                                                        startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0)
+            top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)), score: score))
+        }
+    }
+
+    // MARK: Building
+
+    /// The lists of `segment` for `scope` (nil when the segment is empty).
+    static func build(segment: Segment, scope: Scope) -> ChampionLists? {
+        let documents = segment.documentCount
+        guard documents > 0 else { return nil }
+        let b = scope.parameters.b
+        // As a snapshot of this segment alone computes them.
+        let averages: [Float] = scope.fields.map { field in
+            guard field < segment.lengthSum.count, field < segment.fieldDocCount.count else { return 1 }
+            let sum = segment.lengthSum[field], docs = UInt64(segment.fieldDocCount[field])
+            return docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+        }
+        let factors: [[Float]] = zip(scope.weights, averages).map { weight, average in
+            FieldNorm.lengths.map { weight / (1 - b + b * $0 / average) }
+        }
+        let dictionaries = scope.fields.map { segment.terms(FieldID(rawValue: UInt16($0))) }
+        // A key whose postings reach the minimum over the fields reaches its share of it in one of them.
+        let share = UInt64((minimumPostings + scope.fields.count - 1) / scope.fields.count)
+        var builder = Builder(segment: segment, scope: scope, factors: factors)
+
+        // Terms.
+        var termKeys = Set<[UInt8]>()
+        for case let dictionary? in dictionaries {
+            for index in 0..<dictionary.count where UInt64(dictionary.docFreq[index]) >= share {
+                termKeys.insert(Array(dictionary.bytes[Int(dictionary.offsets[index])..<Int(dictionary.offsets[index + 1])]))
+            }
+        }
+        let terms = builder.lists(termKeys.sorted { $0.lexicographicallyPrecedes($1) }) { key in
+            var found: [(Int, QueryPlanner.FoundTerm)] = []
+            key.withUnsafeBufferPointer { key in
+                for (position, dictionary) in dictionaries.enumerated() {
+                    guard let dictionary, let index = dictionary.find(key) else { continue }
+                    found.append((position, .init(field: scope.fields[position], terms: dictionary, index: index, isExact: true)))
+                }
+            }
+            return (found, nil)
+        }
+
+        // Prefixes: each field's heavy prefixes are candidates; each is read as a prefix query reads it.
+        var prefixKeys = Set<[UInt8]>()
+        var cumulative: [[UInt64]] = []
+        for dictionary in dictionaries {
+            guard let dictionary else {
+                cumulative.append([])
+                continue
+            }
+            let sums = Self.cumulativeFrequencies(dictionary)
+            Self.heavyPrefixes(dictionary, sums: sums, minimum: share) { prefixKeys.insert($0) }
+            cumulative.append(sums)
+        }
+        let prefixes = builder.lists(prefixKeys.sorted { $0.lexicographicallyPrecedes($1) }) { key in
+            var found: [(Int, QueryPlanner.FoundTerm)] = []
+            // The terms' ranges per field; nil when the prefix is itself a term (its list is its own).
+            var signature: [Int]? = []
+            key.withUnsafeBufferPointer { key in
+                for (position, dictionary) in dictionaries.enumerated() {
+                    guard let dictionary else { continue }
+                    let range = dictionary.prefixRange(key)
+                    guard !range.isEmpty else { continue }
+                    let field = scope.fields[position]
+                    let place = QueryPlanner.prefixPlace(key, range: range, terms: dictionary, segment: segment, field: field).place
+                    switch place {
+                    case .list(_, let exact) where exact >= 0, .terms(_, let exact) where exact >= 0: signature = nil
+                    default: signature?.append(contentsOf: [position, range.lowerBound, range.upperBound])
+                    }
+                    for term in QueryPlanner.foundTerms(place, field: field, terms: dictionary, segment: segment) {
+                        found.append((position, term))
+                    }
+                }
+            }
+            return (found, signature)
+        } postings: { key in
+            // Every term's postings, as a prefix expanded into its terms reads them.
+            var total: UInt64 = 0
+            key.withUnsafeBufferPointer { key in
+                for (position, dictionary) in dictionaries.enumerated() {
+                    guard let dictionary else { continue }
+                    let range = dictionary.prefixRange(key)
+                    total += cumulative[position][range.upperBound] - cumulative[position][range.lowerBound]
+                }
+            }
+            return total
+        }
+        builder.release()
+        return ChampionLists(scope: scope, averages: averages, terms: terms, prefixes: prefixes)
+    }
+
+    /// `sums[i]`: the document frequencies of the dictionary's first `i` terms added up.
+    private static func cumulativeFrequencies(_ dictionary: FieldTerms) -> [UInt64] {
+        var sums = [UInt64](repeating: 0, count: dictionary.count + 1)
+        for index in 0..<dictionary.count { sums[index + 1] = sums[index] + UInt64(dictionary.docFreq[index]) }
+        return sums
+    }
+
+    /// Calls `body` with every prefix (ending on a whole character) of the dictionary's terms whose terms' document
+    /// frequencies add up to `minimum` or more. One pass in term order: the prefixes of the current term are a
+    /// stack, each closed (its terms counted) when a term no longer starts with it.
+    static func heavyPrefixes(_ dictionary: FieldTerms, sums: [UInt64], minimum: UInt64, _ body: ([UInt8]) -> Void) {
+        var open: [(length: Int, start: Int)] = []
+        dictionary.bytes.withUnsafeBufferPointer { bytes in
+            var previous = 0..<0
+            func close(downTo length: Int, at end: Int) {
+                while let top = open.last, top.length > length {
+                    open.removeLast()
+                    if sums[end] - sums[top.start] >= minimum {
+                        body(Array(bytes[previous.lowerBound..<(previous.lowerBound + top.length)]))
+                    }
+                }
+            }
+            for index in 0..<dictionary.count {
+                let term = Int(dictionary.offsets[index])..<Int(dictionary.offsets[index + 1])
+                var common = 0
+                let limit = min(term.count, previous.count)
+                while common < limit, bytes[term.lowerBound + common] == bytes[previous.lowerBound + common] { common += 1 }
+                close(downTo: common, at: index)
+                var length = common + 1
+                while length <= term.count {
+                    // Whole characters only: the byte after the prefix does not continue a UTF-8 sequence.
+                    if length == term.count || bytes[term.lowerBound + length] & 0xC0 != 0x80 { open.append((length, index)) }
+                    length += 1
+                }
+                previous = term
+            }
+            close(downTo: 0, at: dictionary.count)
+        }
+    }
+
+    /// Accumulates one key's postings at a time over the segment and keeps its best documents.
+    private struct Builder {
+        let segment: Segment
+        let scope: Scope
+        let factors: [[Float]]
+        let cursor: PostingCursor
+        /// Per scope position (allocated on first use): each document's frequency of the current key.
+        var frequencies: [UnsafeMutablePointer<UInt16>?]
+        let weights: UnsafeMutablePointer<Float>
+        let flags: UnsafeMutablePointer<UInt8>
+        /// The documents the current key touched, in a list and as bits.
+        var touched: [Int] = []
+        let touchedBits: UnsafeMutablePointer<UInt64>
+
+        init(segment: Segment, scope: Scope, factors: [[Float]]) {
+            self.segment = segment
+            self.scope = scope
+            self.factors = factors
+            cursor = PostingCursor(segment: segment)
+            frequencies = Array(repeating: nil, count: scope.fields.count)
+            weights = .allocate(capacity: segment.documentCount)
+            weights.initialize(repeating: 0, count: segment.documentCount)
+            flags = .allocate(capacity: segment.documentCount)
+            flags.initialize(repeating: 0, count: segment.documentCount)
+            touchedBits = .allocate(capacity: (segment.documentCount + 63) >> 6)
+            touchedBits.initialize(repeating: 0, count: (segment.documentCount + 63) >> 6)
+        }
+
+        mutating func release() {
+            weights.deallocate()
+            flags.deallocate()
+            touchedBits.deallocate()
+            for case let buffer? in frequencies { buffer.deallocate() }
+            frequencies = []
+        }
+
+        /// The lists of `keys` (sorted), each read from the terms `found` gives (with their scope positions, and
+        /// a signature: keys whose terms are the same have equal ones, nil when not known); only keys whose
+        /// `postings` reach the minimum get one.
+        mutating func lists(_ keys: [[UInt8]], found: ([UInt8]) -> ([(Int, QueryPlanner.FoundTerm)], [Int]?),
+                            postings: (([UInt8]) -> UInt64)? = nil) -> Lists {
+            var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0], keyList: [UInt32] = []
+            var entryStart: [UInt32] = [0], tfStart: [UInt32] = [0]
+            var bound: [Float] = [], docs: [UInt32] = [], masks: [UInt32] = [], entryFlags: [UInt8] = [], tfs: [UInt16] = []
+            var previous: [Int]? = nil
+            for key in keys {
+                let (terms, signature) = found(key)
+                let total = postings?(key) ?? terms.reduce(0) { $0 + UInt64($1.1.postings) }
+                guard total >= UInt64(minimumPostings) else {
+                    previous = nil
+                    continue
+                }
+                // A prefix with the same terms as the key before (its single longer prefix, in key order) shares
+                // that key's list.
+                if let signature, signature == previous {
+                    keyBytes += key
+                    keyOffsets.append(UInt32(keyBytes.count))
+                    keyList.append(keyList[keyList.count - 1])
+                    continue
+                }
+                previous = nil
+                guard let best = rank(terms) else { continue }
+                previous = signature
+                keyBytes += key
+                keyOffsets.append(UInt32(keyBytes.count))
+                keyList.append(UInt32(bound.count))
+                bound.append(best.bound)
+                for doc in best.docs {
+                    var mask: UInt32 = 0
+                    for (position, buffer) in frequencies.enumerated() {
+                        guard let buffer, buffer[doc] > 0 else { continue }
+                        mask |= 1 << UInt32(position)
+                        tfs.append(buffer[doc])
+                    }
+                    docs.append(UInt32(doc))
+                    masks.append(mask)
+                    entryFlags.append(flags[doc])
+                }
+                entryStart.append(UInt32(docs.count))
+                tfStart.append(UInt32(tfs.count))
+                clear()
+            }
+            return Lists(keyBytes: keyBytes.compacted(), keyOffsets: keyOffsets.compacted(), keyList: keyList.compacted(),
+                         entryStart: entryStart.compacted(),
+                         tfStart: tfStart.compacted(), bound: bound.compacted(), docs: docs.compacted(),
+                         masks: masks.compacted(), flags: entryFlags.compacted(), tfs: tfs.compacted())
+        }
+
+        /// Accumulates `terms` (scored as `MaterializedGroupIterator` scores them) and returns the best
+        /// `capacity` documents, best first, with the score of the next one (−∞: none); nil when a frequency
+        /// does not fit the list's 16 bits (the accumulators are then cleared).
+        private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)]) -> (docs: [Int], bound: Float)? {
+            var overflow = false
+            let documents = segment.documentCount
+            let weights = self.weights, flags = self.flags, bits = touchedBits
+            for (position, term) in terms {
+                if frequencies[position] == nil {
+                    let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: documents)
+                    buffer.initialize(repeating: 0, count: documents)
+                    frequencies[position] = buffer
+                }
+                let counts = frequencies[position]!
+                let primary = scope.primary[position]
+                let norms = term.field < segment.norms.count ? segment.norms[term.field] : []
+                factors[position].withUnsafeBufferPointer { factor in
+                    norms.withUnsafeBufferPointer { norms in
+                        // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
+                        @inline(__always) func add(_ doc: Int, _ tf: UInt32, _ termFlags: UInt8) {
+                            let norm = doc < norms.count ? Int(norms[doc]) : 0
+                            let bit: UInt64 = 1 << UInt64(doc & 63)
+                            if bits[doc >> 6] & bit == 0 {
+                                bits[doc >> 6] |= bit
+                                touched.append(doc)
+                            }
+                            weights[doc] += Float(tf) * factor[norm]
+                            flags[doc] |= termFlags
+                            let sum = UInt32(counts[doc]) &+ tf
+                            if sum > UInt32(UInt16.max) { overflow = true }
+                            counts[doc] = UInt16(truncatingIfNeeded: sum)
+                        }
+                        if let lists = term.prefixes {
+                            lists.forEachPosting(term.index) { doc, tf, starts in
+                                guard doc < documents else { return false }
+                                add(doc, tf, primary && starts ? 1 : 0)
+                                return true
+                            }
+                            return
+                        }
+                        cursor.position(terms: term.terms, index: term.index, field: term.field)
+                        var doc = cursor.next()
+                        while doc != PostingCursor.end, doc < documents {
+                            var termFlags: UInt8 = 0
+                            if primary, cursor.firstPosition() == 0 {
+                                let norm = doc < norms.count ? Int(norms[doc]) : 0
+                                termFlags = term.isExact && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1
+                            }
+                            add(doc, cursor.tf, termFlags)
+                            doc = cursor.next()
+                        }
+                    }
+                }
+            }
+            guard !overflow else {
+                clear()
+                return nil
+            }
+            var top = TopK(k: capacity + 1)
+            for doc in touched {
+                let score = MaterializedGroupIterator.score(weights[doc], boost: 1, idf: 1, parameters: scope.parameters,
+                                                            startsPrimary: flags[doc] & 1 != 0,
+                                                            equalsPrimary: flags[doc] & 2 != 0)
+                top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: score))
+            }
+            let best = top.sorted()
+            return (best.prefix(capacity).map { Int($0.address.doc) }, best.count > capacity ? best[capacity].score : -.infinity)
+        }
+
+        /// Zeroes the accumulators of the documents touched.
+        private mutating func clear() {
+            for doc in touched {
+                weights[doc] = 0
+                flags[doc] = 0
+                touchedBits[doc >> 6] = 0
+                for case let buffer? in frequencies { buffer[doc] = 0 }
+            }
+            touched.removeAll(keepingCapacity: true)
+        }
+    }
+}

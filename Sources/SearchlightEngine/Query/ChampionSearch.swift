@@ -1,0 +1,51 @@
+extension IndexSnapshot {
+    /// The best `window` hits of a lone term or prefix over the default fields, read from the segments' champion
+    /// lists (`ChampionLists`) where they have one for it and from the postings elsewhere; nil when the lists
+    /// cannot vouch for the result, and the search must read every posting.
+    ///
+    /// A segment's list leaves out documents scoring at most idf × stretch × bound. The result is exact when the
+    /// k-th hit scores above that in every segment whose list was read (strictly, with room for rounding), or
+    /// when those lists hold all their matches.
+    func championSearch(_ query: Query, plan: QueryPlan, planner: inout QueryPlanner, window: Int,
+                        options: SearchOptions) -> [SearchHit]? {
+        guard options.championLists, options.filter == nil, options.boostField == nil,
+              window <= ChampionLists.capacity else { return nil }
+        let key: [UInt8], isPrefix: Bool, idf: Float
+        switch (query, plan) {
+        case (.term, .group(let entries, let planIDF, _)):
+            guard let first = entries.first, entries.allSatisfy({ $0.isExact && $0.term == first.term }) else { return nil }
+            (key, isPrefix, idf) = (first.term, false, planIDF)
+        case (.prefix(let text), .prefix(_, let planIDF, _)):
+            guard let (earlier, prefix) = QueryPlanner.prefixWords(text), earlier.isEmpty else { return nil }
+            (key, isPrefix, idf) = (Array(prefix.utf8), true, planIDF)
+        default:
+            return nil
+        }
+        // The query's scope is the default fields (it is not scoped): what the lists rank for, if built alike.
+        guard let scope = ChampionLists.Scope(schema: schema, parameters: parameters) else { return nil }
+        // Each segment's list of the key, where it has one.
+        let found = segments.map { segment -> (lists: ChampionLists, keyed: ChampionLists.Lists, index: Int)? in
+            guard let lists = segment.championLists, lists.scope == scope else { return nil }
+            let keyed = isPrefix ? lists.prefixes : lists.terms
+            return key.withUnsafeBufferPointer { keyed.find($0) }.map { (lists, keyed, $0) }
+        }
+        guard found.contains(where: { $0 != nil }) else { return nil }
+        var top = TopK(k: window)
+        // The best score a document left out of a list read could have.
+        var ceiling = -Float.infinity
+        for ordinal in segments.indices {
+            guard let (lists, keyed, index) = found[ordinal] else {
+                // Too few postings here for a list: read them.
+                let iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
+                if !(iterator is EmptyIterator) { collect(iterator, segment: ordinal, boostField: nil, into: &top) }
+                continue
+            }
+            lists.collect(keyed, index, segment: segments[ordinal], ordinal: ordinal, alive: live[ordinal],
+                          factors: fieldFactors, idf: idf, into: &top)
+            let bound = keyed.bound[index]
+            if bound > -.infinity { ceiling = max(ceiling, idf * lists.stretch(averages: fieldAverages) * bound * 1.001) }
+        }
+        guard ceiling == -.infinity || (top.isFull && top.threshold > ceiling) else { return nil }
+        return top.sorted()
+    }
+}

@@ -1,0 +1,292 @@
+@testable import SearchlightEngine
+import XCTest
+
+/// Champion lists (`ChampionLists`) and the searches they answer: a lone term or prefix over the default fields
+/// gets exactly the hits a full evaluation of its postings gives, whatever the segments, deletions, field
+/// averages or scope; and the lists hold the documents that rank first.
+final class ChampionListsTests: XCTestCase {
+    typealias Generator = DifferentialTests.Generator
+
+    /// Common words (in most documents, often repeated) over a long tail, so that terms and short prefixes pass
+    /// `minimumPostings`; titles are short and primary, so exact and prefix title boosts occur.
+    static let common = ["ab", "abc", "abd", "ac", "b", "ba", "bab", "cab", "caa", "aba"]
+
+    struct Corpus {
+        let title: FieldID
+        let body: FieldID
+        let tags: FieldID
+    }
+
+    private func makeCorpus(_ writer: IndexWriter, documents: Int, seed: UInt64, commitEvery: Int? = nil,
+                            deleteEvery: Int? = nil, longBodiesFrom: Int? = nil) throws -> Corpus {
+        var g = Generator(state: seed)
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let tags = try writer.registerField("tags", .text(weight: 2))
+        func word() -> String {
+            g.chance(0.6) ? g.pick(Self.common) : String((0..<(2 + g.int(4))).map { _ in g.pick(Array("abcd")) })
+        }
+        for i in 0..<documents {
+            let long = longBodiesFrom.map { i >= $0 } ?? false
+            let titleWords = (0..<(1 + g.int(3))).map { _ in word() }
+            let bodyWords = (0..<((long ? 40 : 3) + g.int(long ? 60 : 12))).map { _ in word() }
+            var values: [(FieldID, FieldValue)] = [(title, .text(titleWords.joined(separator: " "))),
+                                                   (body, .text(bodyWords.joined(separator: " ")))]
+            if g.chance(0.3) { values.append((tags, .text(word()))) }
+            try writer.upsert(Document(id: "d\(i)", values: values))
+            if let deleteEvery, i % deleteEvery == deleteEvery - 1 {
+                writer.delete(ids: (0..<3).map { _ in "d\(g.int(i + 1))" })
+            }
+            if let commitEvery, i % commitEvery == commitEvery - 1 { _ = try writer.commit() }
+        }
+        return Corpus(title: title, body: body, tags: tags)
+    }
+
+    /// The queries checked: every common word as a term, its first letters as prefixes, and one- and two-letter
+    /// prefixes over the alphabet.
+    private static var queries: [Query] {
+        var queries: [Query] = common.map { .term($0) }
+        for word in common { queries.append(.prefix(String(word.prefix(2)))) }
+        for a in "abcd" {
+            queries.append(.prefix(String(a)))
+            for b in "abcd" { queries.append(.prefix(String([a, b]))) }
+        }
+        return queries
+    }
+
+    /// Whether the champion lists answered `query` in `snapshot` (certified), not the full evaluation.
+    private func servedByLists(_ snapshot: IndexSnapshot, _ query: Query, limit: Int) -> Bool {
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+        guard snapshot.segments.contains(where: { $0.championLists != nil }) else { return false }
+        return snapshot.championSearch(query, plan: plan, planner: &planner, window: limit,
+                                       options: SearchOptions(limit: limit)) != nil
+    }
+
+    /// Hits of the lists against those of the full evaluation. Terms score bit for bit alike; a prefix's field
+    /// adds its terms' frequencies before weighting them (the full evaluation weights each term), so its scores
+    /// agree to rounding, and documents tied to rounding at the page's end may differ.
+    private func assertSameHits(_ fast: [SearchHit], _ full: [SearchHit], exact: Bool, _ message: String,
+                                file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(fast.count, full.count, message, file: file, line: line)
+        guard fast.count == full.count else { return }
+        if exact {
+            XCTAssertEqual(fast, full, message, file: file, line: line)
+            return
+        }
+        for (a, b) in zip(fast, full) {
+            XCTAssertEqual(a.score, b.score, accuracy: 1e-5 * max(1, b.score), message, file: file, line: line)
+        }
+        let last = full.last?.score ?? 0
+        let fullAddresses = Set(full.map(\.address))
+        for hit in fast where !fullAddresses.contains(hit.address) {
+            XCTAssertEqual(hit.score, last, accuracy: 1e-5 * max(1, last), "\(message): \(hit) is not a tie at the end",
+                           file: file, line: line)
+        }
+    }
+
+    /// Searches every query at several page sizes with and without the lists; returns how many the lists served.
+    @discardableResult
+    private func compareAll(_ snapshot: IndexSnapshot, _ label: String) -> Int {
+        var served = 0
+        for query in Self.queries {
+            for limit in [1, 7, 20, ChampionLists.capacity] {
+                var off = SearchOptions(limit: limit)
+                off.championLists = false
+                let full = snapshot.search(query, options: off)
+                let fast = snapshot.search(query, options: SearchOptions(limit: limit))
+                var exact = false
+                if case .term = query { exact = true }
+                assertSameHits(fast, full, exact: exact, "\(label) \(query) limit \(limit)")
+                if servedByLists(snapshot, query, limit: limit) { served += 1 }
+            }
+        }
+        return served
+    }
+
+    func testOneSegmentAnswersFromTheLists() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 4_000, seed: 1)
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 1)
+        let lists = try XCTUnwrap(snapshot.segments[0].championLists)
+        XCTAssertGreaterThan(lists.terms.keyCount, 5)
+        XCTAssertGreaterThan(lists.prefixes.keyCount, 5)
+        let served = compareAll(snapshot, "one segment")
+        // One segment: the snapshot's statistics are the lists' own, so every listed query is certified.
+        XCTAssertGreaterThan(served, Self.queries.count * 2, "most searches must come from the lists")
+    }
+
+    func testSegmentsWithOtherAveragesStayExact() throws {
+        let writer = IndexWriter()
+        // The later documents' bodies are several times longer: the segments' averages differ from the snapshot's.
+        _ = try makeCorpus(writer, documents: 6_000, seed: 2, commitEvery: 2_000, longBodiesFrom: 4_000)
+        let snapshot = try writer.commit()
+        XCTAssertGreaterThan(snapshot.segments.count, 1)
+        XCTAssertGreaterThan(snapshot.segments.compactMap(\.championLists).map { $0.stretch(averages: snapshot.fieldAverages) }.max() ?? 1, 1.05,
+                             "some segment's averages must be below the snapshot's")
+        compareAll(snapshot, "segments")
+    }
+
+    func testDeletionsStayExact() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 4_000, seed: 3, commitEvery: 1_500, deleteEvery: 2)
+        // Delete most of the best documents of a common word, so its lists hold too few live ones.
+        let snapshot0 = try writer.commit()
+        var off = SearchOptions(limit: 200)
+        off.championLists = false
+        let best = snapshot0.search(.term("ab"), options: off).prefix(150)
+        writer.delete(ids: best.compactMap { snapshot0.id(of: $0.address) })
+        let snapshot = try writer.commit()
+        compareAll(snapshot, "deletions")
+    }
+
+    func testMergedSegmentsAnswerFromTheLists() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 3_000, seed: 4, commitEvery: 500, deleteEvery: 7)
+        _ = try writer.commit()
+        writer.mergePolicy = MergePolicy(maxSegments: 1)
+        try writer.upsert(Document(id: "last", values: [(FieldID(rawValue: 0), .text("ab"))]))
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 1)
+        XCTAssertNotNil(snapshot.segments[0].championLists)
+        XCTAssertGreaterThan(compareAll(snapshot, "merged"), 0)
+    }
+
+    /// A scope the lists were not ranked for (another weight, another default field) is never answered from them.
+    func testAnotherScopeIsNotReadFromTheLists() throws {
+        let writer = IndexWriter()
+        let corpus = try makeCorpus(writer, documents: 3_000, seed: 5)
+        _ = try writer.commit()
+        try writer.setWeight(0.5, for: corpus.title)
+        var snapshot = try writer.commit()
+        XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
+        compareAll(snapshot, "weight changed")
+        _ = try writer.registerField("extra", .text(weight: 1))
+        snapshot = try writer.commit()
+        XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
+        compareAll(snapshot, "field added")
+    }
+
+    /// A filter, a static boost field, a page larger than a list and a scoped query read the postings.
+    func testOtherSearchesReadThePostings() throws {
+        let writer = IndexWriter()
+        let corpus = try makeCorpus(writer, documents: 3_000, seed: 6)
+        let snapshot = try writer.commit()
+        XCTAssertTrue(servedByLists(snapshot, .term("ab"), limit: 20))
+        XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: ChampionLists.capacity + 1))
+        XCTAssertFalse(servedByLists(snapshot, .scoped(.field(corpus.title), .term("ab")), limit: 20))
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(.term("ab"), scope: planner.resolve(.defaultFields))
+        XCTAssertNil(snapshot.championSearch(.term("ab"), plan: plan, planner: &planner, window: 20,
+                                             options: SearchOptions(limit: 20, filter: .term("b"))))
+        // Scoped to the title, the hits are the title's alone.
+        let scoped = snapshot.search(.scoped(.field(corpus.title), .term("ab")), limit: 20)
+        for hit in scoped { XCTAssertNotNil(snapshot.explain(.scoped(.field(corpus.title), .term("ab")), hit.address)) }
+    }
+
+    /// Each list holds the documents a full ranking puts first, and its bound is the score of the next one.
+    func testListsHoldTheBestDocuments() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 3_000, seed: 7)
+        let snapshot = try writer.commit()
+        let segment = snapshot.segments[0]
+        let lists = try XCTUnwrap(segment.championLists)
+        let k = ChampionLists.capacity
+        var checked = 0
+        for (keyed, isPrefix) in [(lists.terms, false), (lists.prefixes, true)] {
+            for keyIndex in 0..<keyed.keyCount {
+                let key = String(decoding: keyed.key(keyIndex), as: UTF8.self)
+                let query: Query = isPrefix ? .prefix(key) : .term(key)
+                var off = SearchOptions(limit: k + 1)
+                off.championLists = false
+                let full = snapshot.search(query, options: off)
+                let list = Int(keyed.keyList[keyIndex])
+                let listed = (Int(keyed.entryStart[list])..<Int(keyed.entryStart[list + 1])).map { Int(keyed.docs[$0]) }
+                XCTAssertEqual(listed.count, min(k, full.count), key)
+                var planner = QueryPlanner(snapshot: snapshot)
+                guard let idf = planner.plan(query, scope: planner.resolve(.defaultFields)).idfForTests else {
+                    return XCTFail("no plan for \(key)")
+                }
+                let bound = keyed.bound[list]
+                if full.count > k {
+                    XCTAssertEqual(bound * idf, full[k].score, accuracy: 1e-4 * max(1, full[k].score), key)
+                } else {
+                    XCTAssertEqual(bound, -.infinity, key)
+                }
+                // The listed documents are the first k, up to ties at the end.
+                let cut = full.prefix(k).last?.score ?? 0
+                for hit in full.prefix(k) where hit.score > cut * (1 + 1e-5) {
+                    XCTAssertTrue(listed.contains(Int(hit.address.doc)), "\(key): \(hit) missing")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 10)
+    }
+
+    /// The prefixes `heavyPrefixes` finds are exactly those (ending on whole characters) whose terms' document
+    /// frequencies reach the minimum, multibyte characters included.
+    func testHeavyPrefixesEqualBruteForce() throws {
+        let writer = IndexWriter()
+        let field = try writer.registerField("body", .text(weight: 1))
+        var g = Generator(state: 8)
+        let alphabet: [String] = ["a", "b", "λ", "日", "本", "é", "😀"]
+        var words: [String] = []
+        for i in 0..<600 {
+            let word = (0..<(1 + g.int(4))).map { _ in g.pick(alphabet) }.joined()
+            words.append(word)
+            try writer.upsert(Document(id: "d\(i)", values: [(field, .text((0..<(1 + g.int(5))).map { _ in g.pick(words) }.joined(separator: " ")))]))
+        }
+        let snapshot = try writer.commit()
+        let dictionary = try XCTUnwrap(snapshot.segments[0].terms(field))
+        var sums = [UInt64](repeating: 0, count: dictionary.count + 1)
+        for i in 0..<dictionary.count { sums[i + 1] = sums[i] + UInt64(dictionary.docFreq[i]) }
+        let terms = (0..<dictionary.count).map { String(decoding: dictionary.bytes[Int(dictionary.offsets[$0])..<Int(dictionary.offsets[$0 + 1])], as: UTF8.self) }
+        for minimum: UInt64 in [1, 5, 40, 200] {
+            var found: [String] = []
+            ChampionLists.heavyPrefixes(dictionary, sums: sums, minimum: minimum) { found.append(String(decoding: $0, as: UTF8.self)) }
+            var expected: [String: UInt64] = [:]
+            for (index, term) in terms.enumerated() {
+                for length in 1...term.count {
+                    expected[String(term.prefix(length)), default: 0] += UInt64(dictionary.docFreq[index])
+                }
+            }
+            XCTAssertEqual(Set(found), Set(expected.filter { $0.value >= minimum }.keys), "minimum \(minimum)")
+            XCTAssertEqual(found.count, Set(found).count, "each prefix once")
+        }
+    }
+
+    /// `stretch` bounds how much any length factor grows between the lists' averages and a snapshot's.
+    func testStretchBoundsEveryLengthFactor() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 3_000, seed: 9)
+        let snapshot = try writer.commit()
+        let lists = try XCTUnwrap(snapshot.segments[0].championLists)
+        var g = Generator(state: 10)
+        let b = lists.scope.parameters.b
+        for _ in 0..<200 {
+            var averages = snapshot.fieldAverages
+            for field in lists.scope.fields { averages[field] = max(1, Float(g.int(4000)) / 10) }
+            let stretch = lists.stretch(averages: averages)
+            XCTAssertGreaterThanOrEqual(stretch, 1)
+            for (position, field) in lists.scope.fields.enumerated() {
+                for length in FieldNorm.lengths {
+                    let built = 1 / (1 - b + b * length / lists.averages[position])
+                    let now = 1 / (1 - b + b * length / averages[field])
+                    XCTAssertLessThanOrEqual(now / built, stretch * (1 + 1e-5), "length \(length)")
+                }
+            }
+        }
+    }
+}
+
+extension QueryPlan {
+    /// The idf of a term or prefix plan (tests).
+    var idfForTests: Float? {
+        switch self {
+        case .group(_, let idf, _), .prefix(_, let idf, _): return idf
+        default: return nil
+        }
+    }
+}
