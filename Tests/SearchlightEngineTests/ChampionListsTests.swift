@@ -1,4 +1,5 @@
 @testable import SearchlightEngine
+import Foundation
 import XCTest
 
 /// Champion lists (`ChampionLists`) and the searches they answer: a lone term or prefix over the default fields
@@ -183,6 +184,52 @@ final class ChampionListsTests: XCTestCase {
         // Scoped to the title, the hits are the title's alone.
         let scoped = snapshot.search(.scoped(.field(corpus.title), .term("ab")), limit: 20)
         for hit in scoped { XCTAssertNotNil(snapshot.explain(.scoped(.field(corpus.title), .term("ab")), hit.address)) }
+    }
+
+    /// A durable store reopened builds the lists on another thread; searches meanwhile and after give the same
+    /// hits. A store opened with `championLists` off, and a writer with `buildsChampionLists` off, build none.
+    func testRestoredStoresAndWritersWithoutLists() throws {
+        for withLists in [true, false] {
+            let directory = makeStoreDirectory(self)
+            var options = StoreOptions()
+            options.protectionClass = "NSFileProtectionComplete"
+            options.championLists = withLists
+            var before: [[SearchHit]] = []
+            do {
+                let opened = try DurableStore.open(directory: directory, options: options)
+                _ = try makeCorpus(opened.writer, documents: 2_500, seed: 11, commitEvery: 1_250)
+                let snapshot = try opened.writer.commit()
+                XCTAssertEqual(snapshot.segments.contains { $0.championLists != nil }, withLists)
+                before = Self.queries.map { snapshot.search($0, limit: 20) }
+                try opened.store.checkpoint(snapshot, clientStates: [:])
+                opened.store.close()
+            }
+            let reopened = try DurableStore.open(directory: directory, options: options)
+            let snapshot = reopened.writer.snapshot
+            // Whether or not the lists are built yet (a prefix's scores agree to rounding either way).
+            for (query, hits) in zip(Self.queries, before) {
+                var exact = false
+                if case .term = query { exact = true }
+                assertSameHits(snapshot.search(query, limit: 20), hits, exact: exact, "reopened \(query)")
+            }
+            if withLists {
+                // Built in the background: wait for them (a few seconds at most in a debug build).
+                let deadline = Date().addingTimeInterval(60)
+                while snapshot.segments.contains(where: { $0.championLists == nil }), Date() < deadline { usleep(10_000) }
+                XCTAssertFalse(snapshot.segments.contains { $0.championLists == nil })
+                XCTAssertGreaterThan(compareAll(snapshot, "restored"), 0)
+            } else {
+                usleep(200_000)
+                XCTAssertFalse(snapshot.segments.contains { $0.championLists != nil })
+            }
+            reopened.store.close()
+        }
+        let writer = IndexWriter()
+        writer.buildsChampionLists = false
+        _ = try makeCorpus(writer, documents: 1_500, seed: 12)
+        let snapshot = try writer.commit()
+        XCTAssertNil(snapshot.segments[0].championLists)
+        XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
     }
 
     /// Each list holds the documents a full ranking puts first, and its bound is the score of the next one.

@@ -28,6 +28,10 @@ public final class IndexWriter {
     /// A commit waits for a running merge only when the index already has `mergePolicy.maxSegments` segments
     /// (back-pressure), so a writer never stalls on merges it can afford to defer.
     public var mergesInBackground = false
+    /// Whether sealed, merged and loaded segments get champion lists (`ChampionLists`): ranked searches of a
+    /// lone term or prefix with a page of up to 32 read them. A writer whose searches never take that shape
+    /// (a `CSUserQuery` ranks a window of 116) saves their build time and memory.
+    public var buildsChampionLists = true
     /// Starts a background merge's work; tests substitute a starter they control.
     package var startMerge: @Sendable (@escaping @Sendable () -> Void) -> Void = startLowPriorityThread
     /// The merges running in the background (nil: none).
@@ -297,7 +301,9 @@ public final class IndexWriter {
     }
 
     /// What new segments' champion lists rank for: the default fields and ranking parameters now.
-    private var championScope: ChampionLists.Scope? { ChampionLists.Scope(schema: schema, parameters: parameters) }
+    private var championScope: ChampionLists.Scope? {
+        buildsChampionLists ? ChampionLists.Scope(schema: schema, parameters: parameters) : nil
+    }
 
     /// The writer's state as the next snapshot.
     private func publish() -> IndexSnapshot {
@@ -432,7 +438,7 @@ public final class IndexWriter {
         self.schema = schema
         // Opening a store must stay fast (2 s for a million items): the lists are built on another thread, and
         // a query that needs one before it is ready builds or waits for it (`Segment.prefixPostings`).
-        let champions = ChampionLists.Scope(schema: schema, parameters: parameters)
+        let champions = championScope
         DispatchQueue.global(qos: .utility).async {
             for segment in segments {
                 segment.buildPrefixPostings()

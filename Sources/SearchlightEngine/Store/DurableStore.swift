@@ -16,6 +16,8 @@ package struct StoreOptions: Sendable {
     package var protectionClass: String = ""
     /// A snapshot is due once the journal holds this many bytes.
     package var checkpointJournalBytes: Int = 64 << 20
+    /// `IndexWriter.buildsChampionLists` of the writer opened (set before the snapshot's segments are loaded).
+    package var championLists = true
 
     package init() {}
 }
@@ -124,6 +126,7 @@ package final class DurableStore {
         let journals = names.compactMap { name in JournalFile.generation(ofFileName: name).map { ($0, name) } }
 
         let writer = IndexWriter()
+        writer.buildsChampionLists = options.championLists
         var states: [String: [UInt8]] = [:]
         var journalContents: JournalFile.Contents?
         var staleBefore: UInt64 = 0
@@ -226,7 +229,9 @@ package final class DurableStore {
             close()
             throw error
         }
-        return (IndexWriter(), [:], report)
+        let empty = IndexWriter()
+        empty.buildsChampionLists = options.championLists
+        return (empty, [:], report)
     }
 
     /// Creates an empty journal for `generation` (atomically) and opens it for appending.

@@ -110,6 +110,7 @@ final class DurableContainerTests: XCTestCase {
             let items = descriptions.keys.sorted().map { makeItem($0, title: "Title " + $0, description: descriptions[$0]) }
             XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
             try check(index, "memory")
+            XCTAssertEqual(container.snapshot().engine.memoryBreakdown["championLists"], 0)
             container.closeWithoutCheckpoint()
         }
         for round in ["journal", "snapshot"] {
@@ -117,6 +118,8 @@ final class DurableContainerTests: XCTestCase {
             let index = CSSearchableIndex(name: "long", container: container)
             try check(index, round)
             XCTAssertEqual(container.snapshot().engine.count(.term("item")), descriptions.count, round)
+            // A container's ranked searches never read champion lists: none are built, reopened or not.
+            XCTAssertEqual(container.snapshot().engine.memoryBreakdown["championLists"], 0, round)
             container.close()
         }
     }
