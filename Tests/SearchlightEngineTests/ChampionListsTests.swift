@@ -46,7 +46,7 @@ final class ChampionListsTests: XCTestCase {
     /// The queries checked: every common word as a term, its first letters as prefixes, and one- and two-letter
     /// prefixes over the alphabet.
     private static var queries: [Query] {
-        var queries: [Query] = common.map { .term($0) }
+        var queries: [Query] = common.map { .term($0) } + [.phrase("abc")]
         for word in common { queries.append(.prefix(String(word.prefix(2)))) }
         for a in "abcd" {
             queries.append(.prefix(String(a)))
@@ -96,8 +96,8 @@ final class ChampionListsTests: XCTestCase {
                 off.championLists = false
                 let full = snapshot.search(query, options: off)
                 let fast = snapshot.search(query, options: SearchOptions(limit: limit))
-                var exact = false
-                if case .term = query { exact = true }
+                var exact = true
+                if case .prefix = query { exact = false }
                 assertSameHits(fast, full, exact: exact, "\(label) \(query) limit \(limit)")
                 if servedByLists(snapshot, query, limit: limit) { served += 1 }
             }
@@ -208,8 +208,8 @@ final class ChampionListsTests: XCTestCase {
             let snapshot = reopened.writer.snapshot
             // Whether or not the lists are built yet (a prefix's scores agree to rounding either way).
             for (query, hits) in zip(Self.queries, before) {
-                var exact = false
-                if case .term = query { exact = true }
+                var exact = true
+                if case .prefix = query { exact = false }
                 assertSameHits(snapshot.search(query, limit: 20), hits, exact: exact, "reopened \(query)")
             }
             if withLists {

@@ -132,6 +132,7 @@ final class ChampionLists: Sendable {
     func collect(_ lists: Lists, _ index: Int, segment: Segment, ordinal: Int, alive: Bitset, factors: [[Float]],
                  idf: Float, into top: inout TopK) {
         let parameters = scope.parameters
+        let norms = scope.fields.map { $0 < segment.norms.count ? segment.norms[$0] : [] }
         var t = Int(lists.tfStart[index])
         for entry in Int(lists.entryStart[index])..<Int(lists.entryStart[index + 1]) {
             let doc = Int(lists.docs[entry])
@@ -143,11 +144,10 @@ final class ChampionLists: Sendable {
             // Field by field in scope order, as the group's sources add up.
             var weighted: Float = 0
             while mask != 0 {
-                let field = scope.fields[mask.trailingZeroBitCount]
+                let position = mask.trailingZeroBitCount
                 mask &= mask - 1
-                let norms = field < segment.norms.count ? segment.norms[field] : []
-                let norm = doc < norms.count ? Int(norms[doc]) : 0
-                weighted += Float(lists.tfs[t]) * factors[field][norm]
+                let norm = doc < norms[position].count ? Int(norms[position][doc]) : 0
+                weighted += Float(lists.tfs[t]) * factors[scope.fields[position]][norm]
                 t += 1
             }
             let flags = lists.flags[entry]
@@ -298,6 +298,8 @@ final class ChampionLists: Sendable {
         /// The documents the current key touched, in a list and as bits.
         var touched: [Int] = []
         let touchedBits: UnsafeMutablePointer<UInt64>
+        /// The scope positions the current key has terms in.
+        var used: [Int] = []
 
         init(segment: Segment, scope: Scope, factors: [[Float]]) {
             self.segment = segment
@@ -352,10 +354,11 @@ final class ChampionLists: Sendable {
                 keyOffsets.append(UInt32(keyBytes.count))
                 keyList.append(UInt32(bound.count))
                 bound.append(best.bound)
+                let positions = used.sorted()
                 for doc in best.docs {
                     var mask: UInt32 = 0
-                    for (position, buffer) in frequencies.enumerated() {
-                        guard let buffer, buffer[doc] > 0 else { continue }
+                    for position in positions {
+                        guard let buffer = frequencies[position], buffer[doc] > 0 else { continue }
                         mask |= 1 << UInt32(position)
                         tfs.append(buffer[doc])
                     }
@@ -387,6 +390,7 @@ final class ChampionLists: Sendable {
                     frequencies[position] = buffer
                 }
                 let counts = frequencies[position]!
+                if !used.contains(position) { used.append(position) }
                 let primary = scope.primary[position]
                 let norms = term.field < segment.norms.count ? segment.norms[term.field] : []
                 factors[position].withUnsafeBufferPointer { factor in
@@ -448,9 +452,13 @@ final class ChampionLists: Sendable {
                 weights[doc] = 0
                 flags[doc] = 0
                 touchedBits[doc >> 6] = 0
-                for case let buffer? in frequencies { buffer[doc] = 0 }
+            }
+            for position in used {
+                guard let buffer = frequencies[position] else { continue }
+                for doc in touched { buffer[doc] = 0 }
             }
             touched.removeAll(keepingCapacity: true)
+            used.removeAll(keepingCapacity: true)
         }
     }
 }

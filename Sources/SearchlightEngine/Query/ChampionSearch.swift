@@ -12,7 +12,8 @@ extension IndexSnapshot {
               window <= ChampionLists.capacity else { return nil }
         let key: [UInt8], isPrefix: Bool, idf: Float
         switch (query, plan) {
-        case (.term, .group(let entries, let planIDF, _)):
+        case (.term, .group(let entries, let planIDF, _)), (.phrase, .group(let entries, let planIDF, _)):
+            // One token: a term group.
             guard let first = entries.first, entries.allSatisfy({ $0.isExact && $0.term == first.term }) else { return nil }
             (key, isPrefix, idf) = (first.term, false, planIDF)
         case (.prefix(let text), .prefix(_, let planIDF, _)):
