@@ -232,6 +232,29 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
     }
 
+    /// A key with a frequency beyond a list's 16 bits in some document gets no list (its searches read the
+    /// postings); the other keys still get theirs.
+    func testFrequenciesBeyondSixteenBitsLeaveTheKeyOut() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text(weight: 1))
+        for i in 0..<(ChampionLists.minimumPostings + 100) {
+            // Lengths vary, so the best "cd" documents are not tied with the first one left out.
+            let filler = Array(repeating: "zz", count: i % 40).joined(separator: " ")
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text("ab cd ab\(i % 3) \(filler)"))]))
+        }
+        try writer.upsert(Document(id: "huge", values: [(body, .text(Array(repeating: "ab", count: 70_000).joined(separator: " ")))]))
+        let snapshot = try writer.commit()
+        let lists = try XCTUnwrap(snapshot.segments[0].championLists)
+        XCTAssertNil(Array("ab".utf8).withUnsafeBufferPointer { lists.terms.find($0) })
+        XCTAssertNotNil(Array("cd".utf8).withUnsafeBufferPointer { lists.terms.find($0) })
+        XCTAssertNil(Array("ab".utf8).withUnsafeBufferPointer { lists.prefixes.find($0) })
+        var off = SearchOptions(limit: 20)
+        off.championLists = false
+        XCTAssertEqual(snapshot.search(.term("ab"), limit: 20), snapshot.search(.term("ab"), options: off))
+        XCTAssertEqual(snapshot.search(.term("ab"), limit: 1).first.flatMap { snapshot.id(of: $0.address) }, "huge")
+        XCTAssertTrue(servedByLists(snapshot, .term("cd"), limit: 20))
+    }
+
     /// Each list holds the documents a full ranking puts first, and its bound is the score of the next one.
     func testListsHoldTheBestDocuments() throws {
         let writer = IndexWriter()

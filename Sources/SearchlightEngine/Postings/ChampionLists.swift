@@ -88,7 +88,7 @@ final class ChampionLists: Sendable {
     /// Documents kept per list: a page of 20 with room for deletions.
     static let capacity = 32
     /// A key gets a list when its postings in the default fields (summed over a prefix's terms) reach this.
-    static let minimumPostings = 1024
+    static let minimumPostings = 512
     /// Bits of an entry's mask.
     static let maximumFields = 32
 
@@ -295,8 +295,9 @@ final class ChampionLists: Sendable {
         var frequencies: [UnsafeMutablePointer<UInt16>?]
         let weights: UnsafeMutablePointer<Float>
         let flags: UnsafeMutablePointer<UInt8>
-        /// The documents the current key touched, in a list and as bits.
-        var touched: [Int] = []
+        /// The documents the current key touched, in a list (`touchedCount` of them) and as bits.
+        let touched: UnsafeMutablePointer<UInt32>
+        var touchedCount = 0
         let touchedBits: UnsafeMutablePointer<UInt64>
         /// The scope positions the current key has terms in.
         var used: [Int] = []
@@ -311,6 +312,7 @@ final class ChampionLists: Sendable {
             weights.initialize(repeating: 0, count: segment.documentCount)
             flags = .allocate(capacity: segment.documentCount)
             flags.initialize(repeating: 0, count: segment.documentCount)
+            touched = .allocate(capacity: max(segment.documentCount, 1))
             touchedBits = .allocate(capacity: (segment.documentCount + 63) >> 6)
             touchedBits.initialize(repeating: 0, count: (segment.documentCount + 63) >> 6)
         }
@@ -319,6 +321,7 @@ final class ChampionLists: Sendable {
             weights.deallocate()
             flags.deallocate()
             touchedBits.deallocate()
+            touched.deallocate()
             for case let buffer? in frequencies { buffer.deallocate() }
             frequencies = []
         }
@@ -382,7 +385,8 @@ final class ChampionLists: Sendable {
         private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)]) -> (docs: [Int], bound: Float)? {
             var overflow = false
             let documents = segment.documentCount
-            let weights = self.weights, flags = self.flags, bits = touchedBits
+            let weights = self.weights, flags = self.flags, bits = touchedBits, touched = self.touched
+            var touchedCount = self.touchedCount
             for (position, term) in terms {
                 if frequencies[position] == nil {
                     let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: documents)
@@ -401,7 +405,8 @@ final class ChampionLists: Sendable {
                             let bit: UInt64 = 1 << UInt64(doc & 63)
                             if bits[doc >> 6] & bit == 0 {
                                 bits[doc >> 6] |= bit
-                                touched.append(doc)
+                                touched[touchedCount] = UInt32(truncatingIfNeeded: doc)
+                                touchedCount += 1
                             }
                             weights[doc] += Float(tf) * factor[norm]
                             flags[doc] |= termFlags
@@ -431,12 +436,14 @@ final class ChampionLists: Sendable {
                     }
                 }
             }
+            self.touchedCount = touchedCount
             guard !overflow else {
                 clear()
                 return nil
             }
             var top = TopK(k: capacity + 1)
-            for doc in touched {
+            for k in 0..<touchedCount {
+                let doc = Int(touched[k])
                 let score = MaterializedGroupIterator.score(weights[doc], boost: 1, idf: 1, parameters: scope.parameters,
                                                             startsPrimary: flags[doc] & 1 != 0,
                                                             equalsPrimary: flags[doc] & 2 != 0)
@@ -448,16 +455,17 @@ final class ChampionLists: Sendable {
 
         /// Zeroes the accumulators of the documents touched.
         private mutating func clear() {
+            let touched = UnsafeBufferPointer(start: self.touched, count: touchedCount)
             for doc in touched {
-                weights[doc] = 0
-                flags[doc] = 0
-                touchedBits[doc >> 6] = 0
+                weights[Int(doc)] = 0
+                flags[Int(doc)] = 0
+                touchedBits[Int(doc) >> 6] = 0
             }
             for position in used {
                 guard let buffer = frequencies[position] else { continue }
-                for doc in touched { buffer[doc] = 0 }
+                for doc in touched { buffer[Int(doc)] = 0 }
             }
-            touched.removeAll(keepingCapacity: true)
+            touchedCount = 0
             used.removeAll(keepingCapacity: true)
         }
     }
