@@ -85,7 +85,7 @@ final class ChampionLists: Sendable {
         func key(_ index: Int) -> [UInt8] { Array(keyBytes[Int(keyOffsets[index])..<Int(keyOffsets[index + 1])]) }
     }
 
-    /// Documents kept per list: a page of 20 with room for deletions.
+    /// Documents kept per list (more when the last ones tie): a page of 20 with room for deletions.
     static let capacity = 32
     /// A key gets a list when its postings in the default fields (summed over a prefix's terms) reach this.
     static let minimumPostings = 512
@@ -286,45 +286,52 @@ final class ChampionLists: Sendable {
     }
 
     /// Accumulates one key's postings at a time over the segment and keeps its best documents.
+    ///
+    /// Each document has one record (weighted frequency, the key it was last touched for, primary flags, and a
+    /// frequency per scope position), so a posting touches one cache line, and a record left by an earlier key
+    /// is reset when first touched for the next one: no pass clears the records between keys.
     private struct Builder {
         let segment: Segment
         let scope: Scope
         let factors: [[Float]]
         let cursor: PostingCursor
-        /// Per scope position (allocated on first use): each document's frequency of the current key.
-        var frequencies: [UnsafeMutablePointer<UInt16>?]
-        let weights: UnsafeMutablePointer<Float>
-        let flags: UnsafeMutablePointer<UInt8>
-        /// The documents the current key touched, in a list (`touchedCount` of them) and as bits.
+        /// `stride` bytes per document: weight (Float) at 0, key stamp (UInt32) at 4, flags at 8, then a UInt16
+        /// frequency per scope position from 10.
+        let records: UnsafeMutableRawPointer
+        let stride: Int
+        /// The current key's number: a record with another stamp holds nothing of this key.
+        var stamp: UInt32 = 0
+        /// The documents the current key touched.
         let touched: UnsafeMutablePointer<UInt32>
-        var touchedCount = 0
-        let touchedBits: UnsafeMutablePointer<UInt64>
         /// The scope positions the current key has terms in.
         var used: [Int] = []
+
+        static let frequencyOffset = 10
 
         init(segment: Segment, scope: Scope, factors: [[Float]]) {
             self.segment = segment
             self.scope = scope
             self.factors = factors
             cursor = PostingCursor(segment: segment)
-            frequencies = Array(repeating: nil, count: scope.fields.count)
-            weights = .allocate(capacity: segment.documentCount)
-            weights.initialize(repeating: 0, count: segment.documentCount)
-            flags = .allocate(capacity: segment.documentCount)
-            flags.initialize(repeating: 0, count: segment.documentCount)
-            touched = .allocate(capacity: max(segment.documentCount, 1))
-            touchedBits = .allocate(capacity: (segment.documentCount + 63) >> 6)
-            touchedBits.initialize(repeating: 0, count: (segment.documentCount + 63) >> 6)
+            stride = (Self.frequencyOffset + 2 * scope.fields.count + 7) & ~7
+            let count = max(segment.documentCount, 1)
+            records = .allocate(byteCount: stride * count, alignment: 8)
+            records.initializeMemory(as: UInt8.self, repeating: 0, count: stride * count)
+            touched = .allocate(capacity: count)
         }
 
-        mutating func release() {
-            weights.deallocate()
-            flags.deallocate()
-            touchedBits.deallocate()
+        func release() {
+            records.deallocate()
             touched.deallocate()
-            for case let buffer? in frequencies { buffer.deallocate() }
-            frequencies = []
         }
+
+        @inline(__always)
+        func frequency(_ doc: Int, _ position: Int) -> UInt16 {
+            records.load(fromByteOffset: doc * stride + Self.frequencyOffset + 2 * position, as: UInt16.self)
+        }
+
+        @inline(__always)
+        func flags(_ doc: Int) -> UInt8 { records.load(fromByteOffset: doc * stride + 8, as: UInt8.self) }
 
         /// The lists of `keys` (sorted), each read from the terms `found` gives (with their scope positions, and
         /// a signature: keys whose terms are the same have equal ones, nil when not known); only keys whose
@@ -361,17 +368,17 @@ final class ChampionLists: Sendable {
                 for doc in best.docs {
                     var mask: UInt32 = 0
                     for position in positions {
-                        guard let buffer = frequencies[position], buffer[doc] > 0 else { continue }
+                        let tf = frequency(doc, position)
+                        guard tf > 0 else { continue }
                         mask |= 1 << UInt32(position)
-                        tfs.append(buffer[doc])
+                        tfs.append(tf)
                     }
                     docs.append(UInt32(doc))
                     masks.append(mask)
-                    entryFlags.append(flags[doc])
+                    entryFlags.append(flags(doc))
                 }
                 entryStart.append(UInt32(docs.count))
                 tfStart.append(UInt32(tfs.count))
-                clear()
             }
             return Lists(keyBytes: keyBytes.compacted(), keyOffsets: keyOffsets.compacted(), keyList: keyList.compacted(),
                          entryStart: entryStart.compacted(),
@@ -381,38 +388,40 @@ final class ChampionLists: Sendable {
 
         /// Accumulates `terms` (scored as `MaterializedGroupIterator` scores them) and returns the best
         /// `capacity` documents, best first, with the score of the next one (−∞: none); nil when a frequency
-        /// does not fit the list's 16 bits (the accumulators are then cleared).
+        /// does not fit the list's 16 bits.
         private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)]) -> (docs: [Int], bound: Float)? {
+            stamp &+= 1
+            used.removeAll(keepingCapacity: true)
             var overflow = false
             let documents = segment.documentCount
-            let weights = self.weights, flags = self.flags, bits = touchedBits, touched = self.touched
-            var touchedCount = self.touchedCount
+            let records = self.records, stride = self.stride, stamp = self.stamp, touched = self.touched
+            let recordEnd = Self.frequencyOffset + 2 * scope.fields.count
+            var touchedCount = 0
             for (position, term) in terms {
-                if frequencies[position] == nil {
-                    let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: documents)
-                    buffer.initialize(repeating: 0, count: documents)
-                    frequencies[position] = buffer
-                }
-                let counts = frequencies[position]!
                 if !used.contains(position) { used.append(position) }
                 let primary = scope.primary[position]
+                let frequencyAt = Self.frequencyOffset + 2 * position
                 let norms = term.field < segment.norms.count ? segment.norms[term.field] : []
                 factors[position].withUnsafeBufferPointer { factor in
                     norms.withUnsafeBufferPointer { norms in
                         // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
                         @inline(__always) func add(_ doc: Int, _ tf: UInt32, _ termFlags: UInt8) {
                             let norm = doc < norms.count ? Int(norms[doc]) : 0
-                            let bit: UInt64 = 1 << UInt64(doc & 63)
-                            if bits[doc >> 6] & bit == 0 {
-                                bits[doc >> 6] |= bit
+                            let record = records + doc * stride
+                            if record.load(fromByteOffset: 4, as: UInt32.self) != stamp {
+                                // First posting of this key here: the record still holds an earlier key's.
+                                record.storeBytes(of: 0, as: Float.self)
+                                record.storeBytes(of: stamp, toByteOffset: 4, as: UInt32.self)
+                                (record + 8).initializeMemory(as: UInt8.self, repeating: 0, count: recordEnd - 8)
                                 touched[touchedCount] = UInt32(truncatingIfNeeded: doc)
                                 touchedCount += 1
                             }
-                            weights[doc] += Float(tf) * factor[norm]
-                            flags[doc] |= termFlags
-                            let sum = UInt32(counts[doc]) &+ tf
+                            record.storeBytes(of: record.load(as: Float.self) + Float(tf) * factor[norm], as: Float.self)
+                            record.storeBytes(of: record.load(fromByteOffset: 8, as: UInt8.self) | termFlags,
+                                              toByteOffset: 8, as: UInt8.self)
+                            let sum = UInt32(record.load(fromByteOffset: frequencyAt, as: UInt16.self)) &+ tf
                             if sum > UInt32(UInt16.max) { overflow = true }
-                            counts[doc] = UInt16(truncatingIfNeeded: sum)
+                            record.storeBytes(of: UInt16(truncatingIfNeeded: sum), toByteOffset: frequencyAt, as: UInt16.self)
                         }
                         if let lists = term.prefixes {
                             lists.forEachPosting(term.index) { doc, tf, starts in
@@ -436,37 +445,25 @@ final class ChampionLists: Sendable {
                     }
                 }
             }
-            self.touchedCount = touchedCount
-            guard !overflow else {
-                clear()
-                return nil
-            }
-            var top = TopK(k: capacity + 1)
+            guard !overflow else { return nil }
+            var top = TopK(k: 2 * capacity + 1)
             for k in 0..<touchedCount {
                 let doc = Int(touched[k])
-                let score = MaterializedGroupIterator.score(weights[doc], boost: 1, idf: 1, parameters: scope.parameters,
-                                                            startsPrimary: flags[doc] & 1 != 0,
-                                                            equalsPrimary: flags[doc] & 2 != 0)
+                let record = records + doc * stride
+                let flags = record.load(fromByteOffset: 8, as: UInt8.self)
+                let score = MaterializedGroupIterator.score(record.load(as: Float.self), boost: 1, idf: 1,
+                                                            parameters: scope.parameters,
+                                                            startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0)
                 top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: score))
             }
             let best = top.sorted()
-            return (best.prefix(capacity).map { Int($0.address.doc) }, best.count > capacity ? best[capacity].score : -.infinity)
-        }
-
-        /// Zeroes the accumulators of the documents touched.
-        private mutating func clear() {
-            let touched = UnsafeBufferPointer(start: self.touched, count: touchedCount)
-            for doc in touched {
-                weights[Int(doc)] = 0
-                flags[Int(doc)] = 0
-                touchedBits[Int(doc) >> 6] = 0
-            }
-            for position in used {
-                guard let buffer = frequencies[position] else { continue }
-                for doc in touched { buffer[Int(doc)] = 0 }
-            }
-            touchedCount = 0
-            used.removeAll(keepingCapacity: true)
+            // A tie across the end of the list is kept whole (up to twice the capacity), so that the first
+            // document left out scores strictly less than the last one listed: otherwise no page whose last hit
+            // is in the tie could be vouched for.
+            var count = min(capacity, best.count)
+            while count < best.count, count < 2 * capacity, best[count].score == best[count - 1].score { count += 1 }
+            if count < best.count, best[count].score == best[count - 1].score { count = capacity }
+            return (best.prefix(count).map { Int($0.address.doc) }, count < best.count ? best[count].score : -.infinity)
         }
     }
 }

@@ -44,7 +44,8 @@ extension IndexSnapshot {
             lists.collect(keyed, index, segment: segments[ordinal], ordinal: ordinal, alive: live[ordinal],
                           factors: fieldFactors, idf: idf, into: &top)
             let bound = keyed.bound[index]
-            if bound > -.infinity { ceiling = max(ceiling, idf * lists.stretch(averages: fieldAverages) * bound * 1.001) }
+            // The factor covers rounding: the lists' scores and these are computed in another order.
+            if bound > -.infinity { ceiling = max(ceiling, idf * lists.stretch(averages: fieldAverages) * bound * 1.0001) }
         }
         guard ceiling == -.infinity || (top.isFull && top.threshold > ceiling) else { return nil }
         return top.sorted()
