@@ -308,6 +308,30 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertGreaterThan(checked, 10)
     }
 
+    /// Lists ranked a few documents at a time (many windows) equal those ranked over the whole segment at once.
+    func testWindowsDoNotChangeTheLists() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 3_000, seed: 13, deleteEvery: 5)
+        let snapshot = try writer.commit()
+        let segment = snapshot.segments[0]
+        let scope = try XCTUnwrap(ChampionLists.Scope(schema: snapshot.schema, parameters: snapshot.parameters))
+        let whole = try XCTUnwrap(ChampionLists.build(segment: segment, scope: scope))
+        for window in [1, 7, 64, 1_000] {
+            let windowed = try XCTUnwrap(ChampionLists.build(segment: segment, scope: scope, window: window))
+            for (a, b) in [(whole.terms, windowed.terms), (whole.prefixes, windowed.prefixes)] {
+                XCTAssertEqual(a.keyBytes, b.keyBytes, "window \(window)")
+                XCTAssertEqual(a.keyList, b.keyList, "window \(window)")
+                XCTAssertEqual(a.entryStart, b.entryStart, "window \(window)")
+                XCTAssertEqual(a.docs, b.docs, "window \(window)")
+                XCTAssertEqual(a.masks, b.masks, "window \(window)")
+                XCTAssertEqual(a.flags, b.flags, "window \(window)")
+                XCTAssertEqual(a.tfs, b.tfs, "window \(window)")
+                XCTAssertEqual(a.bound, b.bound, "window \(window)")
+            }
+        }
+        XCTAssertGreaterThan(whole.terms.keyCount + whole.prefixes.keyCount, 20)
+    }
+
     /// The prefixes `heavyPrefixes` finds are exactly those (ending on whole characters) whose terms' document
     /// frequencies reach the minimum, multibyte characters included.
     func testHeavyPrefixesEqualBruteForce() throws {

@@ -159,8 +159,9 @@ final class ChampionLists: Sendable {
 
     // MARK: Building
 
-    /// The lists of `segment` for `scope` (nil when the segment is empty).
-    static func build(segment: Segment, scope: Scope) -> ChampionLists? {
+    /// The lists of `segment` for `scope` (nil when the segment is empty), ranked `window` documents at a time
+    /// (tests vary it: the lists do not depend on it).
+    static func build(segment: Segment, scope: Scope, window: Int = 1 << 16) -> ChampionLists? {
         let documents = segment.documentCount
         guard documents > 0 else { return nil }
         let b = scope.parameters.b
@@ -176,7 +177,7 @@ final class ChampionLists: Sendable {
         let dictionaries = scope.fields.map { segment.terms(FieldID(rawValue: UInt16($0))) }
         // A key whose postings reach the minimum over the fields reaches its share of it in one of them.
         let share = UInt64((minimumPostings + scope.fields.count - 1) / scope.fields.count)
-        var builder = Builder(segment: segment, scope: scope, factors: factors)
+        var builder = Builder(segment: segment, scope: scope, factors: factors, window: max(window, 1))
 
         // Terms.
         var termKeys = Set<[UInt8]>()
@@ -285,36 +286,93 @@ final class ChampionLists: Sendable {
         }
     }
 
-    /// Accumulates one key's postings at a time over the segment and keeps its best documents.
+    /// Accumulates one key's postings at a time over the segment, a window of documents at a time, and keeps its
+    /// best documents.
     ///
-    /// Each document has one record (weighted frequency, the key it was last touched for, primary flags, and a
-    /// frequency per scope position), so a posting touches one cache line, and a record left by an earlier key
-    /// is reset when first touched for the next one: no pass clears the records between keys.
+    /// Each document of the window has one record (weighted frequency, the key and window it was last touched
+    /// for, primary flags, and a frequency per scope position), so a posting touches one cache line, and a record
+    /// left by an earlier window is reset when first touched for the next one: no pass clears the records.
     private struct Builder {
         let segment: Segment
         let scope: Scope
         let factors: [[Float]]
-        let cursor: PostingCursor
-        /// `stride` bytes per document: weight (Float) at 0, key stamp (UInt32) at 4, flags at 8, then a UInt16
-        /// frequency per scope position from 10.
+        /// `stride` bytes per document of a window: weight (Float) at 0, stamp (UInt32) at 4, flags at 8, then a
+        /// UInt16 frequency per scope position from 10.
         let records: UnsafeMutableRawPointer
         let stride: Int
-        /// The current key's number: a record with another stamp holds nothing of this key.
+        /// The current window's number (over all keys): a record with another stamp holds nothing of it.
         var stamp: UInt32 = 0
-        /// The documents the current key touched.
+        /// The documents the current window touched (relative to its start).
         let touched: UnsafeMutablePointer<UInt32>
         /// The scope positions the current key has terms in.
         var used: [Int] = []
 
         static let frequencyOffset = 10
+        /// Documents per window (by default 65,536: records of a few fields, about 1 MB).
+        let window: Int
+        /// The flags and per-position frequencies of the documents that entered the heap, by document.
+        var kept: [Int: (flags: UInt8, frequencies: [UInt16])] = [:]
 
-        init(segment: Segment, scope: Scope, factors: [[Float]]) {
+        /// One term's postings (or a prefix list's), read a window at a time.
+        struct Stream {
+            let cursor: PostingCursor?
+            let list: PrefixPostings?
+            var doc: Int
+            /// A list's read position: byte offset and postings left.
+            var offset = 0
+            var remaining = 0
+
+            init(_ term: QueryPlanner.FoundTerm, segment: Segment) {
+                if let lists = term.prefixes {
+                    cursor = nil
+                    list = lists
+                    remaining = Int(lists.postingCount[term.index])
+                    offset = remaining > 0 ? Int(lists.blockOffset[Int(lists.firstBlock[term.index])]) : 0
+                    doc = 0
+                    return
+                }
+                let cursor = PostingCursor(segment: segment, terms: term.terms, index: term.index, field: term.field)
+                self.cursor = cursor
+                list = nil
+                doc = cursor.next()
+            }
+
+            /// Calls `body` with each posting before document `end` (document, frequency, whether a list's term
+            /// starts the field, the cursor of a term for its positions).
+            @inline(__always)
+            mutating func read(upTo end: Int, _ body: (Int, UInt32, Bool, PostingCursor?) -> Void) {
+                if let cursor {
+                    while doc != PostingCursor.end, doc < end {
+                        body(doc, cursor.tf, false, cursor)
+                        doc = cursor.next()
+                    }
+                    return
+                }
+                guard let list, remaining > 0 else { return }
+                list.bytes.withUnsafeBufferPointer { bytes in
+                    while remaining > 0, offset < bytes.count {
+                        // The next posting, decoded ahead of knowing whether it is in this window: its delta
+                        // applies to `doc`, the last one read.
+                        var next = offset
+                        let (delta, tf, starts) = PrefixPostings.decode(bytes, &next)
+                        let at = doc + Int(delta)
+                        guard at < end else { return }
+                        body(at, tf, starts, nil)
+                        doc = at
+                        offset = next
+                        remaining -= 1
+                    }
+                }
+            }
+        }
+
+        init(segment: Segment, scope: Scope, factors: [[Float]], window: Int) {
+            self.window = window
             self.segment = segment
             self.scope = scope
             self.factors = factors
-            cursor = PostingCursor(segment: segment)
             stride = (Self.frequencyOffset + 2 * scope.fields.count + 7) & ~7
-            let count = max(segment.documentCount, 1)
+            let count = max(min(segment.documentCount, window), 1)
             records = .allocate(byteCount: stride * count, alignment: 8)
             records.initializeMemory(as: UInt8.self, repeating: 0, count: stride * count)
             touched = .allocate(capacity: count)
@@ -324,14 +382,6 @@ final class ChampionLists: Sendable {
             records.deallocate()
             touched.deallocate()
         }
-
-        @inline(__always)
-        func frequency(_ doc: Int, _ position: Int) -> UInt16 {
-            records.load(fromByteOffset: doc * stride + Self.frequencyOffset + 2 * position, as: UInt16.self)
-        }
-
-        @inline(__always)
-        func flags(_ doc: Int) -> UInt8 { records.load(fromByteOffset: doc * stride + 8, as: UInt8.self) }
 
         /// The lists of `keys` (sorted), each read from the terms `found` gives (with their scope positions, and
         /// a signature: keys whose terms are the same have equal ones, nil when not known); only keys whose
@@ -364,18 +414,15 @@ final class ChampionLists: Sendable {
                 keyOffsets.append(UInt32(keyBytes.count))
                 keyList.append(UInt32(bound.count))
                 bound.append(best.bound)
-                let positions = used.sorted()
-                for doc in best.docs {
+                for entry in best.entries {
                     var mask: UInt32 = 0
-                    for position in positions {
-                        let tf = frequency(doc, position)
-                        guard tf > 0 else { continue }
+                    for (position, tf) in entry.frequencies.enumerated() where tf > 0 {
                         mask |= 1 << UInt32(position)
                         tfs.append(tf)
                     }
-                    docs.append(UInt32(doc))
+                    docs.append(UInt32(entry.doc))
                     masks.append(mask)
-                    entryFlags.append(flags(doc))
+                    entryFlags.append(entry.flags)
                 }
                 entryStart.append(UInt32(docs.count))
                 tfStart.append(UInt32(tfs.count))
@@ -389,73 +436,94 @@ final class ChampionLists: Sendable {
         /// Accumulates `terms` (scored as `MaterializedGroupIterator` scores them) and returns the best
         /// `capacity` documents, best first, with the score of the next one (−∞: none); nil when a frequency
         /// does not fit the list's 16 bits.
-        private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)]) -> (docs: [Int], bound: Float)? {
-            stamp &+= 1
+        ///
+        /// The segment is taken `window` documents at a time, every term's postings there before the next
+        /// window: the records of a window stay in cache, where records for the whole segment (16 MB at a
+        /// million documents) made nearly every posting a cache miss. A document's contributions still add up in
+        /// term order.
+        private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)])
+            -> (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16])], bound: Float)? {
             used.removeAll(keepingCapacity: true)
             var overflow = false
             let documents = segment.documentCount
-            let records = self.records, stride = self.stride, stamp = self.stamp, touched = self.touched
+            let records = self.records, stride = self.stride, touched = self.touched
             let recordEnd = Self.frequencyOffset + 2 * scope.fields.count
-            var touchedCount = 0
-            for (position, term) in terms {
-                if !used.contains(position) { used.append(position) }
-                let primary = scope.primary[position]
-                let frequencyAt = Self.frequencyOffset + 2 * position
-                let norms = term.field < segment.norms.count ? segment.norms[term.field] : []
-                factors[position].withUnsafeBufferPointer { factor in
-                    norms.withUnsafeBufferPointer { norms in
-                        // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
-                        @inline(__always) func add(_ doc: Int, _ tf: UInt32, _ termFlags: UInt8) {
-                            let norm = doc < norms.count ? Int(norms[doc]) : 0
-                            let record = records + doc * stride
-                            if record.load(fromByteOffset: 4, as: UInt32.self) != stamp {
-                                // First posting of this key here: the record still holds an earlier key's.
-                                record.storeBytes(of: 0, as: Float.self)
-                                record.storeBytes(of: stamp, toByteOffset: 4, as: UInt32.self)
-                                (record + 8).initializeMemory(as: UInt8.self, repeating: 0, count: recordEnd - 8)
-                                touched[touchedCount] = UInt32(truncatingIfNeeded: doc)
-                                touchedCount += 1
-                            }
-                            record.storeBytes(of: record.load(as: Float.self) + Float(tf) * factor[norm], as: Float.self)
-                            record.storeBytes(of: record.load(fromByteOffset: 8, as: UInt8.self) | termFlags,
-                                              toByteOffset: 8, as: UInt8.self)
-                            let sum = UInt32(record.load(fromByteOffset: frequencyAt, as: UInt16.self)) &+ tf
-                            if sum > UInt32(UInt16.max) { overflow = true }
-                            record.storeBytes(of: UInt16(truncatingIfNeeded: sum), toByteOffset: frequencyAt, as: UInt16.self)
-                        }
-                        if let lists = term.prefixes {
-                            lists.forEachPosting(term.index) { doc, tf, starts in
-                                guard doc < documents else { return false }
-                                add(doc, tf, primary && starts ? 1 : 0)
-                                return true
-                            }
-                            return
-                        }
-                        cursor.position(terms: term.terms, index: term.index, field: term.field)
-                        var doc = cursor.next()
-                        while doc != PostingCursor.end, doc < documents {
-                            var termFlags: UInt8 = 0
-                            if primary, cursor.firstPosition() == 0 {
+            var streams = terms.map { Stream($0.1, segment: segment) }
+            var top = TopK(k: 2 * capacity + 1)
+            var windowStart = 0
+            while windowStart < documents {
+                let windowEnd = min(windowStart + window, documents)
+                stamp &+= 1
+                let stamp = self.stamp
+                var touchedCount = 0
+                for (number, (position, term)) in terms.enumerated() {
+                    if !used.contains(position) { used.append(position) }
+                    let primary = scope.primary[position]
+                    let frequencyAt = Self.frequencyOffset + 2 * position
+                    let norms = term.field < segment.norms.count ? segment.norms[term.field] : []
+                    factors[position].withUnsafeBufferPointer { factor in
+                        norms.withUnsafeBufferPointer { norms in
+                            // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
+                            @inline(__always) func add(_ doc: Int, _ tf: UInt32, _ termFlags: UInt8) {
                                 let norm = doc < norms.count ? Int(norms[doc]) : 0
-                                termFlags = term.isExact && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1
+                                let record = records + (doc - windowStart) * stride
+                                if record.load(fromByteOffset: 4, as: UInt32.self) != stamp {
+                                    // First posting of this key here: the record still holds an earlier one's.
+                                    record.storeBytes(of: 0, as: Float.self)
+                                    record.storeBytes(of: stamp, toByteOffset: 4, as: UInt32.self)
+                                    var offset = 8
+                                    while offset < recordEnd {
+                                        record.storeBytes(of: 0, toByteOffset: offset, as: UInt16.self)
+                                        offset += 2
+                                    }
+                                    touched[touchedCount] = UInt32(truncatingIfNeeded: doc - windowStart)
+                                    touchedCount += 1
+                                }
+                                record.storeBytes(of: record.load(as: Float.self) + Float(tf) * factor[norm], as: Float.self)
+                                record.storeBytes(of: record.load(fromByteOffset: 8, as: UInt8.self) | termFlags,
+                                                  toByteOffset: 8, as: UInt8.self)
+                                let sum = UInt32(record.load(fromByteOffset: frequencyAt, as: UInt16.self)) &+ tf
+                                if sum > UInt32(UInt16.max) { overflow = true }
+                                record.storeBytes(of: UInt16(truncatingIfNeeded: sum), toByteOffset: frequencyAt, as: UInt16.self)
                             }
-                            add(doc, cursor.tf, termFlags)
-                            doc = cursor.next()
+                            streams[number].read(upTo: windowEnd) { doc, tf, starts, cursor in
+                                var termFlags: UInt8 = 0
+                                if primary {
+                                    if let cursor {
+                                        if cursor.firstPosition() == 0 {
+                                            let norm = doc < norms.count ? Int(norms[doc]) : 0
+                                            termFlags = term.isExact && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1
+                                        }
+                                    } else if starts {
+                                        termFlags = 1
+                                    }
+                                }
+                                add(doc, tf, termFlags)
+                            }
                         }
                     }
                 }
+                for k in 0..<touchedCount {
+                    let local = Int(touched[k])
+                    let record = records + local * stride
+                    let flags = record.load(fromByteOffset: 8, as: UInt8.self)
+                    let score = MaterializedGroupIterator.score(record.load(as: Float.self), boost: 1, idf: 1,
+                                                                parameters: scope.parameters,
+                                                                startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0)
+                    let hit = SearchHit(address: DocAddress(segment: 0, doc: UInt32(windowStart + local)), score: score)
+                    guard top.admits(hit) else { continue }
+                    top.insert(hit)
+                    // Its frequencies now, while the record is this window's.
+                    var frequencies = [UInt16](repeating: 0, count: scope.fields.count)
+                    for position in used {
+                        frequencies[position] = record.load(fromByteOffset: Self.frequencyOffset + 2 * position, as: UInt16.self)
+                    }
+                    kept[windowStart + local] = (flags, frequencies)
+                }
+                windowStart = windowEnd
             }
+            defer { kept.removeAll(keepingCapacity: true) }
             guard !overflow else { return nil }
-            var top = TopK(k: 2 * capacity + 1)
-            for k in 0..<touchedCount {
-                let doc = Int(touched[k])
-                let record = records + doc * stride
-                let flags = record.load(fromByteOffset: 8, as: UInt8.self)
-                let score = MaterializedGroupIterator.score(record.load(as: Float.self), boost: 1, idf: 1,
-                                                            parameters: scope.parameters,
-                                                            startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0)
-                top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: score))
-            }
             let best = top.sorted()
             // A tie across the end of the list is kept whole (up to twice the capacity), so that the first
             // document left out scores strictly less than the last one listed: otherwise no page whose last hit
@@ -463,7 +531,12 @@ final class ChampionLists: Sendable {
             var count = min(capacity, best.count)
             while count < best.count, count < 2 * capacity, best[count].score == best[count - 1].score { count += 1 }
             if count < best.count, best[count].score == best[count - 1].score { count = capacity }
-            return (best.prefix(count).map { Int($0.address.doc) }, count < best.count ? best[count].score : -.infinity)
+            let entries = best.prefix(count).map { hit -> (doc: Int, flags: UInt8, frequencies: [UInt16]) in
+                let doc = Int(hit.address.doc)
+                let known = kept[doc]!
+                return (doc, known.flags, known.frequencies)
+            }
+            return (entries, count < best.count ? best[count].score : -.infinity)
         }
     }
 }

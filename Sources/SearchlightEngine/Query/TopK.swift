@@ -35,6 +35,9 @@ struct TopK: ~Copyable {
     /// Score a new hit must beat (ties included: it may win on address) once the heap is full.
     var threshold: Float { isFull && k > 0 ? heap[0].score : -Float.infinity }
 
+    /// Whether `insert` would keep `hit`.
+    func admits(_ hit: SearchHit) -> Bool { k > 0 && (count < k || SearchHit.ranksBefore(hit, heap[0])) }
+
     mutating func insert(_ hit: SearchHit) {
         guard k > 0 else { return }
         let heap = self.heap
