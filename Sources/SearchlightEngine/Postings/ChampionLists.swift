@@ -304,14 +304,17 @@ final class ChampionLists: Sendable {
         var stamp: UInt32 = 0
         /// The documents the current window touched (relative to its start).
         let touched: UnsafeMutablePointer<UInt32>
-        /// The scope positions the current key has terms in.
-        var used: [Int] = []
 
         static let frequencyOffset = 10
         /// Documents per window (by default 65,536: records of a few fields, about 1 MB).
         let window: Int
-        /// The flags and per-position frequencies of the documents that entered the heap, by document.
-        var kept: [Int: (flags: UInt8, frequencies: [UInt16])] = [:]
+        /// The flags and per-position frequencies (at `keptFrequencies[offset...]`) of the documents that entered
+        /// the heap, by document.
+        var kept: [Int: (flags: UInt8, offset: Int)] = [:]
+        var keptFrequencies: [UInt16] = []
+        /// Each scope position's norms (`documentCount` bytes) and length factors (256), one after another.
+        let norms: UnsafeMutablePointer<UInt8>
+        let factorTable: UnsafeMutablePointer<Float>
 
         /// One term's postings (or a prefix list's), read a window at a time.
         struct Stream {
@@ -337,13 +340,13 @@ final class ChampionLists: Sendable {
                 doc = cursor.next()
             }
 
-            /// Calls `body` with each posting before document `end` (document, frequency, whether a list's term
-            /// starts the field, the cursor of a term for its positions).
+            /// Calls `body` with each posting before document `end`: document, frequency, and whether the term
+            /// (for a list: one of its terms) starts the field, asked only when `starts` (it decodes positions).
             @inline(__always)
-            mutating func read(upTo end: Int, _ body: (Int, UInt32, Bool, PostingCursor?) -> Void) {
+            mutating func read(upTo end: Int, starts wanted: Bool, _ body: (Int, UInt32, Bool) -> Void) {
                 if let cursor {
                     while doc != PostingCursor.end, doc < end {
-                        body(doc, cursor.tf, false, cursor)
+                        body(doc, cursor.tf, wanted && cursor.firstPosition() == 0)
                         doc = cursor.next()
                     }
                     return
@@ -357,7 +360,7 @@ final class ChampionLists: Sendable {
                         let (delta, tf, starts) = PrefixPostings.decode(bytes, &next)
                         let at = doc + Int(delta)
                         guard at < end else { return }
-                        body(at, tf, starts, nil)
+                        body(at, tf, wanted && starts)
                         doc = at
                         offset = next
                         remaining -= 1
@@ -371,6 +374,19 @@ final class ChampionLists: Sendable {
             self.segment = segment
             self.scope = scope
             self.factors = factors
+            // Flat copies: the per-posting path reads them through raw pointers, with no array kept alive per
+            // term and window.
+            let documents = segment.documentCount
+            norms = .allocate(capacity: max(documents * scope.fields.count, 1))
+            norms.initialize(repeating: 0, count: max(documents * scope.fields.count, 1))
+            for (position, field) in scope.fields.enumerated() where field < segment.norms.count {
+                let column = segment.norms[field]
+                for doc in 0..<min(documents, column.count) { norms[position * documents + doc] = column[doc] }
+            }
+            factorTable = .allocate(capacity: 256 * max(scope.fields.count, 1))
+            for position in scope.fields.indices {
+                for code in 0..<256 { factorTable[position * 256 + code] = factors[position][code] }
+            }
             stride = (Self.frequencyOffset + 2 * scope.fields.count + 7) & ~7
             let count = max(min(segment.documentCount, window), 1)
             records = .allocate(byteCount: stride * count, alignment: 8)
@@ -381,6 +397,8 @@ final class ChampionLists: Sendable {
         func release() {
             records.deallocate()
             touched.deallocate()
+            norms.deallocate()
+            factorTable.deallocate()
         }
 
         /// The lists of `keys` (sorted), each read from the terms `found` gives (with their scope positions, and
@@ -443,11 +461,9 @@ final class ChampionLists: Sendable {
         /// term order.
         private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)])
             -> (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16])], bound: Float)? {
-            used.removeAll(keepingCapacity: true)
             var overflow = false
             let documents = segment.documentCount
             let records = self.records, stride = self.stride, touched = self.touched
-            let recordEnd = Self.frequencyOffset + 2 * scope.fields.count
             var streams = terms.map { Stream($0.1, segment: segment) }
             var top = TopK(k: 2 * capacity + 1)
             var windowStart = 0
@@ -457,50 +473,34 @@ final class ChampionLists: Sendable {
                 let stamp = self.stamp
                 var touchedCount = 0
                 for (number, (position, term)) in terms.enumerated() {
-                    if !used.contains(position) { used.append(position) }
                     let primary = scope.primary[position]
+                    // A term (not a list) that is the key itself can equal the field.
+                    let canEqual = term.isExact && term.prefixes == nil
                     let frequencyAt = Self.frequencyOffset + 2 * position
-                    let norms = term.field < segment.norms.count ? segment.norms[term.field] : []
-                    factors[position].withUnsafeBufferPointer { factor in
-                        norms.withUnsafeBufferPointer { norms in
-                            // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
-                            @inline(__always) func add(_ doc: Int, _ tf: UInt32, _ termFlags: UInt8) {
-                                let norm = doc < norms.count ? Int(norms[doc]) : 0
-                                let record = records + (doc - windowStart) * stride
-                                if record.load(fromByteOffset: 4, as: UInt32.self) != stamp {
-                                    // First posting of this key here: the record still holds an earlier one's.
-                                    record.storeBytes(of: 0, as: Float.self)
-                                    record.storeBytes(of: stamp, toByteOffset: 4, as: UInt32.self)
-                                    var offset = 8
-                                    while offset < recordEnd {
-                                        record.storeBytes(of: 0, toByteOffset: offset, as: UInt16.self)
-                                        offset += 2
-                                    }
-                                    touched[touchedCount] = UInt32(truncatingIfNeeded: doc - windowStart)
-                                    touchedCount += 1
-                                }
-                                record.storeBytes(of: record.load(as: Float.self) + Float(tf) * factor[norm], as: Float.self)
-                                record.storeBytes(of: record.load(fromByteOffset: 8, as: UInt8.self) | termFlags,
-                                                  toByteOffset: 8, as: UInt8.self)
-                                let sum = UInt32(record.load(fromByteOffset: frequencyAt, as: UInt16.self)) &+ tf
-                                if sum > UInt32(UInt16.max) { overflow = true }
-                                record.storeBytes(of: UInt16(truncatingIfNeeded: sum), toByteOffset: frequencyAt, as: UInt16.self)
+                    let norms = self.norms + position * documents, factor = factorTable + position * 256
+                    // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
+                    streams[number].read(upTo: windowEnd, starts: primary) { doc, tf, starts in
+                        let norm = Int(norms[doc])
+                        let termFlags: UInt8 = starts ? (canEqual && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1) : 0
+                        let record = records + (doc - windowStart) * stride
+                        if record.load(fromByteOffset: 4, as: UInt32.self) != stamp {
+                            // First posting of this window here: the record still holds an earlier one's. Weight
+                            // 0 and the stamp, then zeroes (the stride is a multiple of 8).
+                            record.storeBytes(of: UInt64(stamp) << 32, as: UInt64.self)
+                            var offset = 8
+                            while offset < stride {
+                                record.storeBytes(of: 0 as UInt64, toByteOffset: offset, as: UInt64.self)
+                                offset += 8
                             }
-                            streams[number].read(upTo: windowEnd) { doc, tf, starts, cursor in
-                                var termFlags: UInt8 = 0
-                                if primary {
-                                    if let cursor {
-                                        if cursor.firstPosition() == 0 {
-                                            let norm = doc < norms.count ? Int(norms[doc]) : 0
-                                            termFlags = term.isExact && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1
-                                        }
-                                    } else if starts {
-                                        termFlags = 1
-                                    }
-                                }
-                                add(doc, tf, termFlags)
-                            }
+                            touched[touchedCount] = UInt32(truncatingIfNeeded: doc - windowStart)
+                            touchedCount += 1
                         }
+                        record.storeBytes(of: record.load(as: Float.self) + Float(tf) * factor[norm], as: Float.self)
+                        record.storeBytes(of: record.load(fromByteOffset: 8, as: UInt8.self) | termFlags,
+                                          toByteOffset: 8, as: UInt8.self)
+                        let sum = UInt32(record.load(fromByteOffset: frequencyAt, as: UInt16.self)) &+ tf
+                        if sum > UInt32(UInt16.max) { overflow = true }
+                        record.storeBytes(of: UInt16(truncatingIfNeeded: sum), toByteOffset: frequencyAt, as: UInt16.self)
                     }
                 }
                 for k in 0..<touchedCount {
@@ -514,15 +514,17 @@ final class ChampionLists: Sendable {
                     guard top.admits(hit) else { continue }
                     top.insert(hit)
                     // Its frequencies now, while the record is this window's.
-                    var frequencies = [UInt16](repeating: 0, count: scope.fields.count)
-                    for position in used {
-                        frequencies[position] = record.load(fromByteOffset: Self.frequencyOffset + 2 * position, as: UInt16.self)
+                    kept[windowStart + local] = (flags, keptFrequencies.count)
+                    for position in scope.fields.indices {
+                        keptFrequencies.append(record.load(fromByteOffset: Self.frequencyOffset + 2 * position, as: UInt16.self))
                     }
-                    kept[windowStart + local] = (flags, frequencies)
                 }
                 windowStart = windowEnd
             }
-            defer { kept.removeAll(keepingCapacity: true) }
+            defer {
+                kept.removeAll(keepingCapacity: true)
+                keptFrequencies.removeAll(keepingCapacity: true)
+            }
             guard !overflow else { return nil }
             let best = top.sorted()
             // A tie across the end of the list is kept whole (up to twice the capacity), so that the first
@@ -534,7 +536,7 @@ final class ChampionLists: Sendable {
             let entries = best.prefix(count).map { hit -> (doc: Int, flags: UInt8, frequencies: [UInt16]) in
                 let doc = Int(hit.address.doc)
                 let known = kept[doc]!
-                return (doc, known.flags, known.frequencies)
+                return (doc, known.flags, Array(keptFrequencies[known.offset..<(known.offset + scope.fields.count)]))
             }
             return (entries, count < best.count ? best[count].score : -.infinity)
         }
