@@ -312,6 +312,8 @@ final class ChampionLists: Sendable {
         /// the heap, by document.
         var kept: [Int: (flags: UInt8, offset: Int)] = [:]
         var keptFrequencies: [UInt16] = []
+        /// Cursors for the terms of a key (as many as the widest key so far).
+        var cursors: [PostingCursor] = []
         /// Each scope position's norms (`documentCount` bytes) and length factors (256), one after another.
         let norms: UnsafeMutablePointer<UInt8>
         let factorTable: UnsafeMutablePointer<Float>
@@ -325,16 +327,18 @@ final class ChampionLists: Sendable {
             var offset = 0
             var remaining = 0
 
-            init(_ term: QueryPlanner.FoundTerm, segment: Segment) {
+            /// A term's stream reads with `cursor` (repositioned to it); a list's needs none.
+            init(_ term: QueryPlanner.FoundTerm, cursor: PostingCursor?) {
                 if let lists = term.prefixes {
-                    cursor = nil
+                    self.cursor = nil
                     list = lists
                     remaining = Int(lists.postingCount[term.index])
                     offset = remaining > 0 ? Int(lists.blockOffset[Int(lists.firstBlock[term.index])]) : 0
                     doc = 0
                     return
                 }
-                let cursor = PostingCursor(segment: segment, terms: term.terms, index: term.index, field: term.field)
+                let cursor = cursor!
+                cursor.position(terms: term.terms, index: term.index, field: term.field)
                 self.cursor = cursor
                 list = nil
                 doc = cursor.next()
@@ -464,7 +468,11 @@ final class ChampionLists: Sendable {
             var overflow = false
             let documents = segment.documentCount
             let records = self.records, stride = self.stride, touched = self.touched
-            var streams = terms.map { Stream($0.1, segment: segment) }
+            // One cursor per term, reused from key to key (a cursor holds a block's buffers).
+            while cursors.count < terms.count { cursors.append(PostingCursor(segment: segment)) }
+            var streams = terms.enumerated().map { number, term in
+                Stream(term.1, cursor: term.1.prefixes == nil ? cursors[number] : nil)
+            }
             var top = TopK(k: 2 * capacity + 1)
             var windowStart = 0
             while windowStart < documents {
