@@ -129,6 +129,32 @@ final class ChampionListsTests: XCTestCase {
         compareAll(snapshot, "segments")
     }
 
+    /// A segment's list ranks with its own averages; when the snapshot's averages grow (a segment of long
+    /// documents joins), a long document the list left out can overtake every listed one. The bound must see
+    /// it: here the full ranking puts that document first, and the search must too.
+    func testGrownAveragesCanReorderAndAreCaught() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text(weight: 1))
+        func add(_ id: String, _ text: String) throws { try writer.upsert(Document(id: id, values: [(body, .text(text))])) }
+        // Segment A: 40 very short documents, one long document with "ab" 40 times, and 500 medium ones.
+        for i in 0..<40 { try add("s\(i)", (["ab"] + Array(repeating: "zz", count: i % 4)).joined(separator: " ")) }
+        try add("long", (Array(repeating: "ab", count: 40) + Array(repeating: "zz", count: 460)).joined(separator: " "))
+        for i in 0..<500 { try add("m\(i)", (["ab"] + Array(repeating: "zz", count: 11)).joined(separator: " ")) }
+        let first = try writer.commit()
+        XCTAssertNotEqual(first.search(.term("ab"), limit: 1).first.flatMap { first.id(of: $0.address) }, "long")
+        XCTAssertTrue(servedByLists(first, .term("ab"), limit: 20))
+        // Segment B: long documents without the term; the body average grows about fourteenfold.
+        for i in 0..<3_000 { try add("b\(i)", Array(repeating: "yy", count: 200).joined(separator: " ")) }
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 2)
+        var off = SearchOptions(limit: 20)
+        off.championLists = false
+        let full = snapshot.search(.term("ab"), options: off)
+        XCTAssertEqual(full.first.flatMap { snapshot.id(of: $0.address) }, "long")
+        XCTAssertEqual(snapshot.search(.term("ab"), limit: 20), full)
+        XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
+    }
+
     func testDeletionsStayExact() throws {
         let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 4_000, seed: 3, commitEvery: 1_500, deleteEvery: 2)
