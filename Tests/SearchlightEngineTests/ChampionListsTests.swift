@@ -281,6 +281,38 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertTrue(servedByLists(snapshot, .term("cd"), limit: 20))
     }
 
+    /// Prefixes with the same terms (`libr`, `libra`, `librar`: every term with one starts with the next) share
+    /// one list; a prefix with fewer terms (`librari`) or that is itself a term (`library`) has its own, and
+    /// every one of them answers as the full ranking does.
+    func testPrefixesWithTheSameTermsShareAList() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text(weight: 1))
+        var g = Generator(state: 14)
+        let words = ["library", "libraries", "librarian", "librarians"]
+        for i in 0..<1_500 {
+            let text = (0..<(1 + g.int(3))).map { _ in g.pick(words) } + Array(repeating: "zz", count: g.int(9))
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
+        }
+        let snapshot = try writer.commit()
+        let lists = try XCTUnwrap(snapshot.segments[0].championLists).prefixes
+        func list(_ key: String) -> Int? { Array(key.utf8).withUnsafeBufferPointer { lists.find($0) } }
+        let shared = try XCTUnwrap(list("libr"))
+        XCTAssertEqual(list("libra"), shared)
+        XCTAssertEqual(list("librar"), shared)
+        XCTAssertEqual(list("li"), shared)
+        XCTAssertNotEqual(list("librari"), shared)
+        XCTAssertNotEqual(list("library"), shared)
+        XCTAssertNotEqual(list("library"), list("librari"))
+        for key in ["l", "li", "libr", "libra", "librar", "librari", "library", "librarian"] {
+            var off = SearchOptions(limit: 20)
+            off.championLists = false
+            assertSameHits(snapshot.search(.prefix(key), limit: 20), snapshot.search(.prefix(key), options: off),
+                           exact: false, key)
+        }
+        // The shared list answers for each of its keys (the others may tie at a page's end and read postings).
+        for key in ["libr", "libra", "librar"] { XCTAssertTrue(servedByLists(snapshot, .prefix(key), limit: 20), key) }
+    }
+
     /// Each list holds the documents a full ranking puts first, and its bound is the score of the next one.
     func testListsHoldTheBestDocuments() throws {
         let writer = IndexWriter()
