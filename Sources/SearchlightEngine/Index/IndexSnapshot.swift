@@ -32,6 +32,8 @@ public struct IndexSnapshot: Sendable {
     public let schema: Schema
     /// Ranking constants (BM25F k1 and b, primary-field boosts).
     public var parameters: RankingParameters
+    /// The parameters `fieldFactors` were computed with (`parameters` can be changed afterwards).
+    let factorParameters: RankingParameters
     /// Commit counter of the writer that produced this snapshot: a new one whenever documents or their
     /// addresses (`DocAddress`, which a merge reassigns) may have changed.
     public let generation: UInt64
@@ -57,6 +59,7 @@ public struct IndexSnapshot: Sendable {
         self.live = live
         self.schema = schema
         self.parameters = parameters
+        factorParameters = parameters
         self.generation = generation
         self.contentGeneration = contentGeneration
         documentCount = live.reduce(0) { $0 + $1.cardinality }
@@ -114,7 +117,7 @@ public struct IndexSnapshot: Sendable {
         let window = options.rescore == nil ? limit : max(limit, options.rescoreWindow)
         var hits: [SearchHit]
         if let read = championSearch(query, plan: plan, planner: &planner, window: window, options: options) {
-            hits = read
+            hits = read.hits
         } else {
             var top = TopK(k: window)
             for ordinal in segments.indices {

@@ -307,6 +307,10 @@ public final class IndexWriter {
 
     /// The writer's state as the next snapshot.
     private func publish() -> IndexSnapshot {
+        // Segments whose champion lists rank for another scope (or that have none yet after a load) get them
+        // rebuilt in the background; matching ones are left alone.
+        let champions = championScope
+        for segment in segments { segment.refreshChampionLists(scope: champions) }
         generation += 1
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
@@ -438,13 +442,13 @@ public final class IndexWriter {
         self.schema = schema
         // Opening a store must stay fast (2 s for a million items): the lists are built on another thread, and
         // a query that needs one before it is ready builds or waits for it (`Segment.prefixPostings`).
-        let champions = championScope
         DispatchQueue.global(qos: .utility).async {
-            for segment in segments {
-                segment.buildPrefixPostings()
-                segment.buildChampionLists(scope: champions)
-            }
+            for segment in segments { segment.buildPrefixPostings() }
         }
+        // And the champion lists, each on another thread.
+        let champions = championScope
+        for segment in segments { segment.refreshChampionLists(scope: champions) }
+
         self.segments = segments
         self.live = live
         self.generation = generation

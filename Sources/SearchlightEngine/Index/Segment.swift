@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// An immutable, sealed segment: flat arrays only (term dictionaries, posting and position byte streams,
@@ -48,8 +49,9 @@ final class Segment: Sendable {
     /// The precomputed lists of each field's wide prefixes (`PrefixPostings`), by field: derived, built on first
     /// use (or by `buildPrefixPostings()` when the segment is made); a nil entry: the field has none.
     private let prefixCache = Mutex<[Int: PrefixPostings?]>([:])
-    /// The champion lists of the default fields, once built (`buildChampionLists`); queries never wait for them.
-    private let championCache = Mutex<ChampionLists?>(nil)
+    /// The champion lists of the default fields, once built, and the scope a background build is making them
+    /// for; queries never wait for them.
+    private let championCache = Mutex<(lists: ChampionLists?, building: ChampionLists.Scope?)>((nil, nil))
 
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
@@ -145,20 +147,43 @@ final class Segment: Sendable {
     }
 
     /// The champion lists built so far (nil: none yet).
-    var championLists: ChampionLists? { championCache.withLock { $0 } }
+    var championLists: ChampionLists? { championCache.withLock { $0.lists } }
 
     /// Builds the champion lists of `scope` (after the prefix lists, which they read) unless they are there:
-    /// writers call it on the segments they seal, merge or load. Built outside the lock: a search meanwhile
-    /// reads the postings instead.
+    /// writers call it on the segments they seal or merge. Built outside the lock: a search meanwhile reads the
+    /// postings instead.
     func buildChampionLists(scope: ChampionLists.Scope?) {
-        guard let scope, championCache.withLock({ $0?.scope != scope }) else { return }
+        guard let scope, championCache.withLock({ $0.lists?.scope != scope }) else { return }
         buildPrefixPostings()
         guard let built = ChampionLists.build(segment: self, scope: scope) else { return }
-        championCache.withLock { $0 = built }
+        championCache.withLock { $0.lists = built }
+    }
+
+    /// Makes the lists match `scope` without holding up the caller: lists for another scope (the default fields
+    /// or ranking parameters changed, or a store was loaded before its writer was configured) are dropped at
+    /// once and rebuilt on another thread; nil drops them. Writers call it on every segment when they publish.
+    func refreshChampionLists(scope: ChampionLists.Scope?) {
+        let start = championCache.withLock { state -> Bool in
+            if state.lists?.scope == scope || (scope != nil && state.building == scope) { return false }
+            state.lists = nil
+            state.building = scope
+            return scope != nil
+        }
+        guard start, let scope else { return }
+        DispatchQueue.global(qos: .utility).async {
+            self.buildPrefixPostings()
+            let built = ChampionLists.build(segment: self, scope: scope)
+            self.championCache.withLock { state in
+                // Unless another scope was asked for meanwhile.
+                guard state.building == scope else { return }
+                state.lists = built
+                state.building = nil
+            }
+        }
     }
 
     /// Bytes of the champion lists (0 before they are built).
-    var championMemoryBytes: Int { championCache.withLock { $0?.memoryBytes ?? 0 } }
+    var championMemoryBytes: Int { championCache.withLock { $0.lists?.memoryBytes ?? 0 } }
 
     /// Bytes of the prefix lists built so far.
     var prefixMemoryBytes: Int {

@@ -93,16 +93,19 @@ final class ChampionLists: Sendable {
     static let maximumFields = 32
 
     let scope: Scope
-    /// Per scope position: the segment's average field length the lists were ranked with.
+    /// Per scope position: the segment's average field length the lists were ranked with, and the longest value
+    /// of the field in the segment (0: no document has the field).
     let averages: [Float]
+    let longest: [Float]
     let terms: Lists
     let prefixes: Lists
 
-    var memoryBytes: Int { terms.memoryBytes + prefixes.memoryBytes + 4 * averages.count }
+    var memoryBytes: Int { terms.memoryBytes + prefixes.memoryBytes + 8 * averages.count }
 
-    private init(scope: Scope, averages: [Float], terms: Lists, prefixes: Lists) {
+    private init(scope: Scope, averages: [Float], longest: [Float], terms: Lists, prefixes: Lists) {
         self.scope = scope
         self.averages = averages
+        self.longest = longest
         self.terms = terms
         self.prefixes = prefixes
     }
@@ -111,18 +114,18 @@ final class ChampionLists: Sendable {
 
     /// The largest factor by which a document's score without idf can exceed its value in these lists under a
     /// snapshot whose field averages are `snapshotAverages` (indexed by field). A field's length factor
-    /// `1 / (1 − b + b·length/average)` grows with the average, by at most the ratio at the longest length when
-    /// the average grew, and the BM25 saturation grows by at most the factor its weighted frequency grew by.
+    /// `1 / (1 − b + b·length/average)` grows with the average, by a ratio that grows with the length: at most
+    /// the ratio at the segment's longest value of the field (a field no document has changes nothing). The BM25
+    /// saturation grows by at most the factor its weighted frequency grew by.
     func stretch(averages snapshotAverages: [Float]) -> Float {
         let b = scope.parameters.b
         guard b > 0 else { return 1 }
-        let longest = FieldNorm.lengths[255]
         var stretch: Float = 1
-        for (position, field) in scope.fields.enumerated() {
+        for (position, field) in scope.fields.enumerated() where longest[position] > 0 {
             let now = field < snapshotAverages.count ? snapshotAverages[field] : 1
-            let built = averages[position]
+            let built = averages[position], length = longest[position]
             guard now > built else { continue }
-            stretch = max(stretch, (1 - b + b * longest / built) / (1 - b + b * longest / now))
+            stretch = max(stretch, (1 - b + b * length / built) / (1 - b + b * length / now))
         }
         return stretch
     }
@@ -170,6 +173,10 @@ final class ChampionLists: Sendable {
             guard field < segment.lengthSum.count, field < segment.fieldDocCount.count else { return 1 }
             let sum = segment.lengthSum[field], docs = UInt64(segment.fieldDocCount[field])
             return docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+        }
+        let longest: [Float] = scope.fields.map { field in
+            guard field < segment.fieldDocCount.count, segment.fieldDocCount[field] > 0, field < segment.norms.count else { return 0 }
+            return FieldNorm.lengths[Int(segment.norms[field].max() ?? 0)]
         }
         let factors: [[Float]] = zip(scope.weights, averages).map { weight, average in
             FieldNorm.lengths.map { weight / (1 - b + b * $0 / average) }
@@ -243,7 +250,7 @@ final class ChampionLists: Sendable {
             return total
         }
         builder.release()
-        return ChampionLists(scope: scope, averages: averages, terms: terms, prefixes: prefixes)
+        return ChampionLists(scope: scope, averages: averages, longest: longest, terms: terms, prefixes: prefixes)
     }
 
     /// `sums[i]`: the document frequencies of the dictionary's first `i` terms added up.
