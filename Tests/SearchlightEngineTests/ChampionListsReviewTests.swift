@@ -229,11 +229,16 @@ extension ChampionListsReviewTests {
             try writer.upsert(Document(id: "d\(i)", values: [(title, .text("t")), (body, .text(text))]))
         }
         let built = try writer.commit()          // lists built with b = 0.75
-        writer.parameters.b = 0
-        try writer.upsert(Document(id: "extra", values: [(title, .text("t"))]))
-        let other = try writer.commit()          // factors with b = 0; the first segment keeps its b = 0.75 lists
-        var snapshot = other
+        XCTAssertTrue(Self.served(built, .term("ab"), window: 10, options: SearchOptions(limit: 10)))
+        // A snapshot of the same segments (lists for b = 0.75) made with b = 0 (its length factors), whose
+        // parameters are then set back to b = 0.75. (A writer drops lists for other parameters when it publishes,
+        // so the snapshot is made directly.)
+        var zero = built.parameters
+        zero.b = 0
+        var snapshot = IndexSnapshot(segments: built.segments, live: built.live, schema: built.schema, parameters: zero,
+                                     generation: built.generation + 1, contentGeneration: built.contentGeneration)
         snapshot.parameters = built.parameters   // b = 0.75 again, factors still b = 0
+        XCTAssertFalse(Self.served(snapshot, .term("ab"), window: 10, options: SearchOptions(limit: 10)))
         var off = SearchOptions(limit: 10)
         off.championLists = false
         let full = snapshot.search(.term("ab"), options: off)
