@@ -67,18 +67,7 @@ final class ChampionLists: Sendable {
 
         /// The list of `key`, if it has one.
         func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-            keyBytes.withUnsafeBufferPointer { base in
-                let count = keyCount
-                var low = 0, high = count
-                while low < high {
-                    let mid = (low + high) >> 1
-                    let stored = UnsafeBufferPointer(rebasing: base[Int(keyOffsets[mid])..<Int(keyOffsets[mid + 1])])
-                    if stored.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
-                }
-                guard low < count else { return nil }
-                let stored = UnsafeBufferPointer(rebasing: base[Int(keyOffsets[low])..<Int(keyOffsets[low + 1])])
-                return stored.elementsEqual(key) ? Int(keyList[low]) : nil
-            }
+            SortedKeys.index(of: key, bytes: keyBytes, offsets: keyOffsets).map { Int(keyList[$0]) }
         }
 
         /// The key at `index` (in key order).

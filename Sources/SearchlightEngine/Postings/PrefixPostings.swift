@@ -60,18 +60,7 @@ final class PrefixPostings: Sendable {
 
     /// The list of `prefix`, if it has one.
     func find(_ prefix: UnsafeBufferPointer<UInt8>) -> Int? {
-        keyBytes.withUnsafeBufferPointer { base in
-            var low = 0, high = count
-            while low < high {
-                let mid = (low + high) >> 1
-                let start = Int(keyOffsets[mid]), end = Int(keyOffsets[mid + 1])
-                let key = UnsafeBufferPointer(rebasing: base[start..<end])
-                if key.lexicographicallyPrecedes(prefix) { low = mid + 1 } else { high = mid }
-            }
-            guard low < count else { return nil }
-            let start = Int(keyOffsets[low]), end = Int(keyOffsets[low + 1])
-            return UnsafeBufferPointer(rebasing: base[start..<end]).elementsEqual(prefix) ? low : nil
-        }
+        SortedKeys.index(of: prefix, bytes: keyBytes, offsets: keyOffsets)
     }
 
     /// The prefix of list `index`.
