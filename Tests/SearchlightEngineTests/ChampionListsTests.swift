@@ -335,7 +335,7 @@ final class ChampionListsTests: XCTestCase {
                 // At least the capacity (or every match), more only to keep a tie at the end whole.
                 XCTAssertGreaterThanOrEqual(n, min(k, full.count), key)
                 XCTAssertLessThanOrEqual(n, 2 * k, key)
-                var planner = QueryPlanner(snapshot: snapshot)
+                let planner = QueryPlanner(snapshot: snapshot)
                 guard let idf = planner.plan(query, scope: planner.resolve(.defaultFields)).idfForTests else {
                     return XCTFail("no plan for \(key)")
                 }

@@ -71,14 +71,13 @@ public struct IndexSnapshot: Sendable {
                 sum += segment.lengthSum[field]
                 docs += UInt64(segment.fieldDocCount[field])
             }
-            return docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+            return FieldNorm.averageLength(sum: sum, documents: docs)
         }
         fieldAverages = averages
         fieldFactors = schema.fields.map { info -> [Float] in
             guard info.options.kind == .text else { return [] }
-            let average = averages[Int(info.id.rawValue)]
-            let b = parameters.b, weight = info.options.weight
-            return FieldNorm.lengths.map { weight / (1 - b + b * $0 / average) }
+            return FieldNorm.lengthFactors(weight: info.options.weight, average: averages[Int(info.id.rawValue)],
+                                           b: parameters.b)
         }
     }
 

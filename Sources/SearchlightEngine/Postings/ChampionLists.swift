@@ -160,15 +160,14 @@ final class ChampionLists: Sendable {
         // As a snapshot of this segment alone computes them.
         let averages: [Float] = scope.fields.map { field in
             guard field < segment.lengthSum.count, field < segment.fieldDocCount.count else { return 1 }
-            let sum = segment.lengthSum[field], docs = UInt64(segment.fieldDocCount[field])
-            return docs > 0 ? max(Float(sum) / Float(docs), 1) : 1
+            return FieldNorm.averageLength(sum: segment.lengthSum[field], documents: UInt64(segment.fieldDocCount[field]))
         }
         let longest: [Float] = scope.fields.map { field in
             guard field < segment.fieldDocCount.count, segment.fieldDocCount[field] > 0, field < segment.norms.count else { return 0 }
             return FieldNorm.lengths[Int(segment.norms[field].max() ?? 0)]
         }
         let factors: [[Float]] = zip(scope.weights, averages).map { weight, average in
-            FieldNorm.lengths.map { weight / (1 - b + b * $0 / average) }
+            FieldNorm.lengthFactors(weight: weight, average: average, b: b)
         }
         let dictionaries = scope.fields.map { segment.terms(FieldID(rawValue: UInt16($0))) }
         // A key whose postings reach the minimum over the fields reaches its share of it in one of them.
@@ -291,7 +290,6 @@ final class ChampionLists: Sendable {
     private struct Builder {
         let segment: Segment
         let scope: Scope
-        let factors: [[Float]]
         /// `stride` bytes per document of a window: weight (Float) at 0, stamp (UInt32) at 4, flags at 8, then a
         /// UInt16 frequency per scope position from 10.
         let records: UnsafeMutableRawPointer
@@ -373,7 +371,6 @@ final class ChampionLists: Sendable {
             self.window = window
             self.segment = segment
             self.scope = scope
-            self.factors = factors
             // Flat copies: the per-posting path reads them through raw pointers, with no array kept alive per
             // term and window.
             let documents = segment.documentCount
@@ -411,9 +408,13 @@ final class ChampionLists: Sendable {
             var bound: [Float] = [], docs: [UInt32] = [], masks: [UInt32] = [], entryFlags: [UInt8] = [], tfs: [UInt16] = []
             var previous: [Int]? = nil
             for key in keys {
+                // Counted before the terms are gathered when `postings` can: most candidates fall short.
+                if let postings, postings(key) < UInt64(minimumPostings) {
+                    previous = nil
+                    continue
+                }
                 let (terms, signature) = found(key)
-                let total = postings?(key) ?? terms.reduce(0) { $0 + UInt64($1.1.postings) }
-                guard total >= UInt64(minimumPostings) else {
+                guard postings != nil || terms.reduce(0, { $0 + UInt64($1.1.postings) }) >= UInt64(minimumPostings) else {
                     previous = nil
                     continue
                 }
