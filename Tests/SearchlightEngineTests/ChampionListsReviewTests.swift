@@ -39,7 +39,7 @@ final class ChampionListsReviewTests: XCTestCase {
     }
 
     /// Builds the corpus; returns the writer (committed) and the text field ids.
-    static func build(_ setup: Setup, seed: UInt64, writer: IndexWriter = IndexWriter()) throws -> (IndexWriter, [FieldID]) {
+    static func build(_ setup: Setup, seed: UInt64, writer: IndexWriter = IndexWriter.withInlineLists()) throws -> (IndexWriter, [FieldID]) {
         var g = Generator(state: seed)
         writer.parameters = setup.parameters
         let ids = try setup.fields.map { try writer.registerField($0.0, $0.1) }
@@ -191,7 +191,7 @@ extension ChampionListsReviewTests {
     /// segment with it: no document of the big segment has the field, so the snapshot's average for it cannot
     /// stretch their scores, and the big segment's lists keep serving.
     func testAbsentFieldDoesNotStretch() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let title = try writer.registerField("title", .text(weight: 3, primary: true))
         let body = try writer.registerField("body", .text(weight: 1))
         let tags = try writer.registerField("tags", .text(weight: 2))
@@ -217,7 +217,7 @@ extension ChampionListsReviewTests {
     /// `IndexSnapshot.parameters` is a public var, but `fieldFactors` are fixed at init: a snapshot whose
     /// parameters are set back to those the lists were built with must not read them with other length factors.
     func testMutatedSnapshotParameters() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let title = try writer.registerField("title", .text(weight: 1, primary: false))
         let body = try writer.registerField("body", .text(weight: 1))
         // 40 short documents with "ab" three times (first with b = 0.75, listed), 100 long ones with it 20 times
@@ -248,7 +248,7 @@ extension ChampionListsReviewTests {
 
     /// Background merges (lists built on the merge thread) with searches on other threads meanwhile.
     func testBackgroundMergesWithConcurrentSearches() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         writer.mergesInBackground = true
         writer.mergePolicy = MergePolicy(maxSegments: 3, mergeFactor: 2)
         let title = try writer.registerField("title", .text(weight: 3, primary: true))
@@ -291,7 +291,7 @@ extension ChampionListsReviewTests {
         var total = Outcome()
         for seed: UInt64 in 1...6 {
             var g = Generator(state: seed)
-            let writer = IndexWriter()
+            let writer = IndexWriter.withInlineLists()
             writer.parameters.b = g.pick([Float(0), 0.75, 1])
             let fields = try (0..<(1 + g.int(3))).map { try writer.registerField("f\($0)", .text(weight: g.pick([Float(1), 2, 0.5]), primary: g.chance(0.5))) }
             let suffixCount = g.pick([3, 30, 70])
@@ -338,7 +338,7 @@ extension ChampionListsReviewTests {
         var total = Outcome()
         for seed: UInt64 in 1...4 {
             var g = Generator(state: seed)
-            let writer = IndexWriter()
+            let writer = IndexWriter.withInlineLists()
             let title = try writer.registerField("title", .text(weight: 2, primary: true))
             let body = try writer.registerField("body", .text(weight: 1))
             for i in 0..<3_000 {
@@ -372,6 +372,7 @@ extension ChampionListsReviewTests {
         do {
             let opened = try DurableStore.open(directory: directory, options: options)
             opened.writer.parameters = custom
+            opened.writer.inlineChampionListMinimum = 0
             let body = try opened.writer.registerField("body", .text(weight: 1))
             var g = Generator(state: 4)
             for i in 0..<3_000 {
@@ -384,6 +385,7 @@ extension ChampionListsReviewTests {
         }
         let reopened = try DurableStore.open(directory: directory, options: options)
         reopened.writer.parameters = custom   // as soon as the caller can
+        reopened.writer.inlineChampionListMinimum = 0
         try reopened.writer.upsert(Document(id: "x", values: [(FieldID(rawValue: 0), .text("zz"))]))
         let snapshot = try reopened.writer.commit()
         let deadline = Date().addingTimeInterval(60)

@@ -1,5 +1,6 @@
 @testable import SearchlightEngine
 import Foundation
+import Synchronization
 import XCTest
 
 /// Champion lists (`ChampionLists`) and the searches they answer: a lone term or prefix over the default fields
@@ -106,7 +107,7 @@ final class ChampionListsTests: XCTestCase {
     }
 
     func testOneSegmentAnswersFromTheLists() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         _ = try makeCorpus(writer, documents: 4_000, seed: 1)
         let snapshot = try writer.commit()
         XCTAssertEqual(snapshot.segments.count, 1)
@@ -119,7 +120,7 @@ final class ChampionListsTests: XCTestCase {
     }
 
     func testSegmentsWithOtherAveragesStayExact() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         // The later documents' bodies are several times longer: the segments' averages differ from the snapshot's.
         _ = try makeCorpus(writer, documents: 6_000, seed: 2, commitEvery: 2_000, longBodiesFrom: 4_000)
         let snapshot = try writer.commit()
@@ -133,7 +134,7 @@ final class ChampionListsTests: XCTestCase {
     /// documents joins), a long document the list left out can overtake every listed one. The bound must see
     /// it: here the full ranking puts that document first, and the search must too.
     func testGrownAveragesCanReorderAndAreCaught() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let body = try writer.registerField("body", .text(weight: 1))
         func add(_ id: String, _ text: String) throws { try writer.upsert(Document(id: id, values: [(body, .text(text))])) }
         // Segment A: 40 very short documents, one long document with "ab" 40 times, and 500 medium ones.
@@ -156,7 +157,7 @@ final class ChampionListsTests: XCTestCase {
     }
 
     func testDeletionsStayExact() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         _ = try makeCorpus(writer, documents: 4_000, seed: 3, commitEvery: 1_500, deleteEvery: 2)
         // Delete most of the best documents of a common word, so its lists hold too few live ones.
         let snapshot0 = try writer.commit()
@@ -169,7 +170,7 @@ final class ChampionListsTests: XCTestCase {
     }
 
     func testMergedSegmentsAnswerFromTheLists() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         _ = try makeCorpus(writer, documents: 3_000, seed: 4, commitEvery: 500, deleteEvery: 7)
         _ = try writer.commit()
         writer.mergePolicy = MergePolicy(maxSegments: 1)
@@ -180,9 +181,42 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertGreaterThan(compareAll(snapshot, "merged"), 0)
     }
 
+    /// A commit's small segments (a batch, or a merge of batches) get their lists after the commit, on another
+    /// thread: the commit does not build them, searches meanwhile read the postings and find the same hits, and
+    /// once the builds have run the lists answer. A segment of `inlineChampionListMinimum` documents or more gets
+    /// them before the commit returns.
+    func testSmallSegmentsGetTheirListsAfterTheCommit() throws {
+        let deferred = Mutex<[@Sendable () -> Void]>([])
+        let writer = IndexWriter()
+        writer.startListBuild = { work in deferred.withLock { $0.append(work) } }
+        writer.inlineChampionListMinimum = 2_000
+        _ = try makeCorpus(writer, documents: 3_000, seed: 12, commitEvery: 500)
+        let sealed = try XCTUnwrap(writer.snapshot.segments.last)
+        XCTAssertEqual(sealed.documentCount, 500)
+        XCTAssertNil(sealed.championLists, "a batch's segment got its lists during the commit")
+        writer.mergePolicy = MergePolicy(maxSegments: 2, mergeFactor: 2)
+        try writer.upsert(Document(id: "last", values: [(FieldID(rawValue: 0), .text("ab"))]))
+        let snapshot = try writer.commit()
+        let small = snapshot.segments.filter { $0.documentCount < 2_000 }
+        let large = snapshot.segments.filter { $0.documentCount >= 2_000 }
+        XCTAssertFalse(small.isEmpty)
+        XCTAssertFalse(large.isEmpty, "the merge must make a segment of at least the minimum")
+        for segment in small { XCTAssertNil(segment.championLists, "built during the commit") }
+        for segment in large { XCTAssertNotNil(segment.championLists, "not built during the commit") }
+        compareAll(snapshot, "before the builds ran")
+        let work = deferred.withLock { queued -> [@Sendable () -> Void] in defer { queued = [] }; return queued }
+        XCTAssertGreaterThanOrEqual(work.count, small.count)
+        for build in work { build() }
+        for segment in snapshot.segments { XCTAssertNotNil(segment.championLists) }
+        XCTAssertGreaterThan(compareAll(snapshot, "after the builds ran"), 0)
+        // The next commit finds them built and starts nothing.
+        _ = try writer.commit()
+        XCTAssertTrue(deferred.withLock { $0.isEmpty })
+    }
+
     /// A scope the lists were not ranked for (another weight, another default field) is never answered from them.
     func testAnotherScopeIsNotReadFromTheLists() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let corpus = try makeCorpus(writer, documents: 3_000, seed: 5)
         _ = try writer.commit()
         try writer.setWeight(0.5, for: corpus.title)
@@ -197,7 +231,7 @@ final class ChampionListsTests: XCTestCase {
 
     /// A filter, a static boost field, a page larger than a list and a scoped query read the postings.
     func testOtherSearchesReadThePostings() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let corpus = try makeCorpus(writer, documents: 3_000, seed: 6)
         let snapshot = try writer.commit()
         XCTAssertTrue(servedByLists(snapshot, .term("ab"), limit: 20))
@@ -223,6 +257,7 @@ final class ChampionListsTests: XCTestCase {
             var before: [[SearchHit]] = []
             do {
                 let opened = try DurableStore.open(directory: directory, options: options)
+                opened.writer.inlineChampionListMinimum = 0
                 _ = try makeCorpus(opened.writer, documents: 2_500, seed: 11, commitEvery: 1_250)
                 let snapshot = try opened.writer.commit()
                 XCTAssertEqual(snapshot.segments.contains { $0.championLists != nil }, withLists)
@@ -250,7 +285,7 @@ final class ChampionListsTests: XCTestCase {
             }
             reopened.store.close()
         }
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         writer.buildsChampionLists = false
         _ = try makeCorpus(writer, documents: 1_500, seed: 12)
         let snapshot = try writer.commit()
@@ -261,7 +296,7 @@ final class ChampionListsTests: XCTestCase {
     /// A key with a frequency beyond a list's 16 bits in some document gets no list (its searches read the
     /// postings); the other keys still get theirs.
     func testFrequenciesBeyondSixteenBitsLeaveTheKeyOut() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let body = try writer.registerField("body", .text(weight: 1))
         for i in 0..<(ChampionLists.minimumPostings + 100) {
             // Lengths vary, so the best "cd" documents are not tied with the first one left out.
@@ -285,7 +320,7 @@ final class ChampionListsTests: XCTestCase {
     /// one list; a prefix with fewer terms (`librari`) or that is itself a term (`library`) has its own, and
     /// every one of them answers as the full ranking does.
     func testPrefixesWithTheSameTermsShareAList() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let body = try writer.registerField("body", .text(weight: 1))
         var g = Generator(state: 14)
         let words = ["library", "libraries", "librarian", "librarians"]
@@ -315,7 +350,7 @@ final class ChampionListsTests: XCTestCase {
 
     /// Each list holds the documents a full ranking puts first, and its bound is the score of the next one.
     func testListsHoldTheBestDocuments() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         _ = try makeCorpus(writer, documents: 3_000, seed: 7)
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
@@ -368,7 +403,7 @@ final class ChampionListsTests: XCTestCase {
 
     /// Lists ranked a few documents at a time (many windows) equal those ranked over the whole segment at once.
     func testWindowsDoNotChangeTheLists() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         _ = try makeCorpus(writer, documents: 3_000, seed: 13, deleteEvery: 5)
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
@@ -393,7 +428,7 @@ final class ChampionListsTests: XCTestCase {
     /// The prefixes `heavyPrefixes` finds are exactly those (ending on whole characters) whose terms' document
     /// frequencies reach the minimum, multibyte characters included.
     func testHeavyPrefixesEqualBruteForce() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         let field = try writer.registerField("body", .text(weight: 1))
         var g = Generator(state: 8)
         let alphabet: [String] = ["a", "b", "λ", "日", "本", "é", "😀"]
@@ -424,7 +459,7 @@ final class ChampionListsTests: XCTestCase {
 
     /// `stretch` bounds how much any length factor grows between the lists' averages and a snapshot's.
     func testStretchBoundsEveryLengthFactor() throws {
-        let writer = IndexWriter()
+        let writer = IndexWriter.withInlineLists()
         _ = try makeCorpus(writer, documents: 3_000, seed: 9)
         let snapshot = try writer.commit()
         let lists = try XCTUnwrap(snapshot.segments[0].championLists)
@@ -453,5 +488,15 @@ extension QueryPlan {
         case .group(_, let idf, _), .prefix(_, let idf, _): return idf
         default: return nil
         }
+    }
+}
+
+extension IndexWriter {
+    /// A writer that builds every sealed or merged segment's champion lists before its commit returns, so tests
+    /// can inspect them at once.
+    static func withInlineLists() -> IndexWriter {
+        let writer = IndexWriter()
+        writer.inlineChampionListMinimum = 0
+        return writer
     }
 }

@@ -32,6 +32,14 @@ public final class IndexWriter {
     /// lone term or prefix with a page of up to 32 read them. A writer whose searches never take that shape
     /// (a `CSUserQuery` ranks a window of 116) saves their build time and memory.
     public var buildsChampionLists = true
+    /// Segments a commit seals or merges with fewer documents than this get their champion lists on another
+    /// thread once the commit has published them, not during it: a small batch's commit would otherwise spend
+    /// about a third of its time on them (the churn benchmark), while searching a small segment's postings
+    /// meanwhile costs little. Larger segments (a bulk load) get them before the commit returns, so the first
+    /// searches already read them. Background merges build them on the merge's thread whatever the size.
+    package var inlineChampionListMinimum = 32_768
+    /// Starts a champion-list build the writer leaves to another thread; tests substitute a starter they control.
+    package var startListBuild: @Sendable (@escaping @Sendable () -> Void) -> Void = Segment.startInBackground
     /// Starts a background merge's work; tests substitute a starter they control.
     package var startMerge: @Sendable (@escaping @Sendable () -> Void) -> Void = startLowPriorityThread
     /// The merges running in the background (nil: none).
@@ -260,7 +268,7 @@ public final class IndexWriter {
         if !buffer.isEmpty {
             let segment = try buffer.seal()
             segment.buildPrefixPostings()
-            segment.buildChampionLists(scope: championScope)
+            if segment.documentCount >= inlineChampionListMinimum { segment.buildChampionLists(scope: championScope) }
             let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
             idleBudget = overflow ? Int.max / 4 : min(idleBudget + credit, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -307,10 +315,10 @@ public final class IndexWriter {
 
     /// The writer's state as the next snapshot.
     private func publish() -> IndexSnapshot {
-        // Segments whose champion lists rank for another scope (or that have none yet after a load) get them
-        // rebuilt in the background; matching ones are left alone.
+        // Segments whose champion lists rank for another scope, or that have none yet (after a load, or sealed or
+        // merged under `inlineChampionListMinimum`), get them built in the background; matching ones are left alone.
         let champions = championScope
-        for segment in segments { segment.refreshChampionLists(scope: champions) }
+        for segment in segments { segment.refreshChampionLists(scope: champions, start: startListBuild) }
         generation += 1
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
@@ -324,7 +332,8 @@ public final class IndexWriter {
         guard !groups.isEmpty else { return }
         if mergesInBackground { return startInBackground(groups) }
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
-        install(groups: groups, merged: try Self.build(sources, champions: championScope), sources: sources)
+        install(groups: groups, merged: try Self.build(sources, champions: championScope, inlineMinimum: inlineChampionListMinimum),
+                sources: sources)
     }
 
     /// Starts merging each group of segments into one on the merge thread (`pendingMerge`).
@@ -358,7 +367,10 @@ public final class IndexWriter {
     }
 
     /// The merged segments of `sources` (one per group; nil for a group with no live document).
-    fileprivate static func build(_ sources: [[(Segment, Bitset)]], champions: ChampionLists.Scope?) throws(EngineError) -> [Segment?] {
+    /// Champion lists are built here for merged segments of at least `inlineMinimum` documents; `publish()` starts
+    /// the others' on another thread.
+    fileprivate static func build(_ sources: [[(Segment, Bitset)]], champions: ChampionLists.Scope?,
+                                  inlineMinimum: Int = 0) throws(EngineError) -> [Segment?] {
         var merged: [Segment?] = []
         for group in sources {
             // Segments without deleted documents (a commit's batches, the common case) merge by streams.
@@ -372,9 +384,9 @@ public final class IndexWriter {
             merged.append(builder.isEmpty ? nil : try builder.seal())
         }
         // Built here, off the writer's thread when the merge runs in the background.
-        for segment in merged {
-            segment?.buildPrefixPostings()
-            segment?.buildChampionLists(scope: champions)
+        for case let segment? in merged {
+            segment.buildPrefixPostings()
+            if segment.documentCount >= inlineMinimum { segment.buildChampionLists(scope: champions) }
         }
         return merged
     }
@@ -447,7 +459,7 @@ public final class IndexWriter {
         }
         // And the champion lists, each on another thread.
         let champions = championScope
-        for segment in segments { segment.refreshChampionLists(scope: champions) }
+        for segment in segments { segment.refreshChampionLists(scope: champions, start: startListBuild) }
 
         self.segments = segments
         self.live = live

@@ -162,15 +162,16 @@ final class Segment: Sendable {
     /// Makes the lists match `scope` without holding up the caller: lists for another scope (the default fields
     /// or ranking parameters changed, or a store was loaded before its writer was configured) are dropped at
     /// once and rebuilt on another thread; nil drops them. Writers call it on every segment when they publish.
-    func refreshChampionLists(scope: ChampionLists.Scope?) {
-        let start = championCache.withLock { state -> Bool in
+    func refreshChampionLists(scope: ChampionLists.Scope?,
+                              start: @Sendable (@escaping @Sendable () -> Void) -> Void = Segment.startInBackground) {
+        let starts = championCache.withLock { state -> Bool in
             if state.lists?.scope == scope || (scope != nil && state.building == scope) { return false }
             state.lists = nil
             state.building = scope
             return scope != nil
         }
-        guard start, let scope else { return }
-        DispatchQueue.global(qos: .utility).async {
+        guard starts, let scope else { return }
+        start {
             self.buildPrefixPostings()
             let built = ChampionLists.build(segment: self, scope: scope)
             self.championCache.withLock { state in
@@ -180,6 +181,11 @@ final class Segment: Sendable {
                 state.building = nil
             }
         }
+    }
+
+    /// Runs derived structures' builds on another thread (the default starter of `refreshChampionLists`).
+    static let startInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
+        DispatchQueue.global(qos: .utility).async(execute: work)
     }
 
     /// Bytes of the champion lists (0 before they are built).
