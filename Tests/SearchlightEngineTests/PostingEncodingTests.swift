@@ -301,4 +301,76 @@ final class PostingEncodingTests: XCTestCase {
         let serial = try build(threads: 1), parallel = try build(threads: 4)
         XCTAssertEqual(parallel.differences(from: serial), [])
     }
+
+    /// Whatever mix of steps, seeks within a block, seeks across blocks and position reads walks the postings,
+    /// every document, frequency and position is what a plain walk reads; a single block's bounds and last
+    /// document are the whole block's, whatever was read of it.
+    func testSeeksStepsAndPositionsAgreeWithAWalk() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        let rare = try writer.registerField("rare", .text())
+        for i in 0..<1_500 {
+            // Frequencies 1–3 at varying positions; every seventh document skips the term (gaps in the deltas).
+            let words = i % 7 == 3 ? ["filler"] : (0..<(1 + i % 3)).flatMap { k in ["w"] + Array(repeating: "x", count: (i + k) % 4) }
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " "))),
+                                                              (rare, .text(i % 50 == 0 ? "r s" : "s"))]))
+        }
+        let snapshot = try writer.commit()
+        let segment = snapshot.segments[0]
+        func cursor(_ field: FieldID, _ term: String) throws -> PostingCursor {
+            let terms = try XCTUnwrap(segment.terms(field))
+            let index = try XCTUnwrap(Array(term.utf8).withUnsafeBufferPointer { terms.find($0) })
+            return PostingCursor(segment: segment, terms: terms, index: index, field: Int(field.rawValue))
+        }
+        var reference: [(doc: Int, tf: UInt32, positions: [UInt32])] = []
+        let walker = try cursor(body, "w")
+        while walker.next() != PostingCursor.end {
+            var positions: [UInt32] = []
+            walker.positions(into: &positions)
+            reference.append((walker.doc, walker.tf, positions))
+        }
+        XCTAssertGreaterThan(reference.count, 3 * Segment.blockSize)
+
+        var g = DifferentialTests.Generator(state: 21)
+        for round in 0..<40 {
+            let probe = try cursor(body, "w")
+            var position = -1
+            while true {
+                // Steps, short seeks within a block, long seeks across blocks, and seeks to absent documents.
+                let choice = g.int(4)
+                let got: Int
+                let wanted: Int
+                if choice == 0 || position < 0 && choice == 1 {
+                    got = probe.next()
+                    wanted = position + 1
+                } else {
+                    let jump = choice == 1 ? 1 + g.int(5) : choice == 2 ? 1 + g.int(300) : 1 + g.int(40)
+                    let base = position < 0 ? 0 : reference[min(position, reference.count - 1)].doc
+                    let target = base + jump
+                    got = probe.advance(target)
+                    wanted = reference.firstIndex { $0.doc >= target } ?? reference.count
+                }
+                position = wanted
+                guard position < reference.count else {
+                    XCTAssertEqual(got, PostingCursor.end, "round \(round)")
+                    break
+                }
+                XCTAssertEqual(got, reference[position].doc, "round \(round)")
+                XCTAssertEqual(probe.tf, reference[position].tf, "round \(round) doc \(got)")
+                if g.chance(0.5) {
+                    var positions: [UInt32] = []
+                    probe.positions(into: &positions)
+                    XCTAssertEqual(positions, reference[position].positions, "round \(round) doc \(got)")
+                }
+            }
+        }
+
+        // A single-block term: its bounds and last document are those of the whole block, whatever was read.
+        let single = try cursor(rare, "r")
+        XCTAssertEqual(single.next(), 0)
+        XCTAssertEqual(single.blockLastDoc, 1_450)
+        XCTAssertEqual(single.blockMaxTf, 1)
+        XCTAssertEqual(single.advance(700), 700)
+        XCTAssertEqual(single.next(), 750)
+    }
 }
