@@ -35,9 +35,13 @@ package struct UserQueryRanking: Sendable {
     /// The multiplier for one document.
     package func factor(_ address: DocAddress) -> Float {
         var factor: Double = 1
+        // Most hits' titles start with another letter: the pre-check reads their stored bytes without building
+        // a string per title.
         if let title, !typed.isEmpty {
             var coverage = 0.0
-            for value in snapshot.engine.text(title, of: address) where Self.mayStart(value, with: typed) {
+            let typedStart = typed.utf8.first
+            let mayCover = snapshot.engine.containsText(title, of: address) { Self.mayStart($0, with: typedStart) }
+            for value in mayCover ? snapshot.engine.text(title, of: address) : [] where Self.mayStart(value, with: typed) {
                 let folded = Self.normalize(value)
                 guard folded.hasPrefix(typed), !folded.isEmpty else { continue }
                 coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
@@ -62,8 +66,13 @@ package struct UserQueryRanking: Sendable {
     /// non-whitespace byte of each is an ASCII letter or digit and they differ after lowercasing, the only change
     /// folding makes to those bytes. Most hits' titles fail here, before they are folded.
     static func mayStart(_ value: String, with typed: String) -> Bool {
-        guard let expected = typed.utf8.first, Self.isASCIIWordByte(expected) else { return true }
-        for byte in value.utf8 {
+        mayStart(value.utf8, with: typed.utf8.first)
+    }
+
+    /// `mayStart` over a value's UTF-8 bytes, given the first byte of the normalized typed text.
+    static func mayStart(_ value: some Sequence<UInt8>, with typedStart: UInt8?) -> Bool {
+        guard let expected = typedStart, Self.isASCIIWordByte(expected) else { return true }
+        for byte in value {
             if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { continue }
             guard Self.isASCIIWordByte(byte) else { return true }
             let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte

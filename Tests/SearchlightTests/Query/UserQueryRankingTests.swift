@@ -74,6 +74,28 @@ final class UserQueryRankingTests: XCTestCase {
         XCTAssertTrue(ids.contains("deb:evince") || ids.contains("deb:okular"), "\(ids)")
     }
 
+    /// The title-coverage factor, pre-checked on stored bytes, is the one folding every title gives.
+    func testCoverageFactorAgreesWithFoldingEveryTitle() throws {
+        let snapshot = Self.container.snapshot()
+        let title = try XCTUnwrap(snapshot.engine.schema.field(named: "title"))
+        var covered = 0
+        for text in ["thunderb", "lib", "python3-", "Fire", "x", "émacs", "0ad", "中文"] {
+            let ranking = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: text)
+            let typed = UserQueryRanking.normalize(text)
+            for address in snapshot.engine.matches(.all) {
+                var coverage = 0.0
+                for value in snapshot.engine.text(title, of: address) {
+                    let folded = UserQueryRanking.normalize(value)
+                    guard folded.hasPrefix(typed), !folded.isEmpty else { continue }
+                    coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
+                }
+                if coverage > 0 { covered += 1 }
+                XCTAssertEqual(ranking.factor(address), Float(1 + 0.5 * coverage), "\(text) \(address)")
+            }
+        }
+        XCTAssertGreaterThan(covered, 100)
+    }
+
     func testPrefixWhileTyping() {
         let ids = top("thunderb", 3)
         XCTAssertEqual(ids.first, "deb:thunderbird", "\(ids)")
