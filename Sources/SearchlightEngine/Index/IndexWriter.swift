@@ -33,8 +33,8 @@ public final class IndexWriter {
     /// (a `CSUserQuery` ranks a window of 116) saves their build time and memory.
     public var buildsChampionLists = true
     /// Segments a commit seals or merges with fewer documents than this get their champion lists on another
-    /// thread once the commit has published them, not during it: a small batch's commit would otherwise spend
-    /// about a third of its time on them (the churn benchmark), while searching a small segment's postings
+    /// thread once the commit has published them, not during it: reindexing in batches of 1,000 otherwise spends
+    /// over a quarter of its instructions on them (the churn benchmark), while searching a small segment's postings
     /// meanwhile costs little. Larger segments (a bulk load) get them before the commit returns, so the first
     /// searches already read them. Background merges build them on the merge's thread whatever the size.
     package var inlineChampionListMinimum = 32_768
