@@ -140,7 +140,8 @@ final class DeferredChampionListsTests: XCTestCase {
     }
 
     /// A held build of scope A, then B, then A again (setWeight back and forth): whichever order they run in,
-    /// the segment ends with lists of the current scope or starts a build at the next publish.
+    /// a build for a scope no longer asked for is dropped, so the segment ends with lists of the current scope
+    /// as soon as the builds have run (not only after the next publish), and keeps them.
     func testScopeABAWithHeldBuilds() throws {
         for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1], [2, 0, 1], [1, 2, 0]] {
             let held = Mutex<[@Sendable () -> Void]>([])
@@ -159,8 +160,11 @@ final class DeferredChampionListsTests: XCTestCase {
             XCTAssertEqual(work.count, 3)
             for i in order { work[i]() }
             held.withLock { $0 = [] }
+            let (early, stale) = Self.allListed(snapshot)
+            XCTAssertEqual(early, 0, "order \(order)")
+            XCTAssertEqual(stale, 0, "a stale build landed, order \(order)")
             _ = try writer.commit()
-            for w in held.withLock({ $0 }) { w() }
+            XCTAssertTrue(held.withLock { $0.isEmpty }, "the lists were current: nothing to rebuild, order \(order)")
             let (missing, wrong) = Self.allListed(writer.snapshot)
             XCTAssertEqual(missing, 0, "order \(order)")
             XCTAssertEqual(wrong, 0, "order \(order)")
