@@ -68,8 +68,8 @@ final class ChampionListsTests: XCTestCase {
     /// Hits of the lists against those of the full evaluation. Terms score bit for bit alike; a prefix's field
     /// adds its terms' frequencies before weighting them (the full evaluation weights each term), so its scores
     /// agree to rounding, and documents tied to rounding at the page's end may differ.
-    private func assertSameHits(_ fast: [SearchHit], _ full: [SearchHit], exact: Bool, _ message: String,
-                                file: StaticString = #filePath, line: UInt = #line) {
+    static func assertSameHits(_ fast: [SearchHit], _ full: [SearchHit], exact: Bool, _ message: String,
+                               file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(fast.count, full.count, message, file: file, line: line)
         guard fast.count == full.count else { return }
         if exact {
@@ -91,19 +91,29 @@ final class ChampionListsTests: XCTestCase {
     @discardableResult
     private func compareAll(_ snapshot: IndexSnapshot, _ label: String) -> Int {
         var served = 0
-        for query in Self.queries {
-            for limit in [1, 7, 20, ChampionLists.capacity] {
+        Self.assertListsAgree(snapshot, Self.queries, limits: [1, 7, 20, ChampionLists.capacity], label) { query, limit in
+            if servedByLists(snapshot, query, limit: limit) { served += 1 }
+        }
+        return served
+    }
+
+    /// Every query at each page size, with the lists allowed and without: the same hits (`assertSameHits`);
+    /// `each` is told every query and page size compared.
+    static func assertListsAgree(_ snapshot: IndexSnapshot, _ queries: [Query], limits: [Int], _ label: String,
+                                 file: StaticString = #filePath, line: UInt = #line,
+                                 each: (Query, Int) -> Void = { _, _ in }) {
+        for query in queries {
+            for limit in limits {
                 var off = SearchOptions(limit: limit)
                 off.championLists = false
                 let full = snapshot.search(query, options: off)
                 let fast = snapshot.search(query, options: SearchOptions(limit: limit))
                 var exact = true
                 if case .prefix = query { exact = false }
-                assertSameHits(fast, full, exact: exact, "\(label) \(query) limit \(limit)")
-                if servedByLists(snapshot, query, limit: limit) { served += 1 }
+                assertSameHits(fast, full, exact: exact, "\(label) \(query) limit \(limit)", file: file, line: line)
+                each(query, limit)
             }
         }
-        return served
     }
 
     func testOneSegmentAnswersFromTheLists() throws {
@@ -271,7 +281,7 @@ final class ChampionListsTests: XCTestCase {
             for (query, hits) in zip(Self.queries, before) {
                 var exact = true
                 if case .prefix = query { exact = false }
-                assertSameHits(snapshot.search(query, limit: 20), hits, exact: exact, "reopened \(query)")
+                Self.assertSameHits(snapshot.search(query, limit: 20), hits, exact: exact, "reopened \(query)")
             }
             if withLists {
                 // Built in the background: wait for them (a few seconds at most in a debug build).
@@ -341,7 +351,7 @@ final class ChampionListsTests: XCTestCase {
         for key in ["l", "li", "libr", "libra", "librar", "librari", "library", "librarian"] {
             var off = SearchOptions(limit: 20)
             off.championLists = false
-            assertSameHits(snapshot.search(.prefix(key), limit: 20), snapshot.search(.prefix(key), options: off),
+            Self.assertSameHits(snapshot.search(.prefix(key), limit: 20), snapshot.search(.prefix(key), options: off),
                            exact: false, key)
         }
         // The shared list answers for each of its keys (the others may tie at a page's end and read postings).

@@ -19,37 +19,10 @@ final class DeferredChampionListsTests: XCTestCase {
         return queries
     }
 
-    /// Fast (lists allowed) against full; returns (mismatch count, queries answered by lists somewhere).
-    @discardableResult
+    /// Every query at several page sizes, with the lists allowed and without: the same hits.
     static func compare(_ snapshot: IndexSnapshot, _ label: String, limits: [Int] = [1, 7, 32],
-                        file: StaticString = #filePath, line: UInt = #line) -> Int {
-        var mismatches = 0
-        for query in queries {
-            for limit in limits {
-                var off = SearchOptions(limit: limit)
-                off.championLists = false
-                let full = snapshot.search(query, options: off)
-                let fast = snapshot.search(query, options: SearchOptions(limit: limit))
-                var exact = true
-                if case .prefix = query { exact = false }
-                var ok = fast.count == full.count
-                if ok {
-                    if exact {
-                        ok = fast == full
-                    } else {
-                        for (a, b) in zip(fast, full) where abs(a.score - b.score) > 1e-5 * max(1, b.score) { ok = false }
-                        let last = full.last?.score ?? 0
-                        let fullAddresses = Set(full.map(\.address))
-                        for hit in fast where !fullAddresses.contains(hit.address) && abs(hit.score - last) > 1e-5 * max(1, last) { ok = false }
-                    }
-                }
-                if !ok {
-                    mismatches += 1
-                    XCTFail("\(label) \(query) limit \(limit): fast \(fast.prefix(3)) full \(full.prefix(3))", file: file, line: line)
-                }
-            }
-        }
-        return mismatches
+                        file: StaticString = #filePath, line: UInt = #line) {
+        ChampionListsTests.assertListsAgree(snapshot, queries, limits: limits, label, file: file, line: line)
     }
 
     static func addBatch(_ writer: IndexWriter, _ g: inout Generator, fields: [FieldID], from: Int, count: Int) throws {
