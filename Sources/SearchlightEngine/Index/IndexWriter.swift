@@ -267,8 +267,7 @@ public final class IndexWriter {
         try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments && pendingMerge?.isIdle != true)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
-            segment.buildPrefixPostings()
-            if segment.documentCount >= inlineChampionListMinimum { segment.buildChampionLists(scope: championScope) }
+            Self.buildDerived(segment, champions: championScope, inlineMinimum: inlineChampionListMinimum)
             let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
             idleBudget = overflow ? Int.max / 4 : min(idleBudget + credit, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -384,11 +383,15 @@ public final class IndexWriter {
             merged.append(builder.isEmpty ? nil : try builder.seal())
         }
         // Built here, off the writer's thread when the merge runs in the background.
-        for case let segment? in merged {
-            segment.buildPrefixPostings()
-            if segment.documentCount >= inlineMinimum { segment.buildChampionLists(scope: champions) }
-        }
+        for case let segment? in merged { buildDerived(segment, champions: champions, inlineMinimum: inlineMinimum) }
         return merged
+    }
+
+    /// What a new segment (sealed or merged) gets before it is published: its wide-prefix lists, and its champion
+    /// lists when it has at least `inlineMinimum` documents (`publish()` starts the others' on another thread).
+    private static func buildDerived(_ segment: Segment, champions: ChampionLists.Scope?, inlineMinimum: Int) {
+        segment.buildPrefixPostings()
+        if segment.documentCount >= inlineMinimum { segment.buildChampionLists(scope: champions) }
     }
 
     /// Replaces each group's segments by its merged segment (appended after the segments no group consumed).
