@@ -162,21 +162,37 @@ final class PhraseSource: TermSource {
         }
     }
 
-    /// Grows `buffer` (its contents need not survive) to hold at least `needed` positions.
-    private static func reserve(_ buffer: inout UnsafeMutablePointer<UInt32>, _ capacity: inout Int, _ needed: Int) {
-        guard needed > capacity else { return }
-        buffer.deallocate()
-        capacity = max(needed, 2 * capacity)
-        buffer = .allocate(capacity: capacity)
+    /// Grows `starts` (its contents need not survive) to hold at least `needed` positions. The buffers are
+    /// never passed `inout`: an `inout` access to a class's stored property is checked for exclusivity at run
+    /// time, which cost more than decoding the positions did.
+    @inline(never)
+    private func growStarts(_ needed: Int) {
+        starts.deallocate()
+        startsCapacity = max(needed, 2 * startsCapacity)
+        starts = .allocate(capacity: startsCapacity)
+    }
+
+    /// Grows `other` (its contents need not survive) to hold at least `needed` positions.
+    @inline(never)
+    private func growOther(_ needed: Int) {
+        other.deallocate()
+        otherCapacity = max(needed, 2 * otherCapacity)
+        other = .allocate(capacity: otherCapacity)
     }
 
     /// Fills `starts` with the positions where every term lines up (each term's positions shifted back by its
     /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
-        let lead = cursors[0]
-        Self.reserve(&starts, &startsCapacity, lead.decodablePositions)
+        // The cursors without reference counting per call (`cursors` keeps them alive).
+        withExtendedLifetime(cursors) { matchPositions(cursors) }
+    }
+
+    private func matchPositions(_ cursors: [PostingCursor]) -> Bool {
+        let lead = Unmanaged.passUnretained(cursors[0])
+        let needed = lead._withUnsafeGuaranteedRef { $0.decodablePositions }
+        if needed > startsCapacity { growStarts(needed) }
         let starts = self.starts
-        var count = lead.decodePositions(to: starts)
+        var count = lead._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
         let shift = offsets[0]
         if shift > 0 {
             var kept = 0
@@ -187,10 +203,11 @@ final class PhraseSource: TermSource {
             count = kept
         }
         for k in 1..<cursors.count where count > 0 {
-            let cursor = cursors[k]
-            Self.reserve(&other, &otherCapacity, cursor.decodablePositions)
+            let cursor = Unmanaged.passUnretained(cursors[k])
+            let needed = cursor._withUnsafeGuaranteedRef { $0.decodablePositions }
+            if needed > otherCapacity { growOther(needed) }
             let other = self.other
-            let otherCount = cursor.decodePositions(to: other)
+            let otherCount = cursor._withUnsafeGuaranteedRef { $0.decodePositions(to: other) }
             var kept = 0, j = 0
             let wantedOffset = offsets[k]
             for index in 0..<count {
