@@ -373,4 +373,33 @@ final class PostingEncodingTests: XCTestCase {
         XCTAssertEqual(single.advance(700), 700)
         XCTAssertEqual(single.next(), 750)
     }
+
+    /// Skipping values (eight bytes at a time where it can) ends where reading them one by one ends, for values
+    /// of one to five bytes, any count, and streams that end early (a truncated one ends at its end).
+    func testSkippingValuesEndsWhereReadingThemEnds() {
+        var g = DifferentialTests.Generator(state: 7)
+        for round in 0..<400 {
+            var bytes: [UInt8] = []
+            let values = 1 + g.int(120)
+            for _ in 0..<values {
+                // Mostly one-byte values (positions), some longer, a few of five bytes.
+                let width = [7, 7, 7, 14, 21, 32][g.int(6)]
+                VarInt.append(UInt32(truncatingIfNeeded: g.int(Int(1) << min(width, 31))), to: &bytes)
+            }
+            if g.chance(0.2) { bytes.removeLast(g.int(min(bytes.count, 9))) }
+            bytes.withUnsafeBufferPointer { buffer in
+                for _ in 0..<8 {
+                    let start = g.int(3) == 0 ? 0 : g.int(buffer.count + 1)
+                    // From a value's first byte: past any continuation bytes before it.
+                    var first = start
+                    while first > 0, buffer[first - 1] >= 0x80 { first -= 1 }
+                    let count = g.int(values + 3)
+                    var read = first, skipped = first
+                    for _ in 0..<count where read < buffer.count { _ = VarInt.read(buffer, &read) }
+                    VarInt.skip(buffer, &skipped, count: count)
+                    XCTAssertEqual(skipped, read, "round \(round): \(count) values from byte \(first) of \(buffer.count)")
+                }
+            }
+        }
+    }
 }

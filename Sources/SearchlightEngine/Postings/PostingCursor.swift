@@ -197,10 +197,12 @@ final class PostingCursor {
             positionOffset = firstBlock >= 0 ? Int(segment.skipPositionOffset[firstBlock + block]) : positionStart
             positionDoc = 0
         }
-        while positionDoc < target {
-            VarInt.skip(bytes, &positionOffset, count: Int(tfs[positionDoc]))
-            positionDoc += 1
-        }
+        guard positionDoc < target else { return }
+        // The values of the documents in between, skipped in one pass.
+        var values = 0
+        for index in positionDoc..<target { values += Int(tfs[index]) }
+        VarInt.skip(bytes, &positionOffset, count: values)
+        positionDoc = target
     }
 
     /// Appends the positions of the current document.
