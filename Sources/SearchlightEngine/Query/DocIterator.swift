@@ -38,7 +38,8 @@ class DocIterator {
 
     /// An upper bound of every score this iterator can produce (infinity: unknown). Lets a conjunction or
     /// disjunction ask a child for `nextCompetitive` with the part of the threshold the other children
-    /// cannot make up, so a wide, flat clause does not score every candidate for a top-k.
+    /// cannot make up, so a wide, flat clause does not score every candidate for a top-k. Fixed when the
+    /// iterator is made (a parent may read it once).
     var maxScore: Float { .infinity }
 
     /// The threshold a child must beat so that, with at most `others` from the rest, a document could score
@@ -130,11 +131,14 @@ final class ConjunctionIterator: DocIterator {
     let children: [DocIterator]
     /// The children without reference counting on the per-document path (`children` keeps them alive).
     private let refs: UnsafeMutablePointer<Unmanaged<DocIterator>>
+    /// The most the children after the lead can add (read once: every `maxScore` is fixed).
+    private let othersMaxScore: Float
 
     init(_ children: [DocIterator]) {
         self.children = children.sorted { $0.cost < $1.cost }
         refs = UnsafeMutablePointer<Unmanaged<DocIterator>>.allocate(capacity: max(children.count, 1))
         for (index, child) in self.children.enumerated() { (refs + index).initialize(to: Unmanaged.passUnretained(child)) }
+        othersMaxScore = self.children.dropFirst().reduce(0) { $0 + $1.maxScore }
     }
 
     deinit { refs.deallocate() }
@@ -168,20 +172,19 @@ final class ConjunctionIterator: DocIterator {
         return total
     }
     override var cost: Int { children[0].cost }
-    override var maxScore: Float { children.reduce(0) { $0 + $1.maxScore } }
+    override var maxScore: Float { children.isEmpty ? 0 : refs[0]._withUnsafeGuaranteedRef { $0.maxScore } + othersMaxScore }
 
     /// The lead skips to a document whose own score, with the most the others can add, could compete.
     override func nextCompetitive(_ threshold: Float) -> Int {
         if doc == Self.end { return doc }
-        let others = children.dropFirst().reduce(Float(0)) { $0 + $1.maxScore }
-        guard let rest = Self.childThreshold(threshold, others: others) else { return next() }
+        guard let rest = Self.childThreshold(threshold, others: othersMaxScore) else { return next() }
         return align(refs[0]._withUnsafeGuaranteedRef { $0.nextCompetitive(rest) })
     }
 
     override func blockBound() -> (bound: Float, upTo: Int)? {
         var bound: Float = 0, upTo = Self.end - 1
-        for child in children {
-            guard let b = child.blockBound() else { return nil }
+        for k in 0..<children.count {
+            guard let b = refs[k]._withUnsafeGuaranteedRef({ $0.blockBound() }) else { return nil }
             bound += b.bound
             upTo = min(upTo, b.upTo)
         }

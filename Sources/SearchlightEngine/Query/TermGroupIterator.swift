@@ -356,16 +356,28 @@ final class TermGroupIterator: DocIterator {
         var weighted: Float = 0
         var upTo = Self.end - 1
         // The window ends where the first current block ends; only sources with a document inside the
-        // window contribute their block maximum.
-        for source in sources where source.doc != Self.end && source.doc >= 0 {
-            guard let window = source.blockWindow() else { return nil }
-            upTo = min(upTo, window.lastDoc)
+        // window contribute their block maximum. The sources are read through `refs` (no reference counting
+        // per call; `sources` keeps them alive).
+        var unbounded = false
+        for index in 0..<sources.count {
+            refs[index]._withUnsafeGuaranteedRef { source in
+                guard source.doc != Self.end, source.doc >= 0 else { return }
+                if let window = source.blockWindow() { upTo = min(upTo, window.lastDoc) } else { unbounded = true }
+            }
+            if unbounded { return nil }
         }
         var factor: Float = 1
-        for source in sources where source.doc != Self.end && source.doc >= 0 && source.doc <= upTo {
-            guard let window = source.blockWindow() else { return nil }
-            weighted += window.weight
-            factor = max(factor, ceiling(source))
+        for index in 0..<sources.count {
+            refs[index]._withUnsafeGuaranteedRef { source in
+                guard source.doc != Self.end, source.doc >= 0, source.doc <= upTo else { return }
+                if let window = source.blockWindow() {
+                    weighted += window.weight
+                    factor = max(factor, ceiling(source))
+                } else {
+                    unbounded = true
+                }
+            }
+            if unbounded { return nil }
         }
         let bound = saturatedBound(weighted, factor: factor)
         return (bound, upTo)
