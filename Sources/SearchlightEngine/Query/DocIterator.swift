@@ -131,14 +131,17 @@ final class ConjunctionIterator: DocIterator {
     let children: [DocIterator]
     /// The children without reference counting on the per-document path (`children` keeps them alive).
     private let refs: UnsafeMutablePointer<Unmanaged<DocIterator>>
-    /// The most the children after the lead can add (read once: every `maxScore` is fixed).
+    /// The most the children after the lead can add, and all of them (read once: every `maxScore` is fixed;
+    /// summed in child order, as `score()` adds).
     private let othersMaxScore: Float
+    private let totalMaxScore: Float
 
     init(_ children: [DocIterator]) {
         self.children = children.sorted { $0.cost < $1.cost }
         refs = UnsafeMutablePointer<Unmanaged<DocIterator>>.allocate(capacity: max(children.count, 1))
         for (index, child) in self.children.enumerated() { (refs + index).initialize(to: Unmanaged.passUnretained(child)) }
         othersMaxScore = self.children.dropFirst().reduce(0) { $0 + $1.maxScore }
+        totalMaxScore = self.children.reduce(0) { $0 + $1.maxScore }
     }
 
     deinit { refs.deallocate() }
@@ -172,11 +175,12 @@ final class ConjunctionIterator: DocIterator {
         return total
     }
     override var cost: Int { children[0].cost }
-    override var maxScore: Float { children.isEmpty ? 0 : refs[0]._withUnsafeGuaranteedRef { $0.maxScore } + othersMaxScore }
+    override var maxScore: Float { totalMaxScore }
 
     /// The lead skips to a document whose own score, with the most the others can add, could compete.
     override func nextCompetitive(_ threshold: Float) -> Int {
         if doc == Self.end { return doc }
+        assert(othersMaxScore == children.dropFirst().reduce(0) { $0 + $1.maxScore }, "a child's maxScore changed")
         guard let rest = Self.childThreshold(threshold, others: othersMaxScore) else { return next() }
         return align(refs[0]._withUnsafeGuaranteedRef { $0.nextCompetitive(rest) })
     }
