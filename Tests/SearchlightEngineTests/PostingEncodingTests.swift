@@ -374,6 +374,29 @@ final class PostingEncodingTests: XCTestCase {
         XCTAssertEqual(single.next(), 750)
     }
 
+    /// On any bytes, corrupt ones included (runs of continuation bytes longer than a value can be), skipping
+    /// ends where a byte-by-byte count of value ends does.
+    func testSkippingCorruptBytesEndsWhereCountingValueEndsDoes() {
+        var g = DifferentialTests.Generator(state: 11)
+        for round in 0..<400 {
+            // Mostly continuation bytes (0x80...0xFF), so value ends are sparse and uneven.
+            let bytes = (0..<g.int(200)).map { _ in UInt8(truncatingIfNeeded: g.chance(0.8) ? 0x80 + g.int(128) : g.int(128)) }
+            bytes.withUnsafeBufferPointer { buffer in
+                for _ in 0..<8 {
+                    let start = g.int(buffer.count + 1), count = g.int(60)
+                    var expected = start, remaining = count
+                    while remaining > 0, expected < buffer.count {
+                        if buffer[expected] < 0x80 { remaining -= 1 }
+                        expected += 1
+                    }
+                    var skipped = start
+                    VarInt.skip(buffer, &skipped, count: count)
+                    XCTAssertEqual(skipped, expected, "round \(round): \(count) values from byte \(start) of \(buffer.count)")
+                }
+            }
+        }
+    }
+
     /// Skipping values (eight bytes at a time where it can) ends where reading them one by one ends, for values
     /// of one to five bytes, any count, and streams that end early (a truncated one ends at its end).
     func testSkippingValuesEndsWhereReadingThemEnds() {
