@@ -102,12 +102,10 @@ final class PhraseSource: TermSource {
     let cursors: [PostingCursor]
     let offsets: [UInt32]
     /// The phrase's start positions in the current document (`startCount` of them), and room to decode the
-    /// other terms' positions: raw buffers that grow to the largest frequency seen, freed in deinit.
-    private var starts: UnsafeMutablePointer<UInt32>
-    private var startsCapacity = 16
+    /// other terms' positions.
+    private let starts = PositionBuffer()
     private var startCount = 0
-    private var other: UnsafeMutablePointer<UInt32>
-    private var otherCapacity = 16
+    private let other = PositionBuffer()
 
     /// As in `PostingSource`: scales from a block's stored impact (or max tf) to a weighted bound.
     let impactScale: Float
@@ -122,16 +120,10 @@ final class PhraseSource: TermSource {
         self.offsets = order.map { offsets[$0] }
         self.impactScale = impactScale
         self.tfScale = tfScale
-        starts = .allocate(capacity: startsCapacity)
-        other = .allocate(capacity: otherCapacity)
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
                    span: Int((offsets.max() ?? 0) + 1), isExact: true)
     }
 
-    deinit {
-        starts.deallocate()
-        other.deallocate()
-    }
     override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
     override func next() -> Int { find(cursors[0].next()) }
     override func advance(_ target: Int) -> Int { doc >= target ? doc : find(cursors[0].advance(target)) }
@@ -162,24 +154,6 @@ final class PhraseSource: TermSource {
         }
     }
 
-    /// Grows `starts` (its contents need not survive) to hold at least `needed` positions. The buffers are
-    /// never passed `inout`: an `inout` access to a class's stored property is checked for exclusivity at run
-    /// time, which cost more than decoding the positions did.
-    @inline(never)
-    private func growStarts(_ needed: Int) {
-        starts.deallocate()
-        startsCapacity = max(needed, 2 * startsCapacity)
-        starts = .allocate(capacity: startsCapacity)
-    }
-
-    /// Grows `other` (its contents need not survive) to hold at least `needed` positions.
-    @inline(never)
-    private func growOther(_ needed: Int) {
-        other.deallocate()
-        otherCapacity = max(needed, 2 * otherCapacity)
-        other = .allocate(capacity: otherCapacity)
-    }
-
     /// Fills `starts` with the positions where every term lines up (each term's positions shifted back by its
     /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
@@ -189,9 +163,7 @@ final class PhraseSource: TermSource {
 
     private func matchPositions(_ cursors: [PostingCursor]) -> Bool {
         let lead = Unmanaged.passUnretained(cursors[0])
-        let needed = lead._withUnsafeGuaranteedRef { $0.decodablePositions }
-        if needed > startsCapacity { growStarts(needed) }
-        let starts = self.starts
+        let starts = self.starts.room(for: lead._withUnsafeGuaranteedRef { $0.decodablePositions })
         var count = lead._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
         let shift = offsets[0]
         if shift > 0 {
@@ -204,9 +176,7 @@ final class PhraseSource: TermSource {
         }
         for k in 1..<cursors.count where count > 0 {
             let cursor = Unmanaged.passUnretained(cursors[k])
-            let needed = cursor._withUnsafeGuaranteedRef { $0.decodablePositions }
-            if needed > otherCapacity { growOther(needed) }
-            let other = self.other
+            let other = self.other.room(for: cursor._withUnsafeGuaranteedRef { $0.decodablePositions })
             let otherCount = cursor._withUnsafeGuaranteedRef { $0.decodePositions(to: other) }
             var kept = 0, j = 0
             let wantedOffset = offsets[k]
@@ -241,5 +211,31 @@ final class PhraseSource: TermSource {
         }
         return weight.isFinite ? (weight, lastDoc) : nil
     }
-    override func startsField() -> Bool { startCount > 0 && starts[0] == 0 }
+    override func startsField() -> Bool { startCount > 0 && starts.base[0] == 0 }
+}
+
+/// A raw buffer of positions that grows to the largest frequency asked for; its contents need not survive a
+/// growth. A class of its own so that its owner never passes its own stored properties `inout`: such an access
+/// is checked for exclusivity at run time, which cost the phrase walk more than decoding the positions did.
+private final class PositionBuffer {
+    private(set) var base: UnsafeMutablePointer<UInt32>
+    private var capacity = 16
+
+    init() { base = .allocate(capacity: capacity) }
+
+    deinit { base.deallocate() }
+
+    /// The buffer, with room for at least `needed` positions.
+    @inline(__always)
+    func room(for needed: Int) -> UnsafeMutablePointer<UInt32> {
+        if needed > capacity { grow(needed) }
+        return base
+    }
+
+    @inline(never)
+    private func grow(_ needed: Int) {
+        base.deallocate()
+        capacity = max(needed, 2 * capacity)
+        base = .allocate(capacity: capacity)
+    }
 }
