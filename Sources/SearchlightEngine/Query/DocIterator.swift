@@ -203,7 +203,13 @@ final class ConjunctionIterator: DocIterator {
 /// OR: the smallest current document among the children; scores of the children on it add up.
 final class DisjunctionIterator: DocIterator {
     let children: [DocIterator]
-    init(_ children: [DocIterator]) { self.children = children }
+    /// The children's bounds summed once (every `maxScore` is fixed), as a conjunction keeps its own.
+    private let totalMaxScore: Float
+
+    init(_ children: [DocIterator]) {
+        self.children = children
+        totalMaxScore = children.reduce(0) { $0 + $1.maxScore }
+    }
 
     override func next() -> Int {
         var minimum = Self.end
@@ -230,7 +236,7 @@ final class DisjunctionIterator: DocIterator {
         return total
     }
     override var cost: Int { children.reduce(0) { $0 + $1.cost } }
-    override var maxScore: Float { children.reduce(0) { $0 + $1.maxScore } }
+    override var maxScore: Float { totalMaxScore }
 
     /// Each child moving past the current document skips to one where it, with the most all the others can
     /// add, could compete. A document a child skipped can still come up through another child, scored
@@ -238,7 +244,8 @@ final class DisjunctionIterator: DocIterator {
     /// results; every document that can is found with all its matching children on it.
     override func nextCompetitive(_ threshold: Float) -> Int {
         if doc == Self.end { return doc }
-        let total = maxScore
+        assert(totalMaxScore == children.reduce(0) { $0 + $1.maxScore }, "a child's maxScore changed")
+        let total = totalMaxScore
         guard total.isFinite else { return next() }
         var minimum = Self.end
         for child in children {
