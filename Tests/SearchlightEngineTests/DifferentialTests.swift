@@ -260,6 +260,70 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// A rescore with a ceiling is applied while collecting, pruning on rescored scores: the hits must be those
+    /// of rescoring every match, for documents the ceiling covers and for named ones it does not (`lifted`).
+    func testRescoreWhileCollectingEqualsRescoringEveryMatch() throws {
+        var g = Generator(state: 4242)
+        let writer = IndexWriter()
+        let fields = Fields(
+            title: try writer.registerField("title", .text(weight: 3, primary: true)),
+            body: try writer.registerField("body", .text(weight: 1)),
+            tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
+            number: try writer.registerField("number", .numeric))
+        for i in 0..<1500 {
+            try writer.upsert(makeDocument(&g, id: "d\(i)", fields: fields))
+            if i % 500 == 499 { _ = try writer.commit() }
+        }
+        writer.delete(ids: ["d3", "d700", "d1499"])
+        let snapshot = try writer.commit()
+        @Sendable func hash(_ address: DocAddress) -> UInt64 {
+            var h = Generator(state: UInt64(address.segment) << 32 | UInt64(address.doc))
+            return h.next()
+        }
+        // Every seventh document (by hash) may rise up to ×3; the others by at most ×1.2, some falling.
+        let isLifted = { (address: DocAddress) in hash(address) % 7 == 0 }
+        let rescore: @Sendable (DocAddress, Float) -> Float = { address, score in
+            let h = hash(address)
+            return score * (h % 7 == 0 ? Float(h % 30 + 1) / 10 : Float(h % 8 + 5) / 10)
+        }
+        var lifted: [DocAddress] = []
+        for (segment, bits) in snapshot.live.enumerated() {
+            for doc in 0..<bits.count {
+                let address = DocAddress(segment: UInt32(segment), doc: UInt32(doc))
+                if isLifted(address) { lifted.append(address) }
+            }
+        }
+        let words = Self.vocabulary
+        var queries: [Query] = words.map { .term($0) } + words.map { .prefix(String($0.prefix(2))) }
+        let allFields: FieldScope = .fields([fields.title, fields.body, fields.tags])
+        queries += words.map { .scoped(allFields, .term($0)) }
+        queries += words.map { .scoped(allFields, .prefix(String($0.prefix(3)))) }
+        for _ in 0..<30 {
+            queries.append(.and([.term(g.pick(words)), .term(g.pick(words))]))
+            queries.append(.or([.term(g.pick(words)), .term(g.pick(words)), .prefix(String(g.pick(words).prefix(3)))]))
+            queries.append(.phrase(g.pick(words) + " " + g.pick(words)))
+            queries.append(.and([.or([.term(g.pick(words)), .boost(.fuzzy(g.pick(words), maxEdits: nil), 0.3)]),
+                                 .prefix(String(g.pick(words).prefix(2)))]))
+        }
+        var compared = 0
+        for query in queries {
+            let everything = snapshot.search(query, limit: 100_000)
+            let rescored = everything.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }
+                .sorted(by: SearchHit.ranksBefore)
+            for k in [1, 5, 20] {
+                let expected = Array(rescored.prefix(k))
+                var named = SearchOptions(limit: k, rescore: rescore, rescoreCeiling: 1.2)
+                named.lifted = lifted
+                named.liftedCeiling = 3
+                XCTAssertEqual(snapshot.search(query, options: named), expected, "top-\(k) of \(query), lifted named")
+                let wide = SearchOptions(limit: k, rescore: rescore, rescoreCeiling: 3)
+                XCTAssertEqual(snapshot.search(query, options: wide), expected, "top-\(k) of \(query), one ceiling")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, queries.count * 3)
+    }
+
     func check(_ snapshot: IndexSnapshot, _ model: [String: ReferenceDocument], _ g: inout Generator, fields: Fields, seed: Int) throws {
         XCTAssertEqual(snapshot.documentCount, model.count, "seed \(seed)")
         for (id, _) in model.prefix(5) {

@@ -113,9 +113,14 @@ public struct IndexSnapshot: Sendable {
         let defaults = planner.resolve(.defaultFields)
         let plan = planner.plan(query, scope: defaults)
         let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
-        let window = options.rescore == nil ? limit : max(limit, options.rescoreWindow)
+        // A rescore with a ceiling is applied while collecting (exactly the best `limit` by rescored score);
+        // without one, the best `rescoreWindow` by score are rescored afterwards.
+        let ceiling = options.rescore == nil ? nil : options.rescoreCeiling.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        let collecting = ceiling.map { RescoreWhileCollecting(options: options, ceiling: $0) }
+        let window = options.rescore == nil || collecting != nil ? limit : max(limit, options.rescoreWindow)
         var hits: [SearchHit]
-        if let read = championSearch(query, plan: plan, planner: &planner, window: window, options: options) {
+        if collecting == nil,
+           let read = championSearch(query, plan: plan, planner: &planner, window: window, options: options) {
             hits = read.hits
         } else {
             var top = TopK(k: window)
@@ -127,29 +132,38 @@ public struct IndexSnapshot: Sendable {
                     if filter is EmptyIterator { continue }
                     iterator = FilteredIterator(scoring: iterator, filter: filter)
                 }
-                collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
+                collect(iterator, segment: ordinal, boostField: options.boostField, rescore: collecting, into: &top)
             }
             hits = top.sorted()
         }
-        if let rescore = options.rescore {
+        if collecting == nil, let rescore = options.rescore {
             hits = hits.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }
                 .sorted(by: SearchHit.ranksBefore)
         }
         return Array(hits.prefix(limit))
     }
 
-    func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?, into top: inout TopK) {
+    /// Collects `iterator`'s live documents into `top`. With `rescore`, the heap holds rescored scores, and a
+    /// document is rescored only when its score times its ceiling could still place.
+    func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?,
+                 rescore: RescoreWhileCollecting? = nil, into top: inout TopK) {
         let alive = live[ordinal]
         let segment = segments[ordinal]
         // Block-max pruning: once the heap is full, a window of documents whose score bound cannot beat
         // the worst kept hit is skipped without scoring (ties lose: later documents have larger addresses).
         let pruning = boostField == nil
+        let ceiling = rescore?.ceiling ?? 1, liftedCeiling = rescore?.liftedCeiling ?? 1
+        // The segment's lifted documents; `next` is the first at or after the current document.
+        let lifted = rescore?.lifted[UInt32(ordinal)] ?? []
+        var next = 0
         var windowEnd = -1
         var doc = iterator.next()
         while doc != DocIterator.end {
+            while next < lifted.count, Int(lifted[next]) < doc { next += 1 }
             if pruning, top.isFull, doc > windowEnd {
                 if let (bound, upTo) = iterator.blockBound() {
-                    if bound * 1.0001 <= top.threshold {
+                    let most = next < lifted.count && Int(lifted[next]) <= upTo ? liftedCeiling : ceiling
+                    if bound * most * 1.0001 <= top.threshold {
                         doc = upTo + 1 >= DocIterator.end ? DocIterator.end : iterator.advance(upTo + 1)
                         continue
                     }
@@ -158,6 +172,7 @@ public struct IndexSnapshot: Sendable {
                     windowEnd = DocIterator.end
                 }
             }
+            let isLifted = next < lifted.count && Int(lifted[next]) == doc
             if alive[doc] {
                 var score = iterator.score()
                 if let boostField {
@@ -165,9 +180,28 @@ public struct IndexSnapshot: Sendable {
                     let boost = segment.numbers(boostField, doc).first ?? 1
                     score *= boost.isNaN ? 0 : Float(max(boost, 0))
                 }
-                top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)), score: score))
+                let address = DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))
+                if let rescore {
+                    // Rescored, it scores at most score × its ceiling: below the worst kept hit it cannot place.
+                    if !top.isFull || score * (isLifted ? liftedCeiling : ceiling) >= top.threshold {
+                        top.insert(SearchHit(address: address, score: rescore.rescore(address, score)))
+                    }
+                } else {
+                    top.insert(SearchHit(address: address, score: score))
+                }
             }
-            doc = pruning && top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
+            guard pruning, top.isFull else {
+                doc = iterator.next()
+                continue
+            }
+            if rescore == nil {
+                doc = iterator.nextCompetitive(top.threshold)
+            } else {
+                // While a lifted document is ahead, no skip may pass it on the others' ceiling.
+                let ahead = next + (isLifted ? 1 : 0) < lifted.count
+                doc = iterator.nextCompetitive(
+                    RescoreWhileCollecting.scoreThreshold(top.threshold, ceiling: ahead ? liftedCeiling : ceiling))
+            }
         }
     }
 
@@ -256,6 +290,22 @@ public struct IndexSnapshot: Sendable {
         return segments[Int(address.segment)].withStoredRecord(Int(address.doc), holding: field) {
             StoredFields.anyText($0, field: field, where: test)
         }
+    }
+
+    /// The live documents (ascending) that may have a value of `field` starting with `prefix`, a text already
+    /// normalized by `Folding.foldCollapsingWhitespace`: every one that has, and possibly others that share its
+    /// first four bytes; nil when there are more than `limit`. Each segment's `LeadingKeys` is built on first use.
+    package func documents(_ field: FieldID, mayStartWith prefix: String, limit: Int) -> [DocAddress]? {
+        let bytes = Array(prefix.utf8)
+        var found: [DocAddress] = []
+        for ordinal in segments.indices {
+            let alive = live[ordinal]
+            for doc in segments[ordinal].leadingKeys(for: field).candidates(bytes) where alive[Int(doc)] {
+                found.append(DocAddress(segment: UInt32(ordinal), doc: doc))
+                if found.count > limit { return nil }
+            }
+        }
+        return found
     }
 
     public func id(of address: DocAddress) -> String? {

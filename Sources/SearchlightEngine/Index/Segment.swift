@@ -49,6 +49,8 @@ final class Segment: Sendable {
     /// The precomputed lists of each field's wide prefixes (`PrefixPostings`), by field: derived, built on first
     /// use (or by `buildPrefixPostings()` when the segment is made); a nil entry: the field has none.
     private let prefixCache = Mutex<[Int: PrefixPostings?]>([:])
+    /// The `LeadingKeys` of the latest field asked for: derived, built on first use.
+    private let leadingKeysCache = Mutex<LeadingKeys?>(nil)
     /// The champion lists of the default fields, once built, and the scope a background build is making them
     /// for; queries never wait for them.
     private let championCache = Mutex<(lists: ChampionLists?, building: ChampionLists.Scope?)>((nil, nil))
@@ -126,6 +128,19 @@ final class Segment: Sendable {
             return built
         }
     }
+
+    /// The documents by how `field`'s values begin (`LeadingKeys`), built on first use and kept for the latest
+    /// field asked for (user queries ask for the title only). Concurrent first uses wait for one build.
+    func leadingKeys(for field: FieldID) -> LeadingKeys {
+        leadingKeysCache.withLock { cached in
+            if let keys = cached, keys.field == field { return keys }
+            let built = LeadingKeys(segment: self, field: field)
+            cached = built
+            return built
+        }
+    }
+
+    private var leadingKeysMemoryBytes: Int { leadingKeysCache.withLock { $0?.memoryBytes ?? 0 } }
 
     /// The wide-prefix lists of `field` (nil: no prefix of the field is wide enough). Built on first use;
     /// concurrent first uses wait for one build.
@@ -316,7 +331,7 @@ final class Segment: Sendable {
         for o in numericOffsets { total += o.capacity * 4 }
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
-        return total + vocabularyMemoryBytes + prefixMemoryBytes + championMemoryBytes
+        return total + vocabularyMemoryBytes + prefixMemoryBytes + championMemoryBytes + leadingKeysMemoryBytes
     }
 
     /// Bytes per component, for diagnosing where memory goes.
@@ -328,7 +343,7 @@ final class Segment: Sendable {
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
             "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "prefixPostings": prefixMemoryBytes,
-            "championLists": championMemoryBytes,
+            "championLists": championMemoryBytes, "leadingKeys": leadingKeysMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4 + domains.reduce(0) { $0 + $1.utf8.count + 16 },

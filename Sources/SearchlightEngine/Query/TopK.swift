@@ -108,6 +108,16 @@ public struct SearchOptions: Sendable {
     /// Rescores the best `rescoreWindow` candidates (after `boostField`); results are re-sorted.
     public var rescore: (@Sendable (DocAddress, Float) -> Float)?
     public var rescoreWindow: Int
+    /// A ceiling of the rescore's factor: `rescore(address, score) <= score * rescoreCeiling` for every
+    /// document and every score ≥ 0. With it, documents are rescored as they are collected and pruning works
+    /// on rescored scores: the hits are exactly the best `limit` by rescored score, and `rescoreWindow` is not
+    /// used. Nil (or not positive and finite): the rescore can lift a hit by any amount, and only the window is
+    /// rescored.
+    public var rescoreCeiling: Float?
+    /// Documents (ascending) the rescore may lift above `rescoreCeiling`, up to `liftedCeiling`: a signal that
+    /// only a few named documents can earn keeps the ceiling of all the others tight.
+    package var lifted: [DocAddress] = []
+    package var liftedCeiling: Float = 1
     /// Leaf plans shared with the caller's other searches of this snapshot (`PlanMemo`).
     public var memo: PlanMemo?
     /// Whether a lone term or prefix may be answered from the segments' champion lists (same hits; tests
@@ -115,12 +125,37 @@ public struct SearchOptions: Sendable {
     package var championLists = true
 
     public init(limit: Int = 20, filter: Query? = nil, boostField: FieldID? = nil,
-                rescore: (@Sendable (DocAddress, Float) -> Float)? = nil, rescoreWindow: Int = 100, memo: PlanMemo? = nil) {
+                rescore: (@Sendable (DocAddress, Float) -> Float)? = nil, rescoreWindow: Int = 100,
+                rescoreCeiling: Float? = nil, memo: PlanMemo? = nil) {
         self.memo = memo
+        self.rescoreCeiling = rescoreCeiling
         self.limit = limit
         self.filter = filter
         self.boostField = boostField
         self.rescore = rescore
         self.rescoreWindow = rescoreWindow
     }
+}
+
+/// A rescore applied while collecting (`SearchOptions.rescoreCeiling`): the heap holds rescored scores, and
+/// the thresholds the iterators prune with are scaled down by the ceiling: the lifted one while a lifted
+/// document of the segment is still ahead.
+struct RescoreWhileCollecting {
+    let rescore: @Sendable (DocAddress, Float) -> Float
+    let ceiling: Float
+    let liftedCeiling: Float
+    /// The lifted documents, by segment.
+    let lifted: [UInt32: [UInt32]]
+
+    init(options: SearchOptions, ceiling: Float) {
+        rescore = options.rescore!
+        self.ceiling = ceiling
+        liftedCeiling = max(options.liftedCeiling.isFinite ? options.liftedCeiling : .infinity, ceiling)
+        lifted = Dictionary(grouping: options.lifted, by: \.segment).mapValues { $0.map(\.doc).sorted() }
+    }
+
+    /// The score a document must exceed for its rescored score, at most `ceiling` times it, to possibly beat
+    /// `threshold` (a rescored score), with a margin for float rounding.
+    @inline(__always)
+    static func scoreThreshold(_ threshold: Float, ceiling: Float) -> Float { threshold / ceiling * 0.9999 }
 }
