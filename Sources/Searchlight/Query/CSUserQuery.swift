@@ -81,21 +81,20 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: container.engagement.records, typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
-        let search = RankedSearch(snapshot: snapshot, restriction: restriction, rescore: ranking.rescore)
+        let search = RankedSearch(snapshot: snapshot, restriction: restriction, ranking: ranking)
         // Typo tolerance only when the words as typed do not fill the requested results. When their document
         // frequencies already show they cannot, the exact search is skipped: its hits would be discarded.
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
-        let rankedWindow = userValues.maxRankedResultCount
         let hasTypoBudget = plan.hasTypoBudget
         var found: [SearchHit] = []
         if !hasTypoBudget || search.maximumMatches(query) >= limit {
-            found = search.hits(query, limit: limit, rankedWindow: rankedWindow)
+            found = search.hits(query, limit: limit)
         }
         if found.count < limit, hasTypoBudget {
             query = plan.query(typoTolerant: true)
             typoTolerant = true
-            found = search.hits(query, limit: limit, rankedWindow: rankedWindow)
+            found = search.hits(query, limit: limit)
         }
         // Activities linked to items become those items: one result each (Activities/ActivityResults).
         let scored = ActivityResults.collapse(found, in: snapshot)

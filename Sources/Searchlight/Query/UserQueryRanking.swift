@@ -12,7 +12,8 @@ import SearchlightEngine
 ///   0 when absent);
 /// and the engagement factor of `EngagementLedger` (selections over impressions and activity visits, halving
 /// every 14 days; 1 without engagement, 0.75…2.5) multiplies the product.
-/// Each signal can lift a result by a bounded factor, so relevance still dominates: together at most about ×7.
+/// Each signal can lift a result by a bounded factor, so relevance still dominates; `ceiling` is the product's
+/// bound for this query, which lets the engine rank while it collects (`SearchOptions.rescoreCeiling`).
 package struct UserQueryRanking: Sendable {
     let snapshot: ContainerSnapshot
     let rankingHint: FieldID?
@@ -23,21 +24,53 @@ package struct UserQueryRanking: Sendable {
     /// The typed text, folded, single-spaced; empty disables the coverage signal.
     let typed: String
 
-    package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record], typedText: String = "") {
+    /// `coveringLimit`: at most this many titles are named as the ones that may cover the typed text; past it
+    /// every title may (tests lower it).
+    package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record], typedText: String = "",
+                 coveringLimit: Int = 1024) {
         self.snapshot = snapshot
         title = snapshot.engine.schema.field(named: "title")
         typed = Self.normalize(typedText)
         rankingHint = snapshot.engine.schema.field(named: "rankingHint")
         lastUsedDate = snapshot.engine.schema.field(named: "lastUsedDate")
         self.engagement = engagement
+        // The titles that may start with the typed text, when few (the others' coverage is 0): only these can
+        // earn the coverage factor, so the others keep a tight ceiling.
+        if let title, !typed.isEmpty {
+            covering = snapshot.engine.documents(title, mayStartWith: typed, limit: coveringLimit)
+        } else {
+            covering = []
+        }
+        // Each factor's ceiling, multiplied in `factor`'s order (so the float product stays at or below it),
+        // with and without the coverage factor.
+        let now = snapshot.now
+        let engagementCeiling = engagement.values.reduce(1) { max($0, EngagementLedger.factor($1, at: now)) }
+        let hasHint = rankingHint != nil, hasLastUsed = lastUsedDate != nil
+        func product(coverage: Double) -> Float {
+            var product = coverage
+            if hasHint { product *= 1.5 }
+            if hasLastUsed { product *= 1.25 }
+            return Float(product * engagementCeiling)
+        }
+        let most = product(coverage: title != nil && !typed.isEmpty ? 1.5 : 1)
+        coveringCeiling = most
+        ceiling = covering == nil ? most : product(coverage: 1)
     }
+
+    /// The documents (ascending) whose title may start with the typed text (a superset); nil: too many to
+    /// name, any title may.
+    package let covering: [DocAddress]?
+    /// No document's `factor` exceeds this, except those in `covering` (when named).
+    package let ceiling: Float
+    /// No document's `factor` exceeds this.
+    package let coveringCeiling: Float
 
     /// The multiplier for one document.
     package func factor(_ address: DocAddress) -> Float {
         var factor: Double = 1
         // Most hits' titles start with another letter: the pre-check reads their stored bytes without building
         // a string per title.
-        if let title, !typed.isEmpty {
+        if let title, !typed.isEmpty, covering.map({ Self.contains($0, address) }) ?? true {
             var coverage = 0.0
             let typedStart = typed.utf8.first
             let mayCover = snapshot.engine.containsText(title, of: address) { Self.mayStart($0, with: typedStart) }
@@ -60,6 +93,16 @@ package struct UserQueryRanking: Sendable {
             factor *= EngagementLedger.factor(record, at: snapshot.now)
         }
         return Float(factor)
+    }
+
+    /// Whether the ascending `addresses` hold `address`.
+    static func contains(_ addresses: [DocAddress], _ address: DocAddress) -> Bool {
+        var low = 0, high = addresses.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if addresses[mid] < address { low = mid + 1 } else { high = mid }
+        }
+        return low < addresses.count && addresses[low] == address
     }
 
     /// Whether `value`, normalized, can start with `typed` (already normalized): false when the first
@@ -86,27 +129,7 @@ package struct UserQueryRanking: Sendable {
     }
 
     /// Folded (case and diacritics) text with whitespace runs collapsed to one space, trimmed.
-    static func normalize(_ text: String) -> String {
-        let folded = Folding.fold(text)
-        // Most titles are ASCII: collapse their whitespace byte by byte, not by grapheme (several times cheaper,
-        // and ranking normalizes the title of every hit in the window).
-        if let ascii = collapseASCIIWhitespace(folded) { return ascii }
-        return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-    }
-
-    /// ASCII text with its whitespace runs (tab, line feed, vertical tab, form feed, carriage return, space:
-    /// ASCII's `Character.isWhitespace`) collapsed to one space and trimmed; nil when the text is not ASCII.
-    static func collapseASCIIWhitespace(_ text: String) -> String? {
-        var text = text
-        return text.withUTF8 { bytes -> String? in
-            var out = WhitespaceCollapser(capacity: bytes.count)
-            for byte in bytes {
-                if byte >= 0x80 { return nil }
-                out.append(byte, isSpace: byte == 0x20 || (byte >= 0x09 && byte <= 0x0D))
-            }
-            return out.string
-        }
-    }
+    static func normalize(_ text: String) -> String { Folding.foldCollapsingWhitespace(text) }
 
     /// The engine's rescoring hook.
     package var rescore: @Sendable (DocAddress, Float) -> Float {

@@ -46,6 +46,33 @@ final class RankingWindowTests: XCTestCase {
         XCTAssertEqual(ranked.count, 5)
         XCTAssertEqual(ranked.first, "app", "\(ranked)")
     }
+    /// The signals rank every match, not a window of the best by BM25F: an item that 200 others out-score on
+    /// BM25F alone still comes first when its ranking hint and recent use lift it past them all.
+    func testSignalsLiftAnItemPastEveryBetterMatch() {
+        let clock = TestClock()
+        func items(lifted: Bool) -> [CSSearchableItem] {
+            var items = (0..<200).map { n in
+                makeItem("other\(n)", title: "memo \(100 + n)", description: "memo")
+            }
+            let target = makeItem("target", title: "memo 999")
+            if lifted {
+                target.attributeSet.rankingHint = 100
+                target.attributeSet.lastUsedDate = clock.now
+            }
+            items.append(target)
+            return items
+        }
+        func top(_ items: [CSSearchableItem]) -> [String] {
+            let run = runUserQuery("memo", in: makeContainer(items, clock: clock)) {
+                $0.enableRankedResults = true
+                $0.maxResultCount = 5
+            }
+            XCTAssertNil(run.error)
+            return run.items.sorted { $0.compare(byRank: $1) == .orderedAscending }.map(\.uniqueIdentifier)
+        }
+        XCTAssertFalse(top(items(lifted: false)).contains("target"), "BM25F alone ranks it below the others")
+        XCTAssertEqual(top(items(lifted: true)).first, "target")
+    }
 }
 
 /// Natural queries over real Debian package descriptions must find the obvious answer.
@@ -72,6 +99,41 @@ final class UserQueryRankingTests: XCTestCase {
     func testPDFViewer() {
         let ids = top("pdf viewer")
         XCTAssertTrue(ids.contains("deb:evince") || ids.contains("deb:okular"), "\(ids)")
+    }
+
+    /// The ranked search ranks while it collects, pruning on the signals' ceilings: its hits must be those of
+    /// rescoring every match, with the covering titles named and with none named (too many to name).
+    func testRankedSearchEqualsRescoringEveryMatch() {
+        let snapshot = Self.container.snapshot()
+        let texts = ["web server", "pdf viewer", "thunderb", "lib", "python3 mod", "g", "mail client", "x", "gnome sh",
+                     "tool", "wireshrak", "free"]
+        var compared = 0, unnamed = 0
+        for text in texts {
+            let plan = UserQueryPlan(text: text)
+            for limit in [1, 5, 20] {
+                for coveringLimit in [0, 1024] {
+                    let ranking = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: text,
+                                                   coveringLimit: coveringLimit)
+                    if ranking.covering == nil { unnamed += 1 }
+                    let search = RankedSearch(snapshot: snapshot, restriction: nil, ranking: ranking)
+                    for typoTolerant in [false, true] {
+                        let query = plan.query(typoTolerant: typoTolerant)
+                        let every: [SearchHit] = snapshot.engine.search(query, limit: 100_000)
+                        var rescored: [SearchHit] = every.map { hit in
+                            SearchHit(address: hit.address, score: ranking.rescore(hit.address, hit.score))
+                        }
+                        rescored.sort { (a: SearchHit, b: SearchHit) -> Bool in
+                            a.score != b.score ? a.score > b.score : a.address < b.address
+                        }
+                        let expected = Array(rescored.filter { snapshot.isUnexpired($0.address) }.prefix(limit))
+                        XCTAssertEqual(search.hits(query, limit: limit), expected, "\(text) top \(limit)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(compared, texts.count * 12)
+        XCTAssertGreaterThan(unnamed, 10, "titles too many to name")
     }
 
     /// The title-coverage factor, pre-checked on stored bytes, is the one folding every title gives.
@@ -124,8 +186,8 @@ final class UserQueryNormalizationTests: XCTestCase {
             let reference = Folding.fold(sample).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
             XCTAssertEqual(UserQueryRanking.normalize(sample), reference, "\(sample.debugDescription)")
         }
-        XCTAssertNil(UserQueryRanking.collapseASCIIWhitespace("中文"))
-        XCTAssertEqual(UserQueryRanking.collapseASCIIWhitespace(" a \r\n b "), "a b")
+        XCTAssertNil(Folding.collapseASCIIWhitespace("中文"))
+        XCTAssertEqual(Folding.collapseASCIIWhitespace(" a \r\n b "), "a b")
     }
 
     /// The pre-check that skips folding a title never rejects one whose normalized form starts with the typed
