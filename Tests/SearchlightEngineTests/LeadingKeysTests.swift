@@ -7,7 +7,7 @@ final class LeadingKeysTests: XCTestCase {
     static let samples = ["", " ", "a", "ab", "abc", "abcd", "abcde", "  Thunderbird Mail", "THUNDER", "thunder bird",
                           "a b c d e", "ab  \t cd", "\r\n x", "x\u{0B}y\u{0C}z", "Crème Brûlée", "École", "ß-tool",
                           "中文 输入法", "a\u{00A0}b", "ab\u{85}cd", "Ｆｕｌｌ", "x11-apps", "Report.Numbers", "\u{1F}ctl",
-                          "ab c\u{301}", "abcd\u{301}", "ΆΈΉ", "a\u{3000}b"]
+                          "ab c\u{301}", "abcd\u{301}", "abcdefgh", "abcdefghi", "abcdefg\u{301}h", "a b c d e f g h i", "ΆΈΉ", "a\u{3000}b"]
 
     func testKeyOfAValueIsTheKeyOfItsNormalizedForm() {
         var g = DifferentialTests.Generator(state: 99)
@@ -50,11 +50,11 @@ final class LeadingKeysTests: XCTestCase {
                 expected.insert(try XCTUnwrap(snapshot.lookup(id: "d\(i)")))
             }
             XCTAssertTrue(expected.isSubset(of: Set(named)), "\(prefix): missing \(expected.subtracting(named))")
-            // Four bytes decide: a prefix of four bytes or more names only documents sharing them.
-            if prefix.utf8.count >= 4 {
+            // Eight bytes decide: a prefix of eight bytes or more names only documents sharing them.
+            if prefix.utf8.count >= 8 {
                 for address in named {
-                    let texts = snapshot.text(title, of: address).map { Array(Folding.foldCollapsingWhitespace($0).utf8.prefix(4)) }
-                    XCTAssertTrue(texts.contains(Array(prefix.utf8.prefix(4))), "\(prefix): \(address) \(texts)")
+                    let texts = snapshot.text(title, of: address).map { Array(Folding.foldCollapsingWhitespace($0).utf8.prefix(8)) }
+                    XCTAssertTrue(texts.contains(Array(prefix.utf8.prefix(8))), "\(prefix): \(address) \(texts)")
                 }
             }
         }

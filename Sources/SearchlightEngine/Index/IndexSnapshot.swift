@@ -294,7 +294,7 @@ public struct IndexSnapshot: Sendable {
 
     /// The live documents (ascending) that may have a value of `field` starting with `prefix`, a text already
     /// normalized by `Folding.foldCollapsingWhitespace`: every one that has, and possibly others that share its
-    /// first four bytes; nil when there are more than `limit`. Each segment's `LeadingKeys` is built on first use.
+    /// first eight bytes; nil when there are more than `limit`. Each segment's `LeadingKeys` is built on first use.
     package func documents(_ field: FieldID, mayStartWith prefix: String, limit: Int) -> [DocAddress]? {
         let bytes = Array(prefix.utf8)
         var found: [DocAddress] = []
