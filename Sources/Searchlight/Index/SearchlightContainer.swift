@@ -201,12 +201,15 @@ public final class SearchlightContainer: Sendable {
         ContainerSnapshot(engine: published.withLock { $0 }, now: clock())
     }
 
-    /// Searchlight extension: builds what typo-tolerant user queries walk over the items indexed so far, so
-    /// the first such query after opening a store or a bulk load does not pay for it (tens of milliseconds on
-    /// 64,000 items). `CSUserQuery.prepare()` does this for the default container. Merges build the merged
-    /// segments' vocabularies too; a new small segment builds its own on first use.
+    /// Searchlight extension: builds what user queries read over the items indexed so far (the vocabularies
+    /// typo-tolerant queries walk, the titles' leading keys ranking names covering titles by), so the first
+    /// query after opening a store or a bulk load does not pay for them (tens of milliseconds on 64,000 items).
+    /// `CSUserQuery.prepare()` does this for the default container. Merges build the merged segments'
+    /// vocabularies too; a new segment builds what it lacks on first use.
     public func prepareUserQueries() {
-        published.withLock { $0 }.prepareFuzzySearch()
+        let engine = published.withLock { $0 }
+        engine.prepareFuzzySearch()
+        if let title = engine.schema.field(named: "title") { engine.prepareLeadingKeys(title) }
     }
 
     /// The state a query continuing `cursor` reads: the current one, or the snapshot an unsorted cursor was made

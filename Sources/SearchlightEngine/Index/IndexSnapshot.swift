@@ -415,6 +415,12 @@ public struct IndexSnapshot: Sendable {
         for segment in segments { _ = segment.vocabulary(for: fields) }
     }
 
+    /// Builds every segment's `LeadingKeys` of `field` (what `documents(_:mayStartWith:limit:)` reads), so the
+    /// first search that names documents by how they begin does not pay for them.
+    package func prepareLeadingKeys(_ field: FieldID) {
+        for segment in segments { _ = segment.leadingKeys(for: field) }
+    }
+
     // MARK: Stats
 
     /// Estimated bytes per component (postings, positions, skip data, term dictionary, stored, ids, norms,

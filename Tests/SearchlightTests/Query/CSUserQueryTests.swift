@@ -187,16 +187,21 @@ final class CSUserQueryTests: XCTestCase {
         CSUserQuery.prepareProtectionClasses([])
     }
 
-    /// `prepareUserQueries()` builds the typo-tolerance vocabularies ahead of the first typo-tolerant query,
-    /// which then finds the same items without building more.
+    /// `prepareUserQueries()` builds the typo-tolerance vocabularies and the titles' leading keys ahead of the
+    /// first user query, which then finds the same items without building more.
     func testPreparingUserQueriesBuildsTheirVocabularies() {
         let engine = { self.container.snapshot().engine }
         XCTAssertEqual(engine().memoryBreakdown["vocabulary"], 0)
+        XCTAssertEqual(engine().memoryBreakdown["leadingKeys"], 0)
         container.prepareUserQueries()
         let built = engine().memoryBreakdown["vocabulary"] ?? 0
+        let keys = engine().memoryBreakdown["leadingKeys"] ?? 0
         XCTAssertGreaterThan(built, 0)
+        XCTAssertGreaterThan(keys, 0)
         XCTAssertEqual(ids("chocolaet cake"), ["recipes"])
+        XCTAssertEqual(ids("budg"), ["budget", "garden"])
         XCTAssertEqual(engine().memoryBreakdown["vocabulary"], built)
+        XCTAssertEqual(engine().memoryBreakdown["leadingKeys"], keys)
     }
 
     func testMaxRankedResultCountLeavesTheTailUnranked() {
