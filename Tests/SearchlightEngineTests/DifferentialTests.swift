@@ -305,6 +305,11 @@ final class DifferentialTests: XCTestCase {
             queries.append(.and([.or([.term(g.pick(words)), .boost(.fuzzy(g.pick(words), maxEdits: nil), 0.3)]),
                                  .prefix(String(g.pick(words).prefix(2)))]))
         }
+        // Negative boosts make negative scores, whose rescores rise towards 0 (the review's case).
+        for word in words.prefix(6) {
+            queries.append(.boost(.term(word), -1))
+            queries.append(.or([.term(g.pick(words)), .boost(.term(word), -2)]))
+        }
         var compared = 0
         for query in queries {
             let everything = snapshot.search(query, limit: 100_000)

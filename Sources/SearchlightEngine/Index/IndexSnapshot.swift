@@ -160,7 +160,10 @@ public struct IndexSnapshot: Sendable {
         var doc = iterator.next()
         while doc != DocIterator.end {
             while next < lifted.count, Int(lifted[next]) < doc { next += 1 }
-            if pruning, top.isFull, doc > windowEnd {
+            // A rescored threshold at or below 0 cannot be scaled (a negative score's rescore may rise to 0):
+            // nothing is skipped until it is positive.
+            let prunable = pruning && top.isFull && (rescore == nil || top.threshold > 0)
+            if prunable, doc > windowEnd {
                 if let (bound, upTo) = iterator.blockBound() {
                     let most = next < lifted.count && Int(lifted[next]) <= upTo ? liftedCeiling : ceiling
                     if bound * most * 1.0001 <= top.threshold {
@@ -183,14 +186,14 @@ public struct IndexSnapshot: Sendable {
                 let address = DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))
                 if let rescore {
                     // Rescored, it scores at most score × its ceiling: below the worst kept hit it cannot place.
-                    if !top.isFull || score * (isLifted ? liftedCeiling : ceiling) >= top.threshold {
+                    if !top.isFull || top.threshold <= 0 || score * (isLifted ? liftedCeiling : ceiling) >= top.threshold {
                         top.insert(SearchHit(address: address, score: rescore.rescore(address, score)))
                     }
                 } else {
                     top.insert(SearchHit(address: address, score: score))
                 }
             }
-            guard pruning, top.isFull else {
+            guard pruning, top.isFull, rescore == nil || top.threshold > 0 else {
                 doc = iterator.next()
                 continue
             }

@@ -108,8 +108,9 @@ public struct SearchOptions: Sendable {
     /// Rescores the best `rescoreWindow` candidates (after `boostField`); results are re-sorted.
     public var rescore: (@Sendable (DocAddress, Float) -> Float)?
     public var rescoreWindow: Int
-    /// A ceiling of the rescore's factor: `rescore(address, score) <= score * rescoreCeiling` for every
-    /// document and every score ≥ 0. With it, documents are rescored as they are collected and pruning works
+    /// A ceiling of the rescore's factor: `rescore(address, score)` is `score` times a factor from 0 to
+    /// `rescoreCeiling` (so at most `score * rescoreCeiling` for a score ≥ 0, and at most 0 for a negative one,
+    /// which a negative boost makes). With it, documents are rescored as they are collected and pruning works
     /// on rescored scores: the hits are exactly the best `limit` by rescored score, and `rescoreWindow` is not
     /// used. Nil (or not positive and finite): the rescore can lift a hit by any amount, and only the window is
     /// rescored.
