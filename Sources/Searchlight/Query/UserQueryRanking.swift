@@ -4,7 +4,8 @@ import SearchlightEngine
 /// Query-independent signals layered over BM25F for `CSUserQuery`.
 ///
 /// final = bm25f × (1 + 0.5·coverage) × (1 + 0.5·hint) × (1 + 0.25·recency) × (1 + 0.25·engagement), where
-/// - coverage = how much of the title the typed text is, when the folded title starts with the folded text
+/// - coverage = how much of the title the typed text is, when the normalized title starts with the normalized
+///   text, byte for byte (`Folding.foldCollapsingWhitespace`)
 ///   (typed length / title length, so "thunderb" prefers "thunderbird" to "thunderbird-l10n-af"; 1 for an
 ///   exact title), else 0;
 /// - hint = `rankingHint` clamped to 0…100, divided by 100 (0 when absent);
@@ -76,7 +77,8 @@ package struct UserQueryRanking: Sendable {
             let mayCover = snapshot.engine.containsText(title, of: address) { Self.mayStart($0, with: typedStart) }
             for value in mayCover ? snapshot.engine.text(title, of: address) : [] where Self.mayStart(value, with: typed) {
                 let folded = Self.normalize(value)
-                guard folded.hasPrefix(typed), !folded.isEmpty else { continue }
+                // Bytes, as `LeadingKeys` compares them (a byte prefix is a scalar prefix: coverage stays ≤ 1).
+                guard folded.utf8.starts(with: typed.utf8), !folded.isEmpty else { continue }
                 coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
             }
             factor *= 1 + 0.5 * coverage

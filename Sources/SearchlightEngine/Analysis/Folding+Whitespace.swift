@@ -1,12 +1,17 @@
+import Foundation
+
 extension Folding {
-    /// Case- and diacritic-folded text with its whitespace runs collapsed to one space, trimmed: how a title
-    /// and what a person typed are compared when one starts with the other (`LeadingKeys` and the title
-    /// coverage of `CSUserQuery` ranking use this one definition).
+    /// Case- and diacritic-folded text in Unicode normalization form C with its whitespace runs collapsed to one
+    /// space, trimmed: how a title and what a person typed are compared, byte for byte, when one starts with the
+    /// other (`LeadingKeys` and the title coverage of `CSUserQuery` ranking use this one definition). Form C makes
+    /// canonically equivalent texts (a decomposed Hangul syllable and its precomposed one) the same bytes.
     package static func foldCollapsingWhitespace(_ text: String) -> String {
         let folded = fold(text)
-        // Most titles are ASCII: collapse their whitespace byte by byte, not by grapheme (several times cheaper).
+        // Most titles are ASCII (already in form C): collapse their whitespace byte by byte, not by grapheme
+        // (several times cheaper).
         if let ascii = collapseASCIIWhitespace(folded) { return ascii }
-        return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return folded.precomposedStringWithCanonicalMapping.split(whereSeparator: { $0.isWhitespace })
+            .joined(separator: " ")
     }
 
     /// ASCII text with its whitespace runs (tab, line feed, vertical tab, form feed, carriage return, space:

@@ -136,6 +136,24 @@ final class UserQueryRankingTests: XCTestCase {
         XCTAssertGreaterThan(unnamed, 10, "titles too many to name")
     }
 
+    /// Coverage compares normalized bytes, in form C: typed text and a title that are canonically equivalent
+    /// but encoded apart (decomposed Hangul jamo against the precomposed syllable) cover each other fully, and
+    /// the covering title is named, so its factor never passes the ceiling (the review found 1.56 against 1.5).
+    func testCoverageOfCanonicallyEquivalentTextsStaysUnderTheCeiling() throws {
+        let items = [makeItem("pre", title: "abcdefgh\u{AC00}"), makeItem("de", title: "\u{1100}\u{1161}bc"),
+                     makeItem("other", title: "abcdefgh zz")]
+        let snapshot = makeContainer(items).snapshot()
+        let cases: [(typed: String, id: String, coverage: Double)] = [
+            ("abcdefgh\u{1100}\u{1161}", "pre", 1), ("\u{AC00}", "de", 1.0 / 3), ("\u{AC00}b", "de", 2.0 / 3)]
+        for (typed, id, coverage) in cases {
+            let ranking = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: typed)
+            let address = try XCTUnwrap(snapshot.engine.lookup(id: id))
+            XCTAssertTrue(ranking.covering?.contains(address) ?? false, typed.debugDescription)
+            XCTAssertEqual(ranking.factor(address), Float(1 + 0.5 * coverage), typed.debugDescription)
+            XCTAssertLessThanOrEqual(ranking.factor(address), ranking.coveringCeiling, typed.debugDescription)
+        }
+    }
+
     /// The title-coverage factor, pre-checked on stored bytes, is the one folding every title gives.
     func testCoverageFactorAgreesWithFoldingEveryTitle() throws {
         let snapshot = Self.container.snapshot()
