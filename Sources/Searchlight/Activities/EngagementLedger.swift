@@ -14,12 +14,13 @@ import Synchronization
 /// Each event adds 1 to its count and counts halve every `halfLife` (14 days): a count stored as `v` at time `t0`
 /// is `v · 2^(−(t − t0) / halfLife)` at `t`. The ranking factor is
 ///
-///     factor = min(2, 1 + 0.5 · ln(1 + S + 0.5 · C)) · (0.75 + 0.5 · (S + 1) / (I + 2))
+///     factor = min(2, 1 + 0.5 · ln(1 + S + 0.5 · C)) · (0.75 + 0.5 · min(1, (S + 1) / (I + 2)))
 ///
 /// — a volume term that grows slowly with how often the result was used (capped at 2, reached near 6.4 uses),
 /// times a smoothed selection rate ("selections over impressions", 0.5 with no data, so the second term is 1
 /// until there are impressions). With no engagement the factor is exactly 1; a result shown often and never
-/// chosen drops towards 0.75; one chosen every time it was shown rises towards 2.5. As counts decay the factor
+/// chosen drops towards 0.75; one chosen every time it was shown rises towards 2.5, its ceiling (the rate is capped
+/// at 1, since selections made without a list shown, e.g. focus events, can outnumber impressions). As counts decay the factor
 /// returns to 1; once every count of a record is below 0.05 (`forgetThreshold`) it is forgotten: its factor is
 /// exactly 1 and `prune` drops it.
 ///
@@ -72,7 +73,7 @@ package final class EngagementLedger: Sendable {
 
     /// The ranking factor for counts S, I, C (see the type's documentation).
     package static func factor(selections s: Double, impressions i: Double, donations c: Double) -> Double {
-        min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * (s + 1) / (i + 2))
+        min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * min(1, (s + 1) / (i + 2)))
     }
 
     /// The ranking factor of a stored record at `now`.

@@ -14,6 +14,10 @@ final class EngagementLedgerTests: XCTestCase {
         // S = 2, I = 4, C = 2: (1 + 0.5·ln(1 + 2 + 1)) · (0.75 + 0.5·3/6)
         let expected = (1 + 0.5 * log(4.0)) * (0.75 + 0.5 * 3 / 6)
         XCTAssertEqual(EngagementLedger.factor(selections: 2, impressions: 4, donations: 2), expected, accuracy: 1e-12)
+        // Selections made with no list shown (focus events) can outnumber impressions: the rate is capped, so the
+        // factor stays within its documented ceiling of 2.5, which ranking's exact pruning relies on.
+        XCTAssertEqual(EngagementLedger.factor(selections: 100, impressions: 0, donations: 0), 2.5, accuracy: 1e-12)
+        XCTAssertLessThanOrEqual(EngagementLedger.factor(selections: 10, impressions: 1, donations: 50), 2.5)
     }
 
     func testSelectionsRaiseAndIgnoredImpressionsLowerTheFactor() {
