@@ -132,7 +132,12 @@ public struct IndexSnapshot: Sendable {
                     if filter is EmptyIterator { continue }
                     iterator = FilteredIterator(scoring: iterator, filter: filter)
                 }
-                collect(iterator, segment: ordinal, boostField: options.boostField, rescore: collecting, into: &top)
+                if let collecting {
+                    collectRescoring(iterator, segment: ordinal, boostField: options.boostField, rescore: collecting,
+                                     into: &top)
+                } else {
+                    collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
+                }
             }
             hits = top.sorted()
         }
@@ -143,30 +148,20 @@ public struct IndexSnapshot: Sendable {
         return Array(hits.prefix(limit))
     }
 
-    /// Collects `iterator`'s live documents into `top`. With `rescore`, the heap holds rescored scores, and a
-    /// document is rescored only when its score times its ceiling could still place.
-    func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?,
-                 rescore: RescoreWhileCollecting? = nil, into top: inout TopK) {
+    /// Collects `iterator`'s live documents into `top` (`collectRescoring` when a rescore applies while
+    /// collecting).
+    func collect(_ iterator: DocIterator, segment ordinal: Int, boostField: FieldID?, into top: inout TopK) {
         let alive = live[ordinal]
         let segment = segments[ordinal]
         // Block-max pruning: once the heap is full, a window of documents whose score bound cannot beat
         // the worst kept hit is skipped without scoring (ties lose: later documents have larger addresses).
         let pruning = boostField == nil
-        let ceiling = rescore?.ceiling ?? 1, liftedCeiling = rescore?.liftedCeiling ?? 1
-        // The segment's lifted documents; `next` is the first at or after the current document.
-        let lifted = rescore?.lifted[UInt32(ordinal)] ?? []
-        var next = 0
         var windowEnd = -1
         var doc = iterator.next()
         while doc != DocIterator.end {
-            while next < lifted.count, Int(lifted[next]) < doc { next += 1 }
-            // A rescored threshold at or below 0 cannot be scaled (a negative score's rescore may rise to 0):
-            // nothing is skipped until it is positive.
-            let prunable = pruning && top.isFull && (rescore == nil || top.threshold > 0)
-            if prunable, doc > windowEnd {
+            if pruning, top.isFull, doc > windowEnd {
                 if let (bound, upTo) = iterator.blockBound() {
-                    let most = next < lifted.count && Int(lifted[next]) <= upTo ? liftedCeiling : ceiling
-                    if bound * most * 1.0001 <= top.threshold {
+                    if bound * 1.0001 <= top.threshold {
                         doc = upTo + 1 >= DocIterator.end ? DocIterator.end : iterator.advance(upTo + 1)
                         continue
                     }
@@ -175,7 +170,6 @@ public struct IndexSnapshot: Sendable {
                     windowEnd = DocIterator.end
                 }
             }
-            let isLifted = next < lifted.count && Int(lifted[next]) == doc
             if alive[doc] {
                 var score = iterator.score()
                 if let boostField {
@@ -183,28 +177,9 @@ public struct IndexSnapshot: Sendable {
                     let boost = segment.numbers(boostField, doc).first ?? 1
                     score *= boost.isNaN ? 0 : Float(max(boost, 0))
                 }
-                let address = DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))
-                if let rescore {
-                    // Rescored, it scores at most score × its ceiling: below the worst kept hit it cannot place.
-                    if !top.isFull || top.threshold <= 0 || score * (isLifted ? liftedCeiling : ceiling) >= top.threshold {
-                        top.insert(SearchHit(address: address, score: rescore.rescore(address, score)))
-                    }
-                } else {
-                    top.insert(SearchHit(address: address, score: score))
-                }
+                top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)), score: score))
             }
-            guard pruning, top.isFull, rescore == nil || top.threshold > 0 else {
-                doc = iterator.next()
-                continue
-            }
-            if rescore == nil {
-                doc = iterator.nextCompetitive(top.threshold)
-            } else {
-                // While a lifted document is ahead, no skip may pass it on the others' ceiling.
-                let ahead = next + (isLifted ? 1 : 0) < lifted.count
-                doc = iterator.nextCompetitive(
-                    RescoreWhileCollecting.scoreThreshold(top.threshold, ceiling: ahead ? liftedCeiling : ceiling))
-            }
+            doc = pruning && top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
         }
     }
 

@@ -137,26 +137,3 @@ public struct SearchOptions: Sendable {
         self.rescoreWindow = rescoreWindow
     }
 }
-
-/// A rescore applied while collecting (`SearchOptions.rescoreCeiling`): the heap holds rescored scores, and
-/// the thresholds the iterators prune with are scaled down by the ceiling: the lifted one while a lifted
-/// document of the segment is still ahead.
-struct RescoreWhileCollecting {
-    let rescore: @Sendable (DocAddress, Float) -> Float
-    let ceiling: Float
-    let liftedCeiling: Float
-    /// The lifted documents, by segment.
-    let lifted: [UInt32: [UInt32]]
-
-    init(options: SearchOptions, ceiling: Float) {
-        rescore = options.rescore!
-        self.ceiling = ceiling
-        liftedCeiling = max(options.liftedCeiling.isFinite ? options.liftedCeiling : .infinity, ceiling)
-        lifted = Dictionary(grouping: options.lifted, by: \.segment).mapValues { $0.map(\.doc).sorted() }
-    }
-
-    /// The score a document must exceed for its rescored score, at most `ceiling` times it, to possibly beat
-    /// `threshold` (a rescored score), with a margin for float rounding.
-    @inline(__always)
-    static func scoreThreshold(_ threshold: Float, ceiling: Float) -> Float { threshold / ceiling * 0.9999 }
-}
