@@ -223,9 +223,9 @@ final class DifferentialTests: XCTestCase {
         XCTAssertEqual(second.maximumMatches(.term("cherry")), 0)
     }
 
-    /// Multi-block posting lists (more than 128 documents per term) so block-max pruning really skips.
-    func testTopKWithBlockMaxPruningEqualsFullRanking() throws {
-        var g = Generator(state: 42)
+    /// 1,500 random documents in three committed segments, with multi-block posting lists (more than 128
+    /// documents per term) so block-max pruning really skips; the last commit is the caller's.
+    func pruningCorpus(_ g: inout Generator) throws -> (IndexWriter, Fields) {
         let writer = IndexWriter()
         let fields = Fields(
             title: try writer.registerField("title", .text(weight: 3, primary: true)),
@@ -236,6 +236,13 @@ final class DifferentialTests: XCTestCase {
             try writer.upsert(makeDocument(&g, id: "d\(i)", fields: fields))
             if i % 500 == 499 { _ = try writer.commit() }
         }
+        return (writer, fields)
+    }
+
+    /// Multi-block posting lists (more than 128 documents per term) so block-max pruning really skips.
+    func testTopKWithBlockMaxPruningEqualsFullRanking() throws {
+        var g = Generator(state: 42)
+        let (writer, fields) = try pruningCorpus(&g)
         let snapshot = try writer.commit()
         let words = Self.vocabulary
         var queries: [Query] = words.map { .term($0) } + words.map { .prefix(String($0.prefix(2))) }
@@ -264,16 +271,7 @@ final class DifferentialTests: XCTestCase {
     /// of rescoring every match, for documents the ceiling covers and for named ones it does not (`lifted`).
     func testRescoreWhileCollectingEqualsRescoringEveryMatch() throws {
         var g = Generator(state: 4242)
-        let writer = IndexWriter()
-        let fields = Fields(
-            title: try writer.registerField("title", .text(weight: 3, primary: true)),
-            body: try writer.registerField("body", .text(weight: 1)),
-            tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
-            number: try writer.registerField("number", .numeric))
-        for i in 0..<1500 {
-            try writer.upsert(makeDocument(&g, id: "d\(i)", fields: fields))
-            if i % 500 == 499 { _ = try writer.commit() }
-        }
+        let (writer, fields) = try pruningCorpus(&g)
         writer.delete(ids: ["d3", "d700", "d1499"])
         let snapshot = try writer.commit()
         @Sendable func hash(_ address: DocAddress) -> UInt64 {

@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightEngine
 
 /// Reads a decoded page once, front to back, and collects what the extractors need: the title, `<meta>` and
 /// `<link>` facts, JSON-LD blocks, microdata items and the visible text.

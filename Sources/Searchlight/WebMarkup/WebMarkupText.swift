@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightEngine
 
 /// Small text helpers shared by the extractors.
 enum WebMarkupText {

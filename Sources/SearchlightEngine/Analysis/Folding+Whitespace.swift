@@ -19,22 +19,12 @@ extension Folding {
     package static func collapseASCIIWhitespace(_ text: String) -> String? {
         var text = text
         return text.withUTF8 { bytes -> String? in
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count)
-            var pendingSpace = false
+            var out = WhitespaceCollapser(capacity: bytes.count)
             for byte in bytes {
                 if byte >= 0x80 { return nil }
-                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
-                    pendingSpace = !out.isEmpty
-                    continue
-                }
-                if pendingSpace {
-                    out.append(0x20)
-                    pendingSpace = false
-                }
-                out.append(byte)
+                out.append(byte, isSpace: byte == 0x20 || (byte >= 0x09 && byte <= 0x0D))
             }
-            return String(decoding: out, as: UTF8.self)
+            return out.string
         }
     }
 }

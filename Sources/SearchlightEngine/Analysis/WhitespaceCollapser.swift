@@ -1,16 +1,16 @@
 /// Text built byte by byte with every run of whitespace collapsed to one space and none at either end: what
 /// ranking does to titles and the web-markup reader to page text, each deciding which bytes are whitespace.
-struct WhitespaceCollapser {
+package struct WhitespaceCollapser {
     /// The text so far (UTF-8), without a trailing space.
-    var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
     /// A space is owed before the next byte that is not whitespace.
     private var pendingSpace = false
 
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func append(_ byte: UInt8, isSpace: Bool) {
+    package mutating func append(_ byte: UInt8, isSpace: Bool) {
         if isSpace {
             pendingSpace = !bytes.isEmpty
             return
@@ -23,9 +23,9 @@ struct WhitespaceCollapser {
     }
 
     /// Separates what comes next from the text so far (a block boundary), as whitespace would.
-    mutating func separate() {
+    package mutating func separate() {
         if !bytes.isEmpty { pendingSpace = true }
     }
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
 }
