@@ -3,7 +3,7 @@ import SearchlightEngine
 /// The ranked retrieval of `CSUserQuery`: the best `limit` visible documents for an engine query by BM25F score
 /// multiplied by the ranking signals, best first.
 ///
-/// The engine ranks while it collects: the signals' `ceiling` bounds how far a document can rise, so pruning
+/// The engine ranks while it collects: the signals' ceilings bound how far a document can rise, so pruning
 /// stays exact (`SearchOptions.rescoreCeiling`). The expiration range filter is left out, since it makes the
 /// engine scan the whole expiration column on every search: the search over-fetches a little, drops the few
 /// expired hits by looking up their expiration, and only when too many were expired falls back to the filtered
@@ -13,22 +13,15 @@ struct RankedSearch {
     let snapshot: ContainerSnapshot
     /// A non-scoring restriction (the filter queries' matches, already visible-only), or nil.
     let restriction: Query?
-    let rescore: @Sendable (DocAddress, Float) -> Float
-    /// The most `rescore` multiplies a score by, except for the `lifted` documents (ascending), which it
-    /// multiplies by at most `liftedCeiling`.
-    let ceiling: Float
-    let lifted: [DocAddress]
-    let liftedCeiling: Float
+    /// The signals, with their ceilings (the covering titles named, when few).
+    let ranking: UserQueryRanking
     /// Leaf plans shared by this request's searches (the exact and the typo-tolerant pass).
     let memo: PlanMemo
 
     init(snapshot: ContainerSnapshot, restriction: Query?, ranking: UserQueryRanking) {
         self.snapshot = snapshot
         self.restriction = restriction
-        rescore = ranking.rescore
-        ceiling = ranking.ceiling
-        lifted = ranking.covering ?? []
-        liftedCeiling = ranking.coveringCeiling
+        self.ranking = ranking
         memo = PlanMemo(for: snapshot.engine)
     }
 
@@ -44,9 +37,10 @@ struct RankedSearch {
         let engine = snapshot.engine
         let request = limit + Self.slack
         func options(limit: Int, filter: Query?) -> SearchOptions {
-            var options = SearchOptions(limit: limit, filter: filter, rescore: rescore, rescoreCeiling: ceiling, memo: memo)
-            options.lifted = lifted
-            options.liftedCeiling = liftedCeiling
+            var options = SearchOptions(limit: limit, filter: filter, rescore: ranking.rescore,
+                                        rescoreCeiling: ranking.ceiling, memo: memo)
+            options.lifted = ranking.covering ?? []
+            options.liftedCeiling = ranking.coveringCeiling
             return options
         }
         var hits = engine.search(query, options: options(limit: request, filter: restriction))
