@@ -23,6 +23,11 @@ public enum Folding {
     /// Folds a string with the given options, using the analyzer's tables.
     public static func fold(_ text: String, options: Options = .all) -> String {
         if options.isEmpty { return text }
+        return foldASCII(text, options: options) ?? foldScalars(text, options: options)
+    }
+
+    /// `fold`, scalar by scalar (any text).
+    static func foldScalars(_ text: String, options: Options) -> String {
         var scalars = String.UnicodeScalarView()
         var buffer: (UInt32, UInt32, UInt32) = (0, 0, 0)
         for scalar in text.unicodeScalars {
@@ -32,6 +37,25 @@ public enum Folding {
             if count > 2, let s = Unicode.Scalar(buffer.2) { scalars.append(s) }
         }
         return String(scalars)
+    }
+
+    /// `fold` of ASCII text (nil when the text is not ASCII): only case folding changes it, so text without
+    /// capitals is returned as it is and other text is lowered byte by byte, without decoding scalars.
+    @inline(__always)
+    static func foldASCII(_ text: String, options: Options) -> String? {
+        let result: String?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var capitals = false
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte >= 0x41 && byte <= 0x5A { capitals = true }
+            }
+            guard capitals, options.contains(.caseInsensitive) else { return text }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for (i, byte) in bytes.enumerated() { out[i] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                return bytes.count
+            }
+        }
+        return result ?? nil
     }
 
     /// Folds one scalar into up to three scalars; returns how many were written.

@@ -234,7 +234,12 @@ struct QueryPlanner {
 
     /// The folded prefix text with leading and trailing non-word characters removed.
     static func foldedPrefix(_ text: String) -> String {
-        let folded = Folding.fold(text)
+        trimmedASCII(text) ?? foldedPrefixByScalars(text)
+    }
+
+    /// `foldedPrefix`, scalar by scalar (any text).
+    static func foldedPrefixByScalars(_ text: String) -> String {
+        let folded = Folding.foldScalars(text, options: .all)
         let scalars = Array(folded.unicodeScalars)
         func isWord(_ s: Unicode.Scalar) -> Bool {
             s.value < 0x80 ? CharacterClass.ascii[Int(s.value)].isWordCharacter : CharacterClass.classify(s.value) != .separator
@@ -247,14 +252,64 @@ struct QueryPlanner {
         return String(view)
     }
 
+    /// `foldedPrefix` of ASCII text, byte by byte (nil when the text is not ASCII).
+    static func trimmedASCII(_ text: String) -> String? {
+        let result: String?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var start = 0, end = bytes.count
+            while start < end, !CharacterClass.ascii[Int(bytes[start])].isWordCharacter { start += 1 }
+            while end > start, !CharacterClass.ascii[Int(bytes[end - 1])].isWordCharacter { end -= 1 }
+            let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            return Folding.foldASCII(String(decoding: word, as: UTF8.self), options: .all)
+        }
+        return result ?? nil
+    }
+
     /// The words of a prefix query's text before the last, and the last one folded (the prefix); nil when no
     /// word has a word character. Trailing words without a word character ("alpha -") leave nothing to
     /// complete: the word before is the prefix.
     static func prefixWords(_ text: String) -> (earlier: [Substring], prefix: String)? {
+        if let words = asciiPrefixWords(text) { return words }
+        return prefixWordsByCharacters(text)
+    }
+
+    /// `prefixWords`, character by character (any text).
+    static func prefixWordsByCharacters(_ text: String) -> (earlier: [Substring], prefix: String)? {
         var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
         while let last = words.last, foldedPrefix(String(last)).isEmpty { words.removeLast() }
         guard let last = words.popLast() else { return nil }
         return (words, foldedPrefix(String(last)))
+    }
+
+    /// `prefixWords` of ASCII text without carriage returns (nil otherwise), split on bytes: each character is
+    /// one byte there, so splitting bytes splits characters alike.
+    static func asciiPrefixWords(_ text: String) -> (earlier: [Substring], prefix: String)?? {
+        let found: [Range<Int>]? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
+            var words: [Range<Int>] = []
+            var start = -1
+            for (i, byte) in bytes.enumerated() {
+                let separator = byte == 0x20 || byte == 0x09 || byte == 0x0A
+                if separator {
+                    if start >= 0 { words.append(start..<i) }
+                    start = -1
+                } else if start < 0 {
+                    start = i
+                }
+            }
+            if start >= 0 { words.append(start..<bytes.count) }
+            // Trailing words without a word character leave nothing to complete.
+            while let last = words.last,
+                  !bytes[last].contains(where: { CharacterClass.ascii[Int($0)].isWordCharacter }) { words.removeLast() }
+            return words
+        } ?? nil
+        guard var words = found else { return nil }
+        guard let last = words.popLast() else { return .some(nil) }
+        let utf8 = text.utf8
+        func substring(_ range: Range<Int>) -> Substring {
+            text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
+        }
+        return (words.map(substring), foldedPrefix(String(substring(last))))
     }
 
     /// Every term starting with the last word (the earlier words as terms). In each segment a field's wide
