@@ -51,6 +51,9 @@ public struct IndexSnapshot: Sendable {
     let totalDocuments: Int
     /// The typo-tolerant searches' vocabulary across segments, shared with the writer's other snapshots.
     let vocabularies: VocabularyCache
+    /// What champion lists must have been ranked for to serve this snapshot's lone terms and prefixes (under
+    /// `factorParameters`), worked out once rather than per search.
+    let championScope: ChampionLists.Scope?
 
     init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64,
          contentGeneration: UInt64, vocabularies: VocabularyCache = VocabularyCache()) {
@@ -74,6 +77,7 @@ public struct IndexSnapshot: Sendable {
             return FieldNorm.averageLength(sum: sum, documents: docs)
         }
         fieldAverages = averages
+        championScope = ChampionLists.Scope(schema: schema, parameters: parameters)
         fieldFactors = schema.fields.map { info -> [Float] in
             guard info.options.kind == .text else { return [] }
             return FieldNorm.lengthFactors(weight: info.options.weight, average: averages[Int(info.id.rawValue)],

@@ -25,7 +25,7 @@ extension IndexSnapshot {
             return nil
         }
         // The query's scope is the default fields (it is not scoped): what the lists rank for, if built alike.
-        guard let scope = ChampionLists.Scope(schema: schema, parameters: parameters) else { return nil }
+        guard let scope = championScope else { return nil }
         // Each segment's list of the key, where it has one.
         let found = segments.map { segment -> (lists: ChampionLists, keyed: ChampionLists.Lists, index: Int)? in
             guard let lists = segment.championLists, lists.scope == scope else { return nil }
