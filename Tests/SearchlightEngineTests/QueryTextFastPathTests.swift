@@ -6,11 +6,15 @@ import XCTest
 final class QueryTextFastPathTests: XCTestCase {
     /// Capitals, word characters, separators, punctuation, a carriage return, and a few non-ASCII characters
     /// (which must leave the fast paths).
+    /// The neighbours of A–Z ("@", "[", "`", "{") and other control characters (vertical tab, form feed, NUL,
+    /// DEL) are there so that an off-by-one in a byte range shows.
     static let alphabet: [String] = ["a", "Z", "Q", "m", "0", "9", "_", "-", ".", "*", "'", " ", " ", "\t", "\n",
-                                     "\r", "\r\n", "é", "ß", "中", "\u{301}", "Ａ", "@", "é"]
+                                     "\r", "\r\n", "é", "ß", "中", "\u{301}", "Ａ", "@", "é", "[", "`", "{",
+                                     "\u{0B}", "\u{0C}", "\0", "\u{7F}", "A", "z"]
 
+    /// Mostly short texts (small strings), one in eight up to 60 characters (heap strings).
     func randomText(_ random: inout SeededRandom) -> String {
-        let length = Int(random.next() % 12)
+        let length = Int(random.next() % (random.next() % 8 == 0 ? 60 : 12))
         return (0..<length).map { _ in Self.alphabet[Int(random.next() % UInt64(Self.alphabet.count))] }.joined()
     }
 
