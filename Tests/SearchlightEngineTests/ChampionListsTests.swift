@@ -411,59 +411,6 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertGreaterThan(checked, 10)
     }
 
-    /// Every entry's level bounds its score (a search stops reading a list at the first entry whose level
-    /// cannot place), levels never rise along a list, and a list's best is its first entry's score.
-    func testEntryLevelsBoundTheirScores() throws {
-        let writer = IndexWriter.withInlineLists()
-        _ = try makeCorpus(writer, documents: 3_000, seed: 11)
-        let snapshot = try writer.commit()
-        let lists = try XCTUnwrap(snapshot.segments[0].championLists)
-        var checked = 0
-        for (keyed, isPrefix) in [(lists.terms, false), (lists.prefixes, true)] {
-            for keyIndex in 0..<keyed.keyCount {
-                let key = String(decoding: keyed.key(keyIndex), as: UTF8.self)
-                let query: Query = isPrefix ? .prefix(key) : .term(key)
-                var off = SearchOptions(limit: 4 * ChampionLists.capacity)
-                off.championLists = false
-                var scores: [UInt32: Float] = [:]
-                for hit in snapshot.search(query, options: off) { scores[hit.address.doc] = hit.score }
-                let planner = QueryPlanner(snapshot: snapshot)
-                let idf = try XCTUnwrap(planner.plan(query, scope: planner.resolve(.defaultFields)).idfForTests, key)
-                let list = Int(keyed.keyList[keyIndex])
-                let entries = Int(keyed.entryStart[list])..<Int(keyed.entryStart[list + 1])
-                let best = keyed.best[list]
-                var previous: UInt8 = 255
-                for entry in entries {
-                    let level = keyed.levels[entry]
-                    XCTAssertTrue(level >= 1 && level <= previous, "\(key): level \(level) after \(previous)")
-                    previous = level
-                    let score = try XCTUnwrap(scores[keyed.docs[entry]], "\(key): listed document not found")
-                    XCTAssertLessThanOrEqual(score, idf * best * Float(level) / 255 * (1 + 1e-5), key)
-                    if entry == entries.lowerBound { XCTAssertEqual(score, idf * best, accuracy: 1e-5 * score, key) }
-                }
-                checked += 1
-            }
-        }
-        XCTAssertGreaterThan(checked, 10)
-    }
-
-    /// A level is the least of 1...255 bounding the score, one more for rounding; 255 bounds anything up to the
-    /// best, and degenerate bests and scores get 255.
-    func testLevelsAreTightUpperBounds() {
-        var g = Generator(state: 99)
-        for _ in 0..<10_000 {
-            let best = Float(g.int(1_000_000) + 1) / 1_000
-            let score = best * Float(g.int(1_001)) / 1_000
-            let level = ChampionLists.Builder.level(score, best: best)
-            XCTAssertGreaterThanOrEqual(best * Float(level) / 255, score, "\(score) of \(best)")
-            XCTAssertLessThanOrEqual(Float(level), min(255, (255 * score / best).rounded(.up) + 2), "\(score) of \(best)")
-        }
-        XCTAssertEqual(ChampionLists.Builder.level(3, best: 3), 255)
-        XCTAssertEqual(ChampionLists.Builder.level(0, best: 3), 1)
-        XCTAssertEqual(ChampionLists.Builder.level(1, best: 0), 255)
-        XCTAssertEqual(ChampionLists.Builder.level(.nan, best: 3), 255)
-    }
-
     /// Lists ranked a few documents at a time (many windows) equal those ranked over the whole segment at once.
     func testWindowsDoNotChangeTheLists() throws {
         let writer = IndexWriter.withInlineLists()

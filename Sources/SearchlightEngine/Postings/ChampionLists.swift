@@ -57,17 +57,12 @@ final class ChampionLists: Sendable {
         let flags: [UInt8]
         /// Frequencies (summed over a prefix's terms) in mask order.
         let tfs: [UInt16]
-        /// Per list: its first entry's score without idf (the best listed). Per entry: a level of 1 to 255 such
-        /// that the entry's score without idf is at most `best × level / 255`; levels never rise along a list,
-        /// so a search stops reading a list at the first entry whose level cannot place (`collect`).
-        let best: [Float]
-        let levels: [UInt8]
 
         var keyCount: Int { keyList.count }
 
         var memoryBytes: Int {
             keyBytes.count + 4 * (keyOffsets.count + keyList.count + entryStart.count + tfStart.count + bound.count)
-                + 4 * (docs.count + masks.count) + flags.count + 2 * tfs.count + 4 * best.count + levels.count
+                + 4 * (docs.count + masks.count) + flags.count + 2 * tfs.count
         }
 
         /// The list of `key`, if it has one.
@@ -126,19 +121,12 @@ final class ChampionLists: Sendable {
 
     /// Scores the live documents of list `index` of `lists` in segment `ordinal` with the snapshot's length
     /// factors (`factors`, by field) and `idf`, as a term group does, into `top`.
-    ///
-    /// `stretch` (`stretch(averages:)` for the snapshot) bounds how far a listed score can rise: once `top` is
-    /// full and an entry's level shows that neither it nor any after it can beat the worst kept hit, the rest of
-    /// the list is not read.
     func collect(_ lists: Lists, _ index: Int, segment: Segment, ordinal: Int, alive: Bitset, factors: [[Float]],
-                 idf: Float, stretch: Float, into top: inout TopK) {
+                 idf: Float, into top: inout TopK) {
         let parameters = scope.parameters
         let norms = scope.fields.map { $0 < segment.norms.count ? segment.norms[$0] : [] }
-        // The most an entry of level 1 can score here (the factor covers rounding, as the lists' bound does).
-        let perLevel = idf * stretch * lists.best[index] * 1.0001 / 255
         var t = Int(lists.tfStart[index])
         for entry in Int(lists.entryStart[index])..<Int(lists.entryStart[index + 1]) {
-            if top.isFull, Float(lists.levels[entry]) * perLevel < top.threshold { break }
             let doc = Int(lists.docs[entry])
             var mask = lists.masks[entry]
             guard alive[doc] else {
@@ -299,7 +287,7 @@ final class ChampionLists: Sendable {
     /// Each document of the window has one record (weighted frequency, the key and window it was last touched
     /// for, primary flags, and a frequency per scope position), so a posting touches one cache line, and a record
     /// left by an earlier window is reset when first touched for the next one: no pass clears the records.
-    struct Builder {
+    private struct Builder {
         let segment: Segment
         let scope: Scope
         /// `stride` bytes per document of a window: weight (Float) at 0, stamp (UInt32) at 4, flags at 8, then a
@@ -418,7 +406,6 @@ final class ChampionLists: Sendable {
             var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0], keyList: [UInt32] = []
             var entryStart: [UInt32] = [0], tfStart: [UInt32] = [0]
             var bound: [Float] = [], docs: [UInt32] = [], masks: [UInt32] = [], entryFlags: [UInt8] = [], tfs: [UInt16] = []
-            var bestScores: [Float] = [], levels: [UInt8] = []
             var previous: [Int]? = nil
             for key in keys {
                 // Counted before the terms are gathered when `postings` can: most candidates fall short.
@@ -446,10 +433,7 @@ final class ChampionLists: Sendable {
                 keyOffsets.append(UInt32(keyBytes.count))
                 keyList.append(UInt32(bound.count))
                 bound.append(best.bound)
-                let first = best.entries.first?.score ?? 0
-                bestScores.append(first)
                 for entry in best.entries {
-                    levels.append(Self.level(entry.score, best: first))
                     var mask: UInt32 = 0
                     for (position, tf) in entry.frequencies.enumerated() where tf > 0 {
                         mask |= 1 << UInt32(position)
@@ -465,16 +449,7 @@ final class ChampionLists: Sendable {
             return Lists(keyBytes: keyBytes.compacted(), keyOffsets: keyOffsets.compacted(), keyList: keyList.compacted(),
                          entryStart: entryStart.compacted(),
                          tfStart: tfStart.compacted(), bound: bound.compacted(), docs: docs.compacted(),
-                         masks: masks.compacted(), flags: entryFlags.compacted(), tfs: tfs.compacted(),
-                         best: bestScores.compacted(), levels: levels.compacted())
-        }
-
-        /// A level for `score` in a list whose best is `best`: the least of 1...255 with
-        /// `score ≤ best × level / 255`, one more for rounding (255 at most, which bounds any score ≤ best).
-        static func level(_ score: Float, best: Float) -> UInt8 {
-            guard best > 0, score.isFinite else { return 255 }
-            let exact = (255 * score / best).rounded(.up)
-            return exact >= 254 ? 255 : UInt8(max(exact, 0)) + 1
+                         masks: masks.compacted(), flags: entryFlags.compacted(), tfs: tfs.compacted())
         }
 
         /// Accumulates `terms` (scored as `MaterializedGroupIterator` scores them) and returns the best
@@ -486,7 +461,7 @@ final class ChampionLists: Sendable {
         /// million documents) made nearly every posting a cache miss. A document's contributions still add up in
         /// term order.
         private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)])
-            -> (entries: [(doc: Int, score: Float, flags: UInt8, frequencies: [UInt16])], bound: Float)? {
+            -> (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16])], bound: Float)? {
             var overflow = false
             let documents = segment.documentCount
             let records = self.records, stride = self.stride, touched = self.touched
@@ -563,11 +538,10 @@ final class ChampionLists: Sendable {
             var count = min(capacity, best.count)
             while count < best.count, count < 2 * capacity, best[count].score == best[count - 1].score { count += 1 }
             if count < best.count, best[count].score == best[count - 1].score { count = capacity }
-            let entries = best.prefix(count).map { hit -> (doc: Int, score: Float, flags: UInt8, frequencies: [UInt16]) in
+            let entries = best.prefix(count).map { hit -> (doc: Int, flags: UInt8, frequencies: [UInt16]) in
                 let doc = Int(hit.address.doc)
                 let known = kept[doc]!
-                return (doc, hit.score, known.flags,
-                        Array(keptFrequencies[known.offset..<(known.offset + scope.fields.count)]))
+                return (doc, known.flags, Array(keptFrequencies[known.offset..<(known.offset + scope.fields.count)]))
             }
             return (entries, count < best.count ? best[count].score : -.infinity)
         }

@@ -46,12 +46,11 @@ extension IndexSnapshot {
         var ceiling = -Float.infinity
         for ordinal in segments.indices {
             guard let (lists, keyed, index) = found[ordinal] else { continue }
-            let stretch = lists.stretch(averages: fieldAverages)
             lists.collect(keyed, index, segment: segments[ordinal], ordinal: ordinal, alive: live[ordinal],
-                          factors: fieldFactors, idf: idf, stretch: stretch, into: &top)
+                          factors: fieldFactors, idf: idf, into: &top)
             let bound = keyed.bound[index]
             // The factor covers rounding: the lists' scores and these are computed in another order.
-            if bound > -.infinity { ceiling = max(ceiling, idf * stretch * bound * 1.0001) }
+            if bound > -.infinity { ceiling = max(ceiling, idf * lists.stretch(averages: fieldAverages) * bound * 1.0001) }
         }
         if ceiling == -.infinity || (top.isFull && top.threshold > ceiling) { return (top.sorted(), true) }
         // The lists cannot vouch for the page: their segments read their postings too. In segment order, as a
