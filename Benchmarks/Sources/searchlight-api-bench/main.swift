@@ -34,13 +34,16 @@ struct Options {
     var slowest = 0
     /// Only these user texts (repeatable), for profiling one shape of query.
     var userTexts: [String] = []
+    /// `--engagement N`: after the user queries, N result pages of 20 are engaged with (one selected, all shown)
+    /// and the user queries run again as `user_engaged`, ranking with a ledger of up to 20·N records.
+    var engagement = 0
 }
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
                                  [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--ql-rounds N] [--ql-only N] [--slowest N]
-                                 [--user-text TEXT ...] [--web DIR] [--json]
+                                 [--user-text TEXT ...] [--engagement N] [--web DIR] [--json]
 
     """.utf8))
     exit(2)
@@ -71,6 +74,7 @@ while let argument = arguments.next() {
     case "--ql-only": options.qlOnly = number()
     case "--slowest": options.slowest = number()
     case "--user-text": options.userTexts.append(value())
+    case "--engagement": options.engagement = number()
     case "--web": options.web = value()
     case "--json": options.json = true
     default: usage()
@@ -317,6 +321,17 @@ if options.user {
         userQueries("user_typo", misspelled)
     } else {
         userQueries("user_given", options.userTexts)
+    }
+    if options.engagement > 0 {
+        // A person who has used the app: pages of results shown, one chosen on each (the ledger the ranking reads).
+        let engaging = CSUserQuery(userQueryString: "", userQueryContext: CSUserQueryContext(), container: memory)
+        for page in 0..<options.engagement {
+            let start = (page * 20) % max(docs - 20, 1)
+            let visible = (start..<min(start + 20, docs)).map { CSUserQuery.Item(item: items[$0]) }
+            guard let chosen = visible.first else { break }
+            engaging.userEngaged(chosen, visibleItems: visible, interaction: .select)
+        }
+        userQueries("user_engaged", options.userTexts.isEmpty ? typed : options.userTexts)
     }
     // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
     // the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
