@@ -65,6 +65,14 @@ package final class EngagementLedger: Sendable {
     private struct State {
         var records: [String: Record] = [:]
         var changeCount: UInt64 = 0
+        /// At least every record's `liftBound`: no factor exceeds it now or later, until new events.
+        var ceiling: Double = 1
+
+        /// Drops the records forgotten by `t` and bounds the rest afresh.
+        mutating func forget(at t: Double) {
+            records = records.filter { !$0.value.decayed(to: t).isNegligible }
+            ceiling = records.values.reduce(1) { max($0, EngagementLedger.liftBound($1)) }
+        }
     }
 
     private let state = Mutex(State())
@@ -74,6 +82,21 @@ package final class EngagementLedger: Sendable {
     /// The ranking factor for counts S, I, C (see the type's documentation).
     package static func factor(selections s: Double, impressions i: Double, donations c: Double) -> Double {
         min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * min(1, (s + 1) / (i + 2)))
+    }
+
+    /// The most `record`'s factor can be at any time from when it was stated on, if no event adds to it: decay
+    /// scales all three counts by one α in (0, 1]; the volume term only falls with α, and the rate term's
+    /// fraction moves monotonically from its value at α = 1 towards 1/2, so its largest value is at one end.
+    package static func liftBound(_ record: Record) -> Double {
+        let s = record.selections, i = record.impressions, c = record.donations
+        let rate = min(1, max(0.5, (s + 1) / (i + 2)))
+        return min(2.5, min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * rate))
+    }
+
+    /// Every record (as stored) and a ceiling no record's factor exceeds at any time from now on, read together:
+    /// `CSUserQuery` ranks with the records and prunes with the ceiling, in O(1) however many results were shown.
+    package var rankingState: (records: [String: Record], ceiling: Double) {
+        state.withLock { ($0.records, $0.ceiling) }
     }
 
     /// The ranking factor of a stored record at `now`.
@@ -97,30 +120,31 @@ package final class EngagementLedger: Sendable {
     /// The user chose `identifier` while `visible` were shown (the chosen one counts as shown too, when any are
     /// given). `weight` is 1 for a selection, less for weaker signals (a focus counts 0.25).
     package func recordSelection(of identifier: String, visible: [String] = [], weight: Double = 1, at now: Date) {
-        update(at: now) { records, t in
+        update(at: now) { s, t in
             if !visible.isEmpty {
-                for shown in Set(visible).union([identifier]) { Self.bump(&records, shown, t) { $0.impressions += 1 } }
+                for shown in Set(visible).union([identifier]) { Self.bump(&s, shown, t) { $0.impressions += 1 } }
             }
-            Self.bump(&records, identifier, t) { $0.selections += weight }
+            Self.bump(&s, identifier, t) { $0.selections += weight }
         }
     }
 
     /// `identifiers` were shown without being chosen.
     package func recordImpressions(of identifiers: [String], at now: Date) {
-        update(at: now) { records, t in
-            for shown in Set(identifiers) { Self.bump(&records, shown, t) { $0.impressions += 1 } }
+        update(at: now) { s, t in
+            for shown in Set(identifiers) { Self.bump(&s, shown, t) { $0.impressions += 1 } }
         }
     }
 
     /// An activity whose result identifier is `identifier` became current.
     package func recordDonation(of identifier: String, at now: Date) {
-        update(at: now) { records, t in Self.bump(&records, identifier, t) { $0.donations += 1 } }
+        update(at: now) { s, t in Self.bump(&s, identifier, t) { $0.donations += 1 } }
     }
 
     /// Forgets everything (e.g. before restoring persisted state).
     package func removeAll() {
         state.withLock { s in
             s.records = [:]
+            s.ceiling = 1
             s.changeCount &+= 1
         }
     }
@@ -130,7 +154,7 @@ package final class EngagementLedger: Sendable {
         let t = now.timeIntervalSinceReferenceDate
         state.withLock { s in
             let before = s.records.count
-            s.records = s.records.filter { !$0.value.decayed(to: t).isNegligible }
+            s.forget(at: t)
             if s.records.count != before { s.changeCount &+= 1 }
         }
     }
@@ -141,20 +165,21 @@ package final class EngagementLedger: Sendable {
     /// Every record, as stored (not decayed).
     package var records: [String: Record] { state.withLock { $0.records } }
 
-    private func update(at now: Date, _ body: (inout [String: Record], Double) -> Void) {
+    private func update(at now: Date, _ body: (inout State, Double) -> Void) {
         let t = now.timeIntervalSinceReferenceDate
         state.withLock { s in
-            body(&s.records, t)
+            body(&s, t)
             s.changeCount &+= 1
             // Forgotten records are dropped now and then, so the ledger does not grow with every result ever shown.
-            if s.changeCount % 1024 == 0 { s.records = s.records.filter { !$0.value.decayed(to: t).isNegligible } }
+            if s.changeCount % 1024 == 0 { s.forget(at: t) }
         }
     }
 
-    private static func bump(_ records: inout [String: Record], _ id: String, _ t: Double, _ change: (inout Record) -> Void) {
-        var record = records[id]?.decayed(to: t) ?? Record(updated: t)
+    private static func bump(_ s: inout State, _ id: String, _ t: Double, _ change: (inout Record) -> Void) {
+        var record = s.records[id]?.decayed(to: t) ?? Record(updated: t)
         change(&record)
-        records[id] = record
+        s.records[id] = record
+        s.ceiling = max(s.ceiling, liftBound(record))
     }
 
     // MARK: Persistence
@@ -196,6 +221,7 @@ package final class EngagementLedger: Sendable {
         guard r.isAtEnd else { throw bad }
         state.withLock { s in
             s.records = records
+            s.ceiling = records.values.reduce(1) { max($0, Self.liftBound($1)) }
             s.changeCount &+= 1
         }
     }

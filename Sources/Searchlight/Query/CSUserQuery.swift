@@ -79,7 +79,9 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
         let restriction = try restriction(in: snapshot)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
-        let ranking = UserQueryRanking(snapshot: snapshot, engagement: container.engagement.records, typedText: text)
+        let engagement = container.engagement.rankingState
+        let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,
+                                       engagementCeiling: engagement.ceiling, typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
         let search = RankedSearch(snapshot: snapshot, restriction: restriction, ranking: ranking)
         // Typo tolerance only when the words as typed do not fill the requested results. When their document

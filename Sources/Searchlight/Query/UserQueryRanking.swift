@@ -27,8 +27,10 @@ package struct UserQueryRanking: Sendable {
 
     /// `coveringLimit`: at most this many titles are named as the ones that may cover the typed text; past it
     /// every title may (tests lower it).
-    package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record], typedText: String = "",
-                 coveringLimit: Int = 1024) {
+    /// `engagementCeiling`: at least every record's factor at the snapshot's time (`EngagementLedger.rankingState`);
+    /// nil works it out from the records.
+    package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record],
+                 engagementCeiling: Double? = nil, typedText: String = "", coveringLimit: Int = 1024) {
         self.snapshot = snapshot
         title = snapshot.engine.schema.field(named: "title")
         typed = Self.normalize(typedText)
@@ -45,7 +47,8 @@ package struct UserQueryRanking: Sendable {
         // Each factor's ceiling, multiplied in `factor`'s order (so the float product stays at or below it),
         // with and without the coverage factor.
         let now = snapshot.now
-        let engagementCeiling = engagement.values.reduce(1) { max($0, EngagementLedger.factor($1, at: now)) }
+        let engagementCeiling = engagementCeiling
+            ?? engagement.values.reduce(1) { max($0, EngagementLedger.factor($1, at: now)) }
         let hasHint = rankingHint != nil, hasLastUsed = lastUsedDate != nil
         func product(coverage: Double) -> Float {
             var product = coverage

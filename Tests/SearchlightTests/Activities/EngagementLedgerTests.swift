@@ -62,6 +62,63 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.records.count, 10, "a year-old impression is forgotten and dropped")
     }
 
+    /// The ceiling read with the records bounds every record's factor then and at any later time, through seeded
+    /// random selections (with and without a visible list), ignored impressions, donations, pruning, periodic
+    /// forgetting and restoring; it is 1 for an empty ledger and never above 2.5. Reading it costs nothing per
+    /// record: a query no longer decays every result ever shown.
+    func testCeilingBoundsEveryFactorNowAndLater() throws {
+        var random = SeededGenerator(seed: 0xCE11)
+        func pick(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+        var ledger = EngagementLedger()
+        XCTAssertEqual(ledger.rankingState.ceiling, 1)
+        var now = t0
+        var tightest = 0.0
+        for step in 0..<3_000 {
+            now += Double(pick(4 * 3_600))
+            let id = "r\(pick(40))"
+            switch pick(10) {
+            case 0...2: ledger.recordSelection(of: id, visible: (0..<pick(6)).map { _ in "r\(pick(40))" }, at: now)
+            case 3: ledger.recordSelection(of: id, weight: 0.25, at: now)
+            case 4...7: ledger.recordImpressions(of: (0..<(1 + pick(20))).map { _ in "r\(pick(40))" }, at: now)
+            case 8: ledger.recordDonation(of: id, at: now)
+            default:
+                if pick(4) == 0 { now += Double(pick(60)) * day }
+                ledger.prune(at: now)
+            }
+            if step % 500 == 499 {
+                // What a store restores: a new ledger bounds the restored records itself.
+                let restored = EngagementLedger()
+                try restored.restore(from: ledger.encoded())
+                ledger = restored
+            }
+            let (records, ceiling) = ledger.rankingState
+            XCTAssertLessThanOrEqual(ceiling, 2.5)
+            for later in [0, 1, 7, 30, 90].map({ now + Double($0) * day }) {
+                for (id, record) in records {
+                    let factor = EngagementLedger.factor(record, at: later)
+                    XCTAssertLessThanOrEqual(factor, ceiling, "\(id) at step \(step), \(later.timeIntervalSince(now) / day) days on")
+                    if later == now { tightest = max(tightest, factor / ceiling) }
+                }
+            }
+        }
+        XCTAssertGreaterThan(tightest, 0.9, "the ceiling is close to the largest factor at some point")
+        ledger.removeAll()
+        XCTAssertEqual(ledger.rankingState.ceiling, 1)
+    }
+
+    /// The bound of one record: exact for a record never shown, and above the factor at every decay.
+    func testLiftBoundOfOneRecord() {
+        let chosen = EngagementLedger.Record(selections: 3, updated: 0)
+        XCTAssertEqual(EngagementLedger.liftBound(chosen), EngagementLedger.factor(chosen, at: Date(timeIntervalSinceReferenceDate: 0)),
+                       accuracy: 1e-12)
+        // Shown often, chosen rarely: the rate rises towards 1/2 as the counts decay.
+        let ignored = EngagementLedger.Record(selections: 0, impressions: 40, donations: 0.2, updated: 0)
+        for days in stride(from: 0.0, through: 120, by: 0.5) {
+            XCTAssertLessThanOrEqual(EngagementLedger.factor(ignored, at: Date(timeIntervalSinceReferenceDate: days * day)),
+                                     EngagementLedger.liftBound(ignored))
+        }
+    }
+
     func testPersistedFormRoundTripsAndRejectsDamage() throws {
         let ledger = EngagementLedger()
         ledger.recordSelection(of: "a", visible: ["b"], at: t0)
