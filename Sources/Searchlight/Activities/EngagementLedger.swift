@@ -86,11 +86,13 @@ package final class EngagementLedger: Sendable {
 
     /// The most `record`'s factor can be at any time from when it was stated on, if no event adds to it: decay
     /// scales all three counts by one α in (0, 1]; the volume term only falls with α, and the rate term's
-    /// fraction moves monotonically from its value at α = 1 towards 1/2, so its largest value is at one end.
+    /// fraction moves monotonically from its value at α = 1 towards 1/2, so its largest value is at one end. That
+    /// holds in real arithmetic; the factor is computed in floating point at each α, where the fraction can round an
+    /// ulp above its value at α = 1, so the bound has a margin. (No factor exceeds 2.5, rounded or not.)
     package static func liftBound(_ record: Record) -> Double {
         let s = record.selections, i = record.impressions, c = record.donations
         let rate = min(1, max(0.5, (s + 1) / (i + 2)))
-        return min(2.5, min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * rate))
+        return min(2.5, min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * rate) * (1 + 1e-9))
     }
 
     /// Every record (as stored) and a ceiling no record's factor exceeds at any time from now on, read together:
