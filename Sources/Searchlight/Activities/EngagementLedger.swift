@@ -71,6 +71,11 @@ package final class EngagementLedger: Sendable {
         /// Drops the records forgotten by `t` and bounds the rest afresh.
         mutating func forget(at t: Double) {
             records = records.filter { !$0.value.decayed(to: t).isNegligible }
+            bound()
+        }
+
+        /// Sets the ceiling to the largest of the records' bounds.
+        mutating func bound() {
             ceiling = records.values.reduce(1) { max($0, EngagementLedger.liftBound($1)) }
         }
     }
@@ -81,7 +86,12 @@ package final class EngagementLedger: Sendable {
 
     /// The ranking factor for counts S, I, C (see the type's documentation).
     package static func factor(selections s: Double, impressions i: Double, donations c: Double) -> Double {
-        min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * min(1, (s + 1) / (i + 2)))
+        volume(selections: s, donations: c) * (0.75 + 0.5 * min(1, (s + 1) / (i + 2)))
+    }
+
+    /// The factor's volume term, min(2, 1 + 0.5 · ln(1 + S + 0.5 · C)).
+    private static func volume(selections s: Double, donations c: Double) -> Double {
+        min(2, 1 + 0.5 * log(1 + s + 0.5 * c))
     }
 
     /// The most `record`'s factor can be at any time from when it was stated on, if no event adds to it: decay
@@ -90,9 +100,9 @@ package final class EngagementLedger: Sendable {
     /// holds in real arithmetic; the factor is computed in floating point at each α, where the fraction can round an
     /// ulp above its value at α = 1, so the bound has a margin. (No factor exceeds 2.5, rounded or not.)
     package static func liftBound(_ record: Record) -> Double {
-        let s = record.selections, i = record.impressions, c = record.donations
+        let s = record.selections, i = record.impressions
         let rate = min(1, max(0.5, (s + 1) / (i + 2)))
-        return min(2.5, min(2, 1 + 0.5 * log(1 + s + 0.5 * c)) * (0.75 + 0.5 * rate) * (1 + 1e-9))
+        return min(2.5, volume(selections: s, donations: record.donations) * (0.75 + 0.5 * rate) * (1 + 1e-9))
     }
 
     /// Every record (as stored) and a ceiling no record's factor exceeds at any time from now on, read together:
@@ -223,7 +233,7 @@ package final class EngagementLedger: Sendable {
         guard r.isAtEnd else { throw bad }
         state.withLock { s in
             s.records = records
-            s.ceiling = records.values.reduce(1) { max($0, Self.liftBound($1)) }
+            s.bound()
             s.changeCount &+= 1
         }
     }
