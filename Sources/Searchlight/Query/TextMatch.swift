@@ -64,7 +64,7 @@ package struct TextMatch: Sendable {
         guard let quick else { return nil }
         for byte in value where byte >= 0x80 { return nil }
         @inline(__always) func fold(_ byte: UInt8) -> UInt8 {
-            foldsCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            foldsCase ? Folding.lowercasedASCII(byte) : byte
         }
         @inline(__always) func equal(_ literal: [UInt8], at start: Int) -> Bool {
             for k in 0..<literal.count where fold(value[start + k]) != literal[k] { return false }

@@ -123,8 +123,7 @@ package struct UserQueryRanking: Sendable {
         for byte in value {
             if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { continue }
             guard Self.isASCIIWordByte(byte) else { return true }
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            return lower == expected
+            return Folding.lowercasedASCII(byte) == expected
         }
         return true
     }

@@ -39,6 +39,10 @@ public enum Folding {
         return String(scalars)
     }
 
+    /// What case folding does to an ASCII byte (A–Z to a–z; every other byte stays): all folding changes in ASCII.
+    @inlinable @inline(__always)
+    package static func lowercasedASCII(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
     /// `fold` of ASCII text (nil when the text is not ASCII): only case folding changes it, so text without
     /// capitals is returned as it is and other text is lowered byte by byte, without decoding scalars.
     @inline(__always)
@@ -51,7 +55,7 @@ public enum Folding {
             }
             guard capitals, options.contains(.caseInsensitive) else { return text }
             return String(unsafeUninitializedCapacity: bytes.count) { out in
-                for (i, byte) in bytes.enumerated() { out[i] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                for (i, byte) in bytes.enumerated() { out[i] = lowercasedASCII(byte) }
                 return bytes.count
             }
         }

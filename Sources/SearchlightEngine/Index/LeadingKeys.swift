@@ -52,7 +52,7 @@ final class LeadingKeys: Sendable {
                 pendingSpace = false
                 if count >= 8 { continue }
             }
-            key = key << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            key = key << 8 | UInt64(Folding.lowercasedASCII(byte))
             count += 1
         }
         return key << UInt64(8 * (8 - count))
