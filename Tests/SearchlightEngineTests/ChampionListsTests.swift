@@ -239,6 +239,52 @@ final class ChampionListsTests: XCTestCase {
         compareAll(snapshot, "field added")
     }
 
+    /// A key that every segment lists is scored without a plan: its idf comes from the lists' document
+    /// frequencies (a term's added up field by field over the segments; a prefix's largest term in one segment).
+    /// The hits, scores and verdict equal those of the planned search for every listed key, at every page size;
+    /// a prefix over several segments, or a key some segment does not list, is planned.
+    func testListedKeysAreScoredWithoutAPlan() throws {
+        for (label, commitEvery) in [("one segment", nil), ("segments", 2_000)] as [(String, Int?)] {
+            let writer = IndexWriter.withInlineLists()
+            _ = try makeCorpus(writer, documents: 4_000, seed: 21, commitEvery: commitEvery, deleteEvery: 9)
+            let snapshot = try writer.commit()
+            XCTAssertEqual(snapshot.segments.count > 1, commitEvery != nil, label)
+            var queries: [Query] = Self.queries + [.term("zzz"), .prefix("ab cd"), .term("ab cd")]
+            for lists in snapshot.segments.compactMap(\.championLists) {
+                for i in 0..<lists.terms.keyCount { queries.append(.term(String(decoding: lists.terms.key(i), as: UTF8.self))) }
+                for i in 0..<lists.prefixes.keyCount { queries.append(.prefix(String(decoding: lists.prefixes.key(i), as: UTF8.self))) }
+            }
+            var unplanned = 0, prefixesUnplanned = 0
+            for query in queries {
+                for limit in [1, 20, ChampionLists.capacity] {
+                    let memo = PlanMemo(for: snapshot)
+                    var planner = QueryPlanner(snapshot: snapshot, memo: memo)
+                    let fast = snapshot.championSearch(query, plan: nil, planner: &planner, window: limit,
+                                                       options: SearchOptions(limit: limit))
+                    var planning = QueryPlanner(snapshot: snapshot)
+                    let plan = planning.plan(query, scope: planning.resolve(.defaultFields))
+                    let planned = snapshot.championSearch(query, plan: plan, planner: &planning, window: limit,
+                                                          options: SearchOptions(limit: limit))
+                    XCTAssertEqual(fast?.hits, planned?.hits, "\(label) \(query) limit \(limit)")
+                    XCTAssertEqual(fast?.vouched, planned?.vouched, "\(label) \(query) limit \(limit)")
+                    guard fast != nil, memo.count == 0 else { continue }
+                    unplanned += 1
+                    if case .prefix = query {
+                        prefixesUnplanned += 1
+                        XCTAssertEqual(snapshot.segments.count, 1, "\(label) \(query): a prefix over segments needs its plan")
+                    } else if case .term(let text) = query {
+                        let key = Array(text.utf8)
+                        XCTAssertTrue(snapshot.segments.allSatisfy { segment in
+                            key.withUnsafeBufferPointer { segment.championLists?.terms.find($0) } != nil
+                        }, "\(label) \(query): planned unless every segment lists it")
+                    }
+                }
+            }
+            XCTAssertGreaterThan(unplanned, 30, label)
+            if commitEvery == nil { XCTAssertGreaterThan(prefixesUnplanned, 10, label) }
+        }
+    }
+
     /// A filter, a static boost field, a page larger than a list and a scoped query read the postings.
     func testOtherSearchesReadThePostings() throws {
         let writer = IndexWriter.withInlineLists()
@@ -429,6 +475,8 @@ final class ChampionListsTests: XCTestCase {
                 XCTAssertEqual(a.masks, b.masks, "window \(window)")
                 XCTAssertEqual(a.flags, b.flags, "window \(window)")
                 XCTAssertEqual(a.tfs, b.tfs, "window \(window)")
+                XCTAssertEqual(a.norms, b.norms, "window \(window)")
+                XCTAssertEqual(a.docFreq, b.docFreq, "window \(window)")
                 XCTAssertEqual(a.bound, b.bound, "window \(window)")
             }
         }

@@ -114,19 +114,20 @@ public struct IndexSnapshot: Sendable {
         let limit = max(options.limit, 0)
         guard limit > 0, !segments.isEmpty else { return [] }
         var planner = QueryPlanner(snapshot: self, memo: options.memo)
-        let defaults = planner.resolve(.defaultFields)
-        let plan = planner.plan(query, scope: defaults)
-        let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
         // A rescore with a ceiling is applied while collecting (exactly the best `limit` by rescored score);
         // without one, the best `rescoreWindow` by score are rescored afterwards.
         let ceiling = options.rescore == nil ? nil : options.rescoreCeiling.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         let collecting = ceiling.map { RescoreWhileCollecting(options: options, ceiling: $0) }
         let window = options.rescore == nil || collecting != nil ? limit : max(limit, options.rescoreWindow)
         var hits: [SearchHit]
+        // A lone term or prefix that champion lists answer is planned only if they cannot vouch for the page.
         if collecting == nil,
-           let read = championSearch(query, plan: plan, planner: &planner, window: window, options: options) {
+           let read = championSearch(query, plan: nil, planner: &planner, window: window, options: options) {
             hits = read.hits
         } else {
+            let defaults = planner.resolve(.defaultFields)
+            let plan = planner.plan(query, scope: defaults)
+            let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
             var top = TopK(k: window)
             for ordinal in segments.indices {
                 var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)

@@ -50,19 +50,25 @@ final class ChampionLists: Sendable {
         let tfStart: [UInt32]
         /// Per list: the score without idf of the best document left out; −∞ when every match is listed.
         let bound: [Float]
+        /// Per list, one per scope position (`list × positions + position`): the document frequency a query plan
+        /// takes the idf from, in this segment. A term's own frequency in the field (0 when absent); for a prefix,
+        /// the largest of its terms' in the field. A lone key can then be scored without planning.
+        let docFreq: [UInt32]
         /// Per entry: the document, the scope positions where it has the key (a bit each), its flags (bit 0: the
         /// key starts a primary field, bit 1: it equals one).
         let docs: [UInt32]
         let masks: [UInt32]
         let flags: [UInt8]
-        /// Frequencies (summed over a prefix's terms) in mask order.
+        /// Frequencies (summed over a prefix's terms) in mask order, and the document's norm code in each of those
+        /// fields: scoring a list reads no norm column (a random access per document and field).
         let tfs: [UInt16]
+        let norms: [UInt8]
 
         var keyCount: Int { keyList.count }
 
         var memoryBytes: Int {
             keyBytes.count + 4 * (keyOffsets.count + keyList.count + entryStart.count + tfStart.count + bound.count)
-                + 4 * (docs.count + masks.count) + flags.count + 2 * tfs.count
+                + 4 * (docFreq.count + docs.count + masks.count) + flags.count + 2 * tfs.count + norms.count
         }
 
         /// The list of `key`, if it has one.
@@ -121,10 +127,9 @@ final class ChampionLists: Sendable {
 
     /// Scores the live documents of list `index` of `lists` in segment `ordinal` with the snapshot's length
     /// factors (`factors`, by field) and `idf`, as a term group does, into `top`.
-    func collect(_ lists: Lists, _ index: Int, segment: Segment, ordinal: Int, alive: Bitset, factors: [[Float]],
+    func collect(_ lists: Lists, _ index: Int, ordinal: Int, alive: Bitset, factors: [[Float]],
                  idf: Float, into top: inout TopK) {
         let parameters = scope.parameters
-        let norms = scope.fields.map { $0 < segment.norms.count ? segment.norms[$0] : [] }
         var t = Int(lists.tfStart[index])
         for entry in Int(lists.entryStart[index])..<Int(lists.entryStart[index + 1]) {
             let doc = Int(lists.docs[entry])
@@ -138,8 +143,7 @@ final class ChampionLists: Sendable {
             while mask != 0 {
                 let position = mask.trailingZeroBitCount
                 mask &= mask - 1
-                let norm = doc < norms[position].count ? Int(norms[position][doc]) : 0
-                weighted += Float(lists.tfs[t]) * factors[scope.fields[position]][norm]
+                weighted += Float(lists.tfs[t]) * factors[scope.fields[position]][Int(lists.norms[t])]
                 t += 1
             }
             let flags = lists.flags[entry]
@@ -183,13 +187,15 @@ final class ChampionLists: Sendable {
         }
         let terms = builder.lists(termKeys.sorted { $0.lexicographicallyPrecedes($1) }) { key in
             var found: [(Int, QueryPlanner.FoundTerm)] = []
+            var docFreq = [UInt32](repeating: 0, count: dictionaries.count)
             key.withUnsafeBufferPointer { key in
                 for (position, dictionary) in dictionaries.enumerated() {
                     guard let dictionary, let index = dictionary.find(key) else { continue }
                     found.append((position, .init(field: scope.fields[position], terms: dictionary, index: index, isExact: true)))
+                    docFreq[position] = dictionary.docFreq[index]
                 }
             }
-            return (found, nil)
+            return (found, nil, docFreq)
         }
 
         // Prefixes: each field's heavy prefixes are candidates; each is read as a prefix query reads it.
@@ -206,6 +212,7 @@ final class ChampionLists: Sendable {
         }
         let prefixes = builder.lists(prefixKeys.sorted { $0.lexicographicallyPrecedes($1) }) { key in
             var found: [(Int, QueryPlanner.FoundTerm)] = []
+            var docFreq = [UInt32](repeating: 0, count: dictionaries.count)
             // The terms' ranges per field; nil when the prefix is itself a term (its list is its own).
             var signature: [Int]? = []
             key.withUnsafeBufferPointer { key in
@@ -214,7 +221,9 @@ final class ChampionLists: Sendable {
                     let range = dictionary.prefixRange(key)
                     guard !range.isEmpty else { continue }
                     let field = scope.fields[position]
-                    let place = QueryPlanner.prefixPlace(key, range: range, terms: dictionary, segment: segment, field: field).place
+                    let (place, largest) = QueryPlanner.prefixPlace(key, range: range, terms: dictionary, segment: segment,
+                                                                    field: field)
+                    docFreq[position] = UInt32(largest)
                     switch place {
                     case .list(_, let exact) where exact >= 0, .terms(_, let exact) where exact >= 0: signature = nil
                     default: signature?.append(contentsOf: [position, range.lowerBound, range.upperBound])
@@ -224,7 +233,7 @@ final class ChampionLists: Sendable {
                     }
                 }
             }
-            return (found, signature)
+            return (found, signature, docFreq)
         } postings: { key in
             // Every term's postings, as a prefix expanded into its terms reads them.
             var total: UInt64 = 0
@@ -398,14 +407,17 @@ final class ChampionLists: Sendable {
             factorTable.deallocate()
         }
 
-        /// The lists of `keys` (sorted), each read from the terms `found` gives (with their scope positions, and
-        /// a signature: keys whose terms are the same have equal ones, nil when not known); only keys whose
-        /// `postings` reach the minimum get one.
-        mutating func lists(_ keys: [[UInt8]], found: ([UInt8]) -> ([(Int, QueryPlanner.FoundTerm)], [Int]?),
+        /// The lists of `keys` (sorted), each read from the terms `found` gives (with their scope positions, a
+        /// signature: keys whose terms are the same have equal ones, nil when not known; and the key's document
+        /// frequency per scope position, as `Lists.docFreq` keeps it); only keys whose `postings` reach the minimum
+        /// get one.
+        mutating func lists(_ keys: [[UInt8]], found: ([UInt8]) -> ([(Int, QueryPlanner.FoundTerm)], [Int]?, [UInt32]),
                             postings: (([UInt8]) -> UInt64)? = nil) -> Lists {
             var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0], keyList: [UInt32] = []
             var entryStart: [UInt32] = [0], tfStart: [UInt32] = [0]
-            var bound: [Float] = [], docs: [UInt32] = [], masks: [UInt32] = [], entryFlags: [UInt8] = [], tfs: [UInt16] = []
+            var bound: [Float] = [], listDocFreq: [UInt32] = [], docs: [UInt32] = [], masks: [UInt32] = []
+            var entryFlags: [UInt8] = [], tfs: [UInt16] = [], entryNorms: [UInt8] = []
+            let documents = segment.documentCount
             var previous: [Int]? = nil
             for key in keys {
                 // Counted before the terms are gathered when `postings` can: most candidates fall short.
@@ -413,7 +425,7 @@ final class ChampionLists: Sendable {
                     previous = nil
                     continue
                 }
-                let (terms, signature) = found(key)
+                let (terms, signature, docFreq) = found(key)
                 guard postings != nil || terms.reduce(0, { $0 + UInt64($1.1.postings) }) >= UInt64(minimumPostings) else {
                     previous = nil
                     continue
@@ -433,11 +445,13 @@ final class ChampionLists: Sendable {
                 keyOffsets.append(UInt32(keyBytes.count))
                 keyList.append(UInt32(bound.count))
                 bound.append(best.bound)
+                listDocFreq += docFreq
                 for entry in best.entries {
                     var mask: UInt32 = 0
                     for (position, tf) in entry.frequencies.enumerated() where tf > 0 {
                         mask |= 1 << UInt32(position)
                         tfs.append(tf)
+                        entryNorms.append(norms[position * documents + entry.doc])
                     }
                     docs.append(UInt32(entry.doc))
                     masks.append(mask)
@@ -448,8 +462,9 @@ final class ChampionLists: Sendable {
             }
             return Lists(keyBytes: keyBytes.compacted(), keyOffsets: keyOffsets.compacted(), keyList: keyList.compacted(),
                          entryStart: entryStart.compacted(),
-                         tfStart: tfStart.compacted(), bound: bound.compacted(), docs: docs.compacted(),
-                         masks: masks.compacted(), flags: entryFlags.compacted(), tfs: tfs.compacted())
+                         tfStart: tfStart.compacted(), bound: bound.compacted(), docFreq: listDocFreq.compacted(),
+                         docs: docs.compacted(), masks: masks.compacted(), flags: entryFlags.compacted(),
+                         tfs: tfs.compacted(), norms: entryNorms.compacted())
         }
 
         /// Accumulates `terms` (scored as `MaterializedGroupIterator` scores them) and returns the best

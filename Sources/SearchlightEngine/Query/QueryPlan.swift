@@ -47,6 +47,9 @@ struct QueryPlanner {
     let analyzer = Analyzer()
     /// Leaf plans shared with other searches of the same snapshot (nil: none).
     let memo: PlanMemo?
+    /// A text already analyzed for this search (a champion-list search analyzes its lone term first), so planning
+    /// it does not analyze it again.
+    var analyzed: (text: String, tokens: [Token])? = nil
 
     init(snapshot: IndexSnapshot, memo: PlanMemo? = nil) {
         self.snapshot = snapshot
@@ -214,7 +217,7 @@ struct QueryPlanner {
     }
 
     private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {
-        let tokens = analyzer.tokens(text, mode: .query)
+        let tokens = analyzed.flatMap { $0.text == text ? $0.tokens : nil } ?? analyzer.tokens(text, mode: .query)
         guard let first = tokens.first else { return .none }
         if tokens.count == 1 {
             let term = Array(first.term.utf8)
