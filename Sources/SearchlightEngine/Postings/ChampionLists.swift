@@ -125,6 +125,29 @@ final class ChampionLists: Sendable {
         return stretch
     }
 
+    /// The list of `key` among the prefixes' lists (`prefix`) or the terms', if it has one. These accessors read
+    /// `terms` and `prefixes` in place: a copy of a `Lists` retains and releases its thirteen arrays.
+    func find(_ key: UnsafeBufferPointer<UInt8>, prefix: Bool) -> Int? { prefix ? prefixes.find(key) : terms.find(key) }
+
+    /// `Lists.bound` of list `list`.
+    func bound(prefix: Bool, list: Int) -> Float { prefix ? prefixes.bound[list] : terms.bound[list] }
+
+    /// `Lists.docFreq` of list `list` at scope position `position`.
+    func docFreq(prefix: Bool, list: Int, position: Int) -> Int {
+        let at = list * scope.fields.count + position
+        return Int(prefix ? prefixes.docFreq[at] : terms.docFreq[at])
+    }
+
+    /// `collect` of list `list` among the prefixes' lists or the terms'.
+    func collect(prefix: Bool, list: Int, ordinal: Int, alive: Bitset, factors: [[Float]], idf: Float,
+                 into top: inout TopK) {
+        if prefix {
+            collect(prefixes, list, ordinal: ordinal, alive: alive, factors: factors, idf: idf, into: &top)
+        } else {
+            collect(terms, list, ordinal: ordinal, alive: alive, factors: factors, idf: idf, into: &top)
+        }
+    }
+
     /// Scores the live documents of list `index` of `lists` in segment `ordinal` with the snapshot's length
     /// factors (`factors`, by field) and `idf`, as a term group does, into `top`.
     func collect(_ lists: Lists, _ index: Int, ordinal: Int, alive: Bitset, factors: [[Float]],

@@ -30,10 +30,9 @@ extension IndexSnapshot {
             return nil
         }
         // Each segment's list of the key, where it has one.
-        let found = segments.map { segment -> (lists: ChampionLists, keyed: ChampionLists.Lists, index: Int)? in
+        let found = segments.map { segment -> (lists: ChampionLists, index: Int)? in
             guard let lists = segment.championLists, lists.scope == scope else { return nil }
-            let keyed = isPrefix ? lists.prefixes : lists.terms
-            return key.withUnsafeBufferPointer { keyed.find($0) }.map { (lists, keyed, $0) }
+            return key.withUnsafeBufferPointer { lists.find($0, prefix: isPrefix) }.map { (lists, $0) }
         }
         guard found.contains(where: { $0 != nil }) else { return nil }
         // The idf: from the lists' document frequencies when every segment has a list and they add up as the plan's
@@ -46,7 +45,7 @@ extension IndexSnapshot {
             var df = 0
             for position in 0..<positions {
                 var total = 0
-                for case let (_, keyed, index)? in found { total += Int(keyed.docFreq[index * positions + position]) }
+                for case let (lists, index)? in found { total += lists.docFreq(prefix: isPrefix, list: index, position: position) }
                 df = max(df, total)
             }
             idf = planner.idf(df)
@@ -81,10 +80,10 @@ extension IndexSnapshot {
         // The best score a document left out of a list read could have.
         var ceiling = -Float.infinity
         for ordinal in segments.indices {
-            guard let (lists, keyed, index) = found[ordinal] else { continue }
-            lists.collect(keyed, index, ordinal: ordinal, alive: live[ordinal],
+            guard let (lists, index) = found[ordinal] else { continue }
+            lists.collect(prefix: isPrefix, list: index, ordinal: ordinal, alive: live[ordinal],
                           factors: fieldFactors, idf: idf, into: &top)
-            let bound = keyed.bound[index]
+            let bound = lists.bound(prefix: isPrefix, list: index)
             // The factor covers rounding: the lists' scores and these are computed in another order.
             if bound > -.infinity { ceiling = max(ceiling, idf * lists.stretch(averages: fieldAverages) * bound * 1.0001) }
         }
