@@ -65,8 +65,15 @@ package final class EngagementLedger: Sendable {
     private struct State {
         var records: [String: Record] = [:]
         var changeCount: UInt64 = 0
-        /// At least every record's `liftBound`: no factor exceeds it now or later, until new events.
+        /// At least every record's `liftBound`: no factor exceeds it at any time (a clock moving backwards decays
+        /// nothing, so stored counts are the most a record can have), until new events.
         var ceiling: Double = 1
+        /// At least every record's `liftBound` once decayed to `decayedFrom`: no factor exceeds it from that time
+        /// on. The stored counts' bound only falls when records are forgotten, so a record chosen often months ago
+        /// would hold `ceiling` high long after its factor fell; this one is worked out again once a day of query
+        /// time (`rankingState(at:)`).
+        var decayedCeiling: Double = 1
+        var decayedFrom: Double = -.infinity
 
         /// Drops the records forgotten by `t` and bounds the rest afresh.
         mutating func forget(at t: Double) {
@@ -74,11 +81,29 @@ package final class EngagementLedger: Sendable {
             bound()
         }
 
-        /// Sets the ceiling to the largest of the records' bounds.
+        /// Sets the ceiling to the largest of the records' bounds (and the decayed one with it, until the next
+        /// query works it out).
         mutating func bound() {
             ceiling = records.values.reduce(1) { max($0, EngagementLedger.liftBound($1)) }
+            decayedCeiling = ceiling
+            decayedFrom = -.infinity
+        }
+
+        /// Raises both ceilings to cover a record just stated (its bound holds at any time).
+        mutating func raise(to bound: Double) {
+            ceiling = max(ceiling, bound)
+            decayedCeiling = max(decayedCeiling, bound)
+        }
+
+        /// The records' bounds decayed to `t`: O(records), a `pow` and a `log` each.
+        mutating func decay(to t: Double) {
+            decayedCeiling = records.values.reduce(1) { max($0, EngagementLedger.liftBound($1.decayed(to: t))) }
+            decayedFrom = t
         }
     }
+
+    /// Query time between two workings-out of the decayed ceiling.
+    package static let ceilingInterval: TimeInterval = 86_400
 
     private let state = Mutex(State())
 
@@ -105,10 +130,16 @@ package final class EngagementLedger: Sendable {
         return min(2.5, volume(selections: s, donations: record.donations) * (0.75 + 0.5 * rate) * (1 + 1e-9))
     }
 
-    /// Every record (as stored) and a ceiling no record's factor exceeds at any time from now on, read together:
-    /// `CSUserQuery` ranks with the records and prunes with the ceiling, in O(1) however many results were shown.
-    package var rankingState: (records: [String: Record], ceiling: Double) {
-        state.withLock { ($0.records, $0.ceiling) }
+    /// Every record (as stored) and a ceiling no record's factor exceeds at `now`, read together: `CSUserQuery`
+    /// ranks with the records and prunes with the ceiling. O(1) however many results were shown, except once a day
+    /// of query time, when the ceiling is worked out from the records decayed to `now` (it holds from then on; a
+    /// query at an earlier time gets the bound of the stored counts).
+    package func rankingState(at now: Date) -> (records: [String: Record], ceiling: Double) {
+        let t = now.timeIntervalSinceReferenceDate
+        return state.withLock { s in
+            if t >= s.decayedFrom + Self.ceilingInterval { s.decay(to: t) }
+            return (s.records, t >= s.decayedFrom ? min(s.decayedCeiling, s.ceiling) : s.ceiling)
+        }
     }
 
     /// The ranking factor of a stored record at `now`.
@@ -156,7 +187,7 @@ package final class EngagementLedger: Sendable {
     package func removeAll() {
         state.withLock { s in
             s.records = [:]
-            s.ceiling = 1
+            s.bound()
             s.changeCount &+= 1
         }
     }
@@ -191,7 +222,7 @@ package final class EngagementLedger: Sendable {
         var record = s.records[id]?.decayed(to: t) ?? Record(updated: t)
         change(&record)
         s.records[id] = record
-        s.ceiling = max(s.ceiling, liftBound(record))
+        s.raise(to: liftBound(record))
     }
 
     // MARK: Persistence

@@ -79,7 +79,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
         let restriction = try restriction(in: snapshot)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
-        let engagement = container.engagement.rankingState
+        let engagement = container.engagement.rankingState(at: snapshot.now)
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,
                                        engagementCeiling: engagement.ceiling, typedText: text)
         let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)

@@ -62,15 +62,16 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.records.count, 10, "a year-old impression is forgotten and dropped")
     }
 
-    /// The ceiling read with the records bounds every record's factor then and at any later time, through seeded
+    /// The ceiling read with the records at a query time bounds every record's factor at that time, through seeded
     /// random selections (with and without a visible list), ignored impressions, donations, pruning, periodic
-    /// forgetting and restoring; it is 1 for an empty ledger and never above 2.5. Reading it costs nothing per
-    /// record: a query no longer decays every result ever shown.
-    func testCeilingBoundsEveryFactorNowAndLater() throws {
+    /// forgetting and restoring, with queries at times around the events' in random order (a clock moving both ways,
+    /// each later query possibly working the decayed ceiling out again); it is 1 for an empty ledger and never above
+    /// 2.5. Reading it costs nothing per record, except once a day of query time.
+    func testCeilingBoundsEveryFactorAtItsTime() throws {
         var random = SeededGenerator(seed: 0xCE11)
         func pick(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         var ledger = EngagementLedger()
-        XCTAssertEqual(ledger.rankingState.ceiling, 1)
+        XCTAssertEqual(ledger.rankingState(at: t0).ceiling, 1)
         var now = t0
         var tightest = 0.0
         for step in 0..<3_000 {
@@ -91,10 +92,12 @@ final class EngagementLedgerTests: XCTestCase {
                 try restored.restore(from: ledger.encoded())
                 ledger = restored
             }
-            let (records, ceiling) = ledger.rankingState
-            XCTAssertLessThanOrEqual(ceiling, 2.5)
             // Later, and earlier too: a clock moving backwards decays nothing, so stored counts must be bounded.
-            for later in [-20, 0, 1, 7, 30, 90].map({ now + Double($0) * day }) {
+            var offsets = [-20, -0.5, 0, 0.3, 1, 1.5, 7, 30, 90]
+            for k in stride(from: offsets.count - 1, to: 0, by: -1) { offsets.swapAt(k, pick(k + 1)) }
+            for later in offsets.map({ now + $0 * day }) {
+                let (records, ceiling) = ledger.rankingState(at: later)
+                XCTAssertLessThanOrEqual(ceiling, 2.5)
                 for (id, record) in records {
                     let factor = EngagementLedger.factor(record, at: later)
                     XCTAssertLessThanOrEqual(factor, ceiling, "\(id) at step \(step), \(later.timeIntervalSince(now) / day) days from now")
@@ -104,7 +107,42 @@ final class EngagementLedgerTests: XCTestCase {
         }
         XCTAssertGreaterThan(tightest, 0.9, "the ceiling is close to the largest factor at some point")
         ledger.removeAll()
-        XCTAssertEqual(ledger.rankingState.ceiling, 1)
+        XCTAssertEqual(ledger.rankingState(at: now).ceiling, 1)
+    }
+
+    /// Old engagement stops holding the ceiling up: a result chosen ten times falls back towards 1 as its counts
+    /// decay, and within a day of query time so does the ceiling, long before the record is forgotten (60–93 days).
+    /// A query at an earlier time still gets a bound of the stored counts.
+    func testCeilingFallsAsEngagementDecays() {
+        let ledger = EngagementLedger()
+        for _ in 0..<10 { ledger.recordSelection(of: "a", visible: ["a", "b"], at: t0) }
+        ledger.recordImpressions(of: ["c"], at: t0)
+        let record = ledger.records["a"]!
+        let start = ledger.rankingState(at: t0).ceiling
+        XCTAssertGreaterThan(start, 2)
+        for days in [20.0, 30, 45, 55] {
+            let when = t0 + days * day
+            let factor = EngagementLedger.factor(record, at: when)
+            for query in [when, when + 0.4 * day] {
+                let ceiling = ledger.rankingState(at: query).ceiling
+                XCTAssertGreaterThanOrEqual(ceiling, EngagementLedger.factor(record, at: query))
+                // Worked out at most a day earlier: within that day's decay of the factor.
+                XCTAssertLessThanOrEqual(ceiling, EngagementLedger.factor(record, at: query - EngagementLedger.ceilingInterval) * (1 + 1e-6),
+                                         "\(days) days")
+            }
+            XCTAssertLessThan(factor, start * 0.9, "\(days) days: the factor has fallen")
+        }
+        XCTAssertGreaterThanOrEqual(ledger.rankingState(at: t0).ceiling, EngagementLedger.factor(record, at: t0),
+                                    "a clock moved back gets the stored counts' bound")
+        XCTAssertGreaterThanOrEqual(ledger.rankingState(at: t0 - 3 * day).ceiling, start)
+        // Restored records are bounded afresh, not by the ceiling worked out for the records before.
+        let later = t0 + 55.5 * day
+        XCTAssertLessThan(ledger.rankingState(at: later).ceiling, 2)
+        let other = EngagementLedger()
+        for _ in 0..<10 { other.recordSelection(of: "z", at: later) }
+        XCTAssertNoThrow(try ledger.restore(from: other.encoded()))
+        XCTAssertGreaterThanOrEqual(ledger.rankingState(at: later + 0.1 * day).ceiling,
+                                    EngagementLedger.factor(ledger.records["z"]!, at: later + 0.1 * day))
     }
 
     /// Records whose rate fraction, computed a moment later, rounds an ulp above its value at the record's own

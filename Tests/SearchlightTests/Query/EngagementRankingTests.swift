@@ -4,7 +4,7 @@ import XCTest
 import SearchlightEngine
 
 /// `CSUserQuery` ranking with engagement: pages are exactly what rescoring every match gives, with the ceiling the
-/// ledger keeps (`EngagementLedger.rankingState`) pruning, through seeded random engagement (selections with
+/// ledger keeps (`EngagementLedger.rankingState(at:)`) pruning, through seeded random engagement (selections with
 /// visible lists, focus events, impressions, donations, continuations), a clock moving both ways, pruning and
 /// restoring. Written from the review of the O(1) ceiling (its probe found no mismatch; it runs here as the spec).
 final class EngagementRankingTests: XCTestCase {
@@ -41,7 +41,7 @@ final class EngagementRankingTests: XCTestCase {
             }
             guard step % 4 == 3 else { continue }
             let snapshot = container.snapshot()
-            let state = container.engagement.rankingState
+            let state = container.engagement.rankingState(at: snapshot.now)
             let text = texts[pick(texts.count)]
             let ranking = UserQueryRanking(snapshot: snapshot, engagement: state.records, engagementCeiling: state.ceiling,
                                            typedText: text)
