@@ -32,9 +32,14 @@ public protocol BenchEngine: AnyObject {
 
     /// That size by component (postings, stored values, ...), largest first, for the log; empty if unknown.
     func memoryComponents() -> [(name: String, bytes: Int)]
+
+    /// The shape of the built index for the log (e.g. its segment count: timing-dependent merges change it, and
+    /// with it every query's cost); nil if the engine has none to tell.
+    func indexShape() -> String?
 }
 
 extension BenchEngine {
     public func indexBytes() throws -> Int? { nil }
     public func memoryComponents() -> [(name: String, bytes: Int)] { [] }
+    public func indexShape() -> String? { nil }
 }

@@ -30,6 +30,7 @@ public struct BenchRunner {
             let parts = components.map { "\($0.name) \(formatNumber(Double($0.bytes) / 1_048_576, digits: 2)) MB" }
             log("\(E.name): memory " + parts.joined(separator: ", "))
         }
+        if let shape = engine.indexShape() { log("\(E.name): index \(shape)") }
         log("\(E.name): built in \(formatNumber(buildSeconds, digits: 2)) s; running \(queries.count) queries × \(options.rounds) rounds")
 
         let compiled = try queries.map { try engine.compile($0) }

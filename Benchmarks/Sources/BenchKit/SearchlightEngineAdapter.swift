@@ -82,6 +82,11 @@ public final class SearchlightEngineAdapter: BenchEngine {
 
     public func indexBytes() throws -> Int? { snapshot.stats.estimatedMemoryBytes }
 
+    public func indexShape() -> String? {
+        let stats = snapshot.stats
+        return "\(stats.segments) segments, \(stats.documents) documents, \(stats.deletedDocuments) deleted"
+    }
+
     public func memoryComponents() -> [(name: String, bytes: Int)] {
         snapshot.memoryBreakdown.map { (name: $0.key, bytes: $0.value) }
             .sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.name < $1.name }
