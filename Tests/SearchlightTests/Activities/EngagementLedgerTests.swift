@@ -96,18 +96,38 @@ final class EngagementLedgerTests: XCTestCase {
             var offsets = [-20, -0.5, 0, 0.3, 1, 1.5, 7, 30, 90]
             for k in stride(from: offsets.count - 1, to: 0, by: -1) { offsets.swapAt(k, pick(k + 1)) }
             for later in offsets.map({ now + $0 * day }) {
-                let (records, ceiling) = ledger.rankingState(at: later)
-                XCTAssertLessThanOrEqual(ceiling, 2.5)
-                for (id, record) in records {
-                    let factor = EngagementLedger.factor(record, at: later)
-                    XCTAssertLessThanOrEqual(factor, ceiling, "\(id) at step \(step), \(later.timeIntervalSince(now) / day) days from now")
-                    if later == now { tightest = max(tightest, factor / ceiling) }
+                // Then just before and after the time the ceiling may have been worked out for.
+                for query in [later, later - 1, later - 3_600, later + 5] {
+                    let (records, ceiling) = ledger.rankingState(at: query)
+                    XCTAssertLessThanOrEqual(ceiling, 2.5)
+                    for (id, record) in records {
+                        let factor = EngagementLedger.factor(record, at: query)
+                        XCTAssertLessThanOrEqual(factor, ceiling, "\(id) at step \(step), \(query.timeIntervalSince(now) / day) days from now")
+                        if query == now { tightest = max(tightest, factor / ceiling) }
+                    }
                 }
             }
         }
         XCTAssertGreaterThan(tightest, 0.9, "the ceiling is close to the largest factor at some point")
         ledger.removeAll()
         XCTAssertEqual(ledger.rankingState(at: now).ceiling, 1)
+    }
+
+    /// A result shown often and never chosen, but visited: its volume term stays capped while the counts decay, and
+    /// its rate rises towards 1/2, so its factor rises for days. The ceiling worked out at one time must cover the
+    /// factor's later values (the bound of the decayed counts, not their factor then).
+    func testCeilingCoversFactorsThatRiseAsTheyDecay() {
+        let ledger = EngagementLedger()
+        ledger.recordImpressions(of: ["x"], at: t0)
+        for _ in 0..<39 { ledger.recordImpressions(of: ["x"], at: t0) }
+        for _ in 0..<20 { ledger.recordDonation(of: "x", at: t0) }
+        let record = ledger.records["x"]!
+        XCTAssertGreaterThan(EngagementLedger.factor(record, at: t0 + 8 * day), EngagementLedger.factor(record, at: t0) + 0.01)
+        for quarter in 0..<48 {
+            let query = t0 + Double(quarter) / 4 * day
+            XCTAssertGreaterThanOrEqual(ledger.rankingState(at: query).ceiling, EngagementLedger.factor(record, at: query),
+                                        "\(Double(quarter) / 4) days")
+        }
     }
 
     /// Old engagement stops holding the ceiling up: a result chosen ten times falls back towards 1 as its counts
