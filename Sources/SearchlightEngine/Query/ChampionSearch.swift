@@ -39,6 +39,12 @@ extension IndexSnapshot {
         // do (a term's, field by field; a prefix's largest term only within one segment), so no dictionary is
         // searched; otherwise from the plan.
         var plan = given
+        func planned(_ planner: inout QueryPlanner) -> QueryPlan {
+            if let plan { return plan }
+            let made = planner.plan(query, scope: planner.resolve(.defaultFields))
+            plan = made
+            return made
+        }
         let idf: Float
         if given == nil, found.allSatisfy({ $0 != nil }), !isPrefix || segments.count == 1 {
             let positions = scope.fields.count
@@ -50,8 +56,7 @@ extension IndexSnapshot {
             }
             idf = planner.idf(df)
         } else {
-            let resolved = given ?? planner.plan(query, scope: planner.resolve(.defaultFields))
-            switch (query, resolved) {
+            switch (query, planned(&planner)) {
             case (.term, .group(let entries, let planIDF, _)), (.phrase, .group(let entries, let planIDF, _)):
                 guard entries.allSatisfy({ $0.isExact && $0.term == key }) else { return nil }
                 idf = planIDF
@@ -60,13 +65,6 @@ extension IndexSnapshot {
             default:
                 return nil
             }
-            plan = resolved
-        }
-        func planned(_ planner: inout QueryPlanner) -> QueryPlan {
-            if let plan { return plan }
-            let made = planner.plan(query, scope: planner.resolve(.defaultFields))
-            plan = made
-            return made
         }
         // The segments without a list for the key read their postings, once, whatever the lists vouch for.
         var read = TopK(k: window)
