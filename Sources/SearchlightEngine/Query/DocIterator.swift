@@ -50,6 +50,31 @@ class DocIterator {
         let rest = (threshold - others) * 0.999
         return rest > 0 ? rest : nil
     }
+
+    /// Every match of a fresh iterator (no `next` or `advance` yet) with its score, ascending; consumes the
+    /// iterator. The default walks `next`; a term group overrides it with a merge of its sources' postings.
+    func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
+        var d = next()
+        while d != Self.end {
+            docs.append(UInt32(truncatingIfNeeded: d))
+            scores.append(score())
+            d = next()
+        }
+    }
+
+    /// Scores a fresh iterator (no `next` or `advance` yet) on ascending `candidates`: `scores[i]` gets the
+    /// score `score()` would give candidate `i` and `matched[i]` whether it matches (false: `scores[i]` is
+    /// undefined). Consumes the iterator. The default seeks to each candidate in turn; a term group overrides
+    /// it to walk one field's postings at a time (`CandidateConjunction`).
+    func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
+                         matched: UnsafeMutablePointer<Bool>) {
+        for (i, candidate) in candidates.enumerated() {
+            let target = Int(candidate)
+            let d = doc < target ? advance(target) : doc
+            matched[i] = d == target
+            if d == target { scores[i] = score() }
+        }
+    }
 }
 
 /// No document.
@@ -137,7 +162,7 @@ final class ConjunctionIterator: DocIterator {
     private let totalMaxScore: Float
 
     init(_ children: [DocIterator]) {
-        self.children = children.sorted { $0.cost < $1.cost }
+        self.children = Self.ordered(children)
         refs = UnsafeMutablePointer<Unmanaged<DocIterator>>.allocate(capacity: max(children.count, 1))
         for (index, child) in self.children.enumerated() { (refs + index).initialize(to: Unmanaged.passUnretained(child)) }
         othersMaxScore = self.children.dropFirst().reduce(0) { $0 + $1.maxScore }
@@ -145,6 +170,9 @@ final class ConjunctionIterator: DocIterator {
     }
 
     deinit { refs.deallocate() }
+
+    /// The children in evaluation order, cheapest (the lead) first: the order `score()` adds them in.
+    static func ordered(_ children: [DocIterator]) -> [DocIterator] { children.sorted { $0.cost < $1.cost } }
 
     override func next() -> Int { align(refs[0]._withUnsafeGuaranteedRef { $0.next() }) }
     override func advance(_ target: Int) -> Int { align(refs[0]._withUnsafeGuaranteedRef { $0.advance(target) }) }
@@ -235,6 +263,25 @@ final class DisjunctionIterator: DocIterator {
         for child in children where child.doc == doc { total += child.score() }
         return total
     }
+    /// Each child scores the candidates in turn; the matching ones add up in child order, as `score()` adds.
+    override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
+                                  matched: UnsafeMutablePointer<Bool>) {
+        let count = candidates.count
+        guard count > 0 else { return }
+        scores.update(repeating: 0, count: count)
+        matched.update(repeating: false, count: count)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { childScores in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: count) { childMatched in
+                for child in children {
+                    child.scoreCandidates(candidates, scores: childScores.baseAddress!, matched: childMatched.baseAddress!)
+                    for i in 0..<count where childMatched[i] {
+                        scores[i] += childScores[i]
+                        matched[i] = true
+                    }
+                }
+            }
+        }
+    }
     override var cost: Int { children.reduce(0) { $0 + $1.cost } }
     override var maxScore: Float { totalMaxScore }
 
@@ -322,6 +369,16 @@ final class BoostIterator: DocIterator {
         return doc
     }
     override func score() -> Float { child.score() * factor }
+    override func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
+        let start = scores.count
+        child.listMatches(into: &docs, scores: &scores)
+        for i in start..<scores.count { scores[i] = scores[i] * factor }
+    }
+    override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
+                                  matched: UnsafeMutablePointer<Bool>) {
+        child.scoreCandidates(candidates, scores: scores, matched: matched)
+        for i in candidates.indices where matched[i] { scores[i] = scores[i] * factor }
+    }
     override var maxScore: Float { factor >= 0 ? child.maxScore * factor : .infinity }
     override func nextCompetitive(_ threshold: Float) -> Int {
         guard factor > 0, threshold.isFinite else { return next() }

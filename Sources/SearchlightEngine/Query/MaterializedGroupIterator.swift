@@ -24,8 +24,8 @@ final class MaterializedGroupIterator: DocIterator {
     private let idf: Float
     private var index = -1
 
-    /// The precomputed matches and scores, with their chunk bounds.
-    private init(docs: [UInt32], scores: [Float], idf: Float, label: String) {
+    /// The precomputed matches (ascending) and their scores, with their chunk bounds; `idf` is only reported.
+    init(docs: [UInt32], scores: [Float], idf: Float, label: String) {
         self.docs = docs
         self.scores = scores
         self.idf = idf

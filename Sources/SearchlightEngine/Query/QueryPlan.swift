@@ -702,7 +702,10 @@ struct QueryPlanner {
                 built[index] = child
             }
             let children = built.compactMap { $0 }
-            return children.count == 1 ? children[0] : ConjunctionIterator(children)
+            if children.count == 1 { return children[0] }
+            // At the root of a ranked search with a rare enough lead, term at a time over its candidates.
+            if root && scored && CandidateConjunction.applies(to: children) { return CandidateConjunction.iterator(children) }
+            return ConjunctionIterator(children)
         case .or(let clauses):
             let children = clauses.map { iterator($0, segment: ordinal, scored: scored, driver: driver) }
                 .filter { !($0 is EmptyIterator) }

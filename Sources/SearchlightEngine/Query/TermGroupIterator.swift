@@ -404,6 +404,163 @@ final class TermGroupIterator: DocIterator {
         return value
     }
 
+    /// Term at a time over the candidates: each source (in source order, as `score()` sums) seeks through
+    /// them once, skipping the candidates before its next document, and adds its weighted frequency; then each
+    /// matched candidate's sum is saturated as `score()` does. No heap, mirrors or block windows per candidate.
+    override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
+                                  matched: UnsafeMutablePointer<Bool>) {
+        let count = candidates.count
+        guard count > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { flagBuffer in
+            // bit 0: some source matched, bit 1: a primary field starts with the query, bit 2: one equals it.
+            let flags = flagBuffer.baseAddress!
+            flags.initialize(repeating: 0, count: count)
+            scores.update(repeating: 0, count: count)
+            for index in 0..<sources.count {
+                refs[index]._withUnsafeGuaranteedRef { source in
+                    var i = 0
+                    while i < count {
+                        let target = Int(candidates[i])
+                        let d = source.doc < target ? source.advance(target) : source.doc
+                        if d == Self.end { break }
+                        if d != target {
+                            i = Self.firstIndex(candidates, from: i + 1, atLeast: d)
+                            continue
+                        }
+                        let norm = source.norm(target)
+                        scores[i] += Float(source.frequency) * source.fieldFactor[Int(norm)]
+                        var bits = flags[i] | 1
+                        if source.primary, source.startsField() {
+                            bits |= 2
+                            if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { bits |= 4 }
+                        }
+                        flags[i] = bits
+                        i += 1
+                    }
+                }
+            }
+            let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
+            for i in 0..<count {
+                let bits = flags[i]
+                matched[i] = bits & 1 != 0
+                guard bits & 1 != 0 else { continue }
+                let weighted = scores[i]
+                var value = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1)
+                if bits & 2 != 0 { value *= prefixFactor }
+                if bits & 4 != 0 { value *= exactFactor }
+                scores[i] = value
+            }
+        }
+    }
+
+    /// A few sources (the linear mode) are listed by decoding each one's postings in turn into flat buffers
+    /// (document, weighted frequency, primary flags), then merging them by document, the weights summed in
+    /// source order as `score()` sums them. More sources walk `next`.
+    override func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
+        guard linear else { return super.listMatches(into: &docs, scores: &scores) }
+        let n = sources.count
+        // Room for every posting (a source's cost bounds its matches); grown if a source yields more.
+        var capacity = max(sources.reduce(0) { $0 + $1.cost }, 16)
+        var postingDocs = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+        var postingWeights = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+        // bit 0: a primary field starts with the query, bit 1: one equals it.
+        var postingFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer {
+            postingDocs.deallocate()
+            postingWeights.deallocate()
+            postingFlags.deallocate()
+        }
+        var filled = 0
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
+            let position = bounds.baseAddress!, end = position + n
+            for index in 0..<n {
+                position[index] = filled
+                refs[index]._withUnsafeGuaranteedRef { source in
+                    let primary = source.primary
+                    source.fieldFactor.withUnsafeBufferPointer { factor in
+                        var d = source.next()
+                        while d != Self.end {
+                            if filled == capacity {
+                                capacity *= 2
+                                postingDocs = Self.grown(postingDocs, count: filled, capacity: capacity)
+                                postingWeights = Self.grown(postingWeights, count: filled, capacity: capacity)
+                                postingFlags = Self.grown(postingFlags, count: filled, capacity: capacity)
+                            }
+                            let norm = Int(source.norm(d))
+                            var flags: UInt8 = 0
+                            if primary, source.startsField() {
+                                flags = source.isExact && Int(FieldNorm.lengths[norm]) == source.span ? 3 : 1
+                            }
+                            postingDocs[filled] = d
+                            postingWeights[filled] = Float(source.frequency) * factor[norm]
+                            postingFlags[filled] = flags
+                            filled += 1
+                            d = source.next()
+                        }
+                    }
+                }
+                end[index] = filled
+            }
+            let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
+            let k1 = parameters.k1, scale = boost * idf
+            let matchDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: filled)
+            let matchScores = UnsafeMutablePointer<Float>.allocate(capacity: filled)
+            defer {
+                matchDocs.deallocate()
+                matchScores.deallocate()
+            }
+            var matches = 0
+            while true {
+                var current = Self.end
+                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] < current {
+                    current = postingDocs[position[i]]
+                }
+                guard current != Self.end else { break }
+                var weighted: Float = 0
+                var flags: UInt8 = 0
+                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] == current {
+                    weighted += postingWeights[position[i]]
+                    flags |= postingFlags[position[i]]
+                    position[i] += 1
+                }
+                var value = scale * weighted * (k1 + 1) / (weighted + k1)
+                if flags & 1 != 0 { value *= prefixFactor }
+                if flags & 2 != 0 { value *= exactFactor }
+                matchDocs[matches] = UInt32(truncatingIfNeeded: current)
+                matchScores[matches] = value
+                matches += 1
+            }
+            docs.append(contentsOf: UnsafeBufferPointer(start: matchDocs, count: matches))
+            scores.append(contentsOf: UnsafeBufferPointer(start: matchScores, count: matches))
+        }
+    }
+
+    /// `buffer` moved to a new allocation of `capacity` holding its first `count` elements.
+    private static func grown<T>(_ buffer: UnsafeMutablePointer<T>, count: Int, capacity: Int) -> UnsafeMutablePointer<T> {
+        let larger = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+        larger.moveInitialize(from: buffer, count: count)
+        buffer.deallocate()
+        return larger
+    }
+
+    /// The first index at or after `start` of ascending `candidates` holding a document ≥ `target` (galloping,
+    /// then binary search; `candidates.count` if none).
+    @inline(__always)
+    private static func firstIndex(_ candidates: UnsafeBufferPointer<UInt32>, from start: Int, atLeast target: Int) -> Int {
+        var low = start, step = 1, high = start
+        while high < candidates.count, Int(candidates[high]) < target {
+            low = high + 1
+            high += step
+            step <<= 1
+        }
+        high = min(high, candidates.count)
+        while low < high {
+            let mid = (low + high) >> 1
+            if Int(candidates[mid]) < target { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     override func explain() -> Explanation {
         var details: [Explanation] = []
         var weighted: Float = 0

@@ -1,0 +1,100 @@
+import XCTest
+@testable import SearchlightEngine
+
+/// A ranked conjunction at the root is evaluated over its lead's candidates (`CandidateConjunction`): its
+/// matches and scores must be those of the document-at-a-time `ConjunctionIterator`, bit for bit.
+final class CandidateConjunctionTests: XCTestCase {
+    typealias Generator = DifferentialTests.Generator
+
+    /// Every match of `iterator` with its score, walking `next`.
+    private func walk(_ iterator: DocIterator) -> [(Int, UInt32)] {
+        var result: [(Int, UInt32)] = []
+        var doc = iterator.next()
+        while doc != DocIterator.end {
+            result.append((doc, iterator.score().bitPattern))
+            doc = iterator.next()
+        }
+        return result
+    }
+
+    func testCandidateConjunctionEqualsDocumentAtATime() throws {
+        var g = Generator(state: 31337)
+        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
+        let (writer, fields) = try differential.pruningCorpus(&g)
+        // Deletions, so a segment's candidates include documents the collector drops.
+        writer.delete(ids: stride(from: 0, to: 1500, by: 7).map { "d\($0)" })
+        let snapshot = try writer.commit()
+        let words = DifferentialTests.vocabulary
+        var queries: [Query] = []
+        for _ in 0..<60 {
+            queries.append(.and([.term(g.pick(words)), .term(g.pick(words))]))
+            queries.append(.and([.term(g.pick(words)), .prefix(String(g.pick(words).prefix(1 + g.int(3)))),
+                                 .phrase(g.pick(words) + " " + g.pick(words))]))
+            // The shape of a user query: boosted words, the last one also as a prefix and a typo.
+            queries.append(.and([.boost(.term(g.pick(words)), 1.3),
+                                 .or([.boost(.term(g.pick(words)), 1.3), .boost(.fuzzy(g.pick(words), maxEdits: nil), 0.3),
+                                      .prefix(String(g.pick(words).prefix(2)))])]))
+            queries.append(.and([differential.randomQuery(&g, depth: 1, fields: fields),
+                                 differential.randomQuery(&g, depth: 1, fields: fields)]))
+            queries.append(.boost(.and([.term(g.pick(words)), .not(.all, excluding: .term(g.pick(words)))]), 2))
+        }
+        var candidateEvaluations = 0, matches = 0
+        for query in queries {
+            var planner = QueryPlanner(snapshot: snapshot)
+            let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+            for ordinal in snapshot.segments.indices {
+                let root = planner.iterator(plan, segment: ordinal, scored: true, root: true)
+                let unrooted = planner.iterator(plan, segment: ordinal, scored: true)
+                if unrooted is ConjunctionIterator || (unrooted as? BoostIterator)?.child is ConjunctionIterator {
+                    XCTAssertFalse(root is ConjunctionIterator || (root as? BoostIterator)?.child is ConjunctionIterator,
+                                   "\(query) was walked document at a time at the root")
+                    candidateEvaluations += 1
+                }
+                let expected = walk(unrooted), actual = walk(root)
+                matches += expected.count
+                XCTAssertEqual(actual.map { $0.0 }, expected.map { $0.0 }, "matches of \(query) in segment \(ordinal)")
+                XCTAssertEqual(actual.map { $0.1 }, expected.map { $0.1 }, "scores of \(query) in segment \(ordinal)")
+            }
+            // Through the search: the top 20 of the full ranking.
+            let full = snapshot.search(query, limit: 100_000)
+            XCTAssertEqual(full.count, snapshot.count(query), "\(query)")
+            XCTAssertEqual(snapshot.search(query, limit: 20), Array(full.prefix(20)), "top 20 of \(query)")
+        }
+        XCTAssertGreaterThan(candidateEvaluations, 300)
+        XCTAssertGreaterThan(matches, 10_000)
+    }
+
+    /// The default `scoreCandidates` and a term group's own agree with `advance` and `score` on any candidates,
+    /// including ones before, between and after the postings.
+    func testScoreCandidatesEqualsSeekingEachCandidate() throws {
+        var g = Generator(state: 99)
+        let (writer, _) = try DifferentialTests(name: "helper", testClosure: { _ in }).pruningCorpus(&g)
+        let snapshot = try writer.commit()
+        for word in DifferentialTests.vocabulary {
+            var planner = QueryPlanner(snapshot: snapshot)
+            let plan = planner.plan(.term(word), scope: planner.resolve(.defaultFields))
+            for ordinal in snapshot.segments.indices {
+                let count = snapshot.segments[ordinal].documentCount
+                let candidates = (0..<count).filter { _ in g.chance(0.3) }.map(UInt32.init) + [UInt32(count + 5)]
+                let seeking = planner.iterator(plan, segment: ordinal, scored: true)
+                guard !(seeking is EmptyIterator) else { continue }
+                var expected: [UInt32?] = []
+                for candidate in candidates {
+                    let d = seeking.advance(Int(candidate))
+                    expected.append(d == Int(candidate) ? seeking.score().bitPattern : nil)
+                }
+                let group = planner.iterator(plan, segment: ordinal, scored: true)
+                XCTAssertTrue(group is TermGroupIterator, "\(word)")
+                var scores = [Float](repeating: 0, count: candidates.count)
+                var matched = [Bool](repeating: false, count: candidates.count)
+                candidates.withUnsafeBufferPointer { c in
+                    scores.withUnsafeMutableBufferPointer { s in
+                        matched.withUnsafeMutableBufferPointer { m in group.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
+                    }
+                }
+                let actual = candidates.indices.map { matched[$0] ? scores[$0].bitPattern : nil }
+                XCTAssertEqual(actual, expected, "\(word) in segment \(ordinal)")
+            }
+        }
+    }
+}
