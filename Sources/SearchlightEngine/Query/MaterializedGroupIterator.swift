@@ -103,57 +103,15 @@ final class MaterializedGroupIterator: DocIterator {
     /// term order. No per-posting dynamic calls, reference counting or bounds checks.
     convenience init(sparse terms: [Term], segment: Segment, idf: Float, boost: Float, parameters: RankingParameters,
                      label: String) {
-        let n = terms.count
-        let capacity = max(terms.reduce(0) { $0 + $1.postings }, 1)
+        let runs = PostingRuns(runs: terms.count, capacity: terms.reduce(0) { $0 + $1.postings })
         let cursor = PostingCursor(segment: segment)
-        let postingDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-        let postingWeights = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
-        // bit 0: a primary field starts with the query, bit 1: a primary field equals it.
-        let postingFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer {
-            postingDocs.deallocate()
-            postingWeights.deallocate()
-            postingFlags.deallocate()
+        for term in terms {
+            runs.startRun()
+            Self.forEachPosting(of: term, cursor: cursor) { doc, weight, flags in runs.append(doc, weight: weight, flags: flags) }
         }
         var docs: [UInt32] = []
         var scores: [Float] = []
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
-            let position = bounds.baseAddress!, end = position + n
-            var filled = 0
-            for (index, term) in terms.enumerated() {
-                position[index] = filled
-                Self.forEachPosting(of: term, cursor: cursor) { doc, weight, flags in
-                    guard filled < capacity else { return false }
-                    postingDocs[filled] = UInt32(truncatingIfNeeded: doc)
-                    postingWeights[filled] = weight
-                    postingFlags[filled] = flags
-                    filled += 1
-                    return true
-                }
-                end[index] = filled
-            }
-            docs.reserveCapacity(filled)
-            scores.reserveCapacity(filled)
-            while true {
-                var doc = UInt32.max
-                var any = false
-                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] <= doc {
-                    doc = postingDocs[position[i]]
-                    any = true
-                }
-                guard any else { break }
-                var w: Float = 0
-                var flags: UInt8 = 0
-                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] == doc {
-                    w += postingWeights[position[i]]
-                    flags |= postingFlags[position[i]]
-                    position[i] += 1
-                }
-                docs.append(doc)
-                scores.append(Self.score(w, boost: boost, idf: idf, parameters: parameters,
-                                         startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0))
-            }
-        }
+        runs.merge(boost: boost, idf: idf, parameters: parameters, into: &docs, scores: &scores)
         self.init(docs: docs, scores: scores, idf: idf, label: label)
     }
 

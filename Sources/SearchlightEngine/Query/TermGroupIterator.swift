@@ -439,108 +439,42 @@ final class TermGroupIterator: DocIterator {
                     }
                 }
             }
-            let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
             for i in 0..<count {
                 let bits = flags[i]
                 matched[i] = bits & 1 != 0
                 guard bits & 1 != 0 else { continue }
-                let weighted = scores[i]
-                var value = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1)
-                if bits & 2 != 0 { value *= prefixFactor }
-                if bits & 4 != 0 { value *= exactFactor }
-                scores[i] = value
+                scores[i] = MaterializedGroupIterator.score(scores[i], boost: boost, idf: idf, parameters: parameters,
+                                                            startsPrimary: bits & 2 != 0, equalsPrimary: bits & 4 != 0)
             }
         }
     }
 
-    /// A few sources (the linear mode) are listed by decoding each one's postings in turn into flat buffers
-    /// (document, weighted frequency, primary flags), then merging them by document, the weights summed in
-    /// source order as `score()` sums them. More sources walk `next`.
+    /// A few sources (the linear mode) are listed by decoding each one's postings in turn, then merging them by
+    /// document (`PostingRuns`), the weights summed in source order as `score()` sums them. More sources walk `next`.
     override func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
         guard linear else { return super.listMatches(into: &docs, scores: &scores) }
-        let n = sources.count
-        // Room for every posting (a source's cost bounds its matches); grown if a source yields more.
-        var capacity = max(sources.reduce(0) { $0 + $1.cost }, 16)
-        var postingDocs = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
-        var postingWeights = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
-        // bit 0: a primary field starts with the query, bit 1: one equals it.
-        var postingFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer {
-            postingDocs.deallocate()
-            postingWeights.deallocate()
-            postingFlags.deallocate()
-        }
-        var filled = 0
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
-            let position = bounds.baseAddress!, end = position + n
-            for index in 0..<n {
-                position[index] = filled
-                refs[index]._withUnsafeGuaranteedRef { source in
-                    let primary = source.primary
-                    source.fieldFactor.withUnsafeBufferPointer { factor in
-                        var d = source.next()
-                        while d != Self.end {
-                            if filled == capacity {
-                                capacity *= 2
-                                postingDocs = Self.grown(postingDocs, count: filled, capacity: capacity)
-                                postingWeights = Self.grown(postingWeights, count: filled, capacity: capacity)
-                                postingFlags = Self.grown(postingFlags, count: filled, capacity: capacity)
-                            }
-                            let norm = Int(source.norm(d))
-                            var flags: UInt8 = 0
-                            if primary, source.startsField() {
-                                flags = source.isExact && Int(FieldNorm.lengths[norm]) == source.span ? 3 : 1
-                            }
-                            postingDocs[filled] = d
-                            postingWeights[filled] = Float(source.frequency) * factor[norm]
-                            postingFlags[filled] = flags
-                            filled += 1
-                            d = source.next()
+        // A source's cost bounds its matches.
+        let runs = PostingRuns(runs: sources.count, capacity: sources.reduce(0) { $0 + $1.cost })
+        for index in 0..<sources.count {
+            runs.startRun()
+            refs[index]._withUnsafeGuaranteedRef { source in
+                let primary = source.primary
+                source.fieldFactor.withUnsafeBufferPointer { factor in
+                    var d = source.next()
+                    while d != Self.end {
+                        let norm = Int(source.norm(d))
+                        var flags: UInt8 = 0
+                        if primary, source.startsField() {
+                            flags = PostingRuns.startsPrimary
+                            if source.isExact, Int(FieldNorm.lengths[norm]) == source.span { flags |= PostingRuns.equalsPrimary }
                         }
+                        guard runs.append(d, weight: Float(source.frequency) * factor[norm], flags: flags) else { return }
+                        d = source.next()
                     }
                 }
-                end[index] = filled
             }
-            let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
-            let k1 = parameters.k1, scale = boost * idf
-            let matchDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: filled)
-            let matchScores = UnsafeMutablePointer<Float>.allocate(capacity: filled)
-            defer {
-                matchDocs.deallocate()
-                matchScores.deallocate()
-            }
-            var matches = 0
-            while true {
-                var current = Self.end
-                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] < current {
-                    current = postingDocs[position[i]]
-                }
-                guard current != Self.end else { break }
-                var weighted: Float = 0
-                var flags: UInt8 = 0
-                for i in 0..<n where position[i] < end[i] && postingDocs[position[i]] == current {
-                    weighted += postingWeights[position[i]]
-                    flags |= postingFlags[position[i]]
-                    position[i] += 1
-                }
-                var value = scale * weighted * (k1 + 1) / (weighted + k1)
-                if flags & 1 != 0 { value *= prefixFactor }
-                if flags & 2 != 0 { value *= exactFactor }
-                matchDocs[matches] = UInt32(truncatingIfNeeded: current)
-                matchScores[matches] = value
-                matches += 1
-            }
-            docs.append(contentsOf: UnsafeBufferPointer(start: matchDocs, count: matches))
-            scores.append(contentsOf: UnsafeBufferPointer(start: matchScores, count: matches))
         }
-    }
-
-    /// `buffer` moved to a new allocation of `capacity` holding its first `count` elements.
-    private static func grown<T>(_ buffer: UnsafeMutablePointer<T>, count: Int, capacity: Int) -> UnsafeMutablePointer<T> {
-        let larger = UnsafeMutablePointer<T>.allocate(capacity: capacity)
-        larger.moveInitialize(from: buffer, count: count)
-        buffer.deallocate()
-        return larger
+        runs.merge(boost: boost, idf: idf, parameters: parameters, into: &docs, scores: &scores)
     }
 
     /// The first index at or after `start` of ascending `candidates` holding a document ≥ `target` (galloping,

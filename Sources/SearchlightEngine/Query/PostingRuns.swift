@@ -1,0 +1,115 @@
+/// A few terms' postings decoded into flat buffers, one ascending run per term (document, BM25F weighted
+/// frequency, primary-boost flags), then merged by document: the scores of a small term group without a heap,
+/// dynamic calls or reference counting per posting. Used by a group materialized at the root
+/// (`MaterializedGroupIterator(sparse:)`) and by a conjunction's lead (`TermGroupIterator.listMatches`).
+final class PostingRuns {
+    /// Flag bits of a posting: a primary field starts with the query, and one equals it.
+    static let startsPrimary: UInt8 = 1
+    static let equalsPrimary: UInt8 = 2
+
+    private let capacity: Int
+    private let docs: UnsafeMutablePointer<UInt32>
+    private let weights: UnsafeMutablePointer<Float>
+    private let flags: UnsafeMutablePointer<UInt8>
+    private var filled = 0
+    /// Start of each run (`runs` of them; the last one ends at `filled`).
+    private let starts: UnsafeMutablePointer<Int>
+    private let maximumRuns: Int
+    private var runs = 0
+
+    /// Room for `runs` runs and `capacity` postings in all (the terms' document frequencies bound them).
+    init(runs: Int, capacity: Int) {
+        self.capacity = max(capacity, 1)
+        maximumRuns = runs
+        docs = .allocate(capacity: self.capacity)
+        weights = .allocate(capacity: self.capacity)
+        flags = .allocate(capacity: self.capacity)
+        starts = .allocate(capacity: max(runs, 1))
+    }
+
+    deinit {
+        docs.deallocate()
+        weights.deallocate()
+        flags.deallocate()
+        starts.deallocate()
+    }
+
+    /// Starts the next term's run.
+    func startRun() {
+        precondition(runs < maximumRuns, "more runs than the buffers were made for")
+        starts[runs] = filled
+        runs += 1
+    }
+
+    /// Appends a posting to the current run (ascending documents); false when full (the postings exceed the
+    /// frequencies that sized the buffers: a corrupt segment), and nothing is added.
+    @inline(__always)
+    func append(_ doc: Int, weight: Float, flags bits: UInt8) -> Bool {
+        guard filled < capacity else { return false }
+        docs[filled] = UInt32(truncatingIfNeeded: doc)
+        weights[filled] = weight
+        flags[filled] = bits
+        filled += 1
+        return true
+    }
+
+    /// Merges the runs by document, the weights summed in run order, and appends each document with its score
+    /// (`MaterializedGroupIterator.score`) to `matchDocs` and `matchScores`.
+    func merge(boost: Float, idf: Float, parameters: RankingParameters,
+               into matchDocs: inout [UInt32], scores matchScores: inout [Float]) {
+        let n = runs
+        guard n > 0 else { return }
+        let out = UnsafeMutablePointer<UInt32>.allocate(capacity: filled)
+        let outScores = UnsafeMutablePointer<Float>.allocate(capacity: filled)
+        defer {
+            out.deallocate()
+            outScores.deallocate()
+        }
+        var matches = 0
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
+            // The non-empty runs only; one alone needs no merge.
+            let position = bounds.baseAddress!, end = position + n
+            var n = 0
+            for i in 0..<runs {
+                let stop = i + 1 < runs ? starts[i + 1] : filled
+                guard starts[i] < stop else { continue }
+                position[n] = starts[i]
+                end[n] = stop
+                n += 1
+            }
+            if n == 1 {
+                for p in position[0]..<end[0] {
+                    out[matches] = docs[p]
+                    outScores[matches] = MaterializedGroupIterator.score(
+                        weights[p], boost: boost, idf: idf, parameters: parameters,
+                        startsPrimary: flags[p] & Self.startsPrimary != 0, equalsPrimary: flags[p] & Self.equalsPrimary != 0)
+                    matches += 1
+                }
+                return
+            }
+            while n > 0 {
+                var doc = UInt32.max
+                var any = false
+                for i in 0..<n where position[i] < end[i] && docs[position[i]] <= doc {
+                    doc = docs[position[i]]
+                    any = true
+                }
+                guard any else { break }
+                var w: Float = 0
+                var bits: UInt8 = 0
+                for i in 0..<n where position[i] < end[i] && docs[position[i]] == doc {
+                    w += weights[position[i]]
+                    bits |= flags[position[i]]
+                    position[i] += 1
+                }
+                out[matches] = doc
+                outScores[matches] = MaterializedGroupIterator.score(
+                    w, boost: boost, idf: idf, parameters: parameters,
+                    startsPrimary: bits & Self.startsPrimary != 0, equalsPrimary: bits & Self.equalsPrimary != 0)
+                matches += 1
+            }
+        }
+        matchDocs.append(contentsOf: UnsafeBufferPointer(start: out, count: matches))
+        matchScores.append(contentsOf: UnsafeBufferPointer(start: outScores, count: matches))
+    }
+}
