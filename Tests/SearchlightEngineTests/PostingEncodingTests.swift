@@ -425,4 +425,51 @@ final class PostingEncodingTests: XCTestCase {
             }
         }
     }
+
+    /// A block decoded without bounds checks (eight one-byte postings from one load where it can) equals one
+    /// decoded value by value with `VarInt.read`: runs of small gaps with tf 1, multi-byte gaps, tf > 1, malformed
+    /// over-long varints, and counts that are and are not multiples of eight.
+    func testUncheckedBlockDecodeEqualsReadingValueByValue() {
+        var g = DifferentialTests.Generator(state: 23)
+        for round in 0..<500 {
+            var bytes: [UInt8] = []
+            let count = 1 + g.int(Segment.blockSize)
+            let smallRuns = g.chance(0.5)
+            for _ in 0..<count {
+                if g.chance(0.01) {
+                    // Six continuation bytes: a reader stops after five, so the next value starts mid-run.
+                    bytes.append(contentsOf: [0xFF, 0x81, 0x80, 0x80, 0x80, 0x01])
+                    continue
+                }
+                let delta = smallRuns && g.chance(0.9) ? g.int(64) : g.int(g.chance(0.5) ? 300 : 1 << 20)
+                let tf = g.chance(0.85) ? 1 : 2 + g.int(g.chance(0.5) ? 10 : 100_000)
+                VarInt.append(UInt32(delta) << 1 | (tf == 1 ? 1 : 0), to: &bytes)
+                if tf > 1 { VarInt.append(UInt32(tf), to: &bytes) }
+            }
+            let previous = UInt32(g.int(1_000))
+            // The room the decoder is promised: ten bytes a posting.
+            bytes.append(contentsOf: repeatElement(0, count: 10 * count))
+            var expectedDocs: [UInt32] = [], expectedTfs: [UInt32] = []
+            bytes.withUnsafeBufferPointer { buffer in
+                var offset = 0, doc = previous
+                for _ in 0..<count {
+                    let code = VarInt.read(buffer, &offset)
+                    doc &+= code >> 1
+                    expectedDocs.append(doc)
+                    expectedTfs.append(code & 1 != 0 ? 1 : VarInt.read(buffer, &offset))
+                }
+            }
+            var docs = [UInt32](repeating: 0, count: count), tfs = [UInt32](repeating: 0, count: count)
+            bytes.withUnsafeBufferPointer { buffer in
+                docs.withUnsafeMutableBufferPointer { d in
+                    tfs.withUnsafeMutableBufferPointer { t in
+                        VarInt.decodePostings(from: buffer.baseAddress!, count: count, previous: previous,
+                                              docs: d.baseAddress!, tfs: t.baseAddress!)
+                    }
+                }
+            }
+            XCTAssertEqual(docs, expectedDocs, "round \(round): documents of \(count) postings")
+            XCTAssertEqual(tfs, expectedTfs, "round \(round): frequencies of \(count) postings")
+        }
+    }
 }

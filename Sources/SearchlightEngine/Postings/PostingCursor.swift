@@ -125,6 +125,12 @@ final class PostingCursor {
         let count = countInBlock
         let d = docs, t = tfs
         segment.docBytes.withUnsafeBufferPointer { bytes in
+            // A posting takes at most ten bytes (two five-byte varints): with that much room the block is decoded
+            // without bounds checks, eight one-byte postings at a time where it can.
+            if bytes.count - offset >= 10 * count, let base = bytes.baseAddress {
+                VarInt.decodePostings(from: base + offset, count: count, previous: previous, docs: d, tfs: t)
+                return
+            }
             for i in 0..<count {
                 guard offset < bytes.count else {
                     d[i] = previous

@@ -39,6 +39,62 @@ enum VarInt {
         return result
     }
 
+    /// `read` without bounds checks, for a caller that knows five bytes lie ahead: reads at most five.
+    @inline(__always)
+    static func readUnchecked(_ p: inout UnsafePointer<UInt8>) -> UInt32 {
+        var byte = p.pointee
+        p += 1
+        if byte < 0x80 { return UInt32(byte) }
+        var result = UInt32(byte & 0x7F)
+        var shift: UInt32 = 7
+        repeat {
+            guard shift < 32 else { return result }
+            byte = p.pointee
+            p += 1
+            result |= UInt32(byte & 0x7F) << shift
+            shift += 7
+        } while byte >= 0x80
+        return result
+    }
+
+    /// Decodes `count` postings (`varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1) at `start`
+    /// into `docs` and `tfs`, the deltas added to `previous`. The caller guarantees ten bytes per posting. Runs of
+    /// eight one-byte postings with tf 1 (the common case: a frequent term's small gaps) are decoded from one load.
+    static func decodePostings(from start: UnsafePointer<UInt8>, count: Int, previous: UInt32,
+                               docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>) {
+        var p = start
+        var doc = previous
+        var i = 0
+        // Eight postings at a time: from one load when all eight are one byte with tf 1, else one by one.
+        while i + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+            // No continuation bit, and the tf-is-one bit set, in all eight bytes.
+            if word & 0x8080_8080_8080_8080 == 0, word & 0x0101_0101_0101_0101 == 0x0101_0101_0101_0101 {
+                for k in 0..<8 {
+                    doc &+= UInt32(truncatingIfNeeded: word &>> (8 * UInt64(k) + 1)) & 0x3F
+                    docs[i + k] = doc
+                    tfs[i + k] = 1
+                }
+                p += 8
+            } else {
+                for k in 0..<8 {
+                    let code = readUnchecked(&p)
+                    doc &+= code >> 1
+                    docs[i + k] = doc
+                    tfs[i + k] = code & 1 != 0 ? 1 : readUnchecked(&p)
+                }
+            }
+            i += 8
+        }
+        while i < count {
+            let code = readUnchecked(&p)
+            doc &+= code >> 1
+            docs[i] = doc
+            tfs[i] = code & 1 != 0 ? 1 : readUnchecked(&p)
+            i += 1
+        }
+    }
+
     @inline(__always)
     static func read64(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> UInt64 {
         var result: UInt64 = 0

@@ -67,17 +67,49 @@ final class PostingRuns {
         }
         var matches = 0
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
-            // The non-empty runs only; one alone needs no merge.
+            // The live runs, in run order (their weights add up in that order): a run leaves when it is exhausted,
+            // so the merge narrows as the short runs (titles, keywords) end, and the last one is copied alone.
             let position = bounds.baseAddress!, end = position + n
-            var n = 0
-            for i in 0..<runs {
-                let stop = i + 1 < runs ? starts[i + 1] : filled
+            var live = 0
+            for i in 0..<n {
+                let stop = i + 1 < n ? starts[i + 1] : filled
                 guard starts[i] < stop else { continue }
-                position[n] = starts[i]
-                end[n] = stop
-                n += 1
+                position[live] = starts[i]
+                end[live] = stop
+                live += 1
             }
-            if n == 1 {
+            while live > 1 {
+                var doc = docs[position[0]]
+                for i in 1..<live where docs[position[i]] < doc { doc = docs[position[i]] }
+                var w: Float = 0
+                var bits: UInt8 = 0
+                var i = 0
+                while i < live {
+                    let p = position[i]
+                    guard docs[p] == doc else {
+                        i += 1
+                        continue
+                    }
+                    w += weights[p]
+                    bits |= flags[p]
+                    if p + 1 < end[i] {
+                        position[i] = p + 1
+                        i += 1
+                    } else {
+                        for j in i..<(live - 1) {
+                            position[j] = position[j + 1]
+                            end[j] = end[j + 1]
+                        }
+                        live -= 1
+                    }
+                }
+                out[matches] = doc
+                outScores[matches] = MaterializedGroupIterator.score(
+                    w, boost: boost, idf: idf, parameters: parameters,
+                    startsPrimary: bits & Self.startsPrimary != 0, equalsPrimary: bits & Self.equalsPrimary != 0)
+                matches += 1
+            }
+            if live == 1 {
                 for p in position[0]..<end[0] {
                     out[matches] = docs[p]
                     outScores[matches] = MaterializedGroupIterator.score(
@@ -85,28 +117,6 @@ final class PostingRuns {
                         startsPrimary: flags[p] & Self.startsPrimary != 0, equalsPrimary: flags[p] & Self.equalsPrimary != 0)
                     matches += 1
                 }
-                return
-            }
-            while n > 0 {
-                var doc = UInt32.max
-                var any = false
-                for i in 0..<n where position[i] < end[i] && docs[position[i]] <= doc {
-                    doc = docs[position[i]]
-                    any = true
-                }
-                guard any else { break }
-                var w: Float = 0
-                var bits: UInt8 = 0
-                for i in 0..<n where position[i] < end[i] && docs[position[i]] == doc {
-                    w += weights[position[i]]
-                    bits |= flags[position[i]]
-                    position[i] += 1
-                }
-                out[matches] = doc
-                outScores[matches] = MaterializedGroupIterator.score(
-                    w, boost: boost, idf: idf, parameters: parameters,
-                    startsPrimary: bits & Self.startsPrimary != 0, equalsPrimary: bits & Self.equalsPrimary != 0)
-                matches += 1
             }
         }
         matchDocs.append(contentsOf: UnsafeBufferPointer(start: out, count: matches))
