@@ -65,6 +65,14 @@ enum VarInt {
         var p = start
         var doc = previous
         var i = 0
+        /// One posting, by its codes.
+        @inline(__always)
+        func decodeOne(_ at: Int) {
+            let code = readUnchecked(&p)
+            doc &+= code >> 1
+            docs[at] = doc
+            tfs[at] = code & 1 != 0 ? 1 : readUnchecked(&p)
+        }
         // Eight postings at a time: from one load when all eight are one byte with tf 1, else one by one.
         while i + 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
@@ -77,20 +85,12 @@ enum VarInt {
                 }
                 p += 8
             } else {
-                for k in 0..<8 {
-                    let code = readUnchecked(&p)
-                    doc &+= code >> 1
-                    docs[i + k] = doc
-                    tfs[i + k] = code & 1 != 0 ? 1 : readUnchecked(&p)
-                }
+                for k in 0..<8 { decodeOne(i + k) }
             }
             i += 8
         }
         while i < count {
-            let code = readUnchecked(&p)
-            doc &+= code >> 1
-            docs[i] = doc
-            tfs[i] = code & 1 != 0 ? 1 : readUnchecked(&p)
+            decodeOne(i)
             i += 1
         }
     }
