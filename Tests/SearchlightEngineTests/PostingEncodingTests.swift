@@ -441,14 +441,21 @@ final class PostingEncodingTests: XCTestCase {
                     bytes.append(contentsOf: [0xFF, 0x81, 0x80, 0x80, 0x80, 0x01])
                     continue
                 }
+                if g.chance(0.01) {
+                    // The same as a frequency, after a code saying one follows.
+                    VarInt.append(UInt32(g.int(300)) << 1, to: &bytes)
+                    bytes.append(contentsOf: [0xFF, 0x81, 0x80, 0x80, 0x80, 0x01])
+                    continue
+                }
                 let delta = smallRuns && g.chance(0.9) ? g.int(64) : g.int(g.chance(0.5) ? 300 : 1 << 20)
                 let tf = g.chance(0.85) ? 1 : 2 + g.int(g.chance(0.5) ? 10 : 100_000)
                 VarInt.append(UInt32(delta) << 1 | (tf == 1 ? 1 : 0), to: &bytes)
                 if tf > 1 { VarInt.append(UInt32(tf), to: &bytes) }
             }
             let previous = UInt32(g.int(1_000))
-            // The room the decoder is promised: ten bytes a posting.
-            bytes.append(contentsOf: repeatElement(0, count: 10 * count))
+            // Exactly the room the decoder is promised, ten bytes a posting, the rest random.
+            XCTAssertLessThanOrEqual(bytes.count, 10 * count)
+            while bytes.count < 10 * count { bytes.append(UInt8(truncatingIfNeeded: g.int(256))) }
             var expectedDocs: [UInt32] = [], expectedTfs: [UInt32] = []
             bytes.withUnsafeBufferPointer { buffer in
                 var offset = 0, doc = previous

@@ -15,6 +15,7 @@
 enum CandidateConjunction {
     /// The matches of the conjunction of two or more fresh `children` with their scores, as one precomputed list.
     static func iterator(_ children: [DocIterator]) -> DocIterator {
+        assert(children.count > 1, "a conjunction of one clause is that clause")
         let ordered = ConjunctionIterator.ordered(children)
         let lead = ordered[0]
         var docs: [UInt32] = []

@@ -74,7 +74,7 @@ final class MaterializedGroupIterator: DocIterator {
                 term.norms.withUnsafeBufferPointer { norms in
                     prefixes.forEachPosting(term.index) { doc, tf, starts in
                         let norm = doc < norms.count ? Int(norms[doc]) : 0
-                        return body(doc, Float(tf) * factor[norm], primary && starts ? 1 : 0)
+                        return body(doc, Float(tf) * factor[norm], primary && starts ? PostingRuns.startsPrimary : 0)
                     }
                 }
             }
@@ -89,7 +89,8 @@ final class MaterializedGroupIterator: DocIterator {
                     var flags: UInt8 = 0
                     // A term matches one position, so the field equals the query when its length is one.
                     if primary, cursor.firstPosition() == 0 {
-                        flags = isExact && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1
+                        flags = PostingRuns.startsPrimary
+                        if isExact, Int(FieldNorm.lengths[norm]) == 1 { flags |= PostingRuns.equalsPrimary }
                     }
                     guard body(doc, Float(cursor.tf) * factor[norm], flags) else { return }
                     doc = cursor.next()

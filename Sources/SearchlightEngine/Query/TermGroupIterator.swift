@@ -398,10 +398,8 @@ final class TermGroupIterator: DocIterator {
                 }
             }
         }
-        var value = boost * idf * weighted * (parameters.k1 + 1) / (weighted + parameters.k1)
-        if primaryPrefix { value *= 1 + parameters.primaryPrefixBoost }
-        if primaryExact { value *= 1 + parameters.primaryExactBoost }
-        return value
+        return MaterializedGroupIterator.score(weighted, boost: boost, idf: idf, parameters: parameters,
+                                               startsPrimary: primaryPrefix, equalsPrimary: primaryExact)
     }
 
     /// Term at a time over the candidates: each source (in source order, as `score()` sums) seeks through
@@ -468,7 +466,11 @@ final class TermGroupIterator: DocIterator {
                             flags = PostingRuns.startsPrimary
                             if source.isExact, Int(FieldNorm.lengths[norm]) == source.span { flags |= PostingRuns.equalsPrimary }
                         }
-                        guard runs.append(d, weight: Float(source.frequency) * factor[norm], flags: flags) else { return }
+                        // A source's cost bounds its postings, so the runs have room for every one.
+                        guard runs.append(d, weight: Float(source.frequency) * factor[norm], flags: flags) else {
+                            assertionFailure("a source gave more postings than its cost")
+                            return
+                        }
                         d = source.next()
                     }
                 }
