@@ -426,6 +426,50 @@ final class PostingEncodingTests: XCTestCase {
         }
     }
 
+    /// Every term's postings, walked by a cursor, are what reading the stream value by value gives: blocks with
+    /// ten bytes a posting ahead of them (decoded unchecked) and the blocks near the end of the stream that lack
+    /// that room (decoded with bounds checks) alike.
+    func testEveryTermWalksAsItsStreamReads() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        let title = try writer.registerField("title", .text())
+        var g = DifferentialTests.Generator(state: 57)
+        // Words of very different frequencies, some repeated within a document, and gaps of every size.
+        for i in 0..<3_000 {
+            let words = (0..<(1 + g.int(12))).map { _ in "w\(g.int(g.chance(0.5) ? 8 : 3_000))" }
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " "))),
+                                                              (title, .text("t\(g.int(40)) zz\(i % 997)"))]))
+        }
+        let segment = try XCTUnwrap(writer.commit().segments.first)
+        var checkedBlocks = 0, uncheckedBlocks = 0
+        try segment.docBytes.withUnsafeBufferPointer { bytes in
+            for field in [body, title] {
+                let terms = try XCTUnwrap(segment.terms(field))
+                for index in 0..<terms.count {
+                    let docFreq = Int(terms.docFreq[index])
+                    var expected: [(Int, UInt32)] = []
+                    var offset = Int(terms.postingStart[index]), doc: UInt32 = 0
+                    for k in 0..<docFreq {
+                        if k % Segment.blockSize == 0 {
+                            let count = min(Segment.blockSize, docFreq - k)
+                            if bytes.count - offset >= 10 * count { uncheckedBlocks += 1 } else { checkedBlocks += 1 }
+                        }
+                        let code = VarInt.read(bytes, &offset)
+                        doc &+= code >> 1
+                        expected.append((Int(doc), code & 1 != 0 ? 1 : VarInt.read(bytes, &offset)))
+                    }
+                    var walked: [(Int, UInt32)] = []
+                    let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: Int(field.rawValue))
+                    while cursor.next() != PostingCursor.end { walked.append((cursor.doc, cursor.tf)) }
+                    XCTAssertEqual(walked.map { $0.0 }, expected.map { $0.0 }, "documents of term \(index) of \(field)")
+                    XCTAssertEqual(walked.map { $0.1 }, expected.map { $0.1 }, "frequencies of term \(index) of \(field)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(uncheckedBlocks, 1_000)
+        XCTAssertGreaterThan(checkedBlocks, 3)
+    }
+
     /// A block decoded without bounds checks (eight one-byte postings from one load where it can) equals one
     /// decoded value by value with `VarInt.read`: runs of small gaps with tf 1, multi-byte gaps, tf > 1, malformed
     /// over-long varints, and counts that are and are not multiples of eight.
