@@ -41,8 +41,9 @@ final class PostingRuns {
         runs += 1
     }
 
-    /// Appends a posting to the current run (ascending documents); false when full (the postings exceed the
-    /// frequencies that sized the buffers: a corrupt segment), and nothing is added.
+    /// Appends a posting to the current run (ascending documents); false when full, and nothing is added. The
+    /// buffers are sized by the sources' costs, which bound their postings even on a corrupt segment (a cursor
+    /// yields exactly its term's document frequency), so a false means a source broke that bound.
     @inline(__always)
     func append(_ doc: Int, weight: Float, flags bits: UInt8) -> Bool {
         guard filled < capacity else { return false }
