@@ -385,21 +385,18 @@ final class TermGroupIterator: DocIterator {
 
     override func score() -> Float {
         var weighted: Float = 0
-        var primaryPrefix = false
-        var primaryExact = false
+        var flags: UInt8 = 0
         let doc = self.doc
         for k in 0..<matchCount {
             refs[matching[k]]._withUnsafeGuaranteedRef { source in
                 let norm = source.norm(doc)
                 weighted += Float(source.frequency) * source.fieldFactor[Int(norm)]
-                if source.primary, source.startsField() {
-                    primaryPrefix = true
-                    if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { primaryExact = true }
-                }
+                flags |= source.primaryFlags(norm: norm)
             }
         }
         return MaterializedGroupIterator.score(weighted, boost: boost, idf: idf, parameters: parameters,
-                                               startsPrimary: primaryPrefix, equalsPrimary: primaryExact)
+                                               startsPrimary: flags & PostingRuns.startsPrimary != 0,
+                                               equalsPrimary: flags & PostingRuns.equalsPrimary != 0)
     }
 
     /// Term at a time over the candidates: each source (in source order, as `score()` sums) seeks through
@@ -427,12 +424,8 @@ final class TermGroupIterator: DocIterator {
                         }
                         let norm = source.norm(target)
                         scores[i] += Float(source.frequency) * source.fieldFactor[Int(norm)]
-                        var bits = flags[i] | 1
-                        if source.primary, source.startsField() {
-                            bits |= 2
-                            if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { bits |= 4 }
-                        }
-                        flags[i] = bits
+                        // Bit 0 marks the match; the primary flags ride one bit higher.
+                        flags[i] |= 1 | source.primaryFlags(norm: norm) << 1
                         i += 1
                     }
                 }
@@ -456,18 +449,13 @@ final class TermGroupIterator: DocIterator {
         for index in 0..<sources.count {
             runs.startRun()
             refs[index]._withUnsafeGuaranteedRef { source in
-                let primary = source.primary
                 source.fieldFactor.withUnsafeBufferPointer { factor in
                     var d = source.next()
                     while d != Self.end {
-                        let norm = Int(source.norm(d))
-                        var flags: UInt8 = 0
-                        if primary, source.startsField() {
-                            flags = PostingRuns.startsPrimary
-                            if source.isExact, Int(FieldNorm.lengths[norm]) == source.span { flags |= PostingRuns.equalsPrimary }
-                        }
+                        let norm = source.norm(d)
+                        let flags = source.primaryFlags(norm: norm)
                         // A source's cost bounds its postings, so the runs have room for every one.
-                        guard runs.append(d, weight: Float(source.frequency) * factor[norm], flags: flags) else {
+                        guard runs.append(d, weight: Float(source.frequency) * factor[Int(norm)], flags: flags) else {
                             assertionFailure("a source gave more postings than its cost")
                             return
                         }
@@ -509,10 +497,9 @@ final class TermGroupIterator: DocIterator {
             details.append(Explanation(
                 value: part,
                 summary: "field#\(source.field): freq \(source.frequency) × weight/lengthNorm (length \(FieldNorm.lengths[Int(norm)]))"))
-            if source.primary, source.startsField() {
-                primaryPrefix = true
-                if source.isExact, Int(FieldNorm.lengths[Int(norm)]) == source.span { primaryExact = true }
-            }
+            let flags = source.primaryFlags(norm: norm)
+            if flags & PostingRuns.startsPrimary != 0 { primaryPrefix = true }
+            if flags & PostingRuns.equalsPrimary != 0 { primaryExact = true }
         }
         let saturated = weighted * (parameters.k1 + 1) / (weighted + parameters.k1)
         details.insert(Explanation(value: idf, summary: "idf"), at: 0)

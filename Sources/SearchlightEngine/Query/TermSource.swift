@@ -41,6 +41,15 @@ class TermSource {
     @inline(__always)
     func norm(_ doc: Int) -> UInt8 { doc < norms.count ? norms[doc] : 0 }
 
+    /// The current document's primary-field flags (`PostingRuns.startsPrimary`, `PostingRuns.equalsPrimary`),
+    /// given its norm code here: whether the match starts a primary field, and whether it is all of it.
+    @inline(__always)
+    final func primaryFlags(norm: UInt8) -> UInt8 {
+        guard primary, startsField() else { return 0 }
+        return isExact && Int(FieldNorm.lengths[Int(norm)]) == span
+            ? PostingRuns.startsPrimary | PostingRuns.equalsPrimary : PostingRuns.startsPrimary
+    }
+
     /// Block-max data: a bound of this source's weighted frequency for every document from its current
     /// one up to `lastDoc`; nil when unknown.
     func blockWindow() -> (weight: Float, lastDoc: Int)? { nil }
