@@ -26,6 +26,22 @@ final class AnalyzerTests: XCTestCase {
         let long = String(repeating: "a", count: Analyzer.maxTermBytes + 1) + " b " + String(repeating: "C", count: Analyzer.maxTermBytes)
         XCTAssertEqual(analyzer.tokens(long), general.tokens(long))
         XCTAssertEqual(analyzer.words(in: "foo.Bar baz"), general.words(in: "foo.Bar baz"))
+        // Compounds at and past the ASCII path's limits (parts, bytes), and ones that meet a non-ASCII byte late.
+        var limits: [String] = []
+        for parts in [31, 32, 33, 40] {
+            limits.append(Array(repeating: "a", count: parts).joined(separator: "-"))
+            limits.append(String(repeating: "aB", count: parts))
+        }
+        for bytes in [127, 128, 129, 200] {
+            limits.append("x." + String(repeating: "y", count: bytes - 2))
+            limits.append("x." + String(repeating: "y", count: bytes - 2) + ".z")
+        }
+        limits += ["foo-bar-é", "foo-barÉ", "ABé", "AB.é", "x11-common.", "a.b.c-", "GNUmakeÉ"]
+        for text in limits {
+            for mode in [Analyzer.Mode.index, .query, .words] {
+                XCTAssertEqual(analyzer.tokens(text, mode: mode), general.tokens(text, mode: mode), "\(text) \(mode)")
+            }
+        }
     }
 
     func testPlainWordsPositionsAndOffsets() {

@@ -254,6 +254,35 @@ final class PostingEncodingTests: XCTestCase {
 
     /// A parallel batch that replaces committed documents (found off the writer) and deleted ones leaves the
     /// same live documents as upserting one by one.
+    /// A text value is interned as it is analyzed, into room reserved for its pairs beforehand. With almost no room
+    /// (two pairs a value), a value is analyzed again with more until it fits: the segment is the same.
+    func testRunningOutOfPairRoomBuildsTheSameSegment() throws {
+        var schema = Schema()
+        let body = try schema.register("body", options: .text())
+        let tags = try schema.register("tags", options: .text(weight: 2))
+        let documents = (0..<300).map { i in
+            var values: [(FieldID, FieldValue)] = [(body, .text("aB cD Report.Numbers w\(i % 13) 中文字 rare\(i % 97) "
+                + String(repeating: "again ", count: i % 40)))]
+            if i % 3 == 0 { values.append((tags, .text("MyWindowController x11 3.14 foo_bar"))) }
+            if i % 5 == 0 { values.append((body, .text(""))) }
+            return Document(id: "doc\(i)", domain: nil, values: values)
+        }
+        func build(roomPerByte: Int) throws -> Segment {
+            var builder = SegmentBuilder()
+            builder.pairRoomPerByte = roomPerByte
+            for document in documents { _ = builder.add(document, schema: schema, analyzer: Analyzer()) }
+            return try builder.seal()
+        }
+        let ample = try build(roomPerByte: 2), scarce = try build(roomPerByte: 0)
+        XCTAssertEqual(scarce.differences(from: ample), [])
+        XCTAssertEqual(ample.documentCount, 300)
+        // The bound itself: no value yields more than 1.5 tokens per byte (`aB`: a, b, ab), so two per byte is room.
+        for text in ["aB", "aB aB", "a.b.c", "aBcDeF", "中文字", "x", "Report.Numbers", "a-b_c.d"] {
+            let count = Analyzer().tokens(text).count
+            XCTAssertLessThanOrEqual(2 * count, 3 * text.utf8.count + 1, text)
+        }
+    }
+
     func testAParallelBatchReplacesCommittedDocumentsLikeASerialOne() throws {
         func build(threads: Int) throws -> IndexSnapshot {
             let writer = IndexWriter()

@@ -45,17 +45,43 @@ public struct Analyzer: Sendable {
     /// Appends the tokens of `text` to `buffer`, positions starting at `firstPosition`; returns the next
     /// free position.
     func analyze(_ text: String, mode: Mode, firstPosition: UInt32, into buffer: inout TokenBuffer) -> UInt32 {
+        var scratch = AnalyzerScratch()
+        swap(&scratch, &buffer.scratch)
+        defer { swap(&scratch, &buffer.scratch) }
+        return analyze(text, mode: mode, firstPosition: firstPosition, scratch: &scratch, into: &buffer)
+    }
+
+    /// Hands the tokens of `text` to `sink` one by one, positions starting at `firstPosition`; returns the next
+    /// free position. `scratch` keeps its allocations from call to call.
+    func analyze<Sink: TokenSink>(_ text: String, mode: Mode, firstPosition: UInt32, scratch: inout AnalyzerScratch,
+                                  into sink: inout Sink) -> UInt32 {
         var text = text
         return text.withUTF8 { bytes in
-            var state = Walker(bytes: bytes, mode: mode, position: firstPosition, fastPath: asciiFastPath)
-            swap(&state.whole, &buffer.scratchWhole)
-            swap(&state.parts, &buffer.scratchParts)
-            state.run(into: &buffer)
-            swap(&state.whole, &buffer.scratchWhole)
-            swap(&state.parts, &buffer.scratchParts)
-            return state.position
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Analyzer.maxTermBytes) { fold in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * Walker.maximumASCIIParts) { partBounds in
+                    var state = Walker(bytes: bytes, mode: mode, position: firstPosition, fastPath: asciiFastPath,
+                                       fold: fold.baseAddress!, partBounds: partBounds.baseAddress!)
+                    swap(&state.scratch, &scratch)
+                    state.run(into: &sink)
+                    swap(&state.scratch, &scratch)
+                    return state.position
+                }
+            }
         }
     }
+}
+
+/// Where the analyzer puts its tokens: a `TokenBuffer` keeps them, the segment builder interns them as they come.
+protocol TokenSink {
+    /// One token: its folded bytes (valid only during the call), its position, the source bytes it came from.
+    mutating func take(_ term: UnsafeBufferPointer<UInt8>, position: UInt32, byteStart: Int, byteEnd: Int, kind: TokenKind)
+}
+
+/// The analyzer's reusable working memory: the folded bytes of the current compound (parts and connectors) and
+/// its parts (folded range in `whole`, source byte range).
+struct AnalyzerScratch {
+    var whole: [UInt8] = []
+    var parts: [(foldStart: Int, foldEnd: Int, byteStart: Int, byteEnd: Int)] = []
 }
 
 /// One pass over a UTF-8 buffer; keeps its scratch state on the stack.
@@ -64,16 +90,21 @@ private struct Walker {
     let mode: Analyzer.Mode
     let fastPath: Bool
     var position: UInt32
-    /// Folded bytes of the current compound (parts and connectors).
-    var whole: [UInt8] = []
-    /// Parts of the current compound: folded range in `whole`, source byte range.
-    var parts: [(foldStart: Int, foldEnd: Int, byteStart: Int, byteEnd: Int)] = []
+    var scratch = AnalyzerScratch()
+    /// Room for one ASCII word or compound folded to lowercase (`Analyzer.maxTermBytes`).
+    let fold: UnsafeMutablePointer<UInt8>
+    /// Room for the source byte ranges of an ASCII compound's parts (start, end: `maximumASCIIParts` of them).
+    let partBounds: UnsafeMutablePointer<Int>
+    static let maximumASCIIParts = 32
 
-    init(bytes: UnsafeBufferPointer<UInt8>, mode: Analyzer.Mode, position: UInt32, fastPath: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, mode: Analyzer.Mode, position: UInt32, fastPath: Bool,
+         fold: UnsafeMutablePointer<UInt8>, partBounds: UnsafeMutablePointer<Int>) {
         self.bytes = bytes
         self.mode = mode
         self.position = position
         self.fastPath = fastPath
+        self.fold = fold
+        self.partBounds = partBounds
     }
 
     /// Decodes the scalar at `index` (the buffer is valid UTF-8: it comes from a String).
@@ -102,7 +133,7 @@ private struct Walker {
         return (CharacterClass.classify(value), value, length)
     }
 
-    mutating func run(into buffer: inout TokenBuffer) {
+    mutating func run<Sink: TokenSink>(into sink: inout Sink) {
         var index = 0
         while index < bytes.count {
             let (cls, _, length) = classify(index)
@@ -110,12 +141,12 @@ private struct Walker {
             case .separator, .connector, .mark:
                 index += length
             case .cjk:
-                index = cjkRun(from: index, into: &buffer)
+                index = cjkRun(from: index, into: &sink)
             default:
-                if fastPath, let end = asciiWord(from: index, into: &buffer) {
+                if fastPath, let end = asciiWord(from: index, into: &sink) ?? asciiCompound(from: index, into: &sink) {
                     index = end
                 } else {
-                    index = compound(from: index, into: &buffer)
+                    index = compound(from: index, into: &sink)
                 }
             }
         }
@@ -145,7 +176,7 @@ private struct Walker {
     /// all) and is not joined to more word characters by a connector or a non-ASCII byte. Emits it as one
     /// word, folded to lowercase, and returns its end; nil sends the caller to the general path.
     @inline(__always)
-    mutating func asciiWord(from start: Int, into buffer: inout TokenBuffer) -> Int? {
+    mutating func asciiWord<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int? {
         let count = bytes.count
         var i = start
         var upperAfterFirst = false, lower = false, upper = false
@@ -173,25 +204,95 @@ private struct Walker {
         }
         let length = i - start
         if length <= Analyzer.maxTermBytes {
-            let termStart = buffer.bytes.count
-            buffer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            let term: UnsafeBufferPointer<UInt8>
             if upper {
-                buffer.bytes.withUnsafeMutableBufferPointer { out in
-                    for k in termStart..<(termStart + length) where out[k] &- 0x41 < 26 { out[k] |= 0x20 }
+                for k in 0..<length {
+                    let b = bytes[start + k]
+                    fold[k] = b &- 0x41 < 26 ? b | 0x20 : b
                 }
+                term = UnsafeBufferPointer(start: fold, count: length)
+            } else {
+                // Already folded: the source bytes themselves.
+                term = UnsafeBufferPointer(rebasing: bytes[start..<i])
             }
-            buffer.records.append(.init(termStart: UInt32(termStart), termLength: UInt32(length), position: position,
-                                        byteStart: UInt32(start), byteEnd: UInt32(i), kind: .word))
+            sink.take(term, position: position, byteStart: start, byteEnd: i, kind: .word)
             position += 1
         }
         return i
     }
 
+    /// `compound` for a compound of ASCII bytes only (`x11-common`, `GNUmake`, `e.g`), without its bookkeeping:
+    /// the parts are byte ranges of the source and the whole is the source folded to lowercase. Emits what
+    /// `compound` emits and returns its end; nil (nothing emitted) sends the caller to `compound`: a non-ASCII byte
+    /// where the compound could go on, more than `maximumASCIIParts` parts, or more than `maxTermBytes` bytes.
+    @inline(__always)
+    mutating func asciiCompound<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int? {
+        let count = bytes.count
+        var index = start, partStart = start, parts = 0
+        var previous = CharacterClass.separator
+        // Classes as `CharacterClass.ofASCII` gives them; the boundaries as `compound` finds them.
+        while index < count {
+            let b = bytes[index]
+            if b >= 0x80 { return nil }
+            let cls = CharacterClass.ofASCII(b)
+            if cls == .lower || cls == .upper || cls == .digit {
+                if index > partStart, cls == .upper {
+                    var boundary = previous == .lower
+                    // A non-ASCII byte next ends this path on the next step, whatever is decided here.
+                    if !boundary, previous == .upper, index + 1 < count { boundary = bytes[index + 1] &- 0x61 < 26 }
+                    if boundary {
+                        guard parts < Self.maximumASCIIParts else { return nil }
+                        partBounds[2 * parts] = partStart
+                        partBounds[2 * parts + 1] = index
+                        parts += 1
+                        partStart = index
+                    }
+                }
+                previous = cls
+                index += 1
+            } else if cls == .connector, index + 1 < count {
+                let next = bytes[index + 1]
+                if next >= 0x80 { return nil }
+                guard next &- 0x61 < 26 || next &- 0x41 < 26 || next &- 0x30 < 10 else { break }
+                guard parts < Self.maximumASCIIParts else { return nil }
+                partBounds[2 * parts] = partStart
+                partBounds[2 * parts + 1] = index
+                parts += 1
+                partStart = index + 1
+                previous = .separator
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard index > start, index - start <= Analyzer.maxTermBytes, parts < Self.maximumASCIIParts else { return nil }
+        partBounds[2 * parts] = partStart
+        partBounds[2 * parts + 1] = index
+        parts += 1
+        for k in 0..<(index - start) {
+            let b = bytes[start + k]
+            fold[k] = b &- 0x41 < 26 ? b | 0x20 : b
+        }
+        // Every part holds at least one byte and fits (the whole does).
+        let base = position
+        for part in 0..<parts {
+            let from = partBounds[2 * part], to = partBounds[2 * part + 1]
+            sink.take(UnsafeBufferPointer(start: fold + (from - start), count: to - from), position: base + UInt32(part),
+                      byteStart: from, byteEnd: to, kind: .word)
+        }
+        if mode == .index, parts > 1 {
+            sink.take(UnsafeBufferPointer(start: fold, count: index - start), position: base, byteStart: start,
+                      byteEnd: index, kind: .compound)
+        }
+        position = base + UInt32(parts)
+        return index
+    }
+
     /// Reads one compound (word characters joined by `.`, `_` or `-`), splits it into parts at connectors
     /// and camelCase boundaries, and emits the parts (and the whole when there are several parts).
-    mutating func compound(from start: Int, into buffer: inout TokenBuffer) -> Int {
-        whole.removeAll(keepingCapacity: true)
-        parts.removeAll(keepingCapacity: true)
+    mutating func compound<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int {
+        scratch.whole.removeAll(keepingCapacity: true)
+        scratch.parts.removeAll(keepingCapacity: true)
         var partFoldStart = 0
         var partByteStart = start
         var previous = CharacterClass.separator
@@ -206,26 +307,26 @@ private struct Walker {
                         boundary = classify(index + length).cls == .lower
                     }
                     if boundary {
-                        parts.append((partFoldStart, whole.count, partByteStart, index))
-                        partFoldStart = whole.count
+                        scratch.parts.append((partFoldStart, scratch.whole.count, partByteStart, index))
+                        partFoldStart = scratch.whole.count
                         partByteStart = index
                     }
                 }
                 if value < 0x80 {
-                    whole.append(cls == .upper ? UInt8(value) | 0x20 : UInt8(value))
+                    scratch.whole.append(cls == .upper ? UInt8(value) | 0x20 : UInt8(value))
                 } else {
                     let count = Folding.foldScalar(value, options: .all, into: &folded)
-                    if count > 0 { Self.appendUTF8(folded.0, to: &whole) }
-                    if count > 1 { Self.appendUTF8(folded.1, to: &whole) }
-                    if count > 2 { Self.appendUTF8(folded.2, to: &whole) }
+                    if count > 0 { Self.appendUTF8(folded.0, to: &scratch.whole) }
+                    if count > 1 { Self.appendUTF8(folded.1, to: &scratch.whole) }
+                    if count > 2 { Self.appendUTF8(folded.2, to: &scratch.whole) }
                 }
                 if cls != .mark { previous = cls }
                 index += length
             } else if cls == .connector, index + 1 < bytes.count, classify(index + 1).cls.isWordCharacter,
                       classify(index + 1).cls != .mark {
-                parts.append((partFoldStart, whole.count, partByteStart, index))
-                whole.append(UInt8(value))
-                partFoldStart = whole.count
+                scratch.parts.append((partFoldStart, scratch.whole.count, partByteStart, index))
+                scratch.whole.append(UInt8(value))
+                partFoldStart = scratch.whole.count
                 partByteStart = index + 1
                 previous = .separator
                 index += 1
@@ -233,73 +334,57 @@ private struct Walker {
                 break
             }
         }
-        parts.append((partFoldStart, whole.count, partByteStart, index))
+        scratch.parts.append((partFoldStart, scratch.whole.count, partByteStart, index))
         let base = position
         var emitted: UInt32 = 0
-        for part in parts where part.foldEnd > part.foldStart && part.foldEnd - part.foldStart <= Analyzer.maxTermBytes {
-            emit(whole[part.foldStart..<part.foldEnd], position: base + emitted,
-                 byteStart: part.byteStart, byteEnd: part.byteEnd, kind: .word, into: &buffer)
-            emitted += 1
-        }
-        if mode == .index, emitted > 1, whole.count <= Analyzer.maxTermBytes {
-            emit(whole[...], position: base, byteStart: start, byteEnd: index, kind: .compound, into: &buffer)
+        scratch.whole.withUnsafeBufferPointer { whole in
+            for part in scratch.parts where part.foldEnd > part.foldStart && part.foldEnd - part.foldStart <= Analyzer.maxTermBytes {
+                sink.take(UnsafeBufferPointer(rebasing: whole[part.foldStart..<part.foldEnd]), position: base + emitted,
+                          byteStart: part.byteStart, byteEnd: part.byteEnd, kind: .word)
+                emitted += 1
+            }
+            if mode == .index, emitted > 1, whole.count <= Analyzer.maxTermBytes {
+                sink.take(whole, position: base, byteStart: start, byteEnd: index, kind: .compound)
+            }
         }
         position = base + emitted
         return index
     }
 
-    @inline(__always)
-    func emit(_ term: ArraySlice<UInt8>, position: UInt32, byteStart: Int, byteEnd: Int, kind: TokenKind,
-              into buffer: inout TokenBuffer) {
-        let termStart = UInt32(buffer.bytes.count)
-        buffer.bytes.append(contentsOf: term)
-        buffer.records.append(.init(termStart: termStart, termLength: UInt32(term.count), position: position,
-                                    byteStart: UInt32(byteStart), byteEnd: UInt32(byteEnd), kind: kind))
-    }
-
     /// Reads a run of CJK characters and emits unigrams and overlapping bigrams.
-    mutating func cjkRun(from start: Int, into buffer: inout TokenBuffer) -> Int {
-        parts.removeAll(keepingCapacity: true)
+    mutating func cjkRun<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int {
+        scratch.parts.removeAll(keepingCapacity: true)
         var index = start
         while index < bytes.count {
             let (cls, _, length) = classify(index)
             guard cls == .cjk else { break }
-            parts.append((0, 0, index, index + length))
+            scratch.parts.append((0, 0, index, index + length))
             index += length
         }
+        let parts = scratch.parts
         let count = parts.count
         let base = position
         let bytes = self.bytes
-        let slice = { (from: Int, to: Int) in bytes[from..<to] }
+        let slice = { (from: Int, to: Int) in UnsafeBufferPointer(rebasing: bytes[from..<to]) }
         switch mode {
         case .words:
-            emitRaw(slice(start, index), position: base, byteStart: start, byteEnd: index, kind: .word, into: &buffer)
+            sink.take(slice(start, index), position: base, byteStart: start, byteEnd: index, kind: .word)
         case .query where count > 1:
             for k in 0..<(count - 1) {
-                emitRaw(slice(parts[k].byteStart, parts[k + 1].byteEnd), position: base + UInt32(k),
-                        byteStart: parts[k].byteStart, byteEnd: parts[k + 1].byteEnd, kind: .cjkBigram, into: &buffer)
+                sink.take(slice(parts[k].byteStart, parts[k + 1].byteEnd), position: base + UInt32(k),
+                          byteStart: parts[k].byteStart, byteEnd: parts[k + 1].byteEnd, kind: .cjkBigram)
             }
         default:
             for k in 0..<count {
-                emitRaw(slice(parts[k].byteStart, parts[k].byteEnd), position: base + UInt32(k),
-                        byteStart: parts[k].byteStart, byteEnd: parts[k].byteEnd, kind: .cjkUnigram, into: &buffer)
+                sink.take(slice(parts[k].byteStart, parts[k].byteEnd), position: base + UInt32(k),
+                          byteStart: parts[k].byteStart, byteEnd: parts[k].byteEnd, kind: .cjkUnigram)
                 if mode == .index, k + 1 < count {
-                    emitRaw(slice(parts[k].byteStart, parts[k + 1].byteEnd), position: base + UInt32(k),
-                            byteStart: parts[k].byteStart, byteEnd: parts[k + 1].byteEnd, kind: .cjkBigram,
-                            into: &buffer)
+                    sink.take(slice(parts[k].byteStart, parts[k + 1].byteEnd), position: base + UInt32(k),
+                              byteStart: parts[k].byteStart, byteEnd: parts[k + 1].byteEnd, kind: .cjkBigram)
                 }
             }
         }
         position = base + UInt32(mode == .words ? 1 : count)
         return index
-    }
-
-    @inline(__always)
-    func emitRaw(_ term: Slice<UnsafeBufferPointer<UInt8>>, position: UInt32, byteStart: Int, byteEnd: Int,
-                 kind: TokenKind, into buffer: inout TokenBuffer) {
-        let termStart = UInt32(buffer.bytes.count)
-        buffer.bytes.append(contentsOf: term)
-        buffer.records.append(.init(termStart: termStart, termLength: UInt32(term.count), position: position,
-                                    byteStart: UInt32(byteStart), byteEnd: UInt32(byteEnd), kind: kind))
     }
 }

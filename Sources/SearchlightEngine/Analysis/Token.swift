@@ -31,7 +31,7 @@ public struct Token: Sendable, Equatable, CustomStringConvertible {
 
 /// The analyzer's hot-path output: folded term bytes in one arena and fixed-size token records, reused
 /// between calls so indexing allocates nothing per token.
-struct TokenBuffer {
+struct TokenBuffer: TokenSink {
     struct Record {
         var termStart: UInt32
         var termLength: UInt32
@@ -44,12 +44,18 @@ struct TokenBuffer {
     var bytes: [UInt8] = []
     var records: [Record] = []
     /// Scratch of the analyzer (kept here so repeated calls reuse the allocations).
-    var scratchWhole: [UInt8] = []
-    var scratchParts: [(foldStart: Int, foldEnd: Int, byteStart: Int, byteEnd: Int)] = []
+    var scratch = AnalyzerScratch()
 
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         records.removeAll(keepingCapacity: true)
+    }
+
+    mutating func take(_ term: UnsafeBufferPointer<UInt8>, position: UInt32, byteStart: Int, byteEnd: Int, kind: TokenKind) {
+        let termStart = UInt32(bytes.count)
+        bytes.append(contentsOf: term)
+        records.append(.init(termStart: termStart, termLength: UInt32(term.count), position: position,
+                             byteStart: UInt32(byteStart), byteEnd: UInt32(byteEnd), kind: kind))
     }
 
     func term(_ record: Record) -> String {

@@ -43,9 +43,14 @@ struct SegmentBuilder {
     private var domainIndex: [String: UInt32] = [:]
 
     // Per-document scratch, reused.
-    private var tokens = TokenBuffer()
+    private var analyzerScratch = AnalyzerScratch()
+    /// The document's (term id, position) pairs in token order: the first `pairCount` of each array (the rest is
+    /// room, written through raw buffers).
     private var pairTerm: [UInt32] = []
     private var pairPosition: [UInt32] = []
+    private var pairCount = 0
+    /// Pair room reserved per byte of a text value before it is analyzed (tests lower it to make room run out).
+    var pairRoomPerByte = 2
     /// Per term id: `(document + 1) << 32 | entry index` of the last document that used it.
     private var termSeen: [UInt64] = []
     private var fieldLength: [Int] = []
@@ -131,8 +136,7 @@ struct SegmentBuilder {
                       analyzed: (texts: AnalyzedTexts, number: Int)? = nil) -> Int {
         let doc = UInt32(documentCount)
         growFields(to: schema.fields.count)
-        pairTerm.removeAll(keepingCapacity: true)
-        pairPosition.removeAll(keepingCapacity: true)
+        pairCount = 0
         touchedText.removeAll(keepingCapacity: true)
         if kinds.count != schema.fields.count { kinds = schema.fields.map(\.options.kind) }
         var valueIndex = analyzed.map { $0.texts.documentStarts[$0.number] } ?? 0
@@ -153,9 +157,7 @@ struct SegmentBuilder {
                     next = end.next
                     internTokens(field: field, texts.tokens, records: start..<end.records, hashes: texts.hashes)
                 } else {
-                    tokens.removeAll()
-                    next = analyzer.analyze(text, mode: .index, firstPosition: first, into: &tokens)
-                    internTokens(field: field, tokens, records: 0..<tokens.records.count)
+                    next = analyzeInterning(text, field: field, analyzer: analyzer, first: first)
                 }
                 fieldLength[f] += Int(next - first)
                 fieldNextPosition[f] = next
@@ -171,7 +173,7 @@ struct SegmentBuilder {
         if termSeen.count < interner.count {
             termSeen.append(contentsOf: repeatElement(0, count: interner.count - termSeen.count + 1024))
         }
-        if positions.count < pairTerm.count { positions.append(contentsOf: repeatElement(0, count: pairTerm.count - positions.count)) }
+        if positions.count < pairCount { positions.append(contentsOf: repeatElement(0, count: pairCount - positions.count)) }
         // Work on local arrays (swapped out, no copies) through raw buffers: no uniqueness checks or
         // exclusivity bookkeeping per pair.
         var seenArray: [UInt64] = [], terms: [UInt32] = [], tfs: [UInt32] = [], starts: [UInt32] = [], ordered: [UInt32] = []
@@ -185,7 +187,7 @@ struct SegmentBuilder {
         let docKey = UInt64(doc + 1) << 32
         seenArray.withUnsafeMutableBufferPointer { seen in
             pairTerm.withUnsafeBufferPointer { pairs in
-                for term in pairs {
+                for term in pairs[..<pairCount] {
                     let t = Int(term)
                     let state = seen[t]
                     if state & 0xFFFF_FFFF_0000_0000 != docKey {
@@ -211,7 +213,7 @@ struct SegmentBuilder {
                     ordered.withUnsafeMutableBufferPointer { out in
                         pairTerm.withUnsafeBufferPointer { pairs in
                             pairPosition.withUnsafeBufferPointer { pairPositions in
-                                for k in 0..<pairs.count {
+                                for k in 0..<pairCount {
                                     let e = Int(UInt32(truncatingIfNeeded: seen[Int(pairs[k])]))
                                     out[Int(starts[e] + tfs[e])] = pairPositions[k]
                                     tfs[e] += 1
@@ -338,18 +340,64 @@ struct SegmentBuilder {
         swap(&scratch, &encoded)
     }
 
+    /// Room for `extra` more pairs after the first `pairCount`.
+    private mutating func reservePairs(_ extra: Int) {
+        let needed = pairCount + extra
+        guard pairTerm.count < needed else { return }
+        let grown = max(needed, 2 * pairTerm.count)
+        pairTerm.append(contentsOf: repeatElement(0, count: grown - pairTerm.count))
+        pairPosition.append(contentsOf: repeatElement(0, count: grown - pairPosition.count))
+    }
+
+    /// Analyzes one text value of `field`, interning each token as the analyzer hands it over (no token buffer in
+    /// between), and appends its pairs; returns the next free position. A value yields at most 1.5 tokens per
+    /// byte (`aB`: a, b, ab), so room for two per byte never runs out; if it did, the value would be analyzed again
+    /// with twice the room (interning the same terms again changes nothing).
+    private mutating func analyzeInterning(_ text: String, field: FieldID, analyzer: Analyzer, first: UInt32) -> UInt32 {
+        var room = pairRoomPerByte * text.utf8.count + 2
+        while true {
+            reservePairs(room)
+            let start = pairCount
+            let (next, count, overflowed) = pairTerm.withUnsafeMutableBufferPointer { terms in
+                pairPosition.withUnsafeMutableBufferPointer { positions in
+                    withUnsafeMutablePointer(to: &interner) { interner in
+                        var sink = InterningSink(interner: interner, field: field.rawValue, terms: terms.baseAddress! + start,
+                                                 positions: positions.baseAddress! + start, capacity: terms.count - start)
+                        let next = analyzer.analyze(text, mode: .index, firstPosition: first, scratch: &analyzerScratch,
+                                                    into: &sink)
+                        return (next, sink.count, sink.overflowed)
+                    }
+                }
+            }
+            if !overflowed {
+                pairCount = start + count
+                return next
+            }
+            room = 2 * max(room, count)
+        }
+    }
+
+    /// Interns the tokens of a value as `analyzeInterning` does, for a value analyzed beforehand.
     private mutating func internTokens(field: FieldID, _ tokens: TokenBuffer, records range: Range<Int>,
-                                       hashes: [UInt32]? = nil) {
+                                       hashes: [UInt32]) {
+        reservePairs(range.count)
+        let start = pairCount
         tokens.bytes.withUnsafeBufferPointer { bytes in
-            for index in range {
-                let record = tokens.records[index]
-                let start = Int(record.termStart)
-                let term = UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)])
-                pairTerm.append(hashes.map { interner.intern(term, field: field.rawValue, hash: $0[index]) }
-                                ?? interner.intern(term, field: field.rawValue))
-                pairPosition.append(record.position)
+            tokens.records.withUnsafeBufferPointer { records in
+                pairTerm.withUnsafeMutableBufferPointer { terms in
+                    pairPosition.withUnsafeMutableBufferPointer { positions in
+                        for (offset, index) in range.enumerated() {
+                            let record = records[index]
+                            let termStart = Int(record.termStart)
+                            let term = UnsafeBufferPointer(rebasing: bytes[termStart..<termStart + Int(record.termLength)])
+                            terms[start + offset] = interner.intern(term, field: field.rawValue, hash: hashes[index])
+                            positions[start + offset] = record.position
+                        }
+                    }
+                }
             }
         }
+        pairCount += range.count
     }
 
     private mutating func internKey(field: Int, term: UnsafeBufferPointer<UInt8>) -> UInt32 {
@@ -702,3 +750,35 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Interns each token as the analyzer hands it over into a document's pair room (`SegmentBuilder.analyzeInterning`);
+/// a token past the room is not written and sets `overflowed`.
+private struct InterningSink: TokenSink {
+    let interner: UnsafeMutablePointer<TermInterner>
+    let field: UInt16
+    let terms: UnsafeMutablePointer<UInt32>
+    let positions: UnsafeMutablePointer<UInt32>
+    let capacity: Int
+    var count = 0
+    var overflowed = false
+
+    init(interner: UnsafeMutablePointer<TermInterner>, field: UInt16, terms: UnsafeMutablePointer<UInt32>,
+         positions: UnsafeMutablePointer<UInt32>, capacity: Int) {
+        self.interner = interner
+        self.field = field
+        self.terms = terms
+        self.positions = positions
+        self.capacity = capacity
+    }
+
+    @inline(__always)
+    mutating func take(_ term: UnsafeBufferPointer<UInt8>, position: UInt32, byteStart: Int, byteEnd: Int, kind: TokenKind) {
+        guard count < capacity else {
+            overflowed = true
+            return
+        }
+        terms[count] = interner.pointee.intern(term, field: field)
+        positions[count] = position
+        count += 1
+    }
+}

@@ -36,13 +36,21 @@ struct TermInterner {
                 h ^= h >> 29
                 k += 8
             }
+            // The last 0–7 bytes, little-endian, in at most three loads.
             var tail: UInt64 = 0
             var shift: UInt64 = 0
-            while k < count {
-                tail |= UInt64(base[k]) << shift
-                shift += 8
-                k += 1
+            let raw = UnsafeRawPointer(base)
+            if count - k >= 4 {
+                tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+                shift = 32
+                k += 4
             }
+            if count - k >= 2 {
+                tail |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self))) << shift
+                shift += 16
+                k += 2
+            }
+            if k < count { tail |= UInt64(base[k]) << shift }
             h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
             h ^= h >> 32
         }
@@ -70,13 +78,10 @@ struct TermInterner {
                         if UInt32(truncatingIfNeeded: entry >> 32) == h {
                             let id = Int(UInt32(truncatingIfNeeded: entry) - 1)
                             let start = Int(starts[id]), end = Int(starts[id + 1])
-                            if end - start == bytes.count, fields[id] == field {
-                                var same = true
-                                for k in 0..<bytes.count where a[start + k] != bytes[k] {
-                                    same = false
-                                    break
-                                }
-                                if same { return id }
+                            if end - start == bytes.count, fields[id] == field,
+                               bytes.isEmpty || Self.equal(UnsafeRawPointer(a.baseAddress! + start),
+                                                           UnsafeRawPointer(bytes.baseAddress!), count: bytes.count) {
+                                return id
                             }
                         }
                         slot = (slot + 1) & mask
@@ -93,6 +98,23 @@ struct TermInterner {
         slots[slot] = UInt64(h) << 32 | UInt64(id + 1)
         if count * 2 > slots.count { grow() }
         return id
+    }
+
+    /// Whether `count` bytes at `a` and `b` are the same, compared eight at a time.
+    @inline(__always)
+    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        var k = 0
+        while k + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: k, as: UInt64.self) != b.loadUnaligned(fromByteOffset: k, as: UInt64.self) {
+                return false
+            }
+            k += 8
+        }
+        while k < count {
+            if a.load(fromByteOffset: k, as: UInt8.self) != b.load(fromByteOffset: k, as: UInt8.self) { return false }
+            k += 1
+        }
+        return true
     }
 
     private mutating func grow() {
