@@ -56,8 +56,6 @@ struct SegmentBuilder {
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
     private var touchedText: [Int] = []
-    /// Scratch for one posting's encoded bytes.
-    private var encoded: [UInt8] = []
     /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
     private var kinds: [FieldOptions.Kind] = []
 
@@ -174,6 +172,13 @@ struct SegmentBuilder {
             termSeen.append(contentsOf: repeatElement(0, count: interner.count - termSeen.count + 1024))
         }
         if positions.count < pairCount { positions.append(contentsOf: repeatElement(0, count: pairCount - positions.count)) }
+        // Room for one entry per pair.
+        if entryTerm.count < pairCount {
+            let grown = max(pairCount, 2 * entryTerm.count)
+            entryTerm.append(contentsOf: repeatElement(0, count: grown - entryTerm.count))
+            entryTf.append(contentsOf: repeatElement(0, count: grown - entryTf.count))
+            entryPositionStart.append(contentsOf: repeatElement(0, count: grown - entryPositionStart.count))
+        }
         // Work on local arrays (swapped out, no copies) through raw buffers: no uniqueness checks or
         // exclusivity bookkeeping per pair.
         var seenArray: [UInt64] = [], terms: [UInt32] = [], tfs: [UInt32] = [], starts: [UInt32] = [], ordered: [UInt32] = []
@@ -182,51 +187,53 @@ struct SegmentBuilder {
         swap(&tfs, &entryTf)
         swap(&starts, &entryPositionStart)
         swap(&ordered, &positions)
-        terms.removeAll(keepingCapacity: true)
-        tfs.removeAll(keepingCapacity: true)
         let docKey = UInt64(doc + 1) << 32
+        var entryCount = 0
+        var largestTf: UInt32 = 0
         seenArray.withUnsafeMutableBufferPointer { seen in
-            pairTerm.withUnsafeBufferPointer { pairs in
-                for term in pairs[..<pairCount] {
-                    let t = Int(term)
-                    let state = seen[t]
-                    if state & 0xFFFF_FFFF_0000_0000 != docKey {
-                        seen[t] = docKey | UInt64(terms.count)
-                        terms.append(term)
-                        tfs.append(1)
-                    } else {
-                        tfs[Int(UInt32(truncatingIfNeeded: state))] += 1
-                    }
-                }
-            }
-            let entryCount = terms.count
-            if starts.count < entryCount { starts.append(contentsOf: repeatElement(0, count: entryCount - starts.count)) }
-            // Counting sort of the positions by entry (positions of one term stay in token order).
-            starts.withUnsafeMutableBufferPointer { starts in
+            terms.withUnsafeMutableBufferPointer { terms in
                 tfs.withUnsafeMutableBufferPointer { tfs in
-                    var start: UInt32 = 0
-                    for e in 0..<entryCount {
-                        starts[e] = start
-                        start += tfs[e]
-                        tfs[e] = 0
-                    }
-                    ordered.withUnsafeMutableBufferPointer { out in
-                        pairTerm.withUnsafeBufferPointer { pairs in
-                            pairPosition.withUnsafeBufferPointer { pairPositions in
-                                for k in 0..<pairCount {
-                                    let e = Int(UInt32(truncatingIfNeeded: seen[Int(pairs[k])]))
-                                    out[Int(starts[e] + tfs[e])] = pairPositions[k]
-                                    tfs[e] += 1
-                                }
+                    pairTerm.withUnsafeBufferPointer { pairs in
+                        for term in pairs[..<pairCount] {
+                            let t = Int(term)
+                            let state = seen[t]
+                            if state & 0xFFFF_FFFF_0000_0000 != docKey {
+                                seen[t] = docKey | UInt64(entryCount)
+                                terms[entryCount] = term
+                                tfs[entryCount] = 1
+                                entryCount += 1
+                            } else {
+                                tfs[Int(UInt32(truncatingIfNeeded: state))] += 1
                             }
                         }
-                        for e in 0..<entryCount where tfs[e] > 1 {
-                            let p0 = Int(starts[e]), p1 = p0 + Int(tfs[e])
-                            var sorted = true
-                            for k in (p0 + 1)..<p1 where out[k] < out[k - 1] { sorted = false }
-                            if !sorted {
-                                var slice = UnsafeMutableBufferPointer(rebasing: out[p0..<p1])
-                                slice.sort()
+                    }
+                    // Counting sort of the positions by entry (positions of one term stay in token order).
+                    starts.withUnsafeMutableBufferPointer { starts in
+                        var start: UInt32 = 0
+                        for e in 0..<entryCount {
+                            starts[e] = start
+                            start += tfs[e]
+                            largestTf = max(largestTf, tfs[e])
+                            tfs[e] = 0
+                        }
+                        ordered.withUnsafeMutableBufferPointer { out in
+                            pairTerm.withUnsafeBufferPointer { pairs in
+                                pairPosition.withUnsafeBufferPointer { pairPositions in
+                                    for k in 0..<pairCount {
+                                        let e = Int(UInt32(truncatingIfNeeded: seen[Int(pairs[k])]))
+                                        out[Int(starts[e] + tfs[e])] = pairPositions[k]
+                                        tfs[e] += 1
+                                    }
+                                }
+                            }
+                            for e in 0..<entryCount where tfs[e] > 1 {
+                                let p0 = Int(starts[e]), p1 = p0 + Int(tfs[e])
+                                var sorted = true
+                                for k in (p0 + 1)..<p1 where out[k] < out[k - 1] { sorted = false }
+                                if !sorted {
+                                    var slice = UnsafeMutableBufferPointer(rebasing: out[p0..<p1])
+                                    slice.sort()
+                                }
                             }
                         }
                     }
@@ -234,11 +241,17 @@ struct SegmentBuilder {
             }
         }
         swap(&seenArray, &termSeen)
-        swap(&ordered, &positions)
-        for e in 0..<terms.count {
-            let p0 = Int(starts[e])
-            appendPosting(term: terms[e], doc: doc, positions: p0..<(p0 + Int(tfs[e])))
+        terms.withUnsafeBufferPointer { terms in
+            tfs.withUnsafeBufferPointer { tfs in
+                starts.withUnsafeBufferPointer { starts in
+                    ordered.withUnsafeBufferPointer { ordered in
+                        appendPostings(doc: doc, count: entryCount, terms: terms, tfs: tfs, starts: starts,
+                                       positions: ordered, largestTf: Int(largestTf))
+                    }
+                }
+            }
         }
+        swap(&ordered, &positions)
         swap(&terms, &entryTerm)
         swap(&tfs, &entryTf)
         swap(&starts, &entryPositionStart)
@@ -298,46 +311,51 @@ struct SegmentBuilder {
         return n + 1
     }
 
-    /// Appends one document's posting to a term's encoded streams: both varints and then all position
-    /// deltas are encoded into scratch and appended to the pool in one bulk copy each.
-    @inline(__always)
-    private mutating func appendPosting(term: UInt32, doc: UInt32, positions range: Range<Int>) {
-        let t = Int(term)
-        while termStates.count <= t {
+    /// Appends one document's postings, entry `e` for term `terms[e]` with its `tfs[e]` positions from
+    /// `positions[starts[e]...]`, to the terms' encoded streams: both varints and then all position deltas are
+    /// encoded into scratch and appended to the pool in one bulk copy each.
+    private mutating func appendPostings(doc: UInt32, count: Int, terms: UnsafeBufferPointer<UInt32>,
+                                         tfs: UnsafeBufferPointer<UInt32>, starts: UnsafeBufferPointer<UInt32>,
+                                         positions: UnsafeBufferPointer<UInt32>, largestTf: Int) {
+        // Every term id of this document has its streams (made in id order, as the ids were given).
+        while termStates.count < interner.count {
             termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
-        if encoded.count < 10 + 5 * range.count { encoded.append(contentsOf: repeatElement(0, count: 10 + 5 * range.count - encoded.count)) }
-        let delta = doc &- termStates[t].lastDoc
-        termStates[t].lastDoc = doc
-        termStates[t].docFreq += 1
-        postingCount += 1
-        var scratch: [UInt8] = []
-        swap(&scratch, &encoded)
-        scratch.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer.baseAddress!
-            // Most postings have tf 1: it rides in the low bit of the doc delta (Lucene's trick).
-            var n: Int
-            if range.count == 1 {
-                n = Self.encodeVarInt(delta &<< 1 | 1, out)
-            } else {
-                n = Self.encodeVarInt(delta &<< 1, out)
-                n += Self.encodeVarInt(UInt32(range.count), out + n)
-            }
-            pool.append(out, count: n, to: &termStates[t].docs)
-            docByteCount += n
-            n = 0
-            positions.withUnsafeBufferPointer { all in
-                var previous: UInt32 = 0
-                for k in range {
-                    let position = all[k]
-                    n += Self.encodeVarInt(position &- previous, out + n)
-                    previous = position
+        var docBytes = 0, positionBytes = 0
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10 + 5 * largestTf) { scratch in
+            let out = scratch.baseAddress!
+            termStates.withUnsafeMutableBufferPointer { states in
+                for e in 0..<count {
+                    let t = Int(terms[e]), tf = Int(tfs[e])
+                    let delta = doc &- states[t].lastDoc
+                    states[t].lastDoc = doc
+                    states[t].docFreq += 1
+                    // Most postings have tf 1: it rides in the low bit of the doc delta (Lucene's trick).
+                    var n: Int
+                    if tf == 1 {
+                        n = Self.encodeVarInt(delta &<< 1 | 1, out)
+                    } else {
+                        n = Self.encodeVarInt(delta &<< 1, out)
+                        n += Self.encodeVarInt(UInt32(tf), out + n)
+                    }
+                    pool.append(out, count: n, to: &states[t].docs)
+                    docBytes += n
+                    n = 0
+                    var previous: UInt32 = 0
+                    let first = Int(starts[e])
+                    for k in first..<(first + tf) {
+                        let position = positions[k]
+                        n += Self.encodeVarInt(position &- previous, out + n)
+                        previous = position
+                    }
+                    pool.append(out, count: n, to: &states[t].positions)
+                    positionBytes += n
                 }
             }
-            pool.append(out, count: n, to: &termStates[t].positions)
-            positionByteCount += n
         }
-        swap(&scratch, &encoded)
+        postingCount += count
+        docByteCount += docBytes
+        positionByteCount += positionBytes
     }
 
     /// Room for `extra` more pairs after the first `pairCount`.
@@ -455,7 +473,18 @@ struct SegmentBuilder {
                     if newDoc == UInt32.max { continue }
                     positions.removeAll(keepingCapacity: true)
                     cursor.positions(into: &positions)
-                    appendPosting(term: termID, doc: newDoc, positions: 0..<positions.count)
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3) { entry in
+                        entry[0] = termID
+                        entry[1] = UInt32(positions.count)
+                        entry[2] = 0
+                        let base = entry.baseAddress!
+                        positions.withUnsafeBufferPointer { all in
+                            appendPostings(doc: newDoc, count: 1, terms: UnsafeBufferPointer(start: base, count: 1),
+                                           tfs: UnsafeBufferPointer(start: base + 1, count: 1),
+                                           starts: UnsafeBufferPointer(start: base + 2, count: 1), positions: all,
+                                           largestTf: all.count)
+                        }
+                    }
                 }
             }
         }
@@ -566,15 +595,11 @@ struct SegmentBuilder {
         VarInt.skip(positions, &positionEnd, count: postings.positionCount)
         // The first delta is relative to the term's last document in this builder; it is the only one to change.
         let delta = (docBase &+ (firstCode >> 1)) &- termStates[t].lastDoc
-        if encoded.count < 10 { encoded.append(contentsOf: repeatElement(0, count: 10 - encoded.count)) }
-        var scratch: [UInt8] = []
-        swap(&scratch, &encoded)
-        scratch.withUnsafeMutableBufferPointer { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
             let n = Self.encodeVarInt(delta &<< 1 | (firstCode & 1), buffer.baseAddress!)
             pool.append(buffer.baseAddress!, count: n, to: &termStates[t].docs)
             docByteCount += n
         }
-        swap(&scratch, &encoded)
         if docEnd > rest {
             pool.appendBulk(docs.baseAddress! + rest, count: docEnd - rest, to: &termStates[t].docs)
             docByteCount += docEnd - rest
