@@ -66,4 +66,32 @@ final class TermInternerTests: XCTestCase {
             XCTAssertEqual(interner.count, 2)
         }
     }
+
+    /// The byte comparison behind a hash match, for every length up to 24 and a difference at every position
+    /// (eight-byte words, then four, two and one byte): terms of equal hash differing in one byte are rarer than a
+    /// test can find.
+    func testEqualBytesComparesEveryByte() {
+        for length in 0...24 {
+            let a = (0..<length).map { UInt8(0x61 + $0) }
+            a.withUnsafeBytes { x in
+                XCTAssertTrue(TermInterner.equal(x.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                                 x.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: length))
+                let copy = a
+                copy.withUnsafeBytes { y in
+                    XCTAssertTrue(TermInterner.equal(x.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                                     y.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: length))
+                }
+            }
+            for position in 0..<length {
+                var b = a
+                b[position] ^= 0x01
+                a.withUnsafeBytes { x in
+                    b.withUnsafeBytes { y in
+                        XCTAssertFalse(TermInterner.equal(x.baseAddress!, y.baseAddress!, count: length),
+                                       "length \(length), byte \(position)")
+                    }
+                }
+            }
+        }
+    }
 }

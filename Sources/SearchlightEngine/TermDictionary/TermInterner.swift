@@ -66,6 +66,7 @@ struct TermInterner {
     }
 
     /// The same, with `h` = `hash(bytes, field: field)` computed beforehand (on another thread).
+    @inline(__always)
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, field: UInt16, hash h: UInt32) -> UInt32 {
         assert(h == Self.hash(bytes, field: field))
         var slot = Int(h) & mask
@@ -102,7 +103,7 @@ struct TermInterner {
 
     /// Whether `count` bytes at `a` and `b` are the same, compared eight at a time.
     @inline(__always)
-    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         var k = 0
         while k + 8 <= count {
             if a.loadUnaligned(fromByteOffset: k, as: UInt64.self) != b.loadUnaligned(fromByteOffset: k, as: UInt64.self) {
@@ -110,11 +111,20 @@ struct TermInterner {
             }
             k += 8
         }
-        while k < count {
-            if a.load(fromByteOffset: k, as: UInt8.self) != b.load(fromByteOffset: k, as: UInt8.self) { return false }
-            k += 1
+        // The last 0–7 bytes in at most three loads, as `hash` reads them.
+        if count - k >= 4 {
+            if a.loadUnaligned(fromByteOffset: k, as: UInt32.self) != b.loadUnaligned(fromByteOffset: k, as: UInt32.self) {
+                return false
+            }
+            k += 4
         }
-        return true
+        if count - k >= 2 {
+            if a.loadUnaligned(fromByteOffset: k, as: UInt16.self) != b.loadUnaligned(fromByteOffset: k, as: UInt16.self) {
+                return false
+            }
+            k += 2
+        }
+        return k == count || a.load(fromByteOffset: k, as: UInt8.self) == b.load(fromByteOffset: k, as: UInt8.self)
     }
 
     private mutating func grow() {
