@@ -252,28 +252,29 @@ final class PostingEncodingTests: XCTestCase {
         for count in [1_000, 5_000] { try parallelAnalysisBuildsTheSameSegment(count: count) }
     }
 
-    /// A parallel batch that replaces committed documents (found off the writer) and deleted ones leaves the
-    /// same live documents as upserting one by one.
-    /// A text value is interned as it is analyzed, into room reserved for its pairs beforehand. With almost no room
-    /// (two pairs a value), a value is analyzed again with more until it fits: the segment is the same.
+    /// A text value is interned as it is analyzed, into room reserved for its pairs beforehand. With little room
+    /// (16 pairs a value, plus what earlier documents left), a value that yields more is analyzed again with more
+    /// until it fits: the segment is the same.
     func testRunningOutOfPairRoomBuildsTheSameSegment() throws {
         var schema = Schema()
         let body = try schema.register("body", options: .text())
         let tags = try schema.register("tags", options: .text(weight: 2))
         let documents = (0..<300).map { i in
             var values: [(FieldID, FieldValue)] = [(body, .text("aB cD Report.Numbers w\(i % 13) 中文字 rare\(i % 97) "
-                + String(repeating: "again ", count: i % 40)))]
+                + String(repeating: "again ", count: i == 0 ? 300 : i % 40)))]
             if i % 3 == 0 { values.append((tags, .text("MyWindowController x11 3.14 foo_bar"))) }
             if i % 5 == 0 { values.append((body, .text(""))) }
             return Document(id: "doc\(i)", domain: nil, values: values)
         }
-        func build(roomPerByte: Int) throws -> Segment {
+        func build(roomDivisor: Int) throws -> (Segment, retries: Int) {
             var builder = SegmentBuilder()
-            builder.pairRoomPerByte = roomPerByte
+            builder.pairRoomDivisor = roomDivisor
             for document in documents { _ = builder.add(document, schema: schema, analyzer: Analyzer()) }
-            return try builder.seal()
+            return (try builder.seal(), builder.pairRoomRetries)
         }
-        let ample = try build(roomPerByte: 2), scarce = try build(roomPerByte: 0)
+        let (ample, none) = try build(roomDivisor: 1), (scarce, retries) = try build(roomDivisor: .max)
+        XCTAssertEqual(none, 0, "a pair a byte is room enough")
+        XCTAssertGreaterThan(retries, 2, "the first document's body analyzed again, more than once")
         XCTAssertEqual(scarce.differences(from: ample), [])
         XCTAssertEqual(ample.documentCount, 300)
         // The bound itself: no value yields more than 1.5 tokens per byte (`aB`: a, b, ab), so two per byte is room.
@@ -283,6 +284,8 @@ final class PostingEncodingTests: XCTestCase {
         }
     }
 
+    /// A parallel batch that replaces committed documents (found off the writer) and deleted ones leaves the
+    /// same live documents as upserting one by one.
     func testAParallelBatchReplacesCommittedDocumentsLikeASerialOne() throws {
         func build(threads: Int) throws -> IndexSnapshot {
             let writer = IndexWriter()

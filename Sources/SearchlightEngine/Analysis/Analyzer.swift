@@ -15,8 +15,8 @@ public struct Analyzer: Sendable {
     /// Parts or wholes longer than this many bytes are dropped (binary junk, base64 blobs).
     public static let maxTermBytes = 128
 
-    /// Whether plain ASCII words skip the compound splitter (always on; off only to test that both paths
-    /// emit the same tokens).
+    /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
+    /// that both paths emit the same tokens).
     let asciiFastPath: Bool
 
     public init() { asciiFastPath = true }
@@ -264,8 +264,10 @@ private struct Walker {
             } else {
                 break
             }
+            // Longer than a whole can be: `compound` emits the parts alone.
+            if index - start > Analyzer.maxTermBytes { return nil }
         }
-        guard index > start, index - start <= Analyzer.maxTermBytes, parts < Self.maximumASCIIParts else { return nil }
+        guard index > start, parts < Self.maximumASCIIParts else { return nil }
         partBounds[2 * parts] = partStart
         partBounds[2 * parts + 1] = index
         parts += 1

@@ -29,8 +29,8 @@ public struct Token: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(term)@\(position)[\(byteRange.lowerBound)..<\(byteRange.upperBound)]" }
 }
 
-/// The analyzer's hot-path output: folded term bytes in one arena and fixed-size token records, reused
-/// between calls so indexing allocates nothing per token.
+/// Tokens kept: folded term bytes in one arena and fixed-size token records. What queries analyze into, and
+/// batches analyzed ahead on other threads (the serial indexing path interns tokens as they come instead).
 struct TokenBuffer: TokenSink {
     struct Record {
         var termStart: UInt32
@@ -45,11 +45,6 @@ struct TokenBuffer: TokenSink {
     var records: [Record] = []
     /// Scratch of the analyzer (kept here so repeated calls reuse the allocations).
     var scratch = AnalyzerScratch()
-
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        records.removeAll(keepingCapacity: true)
-    }
 
     mutating func take(_ term: UnsafeBufferPointer<UInt8>, position: UInt32, byteStart: Int, byteEnd: Int, kind: TokenKind) {
         let termStart = UInt32(bytes.count)

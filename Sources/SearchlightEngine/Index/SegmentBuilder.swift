@@ -1,7 +1,7 @@
 /// The mutable in-memory buffer of the writer. Documents are analyzed once; each (field, term) is
-/// interned to an integer id and each document contributes one posting entry per distinct term
-/// (term id, doc, tf, positions). `seal()` groups entries by term with a counting sort, sorts the term
-/// keys, and encodes the flat arrays of a `Segment`.
+/// interned to an integer id as the analyzer hands it over, and each document contributes one posting per
+/// distinct term (its positions grouped by a counting sort), appended to the term's encoded streams. `seal()`
+/// sorts the term keys and concatenates the streams into the flat arrays of a `Segment`.
 struct SegmentBuilder {
     private(set) var documentCount = 0
     /// Keys are a 2-byte big-endian field id followed by the folded term bytes.
@@ -49,8 +49,12 @@ struct SegmentBuilder {
     private var pairTerm: [UInt32] = []
     private var pairPosition: [UInt32] = []
     private var pairCount = 0
-    /// Pair room reserved per byte of a text value before it is analyzed (tests lower it to make room run out).
-    var pairRoomPerByte = 2
+    /// Pair room reserved for a text value before it is analyzed: a pair per `pairRoomDivisor` bytes of it, and 16.
+    /// Prose yields about one token per six bytes; a value that yields more than its room (at most 1.5 tokens a
+    /// byte) is analyzed again with twice the room. Tests raise the divisor to make room run out.
+    var pairRoomDivisor = 2
+    /// How many text values were analyzed again for want of pair room.
+    private(set) var pairRoomRetries = 0
     /// Per term id: `(document + 1) << 32 | entry index` of the last document that used it.
     private var termSeen: [UInt64] = []
     private var fieldLength: [Int] = []
@@ -317,7 +321,8 @@ struct SegmentBuilder {
     private mutating func appendPostings(doc: UInt32, count: Int, terms: UnsafeBufferPointer<UInt32>,
                                          tfs: UnsafeBufferPointer<UInt32>, starts: UnsafeBufferPointer<UInt32>,
                                          positions: UnsafeBufferPointer<UInt32>, largestTf: Int) {
-        // Every term id of this document has its streams (made in id order, as the ids were given).
+        // Every interned term has its streams, made in id order (the order the ids were given); one interned by a
+        // merge for documents all deleted keeps empty ones, which sealing skips.
         while termStates.count < interner.count {
             termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
@@ -368,11 +373,11 @@ struct SegmentBuilder {
     }
 
     /// Analyzes one text value of `field`, interning each token as the analyzer hands it over (no token buffer in
-    /// between), and appends its pairs; returns the next free position. A value yields at most 1.5 tokens per
-    /// byte (`aB`: a, b, ab), so room for two per byte never runs out; if it did, the value would be analyzed again
-    /// with twice the room (interning the same terms again changes nothing).
+    /// between), and appends its pairs; returns the next free position. When the value yields more tokens than
+    /// its room (`pairRoomDivisor`), it is analyzed again with twice the room: interning the same terms again
+    /// changes nothing.
     private mutating func analyzeInterning(_ text: String, field: FieldID, analyzer: Analyzer, first: UInt32) -> UInt32 {
-        var room = pairRoomPerByte * text.utf8.count + 2
+        var room = text.utf8.count / pairRoomDivisor + 16
         while true {
             reservePairs(room)
             let start = pairCount
@@ -392,6 +397,7 @@ struct SegmentBuilder {
                 return next
             }
             room = 2 * max(room, count)
+            pairRoomRetries += 1
         }
     }
 
@@ -786,15 +792,6 @@ private struct InterningSink: TokenSink {
     let capacity: Int
     var count = 0
     var overflowed = false
-
-    init(interner: UnsafeMutablePointer<TermInterner>, field: UInt16, terms: UnsafeMutablePointer<UInt32>,
-         positions: UnsafeMutablePointer<UInt32>, capacity: Int) {
-        self.interner = interner
-        self.field = field
-        self.terms = terms
-        self.positions = positions
-        self.capacity = capacity
-    }
 
     @inline(__always)
     mutating func take(_ term: UnsafeBufferPointer<UInt8>, position: UInt32, byteStart: Int, byteEnd: Int, kind: TokenKind) {
