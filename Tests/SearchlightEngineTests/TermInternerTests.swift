@@ -40,7 +40,7 @@ final class TermInternerTests: XCTestCase {
     /// Two terms of the same length and hash (found by trying random ones: 32-bit hashes collide within about
     /// 2^16 tries) are still two terms: the bytes are compared, the eight-byte words and the tail.
     func testTermsWithTheSameHashAreComparedByTheirBytes() throws {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         // (length, bytes kept the same at the start): a tail alone, a word alone, a word and a tail differing in the
         // tail only, two words differing in the second.
         for (length, shared) in [(5, 0), (8, 0), (12, 8), (16, 8)] {
@@ -93,18 +93,5 @@ final class TermInternerTests: XCTestCase {
                 }
             }
         }
-    }
-}
-
-/// A seeded generator (SplitMix64), so a failure reproduces.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
