@@ -206,11 +206,7 @@ private struct Walker {
         if length <= Analyzer.maxTermBytes {
             let term: UnsafeBufferPointer<UInt8>
             if upper {
-                for k in 0..<length {
-                    let b = bytes[start + k]
-                    fold[k] = b &- 0x41 < 26 ? b | 0x20 : b
-                }
-                term = UnsafeBufferPointer(start: fold, count: length)
+                term = foldASCII(start..<i)
             } else {
                 // Already folded: the source bytes themselves.
                 term = UnsafeBufferPointer(rebasing: bytes[start..<i])
@@ -219,6 +215,16 @@ private struct Walker {
             position += 1
         }
         return i
+    }
+
+    /// The ASCII bytes of `range` (at most `maxTermBytes`) lowercased into `fold`.
+    @inline(__always)
+    func foldASCII(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        for k in 0..<range.count {
+            let b = bytes[range.lowerBound + k]
+            fold[k] = b &- 0x41 < 26 ? b | 0x20 : b
+        }
+        return UnsafeBufferPointer(start: fold, count: range.count)
     }
 
     /// `compound` for a compound of ASCII bytes only (`x11-common`, `GNUmake`, `e.g`), without its bookkeeping:
@@ -271,10 +277,7 @@ private struct Walker {
         partBounds[2 * parts] = partStart
         partBounds[2 * parts + 1] = index
         parts += 1
-        for k in 0..<(index - start) {
-            let b = bytes[start + k]
-            fold[k] = b &- 0x41 < 26 ? b | 0x20 : b
-        }
+        _ = foldASCII(start..<index)
         // Every part holds at least one byte and fits (the whole does).
         let base = position
         for part in 0..<parts {

@@ -177,12 +177,9 @@ struct SegmentBuilder {
         }
         if positions.count < pairCount { positions.append(contentsOf: repeatElement(0, count: pairCount - positions.count)) }
         // Room for one entry per pair.
-        if entryTerm.count < pairCount {
-            let grown = max(pairCount, 2 * entryTerm.count)
-            entryTerm.append(contentsOf: repeatElement(0, count: grown - entryTerm.count))
-            entryTf.append(contentsOf: repeatElement(0, count: grown - entryTf.count))
-            entryPositionStart.append(contentsOf: repeatElement(0, count: grown - entryPositionStart.count))
-        }
+        Self.ensureRoom(&entryTerm, pairCount)
+        Self.ensureRoom(&entryTf, pairCount)
+        Self.ensureRoom(&entryPositionStart, pairCount)
         // Work on local arrays (swapped out, no copies) through raw buffers: no uniqueness checks or
         // exclusivity bookkeeping per pair.
         var seenArray: [UInt64] = [], terms: [UInt32] = [], tfs: [UInt32] = [], starts: [UInt32] = [], ordered: [UInt32] = []
@@ -363,13 +360,17 @@ struct SegmentBuilder {
         positionByteCount += positionBytes
     }
 
+    /// Grows `array`, whose count is room rather than content, to at least `needed` zeroed elements (at least
+    /// doubling, so growth is amortized).
+    private static func ensureRoom(_ array: inout [UInt32], _ needed: Int) {
+        guard array.count < needed else { return }
+        array.append(contentsOf: repeatElement(0, count: max(needed, 2 * array.count) - array.count))
+    }
+
     /// Room for `extra` more pairs after the first `pairCount`.
     private mutating func reservePairs(_ extra: Int) {
-        let needed = pairCount + extra
-        guard pairTerm.count < needed else { return }
-        let grown = max(needed, 2 * pairTerm.count)
-        pairTerm.append(contentsOf: repeatElement(0, count: grown - pairTerm.count))
-        pairPosition.append(contentsOf: repeatElement(0, count: grown - pairPosition.count))
+        Self.ensureRoom(&pairTerm, pairCount + extra)
+        Self.ensureRoom(&pairPosition, pairCount + extra)
     }
 
     /// Analyzes one text value of `field`, interning each token as the analyzer hands it over (no token buffer in
