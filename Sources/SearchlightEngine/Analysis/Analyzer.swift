@@ -199,7 +199,7 @@ private struct Walker {
             if b == 0x2E || b == 0x5F || b == 0x2D, i + 1 < count {
                 // A connector joins the next character when that is a word character (non-ASCII: unknown).
                 let next = bytes[i + 1]
-                if next >= 0x80 || next &- 0x61 < 26 || next &- 0x41 < 26 || next &- 0x30 < 10 { return nil }
+                if next >= 0x80 || CharacterClass.isASCIIAlphanumeric(next) { return nil }
             }
         }
         let length = i - start
@@ -259,7 +259,7 @@ private struct Walker {
             } else if cls == .connector, index + 1 < count {
                 let next = bytes[index + 1]
                 if next >= 0x80 { return nil }
-                guard next &- 0x61 < 26 || next &- 0x41 < 26 || next &- 0x30 < 10 else { break }
+                guard CharacterClass.isASCIIAlphanumeric(next) else { break }
                 guard parts < Self.maximumASCIIParts else { return nil }
                 partBounds[2 * parts] = partStart
                 partBounds[2 * parts + 1] = index

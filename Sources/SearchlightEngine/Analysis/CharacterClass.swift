@@ -26,6 +26,10 @@ enum CharacterClass: UInt8 {
         return .separator
     }
 
+    /// Whether an ASCII byte is a letter or a digit (what `ofASCII` gives a word class).
+    @inline(__always)
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool { byte &- 0x61 < 26 || byte &- 0x41 < 26 || byte &- 0x30 < 10 }
+
     /// Han, Hiragana, Katakana, Hangul (and their compatibility / half-width forms).
     static func isCJK(_ value: UInt32) -> Bool {
         switch value {

@@ -36,22 +36,7 @@ struct TermInterner {
                 h ^= h >> 29
                 k += 8
             }
-            // The last 0–7 bytes, little-endian, in at most three loads.
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            let raw = UnsafeRawPointer(base)
-            if count - k >= 4 {
-                tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
-                shift = 32
-                k += 4
-            }
-            if count - k >= 2 {
-                tail |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self))) << shift
-                shift += 16
-                k += 2
-            }
-            if k < count { tail |= UInt64(base[k]) << shift }
-            h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+            h = (h ^ Self.tail(UnsafeRawPointer(base), from: k, count: count)) &* 0x94D0_49BB_1331_11EB
             h ^= h >> 32
         }
         return UInt32(truncatingIfNeeded: h)
@@ -111,20 +96,28 @@ struct TermInterner {
             }
             k += 8
         }
-        // The last 0–7 bytes in at most three loads, as `hash` reads them.
+        return tail(a, from: k, count: count) == tail(b, from: k, count: count)
+    }
+
+    /// The bytes of `from..<count` at `p` (at most 7), little-endian in a word, read in at most three loads.
+    @inline(__always)
+    static func tail(_ p: UnsafeRawPointer, from start: Int, count: Int) -> UInt64 {
+        assert(count - start < 8)
+        var k = start
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
         if count - k >= 4 {
-            if a.loadUnaligned(fromByteOffset: k, as: UInt32.self) != b.loadUnaligned(fromByteOffset: k, as: UInt32.self) {
-                return false
-            }
+            tail = UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+            shift = 32
             k += 4
         }
         if count - k >= 2 {
-            if a.loadUnaligned(fromByteOffset: k, as: UInt16.self) != b.loadUnaligned(fromByteOffset: k, as: UInt16.self) {
-                return false
-            }
+            tail |= UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: k, as: UInt16.self))) << shift
+            shift += 16
             k += 2
         }
-        return k == count || a.load(fromByteOffset: k, as: UInt8.self) == b.load(fromByteOffset: k, as: UInt8.self)
+        if k < count { tail |= UInt64(p.load(fromByteOffset: k, as: UInt8.self)) << shift }
+        return tail
     }
 
     private mutating func grow() {
