@@ -96,7 +96,21 @@ struct TermInterner {
             }
             k += 8
         }
-        return tail(a, from: k, count: count) == tail(b, from: k, count: count)
+        // The last 0–7 bytes in at most three loads, each compared as it is read: composing both tails first
+        // (`tail`) costs about 30 instructions a lookup, 140 M over the debian-en build.
+        if count - k >= 4 {
+            if a.loadUnaligned(fromByteOffset: k, as: UInt32.self) != b.loadUnaligned(fromByteOffset: k, as: UInt32.self) {
+                return false
+            }
+            k += 4
+        }
+        if count - k >= 2 {
+            if a.loadUnaligned(fromByteOffset: k, as: UInt16.self) != b.loadUnaligned(fromByteOffset: k, as: UInt16.self) {
+                return false
+            }
+            k += 2
+        }
+        return k == count || a.load(fromByteOffset: k, as: UInt8.self) == b.load(fromByteOffset: k, as: UInt8.self)
     }
 
     /// The bytes of `from..<count` at `p` (at most 7), little-endian in a word, read in at most three loads.
