@@ -117,20 +117,21 @@ final class ChampionListsTests: XCTestCase {
     }
 
     func testOneSegmentAnswersFromTheLists() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 4_000, seed: 1)
         let snapshot = try writer.commit()
         XCTAssertEqual(snapshot.segments.count, 1)
-        let lists = try XCTUnwrap(snapshot.segments[0].championLists)
-        XCTAssertGreaterThan(lists.terms.keyCount, 5)
-        XCTAssertGreaterThan(lists.prefixes.keyCount, 5)
+        let segment = snapshot.segments[0]
+        let all = try XCTUnwrap(segment.championLists).allLists(in: segment)
+        XCTAssertGreaterThan(all.terms.count, 5)
+        XCTAssertGreaterThan(all.prefixes.count, 5)
         let served = compareAll(snapshot, "one segment")
         // One segment: the snapshot's statistics are the lists' own, so every listed query is certified.
         XCTAssertGreaterThan(served, Self.queries.count * 2, "most searches must come from the lists")
     }
 
     func testSegmentsWithOtherAveragesStayExact() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         // The later documents' bodies are several times longer: the segments' averages differ from the snapshot's.
         _ = try makeCorpus(writer, documents: 6_000, seed: 2, commitEvery: 2_000, longBodiesFrom: 4_000)
         let snapshot = try writer.commit()
@@ -144,7 +145,7 @@ final class ChampionListsTests: XCTestCase {
     /// documents joins), a long document the list left out can overtake every listed one. The bound must see
     /// it: here the full ranking puts that document first, and the search must too.
     func testGrownAveragesCanReorderAndAreCaught() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         let body = try writer.registerField("body", .text(weight: 1))
         func add(_ id: String, _ text: String) throws { try writer.upsert(Document(id: id, values: [(body, .text(text))])) }
         // Segment A: 40 very short documents, one long document with "ab" 40 times, and 500 medium ones.
@@ -167,7 +168,7 @@ final class ChampionListsTests: XCTestCase {
     }
 
     func testDeletionsStayExact() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 4_000, seed: 3, commitEvery: 1_500, deleteEvery: 2)
         // Delete most of the best documents of a common word, so its lists hold too few live ones.
         let snapshot0 = try writer.commit()
@@ -180,7 +181,7 @@ final class ChampionListsTests: XCTestCase {
     }
 
     func testMergedSegmentsAnswerFromTheLists() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 3_000, seed: 4, commitEvery: 500, deleteEvery: 7)
         _ = try writer.commit()
         writer.mergePolicy = MergePolicy(maxSegments: 1)
@@ -191,51 +192,99 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertGreaterThan(compareAll(snapshot, "merged"), 0)
     }
 
-    /// A commit's small segments (a batch, or a merge of batches) get their lists after the commit, on another
-    /// thread: the commit does not build them, searches meanwhile read the postings and find the same hits, and
-    /// once the builds have run the lists answer. A segment of `inlineChampionListMinimum` documents or more gets
-    /// them before the commit returns.
-    func testSmallSegmentsGetTheirListsAfterTheCommit() throws {
-        let deferred = Mutex<[@Sendable () -> Void]>([])
+    /// A commit builds no list: each key's is built by the first ranked search that can use it, in each segment
+    /// it searches, and kept; later searches reuse it, a key short of `minimumPostings` is remembered as listless,
+    /// and a merged segment starts with no list. Searches agree with the full ranking throughout.
+    func testEachKeysListIsBuiltByItsFirstSearch() throws {
         let writer = IndexWriter()
-        writer.startListBuild = { work in deferred.withLock { $0.append(work) } }
-        writer.inlineChampionListMinimum = 2_000
-        _ = try makeCorpus(writer, documents: 3_000, seed: 12, commitEvery: 500)
-        let sealed = try XCTUnwrap(writer.snapshot.segments.last)
-        XCTAssertEqual(sealed.documentCount, 500)
-        XCTAssertNil(sealed.championLists, "a batch's segment got its lists during the commit")
-        writer.mergePolicy = MergePolicy(maxSegments: 2, mergeFactor: 2)
+        _ = try makeCorpus(writer, documents: 3_000, seed: 12, commitEvery: 1_000)
+        var snapshot = writer.snapshot
+        XCTAssertEqual(snapshot.segments.count, 3)
+        for segment in snapshot.segments {
+            let lists = try XCTUnwrap(segment.championLists, "a segment has lists to fill")
+            XCTAssertEqual(lists.keysSeen, 0, "the commit built some")
+        }
+        let before = snapshot.segments.map(\.championMemoryBytes)
+        XCTAssertTrue(servedByLists(snapshot, .term("ab"), limit: 20))
+        for (segment, bytes) in zip(snapshot.segments, before) {
+            XCTAssertEqual(segment.championLists?.keysSeen, 1)
+            XCTAssertGreaterThan(segment.championMemoryBytes, bytes + 32 * 4, "the list of ab is not kept")
+        }
+        let kept = snapshot.segments.map { $0.championLists?.list("ab", prefix: false, in: $0) }
+        XCTAssertTrue(servedByLists(snapshot, .term("ab"), limit: 7))
+        for (segment, list) in zip(snapshot.segments, kept) {
+            XCTAssertEqual(segment.championLists?.keysSeen, 1, "built again")
+            XCTAssertTrue(segment.championLists?.list("ab", prefix: false, in: segment) === list, "not the kept list")
+        }
+        // A rare key: no list, remembered.
+        XCTAssertFalse(servedByLists(snapshot, .term("dddd"), limit: 20))
+        for segment in snapshot.segments {
+            XCTAssertEqual(segment.championLists?.keysSeen, 2)
+            XCTAssertNil(segment.championLists?.list("dddd", prefix: false, in: segment))
+        }
+        compareAll(snapshot, "built while searching")
+        writer.mergePolicy = MergePolicy(maxSegments: 1)
         try writer.upsert(Document(id: "last", values: [(FieldID(rawValue: 0), .text("ab"))]))
-        let snapshot = try writer.commit()
-        let small = snapshot.segments.filter { $0.documentCount < 2_000 }
-        let large = snapshot.segments.filter { $0.documentCount >= 2_000 }
-        XCTAssertFalse(small.isEmpty)
-        XCTAssertFalse(large.isEmpty, "the merge must make a segment of at least the minimum")
-        for segment in small { XCTAssertNil(segment.championLists, "built during the commit") }
-        for segment in large { XCTAssertNotNil(segment.championLists, "not built during the commit") }
-        compareAll(snapshot, "before the builds ran")
-        let work = deferred.withLock { queued -> [@Sendable () -> Void] in defer { queued = [] }; return queued }
-        XCTAssertGreaterThanOrEqual(work.count, small.count)
-        for build in work { build() }
-        for segment in snapshot.segments { XCTAssertNotNil(segment.championLists) }
-        XCTAssertGreaterThan(compareAll(snapshot, "after the builds ran"), 0)
-        // The next commit finds them built and starts nothing.
-        _ = try writer.commit()
-        XCTAssertTrue(deferred.withLock { $0.isEmpty })
+        snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 1)
+        XCTAssertEqual(snapshot.segments[0].championLists?.keysSeen, 0, "the merge built some")
+        XCTAssertGreaterThan(compareAll(snapshot, "merged"), 0)
     }
 
-    /// A scope the lists were not ranked for (another weight, another default field) is never answered from them.
+    /// Searches on many threads at once, each the first for its keys in some segment: every one gets the full
+    /// ranking's hits, and each segment keeps one list per key.
+    func testConcurrentFirstSearchesAgree() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 3_000, seed: 15, commitEvery: 1_500)
+        let snapshot = writer.snapshot
+        let expected: [[SearchHit]] = Self.queries.map { query in
+            var off = SearchOptions(limit: 20)
+            off.championLists = false
+            return snapshot.search(query, options: off)
+        }
+        let mismatches = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            // Each worker starts elsewhere in the list, odd ones walking it backwards.
+            let count = Self.queries.count
+            let order = (0..<count).map { (worker * count / 8 + ($0 * (worker % 2 == 0 ? 1 : count - 1))) % count }
+            for (number, offset) in order.enumerated() {
+                let query = (offset: offset, element: Self.queries[offset])
+                let hits = snapshot.search(query.element, limit: 20)
+                var exact = true
+                if case .prefix = query.element { exact = false }
+                let same = exact ? hits == expected[query.offset]
+                    : hits.count == expected[query.offset].count
+                        && zip(hits, expected[query.offset]).allSatisfy { abs($0.score - $1.score) <= 1e-5 * max(1, $1.score) }
+                if !same { mismatches.withLock { $0.append("worker \(worker) \(query.element) (#\(number))") } }
+            }
+        }
+        XCTAssertEqual(mismatches.withLock { $0 }, [])
+        for segment in snapshot.segments {
+            let lists = try XCTUnwrap(segment.championLists)
+            XCTAssertLessThanOrEqual(lists.keysSeen, Self.queries.count)
+            XCTAssertGreaterThan(lists.keysSeen, 10)
+        }
+    }
+
+    /// A scope the lists were not ranked for (another weight, another default field) is never answered from them:
+    /// a commit that changes the scope makes the segments' lists rank for the new one, and a snapshot taken before
+    /// reads its postings from then on.
     func testAnotherScopeIsNotReadFromTheLists() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         let corpus = try makeCorpus(writer, documents: 3_000, seed: 5)
-        _ = try writer.commit()
+        let before = try writer.commit()
+        XCTAssertTrue(servedByLists(before, .term("ab"), limit: 20))
         try writer.setWeight(0.5, for: corpus.title)
         var snapshot = try writer.commit()
-        XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
+        XCTAssertFalse(servedByLists(before, .term("ab"), limit: 20), "the new weight's lists served the old one")
+        compareAll(before, "weight changed, old snapshot")
+        XCTAssertTrue(servedByLists(snapshot, .term("ab"), limit: 20))
         compareAll(snapshot, "weight changed")
+        let weighted = snapshot
         _ = try writer.registerField("extra", .text(weight: 1))
         snapshot = try writer.commit()
-        XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
+        XCTAssertFalse(servedByLists(weighted, .term("ab"), limit: 20), "the new field's lists served the old scope")
+        compareAll(weighted, "field added, old snapshot")
         compareAll(snapshot, "field added")
     }
 
@@ -245,14 +294,14 @@ final class ChampionListsTests: XCTestCase {
     /// a prefix over several segments, or a key some segment does not list, is planned.
     func testListedKeysAreScoredWithoutAPlan() throws {
         for (label, commitEvery) in [("one segment", nil), ("segments", 2_000)] as [(String, Int?)] {
-            let writer = IndexWriter.withInlineLists()
+            let writer = IndexWriter()
             _ = try makeCorpus(writer, documents: 4_000, seed: 21, commitEvery: commitEvery, deleteEvery: 9)
             let snapshot = try writer.commit()
             XCTAssertEqual(snapshot.segments.count > 1, commitEvery != nil, label)
             var queries: [Query] = Self.queries + [.term("zzz"), .prefix("ab cd"), .term("ab cd")]
-            for lists in snapshot.segments.compactMap(\.championLists) {
-                for i in 0..<lists.terms.keyCount { queries.append(.term(String(decoding: lists.terms.key(i), as: UTF8.self))) }
-                for i in 0..<lists.prefixes.keyCount { queries.append(.prefix(String(decoding: lists.prefixes.key(i), as: UTF8.self))) }
+            for segment in snapshot.segments {
+                guard let all = segment.championLists?.allLists(in: segment) else { continue }
+                queries += all.terms.map { .term($0.0) } + all.prefixes.map { .prefix($0.0) }
             }
             var unplanned = 0, prefixesUnplanned = 0
             for query in queries {
@@ -273,9 +322,8 @@ final class ChampionListsTests: XCTestCase {
                         prefixesUnplanned += 1
                         XCTAssertEqual(snapshot.segments.count, 1, "\(label) \(query): a prefix over segments needs its plan")
                     } else if case .term(let text) = query {
-                        let key = Array(text.utf8)
                         XCTAssertTrue(snapshot.segments.allSatisfy { segment in
-                            key.withUnsafeBufferPointer { segment.championLists?.terms.find($0) } != nil
+                            segment.championLists?.list(text, prefix: false, in: segment) != nil
                         }, "\(label) \(query): planned unless every segment lists it")
                     }
                 }
@@ -287,7 +335,7 @@ final class ChampionListsTests: XCTestCase {
 
     /// A filter, a static boost field, a page larger than a list and a scoped query read the postings.
     func testOtherSearchesReadThePostings() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         let corpus = try makeCorpus(writer, documents: 3_000, seed: 6)
         let snapshot = try writer.commit()
         XCTAssertTrue(servedByLists(snapshot, .term("ab"), limit: 20))
@@ -302,8 +350,8 @@ final class ChampionListsTests: XCTestCase {
         for hit in scoped { XCTAssertNotNil(snapshot.explain(.scoped(.field(corpus.title), .term("ab")), hit.address)) }
     }
 
-    /// A durable store reopened builds the lists on another thread; searches meanwhile and after give the same
-    /// hits. A store opened with `championLists` off, and a writer with `buildsChampionLists` off, build none.
+    /// A durable store reopened has lists to fill, and its searches give the hits they gave before. A store
+    /// opened with `championLists` off, and a writer with `buildsChampionLists` off, have none.
     func testRestoredStoresAndWritersWithoutLists() throws {
         for withLists in [true, false] {
             let directory = makeStoreDirectory(self)
@@ -313,7 +361,6 @@ final class ChampionListsTests: XCTestCase {
             var before: [[SearchHit]] = []
             do {
                 let opened = try DurableStore.open(directory: directory, options: options)
-                opened.writer.inlineChampionListMinimum = 0
                 _ = try makeCorpus(opened.writer, documents: 2_500, seed: 11, commitEvery: 1_250)
                 let snapshot = try opened.writer.commit()
                 XCTAssertEqual(snapshot.segments.contains { $0.championLists != nil }, withLists)
@@ -323,25 +370,22 @@ final class ChampionListsTests: XCTestCase {
             }
             let reopened = try DurableStore.open(directory: directory, options: options)
             let snapshot = reopened.writer.snapshot
-            // Whether or not the lists are built yet (a prefix's scores agree to rounding either way).
+            XCTAssertEqual(snapshot.segments.contains { $0.championLists != nil }, withLists)
+            // Served from the lists when they are on (a prefix's scores agree to rounding).
             for (query, hits) in zip(Self.queries, before) {
                 var exact = true
                 if case .prefix = query { exact = false }
                 Self.assertSameHits(snapshot.search(query, limit: 20), hits, exact: exact, "reopened \(query)")
             }
             if withLists {
-                // Built in the background: wait for them (a few seconds at most in a debug build).
-                let deadline = Date().addingTimeInterval(60)
-                while snapshot.segments.contains(where: { $0.championLists == nil }), Date() < deadline { usleep(10_000) }
                 XCTAssertFalse(snapshot.segments.contains { $0.championLists == nil })
                 XCTAssertGreaterThan(compareAll(snapshot, "restored"), 0)
             } else {
-                usleep(200_000)
-                XCTAssertFalse(snapshot.segments.contains { $0.championLists != nil })
+                XCTAssertEqual(compareAll(snapshot, "restored without lists"), 0)
             }
             reopened.store.close()
         }
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         writer.buildsChampionLists = false
         _ = try makeCorpus(writer, documents: 1_500, seed: 12)
         let snapshot = try writer.commit()
@@ -352,7 +396,7 @@ final class ChampionListsTests: XCTestCase {
     /// A key with a frequency beyond a list's 16 bits in some document gets no list (its searches read the
     /// postings); the other keys still get theirs.
     func testFrequenciesBeyondSixteenBitsLeaveTheKeyOut() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         let body = try writer.registerField("body", .text(weight: 1))
         for i in 0..<(ChampionLists.minimumPostings + 100) {
             // Lengths vary, so the best "cd" documents are not tied with the first one left out.
@@ -361,10 +405,11 @@ final class ChampionListsTests: XCTestCase {
         }
         try writer.upsert(Document(id: "huge", values: [(body, .text(Array(repeating: "ab", count: 70_000).joined(separator: " ")))]))
         let snapshot = try writer.commit()
-        let lists = try XCTUnwrap(snapshot.segments[0].championLists)
-        XCTAssertNil(Array("ab".utf8).withUnsafeBufferPointer { lists.terms.find($0) })
-        XCTAssertNotNil(Array("cd".utf8).withUnsafeBufferPointer { lists.terms.find($0) })
-        XCTAssertNil(Array("ab".utf8).withUnsafeBufferPointer { lists.prefixes.find($0) })
+        let segment = snapshot.segments[0]
+        let lists = try XCTUnwrap(segment.championLists)
+        XCTAssertNil(lists.list("ab", prefix: false, in: segment))
+        XCTAssertNotNil(lists.list("cd", prefix: false, in: segment))
+        XCTAssertNil(lists.list("ab", prefix: true, in: segment))
         var off = SearchOptions(limit: 20)
         off.championLists = false
         XCTAssertEqual(snapshot.search(.term("ab"), limit: 20), snapshot.search(.term("ab"), options: off))
@@ -372,11 +417,11 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertTrue(servedByLists(snapshot, .term("cd"), limit: 20))
     }
 
-    /// Prefixes with the same terms (`libr`, `libra`, `librar`: every term with one starts with the next) share
-    /// one list; a prefix with fewer terms (`librari`) or that is itself a term (`library`) has its own, and
+    /// Prefixes with the same terms (`libr`, `libra`, `librar`: every term with one starts with the next) get
+    /// the same list; a prefix with fewer terms (`librari`) or that is itself a term (`library`) gets another, and
     /// every one of them answers as the full ranking does.
-    func testPrefixesWithTheSameTermsShareAList() throws {
-        let writer = IndexWriter.withInlineLists()
+    func testPrefixesWithTheSameTermsGetTheSameList() throws {
+        let writer = IndexWriter()
         let body = try writer.registerField("body", .text(weight: 1))
         var g = Generator(state: 14)
         let words = ["library", "libraries", "librarian", "librarians"]
@@ -385,43 +430,44 @@ final class ChampionListsTests: XCTestCase {
             try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
         }
         let snapshot = try writer.commit()
-        let lists = try XCTUnwrap(snapshot.segments[0].championLists).prefixes
-        func list(_ key: String) -> Int? { Array(key.utf8).withUnsafeBufferPointer { lists.find($0) } }
-        let shared = try XCTUnwrap(list("libr"))
-        XCTAssertEqual(list("libra"), shared)
-        XCTAssertEqual(list("librar"), shared)
-        XCTAssertEqual(list("li"), shared)
-        XCTAssertNotEqual(list("librari"), shared)
-        XCTAssertNotEqual(list("library"), shared)
-        XCTAssertNotEqual(list("library"), list("librari"))
+        let segment = snapshot.segments[0]
+        let lists = try XCTUnwrap(segment.championLists)
+        func entries(_ key: String) throws -> [UInt32] {
+            let list = try XCTUnwrap(lists.list(key, prefix: true, in: segment), key)
+            return list.docs.map { $0 } + list.masks + list.flags.map(UInt32.init) + list.tfs.map(UInt32.init) + [list.bound.bitPattern]
+        }
+        let shared = try entries("libr")
+        XCTAssertEqual(try entries("libra"), shared)
+        XCTAssertEqual(try entries("librar"), shared)
+        XCTAssertEqual(try entries("li"), shared)
+        XCTAssertNotEqual(try entries("librari"), shared)
+        XCTAssertNotEqual(try entries("library"), shared)
+        XCTAssertNotEqual(try entries("library"), try entries("librari"))
         for key in ["l", "li", "libr", "libra", "librar", "librari", "library", "librarian"] {
             var off = SearchOptions(limit: 20)
             off.championLists = false
             Self.assertSameHits(snapshot.search(.prefix(key), limit: 20), snapshot.search(.prefix(key), options: off),
                            exact: false, key)
         }
-        // The shared list answers for each of its keys (the others may tie at a page's end and read postings).
         for key in ["libr", "libra", "librar"] { XCTAssertTrue(servedByLists(snapshot, .prefix(key), limit: 20), key) }
     }
 
     /// Each list holds the documents a full ranking puts first, and its bound is the score of the next one.
     func testListsHoldTheBestDocuments() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 3_000, seed: 7)
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
-        let lists = try XCTUnwrap(segment.championLists)
+        let all = try XCTUnwrap(segment.championLists).allLists(in: segment)
         let k = ChampionLists.capacity
         var checked = 0
-        for (keyed, isPrefix) in [(lists.terms, false), (lists.prefixes, true)] {
-            for keyIndex in 0..<keyed.keyCount {
-                let key = String(decoding: keyed.key(keyIndex), as: UTF8.self)
+        for (keyed, isPrefix) in [(all.terms, false), (all.prefixes, true)] {
+            for (key, list) in keyed {
                 let query: Query = isPrefix ? .prefix(key) : .term(key)
                 var off = SearchOptions(limit: 2 * k + 1)
                 off.championLists = false
                 let full = snapshot.search(query, options: off)
-                let list = Int(keyed.keyList[keyIndex])
-                let listed = (Int(keyed.entryStart[list])..<Int(keyed.entryStart[list + 1])).map { Int(keyed.docs[$0]) }
+                let listed = list.docs.map { Int($0) }
                 let n = listed.count
                 // At least the capacity (or every match), more only to keep a tie at the end whole.
                 XCTAssertGreaterThanOrEqual(n, min(k, full.count), key)
@@ -434,7 +480,7 @@ final class ChampionListsTests: XCTestCase {
                 if n > k {
                     XCTAssertEqual(full[n - 1].score, full[k - 1].score, accuracy: tolerance * full[k - 1].score, "\(key): extended past a tie")
                 }
-                let bound = keyed.bound[list]
+                let bound = list.bound
                 if full.count > n {
                     XCTAssertEqual(bound * idf, full[n].score, accuracy: 1e-4 * max(1, full[n].score), key)
                     if full[n].score >= full[n - 1].score * (1 + tolerance) {
@@ -459,65 +505,83 @@ final class ChampionListsTests: XCTestCase {
 
     /// Lists ranked a few documents at a time (many windows) equal those ranked over the whole segment at once.
     func testWindowsDoNotChangeTheLists() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 3_000, seed: 13, deleteEvery: 5)
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
         let scope = try XCTUnwrap(ChampionLists.Scope(schema: snapshot.schema, parameters: snapshot.parameters))
-        let whole = try XCTUnwrap(ChampionLists.build(segment: segment, scope: scope))
+        let whole = ChampionLists(segment: segment, scope: scope).allLists(in: segment)
         for window in [1, 7, 64, 1_000] {
-            let windowed = try XCTUnwrap(ChampionLists.build(segment: segment, scope: scope, window: window))
+            let windowed = ChampionLists(segment: segment, scope: scope, window: window).allLists(in: segment)
             for (a, b) in [(whole.terms, windowed.terms), (whole.prefixes, windowed.prefixes)] {
-                XCTAssertEqual(a.keyBytes, b.keyBytes, "window \(window)")
-                XCTAssertEqual(a.keyList, b.keyList, "window \(window)")
-                XCTAssertEqual(a.entryStart, b.entryStart, "window \(window)")
-                XCTAssertEqual(a.docs, b.docs, "window \(window)")
-                XCTAssertEqual(a.masks, b.masks, "window \(window)")
-                XCTAssertEqual(a.flags, b.flags, "window \(window)")
-                XCTAssertEqual(a.tfs, b.tfs, "window \(window)")
-                XCTAssertEqual(a.norms, b.norms, "window \(window)")
-                XCTAssertEqual(a.docFreq, b.docFreq, "window \(window)")
-                XCTAssertEqual(a.bound, b.bound, "window \(window)")
+                XCTAssertEqual(a.map(\.0), b.map(\.0), "window \(window)")
+                for ((key, x), (_, y)) in zip(a, b) {
+                    XCTAssertEqual(x.docs, y.docs, "window \(window) \(key)")
+                    XCTAssertEqual(x.masks, y.masks, "window \(window) \(key)")
+                    XCTAssertEqual(x.flags, y.flags, "window \(window) \(key)")
+                    XCTAssertEqual(x.tfs, y.tfs, "window \(window) \(key)")
+                    XCTAssertEqual(x.norms, y.norms, "window \(window) \(key)")
+                    XCTAssertEqual(x.docFreq, y.docFreq, "window \(window) \(key)")
+                    XCTAssertEqual(x.bound, y.bound, "window \(window) \(key)")
+                }
             }
         }
-        XCTAssertGreaterThan(whole.terms.keyCount + whole.prefixes.keyCount, 20)
+        XCTAssertGreaterThan(whole.terms.count + whole.prefixes.count, 20)
     }
 
-    /// The prefixes `heavyPrefixes` finds are exactly those (ending on whole characters) whose terms' document
-    /// frequencies reach the minimum, multibyte characters included.
-    func testHeavyPrefixesEqualBruteForce() throws {
-        let writer = IndexWriter.withInlineLists()
-        let field = try writer.registerField("body", .text(weight: 1))
+    /// The keys that get a list are exactly those whose postings in the default fields (a prefix: over every term
+    /// that starts with it) reach `minimumPostings`, multibyte characters included; the list of a term holds its
+    /// document frequency per field, and a prefix's the largest of its terms'.
+    func testListedKeysAreThoseReachingTheMinimum() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 2, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
         var g = Generator(state: 8)
         let alphabet: [String] = ["a", "b", "λ", "日", "本", "é", "😀"]
         var words: [String] = []
-        for i in 0..<600 {
+        for i in 0..<2_400 {
             let word = (0..<(1 + g.int(4))).map { _ in g.pick(alphabet) }.joined()
             words.append(word)
-            try writer.upsert(Document(id: "d\(i)", values: [(field, .text((0..<(1 + g.int(5))).map { _ in g.pick(words) }.joined(separator: " ")))]))
+            func text() -> String { (0..<(1 + g.int(5))).map { _ in g.pick(words) }.joined(separator: " ") }
+            try writer.upsert(Document(id: "d\(i)", values: [(title, .text(text())), (body, .text(text()))]))
         }
         let snapshot = try writer.commit()
-        let dictionary = try XCTUnwrap(snapshot.segments[0].terms(field))
-        var sums = [UInt64](repeating: 0, count: dictionary.count + 1)
-        for i in 0..<dictionary.count { sums[i + 1] = sums[i] + UInt64(dictionary.docFreq[i]) }
-        let terms = (0..<dictionary.count).map { String(decoding: dictionary.bytes[Int(dictionary.offsets[$0])..<Int(dictionary.offsets[$0 + 1])], as: UTF8.self) }
-        for minimum: UInt64 in [1, 5, 40, 200] {
-            var found: [String] = []
-            ChampionLists.heavyPrefixes(dictionary, sums: sums, minimum: minimum) { found.append(String(decoding: $0, as: UTF8.self)) }
-            var expected: [String: UInt64] = [:]
-            for (index, term) in terms.enumerated() {
+        let segment = snapshot.segments[0]
+        let lists = try XCTUnwrap(segment.championLists)
+        // Brute force: every term's and every prefix's postings and largest document frequency, per field.
+        var termPostings: [String: [Int]] = [:], prefixPostings: [String: [Int]] = [:], prefixLargest: [String: [Int]] = [:]
+        for (position, field) in lists.scope.fields.enumerated() {
+            let dictionary = try XCTUnwrap(segment.terms(FieldID(rawValue: UInt16(field))))
+            for index in 0..<dictionary.count {
+                let term = String(decoding: dictionary.bytes[Int(dictionary.offsets[index])..<Int(dictionary.offsets[index + 1])], as: UTF8.self)
+                let df = Int(dictionary.docFreq[index])
+                termPostings[term, default: [0, 0]][position] += df
                 for length in 1...term.count {
-                    expected[String(term.prefix(length)), default: 0] += UInt64(dictionary.docFreq[index])
+                    let prefix = String(term.prefix(length))
+                    prefixPostings[prefix, default: [0, 0]][position] += df
+                    prefixLargest[prefix, default: [0, 0]][position] = max(prefixLargest[prefix, default: [0, 0]][position], df)
                 }
             }
-            XCTAssertEqual(Set(found), Set(expected.filter { $0.value >= minimum }.keys), "minimum \(minimum)")
-            XCTAssertEqual(found.count, Set(found).count, "each prefix once")
         }
+        var listed = 0
+        for (key, postings) in termPostings {
+            let list = lists.list(key, prefix: false, in: segment)
+            XCTAssertEqual(list != nil, postings.reduce(0, +) >= ChampionLists.minimumPostings, key)
+            if let list { XCTAssertEqual(list.docFreq.map(Int.init), postings, key); listed += 1 }
+        }
+        for (key, postings) in prefixPostings {
+            let list = lists.list(key, prefix: true, in: segment)
+            XCTAssertEqual(list != nil, postings.reduce(0, +) >= ChampionLists.minimumPostings, key)
+            if let list { XCTAssertEqual(list.docFreq.map(Int.init), prefixLargest[key], key); listed += 1 }
+        }
+        XCTAssertGreaterThan(listed, 10)
+        XCTAssertLessThan(listed, termPostings.count + prefixPostings.count, "every key listed: the minimum is not tested")
+        XCTAssertEqual(lists.keysSeen, termPostings.count + prefixPostings.count)
     }
 
     /// `stretch` bounds how much any length factor grows between the lists' averages and a snapshot's.
     func testStretchBoundsEveryLengthFactor() throws {
-        let writer = IndexWriter.withInlineLists()
+        let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 3_000, seed: 9)
         let snapshot = try writer.commit()
         let lists = try XCTUnwrap(snapshot.segments[0].championLists)
@@ -549,12 +613,28 @@ extension QueryPlan {
     }
 }
 
-extension IndexWriter {
-    /// A writer that builds every sealed or merged segment's champion lists before its commit returns, so tests
-    /// can inspect them at once.
-    static func withInlineLists() -> IndexWriter {
-        let writer = IndexWriter()
-        writer.inlineChampionListMinimum = 0
-        return writer
+extension ChampionLists {
+    /// `list(_:prefix:in:)` of a key given as text (tests).
+    func list(_ key: String, prefix: Bool, in segment: Segment) -> List? {
+        list(Array(key.utf8), prefix: prefix, in: segment)
+    }
+
+    /// Every term of `segment`'s default fields and every prefix of one (whole characters) that gets a list, with
+    /// its list, in key order (tests: building them all, the keys a search may find listed).
+    func allLists(in segment: Segment) -> (terms: [(String, List)], prefixes: [(String, List)]) {
+        var terms = Set<String>(), prefixes = Set<String>()
+        for field in scope.fields {
+            guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+            for index in 0..<dictionary.count {
+                let term = String(decoding: dictionary.bytes[Int(dictionary.offsets[index])..<Int(dictionary.offsets[index + 1])], as: UTF8.self)
+                terms.insert(term)
+                for length in 1...max(term.count, 1) { prefixes.insert(String(term.prefix(length))) }
+            }
+        }
+        func listed(_ keys: Set<String>, prefix: Bool) -> [(String, List)] {
+            keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                .compactMap { key in list(key, prefix: prefix, in: segment).map { (key, $0) } }
+        }
+        return (listed(terms, prefix: false), listed(prefixes, prefix: true))
     }
 }

@@ -321,8 +321,6 @@ final class EngineTests: XCTestCase {
     /// small new segment is walked on its own (its terms still found), a large one makes the next search rebuild.
     func testSnapshotVocabularyKeptWhileItCoversMostDocuments() throws {
         writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
-        // The memory figures below are read one after another: no champion-list build may finish in between.
-        writer.inlineChampionListMinimum = 0
         var next = 0
         func batch(_ count: Int, _ word: String) throws -> IndexSnapshot {
             for _ in 0..<count {
@@ -374,8 +372,6 @@ final class EngineTests: XCTestCase {
 
     func testChurnKeepsMemoryBounded() throws {
         writer.mergePolicy = MergePolicy(maxSegments: 4)
-        // Each figure counts its segments' champion lists, built before the commit returns.
-        writer.inlineChampionListMinimum = 0
         func corpus(_ round: Int) -> [Document] {
             (0..<300).map { i in doc("d\(i)", "item \(i) title \(i % 17)", "body words \(i % 13) more text here", domain: "dom.\(i % 5)", size: [Double(i)]) }
         }

@@ -290,7 +290,7 @@ private struct ContainerCore: ~Copyable {
         // A batch's merges run on another core while the next batch is analyzed; the container publishes each
         // one when it finishes (between writes), or the next commit installs it.
         writer.mergesInBackground = true
-        // Its ranked searches (`CSUserQuery`) rank a window of 116, more than a champion list holds: no segment
+        // Its ranked searches (`CSUserQuery`) rank every match, which no champion list answers: no segment
         // needs them.
         writer.buildsChampionLists = false
         // And a batch's text is analyzed on every core before its terms are interned in order.

@@ -28,18 +28,10 @@ public final class IndexWriter {
     /// A commit waits for a running merge only when the index already has `mergePolicy.maxSegments` segments
     /// (back-pressure), so a writer never stalls on merges it can afford to defer.
     public var mergesInBackground = false
-    /// Whether sealed, merged and loaded segments get champion lists (`ChampionLists`): ranked searches of a
-    /// lone term or prefix with a page of up to 32 read them. A writer whose searches never take that shape
-    /// (a `CSUserQuery` ranks a window of 116) saves their build time and memory.
+    /// Whether segments get champion lists (`ChampionLists`): ranked searches of a lone term or prefix with a
+    /// page of up to 32 read them, each key's built by the first such search. A writer whose searches never take
+    /// that shape (a `CSUserQuery` ranks every match) saves the lookups.
     public var buildsChampionLists = true
-    /// Segments a commit seals or merges with fewer documents than this get their champion lists on another
-    /// thread once the commit has published them, not during it: reindexing in batches of 1,000 otherwise spends
-    /// over a quarter of its instructions on them (the churn benchmark), while searching a small segment's postings
-    /// meanwhile costs little. Larger segments (a bulk load) get them before the commit returns, so the first
-    /// searches already read them. Background merges build them on the merge's thread whatever the size.
-    package var inlineChampionListMinimum = 32_768
-    /// Starts a champion-list build the writer leaves to another thread; tests substitute a starter they control.
-    package var startListBuild: @Sendable (@escaping @Sendable () -> Void) -> Void = Segment.startInBackground
     /// Starts a background merge's work; tests substitute a starter they control.
     package var startMerge: @Sendable (@escaping @Sendable () -> Void) -> Void = startLowPriorityThread
     /// The merges running in the background (nil: none).
@@ -267,7 +259,7 @@ public final class IndexWriter {
         try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments && pendingMerge?.isIdle != true)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
-            Self.buildDerived(segment, champions: championScope, inlineMinimum: inlineChampionListMinimum)
+            segment.buildPrefixPostings()
             let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
             idleBudget = overflow ? Int.max / 4 : min(idleBudget + credit, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -314,10 +306,9 @@ public final class IndexWriter {
 
     /// The writer's state as the next snapshot.
     private func publish() -> IndexSnapshot {
-        // Segments whose champion lists rank for another scope, or that have none yet (after a load, or sealed or
-        // merged under `inlineChampionListMinimum`), get them built in the background; matching ones are left alone.
+        // Champion lists for another scope, or none yet (a new or loaded segment), start over empty for this one.
         let champions = championScope
-        for segment in segments { segment.refreshChampionLists(scope: champions, start: startListBuild) }
+        for segment in segments { segment.refreshChampionLists(scope: champions) }
         generation += 1
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
@@ -331,14 +322,12 @@ public final class IndexWriter {
         guard !groups.isEmpty else { return }
         if mergesInBackground { return startInBackground(groups) }
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
-        install(groups: groups, merged: try Self.build(sources, champions: championScope, inlineMinimum: inlineChampionListMinimum),
-                sources: sources)
+        install(groups: groups, merged: try Self.build(sources), sources: sources)
     }
 
     /// Starts merging each group of segments into one on the merge thread (`pendingMerge`).
     private func startInBackground(_ groups: [[Int]], idle: Bool = false) {
-        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } }, idle: idle,
-                                   champions: championScope)
+        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } }, idle: idle)
         let finished = onMergeFinished
         startMerge {
             pending.run()
@@ -366,10 +355,8 @@ public final class IndexWriter {
     }
 
     /// The merged segments of `sources` (one per group; nil for a group with no live document).
-    /// Champion lists are built here for merged segments of at least `inlineMinimum` documents; `publish()` starts
-    /// the others' on another thread.
-    fileprivate static func build(_ sources: [[(Segment, Bitset)]], champions: ChampionLists.Scope?,
-                                  inlineMinimum: Int = 0) throws(EngineError) -> [Segment?] {
+    /// Their wide-prefix lists are built here (off the writer's thread when the merge runs in the background).
+    fileprivate static func build(_ sources: [[(Segment, Bitset)]]) throws(EngineError) -> [Segment?] {
         var merged: [Segment?] = []
         for group in sources {
             // Segments without deleted documents (a commit's batches, the common case) merge by streams.
@@ -382,16 +369,8 @@ public final class IndexWriter {
             for (segment, bits) in group { builder.append(segment: segment, live: bits) }
             merged.append(builder.isEmpty ? nil : try builder.seal())
         }
-        // Built here, off the writer's thread when the merge runs in the background.
-        for case let segment? in merged { buildDerived(segment, champions: champions, inlineMinimum: inlineMinimum) }
+        for case let segment? in merged { segment.buildPrefixPostings() }
         return merged
-    }
-
-    /// What a new segment (sealed or merged) gets before it is published: its wide-prefix lists, and its champion
-    /// lists when it has at least `inlineMinimum` documents (`publish()` starts the others' on another thread).
-    private static func buildDerived(_ segment: Segment, champions: ChampionLists.Scope?, inlineMinimum: Int) {
-        segment.buildPrefixPostings()
-        if segment.documentCount >= inlineMinimum { segment.buildChampionLists(scope: champions) }
     }
 
     /// Replaces each group's segments by its merged segment (appended after the segments no group consumed).
@@ -460,9 +439,8 @@ public final class IndexWriter {
         DispatchQueue.global(qos: .utility).async {
             for segment in segments { segment.buildPrefixPostings() }
         }
-        // And the champion lists, each on another thread.
         let champions = championScope
-        for segment in segments { segment.refreshChampionLists(scope: champions, start: startListBuild) }
+        for segment in segments { segment.refreshChampionLists(scope: champions) }
 
         self.segments = segments
         self.live = live
@@ -501,20 +479,17 @@ private final class PendingMerge: Sendable {
     let sources: [[(Segment, Bitset)]]
     /// Started by `mergeWhileIdle()` (commits never wait for it).
     let isIdle: Bool
-    /// What the merged segments' champion lists rank for (the writer's default fields when the merge started).
-    let champions: ChampionLists.Scope?
     private let result = Mutex<Result<[Segment?], EngineError>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(sources: [[(Segment, Bitset)]], idle: Bool, champions: ChampionLists.Scope?) {
+    init(sources: [[(Segment, Bitset)]], idle: Bool) {
         self.sources = sources
         isIdle = idle
-        self.champions = champions
     }
 
     func run() {
         let outcome = Result { () throws(EngineError) -> [Segment?] in
-            let merged = try IndexWriter.build(sources, champions: champions)
+            let merged = try IndexWriter.build(sources)
             // Typo-tolerant searches walked the sources' vocabularies: build the merged segment's here, off the
             // query path, so the first such search after the merge is published does not pay for it.
             for (group, segment) in zip(sources, merged) {

@@ -51,9 +51,9 @@ final class Segment: Sendable {
     private let prefixCache = Mutex<[Int: PrefixPostings?]>([:])
     /// The `LeadingKeys` of the latest field asked for: derived, built on first use.
     private let leadingKeysCache = Mutex<LeadingKeys?>(nil)
-    /// The champion lists of the default fields, once built, and the scope a background build is making them
-    /// for; queries never wait for them.
-    private let championCache = Mutex<(lists: ChampionLists?, building: ChampionLists.Scope?)>((nil, nil))
+    /// The champion lists of the default fields for the scope the writer last set (nil: none), each key's
+    /// built on first use.
+    private let championCache = Mutex<ChampionLists?>(nil)
 
     init(documentCount: Int, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8],
          skipLastDoc: [UInt32], skipDocOffset: [UInt32], skipPositionOffset: [UInt32], skipMaxTf: [UInt32],
@@ -161,50 +161,22 @@ final class Segment: Sendable {
         for field in fieldTerms.indices where fieldTerms[field] != nil { _ = prefixPostings(field: field) }
     }
 
-    /// The champion lists built so far (nil: none yet).
-    var championLists: ChampionLists? { championCache.withLock { $0.lists } }
+    /// The champion lists (nil: the writer wants none, or has not set their scope yet).
+    var championLists: ChampionLists? { championCache.withLock { $0 } }
 
-    /// Builds the champion lists of `scope` (after the prefix lists, which they read) unless they are there:
-    /// writers call it on the segments they seal or merge. Built outside the lock: a search meanwhile reads the
-    /// postings instead.
-    func buildChampionLists(scope: ChampionLists.Scope?) {
-        guard let scope, championCache.withLock({ $0.lists?.scope != scope }) else { return }
-        buildPrefixPostings()
-        guard let built = ChampionLists.build(segment: self, scope: scope) else { return }
-        championCache.withLock { $0.lists = built }
-    }
-
-    /// Makes the lists match `scope` without holding up the caller: lists for another scope (the default fields
-    /// or ranking parameters changed, or a store was loaded before its writer was configured) are dropped at
-    /// once and rebuilt on another thread; nil drops them. Writers call it on every segment when they publish.
-    func refreshChampionLists(scope: ChampionLists.Scope?,
-                              start: @Sendable (@escaping @Sendable () -> Void) -> Void = Segment.startInBackground) {
-        let starts = championCache.withLock { state -> Bool in
-            if state.lists?.scope == scope || (scope != nil && state.building == scope) { return false }
-            state.lists = nil
-            state.building = scope
-            return scope != nil
-        }
-        guard starts, let scope else { return }
-        start {
-            self.buildPrefixPostings()
-            let built = ChampionLists.build(segment: self, scope: scope)
-            self.championCache.withLock { state in
-                // Unless another scope was asked for meanwhile.
-                guard state.building == scope else { return }
-                state.lists = built
-                state.building = nil
-            }
+    /// Makes the lists rank for `scope`: lists for another scope (the default fields or ranking parameters
+    /// changed, or a store was loaded before its writer was configured) are dropped; nil drops them. Nothing is
+    /// built here: each key's list is built by the first search that asks for it. Writers call it on every
+    /// segment when they publish.
+    func refreshChampionLists(scope: ChampionLists.Scope?) {
+        championCache.withLock { lists in
+            guard lists?.scope != scope else { return }
+            lists = scope.map { ChampionLists(segment: self, scope: $0) }
         }
     }
 
-    /// Runs derived structures' builds on another thread (the default starter of `refreshChampionLists`).
-    static let startInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
-        DispatchQueue.global(qos: .utility).async(execute: work)
-    }
-
-    /// Bytes of the champion lists (0 before they are built).
-    var championMemoryBytes: Int { championCache.withLock { $0.lists?.memoryBytes ?? 0 } }
+    /// Bytes of the champion lists built so far.
+    var championMemoryBytes: Int { championCache.withLock { $0?.memoryBytes ?? 0 } }
 
     /// Bytes of the prefix lists built so far.
     var prefixMemoryBytes: Int {

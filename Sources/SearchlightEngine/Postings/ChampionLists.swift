@@ -1,3 +1,5 @@
+import Synchronization
+
 /// For each term and prefix with many postings in a segment's default fields, the documents that rank first for
 /// it alone: a ranked search for one word or one prefix reads these few documents instead of decoding thousands
 /// of postings ("champion lists": Manning, Raghavan and Schütze, *Introduction to Information Retrieval*, §7.1.3).
@@ -9,8 +11,12 @@
 /// When the snapshot holds other segments its field averages differ from this segment's, which changes any
 /// document's score by at most a factor (`stretch`), so no document left out scores above idf × stretch × bound.
 /// When the k-th hit beats that, the listed documents hold the exact top k; otherwise the search runs in full
-/// (`IndexSnapshot.championSearch`). Built with the prefix lists when a segment is sealed, merged or loaded;
-/// never written to disk.
+/// (`IndexSnapshot.championSearch`).
+///
+/// A key's list is built by the first ranked search that can use it (`list(_:prefix:in:)`), from the same postings
+/// that search would otherwise read, and kept for the segment's life; a key with fewer than `minimumPostings`
+/// postings is remembered as having none. Nothing is built while indexing, and only keys that are searched take
+/// memory. Never written to disk.
 final class ChampionLists: Sendable {
     /// What the lists rank for: the default fields (in the planner's scope order) with their weights and primary
     /// flags, and the ranking parameters. A snapshot whose scope differs does not use them.
@@ -36,26 +42,16 @@ final class ChampionLists: Sendable {
         }
     }
 
-    /// The lists of one kind of key (terms, or prefixes), keys sorted bytewise.
-    struct Lists: Sendable {
-        let keyBytes: [UInt8]
-        /// Start of key `i` in `keyBytes`; `keyOffsets[keyCount]` ends the last.
-        let keyOffsets: [UInt32]
-        /// The list of key `i`: keys with the same terms (`libr` and `libra` when every term with the first
-        /// starts with the second) share one.
-        let keyList: [UInt32]
-        /// Entries of list `i`: `entryStart[i]..<entryStart[i + 1]`, best first; its frequencies start at
-        /// `tfStart[i]` (one per bit of each entry's mask).
-        let entryStart: [UInt32]
-        let tfStart: [UInt32]
-        /// Per list: the score without idf of the best document left out; −∞ when every match is listed.
-        let bound: [Float]
-        /// Per list, one per scope position (`list × positions + position`): the document frequency a query plan
-        /// takes the idf from, in this segment. A term's own frequency in the field (0 when absent); for a prefix,
-        /// the largest of its terms' in the field. A lone key can then be scored without planning.
+    /// One key's list in one segment.
+    final class List: Sendable {
+        /// The score without idf of the best document left out; −∞ when every match is listed.
+        let bound: Float
+        /// One per scope position: the document frequency a query plan takes the idf from, in this segment. A
+        /// term's own frequency in the field (0 when absent); for a prefix, the largest of its terms' in the field.
+        /// A lone key can then be scored without planning.
         let docFreq: [UInt32]
-        /// Per entry: the document, the scope positions where it has the key (a bit each), its flags (bit 0: the
-        /// key starts a primary field, bit 1: it equals one).
+        /// Per entry, best first: the document, the scope positions where it has the key (a bit each), its flags
+        /// (bit 0: the key starts a primary field, bit 1: it equals one).
         let docs: [UInt32]
         let masks: [UInt32]
         let flags: [UInt8]
@@ -64,20 +60,18 @@ final class ChampionLists: Sendable {
         let tfs: [UInt16]
         let norms: [UInt8]
 
-        var keyCount: Int { keyList.count }
-
-        var memoryBytes: Int {
-            keyBytes.count + 4 * (keyOffsets.count + keyList.count + entryStart.count + tfStart.count + bound.count)
-                + 4 * (docFreq.count + docs.count + masks.count) + flags.count + 2 * tfs.count + norms.count
+        init(bound: Float, docFreq: [UInt32], docs: [UInt32], masks: [UInt32], flags: [UInt8], tfs: [UInt16],
+             norms: [UInt8]) {
+            self.bound = bound
+            self.docFreq = docFreq.compacted()
+            self.docs = docs.compacted()
+            self.masks = masks.compacted()
+            self.flags = flags.compacted()
+            self.tfs = tfs.compacted()
+            self.norms = norms.compacted()
         }
 
-        /// The list of `key`, if it has one.
-        func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-            SortedKeys.index(of: key, bytes: keyBytes, offsets: keyOffsets).map { Int(keyList[$0]) }
-        }
-
-        /// The key at `index` (in key order).
-        func key(_ index: Int) -> [UInt8] { Array(keyBytes[Int(keyOffsets[index])..<Int(keyOffsets[index + 1])]) }
+        var memoryBytes: Int { 4 + 4 * (docFreq.count + docs.count + masks.count) + flags.count + 2 * tfs.count + norms.count }
     }
 
     /// Documents kept per list (more when the last ones tie): a page of 20 with room for deletions.
@@ -88,21 +82,55 @@ final class ChampionLists: Sendable {
     static let maximumFields = 32
 
     let scope: Scope
-    /// Per scope position: the segment's average field length the lists were ranked with, and the longest value
+    /// Per scope position: the segment's average field length the lists are ranked with, and the longest value
     /// of the field in the segment (0: no document has the field).
     let averages: [Float]
     let longest: [Float]
-    let terms: Lists
-    let prefixes: Lists
+    /// Documents ranked at a time (tests vary it: the lists do not depend on it).
+    let window: Int
 
-    var memoryBytes: Int { terms.memoryBytes + prefixes.memoryBytes + 8 * averages.count }
+    /// The lists built so far by key (a nil entry: the key has none), and the bytes they hold.
+    private struct Built {
+        var terms: [[UInt8]: List?] = [:]
+        var prefixes: [[UInt8]: List?] = [:]
+        var bytes = 0
+    }
+    private let built = Mutex(Built())
 
-    private init(scope: Scope, averages: [Float], longest: [Float], terms: Lists, prefixes: Lists) {
+    /// The lists of `segment` for `scope`, none built yet.
+    init(segment: Segment, scope: Scope, window: Int = 1 << 16) {
         self.scope = scope
-        self.averages = averages
-        self.longest = longest
-        self.terms = terms
-        self.prefixes = prefixes
+        self.window = max(window, 1)
+        // As a snapshot of this segment alone computes them.
+        averages = scope.fields.map { field in
+            guard field < segment.lengthSum.count, field < segment.fieldDocCount.count else { return 1 }
+            return FieldNorm.averageLength(sum: segment.lengthSum[field], documents: UInt64(segment.fieldDocCount[field]))
+        }
+        longest = scope.fields.map { field in
+            guard field < segment.fieldDocCount.count, segment.fieldDocCount[field] > 0, field < segment.norms.count else { return 0 }
+            return FieldNorm.lengths[Int(segment.norms[field].max() ?? 0)]
+        }
+    }
+
+    /// Bytes of the lists built so far.
+    var memoryBytes: Int { built.withLock { $0.bytes } + 8 * averages.count }
+
+    /// Keys looked up so far, with a list or without (tests).
+    var keysSeen: Int { built.withLock { $0.terms.count + $0.prefixes.count } }
+
+    /// The list of `key` (a folded term, or a prefix when `prefix`) in `segment`, the segment these lists are of;
+    /// nil when the key has fewer than `minimumPostings` postings in the default fields or a frequency that does
+    /// not fit 16 bits. Built on first use, outside the lock: concurrent first uses may each build it, and the
+    /// first one kept is returned to all.
+    func list(_ key: [UInt8], prefix: Bool, in segment: Segment) -> List? {
+        if let known = built.withLock({ prefix ? $0.prefixes[key] : $0.terms[key] }) { return known }
+        let made = prefix ? prefixList(key, segment: segment) : termList(key, segment: segment)
+        return built.withLock { state -> List? in
+            if let known = prefix ? state.prefixes[key] : state.terms[key] { return known }
+            if prefix { state.prefixes[key] = .some(made) } else { state.terms[key] = .some(made) }
+            state.bytes += key.count + (made?.memoryBytes ?? 0)
+            return made
+        }
     }
 
     // MARK: Searching
@@ -125,38 +153,14 @@ final class ChampionLists: Sendable {
         return stretch
     }
 
-    /// The list of `key` among the prefixes' lists (`prefix`) or the terms', if it has one. These accessors read
-    /// `terms` and `prefixes` in place: a copy of a `Lists` retains and releases its thirteen arrays.
-    func find(_ key: UnsafeBufferPointer<UInt8>, prefix: Bool) -> Int? { prefix ? prefixes.find(key) : terms.find(key) }
-
-    /// `Lists.bound` of list `list`.
-    func bound(prefix: Bool, list: Int) -> Float { prefix ? prefixes.bound[list] : terms.bound[list] }
-
-    /// `Lists.docFreq` of list `list` at scope position `position`.
-    func docFreq(prefix: Bool, list: Int, position: Int) -> Int {
-        let at = list * scope.fields.count + position
-        return Int(prefix ? prefixes.docFreq[at] : terms.docFreq[at])
-    }
-
-    /// `collect` of list `list` among the prefixes' lists or the terms'.
-    func collect(prefix: Bool, list: Int, ordinal: Int, alive: Bitset, factors: [[Float]], idf: Float,
-                 into top: inout TopK) {
-        if prefix {
-            collect(prefixes, list, ordinal: ordinal, alive: alive, factors: factors, idf: idf, into: &top)
-        } else {
-            collect(terms, list, ordinal: ordinal, alive: alive, factors: factors, idf: idf, into: &top)
-        }
-    }
-
-    /// Scores the live documents of list `index` of `lists` in segment `ordinal` with the snapshot's length
-    /// factors (`factors`, by field) and `idf`, as a term group does, into `top`.
-    func collect(_ lists: Lists, _ index: Int, ordinal: Int, alive: Bitset, factors: [[Float]],
-                 idf: Float, into top: inout TopK) {
+    /// Scores the live documents of `list` in segment `ordinal` with the snapshot's length factors (`factors`, by
+    /// field) and `idf`, as a term group does, into `top`.
+    func collect(_ list: List, ordinal: Int, alive: Bitset, factors: [[Float]], idf: Float, into top: inout TopK) {
         let parameters = scope.parameters
-        var t = Int(lists.tfStart[index])
-        for entry in Int(lists.entryStart[index])..<Int(lists.entryStart[index + 1]) {
-            let doc = Int(lists.docs[entry])
-            var mask = lists.masks[entry]
+        var t = 0
+        for entry in list.docs.indices {
+            let doc = Int(list.docs[entry])
+            var mask = list.masks[entry]
             guard alive[doc] else {
                 t += mask.nonzeroBitCount
                 continue
@@ -166,10 +170,10 @@ final class ChampionLists: Sendable {
             while mask != 0 {
                 let position = mask.trailingZeroBitCount
                 mask &= mask - 1
-                weighted += Float(lists.tfs[t]) * factors[scope.fields[position]][Int(lists.norms[t])]
+                weighted += Float(list.tfs[t]) * factors[scope.fields[position]][Int(list.norms[t])]
                 t += 1
             }
-            let flags = lists.flags[entry]
+            let flags = list.flags[entry]
             let score = MaterializedGroupIterator.score(weighted, boost: 1, idf: idf, parameters: parameters,
                                                         startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0)
             top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)), score: score))
@@ -178,171 +182,173 @@ final class ChampionLists: Sendable {
 
     // MARK: Building
 
-    /// The lists of `segment` for `scope` (nil when the segment is empty), ranked `window` documents at a time
-    /// (tests vary it: the lists do not depend on it).
-    static func build(segment: Segment, scope: Scope, window: Int = 1 << 16) -> ChampionLists? {
-        let documents = segment.documentCount
-        guard documents > 0 else { return nil }
-        let b = scope.parameters.b
-        // As a snapshot of this segment alone computes them.
-        let averages: [Float] = scope.fields.map { field in
-            guard field < segment.lengthSum.count, field < segment.fieldDocCount.count else { return 1 }
-            return FieldNorm.averageLength(sum: segment.lengthSum[field], documents: UInt64(segment.fieldDocCount[field]))
-        }
-        let longest: [Float] = scope.fields.map { field in
-            guard field < segment.fieldDocCount.count, segment.fieldDocCount[field] > 0, field < segment.norms.count else { return 0 }
-            return FieldNorm.lengths[Int(segment.norms[field].max() ?? 0)]
-        }
-        let factors: [[Float]] = zip(scope.weights, averages).map { weight, average in
-            FieldNorm.lengthFactors(weight: weight, average: average, b: b)
-        }
-        let dictionaries = scope.fields.map { segment.terms(FieldID(rawValue: UInt16($0))) }
-        // A key whose postings reach the minimum over the fields reaches its share of it in one of them.
-        let share = UInt64((minimumPostings + scope.fields.count - 1) / scope.fields.count)
-        var builder = Builder(segment: segment, scope: scope, factors: factors, window: max(window, 1))
-
-        // Terms.
-        var termKeys = Set<[UInt8]>()
-        for case let dictionary? in dictionaries {
-            for index in 0..<dictionary.count where UInt64(dictionary.docFreq[index]) >= share {
-                termKeys.insert(Array(dictionary.bytes[Int(dictionary.offsets[index])..<Int(dictionary.offsets[index + 1])]))
+    /// The list of term `key`: its postings in each default field.
+    private func termList(_ key: [UInt8], segment: Segment) -> List? {
+        var found: [(Int, QueryPlanner.FoundTerm)] = []
+        var docFreq = [UInt32](repeating: 0, count: scope.fields.count)
+        var postings = 0
+        key.withUnsafeBufferPointer { key in
+            for (position, field) in scope.fields.enumerated() {
+                guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))),
+                      let index = dictionary.find(key) else { continue }
+                found.append((position, .init(field: field, terms: dictionary, index: index, isExact: true)))
+                docFreq[position] = dictionary.docFreq[index]
+                postings += Int(dictionary.docFreq[index])
             }
         }
-        let terms = builder.lists(termKeys.sorted { $0.lexicographicallyPrecedes($1) }) { key in
-            var found: [(Int, QueryPlanner.FoundTerm)] = []
-            var docFreq = [UInt32](repeating: 0, count: dictionaries.count)
-            key.withUnsafeBufferPointer { key in
-                for (position, dictionary) in dictionaries.enumerated() {
-                    guard let dictionary, let index = dictionary.find(key) else { continue }
-                    found.append((position, .init(field: scope.fields[position], terms: dictionary, index: index, isExact: true)))
-                    docFreq[position] = dictionary.docFreq[index]
-                }
-            }
-            return (found, nil, docFreq)
-        }
-
-        // Prefixes: each field's heavy prefixes are candidates; each is read as a prefix query reads it.
-        var prefixKeys = Set<[UInt8]>()
-        var cumulative: [[UInt64]] = []
-        for dictionary in dictionaries {
-            guard let dictionary else {
-                cumulative.append([])
-                continue
-            }
-            let sums = Self.cumulativeFrequencies(dictionary)
-            Self.heavyPrefixes(dictionary, sums: sums, minimum: share) { prefixKeys.insert($0) }
-            cumulative.append(sums)
-        }
-        let prefixes = builder.lists(prefixKeys.sorted { $0.lexicographicallyPrecedes($1) }) { key in
-            var found: [(Int, QueryPlanner.FoundTerm)] = []
-            var docFreq = [UInt32](repeating: 0, count: dictionaries.count)
-            // The terms' ranges per field; nil when the prefix is itself a term (its list is its own).
-            var signature: [Int]? = []
-            key.withUnsafeBufferPointer { key in
-                for (position, dictionary) in dictionaries.enumerated() {
-                    guard let dictionary else { continue }
-                    let range = dictionary.prefixRange(key)
-                    guard !range.isEmpty else { continue }
-                    let field = scope.fields[position]
-                    let (place, largest) = QueryPlanner.prefixPlace(key, range: range, terms: dictionary, segment: segment,
-                                                                    field: field)
-                    docFreq[position] = UInt32(largest)
-                    switch place {
-                    case .list(_, let exact) where exact >= 0, .terms(_, let exact) where exact >= 0: signature = nil
-                    default: signature?.append(contentsOf: [position, range.lowerBound, range.upperBound])
-                    }
-                    for term in QueryPlanner.foundTerms(place, field: field, terms: dictionary, segment: segment) {
-                        found.append((position, term))
-                    }
-                }
-            }
-            return (found, signature, docFreq)
-        } postings: { key in
-            // Every term's postings, as a prefix expanded into its terms reads them.
-            var total: UInt64 = 0
-            key.withUnsafeBufferPointer { key in
-                for (position, dictionary) in dictionaries.enumerated() {
-                    guard let dictionary else { continue }
-                    let range = dictionary.prefixRange(key)
-                    total += cumulative[position][range.upperBound] - cumulative[position][range.lowerBound]
-                }
-            }
-            return total
-        }
-        builder.release()
-        return ChampionLists(scope: scope, averages: averages, longest: longest, terms: terms, prefixes: prefixes)
+        guard postings >= Self.minimumPostings else { return nil }
+        return make(found, docFreq: docFreq, segment: segment)
     }
 
-    /// `sums[i]`: the document frequencies of the dictionary's first `i` terms added up.
-    private static func cumulativeFrequencies(_ dictionary: FieldTerms) -> [UInt64] {
-        var sums = [UInt64](repeating: 0, count: dictionary.count + 1)
-        for index in 0..<dictionary.count { sums[index + 1] = sums[index] + UInt64(dictionary.docFreq[index]) }
-        return sums
+    /// The list of prefix `key`, read as a prefix query reads it: the key itself when a term, and a wide prefix's
+    /// precomputed list or else each longer term. Its postings are counted over every term that starts with it.
+    private func prefixList(_ key: [UInt8], segment: Segment) -> List? {
+        var ranges: [(position: Int, field: Int, dictionary: FieldTerms, range: Range<Int>)] = []
+        var postings = 0
+        key.withUnsafeBufferPointer { key in
+            for (position, field) in scope.fields.enumerated() {
+                guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                let range = dictionary.prefixRange(key)
+                guard !range.isEmpty else { continue }
+                ranges.append((position, field, dictionary, range))
+                // Counted before the terms are gathered, up to the minimum: most keys fall short.
+                var index = range.lowerBound
+                while index < range.upperBound, postings < Self.minimumPostings {
+                    postings += Int(dictionary.docFreq[index])
+                    index += 1
+                }
+            }
+        }
+        guard postings >= Self.minimumPostings else { return nil }
+        var found: [(Int, QueryPlanner.FoundTerm)] = []
+        var docFreq = [UInt32](repeating: 0, count: scope.fields.count)
+        key.withUnsafeBufferPointer { key in
+            for (position, field, dictionary, range) in ranges {
+                let (place, largest) = QueryPlanner.prefixPlace(key, range: range, terms: dictionary, segment: segment,
+                                                                field: field)
+                docFreq[position] = UInt32(largest)
+                for term in QueryPlanner.foundTerms(place, field: field, terms: dictionary, segment: segment) {
+                    found.append((position, term))
+                }
+            }
+        }
+        return make(found, docFreq: docFreq, segment: segment)
     }
 
-    /// Calls `body` with every prefix (ending on a whole character) of the dictionary's terms whose terms' document
-    /// frequencies add up to `minimum` or more. One pass in term order: the prefixes of the current term are a
-    /// stack, each closed (its terms counted) when a term no longer starts with it.
-    static func heavyPrefixes(_ dictionary: FieldTerms, sums: [UInt64], minimum: UInt64, _ body: ([UInt8]) -> Void) {
-        var open: [(length: Int, start: Int)] = []
-        dictionary.bytes.withUnsafeBufferPointer { bytes in
-            var previous = 0..<0
-            func close(downTo length: Int, at end: Int) {
-                while let top = open.last, top.length > length {
-                    open.removeLast()
-                    if sums[end] - sums[top.start] >= minimum {
-                        body(Array(bytes[previous.lowerBound..<(previous.lowerBound + top.length)]))
-                    }
-                }
+    /// The list of the documents that rank first for `terms` (with their scope positions); nil when a frequency
+    /// does not fit the list's 16 bits.
+    private func make(_ terms: [(Int, QueryPlanner.FoundTerm)], docFreq: [UInt32], segment: Segment) -> List? {
+        // Per scope position, the length factors of the 256 norm codes under `averages`, one table after another.
+        var factorTable: [Float] = []
+        for (weight, average) in zip(scope.weights, averages) {
+            factorTable += FieldNorm.lengthFactors(weight: weight, average: average, b: scope.parameters.b)
+        }
+        guard let best = Ranking.withScratch(stride: Ranking.stride(positions: scope.fields.count),
+                                             records: min(segment.documentCount, window), {
+            Ranking(segment: segment, scope: scope, factorTable: factorTable, window: window, scratch: $0).rank(terms)
+        }) else { return nil }
+        var docs: [UInt32] = [], masks: [UInt32] = [], flags: [UInt8] = [], tfs: [UInt16] = [], norms: [UInt8] = []
+        let columns = scope.fields.map { Self.normColumn(segment, field: $0) }
+        for entry in best.entries {
+            var mask: UInt32 = 0
+            for (position, tf) in entry.frequencies.enumerated() where tf > 0 {
+                mask |= 1 << UInt32(position)
+                tfs.append(tf)
+                norms.append(columns[position][entry.doc])
             }
-            for index in 0..<dictionary.count {
-                let term = Int(dictionary.offsets[index])..<Int(dictionary.offsets[index + 1])
-                var common = 0
-                let limit = min(term.count, previous.count)
-                while common < limit, bytes[term.lowerBound + common] == bytes[previous.lowerBound + common] { common += 1 }
-                close(downTo: common, at: index)
-                var length = common + 1
-                while length <= term.count {
-                    // Whole characters only: the byte after the prefix does not continue a UTF-8 sequence.
-                    if length == term.count || bytes[term.lowerBound + length] & 0xC0 != 0x80 { open.append((length, index)) }
-                    length += 1
-                }
-                previous = term
+            docs.append(UInt32(entry.doc))
+            masks.append(mask)
+            flags.append(entry.flags)
+        }
+        return List(bound: best.bound, docFreq: docFreq, docs: docs, masks: masks, flags: flags, tfs: tfs, norms: norms)
+    }
+
+    /// `field`'s norm codes in `segment`, one per document (0 where the column stops short, as for a field added
+    /// after the documents).
+    static func normColumn(_ segment: Segment, field: Int) -> [UInt8] {
+        let column = field < segment.norms.count ? segment.norms[field] : []
+        if column.count >= segment.documentCount { return column }
+        return column + [UInt8](repeating: 0, count: segment.documentCount - column.count)
+    }
+
+    /// The records a ranking accumulates into, kept between builds (a build needs up to a window of them, about
+    /// 1.5 MB, which a fresh allocation would also have to clear). A record is the current window's only when it
+    /// carries the window's stamp, and stamps only grow, so a reused scratch needs no clearing.
+    final class Scratch: @unchecked Sendable {
+        // `@unchecked Sendable` is sound: a scratch is used by one build at a time (taken out of the pool).
+        let stride: Int
+        let capacity: Int
+        let records: UnsafeMutableRawPointer
+        let touched: UnsafeMutablePointer<UInt32>
+        /// The last window's stamp (0: none yet).
+        var stamp: UInt32 = 0
+
+        init(stride: Int, capacity: Int) {
+            self.stride = stride
+            self.capacity = max(capacity, 1)
+            records = .allocate(byteCount: stride * self.capacity, alignment: 8)
+            records.initializeMemory(as: UInt8.self, repeating: 0, count: stride * self.capacity)
+            touched = .allocate(capacity: self.capacity)
+        }
+
+        deinit {
+            records.deallocate()
+            touched.deallocate()
+        }
+
+        /// The stamp of a new window. On wrapping around, the records are cleared: none may carry it already.
+        func nextStamp() -> UInt32 {
+            stamp &+= 1
+            if stamp == 0 {
+                records.initializeMemory(as: UInt8.self, repeating: 0, count: stride * capacity)
+                stamp = 1
             }
-            close(downTo: 0, at: dictionary.count)
+            return stamp
         }
     }
 
-    /// Accumulates one key's postings at a time over the segment, a window of documents at a time, and keeps its
-    /// best documents.
+    /// Accumulates one key's postings over the segment, a window of documents at a time, and keeps its best
+    /// documents.
     ///
-    /// Each document of the window has one record (weighted frequency, the key and window it was last touched
-    /// for, primary flags, and a frequency per scope position), so a posting touches one cache line, and a record
+    /// Each document of the window has one record (weighted frequency, the window it was last touched for,
+    /// primary flags, and a frequency per scope position), so a posting touches one cache line, and a record
     /// left by an earlier window is reset when first touched for the next one: no pass clears the records.
-    private struct Builder {
+    private struct Ranking {
         let segment: Segment
         let scope: Scope
-        /// `stride` bytes per document of a window: weight (Float) at 0, stamp (UInt32) at 4, flags at 8, then a
-        /// UInt16 frequency per scope position from 10.
-        let records: UnsafeMutableRawPointer
-        let stride: Int
-        /// The current window's number (over all keys): a record with another stamp holds nothing of it.
-        var stamp: UInt32 = 0
-        /// The documents the current window touched (relative to its start).
-        let touched: UnsafeMutablePointer<UInt32>
+        let factorTable: [Float]
+        let window: Int
+        let scratch: Scratch
 
         static let frequencyOffset = 10
-        /// Documents per window (by default 65,536: records of a few fields, about 1 MB).
-        let window: Int
-        /// The flags and per-position frequencies (at `keptFrequencies[offset...]`) of the documents that entered
-        /// the heap, by document.
-        var kept: [Int: (flags: UInt8, offset: Int)] = [:]
-        var keptFrequencies: [UInt16] = []
-        /// Cursors for the terms of a key (as many as the widest key so far).
-        var cursors: [PostingCursor] = []
-        /// Each scope position's norms (`documentCount` bytes) and length factors (256), one after another.
-        let norms: UnsafeMutablePointer<UInt8>
-        let factorTable: UnsafeMutablePointer<Float>
+
+        /// Bytes per record: weight (Float) at 0, stamp (UInt32) at 4, flags at 8, then a UInt16 frequency per
+        /// scope position from 10, rounded up to 8.
+        static func stride(positions: Int) -> Int { (frequencyOffset + 2 * positions + 7) & ~7 }
+
+        /// Idle scratches (at most `poolLimit`).
+        private static let pool = Mutex<[Scratch]>([])
+        static let poolLimit = 4
+
+        /// Calls `body` with a scratch of at least `records` records of `stride` bytes, taken from the pool or made.
+        static func withScratch<R>(stride: Int, records: Int, _ body: (Scratch) -> R) -> R {
+            let wanted = max(records, 1)
+            let taken = pool.withLock { idle -> Scratch? in
+                guard let index = idle.lastIndex(where: { $0.stride == stride && $0.capacity >= wanted }) else { return nil }
+                return idle.remove(at: index)
+            }
+            let scratch = taken ?? Scratch(stride: stride, capacity: wanted)
+            let result = body(scratch)
+            pool.withLock { idle in
+                if idle.count < poolLimit {
+                    idle.append(scratch)
+                } else if let smallest = idle.indices.min(by: { idle[$0].capacity < idle[$1].capacity }),
+                          idle[smallest].capacity < scratch.capacity {
+                    idle[smallest] = scratch
+                }
+            }
+            return result
+        }
 
         /// One term's postings (or a prefix list's), read a window at a time.
         struct Stream {
@@ -353,18 +359,17 @@ final class ChampionLists: Sendable {
             var offset = 0
             var remaining = 0
 
-            /// A term's stream reads with `cursor` (repositioned to it); a list's needs none.
-            init(_ term: QueryPlanner.FoundTerm, cursor: PostingCursor?) {
+            /// A term's stream reads with a cursor of its own; a list's needs none.
+            init(_ term: QueryPlanner.FoundTerm, segment: Segment) {
                 if let lists = term.prefixes {
-                    self.cursor = nil
+                    cursor = nil
                     list = lists
                     remaining = Int(lists.postingCount[term.index])
                     offset = remaining > 0 ? Int(lists.blockOffset[Int(lists.firstBlock[term.index])]) : 0
                     doc = 0
                     return
                 }
-                let cursor = cursor!
-                cursor.position(terms: term.terms, index: term.index, field: term.field)
+                let cursor = PostingCursor(segment: segment, terms: term.terms, index: term.index, field: term.field)
                 self.cursor = cursor
                 list = nil
                 doc = cursor.next()
@@ -399,97 +404,6 @@ final class ChampionLists: Sendable {
             }
         }
 
-        init(segment: Segment, scope: Scope, factors: [[Float]], window: Int) {
-            self.window = window
-            self.segment = segment
-            self.scope = scope
-            // Flat copies: the per-posting path reads them through raw pointers, with no array kept alive per
-            // term and window.
-            let documents = segment.documentCount
-            norms = .allocate(capacity: max(documents * scope.fields.count, 1))
-            norms.initialize(repeating: 0, count: max(documents * scope.fields.count, 1))
-            for (position, field) in scope.fields.enumerated() where field < segment.norms.count {
-                let column = segment.norms[field]
-                for doc in 0..<min(documents, column.count) { norms[position * documents + doc] = column[doc] }
-            }
-            factorTable = .allocate(capacity: 256 * max(scope.fields.count, 1))
-            for position in scope.fields.indices {
-                for code in 0..<256 { factorTable[position * 256 + code] = factors[position][code] }
-            }
-            stride = (Self.frequencyOffset + 2 * scope.fields.count + 7) & ~7
-            let count = max(min(segment.documentCount, window), 1)
-            records = .allocate(byteCount: stride * count, alignment: 8)
-            records.initializeMemory(as: UInt8.self, repeating: 0, count: stride * count)
-            touched = .allocate(capacity: count)
-        }
-
-        func release() {
-            records.deallocate()
-            touched.deallocate()
-            norms.deallocate()
-            factorTable.deallocate()
-        }
-
-        /// The lists of `keys` (sorted), each read from the terms `found` gives (with their scope positions, a
-        /// signature: keys whose terms are the same have equal ones, nil when not known; and the key's document
-        /// frequency per scope position, as `Lists.docFreq` keeps it); only keys whose `postings` reach the minimum
-        /// get one.
-        mutating func lists(_ keys: [[UInt8]], found: ([UInt8]) -> ([(Int, QueryPlanner.FoundTerm)], [Int]?, [UInt32]),
-                            postings: (([UInt8]) -> UInt64)? = nil) -> Lists {
-            var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0], keyList: [UInt32] = []
-            var entryStart: [UInt32] = [0], tfStart: [UInt32] = [0]
-            var bound: [Float] = [], listDocFreq: [UInt32] = [], docs: [UInt32] = [], masks: [UInt32] = []
-            var entryFlags: [UInt8] = [], tfs: [UInt16] = [], entryNorms: [UInt8] = []
-            let documents = segment.documentCount
-            var previous: [Int]? = nil
-            for key in keys {
-                // Counted before the terms are gathered when `postings` can: most candidates fall short.
-                if let postings, postings(key) < UInt64(minimumPostings) {
-                    previous = nil
-                    continue
-                }
-                let (terms, signature, docFreq) = found(key)
-                guard postings != nil || terms.reduce(0, { $0 + UInt64($1.1.postings) }) >= UInt64(minimumPostings) else {
-                    previous = nil
-                    continue
-                }
-                // A prefix with the same terms as the key before (its single longer prefix, in key order) shares
-                // that key's list.
-                if let signature, signature == previous {
-                    keyBytes += key
-                    keyOffsets.append(UInt32(keyBytes.count))
-                    keyList.append(keyList[keyList.count - 1])
-                    continue
-                }
-                previous = nil
-                guard let best = rank(terms) else { continue }
-                previous = signature
-                keyBytes += key
-                keyOffsets.append(UInt32(keyBytes.count))
-                keyList.append(UInt32(bound.count))
-                bound.append(best.bound)
-                listDocFreq += docFreq
-                for entry in best.entries {
-                    var mask: UInt32 = 0
-                    for (position, tf) in entry.frequencies.enumerated() where tf > 0 {
-                        mask |= 1 << UInt32(position)
-                        tfs.append(tf)
-                        entryNorms.append(norms[position * documents + entry.doc])
-                    }
-                    docs.append(UInt32(entry.doc))
-                    masks.append(mask)
-                    entryFlags.append(entry.flags)
-                }
-                entryStart.append(UInt32(docs.count))
-                tfStart.append(UInt32(tfs.count))
-            }
-            return Lists(keyBytes: keyBytes.compacted(), keyOffsets: keyOffsets.compacted(), keyList: keyList.compacted(),
-                         entryStart: entryStart.compacted(),
-                         tfStart: tfStart.compacted(), bound: bound.compacted(), docFreq: listDocFreq.compacted(),
-                         docs: docs.compacted(), masks: masks.compacted(), flags: entryFlags.compacted(),
-                         tfs: tfs.compacted(), norms: entryNorms.compacted())
-        }
-
         /// Accumulates `terms` (scored as `MaterializedGroupIterator` scores them) and returns the best
         /// `capacity` documents, best first, with the score of the next one (−∞: none); nil when a frequency
         /// does not fit the list's 16 bits.
@@ -498,52 +412,56 @@ final class ChampionLists: Sendable {
         /// window: the records of a window stay in cache, where records for the whole segment (16 MB at a
         /// million documents) made nearly every posting a cache miss. A document's contributions still add up in
         /// term order.
-        private mutating func rank(_ terms: [(Int, QueryPlanner.FoundTerm)])
+        func rank(_ terms: [(Int, QueryPlanner.FoundTerm)])
             -> (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16])], bound: Float)? {
             var overflow = false
             let documents = segment.documentCount
-            let records = self.records, stride = self.stride, touched = self.touched
-            // One cursor per term, reused from key to key (a cursor holds a block's buffers).
-            while cursors.count < terms.count { cursors.append(PostingCursor(segment: segment)) }
-            var streams = terms.enumerated().map { number, term in
-                Stream(term.1, cursor: term.1.prefixes == nil ? cursors[number] : nil)
-            }
+            let records = scratch.records, stride = scratch.stride, touched = scratch.touched
+            let columns = scope.fields.map { ChampionLists.normColumn(segment, field: $0) }
+            var streams = terms.map { Stream($0.1, segment: segment) }
+            // The flags and per-position frequencies (at `keptFrequencies[offset...]`) of the documents that
+            // entered the heap, by document.
+            var kept: [Int: (flags: UInt8, offset: Int)] = [:]
+            var keptFrequencies: [UInt16] = []
             var top = TopK(k: 2 * capacity + 1)
             var windowStart = 0
             while windowStart < documents {
                 let windowEnd = min(windowStart + window, documents)
-                stamp &+= 1
-                let stamp = self.stamp
+                let stamp = scratch.nextStamp()
                 var touchedCount = 0
                 for (number, (position, term)) in terms.enumerated() {
                     let primary = scope.primary[position]
                     // A term (not a list) that is the key itself can equal the field.
                     let canEqual = term.isExact && term.prefixes == nil
                     let frequencyAt = Self.frequencyOffset + 2 * position
-                    let norms = self.norms + position * documents, factor = factorTable + position * 256
-                    // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
-                    streams[number].read(upTo: windowEnd, starts: primary) { doc, tf, starts in
-                        let norm = Int(norms[doc])
-                        let termFlags: UInt8 = starts ? (canEqual && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1) : 0
-                        let record = records + (doc - windowStart) * stride
-                        if record.load(fromByteOffset: 4, as: UInt32.self) != stamp {
-                            // First posting of this window here: the record still holds an earlier one's. Weight
-                            // 0 and the stamp, then zeroes (the stride is a multiple of 8).
-                            record.storeBytes(of: UInt64(stamp) << 32, as: UInt64.self)
-                            var offset = 8
-                            while offset < stride {
-                                record.storeBytes(of: 0 as UInt64, toByteOffset: offset, as: UInt64.self)
-                                offset += 8
+                    columns[position].withUnsafeBufferPointer { norms in
+                        factorTable.withUnsafeBufferPointer { table in
+                            let factor = table.baseAddress! + position * 256
+                            // One posting: the weight and flags `MaterializedGroupIterator.forEachPosting` gives it.
+                            streams[number].read(upTo: windowEnd, starts: primary) { doc, tf, starts in
+                                let norm = Int(norms[doc])
+                                let termFlags: UInt8 = starts ? (canEqual && Int(FieldNorm.lengths[norm]) == 1 ? 3 : 1) : 0
+                                let record = records + (doc - windowStart) * stride
+                                if record.load(fromByteOffset: 4, as: UInt32.self) != stamp {
+                                    // First posting of this window here: the record still holds an earlier one's.
+                                    // Weight 0 and the stamp, then zeroes (the stride is a multiple of 8).
+                                    record.storeBytes(of: UInt64(stamp) << 32, as: UInt64.self)
+                                    var offset = 8
+                                    while offset < stride {
+                                        record.storeBytes(of: 0 as UInt64, toByteOffset: offset, as: UInt64.self)
+                                        offset += 8
+                                    }
+                                    touched[touchedCount] = UInt32(truncatingIfNeeded: doc - windowStart)
+                                    touchedCount += 1
+                                }
+                                record.storeBytes(of: record.load(as: Float.self) + Float(tf) * factor[norm], as: Float.self)
+                                record.storeBytes(of: record.load(fromByteOffset: 8, as: UInt8.self) | termFlags,
+                                                  toByteOffset: 8, as: UInt8.self)
+                                let sum = UInt32(record.load(fromByteOffset: frequencyAt, as: UInt16.self)) &+ tf
+                                if sum > UInt32(UInt16.max) { overflow = true }
+                                record.storeBytes(of: UInt16(truncatingIfNeeded: sum), toByteOffset: frequencyAt, as: UInt16.self)
                             }
-                            touched[touchedCount] = UInt32(truncatingIfNeeded: doc - windowStart)
-                            touchedCount += 1
                         }
-                        record.storeBytes(of: record.load(as: Float.self) + Float(tf) * factor[norm], as: Float.self)
-                        record.storeBytes(of: record.load(fromByteOffset: 8, as: UInt8.self) | termFlags,
-                                          toByteOffset: 8, as: UInt8.self)
-                        let sum = UInt32(record.load(fromByteOffset: frequencyAt, as: UInt16.self)) &+ tf
-                        if sum > UInt32(UInt16.max) { overflow = true }
-                        record.storeBytes(of: UInt16(truncatingIfNeeded: sum), toByteOffset: frequencyAt, as: UInt16.self)
                     }
                 }
                 for k in 0..<touchedCount {
@@ -563,10 +481,6 @@ final class ChampionLists: Sendable {
                     }
                 }
                 windowStart = windowEnd
-            }
-            defer {
-                kept.removeAll(keepingCapacity: true)
-                keptFrequencies.removeAll(keepingCapacity: true)
             }
             guard !overflow else { return nil }
             let best = top.sorted()

@@ -29,10 +29,10 @@ extension IndexSnapshot {
         default:
             return nil
         }
-        // Each segment's list of the key, where it has one.
-        let found = segments.map { segment -> (lists: ChampionLists, index: Int)? in
+        // Each segment's list of the key, where it has one (built now if this is the first search for it).
+        let found = segments.map { segment -> (lists: ChampionLists, list: ChampionLists.List)? in
             guard let lists = segment.championLists, lists.scope == scope else { return nil }
-            return key.withUnsafeBufferPointer { lists.find($0, prefix: isPrefix) }.map { (lists, $0) }
+            return lists.list(key, prefix: isPrefix, in: segment).map { (lists, $0) }
         }
         guard found.contains(where: { $0 != nil }) else { return nil }
         // The idf: from the lists' document frequencies when every segment has a list and they add up as the plan's
@@ -51,7 +51,7 @@ extension IndexSnapshot {
             var df = 0
             for position in 0..<positions {
                 var total = 0
-                for case let (lists, index)? in found { total += lists.docFreq(prefix: isPrefix, list: index, position: position) }
+                for case let (_, list)? in found { total += Int(list.docFreq[position]) }
                 df = max(df, total)
             }
             idf = planner.idf(df)
@@ -78,10 +78,9 @@ extension IndexSnapshot {
         // The best score a document left out of a list read could have.
         var ceiling = -Float.infinity
         for ordinal in segments.indices {
-            guard let (lists, index) = found[ordinal] else { continue }
-            lists.collect(prefix: isPrefix, list: index, ordinal: ordinal, alive: live[ordinal],
-                          factors: fieldFactors, idf: idf, into: &top)
-            let bound = lists.bound(prefix: isPrefix, list: index)
+            guard let (lists, list) = found[ordinal] else { continue }
+            lists.collect(list, ordinal: ordinal, alive: live[ordinal], factors: fieldFactors, idf: idf, into: &top)
+            let bound = list.bound
             // The factor covers rounding: the lists' scores and these are computed in another order.
             if bound > -.infinity { ceiling = max(ceiling, idf * lists.stretch(averages: fieldAverages) * bound * 1.0001) }
         }

@@ -3,10 +3,10 @@ import Foundation
 import Synchronization
 import XCTest
 
-/// Champion lists built after the commit (`IndexWriter.inlineChampionListMinimum`): however the deferred builds are
-/// ordered, held back or raced by scope changes, merges, deletions and restores, every search gives the hits of
-/// the full evaluation, and every segment ends with lists for the writer's current scope (written by the review).
-final class DeferredChampionListsTests: XCTestCase {
+/// Champion lists across a writer's life: whatever scope changes, merges, deletions and restores happen between
+/// searches (which build each key's list on first use), every search gives the hits of the full evaluation, and
+/// every published segment has lists for the writer's current scope, with lists of an earlier scope dropped.
+final class ChampionListsLifecycleTests: XCTestCase {
     typealias Generator = DifferentialTests.Generator
     static let common = ["ab", "abc", "abd", "ac", "b", "ba", "bab", "cab", "caa", "aba"]
 
@@ -40,7 +40,7 @@ final class DeferredChampionListsTests: XCTestCase {
         }
     }
 
-    /// Every segment's lists are for `scope` (or there are none when scope is nil).
+    /// Segments without lists, and segments with lists of another scope than the snapshot's.
     static func allListed(_ snapshot: IndexSnapshot) -> (missing: Int, wrong: Int) {
         let scope = ChampionLists.Scope(schema: snapshot.schema, parameters: snapshot.parameters)
         var missing = 0, wrong = 0
@@ -51,35 +51,18 @@ final class DeferredChampionListsTests: XCTestCase {
         return (missing, wrong)
     }
 
-    /// Builds held back and run in random order and subsets while commits, merges, deletes and scope changes go
-    /// on: every snapshot's searches equal the full evaluation, and once the held builds have run and a commit
-    /// has published, every segment has lists of the current scope.
-    func testHeldBuildsInRandomOrderAcrossScopeChanges() throws {
-        // One seed by default (about 12 s in a debug build); PROBE_RUNS for more.
+    /// Commits, merges, deletes and scope changes in random order, with searches between them: every snapshot's
+    /// searches equal the full evaluation, and every snapshot's segments have lists of its scope.
+    func testRandomCommitsMergesAndScopeChanges() throws {
+        // One seed by default; PROBE_RUNS for more.
         let runs = Int(ProcessInfo.processInfo.environment["PROBE_RUNS"] ?? "1") ?? 1
         for seed: UInt64 in 1...UInt64(max(runs, 1)) {
             var g = Generator(state: seed)
-            let held = Mutex<[@Sendable () -> Void]>([])
-            let started = Mutex(0)
             let writer = IndexWriter()
-            writer.startListBuild = { work in
-                started.withLock { $0 += 1 }
-                held.withLock { $0.append(work) }
-            }
-            writer.inlineChampionListMinimum = g.pick([0, 700, 32_768])
             writer.mergePolicy = MergePolicy(maxSegments: 3 + g.int(3), mergeFactor: 2 + g.int(2))
             var fields = [try writer.registerField("title", .text(weight: 3, primary: true)),
                           try writer.registerField("body", .text(weight: 1))]
             var next = 0
-            func runSome() {
-                var work = held.withLock { q -> [@Sendable () -> Void] in defer { q = [] }; return q }
-                var keep: [@Sendable () -> Void] = []
-                while !work.isEmpty {
-                    let w = work.remove(at: g.int(work.count))
-                    if g.chance(0.5) { w() } else { keep.append(w) }
-                }
-                held.withLock { $0.append(contentsOf: keep) }
-            }
             for step in 0..<30 {
                 switch g.int(10) {
                 case 0: try writer.setWeight(g.pick([Float(0.5), 1, 2, 3]), for: g.pick(fields))
@@ -93,61 +76,52 @@ final class DeferredChampionListsTests: XCTestCase {
                 try Self.addBatch(writer, &g, fields: fields, from: next, count: count)
                 next += count
                 let snapshot = try writer.commit()
-                if g.chance(0.6) { runSome() }
+                let (missing, wrong) = Self.allListed(snapshot)
+                XCTAssertEqual(missing, 0, "seed \(seed) step \(step): segments without lists")
+                XCTAssertEqual(wrong, 0, "seed \(seed) step \(step): segments with lists of another scope")
                 Self.compare(snapshot, "seed \(seed) step \(step)")
             }
-            // Drain: run whatever is held, publish, run again.
-            for _ in 0..<3 {
-                let work = held.withLock { q -> [@Sendable () -> Void] in defer { q = [] }; return q }
-                for w in work { w() }
-                _ = try writer.commit()
-            }
-            let work = held.withLock { q -> [@Sendable () -> Void] in defer { q = [] }; return q }
-            for w in work { w() }
-            let snapshot = writer.snapshot
-            let (missing, wrong) = Self.allListed(snapshot)
-            XCTAssertEqual(missing, 0, "seed \(seed): segments left without lists")
-            XCTAssertEqual(wrong, 0, "seed \(seed): segments with lists of another scope")
-            Self.compare(snapshot, "seed \(seed) final")
         }
     }
 
-    /// A held build of scope A, then B, then A again (setWeight back and forth): whichever order they run in,
-    /// a build for a scope no longer asked for is dropped, so the segment ends with lists of the current scope
-    /// as soon as the builds have run (not only after the next publish), and keeps them.
-    func testScopeABAWithHeldBuilds() throws {
-        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1], [2, 0, 1], [1, 2, 0]] {
-            let held = Mutex<[@Sendable () -> Void]>([])
-            let writer = IndexWriter()
-            writer.startListBuild = { work in held.withLock { $0.append(work) } }
-            let title = try writer.registerField("title", .text(weight: 3, primary: true))
-            let body = try writer.registerField("body", .text(weight: 1))
-            var g = Generator(state: 9)
-            try Self.addBatch(writer, &g, fields: [title, body], from: 0, count: 800)
-            _ = try writer.commit()
-            try writer.setWeight(1.5, for: title)
-            _ = try writer.commit()
-            try writer.setWeight(3, for: title)
-            let snapshot = try writer.commit()
-            let work = held.withLock { $0 }
-            XCTAssertEqual(work.count, 3)
-            for i in order { work[i]() }
-            held.withLock { $0 = [] }
-            let (early, stale) = Self.allListed(snapshot)
-            XCTAssertEqual(early, 0, "order \(order)")
-            XCTAssertEqual(stale, 0, "a stale build landed, order \(order)")
-            _ = try writer.commit()
-            XCTAssertTrue(held.withLock { $0.isEmpty }, "the lists were current: nothing to rebuild, order \(order)")
-            let (missing, wrong) = Self.allListed(writer.snapshot)
-            XCTAssertEqual(missing, 0, "order \(order)")
-            XCTAssertEqual(wrong, 0, "order \(order)")
-            Self.compare(snapshot, "order \(order)")
-        }
+    /// A scope A, then B, then A again (setWeight back and forth): each commit drops the lists built for the
+    /// scope before, so a snapshot of the earlier scope no longer finds lists for it and reads the postings, with
+    /// the same hits; lists are built again for the current scope.
+    func testScopeABA() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        var g = Generator(state: 9)
+        try Self.addBatch(writer, &g, fields: [title, body], from: 0, count: 1_500)
+        let first = try writer.commit()
+        Self.compare(first, "A")
+        let built = try XCTUnwrap(first.segments[0].championLists)
+        XCTAssertGreaterThan(built.keysSeen, 0)
+        try writer.setWeight(1.5, for: title)
+        let second = try writer.commit()
+        let rebuilt = try XCTUnwrap(second.segments[0].championLists)
+        XCTAssertFalse(rebuilt === built)
+        XCTAssertEqual(rebuilt.keysSeen, 0, "lists of scope A kept for scope B")
+        XCTAssertEqual(Self.allListed(first).wrong, 1, "the older snapshot's segment now has lists of B")
+        Self.compare(first, "A after B was set")
+        Self.compare(second, "B")
+        try writer.setWeight(3, for: title)
+        let third = try writer.commit()
+        XCTAssertEqual(third.segments[0].championLists?.keysSeen, 0, "lists of scope B kept for scope A")
+        XCTAssertEqual(Self.allListed(third).wrong, 0)
+        Self.compare(third, "A again")
+        Self.compare(second, "B after A was set again")
+        // A commit that changes no scope keeps the lists built.
+        let seen = try XCTUnwrap(third.segments[0].championLists).keysSeen
+        XCTAssertGreaterThan(seen, 0)
+        _ = try writer.commit()
+        XCTAssertEqual(writer.snapshot.segments[0].championLists?.keysSeen, seen)
     }
 
     /// Real threads: small commits, background merges, scope changes, while another thread compares fast and
-    /// full on the latest snapshot; at the end every segment gets lists of the current scope.
-    func testBackgroundMergesWithDeferredBuildsConcurrently() throws {
+    /// full on the latest snapshot (building lists as it goes); every segment published has lists of the
+    /// current scope.
+    func testBackgroundMergesWithConcurrentSearches() throws {
         let writer = IndexWriter()
         writer.mergesInBackground = true
         writer.mergePolicy = MergePolicy(maxSegments: 4, mergeFactor: 2)
@@ -160,7 +134,7 @@ final class DeferredChampionListsTests: XCTestCase {
         let searcher = Thread {
             while !stop.load(ordering: .relaxed) {
                 guard let snapshot = latest.withLock({ $0 }) else { usleep(1000); continue }
-                for query in DeferredChampionListsTests.queries {
+                for query in ChampionListsLifecycleTests.queries {
                     var off = SearchOptions(limit: 7)
                     off.championLists = false
                     let full = snapshot.search(query, options: off)
@@ -190,8 +164,7 @@ final class DeferredChampionListsTests: XCTestCase {
         _ = writer.publishFinishedMerges()
         let final = try writer.commit()
         latest.withLock { $0 = final }
-        let deadline = Date().addingTimeInterval(60)
-        while Self.allListed(writer.snapshot) != (0, 0), Date() < deadline { usleep(20_000) }
+        usleep(50_000)
         stop.store(true, ordering: .relaxed)
         while !searcher.isFinished { usleep(1000) }
         let (missing, wrong) = Self.allListed(writer.snapshot)
@@ -202,7 +175,8 @@ final class DeferredChampionListsTests: XCTestCase {
         XCTAssertGreaterThan(searched.load(ordering: .relaxed), 0, "the searching thread must have compared snapshots")
     }
 
-    /// Restore from a store, then small commits: the restored segments and the new small ones all get lists.
+    /// Restore from a store, then small commits and a parameter change: the restored segments and the new small
+    /// ones all have lists of the current scope, and searches agree with the full evaluation throughout.
     func testRestoreThenSmallCommits() throws {
         let directory = makeStoreDirectory(self)
         var options = StoreOptions()
@@ -220,9 +194,8 @@ final class DeferredChampionListsTests: XCTestCase {
             try opened.store.checkpoint(snapshot, clientStates: [:])
             opened.store.close()
         }
-        let held = Mutex<[@Sendable () -> Void]>([])
         let reopened = try DurableStore.open(directory: directory, options: options)
-        reopened.writer.startListBuild = { work in held.withLock { $0.append(work) } }
+        Self.compare(reopened.writer.snapshot, "restored")
         for batch in 0..<4 {
             try Self.addBatch(reopened.writer, &g, fields: [FieldID(rawValue: 0), FieldID(rawValue: 1)], from: 3_000 + batch * 200, count: 200)
             let snapshot = try reopened.writer.commit()
@@ -230,41 +203,10 @@ final class DeferredChampionListsTests: XCTestCase {
         }
         reopened.writer.parameters.b = 0.5
         _ = try reopened.writer.commit()
-        for w in held.withLock({ $0 }) { w() }
-        held.withLock { $0 = [] }
-        let deadline = Date().addingTimeInterval(60)
-        while Self.allListed(reopened.writer.snapshot) != (0, 0), Date() < deadline { usleep(20_000) }
         let (missing, wrong) = Self.allListed(reopened.writer.snapshot)
         XCTAssertEqual(missing, 0)
         XCTAssertEqual(wrong, 0)
         Self.compare(reopened.writer.snapshot, "restored final")
         reopened.store.close()
-    }
-}
-
-extension DeferredChampionListsTests {
-    /// Churn with the real starter (200 commits of 200 documents, merges among them): once the builds have run,
-    /// every segment has lists of the current scope, whether its build started before or after a merge.
-    func testChurnBacklog() throws {
-        let outstanding = Atomic<Int>(0)
-        let writer = IndexWriter()
-        writer.startListBuild = { work in
-            outstanding.add(1, ordering: .relaxed)
-            Segment.startInBackground { work(); outstanding.subtract(1, ordering: .relaxed) }
-        }
-        let title = try writer.registerField("title", .text(weight: 3, primary: true))
-        let body = try writer.registerField("body", .text(weight: 1))
-        var g = Generator(state: 3)
-        for batch in 0..<200 {
-            try Self.addBatch(writer, &g, fields: [title, body], from: (batch % 50) * 200, count: 200)
-            _ = try writer.commit()
-        }
-        let deadline = Date().addingTimeInterval(120)
-        while outstanding.load(ordering: .relaxed) > 0, Date() < deadline { usleep(10_000) }
-        _ = try writer.commit()
-        while outstanding.load(ordering: .relaxed) > 0, Date() < deadline { usleep(10_000) }
-        let (missing, wrong) = Self.allListed(writer.snapshot)
-        XCTAssertEqual(missing, 0)
-        XCTAssertEqual(wrong, 0)
     }
 }
