@@ -175,6 +175,57 @@ final class ChampionListsLifecycleTests: XCTestCase {
         XCTAssertGreaterThan(searched.load(ordering: .relaxed), 0, "the searching thread must have compared snapshots")
     }
 
+    /// A background merge builds, for the merged segment, the prefix and champion lists that searches built in
+    /// the segments it merges, before it is published: the searches after it find the keys in use listed (and
+    /// get the full evaluation's hits), while keys never searched get none.
+    func testBackgroundMergesCarryTheListsInUse() throws {
+        let writer = IndexWriter()
+        writer.mergesInBackground = true
+        // Two segments of a tier merge; never a commit waiting for a merge (back-pressure at the cap).
+        writer.mergePolicy = MergePolicy(maxSegments: 10, mergeFactor: 2)
+        // Merges are held until the searches have run, then run here.
+        let held = Mutex<[@Sendable () -> Void]>([])
+        writer.startMerge = { work in held.withLock { $0.append(work) } }
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        var g = Generator(state: 21)
+        // Bodies of many distinct words, so that short prefixes are wide (more than 48 longer terms).
+        func add(_ range: Range<Int>) throws {
+            for i in range {
+                let words = (0..<6).map { _ in g.pick(Self.common) + String(g.int(90)) }
+                try writer.upsert(Document(id: "d\(i)", values: [(title, .text("ab " + g.pick(Self.common))),
+                                                                 (body, .text(words.joined(separator: " ")))]))
+            }
+            _ = try writer.commit()
+        }
+        try add(0..<800)
+        try add(800..<1_600)
+        try add(1_600..<2_400)
+        let before = writer.snapshot
+        XCTAssertEqual(before.segments.count, 3)
+        XCTAssertEqual(held.withLock { $0.count }, 1, "no merge started")
+        for segment in before.segments {
+            XCTAssertEqual(segment.prefixListsSeen, 0)
+            XCTAssertEqual(segment.championLists?.keysSeen, 0)
+        }
+        for query: Query in [.term("ab"), .prefix("a"), .prefix("ca")] { _ = before.search(query, limit: 10) }
+        for segment in before.segments { XCTAssertEqual(segment.championLists?.keysBuilt.terms, [Array("ab".utf8)]) }
+        let searchedPrefixes = Set(before.segments.flatMap { $0.prefixKeysBuilt.map { "\($0.field):\(String(decoding: $0.key, as: UTF8.self))" } })
+        XCTAssertEqual(searchedPrefixes, ["\(body.rawValue):a", "\(body.rawValue):ca"])
+        for work in held.withLock({ $0 }) { work() }
+        let after = try XCTUnwrap(writer.publishFinishedMerges())
+        let merged = try XCTUnwrap(after.segments.first { $0.documentCount >= 1_600 }, "no merge")
+        let lists = try XCTUnwrap(merged.championLists)
+        XCTAssertEqual(Set(lists.keysBuilt.terms), [Array("ab".utf8)])
+        XCTAssertEqual(Set(lists.keysBuilt.prefixes), [Array("a".utf8), Array("ca".utf8)])
+        XCTAssertEqual(Set(merged.prefixKeysBuilt.map { "\($0.field):\(String(decoding: $0.key, as: UTF8.self))" }), searchedPrefixes)
+        XCTAssertEqual(lists.keysSeen, 3, "keys never searched got lists")
+        // Searching a carried key again builds nothing.
+        _ = after.search(.term("ab"), limit: 10)
+        XCTAssertEqual(lists.keysSeen, 3)
+        Self.compare(after, "after the merge")
+    }
+
     /// Restore from a store, then small commits and a parameter change: the restored segments and the new small
     /// ones all have lists of the current scope, and searches agree with the full evaluation throughout.
     func testRestoreThenSmallCommits() throws {

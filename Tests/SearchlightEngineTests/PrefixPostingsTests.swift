@@ -37,11 +37,12 @@ final class PrefixPostingsTests: XCTestCase {
 
     /// Every list equals the naive sum over its prefix's longer terms (per document: the summed frequency and
     /// whether one of them starts the field), the prefixes with lists are exactly those with more than
-    /// `minimumExpansions` longer terms, and each block's bounds hold for its postings.
+    /// `minimumExpansions` longer terms, each block's bounds hold for its postings, and a list is built once.
     func testListsEqualTheirExpansionsSummed() throws {
         let writer = IndexWriter()
         let (title, body, texts) = try makeCorpus(writer, documents: 700, seed: 11, commitEvery: 350)
         let snapshot = try writer.commit()
+        for segment in snapshot.segments { XCTAssertEqual(segment.prefixListsSeen, 0, "a commit built prefix lists") }
         var checked = 0
         for (ordinal, segment) in snapshot.segments.enumerated() {
             for field in [title, body] {
@@ -55,13 +56,14 @@ final class PrefixPostingsTests: XCTestCase {
                 }
                 let wide = Set(longer.filter { $0.value > PrefixPostings.minimumExpansions }.keys)
                 XCTAssertFalse(wide.isEmpty, "the corpus must have wide prefixes")
-                let lists = try XCTUnwrap(segment.prefixPostings(field: f))
-                var totalBlocks = 0
-                XCTAssertEqual(Set((0..<lists.count).map { String(decoding: lists.key($0), as: UTF8.self) }), wide)
-                XCTAssertEqual((0..<lists.count).map { lists.key($0) },
-                               (0..<lists.count).map { lists.key($0) }.sorted { $0.lexicographicallyPrecedes($1) })
-                for index in 0..<lists.count {
-                    let prefix = String(decoding: lists.key(index), as: UTF8.self)
+                let listed = longer.keys.filter { segment.prefixList(field: f, prefix: $0) != nil }
+                XCTAssertEqual(Set(listed), wide)
+                for prefix in wide {
+                    let lists = try XCTUnwrap(segment.prefixList(field: f, prefix: prefix))
+                    XCTAssertTrue(segment.prefixList(field: f, prefix: prefix) === lists, "built again: \(prefix)")
+                    XCTAssertEqual(lists.count, 1)
+                    XCTAssertEqual(String(decoding: lists.key(0), as: UTF8.self), prefix)
+                    let index = 0
                     var expected: [(doc: Int, tf: UInt32, starts: Bool)] = []
                     for doc in 0..<segment.documentCount {
                         let id = segment.id(doc)
@@ -84,8 +86,8 @@ final class PrefixPostingsTests: XCTestCase {
                     XCTAssertEqual(lists.maxDocFreq[index], expansionFrequencies.max())
                     // Blocks: their last documents and bounds.
                     let blocks = Int(lists.firstBlock[index])..<Int(lists.firstBlock[index]) + (actual.count + PrefixPostings.blockSize - 1) / PrefixPostings.blockSize
-                    XCTAssertLessThanOrEqual(blocks.upperBound, lists.blockLastDoc.count)
-                    totalBlocks += blocks.count
+                    // The list's blocks are every block.
+                    XCTAssertEqual(blocks, 0..<lists.blockLastDoc.count)
                     for (number, block) in blocks.enumerated() {
                         let postings = actual[(number * PrefixPostings.blockSize)..<min((number + 1) * PrefixPostings.blockSize, actual.count)]
                         XCTAssertEqual(Int(lists.blockLastDoc[block]), postings.last?.doc)
@@ -96,9 +98,6 @@ final class PrefixPostingsTests: XCTestCase {
                     }
                     checked += 1
                 }
-                // The lists' blocks, together, are every block: none shared, none skipped.
-                XCTAssertEqual(totalBlocks, lists.blockLastDoc.count)
-                XCTAssertEqual(Set((0..<lists.count).map { lists.firstBlock[$0] }).count, lists.count)
             }
         }
         XCTAssertGreaterThan(checked, 20)
@@ -170,7 +169,7 @@ final class PrefixPostingsTests: XCTestCase {
                     }
                 }
             }
-            if key.withUnsafeBufferPointer({ segment.prefixPostings(field: Int(body.rawValue))?.find($0) }) != nil { viaLists += 1 }
+            if segment.prefixList(field: Int(body.rawValue), prefix: prefix) != nil { viaLists += 1 }
         }
         XCTAssertGreaterThan(viaLists, 4, "most of these prefixes must read lists")
     }
@@ -250,7 +249,7 @@ final class PrefixPostingsTests: XCTestCase {
     }
 
     /// Prefixes whose terms are the same ("x", "xy" and "xyz" when every term starts with "xyz") get equal
-    /// lists, built from one another; a prefix ends on a character boundary ("λ", never its first byte); and
+    /// lists; a prefix ends on a character boundary ("λ", never its first byte); and
     /// a term that is itself a wide prefix ("xyz") counts in its shorter prefixes' lists.
     func testNestedPrefixesAndCharacterBoundaries() throws {
         let writer = IndexWriter()
@@ -260,25 +259,31 @@ final class PrefixPostingsTests: XCTestCase {
             try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " ")))]))
         }
         let snapshot = try writer.commit()
-        let lists = try XCTUnwrap(snapshot.segments[0].prefixPostings(field: Int(body.rawValue)))
-        let keys = (0..<lists.count).map { lists.key($0) }
+        let segment = snapshot.segments[0]
+        let field = Int(body.rawValue)
+        func list(_ key: String) throws -> PrefixPostings {
+            try XCTUnwrap(segment.prefixList(field: field, prefix: key), "no list for \(key)")
+        }
         func postings(_ key: String) throws -> [Int] {
-            let index = try XCTUnwrap(Array(key.utf8).withUnsafeBufferPointer { lists.find($0) }, "no list for \(key)")
             var docs: [Int] = []
-            lists.forEachPosting(index) { doc, _, _ in
+            try list(key).forEachPosting(0) { doc, _, _ in
                 docs.append(doc)
                 return true
             }
             return docs
         }
-        XCTAssertTrue(keys.contains(Array("λ".utf8)))
-        XCTAssertFalse(keys.contains([0xCE]), "half a character")
+        XCTAssertNotNil(segment.prefixList(field: field, prefix: "λ"))
+        let terms = try XCTUnwrap(segment.terms(body))
+        let half: [UInt8] = [0xCE]
+        XCTAssertNil(half.withUnsafeBufferPointer { key in
+            segment.prefixList(field: field, key: key, terms: terms, range: terms.prefixRange(key))
+        }, "half a character")
         XCTAssertEqual(try postings("xyz").count, 120)
         // "x" and "xy" also hold the documents where only the term "xyz" itself occurs... which are all of them.
         XCTAssertEqual(try postings("x"), try postings("xy"))
         XCTAssertEqual(try postings("x").count, 120)
         var frequencies: [UInt32] = []
-        lists.forEachPosting(try XCTUnwrap(Array("x".utf8).withUnsafeBufferPointer { lists.find($0) })) { _, tf, _ in
+        try list("x").forEachPosting(0) { _, tf, _ in
             frequencies.append(tf)
             return true
         }
@@ -388,5 +393,17 @@ final class PrefixPostingsTests: XCTestCase {
         let iterator = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
         XCTAssertFalse(iterator.children.contains { $0 is MaterializedGroupIterator })
         XCTAssertEqual(snapshot.count(.and([.term("rareword"), .prefix("zq")])), 1)
+    }
+}
+
+extension Segment {
+    /// The precomputed list of `prefix` in `field` (tests): `prefixList` with the prefix's terms looked up.
+    func prefixList(field: Int, prefix: String) -> PrefixPostings? {
+        guard let terms = terms(FieldID(rawValue: UInt16(field))) else { return nil }
+        let key = Array(prefix.utf8)
+        return key.withUnsafeBufferPointer { key in
+            let range = terms.prefixRange(key)
+            return range.isEmpty ? nil : prefixList(field: field, key: key, terms: terms, range: range)
+        }
     }
 }

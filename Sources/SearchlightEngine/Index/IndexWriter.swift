@@ -259,7 +259,6 @@ public final class IndexWriter {
         try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments && pendingMerge?.isIdle != true)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
-            segment.buildPrefixPostings()
             let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
             idleBudget = overflow ? Int.max / 4 : min(idleBudget + credit, Int.max / 4)
             var bits = Bitset(count: segment.documentCount, allSet: true)
@@ -355,7 +354,6 @@ public final class IndexWriter {
     }
 
     /// The merged segments of `sources` (one per group; nil for a group with no live document).
-    /// Their wide-prefix lists are built here (off the writer's thread when the merge runs in the background).
     fileprivate static func build(_ sources: [[(Segment, Bitset)]]) throws(EngineError) -> [Segment?] {
         var merged: [Segment?] = []
         for group in sources {
@@ -369,7 +367,6 @@ public final class IndexWriter {
             for (segment, bits) in group { builder.append(segment: segment, live: bits) }
             merged.append(builder.isEmpty ? nil : try builder.seal())
         }
-        for case let segment? in merged { segment.buildPrefixPostings() }
         return merged
     }
 
@@ -434,11 +431,6 @@ public final class IndexWriter {
     func restore(segments: [Segment], live: [Bitset], schema: Schema, generation: UInt64) {
         pendingMerge = nil
         self.schema = schema
-        // Opening a store must stay fast (2 s for a million items): the lists are built on another thread, and
-        // a query that needs one before it is ready builds or waits for it (`Segment.prefixPostings`).
-        DispatchQueue.global(qos: .utility).async {
-            for segment in segments { segment.buildPrefixPostings() }
-        }
         let champions = championScope
         for segment in segments { segment.refreshChampionLists(scope: champions) }
 
@@ -496,6 +488,8 @@ private final class PendingMerge: Sendable {
                 if let segment, let scope = group.lazy.compactMap({ $0.0.vocabularyScope }).first {
                     _ = segment.vocabulary(for: scope)
                 }
+                // Likewise the prefix and champion lists searches built in the sources (the keys in use).
+                segment?.buildLists(searchedIn: group.map(\.0))
             }
             return merged
         }

@@ -46,9 +46,15 @@ final class Segment: Sendable {
     let domains: [String]
     /// The vocabulary of the latest scope asked for (`vocabulary(for:)`): derived, built on first use.
     private let vocabularyCache = Mutex<SegmentVocabulary?>(nil)
-    /// The precomputed lists of each field's wide prefixes (`PrefixPostings`), by field: derived, built on first
-    /// use (or by `buildPrefixPostings()` when the segment is made); a nil entry: the field has none.
-    private let prefixCache = Mutex<[Int: PrefixPostings?]>([:])
+    /// The precomputed lists of the wide prefixes searched so far (`PrefixPostings`), by field and prefix: derived,
+    /// built on first use; a nil entry: the prefix has none (its list would not fit the encoding).
+    private let prefixCache = Mutex<(lists: [PrefixKey: PrefixPostings?], bytes: Int)>(([:], 0))
+
+    /// A wide prefix of one field.
+    private struct PrefixKey: Hashable {
+        let field: Int
+        let bytes: [UInt8]
+    }
     /// The `LeadingKeys` of the latest field asked for: derived, built on first use.
     private let leadingKeysCache = Mutex<LeadingKeys?>(nil)
     /// The champion lists of the default fields for the scope the writer last set (nil: none), each key's
@@ -142,23 +148,26 @@ final class Segment: Sendable {
 
     private var leadingKeysMemoryBytes: Int { leadingKeysCache.withLock { $0?.memoryBytes ?? 0 } }
 
-    /// The wide-prefix lists of `field` (nil: no prefix of the field is wide enough). Built on first use;
-    /// concurrent first uses wait for one build.
-    func prefixPostings(field: Int) -> PrefixPostings? {
-        prefixCache.withLock { cache in
-            if let built = cache[field] { return built }
-            let built = terms(FieldID(rawValue: UInt16(field))).flatMap {
-                PrefixPostings.build(segment: self, field: field, terms: $0)
-            }
-            cache[field] = .some(built)
-            return built
+    /// The precomputed list of the wide prefix `key` of `field`, whose terms in the field's dictionary `terms` are
+    /// `range` (the prefix itself first when it is a term); nil when the prefix is not wide (`minimumExpansions`
+    /// longer terms or fewer), ends inside a character, or its list does not fit the encoding. Built on first use, outside the lock:
+    /// concurrent first uses may each build it, and the first one kept is returned to all.
+    func prefixList(field: Int, key: UnsafeBufferPointer<UInt8>, terms: FieldTerms, range: Range<Int>) -> PrefixPostings? {
+        let exact = !range.isEmpty && terms.compare(range.lowerBound, key) == 0
+        let expansions = (exact ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound
+        guard expansions.count > PrefixPostings.minimumExpansions else { return nil }
+        // A prefix ends on a character boundary: the byte after it does not continue a UTF-8 sequence.
+        let next = Int(terms.offsets[expansions.lowerBound]) + key.count
+        guard next < Int(terms.offsets[expansions.lowerBound + 1]), terms.bytes[next] & 0xC0 != 0x80 else { return nil }
+        let wanted = PrefixKey(field: field, bytes: Array(key))
+        if let known = prefixCache.withLock({ $0.lists[wanted] }) { return known }
+        let made = PrefixPostings.build(segment: self, field: field, terms: terms, key: wanted.bytes, expansions: expansions)
+        return prefixCache.withLock { cache -> PrefixPostings? in
+            if let known = cache.lists[wanted] { return known }
+            cache.lists[wanted] = .some(made)
+            cache.bytes += wanted.bytes.count + (made?.memoryBytes ?? 0)
+            return made
         }
-    }
-
-    /// Builds every field's wide-prefix lists now, so that no query pays for them: writers call it on the
-    /// segments they seal, merge or load.
-    func buildPrefixPostings() {
-        for field in fieldTerms.indices where fieldTerms[field] != nil { _ = prefixPostings(field: field) }
     }
 
     /// The champion lists (nil: the writer wants none, or has not set their scope yet).
@@ -178,10 +187,43 @@ final class Segment: Sendable {
     /// Bytes of the champion lists built so far.
     var championMemoryBytes: Int { championCache.withLock { $0?.memoryBytes ?? 0 } }
 
-    /// Bytes of the prefix lists built so far.
-    var prefixMemoryBytes: Int {
-        prefixCache.withLock { cache in cache.values.reduce(0) { $0 + ($1?.memoryBytes ?? 0) } }
+    /// The prefixes whose lists were built, by field.
+    var prefixKeysBuilt: [(field: Int, key: [UInt8])] {
+        prefixCache.withLock { cache in cache.lists.compactMap { $0.value == nil ? nil : ($0.key.field, $0.key.bytes) } }
     }
+
+    /// Builds the prefix and champion lists that searches built in `sources` (the segments this one was merged
+    /// from), for the keys they still have here: a background merge calls it so that the searches after the merge
+    /// is published find the lists of the keys in use, as they did before. Champion lists are built for the scope
+    /// of the sources' (publishing drops them if the writer's scope changed meanwhile).
+    func buildLists(searchedIn sources: [Segment]) {
+        var prefixes = Set<PrefixKey>()
+        for source in sources { for (field, key) in source.prefixKeysBuilt { prefixes.insert(PrefixKey(field: field, bytes: key)) } }
+        for prefix in prefixes {
+            guard let terms = terms(FieldID(rawValue: UInt16(prefix.field))) else { continue }
+            prefix.bytes.withUnsafeBufferPointer { key in
+                let range = terms.prefixRange(key)
+                if !range.isEmpty { _ = prefixList(field: prefix.field, key: key, terms: terms, range: range) }
+            }
+        }
+        guard let scope = sources.lazy.compactMap({ $0.championLists?.scope }).first else { return }
+        var termKeys = Set<[UInt8]>(), prefixKeys = Set<[UInt8]>()
+        for source in sources where source.championLists?.scope == scope {
+            guard let built = source.championLists?.keysBuilt else { continue }
+            termKeys.formUnion(built.terms)
+            prefixKeys.formUnion(built.prefixes)
+        }
+        refreshChampionLists(scope: scope)
+        guard let lists = championLists else { return }
+        for key in termKeys { _ = lists.list(key, prefix: false, in: self) }
+        for key in prefixKeys { _ = lists.list(key, prefix: true, in: self) }
+    }
+
+    /// Bytes of the prefix lists built so far.
+    var prefixMemoryBytes: Int { prefixCache.withLock { $0.bytes } }
+
+    /// Prefix lists looked up so far, with a list or without (tests).
+    var prefixListsSeen: Int { prefixCache.withLock { $0.lists.count } }
 
     /// The scope of the cached vocabulary (nil before a fuzzy lookup built one).
     var vocabularyScope: [Int]? { vocabularyCache.withLock { $0?.scope } }

@@ -115,6 +115,13 @@ final class ChampionLists: Sendable {
     /// Bytes of the lists built so far.
     var memoryBytes: Int { built.withLock { $0.bytes } + 8 * averages.count }
 
+    /// The keys whose lists were built (not those found listless).
+    var keysBuilt: (terms: [[UInt8]], prefixes: [[UInt8]]) {
+        built.withLock { state in
+            (state.terms.compactMap { $0.value == nil ? nil : $0.key }, state.prefixes.compactMap { $0.value == nil ? nil : $0.key })
+        }
+    }
+
     /// Keys looked up so far, with a list or without (tests).
     var keysSeen: Int { built.withLock { $0.terms.count + $0.prefixes.count } }
 

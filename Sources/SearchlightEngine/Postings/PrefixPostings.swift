@@ -1,9 +1,10 @@
-/// The postings of a field's wide prefixes in one segment, precomputed: for every prefix with more than
+/// The postings of a wide prefix in one field of one segment, precomputed: for a prefix with more than
 /// `minimumExpansions` longer terms in the field's dictionary, the documents holding any of those terms, each
 /// with their summed frequency and whether one of them starts the field. A prefix query then reads one list
 /// per field, with block bounds for top-k pruning, instead of expanding to hundreds of terms and decoding all
-/// their postings; and a prefix never needs its expansions capped. Derived from the segment's own postings
-/// (`Segment.prefixPostings(field:)`), so nothing is stored on disk.
+/// their postings; and a prefix never needs its expansions capped. Derived from the segment's own postings by
+/// the first search for the prefix (`Segment.prefixList`) and kept, so nothing is built while indexing and
+/// nothing is stored on disk. The layout holds several keyed lists; a segment keeps one list per instance.
 ///
 /// A list holds the strictly longer terms only: the prefix itself, when it is a term, keeps its own postings,
 /// so exact-match boosts still see it. Encoding per posting: `varint(doc delta << 3 | starts << 2 | t)` with
@@ -96,54 +97,21 @@ final class PrefixPostings: Sendable {
 
     // MARK: Building
 
-    /// The lists of `field`'s dictionary in `segment` (nil when no prefix is wide enough).
-    static func build(segment: Segment, field: Int, terms: FieldTerms) -> PrefixPostings? {
-        // Document deltas keep three bits for flags: a segment must leave them room.
-        guard segment.documentCount < 1 << 29 else { return nil }
-        let wide = widePrefixes(terms)
-        guard !wide.isEmpty else { return nil }
+    /// The list of the prefix `key` of `field`'s dictionary `terms` in `segment`, whose strictly longer terms are
+    /// `expansions` (more than `minimumExpansions`); nil when the segment or the list is too large for its
+    /// encoding (document deltas keep three bits for flags, byte offsets are 32-bit).
+    static func build(segment: Segment, field: Int, terms: FieldTerms, key: [UInt8], expansions: Range<Int>)
+        -> PrefixPostings? {
+        guard segment.documentCount < 1 << 29, expansions.count > minimumExpansions else { return nil }
         let builder = ListBuilder(segment: segment, field: field, terms: terms)
-        // Longer prefixes first (they follow their shorter ones in byte order): a list is the lists of its
-        // nearest wide extensions merged, plus the terms none of them covers. Each term's postings and
-        // positions are decoded once, for the longest wide prefix it has. Lists are written as they are built.
-        var firstBlock = [UInt32](repeating: 0, count: wide.count)
-        var postingCount = [UInt32](repeating: 0, count: wide.count)
-        var maxDocFreq = [UInt32](repeating: 0, count: wide.count)
-        var byteStart = [Int](repeating: 0, count: wide.count)
-        for k in wide.indices.reversed() where !builder.overflowed {
-            let prefix = wide[k]
-            var next = k + 1, t = prefix.expansions.lowerBound
-            var largest: UInt32 = 0
-            while t < prefix.expansions.upperBound {
-                // The nearest wide extension starting here, if any (its own extensions follow it).
-                if next < wide.count, wide[next].run.lowerBound == t {
-                    let child = wide[next]
-                    if child.run.lowerBound < child.expansions.lowerBound { largest = max(largest, builder.add(term: t)) }
-                    builder.add(written: byteStart[next], postings: Int(postingCount[next]))
-                    largest = max(largest, maxDocFreq[next])
-                    t = child.run.upperBound
-                    next += 1
-                    while next < wide.count, wide[next].run.lowerBound < child.run.upperBound { next += 1 }
-                } else {
-                    largest = max(largest, builder.add(term: t))
-                    t += 1
-                }
-            }
-            firstBlock[k] = UInt32(builder.blockLastDoc.count)
-            byteStart[k] = builder.written
-            postingCount[k] = builder.finish()
-            maxDocFreq[k] = largest
-        }
+        var largest: UInt32 = 0
+        for index in expansions { largest = max(largest, builder.add(term: index)) }
+        let postings = builder.finish()
         guard !builder.overflowed else { return nil }
-        var keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [0]
-        for prefix in wide {
-            keyBytes.append(contentsOf: terms.bytes[prefix.key])
-            keyOffsets.append(UInt32(keyBytes.count))
-        }
         // The builder owns the buffer the bytes are copied from.
         return withExtendedLifetime(builder) {
-            PrefixPostings(keyBytes: keyBytes, keyOffsets: keyOffsets, firstBlock: firstBlock,
-                           postingCount: postingCount, maxDocFreq: maxDocFreq, blockLastDoc: builder.blockLastDoc,
+            PrefixPostings(keyBytes: key, keyOffsets: [0, UInt32(key.count)], firstBlock: [0],
+                           postingCount: [postings], maxDocFreq: [largest], blockLastDoc: builder.blockLastDoc,
                            blockOffset: builder.blockOffset, blockMaxTf: builder.blockMaxTf,
                            blockMaxImpact: builder.blockMaxImpact, blockStarts: builder.blockStarts,
                            bytes: Array(UnsafeBufferPointer(start: builder.bytes, count: builder.written)))
@@ -220,20 +188,6 @@ final class PrefixPostings: Sendable {
                 doc = cursor.next()
             }
             return terms.docFreq[index]
-        }
-
-        /// Adds a list written before (a longer prefix's): `postings` postings from byte `start` of the output.
-        func add(written start: Int, postings: Int) {
-            let end = written
-            let buffer = UnsafeBufferPointer(start: bytes, count: end)
-            var remaining = postings, offset = start, doc: UInt32 = 0
-            while remaining > 0, offset < end {
-                let (delta, tf, startsField) = PrefixPostings.decode(buffer, &offset)
-                doc &+= delta
-                guard Int(doc) < documentCount else { return }
-                add(doc: Int(doc), tf: tf) { startsField }
-                remaining -= 1
-            }
         }
 
         /// Makes room for `more` bytes of output.
@@ -327,59 +281,5 @@ final class PrefixPostings: Sendable {
             written = at
             return count
         }
-    }
-
-    /// The prefixes of `terms` with more than `minimumExpansions` strictly longer terms, in byte order: each as
-    /// the byte range of its key (within its first term's bytes), the indices of the terms that start with it
-    /// (`run`: the prefix itself first, when it is a term) and of those longer terms (`expansions`). A prefix
-    /// ends on a character boundary: the byte after it is not a UTF-8 continuation byte.
-    static func widePrefixes(_ terms: FieldTerms) -> [(key: Range<Int>, run: Range<Int>, expansions: Range<Int>)] {
-        let n = terms.count
-        guard n > minimumExpansions else { return [] }
-        var found: [(key: Range<Int>, run: Range<Int>, expansions: Range<Int>)] = []
-        terms.bytes.withUnsafeBufferPointer { base in
-            terms.offsets.withUnsafeBufferPointer { offsets in
-                func length(_ i: Int) -> Int { Int(offsets[i + 1]) - Int(offsets[i]) }
-                /// Whether terms `i` and `j` of one run of the previous length (both at least `prefix` long) share
-                /// their first `prefix` bytes: the run's terms share all but the last of them already.
-                func share(_ i: Int, _ j: Int, _ prefix: Int) -> Bool {
-                    base[Int(offsets[i]) + prefix - 1] == base[Int(offsets[j]) + prefix - 1]
-                }
-                // Runs of terms sharing their first `prefix` bytes; a run too narrow at one length is narrower
-                // at every longer one, so only wide runs are split further.
-                var runs: [Range<Int>] = [0..<n]
-                var prefix = 1
-                while !runs.isEmpty {
-                    var wider: [Range<Int>] = []
-                    for run in runs {
-                        var i = run.lowerBound
-                        while i < run.upperBound {
-                            guard length(i) >= prefix else {
-                                i += 1
-                                continue
-                            }
-                            var j = i + 1
-                            while j < run.upperBound, length(j) >= prefix, share(i, j, prefix) { j += 1 }
-                            // The prefix itself, when a term, sorts first among them.
-                            let longer = length(i) == prefix ? i + 1 : i
-                            if j - longer > minimumExpansions {
-                                wider.append(i..<j)
-                                // The byte after the prefix opens a character in the longer terms.
-                                let next = base[Int(offsets[longer]) + prefix]
-                                if next & 0xC0 != 0x80 {
-                                    found.append((Int(offsets[i])..<Int(offsets[i]) + prefix, i..<j, longer..<j))
-                                }
-                            }
-                            i = j
-                        }
-                    }
-                    runs = wider
-                    prefix += 1
-                }
-            }
-        }
-        // Shorter prefixes were found first: byte order puts a prefix before its extensions.
-        found.sort { terms.bytes[$0.key].lexicographicallyPrecedes(terms.bytes[$1.key]) }
-        return found
     }
 }

@@ -14,9 +14,9 @@ indirect enum QueryPlan: Sendable {
     enum PrefixPlace: Sendable {
         /// No term starts with the prefix.
         case absent
-        /// The longer terms in precomputed list `list` (`PrefixPostings`), and the prefix itself at `exact`
-        /// when it is a term (-1: not).
-        case list(Int, exact: Int32)
+        /// The longer terms in the precomputed list `list` (`PrefixPostings`, its list 0), and the prefix itself at
+        /// `exact` when it is a term (-1: not).
+        case list(PrefixPostings, exact: Int32)
         /// Every term with the prefix: these dictionary indices, the prefix itself at `exact` (-1: not a term).
         case terms(Range<Int>, exact: Int32)
     }
@@ -150,7 +150,7 @@ struct QueryPlanner {
                     switch place {
                     case .absent: break
                     case .list(let list, let exact):
-                        total += Int(segment.prefixPostings(field: prefix.field)?.postingCount[list] ?? 0)
+                        total += Int(list.postingCount[0])
                         if exact >= 0 { total += Int(terms.docFreq[Int(exact)]) }
                     case .terms(let range, _):
                         for index in range { total += Int(terms.docFreq[index]) }
@@ -361,8 +361,8 @@ struct QueryPlanner {
         let exact: Int32 = terms.compare(range.lowerBound, key) == 0 ? Int32(range.lowerBound) : -1
         var largest = exact >= 0 ? Int(terms.docFreq[Int(exact)]) : 0
         if range.count > PrefixPostings.minimumExpansions,
-           let lists = segment.prefixPostings(field: field), let list = lists.find(key) {
-            return (.list(list, exact: exact), max(largest, Int(lists.maxDocFreq[list])))
+           let list = segment.prefixList(field: field, key: key, terms: terms, range: range) {
+            return (.list(list, exact: exact), max(largest, Int(list.maxDocFreq[0])))
         }
         for index in range { largest = max(largest, Int(terms.docFreq[index])) }
         return (.terms(range, exact: exact), largest)
@@ -376,9 +376,7 @@ struct QueryPlanner {
         case .list(let list, let exact):
             var found: [FoundTerm] = []
             if exact >= 0 { found.append(FoundTerm(field: field, terms: terms, index: Int(exact), isExact: true)) }
-            if let prefixes = segment.prefixPostings(field: field) {
-                found.append(FoundTerm(field: field, terms: terms, index: list, isExact: false, prefixes: prefixes))
-            }
+            found.append(FoundTerm(field: field, terms: terms, index: 0, isExact: false, prefixes: list))
             return found
         case .terms(let range, let exact):
             return range.map { FoundTerm(field: field, terms: terms, index: $0, isExact: $0 == Int(exact)) }
