@@ -634,25 +634,28 @@ struct SegmentBuilder {
         let arena = interner.arena
         let starts = interner.starts
         let termFields = interner.fields
-        var prefixes = [UInt64](repeating: 0, count: termCount)
+        // Each key carries its prefix, so most comparisons read no other array.
+        var keys = [(prefix: UInt64, term: UInt32)]()
+        keys.reserveCapacity(termCount)
         for t in 0..<termCount {
             var p = UInt64(termFields[t])
             let s = Int(starts[t]), e = Int(starts[t + 1])
             for k in 0..<6 { p = p << 8 | (s + k < e ? UInt64(arena[s + k]) : 0) }
-            prefixes[t] = p
+            keys.append((p, UInt32(t)))
         }
-        var sorted = Array(0..<UInt32(termCount))
         arena.withUnsafeBufferPointer { a in
-            sorted.sort { x, y in
-                let px = prefixes[Int(x)], py = prefixes[Int(y)]
-                if px != py { return px < py }
-                let xs = Int(starts[Int(x)]), xe = Int(starts[Int(x) + 1])
-                let ys = Int(starts[Int(y)]), ye = Int(starts[Int(y) + 1])
-                let common = min(xe - xs, ye - ys)
-                let c = common > 0 ? memcmp(a.baseAddress! + xs, a.baseAddress! + ys, common) : 0
-                return c != 0 ? c < 0 : (xe - xs) < (ye - ys)
+            starts.withUnsafeBufferPointer { starts in
+                keys.sort { x, y in
+                    if x.prefix != y.prefix { return x.prefix < y.prefix }
+                    let xs = Int(starts[Int(x.term)]), xe = Int(starts[Int(x.term) + 1])
+                    let ys = Int(starts[Int(y.term)]), ye = Int(starts[Int(y.term) + 1])
+                    let common = min(xe - xs, ye - ys)
+                    let c = common > 0 ? memcmp(a.baseAddress! + xs, a.baseAddress! + ys, common) : 0
+                    return c != 0 ? c < 0 : (xe - xs) < (ye - ys)
+                }
             }
         }
+        let sorted = keys.map(\.term)
         var out = SealedPostings(docByteCount: docByteCount, positionByteCount: positionByteCount, fieldCount: norms.count)
         let impactConstants = self.impactConstants
         var cursor = 0
