@@ -101,3 +101,29 @@ final class AnalyzerTests: XCTestCase {
                        ["My", "Window", "Controller", "loads", "Report", "Numbers", "中文"])
     }
 }
+
+/// The precomputed folding maps hold, for every scalar they cover, the folds computed directly: the case fold,
+/// the diacritic fold, and the diacritic fold of the case fold (which the table takes from the diacritic fold when
+/// a scalar is its own case fold).
+final class FoldingTableTests: XCTestCase {
+    func testEveryEntryEqualsTheFoldsComputedDirectly() {
+        let table = FoldingTable.shared
+        var mismatches: [String] = []
+        for value in 0..<FoldingTable.tableLimit {
+            guard let scalar = Unicode.Scalar(value) else {
+                if table.bothMap[Int(value)] != FoldingTable.pack([value]) { mismatches.append("U+\(String(value, radix: 16)) both") }
+                continue
+            }
+            let folded = FoldingTable.caseFold(scalar)
+            if table.caseMap[Int(value)] != FoldingTable.pack(folded) { mismatches.append("U+\(String(value, radix: 16)) case") }
+            if table.diacriticMap[Int(value)] != FoldingTable.pack(FoldingTable.diacriticFold([scalar])) {
+                mismatches.append("U+\(String(value, radix: 16)) diacritics")
+            }
+            let both = FoldingTable.diacriticFold(folded.compactMap(Unicode.Scalar.init))
+            if table.bothMap[Int(value)] != FoldingTable.pack(both) { mismatches.append("U+\(String(value, radix: 16)) both") }
+        }
+        XCTAssertEqual(mismatches, [])
+        // Entries the shortcut must not take: scalars whose case fold differs (and carries marks: É, Ά).
+        XCTAssertEqual(Folding.fold("ÉCOLE Straße Ά"), "ecole strasse α")
+    }
+}
