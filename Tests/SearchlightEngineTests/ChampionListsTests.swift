@@ -193,8 +193,10 @@ final class ChampionListsTests: XCTestCase {
     }
 
     /// A commit builds no list: each key's is built by the first ranked search that can use it, in each segment
-    /// it searches, and kept; later searches reuse it, a key short of `minimumPostings` is remembered as listless,
-    /// and a merged segment starts with no list. Searches agree with the full ranking throughout.
+    /// it searches, and kept; later searches reuse it, keys short of `minimumPostings` (or absent) are remembered
+    /// only up to `DerivedCache.absentLimit` (type-ahead would otherwise fill the cache without bound), and a
+    /// segment made by a merge on the writer's thread starts with no list. Searches agree with the full ranking
+    /// throughout.
     func testEachKeysListIsBuiltByItsFirstSearch() throws {
         let writer = IndexWriter()
         _ = try makeCorpus(writer, documents: 3_000, seed: 12, commitEvery: 1_000)
@@ -216,11 +218,17 @@ final class ChampionListsTests: XCTestCase {
             XCTAssertEqual(segment.championLists?.keysSeen, 1, "built again")
             XCTAssertTrue(segment.championLists?.list("ab", prefix: false, in: segment) === list, "not the kept list")
         }
-        // A rare key: no list, remembered.
+        // Rare and absent keys: no list, nothing kept.
         XCTAssertFalse(servedByLists(snapshot, .term("dddd"), limit: 20))
+        for i in 0..<2_000 {
+            _ = snapshot.search(.term("zz\(i)q"), limit: 10)
+            _ = snapshot.search(.prefix("q\(i)"), limit: 10)
+        }
         for segment in snapshot.segments {
-            XCTAssertEqual(segment.championLists?.keysSeen, 2)
+            XCTAssertEqual(segment.championLists?.keysSeen, 1, "listless keys kept as lists")
             XCTAssertNil(segment.championLists?.list("dddd", prefix: false, in: segment))
+            XCTAssertLessThan(segment.championMemoryBytes, 2 * DerivedCache<[UInt8], ChampionLists.List>.absentLimit * 64 + 10_000,
+                              "listless keys kept without bound")
         }
         compareAll(snapshot, "built while searching")
         writer.mergePolicy = MergePolicy(maxSegments: 1)
@@ -418,7 +426,7 @@ final class ChampionListsTests: XCTestCase {
     }
 
     /// Prefixes with the same terms (`libr`, `libra`, `librar`: every term with one starts with the next) get
-    /// the same list; a prefix with fewer terms (`librari`) or that is itself a term (`library`) gets another, and
+    /// equal lists (each built and kept on its own); a prefix with fewer terms (`librari`) or that is itself a term (`library`) gets another, and
     /// every one of them answers as the full ranking does.
     func testPrefixesWithTheSameTermsGetTheSameList() throws {
         let writer = IndexWriter()
@@ -529,6 +537,41 @@ final class ChampionListsTests: XCTestCase {
         XCTAssertGreaterThan(whole.terms.count + whole.prefixes.count, 20)
     }
 
+    /// A ranking scratch whose stamps wrap around (after 2³² windows in a long-lived process) clears its records
+    /// and ranks as a fresh one: lists built with it, a few documents a window, equal those of a fresh scratch.
+    func testScratchStampsWrappingAroundRankAlike() throws {
+        let writer = IndexWriter()
+        _ = try makeCorpus(writer, documents: 2_000, seed: 16)
+        let snapshot = try writer.commit()
+        let segment = snapshot.segments[0]
+        let scope = try XCTUnwrap(ChampionLists.Scope(schema: snapshot.schema, parameters: snapshot.parameters))
+        let stride = ChampionLists.recordStride(positions: scope.fields.count)
+        func lists() -> (terms: [(String, ChampionLists.List)], prefixes: [(String, ChampionLists.List)]) {
+            ChampionLists(segment: segment, scope: scope, window: 300).allLists(in: segment)
+        }
+        ChampionLists.scratchPool.withLock { $0 = [] }
+        let fresh = lists()
+        // The same records, left holding stale data, with stamps about to wrap.
+        let scratch = ChampionLists.Scratch(stride: stride, capacity: 300)
+        for byte in 0..<(stride * 300) { scratch.records.storeBytes(of: UInt8(truncatingIfNeeded: byte &* 37), toByteOffset: byte, as: UInt8.self) }
+        // Stale stamps equal to the first one after the wrap: uncleared, these records would pass for the window's.
+        for record in 0..<300 { scratch.records.storeBytes(of: UInt32(1), toByteOffset: record * stride + 4, as: UInt32.self) }
+        scratch.stamp = UInt32.max
+        ChampionLists.scratchPool.withLock { $0 = [scratch] }
+        let wrapped = lists()
+        XCTAssertLessThan(scratch.stamp, 10_000, "the stamps did not wrap")
+        for (a, b) in [(fresh.terms, wrapped.terms), (fresh.prefixes, wrapped.prefixes)] {
+            XCTAssertEqual(a.map(\.0), b.map(\.0))
+            for ((key, x), (_, y)) in zip(a, b) {
+                XCTAssertEqual(x.docs, y.docs, key)
+                XCTAssertEqual(x.tfs, y.tfs, key)
+                XCTAssertEqual(x.flags, y.flags, key)
+                XCTAssertEqual(x.bound, y.bound, key)
+            }
+        }
+        XCTAssertGreaterThan(fresh.terms.count + fresh.prefixes.count, 10)
+    }
+
     /// The keys that get a list are exactly those whose postings in the default fields (a prefix: over every term
     /// that starts with it) reach `minimumPostings`, multibyte characters included; the list of a term holds its
     /// document frequency per field, and a prefix's the largest of its terms'.
@@ -576,7 +619,7 @@ final class ChampionListsTests: XCTestCase {
         }
         XCTAssertGreaterThan(listed, 10)
         XCTAssertLessThan(listed, termPostings.count + prefixPostings.count, "every key listed: the minimum is not tested")
-        XCTAssertEqual(lists.keysSeen, termPostings.count + prefixPostings.count)
+        XCTAssertEqual(lists.keysSeen, listed, "keys below the minimum kept")
     }
 
     /// `stretch` bounds how much any length factor grows between the lists' averages and a snapshot's.

@@ -47,11 +47,11 @@ final class Segment: Sendable {
     /// The vocabulary of the latest scope asked for (`vocabulary(for:)`): derived, built on first use.
     private let vocabularyCache = Mutex<SegmentVocabulary?>(nil)
     /// The precomputed lists of the wide prefixes searched so far (`PrefixPostings`), by field and prefix: derived,
-    /// built on first use; a nil entry: the prefix has none (its list would not fit the encoding).
-    private let prefixCache = Mutex<(lists: [PrefixKey: PrefixPostings?], bytes: Int)>(([:], 0))
+    /// built on first use.
+    private let prefixCache = DerivedCache<PrefixKey, PrefixPostings> { key, list in 48 + key.bytes.count + (list?.memoryBytes ?? 0) }
 
     /// A wide prefix of one field.
-    private struct PrefixKey: Hashable {
+    struct PrefixKey: Hashable, Sendable {
         let field: Int
         let bytes: [UInt8]
     }
@@ -150,8 +150,8 @@ final class Segment: Sendable {
 
     /// The precomputed list of the wide prefix `key` of `field`, whose terms in the field's dictionary `terms` are
     /// `range` (the prefix itself first when it is a term); nil when the prefix is not wide (`minimumExpansions`
-    /// longer terms or fewer), ends inside a character, or its list does not fit the encoding. Built on first use, outside the lock:
-    /// concurrent first uses may each build it, and the first one kept is returned to all.
+    /// longer terms or fewer), ends inside a character, or its list does not fit the encoding. Built on first use
+    /// and kept (`DerivedCache`: concurrent first uses wait for one build).
     func prefixList(field: Int, key: UnsafeBufferPointer<UInt8>, terms: FieldTerms, range: Range<Int>) -> PrefixPostings? {
         let exact = !range.isEmpty && terms.compare(range.lowerBound, key) == 0
         let expansions = (exact ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound
@@ -160,13 +160,10 @@ final class Segment: Sendable {
         let next = Int(terms.offsets[expansions.lowerBound]) + key.count
         guard next < Int(terms.offsets[expansions.lowerBound + 1]), terms.bytes[next] & 0xC0 != 0x80 else { return nil }
         let wanted = PrefixKey(field: field, bytes: Array(key))
-        if let known = prefixCache.withLock({ $0.lists[wanted] }) { return known }
-        let made = PrefixPostings.build(segment: self, field: field, terms: terms, key: wanted.bytes, expansions: expansions)
-        return prefixCache.withLock { cache -> PrefixPostings? in
-            if let known = cache.lists[wanted] { return known }
-            cache.lists[wanted] = .some(made)
-            cache.bytes += wanted.bytes.count + (made?.memoryBytes ?? 0)
-            return made
+        return prefixCache.value(wanted) {
+            // A list that does not fit the encoding would not next time either.
+            PrefixPostings.build(segment: self, field: field, terms: terms, key: wanted.bytes, expansions: expansions)
+                .map { .value($0) } ?? .absentForGood
         }
     }
 
@@ -188,14 +185,13 @@ final class Segment: Sendable {
     var championMemoryBytes: Int { championCache.withLock { $0?.memoryBytes ?? 0 } }
 
     /// The prefixes whose lists were built, by field.
-    var prefixKeysBuilt: [(field: Int, key: [UInt8])] {
-        prefixCache.withLock { cache in cache.lists.compactMap { $0.value == nil ? nil : ($0.key.field, $0.key.bytes) } }
-    }
+    var prefixKeysBuilt: [(field: Int, key: [UInt8])] { prefixCache.keysWithValues.map { ($0.field, $0.bytes) } }
 
     /// Builds the prefix and champion lists that searches built in `sources` (the segments this one was merged
-    /// from), for the keys they still have here: a background merge calls it so that the searches after the merge
-    /// is published find the lists of the keys in use, as they did before. Champion lists are built for the scope
-    /// of the sources' (publishing drops them if the writer's scope changed meanwhile).
+    /// from), for the keys they still have here: a background merge calls it on its own thread so that the
+    /// searches after the merge is published find the lists of the keys in use, as they did before (a merge run
+    /// by the commit does not: the commit stays short, and first searches build what they need). Champion lists
+    /// are built for the scope of the sources' (publishing drops them if the writer's scope changed meanwhile).
     func buildLists(searchedIn sources: [Segment]) {
         var prefixes = Set<PrefixKey>()
         for source in sources { for (field, key) in source.prefixKeysBuilt { prefixes.insert(PrefixKey(field: field, bytes: key)) } }
@@ -220,10 +216,10 @@ final class Segment: Sendable {
     }
 
     /// Bytes of the prefix lists built so far.
-    var prefixMemoryBytes: Int { prefixCache.withLock { $0.bytes } }
+    var prefixMemoryBytes: Int { prefixCache.memoryBytes }
 
-    /// Prefix lists looked up so far, with a list or without (tests).
-    var prefixListsSeen: Int { prefixCache.withLock { $0.lists.count } }
+    /// Prefix lists kept, built or remembered as not fitting the encoding (tests).
+    var prefixListsSeen: Int { prefixCache.count }
 
     /// The scope of the cached vocabulary (nil before a fuzzy lookup built one).
     var vocabularyScope: [Int]? { vocabularyCache.withLock { $0?.scope } }

@@ -14,9 +14,10 @@ import Synchronization
 /// (`IndexSnapshot.championSearch`).
 ///
 /// A key's list is built by the first ranked search that can use it (`list(_:prefix:in:)`), from the same postings
-/// that search would otherwise read, and kept for the segment's life; a key with fewer than `minimumPostings`
-/// postings is remembered as having none. Nothing is built while indexing, and only keys that are searched take
-/// memory. Never written to disk.
+/// that search would otherwise read, and kept for the segment's life (a key with fewer than `minimumPostings`
+/// postings gets none, and is not remembered). Nothing is built while indexing, except that a background merge
+/// rebuilds its sources' lists for the merged segment, and only keys that are searched take memory. Never
+/// written to disk.
 final class ChampionLists: Sendable {
     /// What the lists rank for: the default fields (in the planner's scope order) with their weights and primary
     /// flags, and the ranking parameters. A snapshot whose scope differs does not use them.
@@ -71,7 +72,10 @@ final class ChampionLists: Sendable {
             self.norms = norms.compacted()
         }
 
-        var memoryBytes: Int { 4 + 4 * (docFreq.count + docs.count + masks.count) + flags.count + 2 * tfs.count + norms.count }
+        /// Heap bytes: the arrays' elements, and their headers and the object's (about 32 and 16 bytes).
+        var memoryBytes: Int {
+            16 + 6 * 32 + 4 + 4 * (docFreq.count + docs.count + masks.count) + flags.count + 2 * tfs.count + norms.count
+        }
     }
 
     /// Documents kept per list (more when the last ones tie): a page of 20 with room for deletions.
@@ -89,13 +93,12 @@ final class ChampionLists: Sendable {
     /// Documents ranked at a time (tests vary it: the lists do not depend on it).
     let window: Int
 
-    /// The lists built so far by key (a nil entry: the key has none), and the bytes they hold.
-    private struct Built {
-        var terms: [[UInt8]: List?] = [:]
-        var prefixes: [[UInt8]: List?] = [:]
-        var bytes = 0
-    }
-    private let built = Mutex(Built())
+    /// The lists built so far, by key: terms' and prefixes'.
+    private let terms = DerivedCache<[UInt8], List>(cost: ChampionLists.cost)
+    private let prefixes = DerivedCache<[UInt8], List>(cost: ChampionLists.cost)
+
+    /// Heap bytes of a kept list and its key (with the key array's header and the table's share).
+    @Sendable private static func cost(_ key: [UInt8], _ list: List?) -> Int { 32 + 16 + key.count + (list?.memoryBytes ?? 0) }
 
     /// The lists of `segment` for `scope`, none built yet.
     init(segment: Segment, scope: Scope, window: Int = 1 << 16) {
@@ -113,31 +116,20 @@ final class ChampionLists: Sendable {
     }
 
     /// Bytes of the lists built so far.
-    var memoryBytes: Int { built.withLock { $0.bytes } + 8 * averages.count }
+    var memoryBytes: Int { terms.memoryBytes + prefixes.memoryBytes + 8 * averages.count }
 
-    /// The keys whose lists were built (not those found listless).
-    var keysBuilt: (terms: [[UInt8]], prefixes: [[UInt8]]) {
-        built.withLock { state in
-            (state.terms.compactMap { $0.value == nil ? nil : $0.key }, state.prefixes.compactMap { $0.value == nil ? nil : $0.key })
-        }
-    }
+    /// The keys whose lists were built.
+    var keysBuilt: (terms: [[UInt8]], prefixes: [[UInt8]]) { (terms.keysWithValues, prefixes.keysWithValues) }
 
-    /// Keys looked up so far, with a list or without (tests).
-    var keysSeen: Int { built.withLock { $0.terms.count + $0.prefixes.count } }
+    /// Keys kept: with a list, or remembered as unlistable (a frequency beyond 16 bits) (tests).
+    var keysSeen: Int { terms.count + prefixes.count }
 
     /// The list of `key` (a folded term, or a prefix when `prefix`) in `segment`, the segment these lists are of;
     /// nil when the key has fewer than `minimumPostings` postings in the default fields or a frequency that does
-    /// not fit 16 bits. Built on first use, outside the lock: concurrent first uses may each build it, and the
-    /// first one kept is returned to all.
+    /// not fit 16 bits. Built on first use and kept (`DerivedCache`: concurrent first uses wait for one build).
     func list(_ key: [UInt8], prefix: Bool, in segment: Segment) -> List? {
-        if let known = built.withLock({ prefix ? $0.prefixes[key] : $0.terms[key] }) { return known }
-        let made = prefix ? prefixList(key, segment: segment) : termList(key, segment: segment)
-        return built.withLock { state -> List? in
-            if let known = prefix ? state.prefixes[key] : state.terms[key] { return known }
-            if prefix { state.prefixes[key] = .some(made) } else { state.terms[key] = .some(made) }
-            state.bytes += key.count + (made?.memoryBytes ?? 0)
-            return made
-        }
+        if prefix { return prefixes.value(key) { prefixList(key, segment: segment) } }
+        return terms.value(key) { termList(key, segment: segment) }
     }
 
     // MARK: Searching
@@ -190,7 +182,7 @@ final class ChampionLists: Sendable {
     // MARK: Building
 
     /// The list of term `key`: its postings in each default field.
-    private func termList(_ key: [UInt8], segment: Segment) -> List? {
+    private func termList(_ key: [UInt8], segment: Segment) -> DerivedCache<[UInt8], List>.Outcome {
         var found: [(Int, QueryPlanner.FoundTerm)] = []
         var docFreq = [UInt32](repeating: 0, count: scope.fields.count)
         var postings = 0
@@ -203,13 +195,13 @@ final class ChampionLists: Sendable {
                 postings += Int(dictionary.docFreq[index])
             }
         }
-        guard postings >= Self.minimumPostings else { return nil }
+        guard postings >= Self.minimumPostings else { return .absent }
         return make(found, docFreq: docFreq, segment: segment)
     }
 
     /// The list of prefix `key`, read as a prefix query reads it: the key itself when a term, and a wide prefix's
     /// precomputed list or else each longer term. Its postings are counted over every term that starts with it.
-    private func prefixList(_ key: [UInt8], segment: Segment) -> List? {
+    private func prefixList(_ key: [UInt8], segment: Segment) -> DerivedCache<[UInt8], List>.Outcome {
         var ranges: [(position: Int, field: Int, dictionary: FieldTerms, range: Range<Int>)] = []
         var postings = 0
         key.withUnsafeBufferPointer { key in
@@ -226,7 +218,7 @@ final class ChampionLists: Sendable {
                 }
             }
         }
-        guard postings >= Self.minimumPostings else { return nil }
+        guard postings >= Self.minimumPostings else { return .absent }
         var found: [(Int, QueryPlanner.FoundTerm)] = []
         var docFreq = [UInt32](repeating: 0, count: scope.fields.count)
         key.withUnsafeBufferPointer { key in
@@ -242,18 +234,19 @@ final class ChampionLists: Sendable {
         return make(found, docFreq: docFreq, segment: segment)
     }
 
-    /// The list of the documents that rank first for `terms` (with their scope positions); nil when a frequency
-    /// does not fit the list's 16 bits.
-    private func make(_ terms: [(Int, QueryPlanner.FoundTerm)], docFreq: [UInt32], segment: Segment) -> List? {
+    /// The list of the documents that rank first for `terms` (with their scope positions); none for good when a
+    /// frequency does not fit the list's 16 bits.
+    private func make(_ terms: [(Int, QueryPlanner.FoundTerm)], docFreq: [UInt32], segment: Segment)
+        -> DerivedCache<[UInt8], List>.Outcome {
         // Per scope position, the length factors of the 256 norm codes under `averages`, one table after another.
         var factorTable: [Float] = []
         for (weight, average) in zip(scope.weights, averages) {
             factorTable += FieldNorm.lengthFactors(weight: weight, average: average, b: scope.parameters.b)
         }
-        guard let best = Ranking.withScratch(stride: Ranking.stride(positions: scope.fields.count),
+        guard let best = Ranking.withScratch(stride: Self.recordStride(positions: scope.fields.count),
                                              records: min(segment.documentCount, window), {
             Ranking(segment: segment, scope: scope, factorTable: factorTable, window: window, scratch: $0).rank(terms)
-        }) else { return nil }
+        }) else { return .absentForGood }
         var docs: [UInt32] = [], masks: [UInt32] = [], flags: [UInt8] = [], tfs: [UInt16] = [], norms: [UInt8] = []
         let columns = scope.fields.map { Self.normColumn(segment, field: $0) }
         for entry in best.entries {
@@ -267,7 +260,7 @@ final class ChampionLists: Sendable {
             masks.append(mask)
             flags.append(entry.flags)
         }
-        return List(bound: best.bound, docFreq: docFreq, docs: docs, masks: masks, flags: flags, tfs: tfs, norms: norms)
+        return .value(List(bound: best.bound, docFreq: docFreq, docs: docs, masks: masks, flags: flags, tfs: tfs, norms: norms))
     }
 
     /// `field`'s norm codes in `segment`, one per document (0 where the column stops short, as for a field added
@@ -277,6 +270,13 @@ final class ChampionLists: Sendable {
         if column.count >= segment.documentCount { return column }
         return column + [UInt8](repeating: 0, count: segment.documentCount - column.count)
     }
+
+    /// Bytes per ranking record: weight (Float) at 0, stamp (UInt32) at 4, flags at 8, then a UInt16 frequency per
+    /// scope position from 10, rounded up to 8.
+    static func recordStride(positions: Int) -> Int { (10 + 2 * positions + 7) & ~7 }
+
+    /// Idle ranking scratches (`Ranking.withScratch`); tests seed one.
+    static let scratchPool = Mutex<[Scratch]>([])
 
     /// The records a ranking accumulates into, kept between builds (a build needs up to a window of them, about
     /// 1.5 MB, which a fresh allocation would also have to clear). A record is the current window's only when it
@@ -329,24 +329,21 @@ final class ChampionLists: Sendable {
 
         static let frequencyOffset = 10
 
-        /// Bytes per record: weight (Float) at 0, stamp (UInt32) at 4, flags at 8, then a UInt16 frequency per
-        /// scope position from 10, rounded up to 8.
-        static func stride(positions: Int) -> Int { (frequencyOffset + 2 * positions + 7) & ~7 }
 
-        /// Idle scratches (at most `poolLimit`).
-        private static let pool = Mutex<[Scratch]>([])
+        /// At most this many idle scratches (`ChampionLists.scratchPool`), kept for the process's life: up to
+        /// 65,536 records each, about 1.5 MB for the default fields.
         static let poolLimit = 4
 
         /// Calls `body` with a scratch of at least `records` records of `stride` bytes, taken from the pool or made.
         static func withScratch<R>(stride: Int, records: Int, _ body: (Scratch) -> R) -> R {
             let wanted = max(records, 1)
-            let taken = pool.withLock { idle -> Scratch? in
+            let taken = ChampionLists.scratchPool.withLock { idle -> Scratch? in
                 guard let index = idle.lastIndex(where: { $0.stride == stride && $0.capacity >= wanted }) else { return nil }
                 return idle.remove(at: index)
             }
             let scratch = taken ?? Scratch(stride: stride, capacity: wanted)
             let result = body(scratch)
-            pool.withLock { idle in
+            ChampionLists.scratchPool.withLock { idle in
                 if idle.count < poolLimit {
                     idle.append(scratch)
                 } else if let smallest = idle.indices.min(by: { idle[$0].capacity < idle[$1].capacity }),

@@ -3,8 +3,9 @@
 /// with their summed frequency and whether one of them starts the field. A prefix query then reads one list
 /// per field, with block bounds for top-k pruning, instead of expanding to hundreds of terms and decoding all
 /// their postings; and a prefix never needs its expansions capped. Derived from the segment's own postings by
-/// the first search for the prefix (`Segment.prefixList`) and kept, so nothing is built while indexing and
-/// nothing is stored on disk. The layout holds several keyed lists; a segment keeps one list per instance.
+/// the first search for the prefix (`Segment.prefixList`) and kept; nothing is built while indexing (a background
+/// merge rebuilds its sources' lists for the merged segment) and nothing is stored on disk. One list per
+/// instance: list 0.
 ///
 /// A list holds the strictly longer terms only: the prefix itself, when it is a term, keeps its own postings,
 /// so exact-match boosts still see it. Encoding per posting: `varint(doc delta << 3 | starts << 2 | t)` with
@@ -16,12 +17,11 @@ final class PrefixPostings: Sendable {
     static let minimumExpansions = 48
     static let blockSize = 128
 
-    /// The prefixes, sorted bytewise: bytes with offsets (`keyOffsets[count]` ends the last).
+    /// The prefix: bytes with offsets (`keyOffsets[count]` ends the last).
     let keyBytes: [UInt8]
     let keyOffsets: [UInt32]
-    /// Per prefix: its first block (a list of n postings has ⌈n / blockSize⌉ consecutive blocks; lists are
-    /// stored in the order they were built, not in key order), postings and the largest document frequency
-    /// among its terms.
+    /// Per list: its first block (a list of n postings has ⌈n / blockSize⌉ consecutive blocks), postings and the
+    /// largest document frequency among its terms.
     let firstBlock: [UInt32]
     let postingCount: [UInt32]
     let maxDocFreq: [UInt32]
@@ -36,9 +36,9 @@ final class PrefixPostings: Sendable {
 
     var count: Int { postingCount.count }
 
-    /// Heap bytes held.
+    /// Heap bytes held: the arrays' elements, and their headers and the object's (about 32 and 16 bytes).
     var memoryBytes: Int {
-        keyBytes.count + 4 * (keyOffsets.count + firstBlock.count + postingCount.count + maxDocFreq.count)
+        16 + 11 * 32 + keyBytes.count + 4 * (keyOffsets.count + firstBlock.count + postingCount.count + maxDocFreq.count)
             + 4 * (blockLastDoc.count + blockOffset.count + blockMaxTf.count + blockMaxImpact.count)
             + blockStarts.count + bytes.count
     }
@@ -57,11 +57,6 @@ final class PrefixPostings: Sendable {
         self.blockMaxImpact = blockMaxImpact.compacted()
         self.blockStarts = blockStarts.compacted()
         self.bytes = bytes.compacted()
-    }
-
-    /// The list of `prefix`, if it has one.
-    func find(_ prefix: UnsafeBufferPointer<UInt8>) -> Int? {
-        SortedKeys.index(of: prefix, bytes: keyBytes, offsets: keyOffsets)
     }
 
     /// The prefix of list `index`.
