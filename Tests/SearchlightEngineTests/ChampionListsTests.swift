@@ -549,7 +549,7 @@ final class ChampionListsTests: XCTestCase {
         func lists() -> (terms: [(String, ChampionLists.List)], prefixes: [(String, ChampionLists.List)]) {
             ChampionLists(segment: segment, scope: scope, window: 300).allLists(in: segment)
         }
-        ChampionLists.scratchPool.withLock { $0 = [] }
+        ChampionLists.scratchPool.replaceAll(with: [])
         let fresh = lists()
         // The same records, left holding stale data, with stamps about to wrap.
         let scratch = ChampionLists.Scratch(stride: stride, capacity: 300)
@@ -557,7 +557,7 @@ final class ChampionListsTests: XCTestCase {
         // Stale stamps equal to the first one after the wrap: uncleared, these records would pass for the window's.
         for record in 0..<300 { scratch.records.storeBytes(of: UInt32(1), toByteOffset: record * stride + 4, as: UInt32.self) }
         scratch.stamp = UInt32.max
-        ChampionLists.scratchPool.withLock { $0 = [scratch] }
+        ChampionLists.scratchPool.replaceAll(with: [scratch])
         let wrapped = lists()
         XCTAssertLessThan(scratch.stamp, 10_000, "the stamps did not wrap")
         for (a, b) in [(fresh.terms, wrapped.terms), (fresh.prefixes, wrapped.prefixes)] {

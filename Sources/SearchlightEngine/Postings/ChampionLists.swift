@@ -275,8 +275,9 @@ final class ChampionLists: Sendable {
     /// scope position from 10, rounded up to 8.
     static func recordStride(positions: Int) -> Int { (10 + 2 * positions + 7) & ~7 }
 
-    /// Idle ranking scratches (`Ranking.withScratch`); tests seed one.
-    static let scratchPool = Mutex<[Scratch]>([])
+    /// Idle ranking scratches (`Ranking.withScratch`), kept for the process's life: at most 4, of up to 65,536
+    /// records each (about 1.5 MB for the default fields). Tests seed one.
+    static let scratchPool = ScratchPool<Scratch>(limit: 4) { $0.capacity }
 
     /// The records a ranking accumulates into, kept between builds (a build needs up to a window of them, about
     /// 1.5 MB, which a fresh allocation would also have to clear). A record is the current window's only when it
@@ -330,27 +331,13 @@ final class ChampionLists: Sendable {
         static let frequencyOffset = 10
 
 
-        /// At most this many idle scratches (`ChampionLists.scratchPool`), kept for the process's life: up to
-        /// 65,536 records each, about 1.5 MB for the default fields.
-        static let poolLimit = 4
-
         /// Calls `body` with a scratch of at least `records` records of `stride` bytes, taken from the pool or made.
         static func withScratch<R>(stride: Int, records: Int, _ body: (Scratch) -> R) -> R {
             let wanted = max(records, 1)
-            let taken = ChampionLists.scratchPool.withLock { idle -> Scratch? in
-                guard let index = idle.lastIndex(where: { $0.stride == stride && $0.capacity >= wanted }) else { return nil }
-                return idle.remove(at: index)
-            }
-            let scratch = taken ?? Scratch(stride: stride, capacity: wanted)
+            let scratch = ChampionLists.scratchPool.take { $0.stride == stride && $0.capacity >= wanted }
+                ?? Scratch(stride: stride, capacity: wanted)
             let result = body(scratch)
-            ChampionLists.scratchPool.withLock { idle in
-                if idle.count < poolLimit {
-                    idle.append(scratch)
-                } else if let smallest = idle.indices.min(by: { idle[$0].capacity < idle[$1].capacity }),
-                          idle[smallest].capacity < scratch.capacity {
-                    idle[smallest] = scratch
-                }
-            }
+            ChampionLists.scratchPool.give(scratch)
             return result
         }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Per-document scratch of a dense group evaluation (`MaterializedGroupIterator(dense:)`): weighted
 /// frequencies, primary-boost flags and a bitset of the touched documents, for up to `capacity` documents.
 /// Kept zeroed between uses (a user clears what it touched), and pooled: a fresh one would cost a
@@ -26,28 +24,16 @@ final class Accumulator: @unchecked Sendable {
         touched.deallocate()
     }
 
-    /// Idle accumulators (one per thread that searched at once, at most `poolLimit`).
-    private static let pool = Mutex<[Accumulator]>([])
-    static let poolLimit = 8
+    /// Idle accumulators (one per thread that searched at once, at most 8).
+    private static let pool = ScratchPool<Accumulator>(limit: 8) { $0.capacity }
 
     /// Calls `body` with a zeroed accumulator of at least `documents` entries, which it must leave zeroed.
     static func withAccumulator<R>(documents: Int, _ body: (Accumulator) -> R) -> R {
         let wanted = max(documents, 1)
-        let taken = pool.withLock { idle -> Accumulator? in
-            guard let index = idle.lastIndex(where: { $0.capacity >= wanted }) else { return nil }
-            return idle.remove(at: index)
-        }
-        let accumulator = taken ?? Accumulator(capacity: wanted)
+        let accumulator = pool.take { $0.capacity >= wanted } ?? Accumulator(capacity: wanted)
         let result = body(accumulator)
         assert((0..<wanted).allSatisfy { accumulator.weights[$0] == 0 && accumulator.flags[$0] == 0 }, "left dirty")
-        pool.withLock { idle in
-            if idle.count < poolLimit {
-                idle.append(accumulator)
-            } else if let smallest = idle.indices.min(by: { idle[$0].capacity < idle[$1].capacity }),
-                      idle[smallest].capacity < accumulator.capacity {
-                idle[smallest] = accumulator
-            }
-        }
+        pool.give(accumulator)
         return result
     }
 }
