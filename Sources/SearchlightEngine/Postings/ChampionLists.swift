@@ -243,12 +243,13 @@ final class ChampionLists: Sendable {
         for (weight, average) in zip(scope.weights, averages) {
             factorTable += FieldNorm.lengthFactors(weight: weight, average: average, b: scope.parameters.b)
         }
+        let columns = scope.fields.map { Self.normColumn(segment, field: $0) }
         guard let best = Ranking.withScratch(stride: Self.recordStride(positions: scope.fields.count),
                                              records: min(segment.documentCount, window), {
-            Ranking(segment: segment, scope: scope, factorTable: factorTable, window: window, scratch: $0).rank(terms)
+            Ranking(segment: segment, scope: scope, factorTable: factorTable, columns: columns, window: window,
+                    scratch: $0).rank(terms)
         }) else { return .absentForGood }
         var docs: [UInt32] = [], masks: [UInt32] = [], flags: [UInt8] = [], tfs: [UInt16] = [], norms: [UInt8] = []
-        let columns = scope.fields.map { Self.normColumn(segment, field: $0) }
         for entry in best.entries {
             var mask: UInt32 = 0
             for (position, tf) in entry.frequencies.enumerated() where tf > 0 {
@@ -325,6 +326,8 @@ final class ChampionLists: Sendable {
         let segment: Segment
         let scope: Scope
         let factorTable: [Float]
+        /// Per scope position, the field's norm codes (`normColumn`).
+        let columns: [[UInt8]]
         let window: Int
         let scratch: Scratch
 
@@ -408,7 +411,6 @@ final class ChampionLists: Sendable {
             var overflow = false
             let documents = segment.documentCount
             let records = scratch.records, stride = scratch.stride, touched = scratch.touched
-            let columns = scope.fields.map { ChampionLists.normColumn(segment, field: $0) }
             var streams = terms.map { Stream($0.1, segment: segment) }
             // The flags and per-position frequencies (at `keptFrequencies[offset...]`) of the documents that
             // entered the heap, by document.
