@@ -210,7 +210,7 @@ final class ChampionListsLifecycleTests: XCTestCase {
         }
         for query: Query in [.term("ab"), .prefix("a"), .prefix("ca")] { _ = before.search(query, limit: 10) }
         for segment in before.segments { XCTAssertEqual(segment.championLists?.keysBuilt.terms, [Array("ab".utf8)]) }
-        let searchedPrefixes = Set(before.segments.flatMap { $0.prefixKeysBuilt.map { "\($0.field):\(String(decoding: $0.key, as: UTF8.self))" } })
+        let searchedPrefixes = Set(before.segments.flatMap { $0.prefixKeysBuilt.map { "\($0.field):\(String(decoding: $0.bytes, as: UTF8.self))" } })
         XCTAssertEqual(searchedPrefixes, ["\(body.rawValue):a", "\(body.rawValue):ca"])
         for work in held.withLock({ $0 }) { work() }
         let after = try XCTUnwrap(writer.publishFinishedMerges())
@@ -218,7 +218,8 @@ final class ChampionListsLifecycleTests: XCTestCase {
         let lists = try XCTUnwrap(merged.championLists)
         XCTAssertEqual(Set(lists.keysBuilt.terms), [Array("ab".utf8)])
         XCTAssertEqual(Set(lists.keysBuilt.prefixes), [Array("a".utf8), Array("ca".utf8)])
-        XCTAssertEqual(Set(merged.prefixKeysBuilt.map { "\($0.field):\(String(decoding: $0.key, as: UTF8.self))" }), searchedPrefixes)
+        XCTAssertEqual(Set(merged.prefixKeysBuilt.map { "\($0.field):\(String(decoding: $0.bytes, as: UTF8.self))" }), searchedPrefixes)
+        XCTAssertEqual(Set(merged.prefixKeysBuilt.map(\.primary)), [false], "the body is not primary")
         XCTAssertEqual(lists.keysSeen, 3, "keys never searched got lists")
         // Searching a carried key again builds nothing.
         _ = after.search(.term("ab"), limit: 10)

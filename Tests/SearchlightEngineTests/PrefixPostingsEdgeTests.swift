@@ -43,11 +43,11 @@ final class PrefixPostingsEdgeTests: XCTestCase {
                     for length in 1..<max(t.count, 1) { probes.insert(Array(t[0..<length])) }
                 }
                 let keys = Set(probes.filter { key in
-                    key.withUnsafeBufferPointer { segment.prefixList(field: field, key: $0, terms: terms, range: terms.prefixRange($0)) } != nil
+                    key.withUnsafeBufferPointer { segment.prefixList(field: field, key: $0, terms: terms, range: terms.prefixRange($0), primary: true) } != nil
                 })
                 XCTAssertEqual(keys, wide, "\(context): keys of segment \(ordinal) field \(field)", file: file, line: line)
                 for key in wide {
-                    guard let lists = key.withUnsafeBufferPointer({ segment.prefixList(field: field, key: $0, terms: terms, range: terms.prefixRange($0)) }) else { continue }
+                    guard let lists = key.withUnsafeBufferPointer({ segment.prefixList(field: field, key: $0, terms: terms, range: terms.prefixRange($0), primary: true) }) else { continue }
                     let index = 0
                     XCTAssertEqual(lists.key(index), key, file: file, line: line)
                     var sums: [Int: (UInt32, Bool)] = [:]

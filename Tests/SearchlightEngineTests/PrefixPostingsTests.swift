@@ -84,6 +84,18 @@ final class PrefixPostingsTests: XCTestCase {
                     XCTAssertEqual(Int(lists.postingCount[index]), actual.count)
                     let expansionFrequencies = words.indices.filter { words[$0].hasPrefix(prefix) && words[$0] != prefix }.map { terms.docFreq[$0] }
                     XCTAssertEqual(lists.maxDocFreq[index], expansionFrequencies.max())
+                    // Built for a field that is not primary: the same postings, no start recorded.
+                    let plain = try XCTUnwrap(segment.prefixList(field: f, prefix: prefix, primary: false))
+                    XCTAssertFalse(plain === lists)
+                    var plainPostings: [(doc: Int, tf: UInt32, starts: Bool)] = []
+                    plain.forEachPosting(0) { doc, tf, starts in
+                        plainPostings.append((doc, tf, starts))
+                        return true
+                    }
+                    XCTAssertEqual(plainPostings.map(\.doc), expected.map(\.doc), "not primary: \(prefix)")
+                    XCTAssertEqual(plainPostings.map(\.tf), expected.map(\.tf), "not primary: \(prefix)")
+                    XCTAssertFalse(plainPostings.contains { $0.starts }, "not primary: \(prefix)")
+                    XCTAssertFalse(plain.blockStarts.contains(true), "not primary: \(prefix)")
                     // Blocks: their last documents and bounds.
                     let blocks = Int(lists.firstBlock[index])..<Int(lists.firstBlock[index]) + (actual.count + PrefixPostings.blockSize - 1) / PrefixPostings.blockSize
                     // The list's blocks are every block.
@@ -276,7 +288,7 @@ final class PrefixPostingsTests: XCTestCase {
         let terms = try XCTUnwrap(segment.terms(body))
         let half: [UInt8] = [0xCE]
         XCTAssertNil(half.withUnsafeBufferPointer { key in
-            segment.prefixList(field: field, key: key, terms: terms, range: terms.prefixRange(key))
+            segment.prefixList(field: field, key: key, terms: terms, range: terms.prefixRange(key), primary: true)
         }, "half a character")
         XCTAssertEqual(try postings("xyz").count, 120)
         // "x" and "xy" also hold the documents where only the term "xyz" itself occurs... which are all of them.
@@ -397,13 +409,14 @@ final class PrefixPostingsTests: XCTestCase {
 }
 
 extension Segment {
-    /// The precomputed list of `prefix` in `field` (tests): `prefixList` with the prefix's terms looked up.
-    func prefixList(field: Int, prefix: String) -> PrefixPostings? {
+    /// The precomputed list of `prefix` in `field` (tests): `prefixList` with the prefix's terms looked up, as for
+    /// a primary field unless told otherwise.
+    func prefixList(field: Int, prefix: String, primary: Bool = true) -> PrefixPostings? {
         guard let terms = terms(FieldID(rawValue: UInt16(field))) else { return nil }
         let key = Array(prefix.utf8)
         return key.withUnsafeBufferPointer { key in
             let range = terms.prefixRange(key)
-            return range.isEmpty ? nil : prefixList(field: field, key: key, terms: terms, range: range)
+            return range.isEmpty ? nil : prefixList(field: field, key: key, terms: terms, range: range, primary: primary)
         }
     }
 }

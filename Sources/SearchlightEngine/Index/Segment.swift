@@ -50,10 +50,11 @@ final class Segment: Sendable {
     /// built on first use.
     private let prefixCache = DerivedCache<PrefixKey, PrefixPostings> { key, list in 48 + key.bytes.count + (list?.memoryBytes ?? 0) }
 
-    /// A wide prefix of one field.
+    /// A wide prefix of one field, whose list records where a term starts the field when the field is primary.
     struct PrefixKey: Hashable, Sendable {
         let field: Int
         let bytes: [UInt8]
+        let primary: Bool
     }
     /// The `LeadingKeys` of the latest field asked for: derived, built on first use.
     private let leadingKeysCache = Mutex<LeadingKeys?>(nil)
@@ -149,21 +150,23 @@ final class Segment: Sendable {
     private var leadingKeysMemoryBytes: Int { leadingKeysCache.withLock { $0?.memoryBytes ?? 0 } }
 
     /// The precomputed list of the wide prefix `key` of `field`, whose terms in the field's dictionary `terms` are
-    /// `range` (the prefix itself first when it is a term); nil when the prefix is not wide (`minimumExpansions`
+    /// `range` (the prefix itself first when it is a term), for a `primary` field or not (only a primary field's
+    /// list records where its terms start the field); nil when the prefix is not wide (`minimumExpansions`
     /// longer terms or fewer), ends inside a character, or its list does not fit the encoding. Built on first use
     /// and kept (`DerivedCache`: concurrent first uses wait for one build).
-    func prefixList(field: Int, key: UnsafeBufferPointer<UInt8>, terms: FieldTerms, range: Range<Int>) -> PrefixPostings? {
+    func prefixList(field: Int, key: UnsafeBufferPointer<UInt8>, terms: FieldTerms, range: Range<Int>,
+                    primary: Bool) -> PrefixPostings? {
         let exact = !range.isEmpty && terms.compare(range.lowerBound, key) == 0
         let expansions = (exact ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound
         guard expansions.count > PrefixPostings.minimumExpansions else { return nil }
         // A prefix ends on a character boundary: the byte after it does not continue a UTF-8 sequence.
         let next = Int(terms.offsets[expansions.lowerBound]) + key.count
         guard next < Int(terms.offsets[expansions.lowerBound + 1]), terms.bytes[next] & 0xC0 != 0x80 else { return nil }
-        let wanted = PrefixKey(field: field, bytes: Array(key))
+        let wanted = PrefixKey(field: field, bytes: Array(key), primary: primary)
         return prefixCache.value(wanted) {
             // A list that does not fit the encoding would not next time either.
-            PrefixPostings.build(segment: self, field: field, terms: terms, key: wanted.bytes, expansions: expansions)
-                .map { .value($0) } ?? .absentForGood
+            PrefixPostings.build(segment: self, field: field, terms: terms, key: wanted.bytes, expansions: expansions,
+                                 primary: primary).map { .value($0) } ?? .absentForGood
         }
     }
 
@@ -185,7 +188,7 @@ final class Segment: Sendable {
     var championMemoryBytes: Int { championCache.withLock { $0?.memoryBytes ?? 0 } }
 
     /// The prefixes whose lists were built, by field.
-    var prefixKeysBuilt: [(field: Int, key: [UInt8])] { prefixCache.keysWithValues.map { ($0.field, $0.bytes) } }
+    var prefixKeysBuilt: [PrefixKey] { prefixCache.keysWithValues }
 
     /// Builds the prefix and champion lists that searches built in `sources` (the segments this one was merged
     /// from), for the keys they still have here: a background merge calls it on its own thread so that the
@@ -193,13 +196,13 @@ final class Segment: Sendable {
     /// by the commit does not: the commit stays short, and first searches build what they need). Champion lists
     /// are built for the scope of the sources' (publishing drops them if the writer's scope changed meanwhile).
     func buildLists(searchedIn sources: [Segment]) {
-        var prefixes = Set<PrefixKey>()
-        for source in sources { for (field, key) in source.prefixKeysBuilt { prefixes.insert(PrefixKey(field: field, bytes: key)) } }
-        for prefix in prefixes {
+        for prefix in Set(sources.flatMap(\.prefixKeysBuilt)) {
             guard let terms = terms(FieldID(rawValue: UInt16(prefix.field))) else { continue }
             prefix.bytes.withUnsafeBufferPointer { key in
                 let range = terms.prefixRange(key)
-                if !range.isEmpty { _ = prefixList(field: prefix.field, key: key, terms: terms, range: range) }
+                if !range.isEmpty {
+                    _ = prefixList(field: prefix.field, key: key, terms: terms, range: range, primary: prefix.primary)
+                }
             }
         }
         guard let scope = sources.lazy.compactMap({ $0.championLists?.scope }).first else { return }

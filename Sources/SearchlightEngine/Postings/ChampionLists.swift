@@ -224,7 +224,7 @@ final class ChampionLists: Sendable {
         key.withUnsafeBufferPointer { key in
             for (position, field, dictionary, range) in ranges {
                 let (place, largest) = QueryPlanner.prefixPlace(key, range: range, terms: dictionary, segment: segment,
-                                                                field: field)
+                                                                field: field, primary: scope.primary[position])
                 docFreq[position] = UInt32(largest)
                 for term in QueryPlanner.foundTerms(place, field: field, terms: dictionary, segment: segment) {
                     found.append((position, term))

@@ -1,6 +1,7 @@
 /// The postings of a wide prefix in one field of one segment, precomputed: for a prefix with more than
 /// `minimumExpansions` longer terms in the field's dictionary, the documents holding any of those terms, each
-/// with their summed frequency and whether one of them starts the field. A prefix query then reads one list
+/// with their summed frequency and, in a primary field, whether one of them starts it (the prefix boost; no other
+/// field's score reads it, so elsewhere no position is decoded for it). A prefix query then reads one list
 /// per field, with block bounds for top-k pruning, instead of expanding to hundreds of terms and decoding all
 /// their postings; and a prefix never needs its expansions capped. Derived from the segment's own postings by
 /// the first search for the prefix (`Segment.prefixList`) and kept; nothing is built while indexing (a background
@@ -93,12 +94,13 @@ final class PrefixPostings: Sendable {
     // MARK: Building
 
     /// The list of the prefix `key` of `field`'s dictionary `terms` in `segment`, whose strictly longer terms are
-    /// `expansions` (more than `minimumExpansions`); nil when the segment or the list is too large for its
-    /// encoding (document deltas keep three bits for flags, byte offsets are 32-bit).
-    static func build(segment: Segment, field: Int, terms: FieldTerms, key: [UInt8], expansions: Range<Int>)
-        -> PrefixPostings? {
+    /// `expansions` (more than `minimumExpansions`), recording where they start the field when it is `primary`; nil
+    /// when the segment or the list is too large for its encoding (document deltas keep three bits for flags, byte
+    /// offsets are 32-bit).
+    static func build(segment: Segment, field: Int, terms: FieldTerms, key: [UInt8], expansions: Range<Int>,
+                      primary: Bool) -> PrefixPostings? {
         guard segment.documentCount < 1 << 29, expansions.count > minimumExpansions else { return nil }
-        let builder = ListBuilder(segment: segment, field: field, terms: terms)
+        let builder = ListBuilder(segment: segment, field: field, terms: terms, recordsStarts: primary)
         var largest: UInt32 = 0
         for index in expansions { largest = max(largest, builder.add(term: index)) }
         let postings = builder.finish()
@@ -120,6 +122,8 @@ final class PrefixPostings: Sendable {
         let segment: Segment
         let field: Int
         let terms: FieldTerms
+        /// Whether the list records where a term starts the field (a primary field's; it decodes positions).
+        let recordsStarts: Bool
         let documentCount: Int
         let words: Int
         let sums: UnsafeMutablePointer<UInt32>
@@ -138,10 +142,11 @@ final class PrefixPostings: Sendable {
         /// Whether the lists outgrew 32-bit byte offsets (the field then gets none).
         private(set) var overflowed = false
 
-        init(segment: Segment, field: Int, terms: FieldTerms) {
+        init(segment: Segment, field: Int, terms: FieldTerms, recordsStarts: Bool) {
             self.segment = segment
             self.field = field
             self.terms = terms
+            self.recordsStarts = recordsStarts
             documentCount = segment.documentCount
             words = (documentCount + 63) >> 6
             sums = .allocate(capacity: max(documentCount, 1))
@@ -178,8 +183,9 @@ final class PrefixPostings: Sendable {
         func add(term index: Int) -> UInt32 {
             cursor.position(terms: terms, index: index, field: field)
             var doc = cursor.next()
+            let recordsStarts = self.recordsStarts
             while doc != PostingCursor.end, doc < documentCount {
-                add(doc: doc, tf: cursor.tf) { cursor.firstPosition() == 0 }
+                add(doc: doc, tf: cursor.tf) { recordsStarts && cursor.firstPosition() == 0 }
                 doc = cursor.next()
             }
             return terms.docFreq[index]

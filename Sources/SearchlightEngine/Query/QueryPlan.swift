@@ -336,7 +336,8 @@ struct QueryPlanner {
                     let range = terms.prefixRange(k)
                     guard !range.isEmpty else { continue }
                     held.append((terms, range))
-                    let (place, largest) = Self.prefixPlace(k, range: range, terms: terms, segment: segment, field: field)
+                    let (place, largest) = Self.prefixPlace(k, range: range, terms: terms, segment: segment, field: field,
+                                                            primary: isPrimary(field))
                     places[ordinal] = place
                     fieldDF = largest
                 }
@@ -356,12 +357,12 @@ struct QueryPlanner {
     /// `field`) are read from: the prefix's precomputed list when it has one there, else its few terms; with the
     /// largest document frequency among them.
     static func prefixPlace(_ key: UnsafeBufferPointer<UInt8>, range: Range<Int>, terms: FieldTerms, segment: Segment,
-                            field: Int) -> (place: QueryPlan.PrefixPlace, largest: Int) {
+                            field: Int, primary: Bool) -> (place: QueryPlan.PrefixPlace, largest: Int) {
         // The prefix itself, when a term, sorts first among the terms that start with it.
         let exact: Int32 = terms.compare(range.lowerBound, key) == 0 ? Int32(range.lowerBound) : -1
         var largest = exact >= 0 ? Int(terms.docFreq[Int(exact)]) : 0
         if range.count > PrefixPostings.minimumExpansions,
-           let list = segment.prefixList(field: field, key: key, terms: terms, range: range) {
+           let list = segment.prefixList(field: field, key: key, terms: terms, range: range, primary: primary) {
             return (.list(list, exact: exact), max(largest, Int(list.maxDocFreq[0])))
         }
         for index in range { largest = max(largest, Int(terms.docFreq[index])) }
