@@ -440,7 +440,7 @@ final class MaterializedGroupTests: XCTestCase {
             let (impact, tfScale) = planner.impactScales(prefix.field, segment)
             for index in range {
                 sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: terms, index: index, field: prefix.field),
-                                             field: prefix.field, fieldFactor: planner.factors(prefix.field),
+                                             terms: terms, term: index, field: prefix.field, fieldFactor: planner.factors(prefix.field),
                                              norms: segment.norms[prefix.field], primary: prefix.field == Int(title.rawValue),
                                              isExact: index == Int(exact), impactScale: impact, tfScale: tfScale))
             }

@@ -56,6 +56,16 @@ final class Segment: Sendable {
         let bytes: [UInt8]
         let primary: Bool
     }
+    /// The frequency columns of the frequent terms that searches sought through (`FrequencyColumn`), by field and
+    /// term: derived, built on first use, at most `columnBudget` bytes of them.
+    private let columnCache = DerivedCache<ColumnKey, FrequencyColumn> { _, column in 64 + (column?.memoryBytes ?? 0) }
+
+    /// A term of one field's dictionary, whose column records where it starts the field when the field is primary.
+    struct ColumnKey: Hashable, Sendable {
+        let field: Int
+        let term: Int
+        let primary: Bool
+    }
     /// The `LeadingKeys` of the latest field asked for: derived, built on first use.
     private let leadingKeysCache = Mutex<LeadingKeys?>(nil)
     /// The champion lists of the default fields for the scope the writer last set (nil: none), each key's
@@ -170,6 +180,30 @@ final class Segment: Sendable {
         }
     }
 
+    /// Bytes the frequency columns of this segment may take together: as many as its postings (a column costs
+    /// half a byte per document, so a budget tied to the postings keeps them a bounded share of the index), and
+    /// room for a few columns in a small segment.
+    var columnBudget: Int { max(docBytes.count, 4 * documentCount) }
+
+    /// The frequency column of term `index` of `terms` (`field`'s dictionary here), for a `primary` field or not
+    /// (only a primary field's column records where the term starts the field); nil when the term is too rare to
+    /// get one (`FrequencyColumn.worthwhile`) or the columns built so far fill `columnBudget`. Built on first use
+    /// and kept (`DerivedCache`: concurrent first uses wait for one build).
+    func frequencyColumn(field: Int, terms: FieldTerms, index: Int, primary: Bool) -> FrequencyColumn? {
+        guard FrequencyColumn.worthwhile(docFreq: Int(terms.docFreq[index]), documentCount: documentCount) else { return nil }
+        return columnCache.value(ColumnKey(field: field, term: index, primary: primary)) {
+            // Columns are kept for the segment's life, so a full budget stays full: the term goes without for good.
+            guard columnCache.memoryBytes + documentCount / 2 <= columnBudget else { return .absentForGood }
+            return .value(FrequencyColumn.build(segment: self, terms: terms, index: index, field: field, primary: primary))
+        }
+    }
+
+    /// Bytes of the frequency columns built so far.
+    var columnMemoryBytes: Int { columnCache.memoryBytes }
+
+    /// The terms whose columns were built, by field (as dictionary indexes of this segment).
+    var columnKeysBuilt: [ColumnKey] { columnCache.keysWithValues }
+
     /// The champion lists (nil: the writer wants none, or has not set their scope yet).
     var championLists: ChampionLists? { championCache.withLock { $0 } }
 
@@ -190,8 +224,8 @@ final class Segment: Sendable {
     /// The prefixes whose lists were built, by field.
     var prefixKeysBuilt: [PrefixKey] { prefixCache.keysWithValues }
 
-    /// Builds the prefix and champion lists that searches built in `sources` (the segments this one was merged
-    /// from), for the keys they still have here: a background merge calls it on its own thread so that the
+    /// Builds the prefix and champion lists and the frequency columns that searches built in `sources` (the
+    /// segments this one was merged from), for the keys they still have here: a background merge calls it on its own thread so that the
     /// searches after the merge is published find the lists of the keys in use, as they did before (a merge run
     /// by the commit does not: the commit stays short, and first searches build what they need). Champion lists
     /// are built for the scope of the sources' (publishing drops them if the writer's scope changed meanwhile).
@@ -202,6 +236,20 @@ final class Segment: Sendable {
                 let range = terms.prefixRange(key)
                 if !range.isEmpty {
                     _ = prefixList(field: prefix.field, key: key, terms: terms, range: range, primary: prefix.primary)
+                }
+            }
+        }
+        for source in sources {
+            for key in source.columnKeysBuilt {
+                guard let from = source.terms(FieldID(rawValue: UInt16(key.field))),
+                      let terms = terms(FieldID(rawValue: UInt16(key.field))) else { continue }
+                let found = from.withRaw { base, offsets in
+                    let start = Int(offsets[key.term])
+                    return terms.find(UnsafeBufferPointer(start: base + start, count: Int(offsets[key.term + 1]) - start))
+                }
+                // Sources share frequent terms: the cache builds each once, whatever index it had there.
+                if let index = found {
+                    _ = frequencyColumn(field: key.field, terms: terms, index: index, primary: key.primary)
                 }
             }
         }
@@ -345,6 +393,7 @@ final class Segment: Sendable {
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
         return total + vocabularyMemoryBytes + prefixMemoryBytes + championMemoryBytes + leadingKeysMemoryBytes
+            + columnMemoryBytes
     }
 
     /// Bytes per component, for diagnosing where memory goes.
@@ -357,6 +406,7 @@ final class Segment: Sendable {
                 + skipMaxImpact.capacity) * 4,
             "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "prefixPostings": prefixMemoryBytes,
             "championLists": championMemoryBytes, "leadingKeys": leadingKeysMemoryBytes,
+            "frequencyColumns": columnMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4 + domains.reduce(0) { $0 + $1.utf8.count + 16 },

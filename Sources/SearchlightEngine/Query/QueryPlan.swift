@@ -788,7 +788,7 @@ struct QueryPlanner {
                 continue
             }
             sources.append(PostingSource(cursor: PostingCursor(segment: segment, terms: term.terms, index: term.index, field: term.field),
-                                         field: term.field, fieldFactor: factors(term.field), norms: norms,
+                                         terms: term.terms, term: term.index, field: term.field, fieldFactor: factors(term.field), norms: norms,
                                          primary: isPrimary(term.field), isExact: term.isExact,
                                          impactScale: impactScale, tfScale: tfScale))
         }

@@ -413,6 +413,12 @@ final class TermGroupIterator: DocIterator {
             scores.update(repeating: 0, count: count)
             for index in 0..<sources.count {
                 refs[index]._withUnsafeGuaranteedRef { source in
+                    // A frequent term reads its column: one byte per candidate, no block decoded.
+                    if count >= Self.minimumColumnCandidates, let posting = source as? PostingSource,
+                       let column = posting.frequencyColumn() {
+                        Self.scoreCandidates(candidates, of: posting, column: column, scores: scores, flags: flags)
+                        return
+                    }
                     var i = 0
                     while i < count {
                         let target = Int(candidates[i])
@@ -436,6 +442,40 @@ final class TermGroupIterator: DocIterator {
                 guard bits & 1 != 0 else { continue }
                 scores[i] = MaterializedGroupIterator.score(scores[i], boost: boost, idf: idf, parameters: parameters,
                                                             startsPrimary: bits & 2 != 0, equalsPrimary: bits & 4 != 0)
+            }
+        }
+    }
+
+    /// Candidates fewer than this seek the postings even where a term has a column: a block or two decoded costs
+    /// less than building a column would.
+    static let minimumColumnCandidates = 4
+
+    /// `scoreCandidates` for one source through its term's frequency column, adding what the seek through its
+    /// postings adds. A saturated frequency is read from the postings, which the candidates' order lets the
+    /// cursor walk forward to.
+    private static func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, of source: PostingSource,
+                                        column: FrequencyColumn, scores: UnsafeMutablePointer<Float>,
+                                        flags: UnsafeMutablePointer<UInt8>) {
+        let saturated = column.saturated, startsField = column.startsField
+        let documents = 2 * column.nibbles.count
+        column.nibbles.withUnsafeBufferPointer { nibbles in
+            source.fieldFactor.withUnsafeBufferPointer { factor in
+                for i in 0..<candidates.count {
+                    let doc = Int(candidates[i])
+                    guard doc < documents else { continue }
+                    let value = FrequencyColumn.nibble(nibbles, doc)
+                    guard value != 0 else { continue }
+                    let norm = source.norm(doc)
+                    let tf = value & saturated
+                    if tf == saturated {
+                        guard source.advance(doc) == doc else { continue }
+                        scores[i] += Float(source.frequency) * factor[Int(norm)]
+                        flags[i] |= 1 | source.primaryFlags(norm: norm) << 1
+                        continue
+                    }
+                    scores[i] += Float(tf) * factor[Int(norm)]
+                    flags[i] |= 1 | (value & startsField != 0 ? source.startFlags(norm: norm) << 1 : 0)
+                }
             }
         }
     }

@@ -46,7 +46,13 @@ class TermSource {
     @inline(__always)
     final func primaryFlags(norm: UInt8) -> UInt8 {
         guard primary, startsField() else { return 0 }
-        return isExact && Int(FieldNorm.lengths[Int(norm)]) == span
+        return startFlags(norm: norm)
+    }
+
+    /// The primary-field flags of a document where this source's match starts the (primary) field.
+    @inline(__always)
+    final func startFlags(norm: UInt8) -> UInt8 {
+        isExact && Int(FieldNorm.lengths[Int(norm)]) == span
             ? PostingRuns.startsPrimary | PostingRuns.equalsPrimary : PostingRuns.startsPrimary
     }
 
@@ -73,12 +79,23 @@ final class PostingSource: TermSource {
     /// Used instead when b = 0 (no length normalisation): the field weight times the block's max tf.
     let tfScale: Float
 
-    init(cursor: PostingCursor, field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool, isExact: Bool,
-         impactScale: Float, tfScale: Float) {
+    /// The term's dictionary in this segment and its index there, where a `FrequencyColumn` is found.
+    let terms: FieldTerms
+    let term: Int
+
+    init(cursor: PostingCursor, terms: FieldTerms, term: Int, field: Int, fieldFactor: [Float], norms: [UInt8],
+         primary: Bool, isExact: Bool, impactScale: Float, tfScale: Float) {
         self.cursor = cursor
+        self.terms = terms
+        self.term = term
         self.impactScale = impactScale
         self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary, span: 1, isExact: isExact)
+    }
+
+    /// The term's frequency column, when it is frequent enough to have one (built by the first search that asks).
+    func frequencyColumn() -> FrequencyColumn? {
+        cursor.segment.frequencyColumn(field: field, terms: terms, index: term, primary: primary)
     }
     override var cost: Int { cursor.docFreq }
     override func next() -> Int {
