@@ -35,6 +35,13 @@ public struct BenchRunner {
 
         let compiled = try queries.map { try engine.compile($0) }
         let kinds = try timeWorkload(engine, compiled: compiled, queries: queries, rounds: options.rounds)
+        // Searches build derived structures (champion lists, prefix lists, frequency columns): what they hold now.
+        let before = Dictionary(components.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        let derived = engine.memoryComponents().filter { before[$0.name] != $0.bytes }
+        if !derived.isEmpty {
+            let parts = derived.map { "\($0.name) \(formatNumber(Double($0.bytes) / 1_048_576, digits: 2)) MB" }
+            log("\(E.name): memory after the queries, where it changed: " + parts.joined(separator: ", "))
+        }
 
         var scenarios: [(name: String, metrics: [(String, Double)])] = []
         for scenario in options.scenarios {
