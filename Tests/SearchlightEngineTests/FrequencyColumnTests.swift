@@ -84,9 +84,9 @@ final class FrequencyColumnTests: XCTestCase {
                     columns += 1
                     let expected = postings(segment, terms, index, field: f)
                     let limit: UInt32 = primary ? 7 : 15
-                    column.nibbles.withUnsafeBufferPointer { nibbles in
+                    do {
                         for doc in 0..<segment.documentCount {
-                            let value = FrequencyColumn.nibble(nibbles, doc)
+                            let value = column.nibble(doc)
                             guard let posting = expected[doc] else {
                                 XCTAssertEqual(value, 0, "\(terms.term(index)) is not in document \(doc)")
                                 continue

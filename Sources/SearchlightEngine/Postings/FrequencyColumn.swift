@@ -12,7 +12,8 @@
 /// primary field, bit 3 marks a document where the term starts the field and bits 0–2 hold the frequency up to
 /// `saturated` (7). A saturated frequency (rare: a word fifteen times in one description) is read from the
 /// postings; so is one the postings record as 0, which only a corrupt stream has.
-final class FrequencyColumn: Sendable {
+final class FrequencyColumn: @unchecked Sendable {
+    // Sound: the nibbles are written once, by `build`, before the column is shared.
     /// A term gets a column when it has at least this many documents in the field (four blocks)...
     static let minimumDocuments = 4 * Segment.blockSize
     /// ... and at least one in `densityDivisor` of the segment's documents, so that a column (half a byte per
@@ -25,48 +26,54 @@ final class FrequencyColumn: Sendable {
         docFreq >= minimumDocuments && docFreq * densityDivisor >= documentCount
     }
 
-    /// Two documents per byte, the even one in the low nibble.
-    let nibbles: [UInt8]
+    /// Two documents per byte, the even one in the low nibble: `byteCount` bytes, owned (freed in deinit) and
+    /// never written after the build, so a search reads them through the pointer without an array's checks.
+    let nibbles: UnsafePointer<UInt8>
+    let byteCount: Int
     /// The frequency bits of a nibble, and the value standing for "that many or more: ask the postings".
     let saturated: UInt8
     /// The starts-the-field bit of a nibble (0 outside a primary field).
     let startsField: UInt8
 
-    /// Heap bytes held: the nibbles, the array's header and the object's.
-    var memoryBytes: Int { 16 + 8 + 32 + nibbles.count }
+    /// Heap bytes held: the nibbles and the object's.
+    var memoryBytes: Int { 48 + byteCount }
 
-    private init(nibbles: [UInt8], primary: Bool) {
+    private init(nibbles: UnsafePointer<UInt8>, byteCount: Int, primary: Bool) {
         self.nibbles = nibbles
+        self.byteCount = byteCount
         saturated = primary ? 7 : 15
         startsField = primary ? 8 : 0
     }
 
-    /// The nibble of `doc`, which must be below the segment's document count.
+    deinit { UnsafeMutablePointer(mutating: nibbles).deallocate() }
+
+    /// The nibble of `doc` (0 past the segment's documents).
     @inline(__always)
-    static func nibble(_ nibbles: UnsafeBufferPointer<UInt8>, _ doc: Int) -> UInt8 {
-        (nibbles[doc >> 1] >> UInt8(truncatingIfNeeded: (doc & 1) << 2)) & 0x0F
+    func nibble(_ doc: Int) -> UInt8 {
+        guard doc >> 1 < byteCount else { return 0 }
+        return (nibbles[doc >> 1] >> UInt8(truncatingIfNeeded: (doc & 1) << 2)) & 0x0F
     }
 
     /// The column of term `index` of `terms` (`field`'s dictionary in `segment`), with the starts-the-field bit
     /// when `primary` (it decodes the first position of each posting, which only a primary field's boost reads).
     static func build(segment: Segment, terms: FieldTerms, index: Int, field: Int, primary: Bool) -> FrequencyColumn {
-        var nibbles = [UInt8](repeating: 0, count: (segment.documentCount + 1) / 2)
+        let documents = segment.documentCount
+        let byteCount = (documents + 1) / 2
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, 1))
+        out.initialize(repeating: 0, count: max(byteCount, 1))
         let saturated: UInt32 = primary ? 7 : 15
         let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: field)
-        let documents = segment.documentCount
-        nibbles.withUnsafeMutableBufferPointer { out in
-            var doc = cursor.next()
-            while doc != PostingCursor.end {
-                // A corrupt posting past the segment's documents is never a candidate: it stays out.
-                if doc < documents {
-                    let tf = cursor.tf
-                    var value = UInt8(tf == 0 || tf >= saturated ? saturated : tf)
-                    if primary, cursor.firstPosition() == 0 { value |= 8 }
-                    out[doc >> 1] |= value << UInt8((doc & 1) << 2)
-                }
-                doc = cursor.next()
+        var doc = cursor.next()
+        while doc != PostingCursor.end {
+            // A corrupt posting past the segment's documents is never a candidate: it stays out.
+            if doc < documents {
+                let tf = cursor.tf
+                var value = UInt8(tf == 0 || tf >= saturated ? saturated : tf)
+                if primary, cursor.firstPosition() == 0 { value |= 8 }
+                out[doc >> 1] |= value << UInt8((doc & 1) << 2)
             }
+            doc = cursor.next()
         }
-        return FrequencyColumn(nibbles: nibbles, primary: primary)
+        return FrequencyColumn(nibbles: out, byteCount: byteCount, primary: primary)
     }
 }

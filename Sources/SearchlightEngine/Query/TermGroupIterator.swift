@@ -457,13 +457,11 @@ final class TermGroupIterator: DocIterator {
                                         column: FrequencyColumn, scores: UnsafeMutablePointer<Float>,
                                         flags: UnsafeMutablePointer<UInt8>) {
         let saturated = column.saturated, startsField = column.startsField
-        let documents = 2 * column.nibbles.count
-        column.nibbles.withUnsafeBufferPointer { nibbles in
+        withExtendedLifetime(column) {
             source.fieldFactor.withUnsafeBufferPointer { factor in
                 for i in 0..<candidates.count {
                     let doc = Int(candidates[i])
-                    guard doc < documents else { continue }
-                    let value = FrequencyColumn.nibble(nibbles, doc)
+                    let value = column.nibble(doc)
                     guard value != 0 else { continue }
                     let norm = source.norm(doc)
                     let tf = value & saturated
