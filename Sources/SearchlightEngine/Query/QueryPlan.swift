@@ -168,19 +168,36 @@ struct QueryPlanner {
         }
     }
 
-    private func groupPlan(_ entries: [QueryPlan.GroupEntry], label: String) -> QueryPlan {
-        guard !entries.isEmpty else { return .none }
-        // Look each term up once here; the per-segment iterators reuse the places found.
+    /// One term in each field of `scope`. Each field's dictionaries are searched once here (the per-segment
+    /// iterators reuse the places found), and a field whose segments all lack the term is left out: nothing of it
+    /// would be read, and a query's plan and iterators are built and torn down for every search.
+    private func termPlan(_ term: [UInt8], scope: [Int], label: String) -> QueryPlan {
         var df = 0
         var located: [QueryPlan.GroupEntry] = []
-        located.reserveCapacity(entries.count)
-        for entry in entries {
-            let found = lookup(field: entry.field, term: entry.term)
-            df = max(df, found.df)
-            located.append(.init(field: entry.field, term: entry.term, isExact: entry.isExact, locations: found.locations))
+        for field in scope {
+            guard let locations = locate(field: field, term: term, df: &df) else { continue }
+            located.append(.init(field: field, term: term, isExact: true, locations: locations))
         }
         if df == 0 { return .none }
         return .group(entries: located, idf: idf(df), label: label)
+    }
+
+    /// The term's index in `field`'s dictionary of each segment (-1: absent), nil when no segment has it; `df`
+    /// becomes at least the term's document frequency over the segments.
+    private func locate(field: Int, term: [UInt8], df: inout Int) -> [Int32]? {
+        var total = 0
+        var locations: [Int32]? = nil
+        let segments = snapshot.segments
+        term.withUnsafeBufferPointer { key in
+            for ordinal in segments.indices {
+                guard let terms = segments[ordinal].terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) else { continue }
+                total += Int(terms.docFreq[index])
+                if locations == nil { locations = [Int32](repeating: -1, count: segments.count) }
+                locations![ordinal] = Int32(index)
+            }
+        }
+        df = max(df, total)
+        return locations
     }
 
     /// A group of exact terms (from a dictionary walk: often hundreds of neighbours). Sorted bytewise, they are
@@ -220,8 +237,7 @@ struct QueryPlanner {
         let tokens = analyzed.flatMap { $0.text == text ? $0.tokens : nil } ?? analyzer.tokens(text, mode: .query)
         guard let first = tokens.first else { return .none }
         if tokens.count == 1 {
-            let term = Array(first.term.utf8)
-            return groupPlan(scope.map { .init(field: $0, term: term, isExact: true) }, label: "'\(first.term)'")
+            return termPlan(Array(first.term.utf8), scope: scope, label: "'\(first.term)'")
         }
         let terms = tokens.map { Array($0.term.utf8) }
         let offsets = tokens.map { UInt32($0.position - first.position) }
