@@ -228,6 +228,32 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(Set(s.fuzzyTerms("progam").map(\.term)), ["program"])
     }
 
+    /// A term's plan names the fields some segment has it in, with its place in each segment, and no other.
+    func testTermPlanLeavesOutFieldsWithoutTheTerm() throws {
+        try writer.upsert(contentsOf: [doc("1", "alpha", "beta"), doc("2", "gamma", "beta alpha")])
+        _ = try writer.commit()
+        try writer.upsert(doc("3", "delta", "", keywords: ["alpha"]))
+        let snapshot = try writer.commit()
+        var planner = QueryPlanner(snapshot: snapshot)
+        let scope = planner.resolve(.defaultFields)
+        XCTAssertEqual(scope.count, 3)
+        func fields(_ word: String) -> [Int: [Bool]] {
+            guard case .group(let entries, _, _) = planner.plan(.term(word), scope: scope) else { return [:] }
+            var result: [Int: [Bool]] = [:]
+            for entry in entries { result[entry.field] = entry.locations?.map { $0 >= 0 } }
+            return result
+        }
+        let segments = snapshot.segments.count
+        XCTAssertEqual(fields("beta").keys.sorted(), [Int(body.rawValue)])
+        XCTAssertEqual(Set(fields("alpha").keys), [Int(title.rawValue), Int(body.rawValue), Int(keywords.rawValue)])
+        XCTAssertEqual(segments, 2)
+        XCTAssertEqual(fields("alpha")[Int(keywords.rawValue)], [false, true])
+        XCTAssertEqual(fields("alpha")[Int(title.rawValue)], [true, false])
+        guard case .none = planner.plan(.term("omega"), scope: scope) else { return XCTFail("a missing term plans nothing") }
+        XCTAssertEqual(ids(snapshot, .term("alpha")).sorted(), ["1", "2", "3"])
+        XCTAssertEqual(ids(snapshot, .term("beta")).sorted(), ["1", "2"])
+    }
+
     func testUpsertReplacesAndDeletes() throws {
         try writer.upsert(doc("1", "old title"))
         try writer.upsert(doc("1", "new title"))  // replaced inside the batch

@@ -156,6 +156,72 @@ final class PostingEncodingTests: XCTestCase {
 
     /// A corrupt term frequency (`UInt32.max`) on a phrase's lead term: the phrase sizes its position buffers by
     /// what the position stream can hold, not by the frequency (16 GiB), and the search ends without a crash.
+    /// `forEachRemaining` yields what `next` would from wherever the cursor stands (before the first posting, mid
+    /// block, on a block's last posting, exhausted), positions readable on each, and stops when told to.
+    func testWalkingTheRestEqualsStepping() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        var g = DifferentialTests.Generator(state: 5)
+        let vocabulary = (0..<30).map { "t\($0)" }
+        for doc in 0..<1_200 {
+            var words: [String] = []
+            for (number, term) in vocabulary.enumerated() where g.int(1_000) < 2 + number * number {
+                words += Array(repeating: term, count: 1 + g.int(4))
+            }
+            words += (0..<g.int(8)).map { _ in "filler\(g.int(20))" }
+            for k in words.indices.reversed() where k > 0 { words.swapAt(k, g.int(k + 1)) }
+            try writer.upsert(Document(id: "d\(doc)", values: [(body, .text(words.joined(separator: " ")))]))
+        }
+        let segment = try writer.commit().segments[0]
+        let terms = try XCTUnwrap(segment.terms(body))
+        var multiBlock = 0
+        for term in vocabulary {
+            guard let index = Array(term.utf8).withUnsafeBufferPointer({ terms.find($0) }) else { continue }
+            let field = Int(body.rawValue)
+            func cursor() -> PostingCursor { PostingCursor(segment: segment, terms: terms, index: index, field: field) }
+            // The reference: every posting with its frequency and positions.
+            var all: [(Int, UInt32, [UInt32])] = []
+            let walker = cursor()
+            while walker.next() != PostingCursor.end {
+                var positions: [UInt32] = []
+                walker.positions(into: &positions)
+                all.append((walker.doc, walker.tf, positions))
+            }
+            if all.count > Segment.blockSize { multiBlock += 1 }
+            // Starting points: before the first, each of a few postings (block ends among them), and the end.
+            var starts = [-1, all.count - 1] + [0, 1, Segment.blockSize - 1, Segment.blockSize, all.count / 2].filter { $0 < all.count }
+            starts.append(all.count)
+            for start in starts {
+                let c = cursor()
+                for _ in 0...max(start, 0) where start >= 0 { c.next() }
+                var seen: [(Int, UInt32, [UInt32])] = []
+                c.forEachRemaining { doc, tf in
+                    var positions: [UInt32] = []
+                    c.positions(into: &positions)
+                    seen.append((doc, tf, positions))
+                    return true
+                }
+                let expected = Array(all.dropFirst(start + 1))
+                XCTAssertEqual(seen.map(\.0), expected.map(\.0), "\(term) from \(start)")
+                XCTAssertEqual(seen.map(\.1), expected.map(\.1), "\(term) from \(start)")
+                XCTAssertEqual(seen.map(\.2), expected.map(\.2), "\(term) from \(start)")
+                XCTAssertEqual(c.doc, PostingCursor.end)
+            }
+            // Told to stop, the cursor stays on the last posting it gave.
+            let stopping = cursor()
+            var given = 0
+            let wanted = min(all.count, Segment.blockSize + 3)
+            stopping.forEachRemaining { _, _ in
+                given += 1
+                return given < wanted
+            }
+            XCTAssertEqual(given, wanted)
+            XCTAssertEqual(stopping.doc, all[wanted - 1].0)
+            if wanted < all.count { XCTAssertEqual(stopping.next(), all[wanted].0) }
+        }
+        XCTAssertGreaterThan(multiBlock, 5)
+    }
+
     func testPhraseWithACorruptHugeFrequency() throws {
         let writer = IndexWriter()
         let title = try writer.registerField("title", .text())

@@ -164,6 +164,37 @@ final class PostingCursor {
         return doc
     }
 
+    /// Walks the postings after the current one, block by block, calling `body` with each document and its
+    /// frequency (the cursor is on that document, so `body` may read its positions) until `body` returns false or
+    /// the postings end (the cursor is then exhausted). A whole list without a call per posting.
+    @inline(__always)
+    func forEachRemaining(_ body: (Int, UInt32) -> Bool) {
+        guard doc != Self.end else { return }
+        var start = indexInBlock + 1
+        if block < 0 {
+            guard blockCount > 0 else {
+                doc = Self.end
+                return
+            }
+            load(0)
+            start = 0
+        }
+        while true {
+            let d = docs, t = tfs
+            var i = start
+            while i < countInBlock {
+                indexInBlock = i
+                doc = Int(d[i])
+                guard body(doc, t[i]) else { return }
+                i += 1
+            }
+            guard block + 1 < blockCount else { break }
+            load(block + 1)
+            start = 0
+        }
+        doc = Self.end
+    }
+
     /// Moves to the first document ≥ `target`.
     @discardableResult
     func advance(_ target: Int) -> Int {

@@ -487,6 +487,12 @@ final class TermGroupIterator: DocIterator {
         for index in 0..<sources.count {
             runs.startRun()
             refs[index]._withUnsafeGuaranteedRef { source in
+                if let posting = source as? PostingSource {
+                    // A term's postings, block by block.
+                    let fits = posting.appendRemaining(to: runs)
+                    assert(fits, "a source gave more postings than its cost")
+                    return
+                }
                 source.fieldFactor.withUnsafeBufferPointer { factor in
                     var d = source.next()
                     while d != Self.end {

@@ -93,6 +93,25 @@ final class PostingSource: TermSource {
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary, span: 1, isExact: isExact)
     }
 
+    /// Appends this source's remaining postings to the current run of `runs`, each with its weighted frequency and
+    /// primary-field flags as a term group's `score()` computes them; false when the runs are full.
+    final func appendRemaining(to runs: PostingRuns) -> Bool {
+        let primary = self.primary
+        var fits = true
+        fieldFactor.withUnsafeBufferPointer { factor in
+            norms.withUnsafeBufferPointer { norms in
+                cursor.forEachRemaining { doc, tf in
+                    let norm = doc < norms.count ? norms[doc] : 0
+                    let flags = primary && cursor.firstPosition() == 0 ? startFlags(norm: norm) : 0
+                    fits = runs.append(doc, weight: Float(tf) * factor[Int(norm)], flags: flags)
+                    return fits
+                }
+            }
+        }
+        doc = cursor.doc
+        return fits
+    }
+
     /// The term's frequency column, when it is frequent enough to have one (built by the first search that asks).
     func frequencyColumn() -> FrequencyColumn? {
         cursor.segment.frequencyColumn(field: field, terms: terms, index: term, primary: primary)
