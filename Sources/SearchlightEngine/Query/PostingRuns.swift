@@ -56,71 +56,80 @@ final class PostingRuns {
 
     /// Merges the runs by document, the weights summed in run order, and appends each document with its score
     /// (`MaterializedGroupIterator.score`) to `matchDocs` and `matchScores`.
+    ///
+    /// Two at a time, in run order: the runs merged so far with the next run. A document's weight is then
+    /// `((w0 + w1) + w2)…` over the runs that hold it, the additions in the order a k-way merge makes them (from
+    /// zero: `0 + w == w` for these non-negative weights), so scores are the same to the bit; and each step is a
+    /// two-way merge, without the scan over all live runs per document a k-way merge makes.
     func merge(boost: Float, idf: Float, parameters: RankingParameters,
                into matchDocs: inout [UInt32], scores matchScores: inout [Float]) {
         let n = runs
-        guard n > 0 else { return }
-        let out = UnsafeMutablePointer<UInt32>.allocate(capacity: filled)
-        let outScores = UnsafeMutablePointer<Float>.allocate(capacity: filled)
+        guard n > 0, filled > 0 else { return }
+        // Two buffers the merged runs alternate between (the first run is read where it lies).
+        let room = filled
+        let mergedDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * room)
+        let mergedWeights = UnsafeMutablePointer<Float>.allocate(capacity: 2 * room)
+        let mergedFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * room)
         defer {
-            out.deallocate()
-            outScores.deallocate()
+            mergedDocs.deallocate()
+            mergedWeights.deallocate()
+            mergedFlags.deallocate()
         }
-        var matches = 0
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { bounds in
-            // The live runs, in run order (their weights add up in that order): a run leaves when it is exhausted,
-            // so the merge narrows as the short runs (titles, keywords) end, and the last one is copied alone.
-            let position = bounds.baseAddress!, end = position + n
-            var live = 0
-            for i in 0..<n {
-                let stop = i + 1 < n ? starts[i + 1] : filled
-                guard starts[i] < stop else { continue }
-                position[live] = starts[i]
-                end[live] = stop
-                live += 1
-            }
-            while live > 1 {
-                var doc = docs[position[0]]
-                for i in 1..<live where docs[position[i]] < doc { doc = docs[position[i]] }
-                var w: Float = 0
-                var bits: UInt8 = 0
-                var i = 0
-                while i < live {
-                    let p = position[i]
-                    guard docs[p] == doc else {
-                        i += 1
-                        continue
-                    }
-                    w += weights[p]
-                    bits |= flags[p]
-                    if p + 1 < end[i] {
-                        position[i] = p + 1
-                        i += 1
-                    } else {
-                        for j in i..<(live - 1) {
-                            position[j] = position[j + 1]
-                            end[j] = end[j + 1]
-                        }
-                        live -= 1
-                    }
+        var aDocs = UnsafePointer(docs), aWeights = UnsafePointer(weights), aFlags = UnsafePointer(flags)
+        var aCount = (n > 1 ? starts[1] : filled) - starts[0]
+        var side = 0
+        for r in 1..<max(n, 1) {
+            let start = starts[r], stop = r + 1 < n ? starts[r + 1] : filled
+            let bCount = stop - start
+            guard bCount > 0 else { continue }
+            let bDocs = docs + start, bWeights = weights + start, bFlags = flags + start
+            let oDocs = mergedDocs + side * room, oWeights = mergedWeights + side * room, oFlags = mergedFlags + side * room
+            var i = 0, j = 0, o = 0
+            while i < aCount, j < bCount {
+                let a = aDocs[i], b = bDocs[j]
+                if a < b {
+                    oDocs[o] = a
+                    oWeights[o] = aWeights[i]
+                    oFlags[o] = aFlags[i]
+                    i += 1
+                } else if b < a {
+                    oDocs[o] = b
+                    oWeights[o] = bWeights[j]
+                    oFlags[o] = bFlags[j]
+                    j += 1
+                } else {
+                    oDocs[o] = a
+                    oWeights[o] = aWeights[i] + bWeights[j]
+                    oFlags[o] = aFlags[i] | bFlags[j]
+                    i += 1
+                    j += 1
                 }
-                out[matches] = doc
-                outScores[matches] = MaterializedGroupIterator.score(
-                    w, boost: boost, idf: idf, parameters: parameters,
-                    startsPrimary: bits & Self.startsPrimary != 0, equalsPrimary: bits & Self.equalsPrimary != 0)
-                matches += 1
+                o += 1
             }
-            if live == 1 {
-                for p in position[0]..<end[0] {
-                    out[matches] = docs[p]
-                    outScores[matches] = MaterializedGroupIterator.score(
-                        weights[p], boost: boost, idf: idf, parameters: parameters,
-                        startsPrimary: flags[p] & Self.startsPrimary != 0, equalsPrimary: flags[p] & Self.equalsPrimary != 0)
-                    matches += 1
-                }
+            if i < aCount {
+                (oDocs + o).update(from: aDocs + i, count: aCount - i)
+                (oWeights + o).update(from: aWeights + i, count: aCount - i)
+                (oFlags + o).update(from: aFlags + i, count: aCount - i)
+                o += aCount - i
             }
+            if j < bCount {
+                (oDocs + o).update(from: bDocs + j, count: bCount - j)
+                (oWeights + o).update(from: bWeights + j, count: bCount - j)
+                (oFlags + o).update(from: bFlags + j, count: bCount - j)
+                o += bCount - j
+            }
+            (aDocs, aWeights, aFlags, aCount) = (UnsafePointer(oDocs), UnsafePointer(oWeights), UnsafePointer(oFlags), o)
+            side ^= 1
         }
-        matchDocs.append(contentsOf: UnsafeBufferPointer(start: out, count: matches))
-        matchScores.append(contentsOf: UnsafeBufferPointer(start: outScores, count: matches))
+        // Scored into the unused side (or the second half when no merge ran).
+        let scores = mergedWeights + side * room
+        for k in 0..<aCount {
+            let bits = aFlags[k]
+            scores[k] = MaterializedGroupIterator.score(
+                aWeights[k], boost: boost, idf: idf, parameters: parameters,
+                startsPrimary: bits & Self.startsPrimary != 0, equalsPrimary: bits & Self.equalsPrimary != 0)
+        }
+        matchDocs.append(contentsOf: UnsafeBufferPointer(start: aDocs, count: aCount))
+        matchScores.append(contentsOf: UnsafeBufferPointer(start: scores, count: aCount))
     }
 }
