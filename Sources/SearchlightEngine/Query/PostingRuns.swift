@@ -15,24 +15,24 @@ final class PostingRuns {
     /// Start of each run (`runs` of them; the last one ends at `filled`).
     private let starts: UnsafeMutablePointer<Int>
     private let maximumRuns: Int
+    /// The one allocation the buffers above lie in.
+    private let storage: UnsafeMutableRawPointer
     private var runs = 0
 
     /// Room for `runs` runs and `capacity` postings in all (the terms' document frequencies bound them).
     init(runs: Int, capacity: Int) {
         self.capacity = max(capacity, 1)
         maximumRuns = runs
-        docs = .allocate(capacity: self.capacity)
-        weights = .allocate(capacity: self.capacity)
-        flags = .allocate(capacity: self.capacity)
-        starts = .allocate(capacity: max(runs, 1))
+        // One allocation: run starts, then documents, weights and flags.
+        let room = self.capacity, runRoom = max(runs, 1)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: 8 * runRoom + 9 * room, alignment: 8)
+        starts = storage.bindMemory(to: Int.self, capacity: runRoom)
+        docs = (storage + 8 * runRoom).bindMemory(to: UInt32.self, capacity: room)
+        weights = (storage + 8 * runRoom + 4 * room).bindMemory(to: Float.self, capacity: room)
+        flags = (storage + 8 * runRoom + 8 * room).bindMemory(to: UInt8.self, capacity: room)
     }
 
-    deinit {
-        docs.deallocate()
-        weights.deallocate()
-        flags.deallocate()
-        starts.deallocate()
-    }
+    deinit { storage.deallocate() }
 
     /// Starts the next term's run.
     func startRun() {
@@ -67,14 +67,11 @@ final class PostingRuns {
         guard n > 0, filled > 0 else { return }
         // Two buffers the merged runs alternate between (the first run is read where it lies).
         let room = filled
-        let mergedDocs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * room)
-        let mergedWeights = UnsafeMutablePointer<Float>.allocate(capacity: 2 * room)
-        let mergedFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * room)
-        defer {
-            mergedDocs.deallocate()
-            mergedWeights.deallocate()
-            mergedFlags.deallocate()
-        }
+        let merged = UnsafeMutableRawPointer.allocate(byteCount: 18 * room, alignment: 4)
+        defer { merged.deallocate() }
+        let mergedDocs = merged.bindMemory(to: UInt32.self, capacity: 2 * room)
+        let mergedWeights = (merged + 8 * room).bindMemory(to: Float.self, capacity: 2 * room)
+        let mergedFlags = (merged + 16 * room).bindMemory(to: UInt8.self, capacity: 2 * room)
         var aDocs = UnsafePointer(docs), aWeights = UnsafePointer(weights), aFlags = UnsafePointer(flags)
         var aCount = (n > 1 ? starts[1] : filled) - starts[0]
         var side = 0

@@ -174,6 +174,7 @@ struct QueryPlanner {
     private func termPlan(_ term: [UInt8], scope: [Int], label: String) -> QueryPlan {
         var df = 0
         var located: [QueryPlan.GroupEntry] = []
+        located.reserveCapacity(scope.count)
         for field in scope {
             guard let locations = locate(field: field, term: term, df: &df) else { continue }
             located.append(.init(field: field, term: term, isExact: true, locations: locations))

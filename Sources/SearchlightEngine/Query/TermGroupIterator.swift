@@ -28,6 +28,8 @@ final class TermGroupIterator: DocIterator {
     /// Scratch of `computeWindow`: sources in the window ordered by block bound.
     private let windowOrder: UnsafeMutablePointer<Int>
     private let windowWeights: UnsafeMutablePointer<Float>
+    /// The one allocation the buffers above lie in.
+    private let storage: UnsafeMutableRawPointer
     /// A few sources (a term or phrase in a handful of fields) skip the heap: finding the smallest of
     /// their mirrored documents by a scan is cheaper than heap upkeep, and yields the matching sources
     /// already in source order.
@@ -42,27 +44,26 @@ final class TermGroupIterator: DocIterator {
         self.label = label
         let prefixFactor = 1 + parameters.primaryPrefixBoost, exactFactor = 1 + parameters.primaryExactBoost
         primaryFactor = sources.reduce(1) { max($0, $1.maximumBoost(prefix: prefixFactor, exact: exactFactor)) }
-        matching = UnsafeMutablePointer<Int>.allocate(capacity: 2 * max(sources.count, 1))
-        heap = matching + max(sources.count, 1)
-        refs = UnsafeMutablePointer<Unmanaged<TermSource>>.allocate(capacity: max(sources.count, 1))
-        docs = UnsafeMutablePointer<Int>.allocate(capacity: max(sources.count, 1))
+        // One allocation for the per-source buffers (a search builds and frees a group per clause and segment).
+        let n = max(sources.count, 1)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: 5 * n * 8 + n * 4, alignment: 8)
+        matching = storage.bindMemory(to: Int.self, capacity: 2 * n)
+        heap = matching + n
+        refs = (storage + 2 * n * 8).bindMemory(to: Unmanaged<TermSource>.self, capacity: n)
+        docs = (storage + 3 * n * 8).bindMemory(to: Int.self, capacity: n)
         for (index, source) in sources.enumerated() {
             (refs + index).initialize(to: Unmanaged.passUnretained(source))
             docs[index] = source.doc
         }
-        windowOrder = UnsafeMutablePointer<Int>.allocate(capacity: max(sources.count, 1))
-        windowWeights = UnsafeMutablePointer<Float>.allocate(capacity: max(sources.count, 1))
+        windowOrder = (storage + 4 * n * 8).bindMemory(to: Int.self, capacity: n)
+        windowWeights = (storage + 5 * n * 8).bindMemory(to: Float.self, capacity: n)
         for index in sources.indices { matching[index] = index }
         matchCount = sources.count
         linear = sources.count <= Self.maxLinearSources
     }
 
     deinit {
-        matching.deallocate()
-        refs.deallocate()
-        docs.deallocate()
-        windowOrder.deallocate()
-        windowWeights.deallocate()
+        storage.deallocate()
     }
 
     @inline(__always)
