@@ -225,10 +225,11 @@ final class Segment: Sendable {
     var prefixKeysBuilt: [PrefixKey] { prefixCache.keysWithValues }
 
     /// Builds the prefix and champion lists and the frequency columns that searches built in `sources` (the
-    /// segments this one was merged from), for the keys they still have here: a background merge calls it on its own thread so that the
-    /// searches after the merge is published find the lists of the keys in use, as they did before (a merge run
-    /// by the commit does not: the commit stays short, and first searches build what they need). Champion lists
-    /// are built for the scope of the sources' (publishing drops them if the writer's scope changed meanwhile).
+    /// segments this one was merged from), for the keys they still have here: a background merge calls it on its
+    /// own thread so that the searches after the merge is published find the lists of the keys in use, as they did
+    /// before (a merge run by the commit does not: the commit stays short, and first searches build what they
+    /// need). Champion lists are built for the scope of the sources' (publishing drops them if the writer's scope
+    /// changed meanwhile).
     func buildLists(searchedIn sources: [Segment]) {
         for prefix in Set(sources.flatMap(\.prefixKeysBuilt)) {
             guard let terms = terms(FieldID(rawValue: UInt16(prefix.field))) else { continue }

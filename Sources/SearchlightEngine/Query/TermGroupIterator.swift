@@ -414,7 +414,7 @@ final class TermGroupIterator: DocIterator {
             scores.update(repeating: 0, count: count)
             for index in 0..<sources.count {
                 refs[index]._withUnsafeGuaranteedRef { source in
-                    // A frequent term reads its column: one byte per candidate, no block decoded.
+                    // A frequent term reads its column: one load per candidate, no block decoded.
                     if count >= Self.minimumColumnCandidates, let posting = source as? PostingSource,
                        let column = posting.frequencyColumn() {
                         Self.scoreCandidates(candidates, of: posting, column: column, scores: scores, flags: flags)
