@@ -244,12 +244,8 @@ final class Segment: Sendable {
             for key in source.columnKeysBuilt {
                 guard let from = source.terms(FieldID(rawValue: UInt16(key.field))),
                       let terms = terms(FieldID(rawValue: UInt16(key.field))) else { continue }
-                let found = from.withRaw { base, offsets in
-                    let start = Int(offsets[key.term])
-                    return terms.find(UnsafeBufferPointer(start: base + start, count: Int(offsets[key.term + 1]) - start))
-                }
                 // Sources share frequent terms: the cache builds each once, whatever index it had there.
-                if let index = found {
+                if let index = from.withTerm(key.term, { terms.find($0) }) {
                     _ = frequencyColumn(field: key.field, terms: terms, index: index, primary: key.primary)
                 }
             }

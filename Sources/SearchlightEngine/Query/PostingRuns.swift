@@ -73,11 +73,13 @@ final class PostingRuns {
         let mergedWeights = (merged + 8 * room).bindMemory(to: Float.self, capacity: 2 * room)
         let mergedFlags = (merged + 16 * room).bindMemory(to: UInt8.self, capacity: 2 * room)
         var aDocs = UnsafePointer(docs), aWeights = UnsafePointer(weights), aFlags = UnsafePointer(flags)
-        var aCount = (n > 1 ? starts[1] : filled) - starts[0]
+        /// The end of run `r` (the next one's start, or the end of the postings).
+        func end(_ r: Int) -> Int { r + 1 < n ? starts[r + 1] : filled }
+        var aCount = end(0) - starts[0]
         var side = 0
-        for r in 1..<max(n, 1) {
-            let start = starts[r], stop = r + 1 < n ? starts[r + 1] : filled
-            let bCount = stop - start
+        for r in 1..<n {
+            let start = starts[r]
+            let bCount = end(r) - start
             guard bCount > 0 else { continue }
             let bDocs = docs + start, bWeights = weights + start, bFlags = flags + start
             let oDocs = mergedDocs + side * room, oWeights = mergedWeights + side * room, oFlags = mergedFlags + side * room

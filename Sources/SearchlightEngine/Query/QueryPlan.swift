@@ -69,19 +69,22 @@ struct QueryPlanner {
         return ids.filter { snapshot.schema.kind($0) == .text }.map { Int($0.rawValue) }.filter { seen.insert($0).inserted }
     }
 
-    /// The document frequency of a term and its index in each segment's dictionary (-1: absent).
-    func lookup(field: Int, term: [UInt8]) -> (df: Int, locations: [Int32]) {
+    /// The term's index in `field`'s dictionary of each segment (-1: absent), nil when no segment has it; `df`
+    /// becomes at least the term's document frequency over the segments.
+    func locate(field: Int, term: [UInt8], df: inout Int) -> [Int32]? {
         var total = 0
-        var locations = [Int32](repeating: -1, count: snapshot.segments.count)
+        var locations: [Int32]? = nil
+        let segments = snapshot.segments
         term.withUnsafeBufferPointer { key in
-            for (ordinal, segment) in snapshot.segments.enumerated() {
-                if let terms = segment.terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) {
-                    total += Int(terms.docFreq[index])
-                    locations[ordinal] = Int32(index)
-                }
+            for ordinal in segments.indices {
+                guard let terms = segments[ordinal].terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) else { continue }
+                total += Int(terms.docFreq[index])
+                if locations == nil { locations = [Int32](repeating: -1, count: segments.count) }
+                locations![ordinal] = Int32(index)
             }
         }
-        return (total, locations)
+        df = max(df, total)
+        return locations
     }
 
     func idf(_ df: Int) -> Float {
@@ -183,24 +186,6 @@ struct QueryPlanner {
         return .group(entries: located, idf: idf(df), label: label)
     }
 
-    /// The term's index in `field`'s dictionary of each segment (-1: absent), nil when no segment has it; `df`
-    /// becomes at least the term's document frequency over the segments.
-    private func locate(field: Int, term: [UInt8], df: inout Int) -> [Int32]? {
-        var total = 0
-        var locations: [Int32]? = nil
-        let segments = snapshot.segments
-        term.withUnsafeBufferPointer { key in
-            for ordinal in segments.indices {
-                guard let terms = segments[ordinal].terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) else { continue }
-                total += Int(terms.docFreq[index])
-                if locations == nil { locations = [Int32](repeating: -1, count: segments.count) }
-                locations![ordinal] = Int32(index)
-            }
-        }
-        df = max(df, total)
-        return locations
-    }
-
     /// A group of exact terms (from a dictionary walk: often hundreds of neighbours). Sorted bytewise, they are
     /// looked up segment by segment with one moving search per field dictionary instead of a search each.
     private func termsPlan(_ terms: [String], scope: [Int]) -> QueryPlan {
@@ -244,7 +229,8 @@ struct QueryPlanner {
         let offsets = tokens.map { UInt32($0.position - first.position) }
         var idfSum: Float = 0
         for term in terms {
-            let df = scope.map { lookup(field: $0, term: term).df }.max() ?? 0
+            var df = 0
+            for field in scope { _ = locate(field: field, term: term, df: &df) }
             if df == 0 { return .none }
             idfSum += idf(df)
         }
