@@ -17,6 +17,38 @@ final class CandidateConjunctionTests: XCTestCase {
         return result
     }
 
+    /// A precomputed list lists itself whole and scores candidates by a galloping merge: both as its `next`/`advance`
+    /// walk gives, on seeded random lists and candidates (dense, sparse, before, among and past the matches).
+    func testPrecomputedListListsAndScoresCandidatesAsItsWalk() {
+        var g = Generator(state: 0xC0FFEE)
+        for round in 0..<300 {
+            let universe = 1 + g.int(round % 3 == 0 ? 50 : 5_000)
+            var docs: [UInt32] = []
+            for doc in 0..<universe where g.int(100) < (round % 2 == 0 ? 60 : 3) { docs.append(UInt32(doc)) }
+            let scores = docs.map { _ in Float(g.int(1_000)) / 7 }
+            func fresh() -> MaterializedGroupIterator { MaterializedGroupIterator(docs: docs, scores: scores, idf: 1, label: "l") }
+            var listedDocs: [UInt32] = [7], listedScores: [Float] = [0.5]
+            fresh().listMatches(into: &listedDocs, scores: &listedScores)
+            XCTAssertEqual(listedDocs, [7] + docs, "listing appends every match")
+            XCTAssertEqual(listedScores.map(\.bitPattern), ([0.5] + scores).map(\.bitPattern))
+            var candidates: [UInt32] = []
+            for doc in 0..<(universe + 3) where g.int(100) < (round % 5 == 0 ? 90 : 10) { candidates.append(UInt32(doc)) }
+            var scored = [Float](repeating: -1, count: candidates.count)
+            var matched = [Bool](repeating: false, count: candidates.count)
+            candidates.withUnsafeBufferPointer { c in
+                scored.withUnsafeMutableBufferPointer { s in
+                    matched.withUnsafeMutableBufferPointer { m in fresh().scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
+                }
+            }
+            let walker = fresh()
+            for (i, candidate) in candidates.enumerated() {
+                let d = walker.doc < Int(candidate) ? walker.advance(Int(candidate)) : walker.doc
+                XCTAssertEqual(matched[i], d == Int(candidate), "candidate \(candidate), round \(round)")
+                if d == Int(candidate) { XCTAssertEqual(scored[i].bitPattern, walker.score().bitPattern, "candidate \(candidate)") }
+            }
+        }
+    }
+
     func testCandidateConjunctionEqualsDocumentAtATime() throws {
         var g = Generator(state: 31337)
         let differential = DifferentialTests(name: "helper", testClosure: { _ in })

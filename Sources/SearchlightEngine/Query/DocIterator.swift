@@ -51,6 +51,25 @@ class DocIterator {
         return rest > 0 ? rest : nil
     }
 
+    /// The first index at or after `start` of ascending `docs` holding a document ≥ `target` (`docs.count` if
+    /// none): doubling steps, then a binary search of the last step. Seeks through a sorted list of candidates
+    /// or matches cost the log of the distance moved, not of the list.
+    @inline(__always)
+    static func gallop(_ docs: UnsafeBufferPointer<UInt32>, from start: Int, atLeast target: Int) -> Int {
+        var low = start, step = 1, high = start
+        while high < docs.count, Int(docs[high]) < target {
+            low = high + 1
+            high += step
+            step <<= 1
+        }
+        high = min(high, docs.count)
+        while low < high {
+            let mid = (low + high) >> 1
+            if Int(docs[mid]) < target { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// Every match of a fresh iterator (no `next` or `advance` yet) with its score, ascending; consumes the
     /// iterator. The default walks `next`; a term group overrides it with a merge of its sources' postings.
     func listMatches(into docs: inout [UInt32], scores: inout [Float]) {

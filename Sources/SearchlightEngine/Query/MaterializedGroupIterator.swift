@@ -144,22 +144,29 @@ final class MaterializedGroupIterator: DocIterator {
                     return true
                 }
             }
-            docs.reserveCapacity(matched)
-            scores.reserveCapacity(matched)
             // Collects the matches in order, leaving the accumulator zeroed for its next user.
-            for word in 0..<wordCount {
-                var bits = touched[word]
-                guard bits != 0 else { continue }
-                touched[word] = 0
-                while bits != 0 {
-                    let doc = word << 6 | bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    docs.append(UInt32(doc))
-                    scores.append(Self.score(weighted[doc], boost: boost, idf: idf, parameters: parameters,
-                                             startsPrimary: flags[doc] & 1 != 0, equalsPrimary: flags[doc] & 2 != 0))
-                    weighted[doc] = 0
-                    flags[doc] = 0
+            docs = [UInt32](unsafeUninitializedCapacity: matched) { docBuffer, docCount in
+                scores = [Float](unsafeUninitializedCapacity: matched) { scoreBuffer, scoreCount in
+                    var n = 0
+                    for word in 0..<wordCount {
+                        var bits = touched[word]
+                        guard bits != 0 else { continue }
+                        touched[word] = 0
+                        while bits != 0 {
+                            let doc = word << 6 | bits.trailingZeroBitCount
+                            bits &= bits - 1
+                            docBuffer[n] = UInt32(doc)
+                            scoreBuffer[n] = Self.score(weighted[doc], boost: boost, idf: idf, parameters: parameters,
+                                                        startsPrimary: flags[doc] & 1 != 0, equalsPrimary: flags[doc] & 2 != 0)
+                            n += 1
+                            weighted[doc] = 0
+                            flags[doc] = 0
+                        }
+                    }
+                    assert(n == matched, "the bitset holds the documents counted")
+                    scoreCount = n
                 }
+                docCount = scores.count
             }
         }
         self.init(docs: docs, scores: scores, idf: idf, label: label)
@@ -211,6 +218,36 @@ final class MaterializedGroupIterator: DocIterator {
     }
 
     override func score() -> Float { index < scores.count ? scores[index] : 0 }
+
+    /// Every match and score: the precomputed lists, copied whole.
+    override func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
+        assert(index == -1, "listMatches wants a fresh iterator")
+        docs.append(contentsOf: self.docs)
+        scores.append(contentsOf: self.scores)
+        index = self.docs.count
+        doc = Self.end
+    }
+
+    /// Scores ascending candidates by a merge with the precomputed matches, galloping ahead when the candidates
+    /// are sparser than the matches.
+    override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
+                                  matched: UnsafeMutablePointer<Bool>) {
+        assert(index == -1, "scoreCandidates wants a fresh iterator")
+        self.docs.withUnsafeBufferPointer { docs in
+            self.scores.withUnsafeBufferPointer { own in
+                var at = 0
+                for (i, candidate) in candidates.enumerated() {
+                    at = Self.gallop(docs, from: at, atLeast: Int(candidate))
+                    let found = at < docs.count && docs[at] == candidate
+                    matched[i] = found
+                    if found { scores[i] = own[at] }
+                }
+            }
+        }
+        index = self.docs.count
+        doc = Self.end
+    }
+
     override var cost: Int { docs.count }
     override func explain() -> Explanation {
         Explanation(value: score(), summary: "BM25F \(label) (expanded terms, precomputed)",

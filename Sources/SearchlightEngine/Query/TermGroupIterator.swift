@@ -426,7 +426,7 @@ final class TermGroupIterator: DocIterator {
                         let d = source.doc < target ? source.advance(target) : source.doc
                         if d == Self.end { break }
                         if d != target {
-                            i = Self.firstIndex(candidates, from: i + 1, atLeast: d)
+                            i = Self.gallop(candidates, from: i + 1, atLeast: d)
                             continue
                         }
                         let norm = source.norm(target)
@@ -510,24 +510,6 @@ final class TermGroupIterator: DocIterator {
             }
         }
         runs.merge(boost: boost, idf: idf, parameters: parameters, into: &docs, scores: &scores)
-    }
-
-    /// The first index at or after `start` of ascending `candidates` holding a document ≥ `target` (galloping,
-    /// then binary search; `candidates.count` if none).
-    @inline(__always)
-    private static func firstIndex(_ candidates: UnsafeBufferPointer<UInt32>, from start: Int, atLeast target: Int) -> Int {
-        var low = start, step = 1, high = start
-        while high < candidates.count, Int(candidates[high]) < target {
-            low = high + 1
-            high += step
-            step <<= 1
-        }
-        high = min(high, candidates.count)
-        while low < high {
-            let mid = (low + high) >> 1
-            if Int(candidates[mid]) < target { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 
     override func explain() -> Explanation {
