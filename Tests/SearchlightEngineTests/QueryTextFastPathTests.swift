@@ -39,6 +39,36 @@ final class QueryTextFastPathTests: XCTestCase {
         XCTAssertGreaterThan(asciiCases, 1_000, "the fast paths were exercised")
     }
 
+    /// A plain word is planned without the analyzer: only where the analyzer would make it one query token equal to
+    /// itself. Random texts over the alphabet above, and over lowercase letters with a few digits and capitals
+    /// (most of which are plain words), plus the length limit.
+    func testPlainWordsAreExactlyTheAnalyzersSingleTokens() {
+        var random = SeededRandom(seed: 0x9A1E_3011)
+        let letters = (0..<26).map { String(UnicodeScalar(UInt8(0x61 + $0))) } + ["0", "7", "A", "Z", "_", "é"]
+        var plain = 0
+        for round in 0..<20_000 {
+            let text = round % 2 == 0 ? randomText(&random)
+                : (0..<Int(1 + random.next() % 12)).map { _ in letters[Int(random.next() % (random.next() % 4 == 0 ? 32 : 26))] }.joined()
+            let tokens = Analyzer().tokens(text, mode: .query)
+            let single = tokens.count == 1 && tokens[0].term == text && tokens[0].position == 0
+            if let word = QueryPlanner.plainWord(text) {
+                plain += 1
+                XCTAssertTrue(single, "\(text.debugDescription) is not one token of itself: \(tokens)")
+                XCTAssertEqual(word, Array(text.utf8))
+            } else if single {
+                // Single tokens the fast path leaves to the analyzer must hold something besides a-z.
+                XCTAssertFalse(text.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A }, text.debugDescription)
+            }
+        }
+        XCTAssertGreaterThan(plain, 5_000, "the fast path was exercised")
+        let longest = String(repeating: "q", count: Analyzer.maxTermBytes)
+        XCTAssertEqual(QueryPlanner.plainWord(longest)?.count, Analyzer.maxTermBytes)
+        XCTAssertEqual(Analyzer().tokens(longest, mode: .query).map(\.term), [longest])
+        XCTAssertNil(QueryPlanner.plainWord(longest + "q"), "longer than a term can be: the analyzer decides")
+        XCTAssertNil(QueryPlanner.plainWord(""))
+        XCTAssertNil(QueryPlanner.plainWord("x11"), "digits: the analyzer decides")
+    }
+
     func testASCIIExamples() {
         XCTAssertEqual(QueryPlanner.foldedPrefix("  Web-*"), "web")
         XCTAssertEqual(QueryPlanner.prefixWords("Open Web*")?.prefix, "web")

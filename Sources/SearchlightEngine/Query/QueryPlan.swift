@@ -7,7 +7,7 @@ indirect enum QueryPlan: Sendable {
         let isExact: Bool
         /// The term's index in the field's dictionary of each segment (by ordinal; -1: absent), when the
         /// planner already looked it up; nil: each segment's iterator looks it up again.
-        var locations: [Int32]? = nil
+        var locations: TermLocations? = nil
     }
 
     /// Where a prefix's terms are in one segment's dictionary of a field.
@@ -71,15 +71,15 @@ struct QueryPlanner {
 
     /// The term's index in `field`'s dictionary of each segment (-1: absent), nil when no segment has it; `df`
     /// becomes at least the term's document frequency over the segments.
-    func locate(field: Int, term: [UInt8], df: inout Int) -> [Int32]? {
+    func locate(field: Int, term: [UInt8], df: inout Int) -> TermLocations? {
         var total = 0
-        var locations: [Int32]? = nil
+        var locations: TermLocations? = nil
         let segments = snapshot.segments
         term.withUnsafeBufferPointer { key in
             for ordinal in segments.indices {
                 guard let terms = segments[ordinal].terms(FieldID(rawValue: UInt16(field))), let index = terms.find(key) else { continue }
                 total += Int(terms.docFreq[index])
-                if locations == nil { locations = [Int32](repeating: -1, count: segments.count) }
+                if locations == nil { locations = TermLocations(absentIn: segments.count) }
                 locations![ordinal] = Int32(index)
             }
         }
@@ -137,8 +137,9 @@ struct QueryPlanner {
             var total = 0
             for entry in entries {
                 guard let locations = entry.locations else { return totalDocuments }
-                for (ordinal, location) in locations.enumerated() where location >= 0 {
-                    guard let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
+                for ordinal in 0..<locations.count {
+                    let location = locations[ordinal]
+                    guard location >= 0, let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
                     total += Int(terms.docFreq[Int(location)])
                 }
             }
@@ -196,7 +197,7 @@ struct QueryPlanner {
         located.reserveCapacity(keys.count * scope.count)
         for field in scope {
             var totals = [Int](repeating: 0, count: keys.count)
-            var locations = [[Int32]](repeating: [Int32](repeating: -1, count: snapshot.segments.count), count: keys.count)
+            var locations = [TermLocations](repeating: TermLocations(absentIn: snapshot.segments.count), count: keys.count)
             for (ordinal, segment) in snapshot.segments.enumerated() {
                 guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                 var cursor = 0
@@ -220,10 +221,11 @@ struct QueryPlanner {
     }
 
     private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {
+        if let word = Self.plainWord(text) { return termPlan(word, scope: scope, label: text) }
         let tokens = analyzed.flatMap { $0.text == text ? $0.tokens : nil } ?? analyzer.tokens(text, mode: .query)
         guard let first = tokens.first else { return .none }
         if tokens.count == 1 {
-            return termPlan(Array(first.term.utf8), scope: scope, label: "'\(first.term)'")
+            return termPlan(Array(first.term.utf8), scope: scope, label: first.term)
         }
         let terms = tokens.map { Array($0.term.utf8) }
         let offsets = tokens.map { UInt32($0.position - first.position) }
@@ -236,6 +238,18 @@ struct QueryPlanner {
         }
         return .phrase(fields: scope, terms: terms, offsets: offsets, idf: idfSum,
                        label: "\"\(tokens.map(\.term).joined(separator: " "))\"")
+    }
+
+    /// The bytes of `text` when the analyzer makes it exactly one query token equal to itself: 1 to
+    /// `Analyzer.maxTermBytes` lowercase ASCII letters, as most searched words are. Such a word is planned
+    /// without running the analyzer.
+    static func plainWord(_ text: String) -> [UInt8]? {
+        let word: [UInt8]?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.isEmpty, bytes.count <= Analyzer.maxTermBytes,
+                  bytes.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
+            return Array(bytes)
+        }
+        return word ?? nil
     }
 
     /// The folded prefix text with leading and trailing non-word characters removed.
@@ -431,7 +445,7 @@ struct QueryPlanner {
     /// Merges per-segment lists of one field into its distinct terms in byte order, each with its document
     /// frequency summed over the lists and its index in every segment (-1: not listed). A k-way merge of the
     /// sorted lists builds each distinct term once, instead of hashing a new copy per segment it occurs in.
-    func mergeTerms(_ lists: [TermList], _ body: ([UInt8], Int, [Int32]) -> Void) {
+    func mergeTerms(_ lists: [TermList], _ body: ([UInt8], Int, TermLocations) -> Void) {
         let segmentCount = snapshot.segments.count
         var heads = [Int](repeating: 0, count: lists.count)
         while true {
@@ -443,7 +457,7 @@ struct QueryPlanner {
             let smallest = lists[best], first = smallest.indices[heads[best]]
             let term = Array(smallest.terms.bytes[Int(smallest.terms.offsets[first])..<Int(smallest.terms.offsets[first + 1])])
             var df = 0
-            var locations = [Int32](repeating: -1, count: segmentCount)
+            var locations = TermLocations(absentIn: segmentCount)
             for s in lists.indices where heads[s] < lists[s].indices.count {
                 guard s == best || Self.compare(lists[s], lists[s].indices[heads[s]], smallest.terms, first) == 0 else { continue }
                 let index = lists[s].indices[heads[s]]
