@@ -49,6 +49,41 @@ final class CandidateConjunctionTests: XCTestCase {
         }
     }
 
+    /// A disjunction lists its matches by merging its children's lists: the documents and scores of its `next` walk,
+    /// bit for bit, on seeded random disjunctions (terms, prefixes, phrases, boosts, nested conjunctions).
+    func testDisjunctionListsWhatItsWalkGives() throws {
+        var g = Generator(state: 0xD15C)
+        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
+        let (writer, fields) = try differential.pruningCorpus(&g)
+        let snapshot = try writer.commit()
+        let words = DifferentialTests.vocabulary
+        var disjunctions = 0
+        for _ in 0..<150 {
+            let clauses: [Query] = (0..<(2 + g.int(3))).map { _ in
+                switch g.int(5) {
+                case 0: return .prefix(String(g.pick(words).prefix(1 + g.int(3))))
+                case 1: return .boost(.term(g.pick(words)), 1.3)
+                case 2: return .phrase(g.pick(words) + " " + g.pick(words))
+                case 3: return differential.randomQuery(&g, depth: 1, fields: fields)
+                default: return .term(g.pick(words))
+                }
+            }
+            var planner = QueryPlanner(snapshot: snapshot)
+            let plan = planner.plan(.or(clauses), scope: planner.resolve(.defaultFields))
+            for ordinal in snapshot.segments.indices {
+                let listing = planner.iterator(plan, segment: ordinal, scored: true)
+                guard listing is DisjunctionIterator else { continue }
+                disjunctions += 1
+                var docs: [UInt32] = [], scores: [Float] = []
+                listing.listMatches(into: &docs, scores: &scores)
+                let expected = walk(planner.iterator(plan, segment: ordinal, scored: true))
+                XCTAssertEqual(docs.map(Int.init), expected.map { $0.0 }, "matches of \(clauses)")
+                XCTAssertEqual(scores.map(\.bitPattern), expected.map { $0.1 }, "scores of \(clauses)")
+            }
+        }
+        XCTAssertGreaterThan(disjunctions, 100, "disjunctions were listed")
+    }
+
     func testCandidateConjunctionEqualsDocumentAtATime() throws {
         var g = Generator(state: 31337)
         let differential = DifferentialTests(name: "helper", testClosure: { _ in })

@@ -301,6 +301,63 @@ final class DisjunctionIterator: DocIterator {
             }
         }
     }
+    /// Each child lists its matches, and the lists merge by document, the scores added in child order from zero,
+    /// as `score()` adds them: no dynamic calls per match.
+    override func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
+        var merged: [UInt32] = [], mergedScores: [Float] = []
+        var listed: [UInt32] = [], listedScores: [Float] = []
+        var output: [UInt32] = [], outputScores: [Float] = []
+        for (number, child) in children.enumerated() {
+            listed.removeAll(keepingCapacity: true)
+            listedScores.removeAll(keepingCapacity: true)
+            child.listMatches(into: &listed, scores: &listedScores)
+            if number == 0 {
+                swap(&merged, &listed)
+                swap(&mergedScores, &listedScores)
+                for i in mergedScores.indices { mergedScores[i] = 0 + mergedScores[i] }
+                continue
+            }
+            Self.merge(merged, mergedScores, listed, listedScores, into: &output, &outputScores)
+            swap(&merged, &output)
+            swap(&mergedScores, &outputScores)
+        }
+        docs.append(contentsOf: merged)
+        scores.append(contentsOf: mergedScores)
+        doc = Self.end
+    }
+
+    /// The union of two ascending match lists, a document in both scoring `a`'s score plus `b`'s, one only in `b`
+    /// zero plus its score (as `score()` sums from zero).
+    private static func merge(_ a: [UInt32], _ aScores: [Float], _ b: [UInt32], _ bScores: [Float],
+                              into docs: inout [UInt32], _ scores: inout [Float]) {
+        let capacity = a.count + b.count
+        var n = 0
+        docs = [UInt32](unsafeUninitializedCapacity: capacity) { out, count in
+            scores = [Float](unsafeUninitializedCapacity: capacity) { outScores, scoreCount in
+                var i = 0, j = 0
+                while i < a.count || j < b.count {
+                    if j == b.count || (i < a.count && a[i] < b[j]) {
+                        out[n] = a[i]
+                        outScores[n] = aScores[i]
+                        i += 1
+                    } else if i == a.count || b[j] < a[i] {
+                        out[n] = b[j]
+                        outScores[n] = 0 + bScores[j]
+                        j += 1
+                    } else {
+                        out[n] = a[i]
+                        outScores[n] = aScores[i] + bScores[j]
+                        i += 1
+                        j += 1
+                    }
+                    n += 1
+                }
+                scoreCount = n
+            }
+            count = n
+        }
+    }
+
     override var cost: Int { children.reduce(0) { $0 + $1.cost } }
     override var maxScore: Float { totalMaxScore }
 
