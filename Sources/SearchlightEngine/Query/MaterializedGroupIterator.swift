@@ -83,8 +83,8 @@ final class MaterializedGroupIterator: DocIterator {
         cursor.position(terms: term.terms, index: term.index, field: term.field)
         term.fieldFactor.withUnsafeBufferPointer { factor in
             term.norms.withUnsafeBufferPointer { norms in
-                var doc = cursor.next()
-                while doc != PostingCursor.end {
+                // Block by block: no call per posting.
+                cursor.forEachRemaining { doc, tf in
                     let norm = doc < norms.count ? Int(norms[doc]) : 0
                     var flags: UInt8 = 0
                     // A term matches one position, so the field equals the query when its length is one.
@@ -92,8 +92,7 @@ final class MaterializedGroupIterator: DocIterator {
                         flags = PostingRuns.startsPrimary
                         if isExact, Int(FieldNorm.lengths[norm]) == 1 { flags |= PostingRuns.equalsPrimary }
                     }
-                    guard body(doc, Float(cursor.tf) * factor[norm], flags) else { return }
-                    doc = cursor.next()
+                    return body(doc, Float(tf) * factor[norm], flags)
                 }
             }
         }
