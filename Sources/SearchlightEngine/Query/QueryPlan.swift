@@ -137,9 +137,8 @@ struct QueryPlanner {
             var total = 0
             for entry in entries {
                 guard let locations = entry.locations else { return totalDocuments }
-                for ordinal in 0..<locations.count {
-                    let location = locations[ordinal]
-                    guard location >= 0, let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
+                for (ordinal, location) in locations.enumerated() where location >= 0 {
+                    guard let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
                     total += Int(terms.docFreq[Int(location)])
                 }
             }
