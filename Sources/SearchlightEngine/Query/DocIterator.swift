@@ -71,7 +71,8 @@ class DocIterator {
     }
 
     /// Every match of a fresh iterator (no `next` or `advance` yet) with its score, ascending; consumes the
-    /// iterator. The default walks `next`; a term group overrides it with a merge of its sources' postings.
+    /// iterator. The default walks `next`; a term group overrides it with a merge of its sources' postings, a
+    /// disjunction with a merge of its children's lists, a precomputed group with a copy of its own.
     func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
         var d = next()
         while d != Self.end {
