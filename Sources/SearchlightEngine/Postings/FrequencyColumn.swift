@@ -63,16 +63,14 @@ final class FrequencyColumn: @unchecked Sendable {
         out.initialize(repeating: 0, count: max(byteCount, 1))
         let saturated: UInt32 = primary ? 7 : 15
         let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: field)
-        var doc = cursor.next()
-        while doc != PostingCursor.end {
+        cursor.forEachRemaining { doc, tf in
             // A corrupt posting past the segment's documents is never a candidate: it stays out.
             if doc < documents {
-                let tf = cursor.tf
                 var value = UInt8(tf == 0 || tf >= saturated ? saturated : tf)
                 if primary, cursor.firstPosition() == 0 { value |= 8 }
                 out[doc >> 1] |= value << UInt8((doc & 1) << 2)
             }
-            doc = cursor.next()
+            return true
         }
         return FrequencyColumn(nibbles: out, byteCount: byteCount, primary: primary)
     }
