@@ -164,4 +164,200 @@ final class CandidateConjunctionTests: XCTestCase {
             }
         }
     }
+
+    /// A clause's `scoreBound` over a range bounds every score it then gives a candidate there, and scoring ascending
+    /// batches one after another gives the scores of one pass over all the candidates, bit for bit: on seeded
+    /// random clauses (terms in several fields, prefixes, wide expansions, boosts, disjunctions, phrases).
+    func testScoreBoundsHoldForTheBatchesAfterThem() throws {
+        var g = Generator(state: 0xB0B)
+        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
+        let (writer, fields) = try differential.pruningCorpus(&g)
+        let snapshot = try writer.commit()
+        let words = DifferentialTests.vocabulary
+        var bounded = 0, checked = 0
+        for round in 0..<120 {
+            let clause: Query
+            switch round % 6 {
+            case 0: clause = .prefix(String(g.pick(words).prefix(1)))
+            case 1: clause = .prefix(String(g.pick(words).prefix(2)))
+            case 2: clause = .boost(.term(g.pick(words)), 1.3)
+            case 3: clause = .or([.term(g.pick(words)), .term(g.pick(words))])
+            case 4: clause = differential.randomQuery(&g, depth: 1, fields: fields)
+            default: clause = .term(g.pick(words))
+            }
+            var planner = QueryPlanner(snapshot: snapshot)
+            let plan = planner.plan(clause, scope: planner.resolve(.defaultFields))
+            for ordinal in snapshot.segments.indices {
+                let count = snapshot.segments[ordinal].documentCount
+                let candidates = (0..<count).filter { _ in g.chance(round % 2 == 0 ? 0.6 : 0.1) }.map(UInt32.init)
+                guard !candidates.isEmpty else { continue }
+                var whole = [Float](repeating: 0, count: candidates.count)
+                var wholeMatched = [Bool](repeating: false, count: candidates.count)
+                let once = planner.iterator(plan, segment: ordinal, scored: true)
+                candidates.withUnsafeBufferPointer { c in
+                    whole.withUnsafeMutableBufferPointer { s in
+                        wholeMatched.withUnsafeMutableBufferPointer { m in once.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
+                    }
+                }
+                let batched = planner.iterator(plan, segment: ordinal, scored: true)
+                var start = 0
+                while start < candidates.count {
+                    // Narrow and wide batches (a wide one spans several blocks of a frequent term's postings).
+                    let end = min(start + 1 + g.int(g.chance(0.3) ? 400 : 40), candidates.count)
+                    // Some ranges reach past their candidates, as a batch's may not (its bound must still hold).
+                    let first = Int(candidates[start]), last = Int(candidates[end - 1]) + (g.chance(0.2) ? 3 : 0)
+                    let bound = g.chance(0.8) ? batched.scoreBound(from: first, through: last) : nil
+                    var scores = [Float](repeating: 0, count: end - start)
+                    var matched = [Bool](repeating: false, count: end - start)
+                    candidates[start..<end].withUnsafeBufferPointer { c in
+                        scores.withUnsafeMutableBufferPointer { s in
+                            matched.withUnsafeMutableBufferPointer { m in batched.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
+                        }
+                    }
+                    if bound != nil { bounded += 1 }
+                    for i in 0..<(end - start) {
+                        XCTAssertEqual(matched[i], wholeMatched[start + i], "\(clause): candidate \(candidates[start + i])")
+                        guard matched[i], wholeMatched[start + i] else { continue }
+                        XCTAssertEqual(scores[i].bitPattern, whole[start + i].bitPattern, "\(clause): candidate \(candidates[start + i])")
+                        if let bound {
+                            checked += 1
+                            XCTAssertLessThanOrEqual(scores[i], bound + abs(bound) * 0.00001,
+                                                     "\(clause): candidate \(candidates[start + i]) in \(first)...\(last)")
+                        }
+                    }
+                    start = end
+                }
+            }
+        }
+        XCTAssertGreaterThan(bounded, 500, "ranges were bounded")
+        XCTAssertGreaterThan(checked, 10_000, "scores were checked against bounds")
+    }
+
+    /// Collected as a search collects it (the top-k threshold passed to `nextCompetitive` once the heap is full), a
+    /// conjunction pruned batch by batch keeps exactly the k best of its full ranking, bit for bit; walked with
+    /// `next` and `advance` it gives every match. Small batches, so that the test corpus prunes.
+    func testPrunedBatchesKeepExactlyTheTopK() throws {
+        var g = Generator(state: 0x70BC)
+        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
+        let (writer, fields) = try differential.pruningCorpus(&g)
+        let snapshot = try writer.commit()
+        let words = DifferentialTests.vocabulary
+        var pruned = 0, compared = 0
+        for round in 0..<300 {
+            var clauses: [Query] = [.term(g.pick(words)), .term(g.pick(words))]
+            switch round % 5 {
+            case 0: clauses.append(.prefix(String(g.pick(words).prefix(1 + g.int(2)))))
+            case 1: clauses[0] = .boost(clauses[0], 1.7)
+            case 2: clauses[1] = .or([.term(g.pick(words)), .prefix(String(g.pick(words).prefix(2)))])
+            case 3: clauses.append(differential.randomQuery(&g, depth: 1, fields: fields))
+            default: break
+            }
+            let k = [1, 3, 10][round % 3]
+            var planner = QueryPlanner(snapshot: snapshot)
+            let plan = planner.plan(.and(clauses), scope: planner.resolve(.defaultFields))
+            for ordinal in snapshot.segments.indices {
+                guard let reference = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator,
+                      let fresh = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator,
+                      let walked = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator else { continue }
+                let all = walk(reference)
+                let ranked = all.map { SearchHit(address: DocAddress(segment: 0, doc: UInt32($0.0)), score: Float(bitPattern: $0.1)) }
+                    .sorted(by: SearchHit.ranksBefore)
+                let iterator = CandidateConjunctionIterator(fresh.children, batch: 4 + g.int(5), wholeList: 8)
+                var top = TopK(k: k)
+                var doc = iterator.next()
+                while doc != DocIterator.end {
+                    top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: iterator.score()))
+                    doc = top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
+                }
+                let hits = top.sorted()
+                XCTAssertEqual(hits.map(\.address), ranked.prefix(k).map(\.address), "top \(k) of \(clauses) in segment \(ordinal)")
+                XCTAssertEqual(hits.map(\.score.bitPattern), ranked.prefix(k).map(\.score.bitPattern), "\(clauses)")
+                pruned += iterator.prunedCandidates
+                compared += 1
+                // Unpruned, with jumps: `advance` gives the first match at or after its target, with its score.
+                let jumping = CandidateConjunctionIterator(walked.children, batch: 4 + g.int(5), wholeList: 8)
+                var position = 0
+                var target = g.int(40)
+                while true {
+                    let d = jumping.advance(target)
+                    while position < all.count, all[position].0 < target { position += 1 }
+                    guard position < all.count else {
+                        XCTAssertEqual(d, DocIterator.end, "\(clauses): past the last match")
+                        break
+                    }
+                    XCTAssertEqual(d, all[position].0, "\(clauses): advance to \(target)")
+                    XCTAssertEqual(jumping.score().bitPattern, all[position].1, "\(clauses): at \(d)")
+                    if g.chance(0.5) {
+                        let next = jumping.next()
+                        position += 1
+                        XCTAssertEqual(next, position < all.count ? all[position].0 : DocIterator.end, "\(clauses): next after \(d)")
+                        if next == DocIterator.end { break }
+                        target = next + 1 + g.int(30)
+                    } else {
+                        target = d + 1 + g.int(30)
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 500, "conjunctions were collected")
+        XCTAssertGreaterThan(pruned, 1_000, "bounds dropped candidates before they were scored")
+    }
+
+    /// A range's bound covers every block the range touches: a term whose best posting sits in its last block, and a
+    /// precomputed group whose best match comes last, are bounded over a range from the first document by at least
+    /// that match's score; ranges that end before it, by less. Batches that end on a candidate the clause does not
+    /// match still score the next batch's first match.
+    func testBoundsReachTheBestBlockOfTheirRange() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let filler = Array(repeating: "filler", count: 30).joined(separator: " ")
+        for i in 0..<600 {
+            // "common" once in a long body of every even document, but three times alone in document 550's.
+            let text = i == 550 ? "common common common" : i % 2 == 0 ? "common \(filler)" : filler
+            try writer.upsert(Document(id: "d\(i)", values: [(title, .text("t\(i)")), (body, .text(text))]))
+        }
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 1)
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(.term("common"), scope: planner.resolve(.defaultFields))
+        // Every even document, one scoring far above the others: a precomputed group of 300 matches.
+        let listed = (0..<300).map { UInt32(2 * $0) }
+        let listedScores = listed.map { $0 == 550 ? Float(9) : Float(1 + ($0 % 7)) / 8 }
+        let clauses: [(name: String, best: Int, make: () -> DocIterator)] = [
+            ("term", 550, { planner.iterator(plan, segment: 0, scored: true) }),
+            ("precomputed", 550, { MaterializedGroupIterator(docs: listed, scores: listedScores, idf: 1, label: "l") }),
+        ]
+        for (name, best, make) in clauses {
+            let scorer = make()
+            XCTAssertEqual(scorer.advance(best), best)
+            let bestScore = scorer.score()
+            let bound = try XCTUnwrap(make().scoreBound(from: 0, through: 599), name)
+            XCTAssertGreaterThanOrEqual(bound, bestScore, "\(name): the bound over everything reaches document \(best)")
+            let early = try XCTUnwrap(make().scoreBound(from: 0, through: 300), name)
+            XCTAssertLessThan(early, bestScore, "\(name): a range before document \(best) is bounded below it")
+            // Odd documents do not match: batches of two (an even and an odd one) score the matches of one pass.
+            let candidates = (400..<600).map(UInt32.init)
+            var expected = [Float](repeating: 0, count: candidates.count), expectedMatched = [Bool](repeating: false, count: candidates.count)
+            candidates.withUnsafeBufferPointer { c in
+                expected.withUnsafeMutableBufferPointer { s in
+                    expectedMatched.withUnsafeMutableBufferPointer { m in make().scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
+                }
+            }
+            XCTAssertEqual(expectedMatched.filter { $0 }.count, 100, name)
+            let batched = make()
+            for start in stride(from: 0, to: candidates.count, by: 2) {
+                var scores: [Float] = [0, 0], matched = [false, false]
+                candidates[start..<(start + 2)].withUnsafeBufferPointer { c in
+                    scores.withUnsafeMutableBufferPointer { s in
+                        matched.withUnsafeMutableBufferPointer { m in batched.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
+                    }
+                }
+                XCTAssertEqual(matched, Array(expectedMatched[start..<(start + 2)]), "\(name) at \(candidates[start])")
+                for i in 0..<2 where matched[i] {
+                    XCTAssertEqual(scores[i].bitPattern, expected[start + i].bitPattern, "\(name) at \(candidates[start + i])")
+                }
+            }
+        }
+    }
 }

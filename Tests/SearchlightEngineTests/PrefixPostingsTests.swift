@@ -400,7 +400,7 @@ final class PrefixPostingsTests: XCTestCase {
         let snapshot = try writer.commit()
         var planner = QueryPlanner(snapshot: snapshot)
         let plan = planner.plan(.and([.term("rareword"), .prefix("zq")]), scope: planner.resolve(.defaultFields))
-        // Not at the root: there a ranked conjunction is evaluated over its lead's candidates (`CandidateConjunction`),
+        // Not at the root: there a ranked conjunction is evaluated over its lead's candidates (`CandidateConjunctionIterator`),
         // from these same children.
         let iterator = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
         XCTAssertFalse(iterator.children.contains { $0 is MaterializedGroupIterator })

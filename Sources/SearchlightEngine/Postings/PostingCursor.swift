@@ -68,6 +68,7 @@ final class PostingCursor {
         positionDoc = 0
         singleMaxTf = -1
         singleMaxImpact = -1
+        shallowBlock = 0
         doc = -1
     }
 
@@ -103,6 +104,43 @@ final class PostingCursor {
         singleMaxTf = Int64(maxTf)
         singleMaxImpact = maxImpact
     }
+
+    /// Upper bounds of tf and of `tf / (length + C0)` over the postings from `first` through `last`, from the skip
+    /// data alone: the maxima of the blocks that may hold them, (0, 0) when none can. Nothing is decoded and the
+    /// cursor does not move (a separate mark, `shallowBlock`, remembers where the last range began, so ascending
+    /// ranges cost a gallop each). Nil for a term of one block, which has no skip data.
+    func shallowMaxima(from first: Int, through last: Int) -> (tf: UInt32, impact: Float)? {
+        guard firstBlock >= 0 else { return nil }
+        let b = BlockSkip.firstBlock(atLeast: first, lastDocs: segment.skipLastDoc, base: firstBlock, from: shallowBlock,
+                                     count: blockCount)
+        shallowBlock = b
+        guard b < blockCount else { return (0, 0) }
+        return maxima(fromBlock: b, through: last)
+    }
+
+    /// `shallowMaxima` from the current document (the cursor must be on one) through `last`: the current block's
+    /// bounds (a single block's computed from its decoded postings) and those of the blocks after it up to `last`.
+    func rangeMaxima(through last: Int) -> (tf: UInt32, impact: Float) {
+        assert(block >= 0 && doc != Self.end, "a range bound starts at the current document")
+        guard firstBlock >= 0 else { return (blockMaxTf, blockMaxImpact) }
+        return maxima(fromBlock: block, through: last)
+    }
+
+    /// The skip data's maxima of block `b` (of this term) and the blocks after it up to the one holding `last`.
+    private func maxima(fromBlock b: Int, through last: Int) -> (tf: UInt32, impact: Float) {
+        var skip = firstBlock + b
+        let final = firstBlock + blockCount - 1
+        var tf = segment.skipMaxTf[skip], impact = segment.skipMaxImpact[skip]
+        while skip < final, Int(segment.skipLastDoc[skip]) < last {
+            skip += 1
+            tf = max(tf, segment.skipMaxTf[skip])
+            impact = max(impact, segment.skipMaxImpact[skip])
+        }
+        return (tf, impact)
+    }
+
+    /// The first block the last `shallowMaxima` range may start in.
+    private var shallowBlock = 0
 
     /// Last document of the current block.
     var blockLastDoc: Int { firstBlock >= 0 ? Int(segment.skipLastDoc[firstBlock + block]) : Int(docs[countInBlock - 1]) }

@@ -36,6 +36,11 @@ class DocIterator {
     /// iterator of a ranked search is asked, so no parent ever misses a document it needs. Default: `next()`.
     func nextCompetitive(_ threshold: Float) -> Int { next() }
 
+    /// An upper bound of the score of every match from `first` through `last`, for an iterator scored by
+    /// `scoreCandidates` batches: asked before the batch whose candidates lie in that range, after every earlier
+    /// batch. It may move the iterator's cursors forward to `first` (the batch would). Nil: no bound.
+    func scoreBound(from first: Int, through last: Int) -> Float? { nil }
+
     /// An upper bound of every score this iterator can produce (infinity: unknown). Lets a conjunction or
     /// disjunction ask a child for `nextCompetitive` with the part of the threshold the other children
     /// cannot make up, so a wide, flat clause does not score every candidate for a top-k. Fixed when the
@@ -84,8 +89,9 @@ class DocIterator {
 
     /// Scores a fresh iterator (no `next` or `advance` yet) on ascending `candidates`: `scores[i]` gets the
     /// score `score()` would give candidate `i` and `matched[i]` whether it matches (false: `scores[i]` is
-    /// undefined). Consumes the iterator. The default seeks to each candidate in turn; a term group overrides
-    /// it to walk one field's postings at a time (`CandidateConjunction`).
+    /// undefined). Consumes the iterator, except for further calls with candidates after these (a conjunction
+    /// scores its lead's candidates batch by batch) and `scoreBound`. The default seeks to each candidate in turn;
+    /// a term group overrides it to walk one field's postings at a time (`CandidateConjunctionIterator`).
     func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
                          matched: UnsafeMutablePointer<Bool>) {
         for (i, candidate) in candidates.enumerated() {
@@ -283,6 +289,16 @@ final class DisjunctionIterator: DocIterator {
         for child in children where child.doc == doc { total += child.score() }
         return total
     }
+    /// The children's bounds added up (a match may match them all).
+    override func scoreBound(from first: Int, through last: Int) -> Float? {
+        var total: Float = 0
+        for child in children {
+            guard let bound = child.scoreBound(from: first, through: last) else { return nil }
+            total += bound
+        }
+        return total
+    }
+
     /// Each child scores the candidates in turn; the matching ones add up in child order, as `score()` adds.
     override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
                                   matched: UnsafeMutablePointer<Bool>) {
@@ -457,6 +473,10 @@ final class BoostIterator: DocIterator {
         for i in candidates.indices where matched[i] { scores[i] = scores[i] * factor }
     }
     override var maxScore: Float { factor >= 0 ? child.maxScore * factor : .infinity }
+    override func scoreBound(from first: Int, through last: Int) -> Float? {
+        guard factor >= 0, let bound = child.scoreBound(from: first, through: last) else { return nil }
+        return bound * factor
+    }
     override func nextCompetitive(_ threshold: Float) -> Int {
         guard factor > 0, threshold.isFinite else { return next() }
         doc = child.nextCompetitive(threshold / factor)

@@ -227,24 +227,45 @@ final class MaterializedGroupIterator: DocIterator {
         doc = Self.end
     }
 
+    /// Where the next batch of candidates starts its merge: the first match after the last batch's candidates.
+    private var scoredUpTo = 0
+
     /// Scores ascending candidates by a merge with the precomputed matches, galloping ahead when the candidates
     /// are sparser than the matches.
     override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
                                   matched: UnsafeMutablePointer<Bool>) {
-        assert(index == -1, "scoreCandidates wants a fresh iterator")
+        assert(index == -1 || index == self.docs.count, "scoreCandidates wants a fresh iterator")
         self.docs.withUnsafeBufferPointer { docs in
             self.scores.withUnsafeBufferPointer { own in
-                var at = 0
+                var at = scoredUpTo
                 for (i, candidate) in candidates.enumerated() {
                     at = Self.gallop(docs, from: at, atLeast: Int(candidate))
                     let found = at < docs.count && docs[at] == candidate
                     matched[i] = found
                     if found { scores[i] = own[at] }
                 }
+                scoredUpTo = at
             }
         }
         index = self.docs.count
         doc = Self.end
+    }
+
+    /// The best score of the chunks holding the matches in the range.
+    override func scoreBound(from first: Int, through last: Int) -> Float? {
+        docs.withUnsafeBufferPointer { docs in
+            scoredUpTo = Self.gallop(docs, from: scoredUpTo, atLeast: first)
+            var chunk = scoredUpTo / Self.chunk
+            var bound: Float = 0
+            guard scoredUpTo < docs.count, Int(docs[scoredUpTo]) <= last else { return bound }
+            bound = chunkMaxima[chunk]
+            chunk += 1
+            while chunk < chunkMaxima.count, Int(docs[chunk * Self.chunk]) <= last {
+                bound = max(bound, chunkMaxima[chunk])
+                chunk += 1
+            }
+            return bound
+        }
     }
 
     override var cost: Int { docs.count }

@@ -719,7 +719,7 @@ struct QueryPlanner {
             let children = built.compactMap { $0 }
             if children.count == 1 { return children[0] }
             // At the root of a ranked search: term at a time over the lead's candidates.
-            if root && scored { return CandidateConjunction.iterator(children) }
+            if root && scored { return CandidateConjunctionIterator(children) }
             return ConjunctionIterator(children)
         case .or(let clauses):
             let children = clauses.map { iterator($0, segment: ordinal, scored: scored, driver: driver) }

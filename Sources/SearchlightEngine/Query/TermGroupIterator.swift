@@ -447,6 +447,23 @@ final class TermGroupIterator: DocIterator {
         }
     }
 
+    /// Block-max bounds over the range of the sources that may have a posting in it (`PostingSource.weightBound`):
+    /// no source is scored. Terms only; a
+    /// phrase or a wide prefix's list, a wide group or a negative boost gives no bound.
+    override func scoreBound(from first: Int, through last: Int) -> Float? {
+        guard boost >= 0, sources.count <= Self.maxScoreSources else { return nil }
+        var weighted: Float = 0
+        var factor: Float = 1
+        for index in 0..<sources.count {
+            guard let posting = sources[index] as? PostingSource else { return nil }
+            let (weight, present) = posting.weightBound(from: first, through: last)
+            guard present else { continue }
+            weighted += weight
+            factor = max(factor, ceiling(posting))
+        }
+        return saturatedBound(weighted, factor: factor)
+    }
+
     /// Candidates fewer than this seek the postings even where a term has a column: a block or two decoded costs
     /// less than building a column would.
     static let minimumColumnCandidates = 4

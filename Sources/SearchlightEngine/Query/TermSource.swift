@@ -113,9 +113,15 @@ final class PostingSource: TermSource {
     }
 
     /// The term's frequency column, when it is frequent enough to have one (built by the first search that asks).
+    /// Asked once per source (a conjunction scores its candidates batch by batch; the segment's cache takes a lock).
     func frequencyColumn() -> FrequencyColumn? {
-        cursor.segment.frequencyColumn(field: field, terms: terms, index: term, primary: primary)
+        if case .some(let known) = column { return known }
+        let found = cursor.segment.frequencyColumn(field: field, terms: terms, index: term, primary: primary)
+        column = .some(found)
+        return found
     }
+    /// The column once asked for (nil: not yet; `.some(nil)`: the term has none).
+    private var column: FrequencyColumn??
     override var cost: Int { cursor.docFreq }
     override func next() -> Int {
         doc = cursor.next()
@@ -133,6 +139,21 @@ final class PostingSource: TermSource {
     /// `tf/(length + C0)`; `impactScale` folds in `C0/C` when C < C0.
     @inline(__always)
     var blockWeightBound: Float { impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf) }
+
+    /// A bound of the weighted frequency of every posting from `first` through `last`, and whether this source may
+    /// have one there. A term of many blocks reads its skip data (nothing decoded); a term of one block, or one in a
+    /// primary field (its boost multiplies the whole group's score, so whether the range holds a posting matters),
+    /// moves to its first posting from `first`, as scoring a batch there would.
+    func weightBound(from first: Int, through last: Int) -> (weight: Float, present: Bool) {
+        if !primary, let maxima = cursor.shallowMaxima(from: first, through: last) {
+            let weight = impactScale > 0 ? impactScale * maxima.impact : tfScale * Float(maxima.tf)
+            return (weight, maxima.tf > 0)
+        }
+        let d = doc < first ? advance(first) : doc
+        guard d <= last else { return (0, false) }
+        let maxima = cursor.rangeMaxima(through: last)
+        return (impactScale > 0 ? impactScale * maxima.impact : tfScale * Float(maxima.tf), true)
+    }
 
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {
         let d = cursor.doc
