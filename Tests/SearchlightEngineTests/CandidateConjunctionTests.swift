@@ -17,6 +17,18 @@ final class CandidateConjunctionTests: XCTestCase {
         return result
     }
 
+    /// `iterator.scoreCandidates` on `candidates`: each one's score (nil where it does not match).
+    private func scored(_ iterator: DocIterator, _ candidates: ArraySlice<UInt32>) -> [Float?] {
+        var scores = [Float](repeating: 0, count: candidates.count)
+        var matched = [Bool](repeating: false, count: candidates.count)
+        candidates.withUnsafeBufferPointer { c in
+            scores.withUnsafeMutableBufferPointer { s in
+                matched.withUnsafeMutableBufferPointer { m in iterator.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
+            }
+        }
+        return zip(scores, matched).map { $1 ? $0 : nil }
+    }
+
     /// A precomputed list lists itself whole and scores candidates by a galloping merge: both as its `next`/`advance`
     /// walk gives, on seeded random lists and candidates (dense, sparse, before, among and past the matches).
     func testPrecomputedListListsAndScoresCandidatesAsItsWalk() {
@@ -191,14 +203,7 @@ final class CandidateConjunctionTests: XCTestCase {
                 let count = snapshot.segments[ordinal].documentCount
                 let candidates = (0..<count).filter { _ in g.chance(round % 2 == 0 ? 0.6 : 0.1) }.map(UInt32.init)
                 guard !candidates.isEmpty else { continue }
-                var whole = [Float](repeating: 0, count: candidates.count)
-                var wholeMatched = [Bool](repeating: false, count: candidates.count)
-                let once = planner.iterator(plan, segment: ordinal, scored: true)
-                candidates.withUnsafeBufferPointer { c in
-                    whole.withUnsafeMutableBufferPointer { s in
-                        wholeMatched.withUnsafeMutableBufferPointer { m in once.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
-                    }
-                }
+                let whole = scored(planner.iterator(plan, segment: ordinal, scored: true), candidates[...])
                 let batched = planner.iterator(plan, segment: ordinal, scored: true)
                 var start = 0
                 while start < candidates.count {
@@ -207,21 +212,15 @@ final class CandidateConjunctionTests: XCTestCase {
                     // Some ranges reach past their candidates, as a batch's may not (its bound must still hold).
                     let first = Int(candidates[start]), last = Int(candidates[end - 1]) + (g.chance(0.2) ? 3 : 0)
                     let bound = g.chance(0.8) ? batched.scoreBound(from: first, through: last) : nil
-                    var scores = [Float](repeating: 0, count: end - start)
-                    var matched = [Bool](repeating: false, count: end - start)
-                    candidates[start..<end].withUnsafeBufferPointer { c in
-                        scores.withUnsafeMutableBufferPointer { s in
-                            matched.withUnsafeMutableBufferPointer { m in batched.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
-                        }
-                    }
+                    let batch = scored(batched, candidates[start..<end])
                     if bound != nil { bounded += 1 }
                     for i in 0..<(end - start) {
-                        XCTAssertEqual(matched[i], wholeMatched[start + i], "\(clause): candidate \(candidates[start + i])")
-                        guard matched[i], wholeMatched[start + i] else { continue }
-                        XCTAssertEqual(scores[i].bitPattern, whole[start + i].bitPattern, "\(clause): candidate \(candidates[start + i])")
+                        XCTAssertEqual(batch[i] == nil, whole[start + i] == nil, "\(clause): candidate \(candidates[start + i])")
+                        guard let score = batch[i], let expected = whole[start + i] else { continue }
+                        XCTAssertEqual(score.bitPattern, expected.bitPattern, "\(clause): candidate \(candidates[start + i])")
                         if let bound {
                             checked += 1
-                            XCTAssertLessThanOrEqual(scores[i], bound + abs(bound) * 0.00001,
+                            XCTAssertLessThanOrEqual(score, bound + abs(bound) * 0.00001,
                                                      "\(clause): candidate \(candidates[start + i]) in \(first)...\(last)")
                         }
                     }
@@ -338,25 +337,13 @@ final class CandidateConjunctionTests: XCTestCase {
             XCTAssertLessThan(early, bestScore, "\(name): a range before document \(best) is bounded below it")
             // Odd documents do not match: batches of two (an even and an odd one) score the matches of one pass.
             let candidates = (400..<600).map(UInt32.init)
-            var expected = [Float](repeating: 0, count: candidates.count), expectedMatched = [Bool](repeating: false, count: candidates.count)
-            candidates.withUnsafeBufferPointer { c in
-                expected.withUnsafeMutableBufferPointer { s in
-                    expectedMatched.withUnsafeMutableBufferPointer { m in make().scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
-                }
-            }
-            XCTAssertEqual(expectedMatched.filter { $0 }.count, 100, name)
+            let expected = scored(make(), candidates[...])
+            XCTAssertEqual(expected.compactMap { $0 }.count, 100, name)
             let batched = make()
             for start in stride(from: 0, to: candidates.count, by: 2) {
-                var scores: [Float] = [0, 0], matched = [false, false]
-                candidates[start..<(start + 2)].withUnsafeBufferPointer { c in
-                    scores.withUnsafeMutableBufferPointer { s in
-                        matched.withUnsafeMutableBufferPointer { m in batched.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
-                    }
-                }
-                XCTAssertEqual(matched, Array(expectedMatched[start..<(start + 2)]), "\(name) at \(candidates[start])")
-                for i in 0..<2 where matched[i] {
-                    XCTAssertEqual(scores[i].bitPattern, expected[start + i].bitPattern, "\(name) at \(candidates[start + i])")
-                }
+                let batch = scored(batched, candidates[start..<(start + 2)])
+                XCTAssertEqual(batch.map { $0?.bitPattern }, expected[start..<(start + 2)].map { $0?.bitPattern },
+                               "\(name) at \(candidates[start])")
             }
         }
     }
