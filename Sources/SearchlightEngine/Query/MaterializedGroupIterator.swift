@@ -234,7 +234,7 @@ final class MaterializedGroupIterator: DocIterator {
     /// are sparser than the matches.
     override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
                                   matched: UnsafeMutablePointer<Bool>) {
-        assert(index == -1 || index == self.docs.count, "scoreCandidates wants a fresh iterator")
+        assert(index == -1 || index == self.docs.count, "scoreCandidates wants an iterator that was not walked")
         self.docs.withUnsafeBufferPointer { docs in
             self.scores.withUnsafeBufferPointer { own in
                 var at = scoredUpTo
@@ -255,10 +255,10 @@ final class MaterializedGroupIterator: DocIterator {
     override func scoreBound(from first: Int, through last: Int) -> Float? {
         docs.withUnsafeBufferPointer { docs in
             scoredUpTo = Self.gallop(docs, from: scoredUpTo, atLeast: first)
+            // No match in the range: nothing to bound.
+            guard scoredUpTo < docs.count, Int(docs[scoredUpTo]) <= last else { return 0 }
             var chunk = scoredUpTo / Self.chunk
-            var bound: Float = 0
-            guard scoredUpTo < docs.count, Int(docs[scoredUpTo]) <= last else { return bound }
-            bound = chunkMaxima[chunk]
+            var bound = chunkMaxima[chunk]
             chunk += 1
             while chunk < chunkMaxima.count, Int(docs[chunk * Self.chunk]) <= last {
                 bound = max(bound, chunkMaxima[chunk])

@@ -448,8 +448,7 @@ final class TermGroupIterator: DocIterator {
     }
 
     /// Block-max bounds over the range of the sources that may have a posting in it (`PostingSource.weightBound`):
-    /// no source is scored. Terms only; a
-    /// phrase or a wide prefix's list, a wide group or a negative boost gives no bound.
+    /// no source is scored. Terms only: a phrase or a wide prefix's list, a wide group or a negative boost gives none.
     override func scoreBound(from first: Int, through last: Int) -> Float? {
         guard boost >= 0, sources.count <= Self.maxScoreSources else { return nil }
         var weighted: Float = 0
