@@ -45,18 +45,12 @@ final class CandidateConjunctionTests: XCTestCase {
             XCTAssertEqual(listedScores.map(\.bitPattern), ([0.5] + scores).map(\.bitPattern))
             var candidates: [UInt32] = []
             for doc in 0..<(universe + 3) where g.int(100) < (round % 5 == 0 ? 90 : 10) { candidates.append(UInt32(doc)) }
-            var scored = [Float](repeating: -1, count: candidates.count)
-            var matched = [Bool](repeating: false, count: candidates.count)
-            candidates.withUnsafeBufferPointer { c in
-                scored.withUnsafeMutableBufferPointer { s in
-                    matched.withUnsafeMutableBufferPointer { m in fresh().scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
-                }
-            }
+            let merged = scored(fresh(), candidates[...])
             let walker = fresh()
             for (i, candidate) in candidates.enumerated() {
                 let d = walker.doc < Int(candidate) ? walker.advance(Int(candidate)) : walker.doc
-                XCTAssertEqual(matched[i], d == Int(candidate), "candidate \(candidate), round \(round)")
-                if d == Int(candidate) { XCTAssertEqual(scored[i].bitPattern, walker.score().bitPattern, "candidate \(candidate)") }
+                XCTAssertEqual(merged[i] != nil, d == Int(candidate), "candidate \(candidate), round \(round)")
+                if d == Int(candidate) { XCTAssertEqual(merged[i]?.bitPattern, walker.score().bitPattern, "candidate \(candidate)") }
             }
         }
     }
@@ -164,14 +158,7 @@ final class CandidateConjunctionTests: XCTestCase {
                 }
                 let group = planner.iterator(plan, segment: ordinal, scored: true)
                 XCTAssertTrue(group is TermGroupIterator, "\(word)")
-                var scores = [Float](repeating: 0, count: candidates.count)
-                var matched = [Bool](repeating: false, count: candidates.count)
-                candidates.withUnsafeBufferPointer { c in
-                    scores.withUnsafeMutableBufferPointer { s in
-                        matched.withUnsafeMutableBufferPointer { m in group.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
-                    }
-                }
-                let actual = candidates.indices.map { matched[$0] ? scores[$0].bitPattern : nil }
+                let actual = scored(group, candidates[...]).map { $0?.bitPattern }
                 XCTAssertEqual(actual, expected, "\(word) in segment \(ordinal)")
             }
         }

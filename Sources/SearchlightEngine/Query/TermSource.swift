@@ -145,14 +145,18 @@ final class PostingSource: TermSource {
     /// primary field (its boost multiplies the whole group's score, so whether the range holds a posting matters),
     /// moves to its first posting from `first`, as scoring a batch there would.
     func weightBound(from first: Int, through last: Int) -> (weight: Float, present: Bool) {
-        if !primary, let maxima = cursor.shallowMaxima(from: first, through: last) {
-            let weight = impactScale > 0 ? impactScale * maxima.impact : tfScale * Float(maxima.tf)
-            return (weight, maxima.tf > 0)
+        let maxima: (tf: UInt32, impact: Float)
+        let present: Bool
+        if !primary, let shallow = cursor.shallowMaxima(from: first, through: last) {
+            // (0, 0) when no block can hold a posting there.
+            (maxima, present) = (shallow, shallow.tf > 0)
+        } else {
+            let d = doc < first ? advance(first) : doc
+            guard d <= last else { return (0, false) }
+            (maxima, present) = (cursor.rangeMaxima(through: last), true)
         }
-        let d = doc < first ? advance(first) : doc
-        guard d <= last else { return (0, false) }
-        let maxima = cursor.rangeMaxima(through: last)
-        return (impactScale > 0 ? impactScale * maxima.impact : tfScale * Float(maxima.tf), true)
+        // Scaled as `blockWeightBound` scales one block's maxima.
+        return (impactScale > 0 ? impactScale * maxima.impact : tfScale * Float(maxima.tf), present)
     }
 
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {
