@@ -325,6 +325,8 @@ struct SegmentBuilder {
         }
         var docBytes = 0, positionBytes = 0
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10 + 5 * largestTf) { scratch in
+            // Initialized: the pool copies eight bytes at a time, past what was encoded.
+            scratch.initialize(repeating: 0)
             let out = scratch.baseAddress!
             termStates.withUnsafeMutableBufferPointer { states in
                 for e in 0..<count {
@@ -603,6 +605,7 @@ struct SegmentBuilder {
         // The first delta is relative to the term's last document in this builder; it is the only one to change.
         let delta = (docBase &+ (firstCode >> 1)) &- termStates[t].lastDoc
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
+            buffer.initialize(repeating: 0)
             let n = Self.encodeVarInt(delta &<< 1 | (firstCode & 1), buffer.baseAddress!)
             pool.append(buffer.baseAddress!, count: n, to: &termStates[t].docs)
             docByteCount += n
