@@ -112,6 +112,10 @@ final class PostingEncodingTests: XCTestCase {
                 let blockEnd = min(position + Segment.blockSize, postings.count)
                 XCTAssertEqual(blockLast[block], postings[blockEnd - 1].doc, "\(term) block \(block)")
                 XCTAssertEqual(blockTf[block], postings[position..<blockEnd].map(\.tf).max(), "\(term) block \(block)")
+                // The impact bound: the block's largest tf / (length + C0), from the field's norms.
+                let norms = segment.norms[field], c0 = segment.impactConstants[field]
+                let impacts = postings[position..<blockEnd].map { Float($0.tf) / (FieldNorm.lengths[Int(norms[$0.doc])] + c0) }
+                XCTAssertEqual(blockImpact[block], impacts.max(), "\(term) block \(block)")
             }
             // Skips to random targets, each asked first for something else: the doc, the last doc, the bounds.
             for trial in 0..<20 {

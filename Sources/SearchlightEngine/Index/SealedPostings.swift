@@ -45,29 +45,38 @@ struct SealedPostings {
         field.blockStart.append(UInt32(skipLastDoc.count))
         let docBase = Int(field.postingStart[field.postingStart.count - 1])
         let positionBase = Int(field.positionStart[field.positionStart.count - 1])
+        // A block's entry is kept in locals and appended when it ends; its positions are skipped in one pass (a
+        // value ends at each byte below 0x80, counted eight bytes at a time) rather than posting by posting.
         docBytes.withUnsafeBufferPointer { allDocs in
             positionBytes.withUnsafeBufferPointer { allPositions in
-                let stream = UnsafeBufferPointer(rebasing: allDocs[docBase...])
-                let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase...])
-                var offset = 0, positionOffset = 0
-                var doc: UInt32 = 0
-                for k in 0..<df {
-                    if k % Segment.blockSize == 0 {
-                        skipDocOffset.append(UInt32(docBase + offset))
-                        skipPositionOffset.append(UInt32(positionBase + positionOffset))
-                        skipLastDoc.append(0)
-                        skipMaxTf.append(0)
-                        skipMaxImpact.append(0)
+                fieldNorms.withUnsafeBufferPointer { norms in
+                    FieldNorm.lengths.withUnsafeBufferPointer { lengths in
+                        let stream = UnsafeBufferPointer(rebasing: allDocs[docBase...])
+                        let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase...])
+                        var offset = 0, positionOffset = 0
+                        var doc: UInt32 = 0
+                        var k = 0
+                        while k < df {
+                            let blockEnd = min(k + Segment.blockSize, df)
+                            skipDocOffset.append(UInt32(docBase + offset))
+                            skipPositionOffset.append(UInt32(positionBase + positionOffset))
+                            var maxTf: UInt32 = 0, maxImpact: Float = 0, positions = 0
+                            while k < blockEnd {
+                                let code = VarInt.read(stream, &offset)
+                                doc &+= code >> 1
+                                let tf = code & 1 != 0 ? 1 : VarInt.read(stream, &offset)
+                                positions += Int(tf)
+                                maxTf = max(maxTf, tf)
+                                let norm = Int(doc) < norms.count ? norms[Int(doc)] : 0
+                                maxImpact = max(maxImpact, Float(tf) / (lengths[Int(norm)] + impactConstant))
+                                k += 1
+                            }
+                            VarInt.skip(positionStream, &positionOffset, count: positions)
+                            skipLastDoc.append(doc)
+                            skipMaxTf.append(maxTf)
+                            skipMaxImpact.append(maxImpact)
+                        }
                     }
-                    let code = VarInt.read(stream, &offset)
-                    doc &+= code >> 1
-                    let tf = code & 1 != 0 ? 1 : VarInt.read(stream, &offset)
-                    VarInt.skip(positionStream, &positionOffset, count: Int(tf))
-                    let last = skipLastDoc.count - 1
-                    skipLastDoc[last] = doc
-                    skipMaxTf[last] = max(skipMaxTf[last], tf)
-                    let norm = Int(doc) < fieldNorms.count ? fieldNorms[Int(doc)] : 0
-                    skipMaxImpact[last] = max(skipMaxImpact[last], Float(tf) / (FieldNorm.lengths[Int(norm)] + impactConstant))
                 }
             }
         }
