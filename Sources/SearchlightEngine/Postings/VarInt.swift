@@ -58,10 +58,26 @@ enum VarInt {
     }
 
     /// Decodes `count` postings (`varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1) at `start`
-    /// into `docs` and `tfs`, the deltas added to `previous`. The caller guarantees ten bytes per posting. Runs of
-    /// eight one-byte postings with tf 1 (the common case: a frequent term's small gaps) are decoded from one load.
+    /// into `docs` and `tfs`, the deltas added to `previous`. The caller guarantees ten bytes per posting.
+    ///
+    /// Eight bytes at a time while at least eight postings remain. When all eight are whole one-byte values (a
+    /// frequent term's small gaps and frequencies): eight codes with tf 1 from one load, or a mix of codes and
+    /// frequencies without a branch per value (`OneByteWord`: which bytes are codes, from their low bits). Otherwise
+    /// eight postings value by value. Most words of a phrase's frequent term are such mixes (87% of the phrase
+    /// workload's), where a branch on each code's low bit mispredicted about half the time: more instructions than
+    /// the branches, but the phrase p50 and p99 fell 4–7% (BENCHMARKS.md §AF).
+    @inline(__always)
     static func decodePostings(from start: UnsafePointer<UInt8>, count: Int, previous: UInt32,
                                docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>) {
+        OneByteWord.table.withUnsafeBufferPointer { table in
+            decodePostings(from: start, count: count, previous: previous, docs: docs, tfs: tfs, table: table)
+        }
+    }
+
+    @inline(__always)
+    private static func decodePostings(from start: UnsafePointer<UInt8>, count: Int, previous: UInt32,
+                                       docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>,
+                                       table: UnsafeBufferPointer<UInt16>) {
         var p = start
         var doc = previous
         var i = 0
@@ -73,21 +89,43 @@ enum VarInt {
             docs[at] = doc
             tfs[at] = code & 1 != 0 ? 1 : readUnchecked(&p)
         }
-        // Eight postings at a time: from one load when all eight are one byte with tf 1, else one by one.
         while i + 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-            // No continuation bit, and the tf-is-one bit set, in all eight bytes.
-            if word & 0x8080_8080_8080_8080 == 0, word & 0x0101_0101_0101_0101 == 0x0101_0101_0101_0101 {
+            guard word & 0x8080_8080_8080_8080 == 0 else {
+                // A value of several bytes among the next eight: eight postings value by value.
+                for k in 0..<8 { decodeOne(i + k) }
+                i += 8
+                continue
+            }
+            if word & 0x0101_0101_0101_0101 == 0x0101_0101_0101_0101 {
+                // Eight codes with tf 1.
                 for k in 0..<8 {
                     doc &+= UInt32(truncatingIfNeeded: word &>> (8 * UInt64(k) + 1)) & 0x3F
                     docs[i + k] = doc
                     tfs[i + k] = 1
                 }
                 p += 8
-            } else {
-                for k in 0..<8 { decodeOne(i + k) }
+                i += 8
+                continue
             }
-            i += 8
+            // Codes and frequencies, all one byte: which bytes are codes follows from the low bits alone. Each
+            // byte writes a posting at `i`, which moves on only past a code (a frequency's write is overwritten);
+            // at most eight postings come out, and eight remain.
+            let lowBits = word & 0x0101_0101_0101_0101
+            let entry = table[Int(truncatingIfNeeded: (lowBits &* 0x0102_0408_1020_4080) >> 56)]
+            let codes = UInt64(entry & 0xFF)
+            var at = i
+            for k in 0..<8 {
+                let byte = UInt32(truncatingIfNeeded: word &>> UInt64(8 * k)) & 0xFF
+                let next = k < 7 ? UInt32(truncatingIfNeeded: word &>> UInt64(8 * k + 8)) & 0xFF : 0
+                let isCode = Int(truncatingIfNeeded: (codes &>> UInt64(k)) & 1)
+                doc &+= (byte &>> 1) & (0 &- UInt32(isCode))
+                docs[at] = doc
+                tfs[at] = byte & 1 != 0 ? 1 : next
+                at &+= isCode
+            }
+            i = at
+            p += Int(entry >> 8)
         }
         while i < count {
             decodeOne(i)
@@ -133,5 +171,22 @@ enum VarInt {
             at += 1
         }
         offset = at
+    }
+}
+
+/// Which bytes of eight one-byte values, starting at a posting, are document codes: indexed by the bytes' low bits
+/// (bit k: byte k's low bit, 1 when a code says tf 1, so a 0 on a code means the next byte is its frequency).
+/// An entry holds the codes' bits (low byte) and how many bytes they use (above): seven when the last byte is a
+/// code whose frequency lies in the next word (left for the next step), else eight.
+enum OneByteWord {
+    static let table: [UInt16] = (0..<256).map { lowBits in
+        var codes = 0, k = 0
+        while k < 8 {
+            let tfFollows = lowBits >> k & 1 == 0
+            if tfFollows && k == 7 { return UInt16(codes | 7 << 8) }
+            codes |= 1 << k
+            k += tfFollows ? 2 : 1
+        }
+        return UInt16(codes | 8 << 8)
     }
 }
