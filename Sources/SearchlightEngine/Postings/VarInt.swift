@@ -63,9 +63,9 @@ enum VarInt {
     /// Eight bytes at a time while at least eight postings remain. When all eight are whole one-byte values (a
     /// frequent term's small gaps and frequencies): eight codes with tf 1 from one load, or a mix of codes and
     /// frequencies without a branch per value (`OneByteWord`: which bytes are codes, from their low bits). Otherwise
-    /// eight postings value by value. Most words of a phrase's frequent term are such mixes (87% of the phrase
-    /// workload's), where a branch on each code's low bit mispredicted about half the time: more instructions than
-    /// the branches, but the phrase p50 and p99 fell 4–7% (BENCHMARKS.md §AF).
+    /// eight postings value by value. Most words the phrase workload decodes are such mixes (62%; 29% are eight
+    /// codes with tf 1), where a branch on each code's low bit mispredicted about half the time: more instructions
+    /// than the branches, but the phrase p50 and p99 fell 4–7% (BENCHMARKS.md §AF).
     @inline(__always)
     static func decodePostings(from start: UnsafePointer<UInt8>, count: Int, previous: UInt32,
                                docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>) {
