@@ -61,11 +61,12 @@ enum VarInt {
     /// into `docs` and `tfs`, the deltas added to `previous`. The caller guarantees ten bytes per posting.
     ///
     /// Eight bytes at a time while at least eight postings remain. When all eight are whole one-byte values (a
-    /// frequent term's small gaps and frequencies): eight codes with tf 1 from one load, or a mix of codes and
-    /// frequencies without a branch per value (`OneByteWord`: which bytes are codes, from their low bits). Otherwise
-    /// eight postings value by value. Most words the phrase workload decodes are such mixes (62%; 29% are eight
-    /// codes with tf 1), where a branch on each code's low bit mispredicted about half the time: more instructions
-    /// than the branches, but the phrase p50 and p99 fell 4–7% (BENCHMARKS.md §AF).
+    /// frequent term's small gaps and frequencies), codes and frequencies are told apart without a branch per value
+    /// (`OneByteWord`: which bytes are codes follows from their low bits); otherwise eight postings are read value by
+    /// value. Of the words the phrase workload decodes, 62% mix codes and frequencies (a branch on each code's low
+    /// bit mispredicted about half the time) and 29% are eight codes with tf 1: more instructions than the branches,
+    /// but the phrase p50 and p99 fell 4–7% (BENCHMARKS.md §AF). A separate path for eight codes with tf 1 made no
+    /// difference on this machine.
     @inline(__always)
     static func decodePostings(from start: UnsafePointer<UInt8>, count: Int, previous: UInt32,
                                docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>) {
@@ -94,17 +95,6 @@ enum VarInt {
             guard word & 0x8080_8080_8080_8080 == 0 else {
                 // A value of several bytes among the next eight: eight postings value by value.
                 for k in 0..<8 { decodeOne(i + k) }
-                i += 8
-                continue
-            }
-            if word & 0x0101_0101_0101_0101 == 0x0101_0101_0101_0101 {
-                // Eight codes with tf 1.
-                for k in 0..<8 {
-                    doc &+= UInt32(truncatingIfNeeded: word &>> (8 * UInt64(k) + 1)) & 0x3F
-                    docs[i + k] = doc
-                    tfs[i + k] = 1
-                }
-                p += 8
                 i += 8
                 continue
             }
