@@ -99,8 +99,8 @@ enum VarInt {
                 continue
             }
             // Codes and frequencies, all one byte: which bytes are codes follows from the low bits alone. Each
-            // byte writes a posting at `i`, which moves on only past a code (a frequency's write is overwritten);
-            // at most eight postings come out, and eight remain.
+            // byte writes a posting at `at`, which moves on only past a code (a frequency's write is overwritten by
+            // the next posting); at most eight postings come out, and at least eight remain, so every write fits.
             let lowBits = word & 0x0101_0101_0101_0101
             let entry = table[Int(truncatingIfNeeded: (lowBits &* 0x0102_0408_1020_4080) >> 56)]
             let codes = UInt64(entry & 0xFF)
