@@ -17,6 +17,15 @@ final class CandidateConjunctionTests: XCTestCase {
         return result
     }
 
+    /// The seeded corpus of `DifferentialTests.pruningCorpus`, committed, with the helper that draws random queries
+    /// over its fields.
+    private func committedCorpus(_ g: inout Generator) throws
+        -> (differential: DifferentialTests, snapshot: IndexSnapshot, fields: DifferentialTests.Fields) {
+        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
+        let (writer, fields) = try differential.pruningCorpus(&g)
+        return (differential, try writer.commit(), fields)
+    }
+
     /// `iterator.scoreCandidates` on `candidates`: each one's score (nil where it does not match).
     private func scored(_ iterator: DocIterator, _ candidates: ArraySlice<UInt32>) -> [Float?] {
         var scores = [Float](repeating: 0, count: candidates.count)
@@ -59,9 +68,7 @@ final class CandidateConjunctionTests: XCTestCase {
     /// bit for bit, on seeded random disjunctions (terms, prefixes, phrases, boosts, nested conjunctions).
     func testDisjunctionListsWhatItsWalkGives() throws {
         var g = Generator(state: 0xD15C)
-        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
-        let (writer, fields) = try differential.pruningCorpus(&g)
-        let snapshot = try writer.commit()
+        let (differential, snapshot, fields) = try committedCorpus(&g)
         let words = DifferentialTests.vocabulary
         var disjunctions = 0
         for _ in 0..<150 {
@@ -141,8 +148,7 @@ final class CandidateConjunctionTests: XCTestCase {
     /// including ones before, between and after the postings.
     func testScoreCandidatesEqualsSeekingEachCandidate() throws {
         var g = Generator(state: 99)
-        let (writer, _) = try DifferentialTests(name: "helper", testClosure: { _ in }).pruningCorpus(&g)
-        let snapshot = try writer.commit()
+        let snapshot = try committedCorpus(&g).snapshot
         for word in DifferentialTests.vocabulary {
             var planner = QueryPlanner(snapshot: snapshot)
             let plan = planner.plan(.term(word), scope: planner.resolve(.defaultFields))
@@ -169,9 +175,7 @@ final class CandidateConjunctionTests: XCTestCase {
     /// random clauses (terms in several fields, prefixes, wide expansions, boosts, disjunctions, phrases).
     func testScoreBoundsHoldForTheBatchesAfterThem() throws {
         var g = Generator(state: 0xB0B)
-        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
-        let (writer, fields) = try differential.pruningCorpus(&g)
-        let snapshot = try writer.commit()
+        let (differential, snapshot, fields) = try committedCorpus(&g)
         let words = DifferentialTests.vocabulary
         var bounded = 0, checked = 0
         for round in 0..<120 {
@@ -224,9 +228,7 @@ final class CandidateConjunctionTests: XCTestCase {
     /// `next` and `advance` it gives every match. Small batches, so that the test corpus prunes.
     func testPrunedBatchesKeepExactlyTheTopK() throws {
         var g = Generator(state: 0x70BC)
-        let differential = DifferentialTests(name: "helper", testClosure: { _ in })
-        let (writer, fields) = try differential.pruningCorpus(&g)
-        let snapshot = try writer.commit()
+        let (differential, snapshot, fields) = try committedCorpus(&g)
         let words = DifferentialTests.vocabulary
         var pruned = 0, compared = 0
         for round in 0..<300 {
