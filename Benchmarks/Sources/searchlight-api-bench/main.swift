@@ -29,6 +29,8 @@ struct Options {
     var buildOnly = false
     var buildRounds = 3
     var user = true
+    /// `--no-user-empty`: skip the empty user queries (so a profile of `--user-text` runs holds only those).
+    var userEmpty = true
     var qlRounds: Int?
     var qlOnly: Int?
     var slowest = 0
@@ -42,7 +44,7 @@ struct Options {
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
-                                 [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--ql-rounds N] [--ql-only N] [--slowest N]
+                                 [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--no-user-empty] [--ql-rounds N] [--ql-only N] [--slowest N]
                                  [--user-text TEXT ...] [--engagement N] [--web DIR] [--json]
 
     """.utf8))
@@ -70,6 +72,7 @@ while let argument = arguments.next() {
     case "--build-only": options.buildOnly = true
     case "--build-rounds": options.buildRounds = number()
     case "--no-user": options.user = false
+    case "--no-user-empty": options.userEmpty = false
     case "--ql-rounds": options.qlRounds = number()
     case "--ql-only": options.qlOnly = number()
     case "--slowest": options.slowest = number()
@@ -335,7 +338,7 @@ if options.user {
     }
     // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
     // the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
-    userQueries("user_empty", Array(repeating: "", count: 200))
+    if options.userEmpty { userQueries("user_empty", Array(repeating: "", count: 200)) }
 }
 
 // Whole items by identifier, 20 at a time (a result page shown with its descriptions), spread over the corpus.
