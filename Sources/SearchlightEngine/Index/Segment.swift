@@ -58,7 +58,9 @@ final class Segment: Sendable {
     }
     /// The frequency columns of the frequent terms that searches sought through (`FrequencyColumn`), by field and
     /// term: derived, built on first use, at most `columnBudget` bytes of them.
-    private let columnCache = DerivedCache<ColumnKey, FrequencyColumn> { _, column in 64 + (column?.memoryBytes ?? 0) }
+    /// A built column costs its bytes and its entry's; a refused term's entry (a key, bounded by the worthwhile terms)
+    /// is not charged to the budget.
+    private let columnCache = DerivedCache<ColumnKey, FrequencyColumn> { _, column in column.map { 64 + $0.memoryBytes } ?? 0 }
 
     /// A term of one field's dictionary, whose column records where it starts the field when the field is primary.
     struct ColumnKey: Hashable, Sendable {
@@ -193,7 +195,8 @@ final class Segment: Sendable {
         guard FrequencyColumn.worthwhile(docFreq: Int(terms.docFreq[index]), documentCount: documentCount) else { return nil }
         return columnCache.value(ColumnKey(field: field, term: index, primary: primary)) {
             // Columns are kept for the segment's life, so a full budget stays full: the term goes without for good.
-            guard columnCache.memoryBytes + documentCount / 2 <= columnBudget else { return .absentForGood }
+            guard columnCache.memoryBytes + 64 + FrequencyColumn.memoryBytes(documentCount: documentCount) <= columnBudget
+            else { return .absentForGood }
             return .value(FrequencyColumn.build(segment: self, terms: terms, index: index, field: field, primary: primary))
         }
     }

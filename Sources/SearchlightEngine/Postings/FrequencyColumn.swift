@@ -38,6 +38,11 @@ final class FrequencyColumn: @unchecked Sendable {
     /// Heap bytes held: the nibbles and the object's.
     var memoryBytes: Int { 48 + byteCount }
 
+    /// `memoryBytes` of a column for a segment of `documentCount` documents, two to a byte.
+    static func memoryBytes(documentCount: Int) -> Int { 48 + byteCount(documentCount: documentCount) }
+
+    private static func byteCount(documentCount: Int) -> Int { (documentCount + 1) / 2 }
+
     private init(nibbles: UnsafePointer<UInt8>, byteCount: Int, primary: Bool) {
         self.nibbles = nibbles
         self.byteCount = byteCount
@@ -58,7 +63,7 @@ final class FrequencyColumn: @unchecked Sendable {
     /// when `primary` (it decodes the first position of each posting, which only a primary field's boost reads).
     static func build(segment: Segment, terms: FieldTerms, index: Int, field: Int, primary: Bool) -> FrequencyColumn {
         let documents = segment.documentCount
-        let byteCount = (documents + 1) / 2
+        let byteCount = byteCount(documentCount: documents)
         let out = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, 1))
         out.initialize(repeating: 0, count: max(byteCount, 1))
         let saturated: UInt32 = primary ? 7 : 15
