@@ -1,9 +1,10 @@
 import XCTest
 @testable import SearchlightEngine
 
-/// The postings codec: `varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1. Every
-/// document, frequency and position must come back through the cursor, across blocks, large gaps
-/// (multi-byte deltas) and merges (which re-encode the postings).
+/// The postings codec (`PostingBlocks`): a longer term's full blocks bit-packed, other blocks
+/// `varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1. Every document, frequency and position
+/// must come back through the cursor, across blocks, large gaps (multi-byte deltas, wide packed blocks) and merges
+/// (which re-encode the postings).
 final class PostingEncodingTests: XCTestCase {
     func testDocumentsFrequenciesAndPositionsRoundTrip() throws {
         let writer = IndexWriter()
@@ -264,8 +265,8 @@ final class PostingEncodingTests: XCTestCase {
         _ = broken.count(.phrase("alpha beta"))
     }
 
-    /// Merging segments without deleted documents copies encoded postings and positions (re-encoding only each
-    /// term's first document delta) and per-document columns in bulk. The merged segment must hold exactly the
+    /// Merging segments without deleted documents renumbers each term's decoded postings, copies its positions and
+    /// the per-document columns in bulk. The merged segment must hold exactly the
     /// bytes a single build of the same documents holds (only the length statistics differ: a build knows exact
     /// field lengths, a merge the quantized norms).
     func testMergingWholeSegmentsEqualsBuildingAtOnce() throws {
@@ -543,7 +544,7 @@ final class PostingEncodingTests: XCTestCase {
                                                               (title, .text("t\(g.int(40)) zz\(i % 997)"))]))
         }
         let segment = try XCTUnwrap(writer.commit().segments.first)
-        var checkedBlocks = 0, uncheckedBlocks = 0
+        var checkedBlocks = 0, uncheckedBlocks = 0, packedBlocks = 0
         try segment.docBytes.withUnsafeBufferPointer { bytes in
             for field in [body, title] {
                 let terms = try XCTUnwrap(segment.terms(field))
@@ -551,14 +552,29 @@ final class PostingEncodingTests: XCTestCase {
                     let docFreq = Int(terms.docFreq[index])
                     var expected: [(Int, UInt32)] = []
                     var offset = Int(terms.postingStart[index]), doc: UInt32 = 0
-                    for k in 0..<docFreq {
-                        if k % Segment.blockSize == 0 {
-                            let count = min(Segment.blockSize, docFreq - k)
+                    var k = 0
+                    while k < docFreq {
+                        let count = min(Segment.blockSize, docFreq - k)
+                        if docFreq > Segment.blockSize, count == Segment.blockSize {
+                            // A full block of a longer term: the widths, then the gaps and frequencies bit by bit.
+                            packedBlocks += 1
+                            let gapWidth = Int(bytes[offset]), tfWidth = Int(bytes[offset + 1])
+                            let gaps = Self.readBits(bytes, from: offset + 2, width: gapWidth, count: count)
+                            let tfs = Self.readBits(bytes, from: offset + 2 + 16 * gapWidth, width: tfWidth, count: count)
+                            for i in 0..<count {
+                                doc &+= gaps[i]
+                                expected.append((Int(doc), tfs[i] + 1))
+                            }
+                            offset += 2 + 16 * (gapWidth + tfWidth)
+                        } else {
                             if bytes.count - offset >= 10 * count { uncheckedBlocks += 1 } else { checkedBlocks += 1 }
+                            for _ in 0..<count {
+                                let code = VarInt.read(bytes, &offset)
+                                doc &+= code >> 1
+                                expected.append((Int(doc), code & 1 != 0 ? 1 : VarInt.read(bytes, &offset)))
+                            }
                         }
-                        let code = VarInt.read(bytes, &offset)
-                        doc &+= code >> 1
-                        expected.append((Int(doc), code & 1 != 0 ? 1 : VarInt.read(bytes, &offset)))
+                        k += count
                     }
                     var walked: [(Int, UInt32)] = []
                     let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: Int(field.rawValue))
@@ -570,6 +586,19 @@ final class PostingEncodingTests: XCTestCase {
         }
         XCTAssertGreaterThan(uncheckedBlocks, 1_000)
         XCTAssertGreaterThan(checkedBlocks, 3)
+        XCTAssertGreaterThan(packedBlocks, 50)
+    }
+
+    /// `count` values of `width` bits from byte `start` on, least significant bit first, one bit at a time.
+    static func readBits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, count: Int) -> [UInt32] {
+        (0..<count).map { i in
+            var value: UInt32 = 0
+            for b in 0..<width {
+                let bit = i * width + b
+                if bytes[start + bit / 8] >> (bit % 8) & 1 != 0 { value |= 1 << b }
+            }
+            return value
+        }
     }
 
     /// A block decoded without bounds checks (eight one-byte postings from one load where it can) equals one
@@ -616,7 +645,7 @@ final class PostingEncodingTests: XCTestCase {
             bytes.withUnsafeBufferPointer { buffer in
                 docs.withUnsafeMutableBufferPointer { d in
                     tfs.withUnsafeMutableBufferPointer { t in
-                        VarInt.decodePostings(from: buffer.baseAddress!, count: count, previous: previous,
+                        _ = VarInt.decodePostings(from: buffer.baseAddress!, count: count, previous: previous,
                                               docs: d.baseAddress!, tfs: t.baseAddress!)
                     }
                 }

@@ -1,5 +1,5 @@
 /// The postings half of a segment being sealed: each field's term dictionary, the encoded document and position
-/// streams of every term one after another, and block skip data for terms longer than one block.
+/// streams of every term one after another (`PostingBlocks`), and block skip data for terms longer than one block.
 ///
 /// Written term by term in dictionary order, by `SegmentBuilder.seal()` (from its interned terms) and by
 /// `SegmentBuilder.mergeWhole(_:)` (from sealed segments' streams); both end each term with `endTerm`, so skip
@@ -10,6 +10,10 @@ struct SealedPostings {
     var skipLastDoc: [UInt32] = [], skipDocOffset: [UInt32] = [], skipPositionOffset: [UInt32] = []
     var skipMaxTf: [UInt32] = [], skipMaxImpact: [Float] = []
     var fieldTerms: [FieldTerms?]
+    /// The current term's postings when `gathered` (by `appendStream`), and room to decode a source's term.
+    private var pendingDocs: [UInt32] = [], pendingTfs: [UInt32] = []
+    private var gathered = false
+    private var scratchDocs: [UInt32] = [], scratchTfs: [UInt32] = []
 
     init(docByteCount: Int, positionByteCount: Int, fieldCount: Int) {
         docBytes.reserveCapacity(docByteCount)
@@ -32,54 +36,67 @@ struct SealedPostings {
         field.positionStart.append(UInt32(positionBytes.count))
     }
 
-    /// Ends the term `field` started: records its document frequency and, for a term longer than one block,
-    /// a skip entry per block (last document, offsets, largest term frequency and impact).
+    /// Ends the term `field` started: records its document frequency and lays its postings out as
+    /// `PostingBlocks` says, with, for a term longer than one block, a skip entry per block (last document,
+    /// offsets, largest term frequency and impact). The postings are those `appendStream` gathered or, when it
+    /// was not called, the builder's varints appended to `docBytes` since `startTerm`.
     mutating func endTerm(_ field: inout FieldBuilder, docFreq df: Int, norms fieldNorms: [UInt8],
                           impactConstant: Float) {
         field.docFreq.append(UInt32(df))
-        // Single-block terms (most of them) need no skip entry: the cursor decodes the block.
-        guard df > Segment.blockSize else {
-            field.blockStart.append(UInt32.max)
-            return
-        }
-        field.blockStart.append(UInt32(skipLastDoc.count))
         let docBase = Int(field.postingStart[field.postingStart.count - 1])
+        if !gathered {
+            // Single-block terms (most of them) keep the builder's varints and need no skip entry: the cursor
+            // decodes the block.
+            guard df > Segment.blockSize else {
+                field.blockStart.append(UInt32.max)
+                return
+            }
+            docBytes.withUnsafeBufferPointer { all in
+                _ = PostingBlocks.decodeTerm(all, start: docBase, docFreq: df, packed: false,
+                                             docs: &pendingDocs, tfs: &pendingTfs)
+            }
+        }
+        gathered = false
+        assert(pendingDocs.count == df, "a term's postings and its document frequency differ")
+        docBytes.removeSubrange(docBase...)
+        let firstSkip = skipLastDoc.count
+        field.blockStart.append(df > Segment.blockSize ? UInt32(firstSkip) : UInt32.max)
+        pendingDocs.withUnsafeBufferPointer { docs in
+            pendingTfs.withUnsafeBufferPointer { tfs in
+                PostingBlocks.append(docs: docs, tfs: tfs, to: &docBytes, blockStarts: &skipDocOffset)
+            }
+        }
+        guard df > Segment.blockSize else { return }
         let positionBase = Int(field.positionStart[field.positionStart.count - 1])
-        // A block's entry is kept in locals and appended when it ends; its positions are skipped in one pass (a
-        // value ends at each byte below 0x80, counted eight bytes at a time) rather than posting by posting.
-        docBytes.withUnsafeBufferPointer { allDocs in
-            positionBytes.withUnsafeBufferPointer { allPositions in
-                fieldNorms.withUnsafeBufferPointer { norms in
-                    FieldNorm.lengths.withUnsafeBufferPointer { lengths in
-                        let stream = UnsafeBufferPointer(rebasing: allDocs[docBase...])
-                        let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase...])
-                        var offset = 0, positionOffset = 0
-                        var doc: UInt32 = 0
-                        var k = 0
-                        while k < df {
-                            let blockEnd = min(k + Segment.blockSize, df)
-                            skipDocOffset.append(UInt32(docBase + offset))
-                            skipPositionOffset.append(UInt32(positionBase + positionOffset))
-                            var maxTf: UInt32 = 0, maxImpact: Float = 0, positions = 0
-                            while k < blockEnd {
-                                let code = VarInt.read(stream, &offset)
-                                doc &+= code >> 1
-                                let tf = code & 1 != 0 ? 1 : VarInt.read(stream, &offset)
-                                positions += Int(tf)
-                                maxTf = max(maxTf, tf)
-                                let norm = Int(doc) < norms.count ? norms[Int(doc)] : 0
-                                maxImpact = max(maxImpact, Float(tf) / (lengths[Int(norm)] + impactConstant))
-                                k += 1
-                            }
-                            VarInt.skip(positionStream, &positionOffset, count: positions)
-                            skipLastDoc.append(doc)
-                            skipMaxTf.append(maxTf)
-                            skipMaxImpact.append(maxImpact)
+        // A block's positions are skipped in one pass (a value ends at each byte below 0x80, counted eight bytes at
+        // a time) rather than posting by posting.
+        positionBytes.withUnsafeBufferPointer { allPositions in
+            fieldNorms.withUnsafeBufferPointer { norms in
+                FieldNorm.lengths.withUnsafeBufferPointer { lengths in
+                    let positionStream = UnsafeBufferPointer(rebasing: allPositions[positionBase...])
+                    var positionOffset = 0
+                    var k = 0
+                    while k < df {
+                        let blockEnd = min(k + Segment.blockSize, df)
+                        skipPositionOffset.append(UInt32(positionBase + positionOffset))
+                        var maxTf: UInt32 = 0, maxImpact: Float = 0, positions = 0
+                        while k < blockEnd {
+                            let doc = Int(pendingDocs[k]), tf = pendingTfs[k]
+                            positions += Int(tf)
+                            maxTf = max(maxTf, tf)
+                            let norm = doc < norms.count ? norms[doc] : 0
+                            maxImpact = max(maxImpact, Float(tf) / (lengths[Int(norm)] + impactConstant))
+                            k += 1
                         }
+                        VarInt.skip(positionStream, &positionOffset, count: positions)
+                        skipLastDoc.append(pendingDocs[blockEnd - 1])
+                        skipMaxTf.append(maxTf)
+                        skipMaxImpact.append(maxImpact)
                     }
                 }
             }
         }
+        assert(skipDocOffset.count == skipLastDoc.count)
     }
 
     /// Stores a finished field's dictionary.
@@ -92,22 +109,28 @@ struct SealedPostings {
                                         positionStart: field.positionStart.compacted())
     }
 
-    /// Appends term `index` of `source` (a sealed segment's dictionary), its documents renumbered by `docBase`:
-    /// only the first document's delta changes (from `previousDoc`, the term's last document so far, unless this
-    /// is the term's `first` source). Returns the term's last document after it.
-    mutating func appendStream(of source: RawTerms, _ index: Int, docBase: UInt32, previousDoc: UInt32,
-                               first: Bool) -> UInt32 {
-        let docs = source.docs, positions = source.positions
+    /// Gathers term `index` of `source` (a sealed segment's dictionary), its documents renumbered by `docBase`,
+    /// after those gathered since `startTerm`, and appends its positions (copied whole: they are delta-coded per
+    /// document). `endTerm` lays the gathered postings out.
+    mutating func appendStream(of source: RawTerms, _ index: Int, docBase: UInt32) {
         let df = Int(source.docFreq[index])
-        let postings = EncodedPostings(docs, start: Int(source.postingStart[index]), docFreq: df)
-        let delta = (docBase &+ (postings.firstCode >> 1)) &- (first ? 0 : previousDoc)
-        VarInt.append(delta << 1 | (postings.firstCode & 1), to: &docBytes)
-        docBytes.append(contentsOf: UnsafeBufferPointer(rebasing: docs[postings.rest..<postings.end]))
+        if !gathered {
+            pendingDocs.removeAll(keepingCapacity: true)
+            pendingTfs.removeAll(keepingCapacity: true)
+            gathered = true
+        }
+        PostingBlocks.decodeTerm(source.docs, start: Int(source.postingStart[index]), docFreq: df,
+                                 docs: &scratchDocs, tfs: &scratchTfs)
+        var positionCount = 0
+        for i in 0..<df {
+            pendingDocs.append(docBase &+ scratchDocs[i])
+            pendingTfs.append(scratchTfs[i])
+            positionCount += Int(scratchTfs[i])
+        }
         let positionStart = Int(source.positionStart[index])
         var end = positionStart
-        VarInt.skip(positions, &end, count: postings.positionCount)
-        positionBytes.append(contentsOf: UnsafeBufferPointer(rebasing: positions[positionStart..<end]))
-        return docBase &+ postings.lastDoc
+        VarInt.skip(source.positions, &end, count: positionCount)
+        positionBytes.append(contentsOf: UnsafeBufferPointer(rebasing: source.positions[positionStart..<end]))
     }
 
     /// One field's dictionary of a sealed segment, and the segment's streams, as raw buffers: a merge reads

@@ -5,7 +5,8 @@ import Synchronization
 /// skip data, norms, numeric columns, stored values, ids and domains), so a durable store can write and
 /// load it without re-tokenizing. Deletions live outside, in the snapshot's tombstones.
 ///
-/// Postings: per term, blocks of 128 documents; each document is `varint(doc delta << 1 | tf == 1)`, followed by `varint(tf)` only when tf > 1; the
+/// Postings: per term, blocks of 128 documents (`PostingBlocks`: a longer term's full blocks bit-packed, other blocks
+/// `varint(doc delta << 1 | tf == 1)` per document, followed by `varint(tf)` only when tf > 1); the
 /// positions of a block live in `positionBytes` as per-document delta varints. One skip entry per block
 /// holds the block's last doc, its byte offsets and its best-case impact (max tf, min norm) for
 /// block-max pruning.

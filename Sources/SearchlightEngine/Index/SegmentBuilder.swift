@@ -18,6 +18,8 @@ struct SegmentBuilder {
         var docFreq: UInt32 = 0
     }
     private var termStates: [TermState] = []
+    /// Room to re-encode a whole segment's term (`appendWhole`).
+    private var wholeDocs: [UInt32] = [], wholeTfs: [UInt32] = [], wholeBytes: [UInt8] = []
     private var postingCount = 0
     /// Encoded bytes of all postings and all positions so far (to size the sealed buffers exactly).
     private var docByteCount = 0
@@ -433,8 +435,8 @@ struct SegmentBuilder {
 
     /// Appends the live documents of sealed segments (in order) without re-analyzing: per-document data is
     /// copied and every posting is re-interned and renumbered. Used by merges. A segment without deleted
-    /// documents (the common case: a commit's batch of new items) takes `appendWhole`, which copies encoded
-    /// postings and positions instead of decoding and re-encoding them.
+    /// documents (the common case: a commit's batch of new items) takes `appendWhole`, which decodes each term's
+    /// postings in blocks and copies its positions whole, without re-interning a posting.
     mutating func append(segment: Segment, live: Bitset) {
         if live.cardinality == segment.documentCount {
             appendWhole(segment)
@@ -500,9 +502,9 @@ struct SegmentBuilder {
     }
 
     /// Appends every document of `segment` (none deleted): documents keep their order, renumbered by a constant
-    /// offset, so per-document columns are copied in bulk, and each term's encoded postings are copied with only
-    /// the first document delta re-encoded (later deltas are relative and unchanged). Positions are delta-coded
-    /// per document, so they are copied byte for byte. The result is identical to appending document by document.
+    /// offset, so per-document columns are copied in bulk, and each term's postings are decoded whole
+    /// (`PostingBlocks`) and appended as the builder's varints, renumbered. Positions are delta-coded per document,
+    /// so they are copied byte for byte. The result is identical to appending document by document.
     private mutating func appendWhole(_ segment: Segment) {
         guard segment.documentCount > 0 else { return }
         let base = documentCount
@@ -597,29 +599,27 @@ struct SegmentBuilder {
         while termStates.count <= t {
             termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
-        // Where this term's postings and positions end (and its last document).
-        let postings = EncodedPostings(docs, start: docStart, docFreq: df)
-        let firstCode = postings.firstCode, rest = postings.rest, docEnd = postings.end
+        PostingBlocks.decodeTerm(docs, start: docStart, docFreq: df, docs: &wholeDocs, tfs: &wholeTfs)
+        // The builder's varints, the first gap from the term's last document here.
+        wholeBytes.removeAll(keepingCapacity: true)
+        var previous = termStates[t].lastDoc, positionCount = 0
+        for i in 0..<df {
+            let doc = docBase &+ wholeDocs[i], tf = wholeTfs[i]
+            VarInt.append((doc &- previous) << 1 | (tf == 1 ? 1 : 0), to: &wholeBytes)
+            if tf != 1 { VarInt.append(tf, to: &wholeBytes) }
+            previous = doc
+            positionCount += Int(tf)
+        }
+        wholeBytes.withUnsafeBufferPointer { pool.appendBulk($0.baseAddress!, count: $0.count, to: &termStates[t].docs) }
+        docByteCount += wholeBytes.count
         var positionEnd = positionStart
-        VarInt.skip(positions, &positionEnd, count: postings.positionCount)
-        // The first delta is relative to the term's last document in this builder; it is the only one to change.
-        let delta = (docBase &+ (firstCode >> 1)) &- termStates[t].lastDoc
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
-            buffer.initialize(repeating: 0)
-            let n = Self.encodeVarInt(delta &<< 1 | (firstCode & 1), buffer.baseAddress!)
-            pool.append(buffer.baseAddress!, count: n, to: &termStates[t].docs)
-            docByteCount += n
-        }
-        if docEnd > rest {
-            pool.appendBulk(docs.baseAddress! + rest, count: docEnd - rest, to: &termStates[t].docs)
-            docByteCount += docEnd - rest
-        }
+        VarInt.skip(positions, &positionEnd, count: positionCount)
         if positionEnd > positionStart {
             pool.appendBulk(positions.baseAddress! + positionStart, count: positionEnd - positionStart,
                             to: &termStates[t].positions)
             positionByteCount += positionEnd - positionStart
         }
-        termStates[t].lastDoc = docBase &+ postings.lastDoc
+        termStates[t].lastDoc = previous
         termStates[t].docFreq += UInt32(df)
         postingCount += df
     }
@@ -692,8 +692,9 @@ struct SegmentBuilder {
 
     /// Merges whole segments (every document live) into one, in order, the same as appending them and sealing but
     /// without re-interning or re-sorting a term: each source's dictionary is sorted, so each field's terms are a
-    /// k-way merge, and a term's postings are the sources' encoded streams one after another (only each source's
-    /// first document delta is re-encoded; block skip data is rebuilt for the longer lists).
+    /// k-way merge, and a term's postings are the sources' postings one after another, renumbered and laid out
+    /// anew (`PostingBlocks`: the blocks fall elsewhere; skip data is rebuilt for the longer lists), its positions the
+    /// sources' bytes.
     static func mergeWhole(_ sources: [Segment],
                            minimumColdBytes: Int = StoredRecords.minimumColdBytes) throws(EngineError) -> Segment {
         var builder = SegmentBuilder()
@@ -730,16 +731,14 @@ struct SegmentBuilder {
                     guard smallest >= 0 else { break }
                     let lead = dictionaries[smallest]!, leadIndex = next[smallest]
                     out.startTerm(lead.term(leadIndex), of: &terms)
-                    var lastDoc: UInt32 = 0, docFreq = 0
+                    var docFreq = 0
                     for source in smallest..<sources.count {
                         guard let dictionary = dictionaries[source], next[source] < dictionary.count,
                               source == smallest || dictionary.compare(next[source], lead, leadIndex) == 0 else { continue }
                         let index = next[source]
                         next[source] += 1
-                        let df = Int(dictionary.docFreq[index])
-                        lastDoc = out.appendStream(of: dictionary, index, docBase: bases[source], previousDoc: lastDoc,
-                                                   first: docFreq == 0)
-                        docFreq += df
+                        out.appendStream(of: dictionary, index, docBase: bases[source])
+                        docFreq += Int(dictionary.docFreq[index])
                     }
                     out.endTerm(&terms, docFreq: docFreq, norms: norms, impactConstant: impactConstant)
                 }

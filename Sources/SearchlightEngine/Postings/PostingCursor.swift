@@ -1,4 +1,4 @@
-/// Walks the postings of one term in one segment: decodes one 128-document block at a time, skips whole
+/// Walks the postings of one term in one segment: decodes one 128-document block at a time (`PostingBlocks`), skips whole
 /// blocks with the skip data, and reads positions lazily (only phrase queries and primary-field boosts ask).
 /// A term with a single block has no skip entry; its bounds are computed from the decoded block.
 final class PostingCursor {
@@ -160,27 +160,11 @@ final class PostingCursor {
             offset = postingStart
             positionOffset = positionStart
         }
-        let count = countInBlock
+        let count = countInBlock, docFreq = docFreq
         let d = docs, t = tfs
         segment.docBytes.withUnsafeBufferPointer { bytes in
-            // A posting takes at most ten bytes (two five-byte varints): with that much room the block is decoded
-            // without bounds checks, eight one-byte postings at a time where it can.
-            if bytes.count - offset >= 10 * count, let base = bytes.baseAddress {
-                VarInt.decodePostings(from: base + offset, count: count, previous: previous, docs: d, tfs: t)
-                return
-            }
-            for i in 0..<count {
-                guard offset < bytes.count else {
-                    d[i] = previous
-                    t[i] = 0
-                    continue
-                }
-                // varint(delta << 1 | tf == 1), then varint(tf) only when tf > 1.
-                let code = VarInt.read(bytes, &offset)
-                previous &+= code >> 1
-                d[i] = previous
-                t[i] = code & 1 != 0 ? 1 : (offset < bytes.count ? VarInt.read(bytes, &offset) : 0)
-            }
+            _ = PostingBlocks.decode(bytes, at: offset, block: newBlock, docFreq: docFreq, count: count,
+                                     previous: previous, docs: d, tfs: t)
         }
         indexInBlock = 0
         positionDoc = 0

@@ -58,7 +58,8 @@ enum VarInt {
     }
 
     /// Decodes `count` postings (`varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1) at `start`
-    /// into `docs` and `tfs`, the deltas added to `previous`. The caller guarantees ten bytes per posting.
+    /// into `docs` and `tfs`, the deltas added to `previous`; returns where they end. The caller guarantees ten bytes
+    /// per posting.
     ///
     /// Eight bytes at a time while at least eight postings remain. When all eight are whole one-byte values (a
     /// frequent term's small gaps and frequencies), codes and frequencies are told apart without a branch per value
@@ -69,7 +70,7 @@ enum VarInt {
     /// difference on this machine.
     @inline(__always)
     static func decodePostings(from start: UnsafePointer<UInt8>, count: Int, previous: UInt32,
-                               docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>) {
+                               docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>) -> UnsafePointer<UInt8> {
         OneByteWord.table.withUnsafeBufferPointer { table in
             decodePostings(from: start, count: count, previous: previous, docs: docs, tfs: tfs, table: table)
         }
@@ -78,7 +79,7 @@ enum VarInt {
     @inline(__always)
     private static func decodePostings(from start: UnsafePointer<UInt8>, count: Int, previous: UInt32,
                                        docs: UnsafeMutablePointer<UInt32>, tfs: UnsafeMutablePointer<UInt32>,
-                                       table: UnsafeBufferPointer<UInt16>) {
+                                       table: UnsafeBufferPointer<UInt16>) -> UnsafePointer<UInt8> {
         var p = start
         var doc = previous
         var i = 0
@@ -121,6 +122,7 @@ enum VarInt {
             decodeOne(i)
             i += 1
         }
+        return p
     }
 
     @inline(__always)

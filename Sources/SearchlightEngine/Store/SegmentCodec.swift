@@ -3,7 +3,8 @@
 ///
 /// Body: varint document count; varint field-terms count, per entry u8 present and, when present, the arrays
 /// bytes, offsets, docFreq, postingStart, blockStart (UInt32.max: single block, no skip entry), positionStart; then docBytes
-/// (per posting `varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1; since format version 2), positionBytes, the skip arrays (last doc,
+/// (`PostingBlocks`: a longer term's full blocks bit-packed since format version 4, varints before; per varint posting
+/// `varint(doc delta << 1 | tf == 1)`, then `varint(tf)` only when tf > 1, since format version 2), positionBytes, the skip arrays (last doc,
 /// doc offset, position offset, max tf, max impact as f32 bits) and the per-field impact constants (f32), norms
 /// (varint count + one byte array each), lengthSum, fieldDocCount, numericOffsets and numericValues (varint
 /// count + one array each), storedBytes, storedOffsets, then (since format version 3) the cold records'
@@ -15,9 +16,15 @@
 /// postings are covered by the file checksum.
 enum SegmentCodec {
     static func encode(_ segment: Segment, into out: inout ByteWriter, version: UInt32 = SnapshotFile.version) {
+        // Versions before 4 wrote every block as varints.
+        let layout = version >= 4
+            ? Layout(postingStarts: segment.fieldTerms.map { $0?.postingStart }, docBytes: segment.docBytes,
+                     skipDocOffset: segment.skipDocOffset)
+            : Layout(relaying: segment.fieldTerms.map { $0.map { ($0.docFreq, $0.postingStart, $0.blockStart) } },
+                     docBytes: segment.docBytes, skipDocOffset: segment.skipDocOffset, packed: false)
         out.varint(segment.documentCount)
         out.varint(segment.fieldTerms.count)
-        for terms in segment.fieldTerms {
+        for (field, terms) in segment.fieldTerms.enumerated() {
             guard let terms else {
                 out.u8(0)
                 continue
@@ -26,14 +33,14 @@ enum SegmentCodec {
             out.array(terms.bytes)
             out.array(terms.offsets)
             out.array(terms.docFreq)
-            out.array(terms.postingStart)
+            out.array(layout.postingStarts[field] ?? [])
             out.array(terms.blockStart)
             out.array(terms.positionStart)
         }
-        out.array(segment.docBytes)
+        out.array(layout.docBytes)
         out.array(segment.positionBytes)
         out.array(segment.skipLastDoc)
-        out.array(segment.skipDocOffset)
+        out.array(layout.skipDocOffset)
         out.array(segment.skipPositionOffset)
         out.array(segment.skipMaxTf)
         out.floats(segment.skipMaxImpact)
@@ -82,10 +89,11 @@ enum SegmentCodec {
         let docs = try reader.varint("document count")
         let termFieldCount = try reader.varint("field terms count")
         guard termFieldCount <= fieldCount else { throw .init(reason: "terms for \(termFieldCount) fields") }
-        var fieldTerms: [FieldTerms?] = []
+        var rawTerms: [(bytes: [UInt8], offsets: [UInt32], docFreq: [UInt32], postingStart: [UInt32],
+                        blockStart: [UInt32], positionStart: [UInt32])?] = []
         for _ in 0..<termFieldCount {
             guard try reader.u8("field terms flag") != 0 else {
-                fieldTerms.append(nil)
+                rawTerms.append(nil)
                 continue
             }
             let bytes = try reader.array(UInt8.self, "term bytes")
@@ -97,13 +105,12 @@ enum SegmentCodec {
             let n = docFreq.count
             guard offsets.count == n + 1, postingStart.count == n, blockStart.count == n, positionStart.count == n,
                   monotonic(offsets, within: bytes.count) else { throw .init(reason: "term dictionary shape") }
-            fieldTerms.append(FieldTerms(bytes: bytes, offsets: offsets, docFreq: docFreq, postingStart: postingStart,
-                                         blockStart: blockStart, positionStart: positionStart))
+            rawTerms.append((bytes, offsets, docFreq, postingStart, blockStart, positionStart))
         }
-        let docBytes = try reader.array(UInt8.self, "posting bytes")
+        var docBytes = try reader.array(UInt8.self, "posting bytes")
         let positionBytes = try reader.array(UInt8.self, "position bytes")
         let skipLastDoc = try reader.array(UInt32.self, "skip last docs")
-        let skipDocOffset = try reader.array(UInt32.self, "skip doc offsets")
+        var skipDocOffset = try reader.array(UInt32.self, "skip doc offsets")
         let skipPositionOffset = try reader.array(UInt32.self, "skip position offsets")
         let skipMaxTf = try reader.array(UInt32.self, "skip max tf")
         let skipMaxImpact = try reader.floats("skip max impacts")
@@ -113,6 +120,26 @@ enum SegmentCodec {
               skipMaxImpact.count == blocks, impactConstants.count <= fieldCount, skipDocOffset.allSatisfy({ Int($0) <= docBytes.count }),
               skipPositionOffset.allSatisfy({ Int($0) <= positionBytes.count })
         else { throw .init(reason: "skip data shape") }
+        for terms in rawTerms {
+            guard let terms else { continue }
+            guard terms.postingStart.allSatisfy({ Int($0) <= docBytes.count }),
+                  terms.docFreq.allSatisfy({ Int($0) <= docs }) else { throw .init(reason: "postings out of bounds") }
+        }
+        if version < 4 {
+            // Every block was varints: the blocks of terms longer than one are packed now.
+            let layout = Layout(relaying: rawTerms.map { $0.map { ($0.docFreq, $0.postingStart, $0.blockStart) } },
+                                docBytes: docBytes, skipDocOffset: skipDocOffset, packed: true)
+            for field in rawTerms.indices where rawTerms[field] != nil {
+                rawTerms[field]!.postingStart = layout.postingStarts[field] ?? []
+            }
+            (docBytes, skipDocOffset) = (layout.docBytes, layout.skipDocOffset)
+        }
+        let fieldTerms = rawTerms.map { raw in
+            raw.map {
+                FieldTerms(bytes: $0.bytes, offsets: $0.offsets, docFreq: $0.docFreq, postingStart: $0.postingStart,
+                           blockStart: $0.blockStart, positionStart: $0.positionStart)
+            }
+        }
         for terms in fieldTerms {
             guard let terms else { continue }
             guard terms.postingStart.allSatisfy({ Int($0) <= docBytes.count }),
@@ -181,6 +208,54 @@ enum SegmentCodec {
                                              coldFields: coldFields.map { FieldID(rawValue: $0) }),
                        idBytes: idBytes, idOffsets: idOffsets,
                        domainOrdinals: domainOrdinals, domains: domains, idHashes: idHashes, idHashDocs: idHashDocs)
+    }
+
+    /// A document stream and where its terms and blocks start in it.
+    private struct Layout {
+        var postingStarts: [[UInt32]?]
+        var docBytes: [UInt8]
+        var skipDocOffset: [UInt32]
+
+        init(postingStarts: [[UInt32]?], docBytes: [UInt8], skipDocOffset: [UInt32]) {
+            (self.postingStarts, self.docBytes, self.skipDocOffset) = (postingStarts, docBytes, skipDocOffset)
+        }
+
+        /// `docBytes` (its terms given by their document frequencies, starts and first skip entries) rewritten term
+        /// by term in the other layout: `packed`, from all varints (versions before 4) to `PostingBlocks`' layout;
+        /// otherwise back. Damaged postings come out as damaged, never as a read past the buffer.
+        init(relaying fields: [(docFreq: [UInt32], postingStart: [UInt32], blockStart: [UInt32])?], docBytes source: [UInt8],
+             skipDocOffset: [UInt32], packed: Bool) {
+            var out: [UInt8] = []
+            out.reserveCapacity(source.count)
+            var skips = skipDocOffset
+            var docs: [UInt32] = [], tfs: [UInt32] = [], blockStarts: [UInt32] = []
+            postingStarts = source.withUnsafeBufferPointer { bytes in
+                fields.map { field in
+                    guard let field else { return nil }
+                    var starts: [UInt32] = []
+                    starts.reserveCapacity(field.docFreq.count)
+                    for term in field.docFreq.indices {
+                        starts.append(UInt32(truncatingIfNeeded: out.count))
+                        PostingBlocks.decodeTerm(bytes, start: Int(field.postingStart[term]), docFreq: Int(field.docFreq[term]),
+                                                 packed: !packed, docs: &docs, tfs: &tfs)
+                        blockStarts.removeAll(keepingCapacity: true)
+                        docs.withUnsafeBufferPointer { d in
+                            tfs.withUnsafeBufferPointer { t in
+                                PostingBlocks.append(docs: d, tfs: t, packed: packed, to: &out, blockStarts: &blockStarts)
+                            }
+                        }
+                        let first = field.blockStart[term]
+                        guard first != UInt32.max else { continue }
+                        for (block, start) in blockStarts.enumerated() where Int(first) + block < skips.count {
+                            skips[Int(first) + block] = start
+                        }
+                    }
+                    return starts
+                }
+            }
+            docBytes = out
+            self.skipDocOffset = skips
+        }
     }
 
     /// Whether offsets never decrease and stay within `limit`.

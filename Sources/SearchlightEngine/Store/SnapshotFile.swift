@@ -1,6 +1,7 @@
 import Dispatch
 
-/// The snapshot file format (version 3; version 2, still read, kept every stored value uncompressed; version 1
+/// The snapshot file format (version 4; version 3, still read, kept every posting block as varints; version 2 also kept
+/// every stored value uncompressed; version 1
 /// stored every posting's tf as its own varint): the whole committed index as sealed segments, so opening a store
 /// loads arrays instead of re-tokenizing documents.
 ///
@@ -12,7 +13,7 @@ import Dispatch
 /// renamed to `snapshot.sls` and the directory fsynced, so it is either the old or the new snapshot.
 package enum SnapshotFile {
     package static let magic: [UInt8] = Array("SLSNAPSH".utf8)
-    package static let version: UInt32 = 3
+    package static let version: UInt32 = 4
     /// The oldest version still read.
     package static let oldestReadable: UInt32 = 2
     package static let fileName = "snapshot.sls"
