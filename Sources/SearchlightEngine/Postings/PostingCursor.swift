@@ -218,9 +218,26 @@ final class PostingCursor {
     }
 
     /// Moves to the first document ≥ `target`.
+    ///
+    /// Inlined where the target lies in the decoded block (most calls: a conjunction's or phrase's candidates
+    /// seldom jump a block), a scan that needs no bounds check since the block's last document stops it; the
+    /// rest, skipping and decoding blocks, is a call.
     @discardableResult
+    @inline(__always)
     func advance(_ target: Int) -> Int {
         if doc >= target { return doc }
+        if block >= 0, target <= Int(docs[countInBlock &- 1]) {
+            var i = indexInBlock &+ 1
+            while Int(docs[i]) < target { i &+= 1 }
+            indexInBlock = i
+            doc = Int(docs[i])
+            return doc
+        }
+        return advanceAcrossBlocks(target)
+    }
+
+    @inline(never)
+    private func advanceAcrossBlocks(_ target: Int) -> Int {
         if blockCount == 0 {
             doc = Self.end
             return doc
