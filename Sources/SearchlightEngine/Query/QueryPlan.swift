@@ -30,7 +30,14 @@ indirect enum QueryPlan: Sendable {
     case group(entries: [GroupEntry], idf: Float, label: String)
     /// Every term starting with a prefix, scored as one group (as `.group` would score the expanded terms).
     case prefix(fields: [PrefixField], idf: Float, label: String)
-    case phrase(fields: [Int], terms: [[UInt8]], offsets: [UInt32], idf: Float, label: String)
+    /// A phrase in the fields where each of its terms occurs, with where each term lies in each segment's
+    /// dictionary of the field (found while planning, for the idf).
+    struct PhraseField: Sendable {
+        let field: Int
+        let locations: [TermLocations]
+    }
+
+    case phrase(fields: [PhraseField], terms: [[UInt8]], offsets: [UInt32], idf: Float, label: String)
     case and([QueryPlan])
     case or([QueryPlan])
     case not(QueryPlan, QueryPlan)
@@ -229,13 +236,19 @@ struct QueryPlanner {
         let terms = tokens.map { Array($0.term.utf8) }
         let offsets = tokens.map { UInt32($0.position - first.position) }
         var idfSum: Float = 0
+        // Per scope field, each term's locations; a field lacking a term cannot hold the phrase.
+        var located = [[TermLocations]?](repeating: [], count: scope.count)
         for term in terms {
             var df = 0
-            for field in scope { _ = locate(field: field, term: term, df: &df) }
+            for (k, field) in scope.enumerated() {
+                let locations = locate(field: field, term: term, df: &df)
+                if let locations { located[k]?.append(locations) } else { located[k] = nil }
+            }
             if df == 0 { return .none }
             idfSum += idf(df)
         }
-        return .phrase(fields: scope, terms: terms, offsets: offsets, idf: idfSum,
+        let fields = scope.indices.compactMap { k in located[k].map { QueryPlan.PhraseField(field: scope[k], locations: $0) } }
+        return .phrase(fields: fields, terms: terms, offsets: offsets, idf: idfSum,
                        label: "\"\(tokens.map(\.term).joined(separator: " "))\"")
     }
 
@@ -684,14 +697,17 @@ struct QueryPlanner {
                 found += Self.foundTerms(prefix.places[ordinal], field: prefix.field, terms: terms, segment: segment)
             }
             return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
-        case .phrase(let fields, let terms, let offsets, let idf, let label):
+        case .phrase(let fields, _, let offsets, let idf, let label):
             var sources: [TermSource] = []
-            fieldLoop: for field in fields {
+            fieldLoop: for entry in fields {
+                let field = entry.field
                 guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                 var cursors: [PostingCursor] = []
-                for term in terms {
-                    guard let index = term.withUnsafeBufferPointer({ dictionary.find($0) }) else { continue fieldLoop }
-                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: index, field: field))
+                cursors.reserveCapacity(entry.locations.count)
+                for locations in entry.locations {
+                    guard ordinal < locations.count, locations[ordinal] >= 0 else { continue fieldLoop }
+                    cursors.append(PostingCursor(segment: segment, terms: dictionary, index: Int(locations[ordinal]),
+                                                 field: field))
                 }
                 let norms = field < segment.norms.count ? segment.norms[field] : []
                 let (impactScale, tfScale) = impactScales(field, segment)
