@@ -162,7 +162,8 @@ final class PostingEncodingTests: XCTestCase {
     /// A corrupt term frequency (`UInt32.max`) on a phrase's lead term: the phrase sizes its position buffers by
     /// what the position stream can hold, not by the frequency (16 GiB), and the search ends without a crash.
     /// `forEachRemaining` yields what `next` would from wherever the cursor stands (before the first posting, mid
-    /// block, on a block's last posting, exhausted), positions readable on each, and stops when told to.
+    /// block, on a block's last posting, exhausted), positions readable on each, and stops when told to; so does
+    /// `forEachRemainingBlock`, a block at a time.
     func testWalkingTheRestEqualsStepping() throws {
         let writer = IndexWriter()
         let body = try writer.registerField("body", .text())
@@ -211,6 +212,19 @@ final class PostingEncodingTests: XCTestCase {
                 XCTAssertEqual(seen.map(\.1), expected.map(\.1), "\(term) from \(start)")
                 XCTAssertEqual(seen.map(\.2), expected.map(\.2), "\(term) from \(start)")
                 XCTAssertEqual(c.doc, PostingCursor.end)
+                // Block by block, the same postings, the cursor on each block's last one while `body` runs.
+                let blocks = cursor()
+                for _ in 0...max(start, 0) where start >= 0 { blocks.next() }
+                var blockSeen: [(Int, UInt32)] = []
+                blocks.forEachRemainingBlock { docs, tfs, count in
+                    XCTAssertGreaterThan(count, 0)
+                    for i in 0..<count { blockSeen.append((Int(docs[i]), tfs[i])) }
+                    XCTAssertEqual(blocks.doc, Int(docs[count - 1]), "\(term) from \(start)")
+                    return true
+                }
+                XCTAssertEqual(blockSeen.map(\.0), expected.map(\.0), "\(term) block by block from \(start)")
+                XCTAssertEqual(blockSeen.map(\.1), expected.map(\.1), "\(term) block by block from \(start)")
+                XCTAssertEqual(blocks.doc, PostingCursor.end)
             }
             // Told to stop, the cursor stays on the last posting it gave.
             let stopping = cursor()
@@ -223,6 +237,17 @@ final class PostingEncodingTests: XCTestCase {
             XCTAssertEqual(given, wanted)
             XCTAssertEqual(stopping.doc, all[wanted - 1].0)
             if wanted < all.count { XCTAssertEqual(stopping.next(), all[wanted].0) }
+            // Told to stop after a block, the cursor stays on that block's last posting.
+            let stoppingBlocks = cursor()
+            var blockCount = 0
+            stoppingBlocks.forEachRemainingBlock { _, _, _ in
+                blockCount += 1
+                return false
+            }
+            XCTAssertEqual(blockCount, 1)
+            let firstBlockEnd = min(all.count, Segment.blockSize) - 1
+            XCTAssertEqual(stoppingBlocks.doc, all[firstBlockEnd].0)
+            if firstBlockEnd + 1 < all.count { XCTAssertEqual(stoppingBlocks.next(), all[firstBlockEnd + 1].0) }
         }
         XCTAssertGreaterThan(multiBlock, 5)
     }

@@ -217,6 +217,34 @@ final class PostingCursor {
         doc = Self.end
     }
 
+    /// `forEachRemaining` a block at a time: `body` gets the documents and frequencies after the current posting
+    /// in each block, and their count, with the cursor on the block's last posting; it returns false to stop
+    /// there. Exhausted at the end.
+    @inline(__always)
+    func forEachRemainingBlock(_ body: (UnsafePointer<UInt32>, UnsafePointer<UInt32>, Int) -> Bool) {
+        guard doc != Self.end else { return }
+        var start = indexInBlock + 1
+        if block < 0 {
+            guard blockCount > 0 else {
+                doc = Self.end
+                return
+            }
+            load(0)
+            start = 0
+        }
+        while true {
+            if start < countInBlock {
+                indexInBlock = countInBlock - 1
+                doc = Int(docs[indexInBlock])
+                guard body(docs + start, tfs + start, countInBlock - start) else { return }
+            }
+            guard block + 1 < blockCount else { break }
+            load(block + 1)
+            start = 0
+        }
+        doc = Self.end
+    }
+
     /// Moves to the first document ≥ `target`.
     ///
     /// Inlined where the target lies in the decoded block (most calls: a conjunction's or phrase's candidates

@@ -54,6 +54,22 @@ final class PostingRuns {
         return true
     }
 
+    /// Room for `count` more postings of the current run, to write in place and then count with `didAppend`; nil
+    /// when they do not fit (as `append`'s false: a source broke its bound).
+    @inline(__always)
+    func room(for count: Int) -> (docs: UnsafeMutablePointer<UInt32>, weights: UnsafeMutablePointer<Float>,
+                                  flags: UnsafeMutablePointer<UInt8>)? {
+        guard capacity - filled >= count else { return nil }
+        return (docs + filled, weights + filled, flags + filled)
+    }
+
+    /// Counts `count` postings written to `room(for:)`.
+    @inline(__always)
+    func didAppend(_ count: Int) {
+        assert(filled + count <= capacity)
+        filled += count
+    }
+
     /// Merges the runs by document, the weights summed in run order, and appends each document with its score
     /// (`MaterializedGroupIterator.score`) to `matchDocs` and `matchScores`.
     ///

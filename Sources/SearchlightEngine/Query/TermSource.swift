@@ -100,6 +100,26 @@ final class PostingSource: TermSource {
         var fits = true
         fieldFactor.withUnsafeBufferPointer { factor in
             norms.withUnsafeBufferPointer { norms in
+                guard primary else {
+                    // A block at a time: the norm loads (random reads over a large segment's norms) are independent
+                    // of one another and of the appends, so they overlap.
+                    cursor.forEachRemainingBlock { docs, tfs, count in
+                        guard let room = runs.room(for: count) else {
+                            fits = false
+                            return false
+                        }
+                        for i in 0..<count {
+                            let doc = Int(docs[i])
+                            let norm = doc < norms.count ? norms[doc] : 0
+                            room.docs[i] = docs[i]
+                            room.weights[i] = Float(tfs[i]) * factor[Int(norm)]
+                            room.flags[i] = 0
+                        }
+                        runs.didAppend(count)
+                        return true
+                    }
+                    return
+                }
                 cursor.forEachRemaining { doc, tf in
                     let norm = doc < norms.count ? norms[doc] : 0
                     let flags = primary && cursor.firstPosition() == 0 ? startFlags(norm: norm) : 0
