@@ -191,30 +191,15 @@ final class PostingCursor {
     /// the postings end (the cursor is then exhausted). A whole list without a call per posting.
     @inline(__always)
     func forEachRemaining(_ body: (Int, UInt32) -> Bool) {
-        guard doc != Self.end else { return }
-        var start = indexInBlock + 1
-        if block < 0 {
-            guard blockCount > 0 else {
-                doc = Self.end
-                return
+        forEachRemainingBlock { docs, tfs, count in
+            let first = countInBlock - count
+            for k in 0..<count {
+                indexInBlock = first + k
+                doc = Int(docs[k])
+                guard body(doc, tfs[k]) else { return false }
             }
-            load(0)
-            start = 0
+            return true
         }
-        while true {
-            let d = docs, t = tfs
-            var i = start
-            while i < countInBlock {
-                indexInBlock = i
-                doc = Int(d[i])
-                guard body(doc, t[i]) else { return }
-                i += 1
-            }
-            guard block + 1 < blockCount else { break }
-            load(block + 1)
-            start = 0
-        }
-        doc = Self.end
     }
 
     /// `forEachRemaining` a block at a time: `body` gets the documents and frequencies after the current posting
