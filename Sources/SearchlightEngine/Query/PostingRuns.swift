@@ -99,6 +99,17 @@ final class PostingRuns {
             guard bCount > 0 else { continue }
             let bDocs = docs + start, bWeights = weights + start, bFlags = flags + start
             let oDocs = mergedDocs + side * room, oWeights = mergedWeights + side * room, oFlags = mergedFlags + side * room
+            // A run many times longer than the other (a description's beside a title's) is copied in stretches
+            // between the shorter one's documents, found by galloping, instead of compared posting by posting.
+            if bCount >= Self.skew * aCount || aCount >= Self.skew * bCount {
+                let b: Run = (UnsafePointer(bDocs), UnsafePointer(bWeights), UnsafePointer(bFlags), bCount)
+                let a: Run = (aDocs, aWeights, aFlags, aCount)
+                let o = Self.mergeSkewed(short: bCount >= aCount ? a : b, long: bCount >= aCount ? b : a,
+                                         into: (oDocs, oWeights, oFlags))
+                (aDocs, aWeights, aFlags, aCount) = (UnsafePointer(oDocs), UnsafePointer(oWeights), UnsafePointer(oFlags), o)
+                side ^= 1
+                continue
+            }
             var i = 0, j = 0, o = 0
             while i < aCount, j < bCount {
                 let a = aDocs[i], b = bDocs[j]
@@ -136,15 +147,84 @@ final class PostingRuns {
             (aDocs, aWeights, aFlags, aCount) = (UnsafePointer(oDocs), UnsafePointer(oWeights), UnsafePointer(oFlags), o)
             side ^= 1
         }
-        // Scored into the unused side (or the second half when no merge ran).
-        let scores = mergedWeights + side * room
-        for k in 0..<aCount {
-            let bits = aFlags[k]
-            scores[k] = MaterializedGroupIterator.score(
-                aWeights[k], boost: boost, idf: idf, parameters: parameters,
-                startsPrimary: bits & Self.startsPrimary != 0, equalsPrimary: bits & Self.equalsPrimary != 0)
+        // Written where the caller keeps them (fresh arrays, as callers pass, without zeroing them first), the
+        // scores computed in place.
+        let (docs, weights, flags) = (aDocs, aWeights, aFlags)
+        func score(into scores: UnsafeMutablePointer<Float>) {
+            for k in 0..<aCount {
+                let bits = flags[k]
+                scores[k] = MaterializedGroupIterator.score(
+                    weights[k], boost: boost, idf: idf, parameters: parameters,
+                    startsPrimary: bits & Self.startsPrimary != 0, equalsPrimary: bits & Self.equalsPrimary != 0)
+            }
         }
-        matchDocs.append(contentsOf: UnsafeBufferPointer(start: aDocs, count: aCount))
-        matchScores.append(contentsOf: UnsafeBufferPointer(start: scores, count: aCount))
+        if matchDocs.isEmpty && matchScores.isEmpty {
+            matchDocs = [UInt32](unsafeUninitializedCapacity: aCount) { buffer, count in
+                buffer.baseAddress!.initialize(from: docs, count: aCount)
+                count = aCount
+            }
+            matchScores = [Float](unsafeUninitializedCapacity: aCount) { buffer, count in
+                score(into: buffer.baseAddress!)
+                count = aCount
+            }
+            return
+        }
+        matchDocs.append(contentsOf: UnsafeBufferPointer(start: docs, count: aCount))
+        let scoreBase = matchScores.count
+        matchScores.append(contentsOf: repeatElement(0, count: aCount))
+        matchScores.withUnsafeMutableBufferPointer { score(into: $0.baseAddress! + scoreBase) }
+    }
+
+    /// How many times longer than the other a run must be for `mergeSkewed`.
+    static let skew = 8
+
+    typealias Run = (docs: UnsafePointer<UInt32>, weights: UnsafePointer<Float>, flags: UnsafePointer<UInt8>, count: Int)
+
+    /// Merges a short run into a long one: the long run's stretches before each of the short run's documents are
+    /// copied whole, a common document's weights added (one addition, whose order does not change the sum).
+    /// Returns the merged count.
+    @inline(__always)
+    static func mergeSkewed(short: Run, long: Run,
+                            into out: (docs: UnsafeMutablePointer<UInt32>, weights: UnsafeMutablePointer<Float>,
+                                       flags: UnsafeMutablePointer<UInt8>)) -> Int {
+        var l = 0, o = 0
+        @inline(__always)
+        func copyLong(upTo end: Int) {
+            let n = end - l
+            guard n > 0 else { return }
+            (out.docs + o).update(from: long.docs + l, count: n)
+            (out.weights + o).update(from: long.weights + l, count: n)
+            (out.flags + o).update(from: long.flags + l, count: n)
+            o += n
+            l = end
+        }
+        for s in 0..<short.count {
+            let d = short.docs[s]
+            // Gallop from `l` to the first long document at least `d`.
+            var low = l, step = 1, high = l
+            while high < long.count, long.docs[high] < d {
+                low = high + 1
+                high += step
+                step <<= 1
+            }
+            high = min(high, long.count)
+            while low < high {
+                let middle = (low + high) >> 1
+                if long.docs[middle] < d { low = middle + 1 } else { high = middle }
+            }
+            copyLong(upTo: low)
+            out.docs[o] = d
+            if l < long.count, long.docs[l] == d {
+                out.weights[o] = short.weights[s] + long.weights[l]
+                out.flags[o] = short.flags[s] | long.flags[l]
+                l += 1
+            } else {
+                out.weights[o] = short.weights[s]
+                out.flags[o] = short.flags[s]
+            }
+            o += 1
+        }
+        copyLong(upTo: long.count)
+        return o
     }
 }
