@@ -198,21 +198,10 @@ final class PostingRuns {
             o += n
             l = end
         }
+        let longDocs = UnsafeBufferPointer(start: long.docs, count: long.count)
         for s in 0..<short.count {
             let d = short.docs[s]
-            // Gallop from `l` to the first long document at least `d`.
-            var low = l, step = 1, high = l
-            while high < long.count, long.docs[high] < d {
-                low = high + 1
-                high += step
-                step <<= 1
-            }
-            high = min(high, long.count)
-            while low < high {
-                let middle = (low + high) >> 1
-                if long.docs[middle] < d { low = middle + 1 } else { high = middle }
-            }
-            copyLong(upTo: low)
+            copyLong(upTo: DocIterator.gallop(longDocs, from: l, atLeast: Int(d)))
             out.docs[o] = d
             if l < long.count, long.docs[l] == d {
                 out.weights[o] = short.weights[s] + long.weights[l]
