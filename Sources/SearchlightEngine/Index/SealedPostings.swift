@@ -119,14 +119,11 @@ struct SealedPostings {
             pendingTfs.removeAll(keepingCapacity: true)
             gathered = true
         }
-        PostingBlocks.decodeTerm(source.docs, start: Int(source.postingStart[index]), docFreq: df,
+        PostingBlocks.decodeTerm(source.docs, start: Int(source.postingStart[index]), docFreq: df, base: docBase,
                                  docs: &scratchDocs, tfs: &scratchTfs)
-        var positionCount = 0
-        for i in 0..<df {
-            pendingDocs.append(docBase &+ scratchDocs[i])
-            pendingTfs.append(scratchTfs[i])
-            positionCount += Int(scratchTfs[i])
-        }
+        pendingDocs.append(contentsOf: scratchDocs)
+        pendingTfs.append(contentsOf: scratchTfs)
+        let positionCount = scratchTfs.reduce(0) { $0 + Int($1) }
         let positionStart = Int(source.positionStart[index])
         var end = positionStart
         VarInt.skip(source.positions, &end, count: positionCount)

@@ -599,17 +599,15 @@ struct SegmentBuilder {
         while termStates.count <= t {
             termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
-        PostingBlocks.decodeTerm(docs, start: docStart, docFreq: df, docs: &wholeDocs, tfs: &wholeTfs)
+        PostingBlocks.decodeTerm(docs, start: docStart, docFreq: df, base: docBase, docs: &wholeDocs, tfs: &wholeTfs)
         // The builder's varints, the first gap from the term's last document here.
         wholeBytes.removeAll(keepingCapacity: true)
-        var previous = termStates[t].lastDoc, positionCount = 0
-        for i in 0..<df {
-            let doc = docBase &+ wholeDocs[i], tf = wholeTfs[i]
-            VarInt.append((doc &- previous) << 1 | (tf == 1 ? 1 : 0), to: &wholeBytes)
-            if tf != 1 { VarInt.append(tf, to: &wholeBytes) }
-            previous = doc
-            positionCount += Int(tf)
+        wholeDocs.withUnsafeBufferPointer { docs in
+            wholeTfs.withUnsafeBufferPointer { tfs in
+                PostingBlocks.appendVarints(docs: docs, tfs: tfs, after: termStates[t].lastDoc, to: &wholeBytes)
+            }
         }
+        let positionCount = wholeTfs.reduce(0) { $0 + Int($1) }
         wholeBytes.withUnsafeBufferPointer { pool.appendBulk($0.baseAddress!, count: $0.count, to: &termStates[t].docs) }
         docByteCount += wholeBytes.count
         var positionEnd = positionStart
@@ -619,7 +617,7 @@ struct SegmentBuilder {
                             to: &termStates[t].positions)
             positionByteCount += positionEnd - positionStart
         }
-        termStates[t].lastDoc = previous
+        termStates[t].lastDoc = wholeDocs[df - 1]
         termStates[t].docFreq += UInt32(df)
         postingCount += df
     }

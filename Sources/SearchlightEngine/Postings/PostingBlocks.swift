@@ -34,32 +34,41 @@ enum PostingBlocks {
                 let end = min(start + Segment.blockSize, count)
                 if blocks { blockStarts.append(UInt32(out.count)) }
                 if packed, isPacked(block: start / Segment.blockSize, docFreq: count) {
+                    // The gaps, and the bits they and the frequencies need (ors have the largest's top bit).
                     var maxGap: UInt32 = 0, maxTf: UInt32 = 0
                     for i in start..<end {
-                        maxGap |= docs[i] &- (i == start ? previous : docs[i - 1])
+                        values[i - start] = docs[i] &- (i == start ? previous : docs[i - 1])
+                        maxGap |= values[i - start]
                         maxTf |= tfs[i] &- 1
                     }
                     let gapWidth = BitPacking.width(of: maxGap), tfWidth = BitPacking.width(of: maxTf)
                     out.append(UInt8(gapWidth))
                     out.append(UInt8(tfWidth))
-                    for i in start..<end { values[i - start] = docs[i] &- (i == start ? previous : docs[i - 1]) }
                     BitPacking.pack(values, width: gapWidth, to: &out)
                     if tfWidth > 0 {
                         for i in start..<end { values[i - start] = tfs[i] &- 1 }
                         BitPacking.pack(values, width: tfWidth, to: &out)
                     }
                 } else {
-                    var doc = previous
-                    for i in start..<end {
-                        let tf = tfs[i]
-                        VarInt.append((docs[i] &- doc) << 1 | (tf == 1 ? 1 : 0), to: &out)
-                        if tf != 1 { VarInt.append(tf, to: &out) }
-                        doc = docs[i]
-                    }
+                    appendVarints(docs: UnsafeBufferPointer(rebasing: docs[start..<end]),
+                                  tfs: UnsafeBufferPointer(rebasing: tfs[start..<end]), after: previous, to: &out)
                 }
                 previous = docs[end - 1]
                 start = end
             }
+        }
+    }
+
+    /// Appends postings as the segment builder's varints, per posting `varint(doc gap << 1 | tf == 1)`, then
+    /// `varint(tf)` only when tf > 1, the first gap from `previous`.
+    static func appendVarints(docs: UnsafeBufferPointer<UInt32>, tfs: UnsafeBufferPointer<UInt32>, after previous: UInt32,
+                              to out: inout [UInt8]) {
+        var doc = previous
+        for i in docs.indices {
+            let tf = tfs[i]
+            VarInt.append((docs[i] &- doc) << 1 | (tf == 1 ? 1 : 0), to: &out)
+            if tf != 1 { VarInt.append(tf, to: &out) }
+            doc = docs[i]
         }
     }
 
@@ -136,11 +145,11 @@ enum PostingBlocks {
     }
 
     /// Decodes all `docFreq` postings of the term at `start` (`packed` false: all varints, as the segment builder
-    /// and format versions before 4 write them) into `docs` and `tfs`, replacing their contents. Returns where
-    /// the term's postings end.
+    /// and format versions before 4 write them) into `docs` and `tfs`, replacing their contents, each document
+    /// renumbered by `base` (a merge's offset). Returns where the term's postings end.
     @discardableResult
     static func decodeTerm(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, docFreq: Int, packed: Bool = true,
-                           docs: inout [UInt32], tfs: inout [UInt32]) -> Int {
+                           base: UInt32 = 0, docs: inout [UInt32], tfs: inout [UInt32]) -> Int {
         docs.removeAll(keepingCapacity: true)
         tfs.removeAll(keepingCapacity: true)
         guard docFreq > 0 else { return start }
@@ -149,7 +158,8 @@ enum PostingBlocks {
         var offset = start
         docs.withUnsafeMutableBufferPointer { d in
             tfs.withUnsafeMutableBufferPointer { t in
-                var previous: UInt32 = 0
+                // Every gap is relative, the first one to 0: starting from `base` renumbers them all.
+                var previous = base
                 var first = 0, block = 0
                 while first < docFreq {
                     let count = min(Segment.blockSize, docFreq - first)
