@@ -267,6 +267,55 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
+    /// Phrases common in two fields at once, over multi-block lists: a phrase passes over candidates whose terms'
+    /// frequencies rule them out (`PhraseSource.next(above:through:)`), with a floor that counts what the other
+    /// field can still add. Top-k, plain and rescored, must equal the full ranking.
+    func testPhraseTopKWithCandidateFloorsEqualsFullRanking() throws {
+        var g = Generator(state: 777)
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let words = ["red", "fox", "blue", "dog"]
+        let text = { (g: inout Generator, n: Int) in (0..<n).map { _ in g.pick(words) }.joined(separator: " ") }
+        for i in 0..<2_000 {
+            var values: [(FieldID, FieldValue)] = [(title, .text(text(&g, 1 + g.int(4))))]
+            if g.chance(0.9) { values.append((body, .text(text(&g, 2 + g.int(g.chance(0.2) ? 60 : 12))))) }
+            try writer.upsert(Document(id: "p\(i)", domain: nil, values: values))
+            if i % 700 == 699 { _ = try writer.commit() }
+        }
+        let snapshot = try writer.commit()
+        var queries: [Query] = []
+        for first in words {
+            for second in words {
+                queries.append(.phrase(first + " " + second))
+                queries.append(.scoped(.field(body), .phrase(first + " " + second)))
+                queries.append(.phrase(first + " " + second + " " + g.pick(words)))
+            }
+        }
+        // Every seventh document may rise up to ×3 and is named (`lifted`): while one is ahead, the collector passes
+        // a lower threshold, from which the floors are set.
+        let rescore: @Sendable (DocAddress, Float) -> Float = { address, score in
+            score * (address.doc % 7 == 0 ? Float(address.doc % 3 + 1) : Float(address.doc % 5 + 6) / 10)
+        }
+        var lifted: [DocAddress] = []
+        for (segment, bits) in snapshot.live.enumerated() {
+            for doc in stride(from: 0, to: bits.count, by: 7) { lifted.append(DocAddress(segment: UInt32(segment), doc: UInt32(doc))) }
+        }
+        for query in queries {
+            let full = snapshot.search(query, limit: 100_000)
+            XCTAssertGreaterThan(full.count, 100, "\(query) is common")
+            let rescored = full.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }
+                .sorted(by: SearchHit.ranksBefore)
+            for k in [1, 5, 20] {
+                XCTAssertEqual(snapshot.search(query, limit: k), Array(full.prefix(k)), "top-\(k) of \(query)")
+                var options = SearchOptions(limit: k, rescore: rescore, rescoreCeiling: 1)
+                options.lifted = lifted
+                options.liftedCeiling = 3
+                XCTAssertEqual(snapshot.search(query, options: options), Array(rescored.prefix(k)), "rescored top-\(k) of \(query)")
+            }
+        }
+    }
+
     /// A rescore with a ceiling is applied while collecting, pruning on rescored scores: the hits must be those
     /// of rescoring every match, for documents the ceiling covers and for named ones it does not (`lifted`).
     func testRescoreWhileCollectingEqualsRescoringEveryMatch() throws {

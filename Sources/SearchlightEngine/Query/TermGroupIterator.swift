@@ -28,6 +28,12 @@ final class TermGroupIterator: DocIterator {
     /// Scratch of `computeWindow`: sources in the window ordered by block bound.
     private let windowOrder: UnsafeMutablePointer<Int>
     private let windowWeights: UnsafeMutablePointer<Float>
+    /// Per source, the weighted frequency an essential source must exceed on a document of the current window for
+    /// that document to compete (`computeWindow`); read only for the essential sources, and only with `hasPhrase`.
+    private let floors: UnsafeMutablePointer<Float>
+    /// Whether a source can use a floor (`TermSource.next(above:through:)`): a phrase, which tells a hopeless
+    /// candidate by its terms' frequencies before it decodes their positions.
+    private let hasPhrase: Bool
     /// The one allocation the buffers above lie in.
     private let storage: UnsafeMutableRawPointer
     /// A few sources (a term or phrase in a handful of fields) skip the heap: finding the smallest of
@@ -46,7 +52,7 @@ final class TermGroupIterator: DocIterator {
         primaryFactor = sources.reduce(1) { max($0, $1.maximumBoost(prefix: prefixFactor, exact: exactFactor)) }
         // One allocation for the per-source buffers (a search builds and frees a group per clause and segment).
         let n = max(sources.count, 1)
-        storage = UnsafeMutableRawPointer.allocate(byteCount: 5 * n * 8 + n * 4, alignment: 8)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: 5 * n * 8 + 2 * n * 4, alignment: 8)
         matching = storage.bindMemory(to: Int.self, capacity: 2 * n)
         heap = matching + n
         refs = (storage + 2 * n * 8).bindMemory(to: Unmanaged<TermSource>.self, capacity: n)
@@ -56,7 +62,9 @@ final class TermGroupIterator: DocIterator {
             docs[index] = source.doc
         }
         windowOrder = (storage + 4 * n * 8).bindMemory(to: Int.self, capacity: n)
-        windowWeights = (storage + 5 * n * 8).bindMemory(to: Float.self, capacity: n)
+        windowWeights = (storage + 5 * n * 8).bindMemory(to: Float.self, capacity: 2 * n)
+        floors = windowWeights + n
+        hasPhrase = sources.count <= Self.maxScoreSources && sources.contains { $0 is PhraseSource }
         for index in sources.indices { matching[index] = index }
         matchCount = sources.count
         linear = sources.count <= Self.maxLinearSources
@@ -287,6 +295,37 @@ final class TermGroupIterator: DocIterator {
         }
         for j in k..<count { mask |= 1 << UInt64(order[j]) }
         essentialMask = mask
+        guard hasPhrase, k < count else { return }
+        // A document of the window beats `threshold` only if its weighted sum beats `needed`; the non-essential
+        // sources and the other essential ones add at most their block bounds to an essential source's own weight.
+        var essentialWeight: Float = 0
+        var allFactor = factor
+        for j in k..<count {
+            essentialWeight += weights[j]
+            allFactor = max(allFactor, ceiling(sources[order[j]]))
+        }
+        let needed = competitiveWeight(threshold, factor: allFactor)
+        for j in k..<count { floors[order[j]] = needed - weighted - (essentialWeight - weights[j]) }
+    }
+
+    /// The weighted frequency at or below which a document cannot beat `threshold` by the collectors' margin
+    /// (`saturatedBound(w, factor) * 1.0001 <= threshold`): the saturation inverted, with a little more margin for
+    /// rounding. −∞ when nothing can be ruled out, +∞ when nothing can compete.
+    private func competitiveWeight(_ threshold: Float, factor: Float) -> Float {
+        let ceiling = boost * idf * (parameters.k1 + 1) * factor
+        let target = threshold / 1.0002
+        guard ceiling > 0, target > 0 else { return -.infinity }
+        guard target < ceiling else { return .infinity }
+        return target * parameters.k1 / (ceiling - target)
+    }
+
+    /// Moves source `index` to its next document, passing over the window's documents where it cannot reach its
+    /// floor when `floored` (the essential mask, or 0) has its bit.
+    @inline(__always)
+    private func step(_ index: Int, floored: UInt64) {
+        guard floored & (1 << UInt64(index)) != 0 else { return step(index) }
+        let floor = floors[index], last = windowEnd
+        docs[index] = refs[index]._withUnsafeGuaranteedRef { $0.next(above: floor, through: last) }
     }
 
     /// Skips every source to `target` or beyond (none is on the current document).
@@ -300,15 +339,26 @@ final class TermGroupIterator: DocIterator {
     }
 
     override func nextCompetitive(_ threshold: Float) -> Int {
-        // One source has nothing to split (the collector's block skipping covers it).
-        guard sources.count > 1, sources.count <= Self.maxScoreSources else { return next() }
+        // One source has nothing to split (the collector's block skipping covers it); a phrase still passes over
+        // the candidates whose frequencies rule them out.
+        guard sources.count > 1, sources.count <= Self.maxScoreSources else {
+            guard hasPhrase, doc != Self.end else { return next() }
+            let floor = competitiveWeight(threshold, factor: ceiling(sources[0]))
+            for k in 0..<matchCount {
+                let index = matching[k]
+                docs[index] = refs[index]._withUnsafeGuaranteedRef { $0.next(above: floor, through: Self.end - 1) }
+            }
+            return collectLinear()
+        }
         if doc == Self.end { return doc }
+        // The floors hold for the window's threshold and any higher one (a rescoring collector may lower it).
+        let floored = hasPhrase && threshold >= windowThreshold ? essentialMask : 0
         if linear {
-            for k in 0..<matchCount { step(matching[k]) }
+            for k in 0..<matchCount { step(matching[k], floored: floored) }
         } else {
             for k in 0..<matchCount {
                 let index = matching[k]
-                step(index)
+                step(index, floored: floored)
                 push(index)
             }
         }

@@ -33,6 +33,10 @@ class TermSource {
         doc = Int.max
         return doc
     }
+    /// `next()` for a caller that only wants documents whose weighted frequency here (frequency × the field factor of
+    /// the document's norm) exceeds `floor`: a source may pass over documents up to `last` that cannot, when telling
+    /// so costs less than matching them (a phrase checks its terms' frequencies before decoding positions).
+    func next(above floor: Float, through last: Int) -> Int { next() }
     /// Frequency in the current document.
     var frequency: UInt32 { 0 }
     /// Whether the match in the current document starts at position 0.
@@ -215,10 +219,18 @@ final class PhraseSource: TermSource {
     }
 
     override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
-    override func next() -> Int { find(cursors[0].next()) }
-    override func advance(_ target: Int) -> Int { doc >= target ? doc : find(cursors[0].advance(target)) }
+    override func next() -> Int { find(cursors[0].next(), floor: -.infinity, through: -1) }
+    override func advance(_ target: Int) -> Int {
+        doc >= target ? doc : find(cursors[0].advance(target), floor: -.infinity, through: -1)
+    }
 
-    private func find(_ start: Int) -> Int {
+    /// The phrase occurs in a document at most as often as its rarest term there, so a candidate whose smallest term
+    /// frequency, weighted by its norm, is at most `floor` is passed over before its positions are decoded.
+    override func next(above floor: Float, through last: Int) -> Int {
+        find(cursors[0].next(), floor: floor, through: last)
+    }
+
+    private func find(_ start: Int, floor: Float, through last: Int) -> Int {
         // The cursors without reference counting per call (`cursors` keeps them alive).
         let count = cursors.count
         return withExtendedLifetime(cursors) {
@@ -233,6 +245,10 @@ final class PhraseSource: TermSource {
                     }
                     k += 1
                 }
+                if candidate <= last, Float(smallestFrequency()) * fieldFactor[Int(norm(candidate))] <= floor {
+                    candidate = Unmanaged.passUnretained(cursors[0])._withUnsafeGuaranteedRef { $0.next() }
+                    continue
+                }
                 if matchPositions() {
                     doc = candidate
                     return doc
@@ -242,6 +258,16 @@ final class PhraseSource: TermSource {
             doc = Int.max
             return doc
         }
+    }
+
+    /// The smallest frequency among the terms in the document they are all on.
+    @inline(__always)
+    private func smallestFrequency() -> UInt32 {
+        var smallest = UInt32.max
+        for k in 0..<cursors.count {
+            smallest = min(smallest, Unmanaged.passUnretained(cursors[k])._withUnsafeGuaranteedRef { $0.tf })
+        }
+        return smallest
     }
 
     /// Fills `starts` with the positions where every term lines up (each term's positions shifted back by its
