@@ -31,6 +31,8 @@ final class TermGroupIterator: DocIterator {
     /// Per source, the weighted frequency an essential source must exceed on a document of the current window for
     /// that document to compete (`computeWindow`); read only for the essential sources, and only with `hasPhrase`.
     private let floors: UnsafeMutablePointer<Float>
+    /// Scratch of `computeWindow`: each source's block bound, by source.
+    private let windowBounds: UnsafeMutablePointer<Float>
     /// Whether a source can use a floor (`TermSource.next(above:through:)`): a phrase, which tells a hopeless
     /// candidate by its terms' frequencies before it decodes their positions.
     private let hasPhrase: Bool
@@ -52,7 +54,7 @@ final class TermGroupIterator: DocIterator {
         primaryFactor = sources.reduce(1) { max($0, $1.maximumBoost(prefix: prefixFactor, exact: exactFactor)) }
         // One allocation for the per-source buffers (a search builds and frees a group per clause and segment).
         let n = max(sources.count, 1)
-        storage = UnsafeMutableRawPointer.allocate(byteCount: 5 * n * 8 + 2 * n * 4, alignment: 8)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: 5 * n * 8 + 3 * n * 4, alignment: 8)
         matching = storage.bindMemory(to: Int.self, capacity: 2 * n)
         heap = matching + n
         refs = (storage + 2 * n * 8).bindMemory(to: Unmanaged<TermSource>.self, capacity: n)
@@ -62,8 +64,9 @@ final class TermGroupIterator: DocIterator {
             docs[index] = source.doc
         }
         windowOrder = (storage + 4 * n * 8).bindMemory(to: Int.self, capacity: n)
-        windowWeights = (storage + 5 * n * 8).bindMemory(to: Float.self, capacity: 2 * n)
+        windowWeights = (storage + 5 * n * 8).bindMemory(to: Float.self, capacity: 3 * n)
         floors = windowWeights + n
+        windowBounds = windowWeights + 2 * n
         hasPhrase = sources.count <= Self.maxScoreSources && sources.contains { $0 is PhraseSource }
         for index in sources.indices { matching[index] = index }
         matchCount = sources.count
@@ -256,28 +259,33 @@ final class TermGroupIterator: DocIterator {
     private func computeWindow(from: Int, threshold: Float) {
         windowThreshold = threshold
         var upTo = Self.end - 1
-        for source in sources where source.doc != Self.end && source.doc >= 0 {
-            guard let window = source.blockWindow() else {
+        // Each live source's block window once (its bound kept in `windowBounds`), read without reference counting.
+        let n = sources.count, bounds = windowBounds
+        // The sources' own documents, not the mirrors: candidate scoring moves sources without mirroring them.
+        let current = { (index: Int) in self.refs[index]._withUnsafeGuaranteedRef { $0.doc } }
+        for index in 0..<n where current(index) != Self.end && current(index) >= 0 {
+            guard let window = refs[index]._withUnsafeGuaranteedRef({ $0.blockWindow() }) else {
                 // No bound: every source is essential for this document only.
-                essentialMask = sources.count >= 64 ? UInt64.max : (1 << UInt64(sources.count)) - 1
+                essentialMask = n >= 64 ? UInt64.max : (1 << UInt64(n)) - 1
                 windowEnd = from
                 return
             }
+            bounds[index] = window.weight
             upTo = min(upTo, window.lastDoc)
         }
         windowEnd = upTo
         // Insertion sort by bound into the scratch buffers (a handful of sources).
         let order = windowOrder, weights = windowWeights
         var count = 0
-        for (index, source) in sources.enumerated() where source.doc != Self.end && source.doc >= 0 && source.doc <= upTo {
-            guard let window = source.blockWindow() else { continue }
+        for index in 0..<n where current(index) != Self.end && current(index) >= 0 && current(index) <= upTo {
+            let bound = bounds[index]
             var j = count
-            while j > 0, weights[j - 1] > window.weight {
+            while j > 0, weights[j - 1] > bound {
                 weights[j] = weights[j - 1]
                 order[j] = order[j - 1]
                 j -= 1
             }
-            weights[j] = window.weight
+            weights[j] = bound
             order[j] = index
             count += 1
         }
@@ -287,7 +295,7 @@ final class TermGroupIterator: DocIterator {
         var k = 0
         while k < count {
             let w = weighted + weights[k]
-            let f = max(factor, ceiling(sources[order[k]]))
+            let f = max(factor, refs[order[k]]._withUnsafeGuaranteedRef { ceiling($0) })
             guard saturatedBound(w, factor: f) * 1.0001 <= threshold else { break }
             weighted = w
             factor = f
@@ -302,7 +310,7 @@ final class TermGroupIterator: DocIterator {
         var allFactor = factor
         for j in k..<count {
             essentialWeight += weights[j]
-            allFactor = max(allFactor, ceiling(sources[order[j]]))
+            allFactor = max(allFactor, refs[order[j]]._withUnsafeGuaranteedRef { ceiling($0) })
         }
         let needed = competitiveWeight(threshold, factor: allFactor)
         for j in k..<count { floors[order[j]] = needed - weighted - (essentialWeight - weights[j]) }

@@ -200,6 +200,10 @@ final class PhraseSource: TermSource {
     private let starts = PositionBuffer()
     private var startCount = 0
     private let other = PositionBuffer()
+    /// `cursors` without reference counting on the per-candidate path (the array keeps them alive), and their
+    /// number. Freed in deinit.
+    private let refs: UnsafeMutablePointer<Unmanaged<PostingCursor>>
+    private let count: Int
 
     /// As in `PostingSource`: scales from a block's stored impact (or max tf) to a weighted bound.
     let impactScale: Float
@@ -212,75 +216,69 @@ final class PhraseSource: TermSource {
         let order = cursors.indices.sorted { cursors[$0].docFreq != cursors[$1].docFreq ? cursors[$0].docFreq < cursors[$1].docFreq : $0 < $1 }
         self.cursors = order.map { cursors[$0] }
         self.offsets = order.map { offsets[$0] }
+        precondition(!cursors.isEmpty, "a phrase has terms")
+        count = cursors.count
+        refs = .allocate(capacity: count)
+        for (k, cursor) in self.cursors.enumerated() { (refs + k).initialize(to: Unmanaged.passUnretained(cursor)) }
         self.impactScale = impactScale
         self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
                    span: Int((offsets.max() ?? 0) + 1), isExact: true)
     }
 
+    deinit { refs.deallocate() }
+
     override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
-    override func next() -> Int { find(cursors[0].next(), floor: -.infinity, through: -1) }
+    override func next() -> Int { find(refs[0]._withUnsafeGuaranteedRef { $0.next() }, floor: -.infinity, through: -1) }
     override func advance(_ target: Int) -> Int {
-        doc >= target ? doc : find(cursors[0].advance(target), floor: -.infinity, through: -1)
+        doc >= target ? doc : find(refs[0]._withUnsafeGuaranteedRef { $0.advance(target) }, floor: -.infinity, through: -1)
     }
 
     /// The phrase occurs in a document at most as often as its rarest term there, so a candidate whose smallest term
     /// frequency, weighted by its norm, is at most `floor` is passed over before its positions are decoded.
     override func next(above floor: Float, through last: Int) -> Int {
-        find(cursors[0].next(), floor: floor, through: last)
+        find(refs[0]._withUnsafeGuaranteedRef { $0.next() }, floor: floor, through: last)
     }
 
     private func find(_ start: Int, floor: Float, through last: Int) -> Int {
-        // The cursors without reference counting per call (`cursors` keeps them alive).
-        let count = cursors.count
-        return withExtendedLifetime(cursors) {
-            var candidate = start
-            outer: while candidate != Int.max {
-                var k = 1
-                while k < count {
-                    let d = Unmanaged.passUnretained(cursors[k])._withUnsafeGuaranteedRef { $0.advance(candidate) }
-                    if d > candidate {
-                        candidate = Unmanaged.passUnretained(cursors[0])._withUnsafeGuaranteedRef { $0.advance(d) }
-                        continue outer
-                    }
-                    k += 1
+        var candidate = start
+        outer: while candidate != Int.max {
+            var k = 1
+            while k < count {
+                let d = refs[k]._withUnsafeGuaranteedRef { $0.advance(candidate) }
+                if d > candidate {
+                    candidate = refs[0]._withUnsafeGuaranteedRef { $0.advance(d) }
+                    continue outer
                 }
-                if candidate <= last, Float(smallestFrequency()) * fieldFactor[Int(norm(candidate))] <= floor {
-                    candidate = Unmanaged.passUnretained(cursors[0])._withUnsafeGuaranteedRef { $0.next() }
-                    continue
-                }
-                if matchPositions() {
-                    doc = candidate
-                    return doc
-                }
-                candidate = Unmanaged.passUnretained(cursors[0])._withUnsafeGuaranteedRef { $0.next() }
+                k += 1
             }
-            doc = Int.max
-            return doc
+            if candidate <= last, Float(smallestFrequency()) * fieldFactor[Int(norm(candidate))] <= floor {
+                candidate = refs[0]._withUnsafeGuaranteedRef { $0.next() }
+                continue
+            }
+            if matchPositions() {
+                doc = candidate
+                return doc
+            }
+            candidate = refs[0]._withUnsafeGuaranteedRef { $0.next() }
         }
+        doc = Int.max
+        return doc
     }
 
     /// The smallest frequency among the terms in the document they are all on.
     @inline(__always)
     private func smallestFrequency() -> UInt32 {
         var smallest = UInt32.max
-        for k in 0..<cursors.count {
-            smallest = min(smallest, Unmanaged.passUnretained(cursors[k])._withUnsafeGuaranteedRef { $0.tf })
-        }
+        for k in 0..<count { smallest = min(smallest, refs[k]._withUnsafeGuaranteedRef { $0.tf }) }
         return smallest
     }
 
     /// Fills `starts` with the positions where every term lines up (each term's positions shifted back by its
     /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
-        // The cursors without reference counting per call (`cursors` keeps them alive).
-        withExtendedLifetime(cursors) { matchPositions(cursors) }
-    }
-
-    private func matchPositions(_ cursors: [PostingCursor]) -> Bool {
-        let lead = Unmanaged.passUnretained(cursors[0])
-        let starts = self.starts.room(for: lead._withUnsafeGuaranteedRef { $0.decodablePositions })
-        var count = lead._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
+        let starts = self.starts.room(for: refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
+        var count = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
         let shift = offsets[0]
         if shift > 0 {
             var kept = 0
@@ -290,8 +288,8 @@ final class PhraseSource: TermSource {
             }
             count = kept
         }
-        for k in 1..<cursors.count where count > 0 {
-            let cursor = Unmanaged.passUnretained(cursors[k])
+        for k in 1..<self.count where count > 0 {
+            let cursor = refs[k]
             let other = self.other.room(for: cursor._withUnsafeGuaranteedRef { $0.decodablePositions })
             let otherCount = cursor._withUnsafeGuaranteedRef { $0.decodePositions(to: other) }
             var kept = 0, j = 0
@@ -318,12 +316,16 @@ final class PhraseSource: TermSource {
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {
         var weight = Float.infinity
         var lastDoc = Int.max - 1
-        for cursor in cursors {
-            let d = cursor.doc
-            guard d >= 0, d != PostingCursor.end else { return nil }
-            let bound = impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf)
-            weight = min(weight, bound)
-            lastDoc = min(lastDoc, cursor.blockLastDoc)
+        for k in 0..<count {
+            let ended: Bool = refs[k]._withUnsafeGuaranteedRef { cursor in
+                let d = cursor.doc
+                guard d >= 0, d != PostingCursor.end else { return true }
+                let bound = impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf)
+                weight = min(weight, bound)
+                lastDoc = min(lastDoc, cursor.blockLastDoc)
+                return false
+            }
+            if ended { return nil }
         }
         return weight.isFinite ? (weight, lastDoc) : nil
     }
