@@ -54,6 +54,21 @@ final class EngineTests: XCTestCase {
         }
     }
 
+    /// The rarer term (which leads) has a few positions, the other more than the first buffers hold: the buffers
+    /// grow while the starts found so far are kept.
+    func testPhraseKeepsItsStartsWhenTheBuffersGrow() throws {
+        let grow = Array(repeating: "delta epsilon", count: 3).joined(separator: " ") + " "
+            + Array(repeating: "epsilon", count: 38).joined(separator: " ")
+        try writer.upsert(doc("grow", "x", grow))
+        try writer.upsert(doc("other", "x", "epsilon"))
+        let s = try writer.commit()
+        let address = try XCTUnwrap(s.lookup(id: "grow"))
+        let explanation = try XCTUnwrap(s.explain(.scoped(.field(body), .phrase("delta epsilon")), address))
+        XCTAssertTrue("\(explanation)".contains("freq 3 "), "\(explanation)")
+        XCTAssertEqual(ids(s, .phrase("epsilon delta")), ["grow"])
+        XCTAssertEqual(ids(s, .phrase("delta delta")), [])
+    }
+
     /// A NaN static boost counts as 0, like a negative one: the NaN document ranks last and the order stays total
     /// (a NaN score compares false both ways, which broke the collector's ordering).
     func testNaNStaticBoostCountsAsZero() throws {

@@ -193,17 +193,16 @@ final class PostingSource: TermSource {
 /// A phrase in one field: the terms' cursors intersected, then their positions (shifted by each term's
 /// offset in the phrase) intersected; the frequency is the number of start positions.
 final class PhraseSource: TermSource {
-    let cursors: [PostingCursor]
-    let offsets: [UInt32]
-    /// The phrase's start positions in the current document (`startCount` of them), and room to decode the
-    /// other terms' positions.
-    private let starts = PositionBuffer()
-    private var startCount = 0
-    private let other = PositionBuffer()
-    /// `cursors` without reference counting on the per-candidate path (the array keeps them alive), and their
-    /// number. Freed in deinit.
-    private let refs: UnsafeMutablePointer<Unmanaged<PostingCursor>>
+    /// The terms' cursors, rarest first, retained here and read without reference counting; each term's offset in
+    /// the phrase; the position scratch. All in `storage`, one allocation (a search builds a phrase source per field
+    /// and segment, and tears it down after). Freed in deinit.
     private let count: Int
+    private let refs: UnsafeMutablePointer<Unmanaged<PostingCursor>>
+    private let offsets: UnsafeMutablePointer<UInt32>
+    private let scratch: UnsafeMutablePointer<PositionScratch>
+    private let storage: UnsafeMutableRawPointer
+    /// The number of the phrase's start positions in the current document (`scratch.pointee.starts`).
+    private var startCount = 0
 
     /// As in `PostingSource`: scales from a block's stored impact (or max tf) to a weighted bound.
     let impactScale: Float
@@ -211,24 +210,42 @@ final class PhraseSource: TermSource {
 
     init(cursors: [PostingCursor], offsets: [UInt32], field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool,
          impactScale: Float, tfScale: Float) {
-        // The rarest term leads the document intersection (the others only advance to its candidates);
-        // position matching does not depend on the order, since each term keeps its own offset.
-        let order = cursors.indices.sorted { cursors[$0].docFreq != cursors[$1].docFreq ? cursors[$0].docFreq < cursors[$1].docFreq : $0 < $1 }
-        self.cursors = order.map { cursors[$0] }
-        self.offsets = order.map { offsets[$0] }
-        precondition(!cursors.isEmpty, "a phrase has terms")
+        precondition(!cursors.isEmpty && cursors.count == offsets.count, "a phrase has terms, each with its offset")
         count = cursors.count
-        refs = .allocate(capacity: count)
-        for (k, cursor) in self.cursors.enumerated() { (refs + k).initialize(to: Unmanaged.passUnretained(cursor)) }
+        let scratchBytes = MemoryLayout<PositionScratch>.stride
+        let inline = 2 * PositionScratch.inlineCapacity
+        storage = .allocate(byteCount: scratchBytes + count * 12 + inline * 4, alignment: 8)
+        refs = (storage + scratchBytes).bindMemory(to: Unmanaged<PostingCursor>.self, capacity: count)
+        let words = (storage + scratchBytes + count * 8).bindMemory(to: UInt32.self, capacity: count + inline)
+        self.offsets = words
+        scratch = storage.bindMemory(to: PositionScratch.self, capacity: 1)
+        scratch.initialize(to: PositionScratch(inline: words + count))
+        // The rarest term leads the document intersection (the others only advance to its candidates); position
+        // matching does not depend on the order, since each term keeps its own offset. Insertion sort: stable, and
+        // a phrase has a few terms.
+        for k in 0..<count {
+            var j = k
+            while j > 0, refs[j - 1]._withUnsafeGuaranteedRef({ $0.docFreq }) > cursors[k].docFreq {
+                refs[j] = refs[j - 1]
+                self.offsets[j] = self.offsets[j - 1]
+                j -= 1
+            }
+            refs[j] = Unmanaged.passRetained(cursors[k])
+            self.offsets[j] = offsets[k]
+        }
         self.impactScale = impactScale
         self.tfScale = tfScale
         super.init(field: field, fieldFactor: fieldFactor, norms: norms, primary: primary,
                    span: Int((offsets.max() ?? 0) + 1), isExact: true)
     }
 
-    deinit { refs.deallocate() }
+    deinit {
+        for k in 0..<count { refs[k].release() }
+        scratch.pointee.release()
+        storage.deallocate()
+    }
 
-    override var cost: Int { cursors.map(\.docFreq).min() ?? 0 }
+    override var cost: Int { refs[0]._withUnsafeGuaranteedRef { $0.docFreq } }
     override func next() -> Int { find(refs[0]._withUnsafeGuaranteedRef { $0.next() }, floor: -.infinity, through: -1) }
     override func advance(_ target: Int) -> Int {
         doc >= target ? doc : find(refs[0]._withUnsafeGuaranteedRef { $0.advance(target) }, floor: -.infinity, through: -1)
@@ -277,7 +294,8 @@ final class PhraseSource: TermSource {
     /// Fills `starts` with the positions where every term lines up (each term's positions shifted back by its
     /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
-        let starts = self.starts.room(for: refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
+        scratch.pointee.reserve(refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
+        let starts = scratch.pointee.starts
         var count = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
         let shift = offsets[0]
         if shift > 0 {
@@ -290,7 +308,9 @@ final class PhraseSource: TermSource {
         }
         for k in 1..<self.count where count > 0 {
             let cursor = refs[k]
-            let other = self.other.room(for: cursor._withUnsafeGuaranteedRef { $0.decodablePositions })
+            // Growing may move the starts, which are kept.
+            scratch.pointee.reserve(cursor._withUnsafeGuaranteedRef { $0.decodablePositions }, keeping: count)
+            let starts = scratch.pointee.starts, other = scratch.pointee.other
             let otherCount = cursor._withUnsafeGuaranteedRef { $0.decodePositions(to: other) }
             var kept = 0, j = 0
             let wantedOffset = offsets[k]
@@ -329,31 +349,44 @@ final class PhraseSource: TermSource {
         }
         return weight.isFinite ? (weight, lastDoc) : nil
     }
-    override func startsField() -> Bool { startCount > 0 && starts.base[0] == 0 }
+    override func startsField() -> Bool { startCount > 0 && scratch.pointee.starts[0] == 0 }
 }
 
-/// A raw buffer of positions that grows to the largest frequency asked for; its contents need not survive a
-/// growth. A class of its own so that its owner never passes its own stored properties `inout`: such an access
-/// is checked for exclusivity at run time, which cost the phrase walk more than decoding the positions did.
-private final class PositionBuffer {
-    private(set) var base: UnsafeMutablePointer<UInt32>
-    private var capacity = 16
+/// A phrase source's two position buffers (the phrase's start positions and one other term's positions), which grow
+/// to the largest frequency asked for. They start inline in the source's allocation. Reached through a pointer, so
+/// no access to them is checked for exclusivity at run time (such checks once cost the phrase walk more than
+/// decoding the positions did).
+private struct PositionScratch {
+    static let inlineCapacity = 16
+    private(set) var starts: UnsafeMutablePointer<UInt32>
+    private(set) var other: UnsafeMutablePointer<UInt32>
+    private var capacity = PositionScratch.inlineCapacity
+    /// Whether the buffers were allocated here (not the inline ones).
+    private var owned = false
 
-    init() { base = .allocate(capacity: capacity) }
+    /// Two inline buffers of `inlineCapacity` at `inline`.
+    init(inline: UnsafeMutablePointer<UInt32>) {
+        starts = inline
+        other = inline + Self.inlineCapacity
+    }
 
-    deinit { base.deallocate() }
-
-    /// The buffer, with room for at least `needed` positions.
+    /// Room for at least `needed` positions in each buffer, keeping the first `kept` starts.
     @inline(__always)
-    func room(for needed: Int) -> UnsafeMutablePointer<UInt32> {
-        if needed > capacity { grow(needed) }
-        return base
+    mutating func reserve(_ needed: Int, keeping kept: Int = 0) {
+        if needed > capacity { grow(needed, keeping: kept) }
     }
 
     @inline(never)
-    private func grow(_ needed: Int) {
-        base.deallocate()
-        capacity = max(needed, 2 * capacity)
-        base = .allocate(capacity: capacity)
+    private mutating func grow(_ needed: Int, keeping kept: Int) {
+        let newCapacity = max(needed, 2 * capacity)
+        let newStarts = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * newCapacity)
+        newStarts.update(from: starts, count: kept)
+        release()
+        (starts, other, capacity, owned) = (newStarts, newStarts + newCapacity, newCapacity, true)
+    }
+
+    /// Frees allocated buffers (the owner's deinit, and a growth).
+    func release() {
+        if owned { starts.deallocate() }
     }
 }
