@@ -237,7 +237,12 @@ struct QueryPlanner {
         let offsets = tokens.map { UInt32($0.position - first.position) }
         var idfSum: Float = 0
         // Per scope field, each term's locations; a field lacking a term cannot hold the phrase.
-        var located = [[TermLocations]?](repeating: [], count: scope.count)
+        var located = [[TermLocations]?](repeating: nil, count: scope.count)
+        for k in scope.indices {
+            var places: [TermLocations] = []
+            places.reserveCapacity(terms.count)
+            located[k] = places
+        }
         for term in terms {
             var df = 0
             for (k, field) in scope.enumerated() {
@@ -247,7 +252,11 @@ struct QueryPlanner {
             if df == 0 { return .none }
             idfSum += idf(df)
         }
-        let fields = scope.indices.compactMap { k in located[k].map { QueryPlan.PhraseField(field: scope[k], locations: $0) } }
+        var fields: [QueryPlan.PhraseField] = []
+        fields.reserveCapacity(scope.count)
+        for k in scope.indices {
+            if let locations = located[k] { fields.append(QueryPlan.PhraseField(field: scope[k], locations: locations)) }
+        }
         return .phrase(fields: fields, terms: terms, offsets: offsets, idf: idfSum,
                        label: "\"\(tokens.map(\.term).joined(separator: " "))\"")
     }
