@@ -15,21 +15,31 @@ enum BitPacking {
     @inline(__always)
     static func width(of value: UInt32) -> Int { UInt32.bitWidth - value.leadingZeroBitCount }
 
-    /// Appends `values` (exactly 128, each below 2^width) packed at `width` bits: `16 · width` bytes.
+    /// Appends `values` (exactly 128, each below 2^width) packed at `width` bits: `16 · width` bytes. The bits gather
+    /// in a 64-bit word stored whole when full (128 · width bits are exactly 2 · width words): no append per byte.
     static func pack(_ values: UnsafePointer<UInt32>, width: Int, to out: inout [UInt8]) {
         assert(width >= 0 && width <= 32)
-        var accumulator: UInt64 = 0, bits = 0
-        for i in 0..<Self.values {
-            assert(width == 32 || values[i] >> width == 0, "a value wider than its block's width")
-            accumulator |= UInt64(values[i]) << bits
-            bits += width
-            while bits >= 8 {
-                out.append(UInt8(truncatingIfNeeded: accumulator))
-                accumulator >>= 8
-                bits -= 8
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: 16 * width))
+        guard width > 0 else { return }
+        out.withUnsafeMutableBytes { bytes in
+            var at = bytes.baseAddress! + start
+            var word: UInt64 = 0, bits = 0
+            for i in 0..<Self.values {
+                assert(width == 32 || values[i] >> width == 0, "a value wider than its block's width")
+                let value = UInt64(values[i])
+                word |= value << UInt64(bits)
+                bits += width
+                if bits >= 64 {
+                    at.storeBytes(of: word.littleEndian, as: UInt64.self)
+                    at += 8
+                    bits -= 64
+                    // The value's bits that did not fit (none when it ended the word).
+                    word = bits > 0 ? value >> UInt64(width - bits) : 0
+                }
             }
+            assert(bits == 0 && at == bytes.baseAddress! + start + 16 * width)
         }
-        assert(bits == 0)
     }
 
     /// Unpacks 128 values of `width` bits (at most 32) at `p` into `out`, each plus `add`.
