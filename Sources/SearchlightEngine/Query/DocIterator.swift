@@ -56,6 +56,29 @@ class DocIterator {
         return rest > 0 ? rest : nil
     }
 
+    /// Leapfrog intersection: from `start`, the lead's (`refs[0]`) current document, the first document all `count`
+    /// iterators are on (`end` when one runs out). Each other iterator advances to the candidate; one that passes it
+    /// sends the lead to where it landed. For conjunctions of iterators and for a phrase's cursors, read without
+    /// reference counting (the caller keeps them alive).
+    @inline(__always)
+    static func leapfrog<T: AnyObject>(_ refs: UnsafeMutablePointer<Unmanaged<T>>, count: Int, from start: Int,
+                                       advance: (T, Int) -> Int) -> Int {
+        var candidate = start
+        outer: while candidate != end {
+            var k = 1
+            while k < count {
+                let d = refs[k]._withUnsafeGuaranteedRef { advance($0, candidate) }
+                if d > candidate {
+                    candidate = refs[0]._withUnsafeGuaranteedRef { advance($0, d) }
+                    continue outer
+                }
+                k += 1
+            }
+            return candidate
+        }
+        return end
+    }
+
     /// The first index at or after `start` of ascending `docs` holding a document ≥ `target` (`docs.count` if
     /// none): doubling steps, then a binary search of the last step. Seeks through a sorted list of candidates
     /// or matches cost the log of the distance moved, not of the list.
@@ -204,22 +227,7 @@ final class ConjunctionIterator: DocIterator {
     override func advance(_ target: Int) -> Int { align(refs[0]._withUnsafeGuaranteedRef { $0.advance(target) }) }
 
     private func align(_ start: Int) -> Int {
-        let count = children.count
-        var candidate = start
-        outer: while candidate != Self.end {
-            var k = 1
-            while k < count {
-                let d = refs[k]._withUnsafeGuaranteedRef { $0.advance(candidate) }
-                if d > candidate {
-                    candidate = refs[0]._withUnsafeGuaranteedRef { $0.advance(d) }
-                    continue outer
-                }
-                k += 1
-            }
-            doc = candidate
-            return doc
-        }
-        doc = Self.end
+        doc = Self.leapfrog(refs, count: children.count, from: start) { $0.advance($1) }
         return doc
     }
 

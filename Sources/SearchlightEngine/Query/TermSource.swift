@@ -259,16 +259,9 @@ final class PhraseSource: TermSource {
 
     private func find(_ start: Int, floor: Float, through last: Int) -> Int {
         var candidate = start
-        outer: while candidate != Int.max {
-            var k = 1
-            while k < count {
-                let d = refs[k]._withUnsafeGuaranteedRef { $0.advance(candidate) }
-                if d > candidate {
-                    candidate = refs[0]._withUnsafeGuaranteedRef { $0.advance(d) }
-                    continue outer
-                }
-                k += 1
-            }
+        while true {
+            candidate = DocIterator.leapfrog(refs, count: count, from: candidate) { $0.advance($1) }
+            if candidate == PostingCursor.end { break }
             if candidate <= last, Float(smallestFrequency()) * fieldFactor[Int(norm(candidate))] <= floor {
                 candidate = refs[0]._withUnsafeGuaranteedRef { $0.next() }
                 continue
