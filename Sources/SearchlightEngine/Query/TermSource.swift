@@ -289,25 +289,25 @@ final class PhraseSource: TermSource {
     private func matchPositions() -> Bool {
         scratch.pointee.reserve(refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
         let starts = scratch.pointee.starts
-        var count = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
+        var found = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
         let shift = offsets[0]
         if shift > 0 {
             var kept = 0
-            for k in 0..<count where starts[k] >= shift {
+            for k in 0..<found where starts[k] >= shift {
                 starts[kept] = starts[k] - shift
                 kept += 1
             }
-            count = kept
+            found = kept
         }
-        for k in 1..<self.count where count > 0 {
+        for k in 1..<count where found > 0 {
             let cursor = refs[k]
             // Growing may move the starts, which are kept.
-            scratch.pointee.reserve(cursor._withUnsafeGuaranteedRef { $0.decodablePositions }, keeping: count)
+            scratch.pointee.reserve(cursor._withUnsafeGuaranteedRef { $0.decodablePositions }, keeping: found)
             let starts = scratch.pointee.starts, other = scratch.pointee.other
             let otherCount = cursor._withUnsafeGuaranteedRef { $0.decodePositions(to: other) }
             var kept = 0, j = 0
             let wantedOffset = offsets[k]
-            for index in 0..<count {
+            for index in 0..<found {
                 let start = starts[index]
                 let wanted = start + wantedOffset
                 while j < otherCount, other[j] < wanted { j += 1 }
@@ -316,10 +316,10 @@ final class PhraseSource: TermSource {
                     kept += 1
                 }
             }
-            count = kept
+            found = kept
         }
-        startCount = count
-        return count > 0
+        startCount = found
+        return found > 0
     }
 
     override var frequency: UInt32 { UInt32(startCount) }
@@ -373,7 +373,7 @@ private struct PositionScratch {
     private mutating func grow(_ needed: Int, keeping kept: Int) {
         let newCapacity = max(needed, 2 * capacity)
         let newStarts = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * newCapacity)
-        newStarts.update(from: starts, count: kept)
+        newStarts.initialize(from: starts, count: kept)
         release()
         (starts, other, capacity, owned) = (newStarts, newStarts + newCapacity, newCapacity, true)
     }
