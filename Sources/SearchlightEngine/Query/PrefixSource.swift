@@ -112,7 +112,8 @@ final class PrefixSource: TermSource {
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {
         guard doc >= 0, doc != Int.max else { return nil }
         let b = firstBlock + block
-        let bound = impactScale > 0 ? impactScale * list.blockMaxImpact[b] : tfScale * Float(list.blockMaxTf[b])
+        let bound = Self.weightBound(impact: list.blockMaxImpact[b], tf: list.blockMaxTf[b], impactScale: impactScale,
+                                         tfScale: tfScale)
         return (bound, Int(list.blockLastDoc[b]))
     }
 }

@@ -45,6 +45,14 @@ class TermSource {
     @inline(__always)
     func norm(_ doc: Int) -> UInt8 { doc < norms.count ? norms[doc] : 0 }
 
+    /// Stored maxima (a block's or a range's) as a bound of the weighted frequency: the impact scaled by
+    /// `impactScale` (see `PostingSource.blockWeightBound`), or, when that is 0 (b = 0: no length normalisation),
+    /// the largest frequency times `tfScale`, the field weight.
+    @inline(__always)
+    static func weightBound(impact: Float, tf: UInt32, impactScale: Float, tfScale: Float) -> Float {
+        impactScale > 0 ? impactScale * impact : tfScale * Float(tf)
+    }
+
     /// The current document's primary-field flags (`PostingRuns.startsPrimary`, `PostingRuns.equalsPrimary`),
     /// given its norm code here: whether the match starts a primary field, and whether it is all of it.
     @inline(__always)
@@ -162,7 +170,9 @@ final class PostingSource: TermSource {
     /// `(weight·average/b) · tf/(length + C)` with `C = average(1 − b)/b`, and the block stores the max of
     /// `tf/(length + C0)`; `impactScale` folds in `C0/C` when C < C0.
     @inline(__always)
-    var blockWeightBound: Float { impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf) }
+    var blockWeightBound: Float {
+        Self.weightBound(impact: cursor.blockMaxImpact, tf: cursor.blockMaxTf, impactScale: impactScale, tfScale: tfScale)
+    }
 
     /// A bound of the weighted frequency of every posting from `first` through `last`, and whether this source may
     /// have one there. A term of many blocks reads its skip data (nothing decoded); a term of one block, or one in a
@@ -180,7 +190,7 @@ final class PostingSource: TermSource {
             (maxima, present) = (cursor.rangeMaxima(through: last), true)
         }
         // Scaled as `blockWeightBound` scales one block's maxima.
-        return (impactScale > 0 ? impactScale * maxima.impact : tfScale * Float(maxima.tf), present)
+        return (Self.weightBound(impact: maxima.impact, tf: maxima.tf, impactScale: impactScale, tfScale: tfScale), present)
     }
 
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {
@@ -333,7 +343,8 @@ final class PhraseSource: TermSource {
             let ended: Bool = refs[k]._withUnsafeGuaranteedRef { cursor in
                 let d = cursor.doc
                 guard d >= 0, d != PostingCursor.end else { return true }
-                let bound = impactScale > 0 ? impactScale * cursor.blockMaxImpact : tfScale * Float(cursor.blockMaxTf)
+                let bound = Self.weightBound(impact: cursor.blockMaxImpact, tf: cursor.blockMaxTf, impactScale: impactScale,
+                                             tfScale: tfScale)
                 weight = min(weight, bound)
                 lastDoc = min(lastDoc, cursor.blockLastDoc)
                 return false
