@@ -359,7 +359,8 @@ final class TermGroupIterator: DocIterator {
             return collectLinear()
         }
         if doc == Self.end { return doc }
-        // The floors hold for the window's threshold and any higher one (a rescoring collector may lower it).
+        // The floors hold for the window's threshold and any higher one. No collector passes a lower threshold
+        // later today (a rescoring one raises it once no lifted document is ahead), but the check keeps them safe if one does.
         let floored = hasPhrase && threshold >= windowThreshold ? essentialMask : 0
         if linear {
             for k in 0..<matchCount { step(matching[k], floored: floored) }
