@@ -51,4 +51,26 @@ final class ByteSlicePoolTests: XCTestCase {
             XCTAssertEqual(out, expected[s], "stream \(s)")
         }
     }
+
+    /// A copy of a pool is a value: appends to either (through its storage, as the builder's posting loop does)
+    /// leave the other's streams as they were, including across the slices that growing the copy allocates.
+    func testCopiesAreIndependent() {
+        var pool = ByteSlicePool()
+        var stream = pool.makeStream()
+        let first: [UInt8] = Array(0..<40)
+        first.withUnsafeBufferPointer { pool.appendBulk($0.baseAddress!, count: 40, to: &stream) }
+        var copy = pool
+        var copied = stream
+        let more = [UInt8](repeating: 0xAB, count: 200_000)
+        more.withUnsafeBufferPointer { copy.appendBulk($0.baseAddress!, count: more.count, to: &copied) }
+        let storage = pool.uniqueStorage()
+        var extra = [UInt8](repeating: 7, count: 8)
+        extra.withUnsafeMutableBufferPointer { storage.append($0.baseAddress!, count: 3, to: &stream) }
+        var out: [UInt8] = []
+        pool.copy(stream, to: &out)
+        XCTAssertEqual(out, first + [7, 7, 7])
+        out = []
+        copy.copy(copied, to: &out)
+        XCTAssertEqual(out, first + more)
+    }
 }

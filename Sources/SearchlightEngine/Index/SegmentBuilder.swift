@@ -326,6 +326,8 @@ struct SegmentBuilder {
             termStates.append(TermState(docs: pool.makeStream(), positions: pool.makeStream()))
         }
         var docBytes = 0, positionBytes = 0
+        // Taken once per document: appends through it pay no copy-on-write check per posting.
+        let storage = pool.uniqueStorage()
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10 + 5 * largestTf) { scratch in
             // Initialized: the pool copies eight bytes at a time, past what was encoded.
             scratch.initialize(repeating: 0)
@@ -344,7 +346,7 @@ struct SegmentBuilder {
                         n = Self.encodeVarInt(delta &<< 1, out)
                         n += Self.encodeVarInt(UInt32(tf), out + n)
                     }
-                    pool.append(out, count: n, to: &states[t].docs)
+                    storage.append(out, count: n, to: &states[t].docs)
                     docBytes += n
                     n = 0
                     var previous: UInt32 = 0
@@ -354,7 +356,7 @@ struct SegmentBuilder {
                         n += Self.encodeVarInt(position &- previous, out + n)
                         previous = position
                     }
-                    pool.append(out, count: n, to: &states[t].positions)
+                    storage.append(out, count: n, to: &states[t].positions)
                     positionBytes += n
                 }
             }
