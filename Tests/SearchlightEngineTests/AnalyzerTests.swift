@@ -11,11 +11,13 @@ final class AnalyzerTests: XCTestCase {
     func testASCIIFastPathAgreesWithGeneralPath() {
         let general = Analyzer(asciiFastPath: false)
         let pieces = ["a", "z", "Q", "ab", "Ab", "AB", "aB", "x11", "X11R6", "GNU", "GNUmake", "HTTPServer", "7", "42x",
-                      ".", "..", "-", "_", " ", "  ", ",", "(", ")", "\n", "é", "É", "中", "文", "\u{301}", "'", "/", "ß"]
+                      ".", "..", "-", "_", " ", "  ", ",", "(", ")", "\n", "é", "É", "中", "文", "\u{301}", "'", "/", "ß",
+                      // Runs of lowercase letters longer than eight bytes, and the bytes just outside a-z and A-Z.
+                      "abcdefghij", "wordsmithing", "zzzzzzzzz", "`", "{", "@", "[", "\u{7F}", "ÿ", "À"]
         var state: UInt64 = 12345
         for _ in 0..<3000 {
             var text = ""
-            for _ in 0..<(1 + Int(state % 12)) {
+            for _ in 0..<(1 + Int(state % 16)) {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 text += pieces[Int((state >> 33) % UInt64(pieces.count))]
             }
@@ -26,6 +28,9 @@ final class AnalyzerTests: XCTestCase {
         let long = String(repeating: "a", count: Analyzer.maxTermBytes + 1) + " b " + String(repeating: "C", count: Analyzer.maxTermBytes)
         XCTAssertEqual(analyzer.tokens(long), general.tokens(long))
         XCTAssertEqual(analyzer.words(in: "foo.Bar baz"), general.words(in: "foo.Bar baz"))
+        XCTAssertEqual(analyzer.tokens("abcdefghijklmnopQrstuvwxyz0123 ABCDEFGHIJKLMNOP")
+                        .map(\.term), ["abcdefghijklmnop", "qrstuvwxyz0123", "abcdefghijklmnopqrstuvwxyz0123",
+                                       "abcdefghijklmnop"])
         // Compounds at and past the ASCII path's limits (parts, bytes), and ones that meet a non-ASCII byte late.
         var limits: [String] = []
         for parts in [31, 32, 33, 40] {
@@ -125,5 +130,27 @@ final class FoldingTableTests: XCTestCase {
         XCTAssertEqual(mismatches, [])
         // Entries the shortcut must not take: scalars whose case fold differs (and carries marks: É, Ά).
         XCTAssertEqual(Folding.fold("ÉCOLE Straße Ά"), "ecole strasse α")
+    }
+
+    /// `ASCIIWord`'s eight-bytes-at-once answers equal the byte-at-a-time ones, for words of random bytes (every
+    /// value, and letters with their neighbours at the range edges).
+    func testASCIIWordAgreesWithByteAtATime() {
+        var state: UInt64 = 0xA5C11
+        let edges: [UInt8] = [0x40, 0x41, 0x5A, 0x5B, 0x60, 0x61, 0x7A, 0x7B, 0x7F, 0x80, 0xC1, 0xDA, 0xE1, 0xFA, 0xFF, 0x00]
+        for round in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<8 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let r = Int(state >> 33)
+                bytes.append(round % 2 == 0 ? UInt8(truncatingIfNeeded: r) : r % 3 == 0 ? edges[(r >> 2) % edges.count]
+                                : UInt8(0x61 + (r >> 2) % 26))
+            }
+            let word = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            let run = bytes.firstIndex { !($0 >= 0x61 && $0 <= 0x7A) } ?? 8
+            XCTAssertEqual(ASCIIWord.lowercaseRun(word), run, "\(bytes)")
+            let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            let expected = lowered.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            XCTAssertEqual(ASCIIWord.lowercased(word), expected, "\(bytes)")
+        }
     }
 }

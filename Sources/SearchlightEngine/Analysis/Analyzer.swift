@@ -184,6 +184,11 @@ private struct Walker {
             let b = bytes[i]
             if b &- 0x61 < 26 {
                 lower = true
+                // The lowercase letters after it, up to eight at once (most words are all lowercase).
+                if i + 9 <= count {
+                    let next = UnsafeRawPointer(bytes.baseAddress! + i + 1).loadUnaligned(as: UInt64.self)
+                    i += ASCIIWord.lowercaseRun(UInt64(littleEndian: next))
+                }
             } else if b &- 0x41 < 26 {
                 upper = true
                 if i > start { upperAfterFirst = true }
@@ -220,9 +225,23 @@ private struct Walker {
     /// The ASCII bytes of `range` (at most `maxTermBytes`) lowercased into `fold`.
     @inline(__always)
     func foldASCII(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
-        for k in 0..<range.count {
-            let b = bytes[range.lowerBound + k]
+        var k = 0
+        let source = bytes.baseAddress! + range.lowerBound
+        if range.count < 8, range.lowerBound + 8 <= bytes.count {
+            // A short word (most capitalized ones): one word's worth, the bytes past it ignored.
+            let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(fold).storeBytes(of: ASCIIWord.lowercased(word), as: UInt64.self)
+            return UnsafeBufferPointer(start: fold, count: range.count)
+        }
+        while k + 8 <= range.count {
+            let word = UnsafeRawPointer(source + k).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(fold + k).storeBytes(of: ASCIIWord.lowercased(word), as: UInt64.self)
+            k += 8
+        }
+        while k < range.count {
+            let b = source[k]
             fold[k] = b &- 0x41 < 26 ? b | 0x20 : b
+            k += 1
         }
         return UnsafeBufferPointer(start: fold, count: range.count)
     }
