@@ -46,6 +46,7 @@ struct TermInterner {
     func term(_ id: UInt32) -> ArraySlice<UInt8> { arena[Int(starts[Int(id)])..<Int(starts[Int(id) + 1])] }
 
     /// The id of (`field`, `bytes`), adding it if new.
+    @inline(__always)
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, field: UInt16) -> UInt32 {
         intern(bytes, field: field, hash: Self.hash(bytes, field: field))
     }
