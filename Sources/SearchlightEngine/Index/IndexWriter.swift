@@ -14,7 +14,6 @@ public final class IndexWriter {
     private var live: [Bitset] = []
     private var buffer = SegmentBuilder()
     private var bufferLive: [Bool] = []
-    private var bufferIDs: [String: Int] = [:]
     private var generation: UInt64 = 0
     /// Shared by this writer's snapshots (`VocabularyCache`).
     private let vocabularies = VocabularyCache()
@@ -91,8 +90,8 @@ public final class IndexWriter {
         }
         let doc = buffer.add(document, schema: schema, analyzer: analyzer, analyzed: analyzed)
         bufferLive.append(true)
-        // One hash of the id: the previous buffered version (if any) is what the update displaces.
-        if let previous = bufferIDs.updateValue(doc, forKey: document.id) { bufferLive[previous] = false }
+        // The previous buffered version (if any) is what the update displaces.
+        if let previous = buffer.claimID(of: doc) { bufferLive[previous] = false }
         dirty = true
     }
 
@@ -188,7 +187,7 @@ public final class IndexWriter {
     }
 
     private func delete(id: String) {
-        if let doc = bufferIDs.removeValue(forKey: id) {
+        if let doc = buffer.releaseID(id) {
             bufferLive[doc] = false
             dirty = true
         }
@@ -234,7 +233,7 @@ public final class IndexWriter {
         }
         for doc in 0..<buffer.documentCount where bufferLive[doc] && covered(buffer.domain(doc)) {
             bufferLive[doc] = false
-            bufferIDs.removeValue(forKey: buffer.id(doc))
+            buffer.releaseID(of: doc)
             dirty = true
         }
     }
@@ -246,7 +245,6 @@ public final class IndexWriter {
         live = []
         buffer = SegmentBuilder()
         bufferLive = []
-        bufferIDs = [:]
         dirty = true
     }
 
@@ -267,7 +265,6 @@ public final class IndexWriter {
             live.append(bits)
             buffer = SegmentBuilder()
             bufferLive = []
-            bufferIDs = [:]
         }
         var keptSegments: [Segment] = [], keptLive: [Bitset] = []
         for (segment, bits) in zip(segments, live) where bits.cardinality > 0 {
@@ -440,7 +437,6 @@ public final class IndexWriter {
         contentGeneration = generation
         buffer = SegmentBuilder()
         bufferLive = []
-        bufferIDs = [:]
         dirty = false
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
@@ -455,7 +451,6 @@ public final class IndexWriter {
         live = snapshot.live
         buffer = SegmentBuilder()
         bufferLive = []
-        bufferIDs = [:]
         dirty = false
     }
 

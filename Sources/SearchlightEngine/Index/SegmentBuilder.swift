@@ -40,9 +40,13 @@ struct SegmentBuilder {
     var minimumColdBytes = StoredRecords.minimumColdBytes
     private var idBytes: [UInt8] = []
     private var idOffsets: [UInt32] = [0]
+    /// The live buffered document of each id, kept by the writer (`claimID`, `releaseID`).
+    private var identifiers = IdentifierTable()
     private var domainOrdinals: [UInt32] = []
     private var domains: [String] = [""]
     private var domainIndex: [String: UInt32] = [:]
+    /// The domain of the document added last, with its ordinal.
+    private var lastDomain: (name: String, ordinal: UInt32)?
 
     // Per-document scratch, reused.
     private var analyzerScratch = AnalyzerScratch()
@@ -72,7 +76,7 @@ struct SegmentBuilder {
 
     var memoryBytes: Int {
         interner.memoryBytes + pool.memoryBytes + termStates.capacity * MemoryLayout<TermState>.stride
-            + storedBytes.capacity + idBytes.capacity
+            + storedBytes.capacity + idBytes.capacity + identifiers.memoryBytes
     }
 
     private mutating func growFields(to count: Int) {
@@ -288,12 +292,17 @@ struct SegmentBuilder {
         idBytes.append(contentsOf: id.utf8)
         idOffsets.append(UInt32(idBytes.count))
         if let domain, !domain.isEmpty {
-            if let ordinal = domainIndex[domain] {
+            if let last = lastDomain, last.name == domain {
+                // Documents come in runs of one domain: no hashing for the rest of the run.
+                domainOrdinals.append(last.ordinal)
+            } else if let ordinal = domainIndex[domain] {
+                lastDomain = (domain, ordinal)
                 domainOrdinals.append(ordinal)
             } else {
                 let ordinal = UInt32(domains.count)
                 domains.append(domain)
                 domainIndex[domain] = ordinal
+                lastDomain = (domain, ordinal)
                 domainOrdinals.append(ordinal)
             }
         } else {
@@ -767,6 +776,44 @@ struct SegmentBuilder {
                        numericOffsets: numericOffsets, numericValues: numericValues,
                        stored: stored, idBytes: idBytes, idOffsets: idOffsets,
                        domainOrdinals: domainOrdinals, domains: domains)
+    }
+
+    /// Makes `doc` the buffered document with its id; returns the one it displaces (an earlier version), if any.
+    mutating func claimID(of doc: Int) -> Int? {
+        let ids = idBytes, offsets = idOffsets
+        return ids.withUnsafeBufferPointer { ids in
+            let key = UnsafeBufferPointer(rebasing: ids[Int(offsets[doc])..<Int(offsets[doc + 1])])
+            return identifiers.insert(doc, hash: Segment.hashID(key)) { other in
+                other != doc && Self.id(other, in: ids, offsets: offsets, equals: key)
+            }
+        }
+    }
+
+    /// Forgets the buffered document with external id `id` (deleted); returns it, if any.
+    mutating func releaseID(_ id: String) -> Int? {
+        var id = id
+        let ids = idBytes, offsets = idOffsets
+        return id.withUTF8 { key in
+            ids.withUnsafeBufferPointer { ids in
+                identifiers.remove(hash: Segment.hashID(key)) { Self.id($0, in: ids, offsets: offsets, equals: key) }
+            }
+        }
+    }
+
+    /// Forgets buffered document `doc` as the holder of its id (deleted).
+    mutating func releaseID(of doc: Int) {
+        let ids = idBytes, offsets = idOffsets
+        ids.withUnsafeBufferPointer { ids in
+            let key = UnsafeBufferPointer(rebasing: ids[Int(offsets[doc])..<Int(offsets[doc + 1])])
+            _ = identifiers.remove(hash: Segment.hashID(key)) { $0 == doc }
+        }
+    }
+
+    /// Whether buffered document `doc`'s id is `key`.
+    private static func id(_ doc: Int, in ids: UnsafeBufferPointer<UInt8>, offsets: [UInt32],
+                           equals key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = Int(offsets[doc]), end = Int(offsets[doc + 1])
+        return end - start == key.count && ids[start..<end].elementsEqual(key)
     }
 
     /// Document ids and domains of the buffered documents (for deletes inside a batch).
