@@ -6,11 +6,8 @@ final class ByteSlicePoolTests: XCTestCase {
     /// eight-byte move, longer copies, bulk copies across slices) each read back exactly what was appended to
     /// it: no append spills into a neighbouring slice or over a forward pointer.
     func testInterleavedStreamsReadBackWhatWasAppended() {
-        var seed: UInt64 = 0x5EED_B17E
-        func random(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var generator = SeededLCG(seed: 0x5EED_B17E)
+        func random(_ bound: Int) -> Int { generator.below(bound) }
         var pool = ByteSlicePool()
         var streams: [ByteSlicePool.Stream] = []
         var expected: [[UInt8]] = []

@@ -5,11 +5,8 @@ final class IdentifierTableTests: XCTestCase {
     /// Random upserts and deletes of a few hundred ids through hashes that collide on purpose (one of 7 values),
     /// so probes pass over other ids and removed slots: the table answers what a dictionary answers.
     func testCollidingIdsMatchADictionary() {
-        var seed: UInt64 = 0x1D7AB1E
-        func random(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var generator = SeededLCG(seed: 0x1D7AB1E)
+        func random(_ bound: Int) -> Int { generator.below(bound) }
         var table = IdentifierTable()
         var reference: [Int: Int] = [:]  // id → doc
         var idOfDoc: [Int] = []
