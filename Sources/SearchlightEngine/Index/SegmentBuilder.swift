@@ -782,9 +782,9 @@ struct SegmentBuilder {
     mutating func claimID(of doc: Int) -> Int? {
         let ids = idBytes, offsets = idOffsets
         return ids.withUnsafeBufferPointer { ids in
-            let key = UnsafeBufferPointer(rebasing: ids[Int(offsets[doc])..<Int(offsets[doc + 1])])
+            let key = Self.id(doc, in: ids, offsets: offsets)
             return identifiers.insert(doc, hash: Segment.hashID(key)) { other in
-                other != doc && Self.id(other, in: ids, offsets: offsets, equals: key)
+                other != doc && Self.id(other, in: ids, offsets: offsets).elementsEqual(key)
             }
         }
     }
@@ -795,7 +795,7 @@ struct SegmentBuilder {
         let ids = idBytes, offsets = idOffsets
         return id.withUTF8 { key in
             ids.withUnsafeBufferPointer { ids in
-                identifiers.remove(hash: Segment.hashID(key)) { Self.id($0, in: ids, offsets: offsets, equals: key) }
+                identifiers.remove(hash: Segment.hashID(key)) { Self.id($0, in: ids, offsets: offsets).elementsEqual(key) }
             }
         }
     }
@@ -804,23 +804,16 @@ struct SegmentBuilder {
     mutating func releaseID(of doc: Int) {
         let ids = idBytes, offsets = idOffsets
         ids.withUnsafeBufferPointer { ids in
-            let key = UnsafeBufferPointer(rebasing: ids[Int(offsets[doc])..<Int(offsets[doc + 1])])
-            _ = identifiers.remove(hash: Segment.hashID(key)) { $0 == doc }
+            _ = identifiers.remove(hash: Segment.hashID(Self.id(doc, in: ids, offsets: offsets))) { $0 == doc }
         }
     }
 
-    /// Whether buffered document `doc`'s id is `key`.
-    private static func id(_ doc: Int, in ids: UnsafeBufferPointer<UInt8>, offsets: [UInt32],
-                           equals key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = Int(offsets[doc]), end = Int(offsets[doc + 1])
-        return end - start == key.count && ids[start..<end].elementsEqual(key)
+    /// The id bytes of buffered document `doc`.
+    private static func id(_ doc: Int, in ids: UnsafeBufferPointer<UInt8>, offsets: [UInt32]) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: ids[Int(offsets[doc])..<Int(offsets[doc + 1])])
     }
 
-    /// Document ids and domains of the buffered documents (for deletes inside a batch).
-    func id(_ doc: Int) -> String {
-        String(decoding: idBytes[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])], as: UTF8.self)
-    }
-
+    /// The domain of a buffered document (for deletes inside a batch).
     func domain(_ doc: Int) -> String? {
         let ordinal = Int(domainOrdinals[doc])
         return ordinal == 0 ? nil : domains[ordinal]

@@ -178,6 +178,5 @@ struct ByteSlicePool {
             sliceEnd = next + Int(Self.sizes[level]) - 4
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[current..<Int(stream.write)]))
-        withExtendedLifetime(storage) {}
     }
 }
