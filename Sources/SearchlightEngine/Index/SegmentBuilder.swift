@@ -655,19 +655,23 @@ struct SegmentBuilder {
             for k in 0..<6 { p = p << 8 | (s + k < e ? UInt64(arena[s + k]) : 0) }
             keys.append((p, UInt32(t)))
         }
-        arena.withUnsafeBufferPointer { a in
+        let sorted = arena.withUnsafeBufferPointer { a in
             starts.withUnsafeBufferPointer { starts in
-                keys.sort { x, y in
-                    if x.prefix != y.prefix { return x.prefix < y.prefix }
-                    let xs = Int(starts[Int(x.term)]), xe = Int(starts[Int(x.term) + 1])
-                    let ys = Int(starts[Int(y.term)]), ye = Int(starts[Int(y.term) + 1])
+                TermKeySort.order(keys, next: { t in
+                    // Bytes 6..<14 of the term, big-endian, zero past its end.
+                    let s = Int(starts[Int(t)]) + 6, e = Int(starts[Int(t) + 1])
+                    var next: UInt64 = 0
+                    for k in 0..<8 { next = next << 8 | (s + k < e ? UInt64(a[s + k]) : 0) }
+                    return next
+                }) { x, y in
+                    let xs = Int(starts[Int(x)]), xe = Int(starts[Int(x) + 1])
+                    let ys = Int(starts[Int(y)]), ye = Int(starts[Int(y) + 1])
                     let common = min(xe - xs, ye - ys)
                     let c = common > 0 ? memcmp(a.baseAddress! + xs, a.baseAddress! + ys, common) : 0
                     return c != 0 ? c < 0 : (xe - xs) < (ye - ys)
                 }
             }
         }
-        let sorted = keys.map(\.term)
         var out = SealedPostings(docByteCount: docByteCount, positionByteCount: positionByteCount, fieldCount: norms.count)
         let impactConstants = self.impactConstants
         var cursor = 0
