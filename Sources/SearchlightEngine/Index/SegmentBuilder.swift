@@ -635,43 +635,16 @@ struct SegmentBuilder {
 
     /// Encodes the buffer as an immutable segment.
     func seal() throws(EngineError) -> Segment {
-        let termCount = interner.count
         // Doc deltas are shifted left by one bit in the postings, so documents stay below 2^31.
         guard StoredRecords.fits(recordBytes: storedBytes.count, documents: documentCount),
               documentCount < Int(Int32.max) else { throw .segmentTooLarge }
         // The stored values compress on another core while the postings are sealed here.
         let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets,
                                            minimumColdBytes: minimumColdBytes)
-        // Sort term keys bytewise: an 8-byte big-endian prefix first, the full bytes on ties.
         let arena = interner.arena
         let starts = interner.starts
         let termFields = interner.fields
-        // Each key carries its prefix, so most comparisons read no other array.
-        var keys = [(prefix: UInt64, term: UInt32)]()
-        keys.reserveCapacity(termCount)
-        for t in 0..<termCount {
-            var p = UInt64(termFields[t])
-            let s = Int(starts[t]), e = Int(starts[t + 1])
-            for k in 0..<6 { p = p << 8 | (s + k < e ? UInt64(arena[s + k]) : 0) }
-            keys.append((p, UInt32(t)))
-        }
-        let sorted = arena.withUnsafeBufferPointer { a in
-            starts.withUnsafeBufferPointer { starts in
-                TermKeySort.order(keys, next: { t in
-                    // Bytes 6..<14 of the term, big-endian, zero past its end.
-                    let s = Int(starts[Int(t)]) + 6, e = Int(starts[Int(t) + 1])
-                    var next: UInt64 = 0
-                    for k in 0..<8 { next = next << 8 | (s + k < e ? UInt64(a[s + k]) : 0) }
-                    return next
-                }) { x, y in
-                    let xs = Int(starts[Int(x)]), xe = Int(starts[Int(x) + 1])
-                    let ys = Int(starts[Int(y)]), ye = Int(starts[Int(y) + 1])
-                    let common = min(xe - xs, ye - ys)
-                    let c = common > 0 ? memcmp(a.baseAddress! + xs, a.baseAddress! + ys, common) : 0
-                    return c != 0 ? c < 0 : (xe - xs) < (ye - ys)
-                }
-            }
-        }
+        let sorted = TermKeySort.order(arena: arena, starts: starts, fields: termFields)
         var out = SealedPostings(docByteCount: docByteCount, positionByteCount: positionByteCount, fieldCount: norms.count)
         let impactConstants = self.impactConstants
         var cursor = 0
@@ -823,14 +796,6 @@ struct SegmentBuilder {
         return ordinal == 0 ? nil : domains[ordinal]
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Interns each token as the analyzer hands it over into a document's pair room (`SegmentBuilder.analyzeInterning`);
 /// a token past the room is not written and sets `overflowed`.
