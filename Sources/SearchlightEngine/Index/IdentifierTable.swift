@@ -6,7 +6,7 @@
 struct IdentifierTable {
     private var slots: [UInt64] = []
     private var mask = -1
-    /// Slots in use, removed ones included (they end probes only once the table is rebuilt).
+    /// Slots not empty, tombstones included: probes pass over a tombstone, and only a rebuild empties it.
     private var occupied = 0
     private static let tombstone: UInt64 = 0xFFFF_FFFF_0000_0000
 
