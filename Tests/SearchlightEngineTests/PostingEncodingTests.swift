@@ -525,13 +525,14 @@ final class PostingEncodingTests: XCTestCase {
         }
     }
 
-    /// Skipping values (eight bytes at a time where it can) ends where reading them one by one ends, for values
+    /// Skipping values (eight or thirty-two bytes at a time where it can) ends where reading them one by one ends, for values
     /// of one to five bytes, any count, and streams that end early (a truncated one ends at its end).
     func testSkippingValuesEndsWhereReadingThemEnds() {
         var g = DifferentialTests.Generator(state: 7)
         for round in 0..<400 {
             var bytes: [UInt8] = []
-            let values = 1 + g.int(120)
+            // Up to 300 values: skips of more than 32 take the thirty-two-byte steps.
+            let values = 1 + g.int(300)
             for _ in 0..<values {
                 // Mostly one-byte values (positions), some longer, a few of five bytes.
                 let width = [7, 7, 7, 14, 21, 32][g.int(6)]

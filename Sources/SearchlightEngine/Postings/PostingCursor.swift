@@ -288,10 +288,30 @@ final class PostingCursor {
         }
         guard positionDoc < target else { return }
         // The values of the documents in between, skipped in one pass.
-        var values = 0
-        for index in positionDoc..<target { values += Int(tfs[index]) }
-        VarInt.skip(bytes, &positionOffset, count: values)
+        VarInt.skip(bytes, &positionOffset, count: Self.sum(tfs, from: positionDoc, to: target))
         positionDoc = target
+    }
+
+    /// The sum of `values[from..<to]`, eight at a time. Lanes wrap: only a corrupt block's frequencies could
+    /// overflow them, and a wrong count only misplaces the bounds-checked position reads.
+    @inline(__always)
+    private static func sum(_ values: UnsafeMutablePointer<UInt32>, from: Int, to: Int) -> Int {
+        var i = from
+        var total = 0
+        if to - i >= 8 {
+            var lanes = SIMD8<UInt32>()
+            let raw = UnsafeRawPointer(values)
+            while i + 8 <= to {
+                lanes &+= raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
+                i += 8
+            }
+            total = Int(lanes.wrappedSum())
+        }
+        while i < to {
+            total += Int(values[i])
+            i += 1
+        }
+        return total
     }
 
     /// Appends the positions of the current document.

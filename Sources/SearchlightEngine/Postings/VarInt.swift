@@ -140,22 +140,42 @@ enum VarInt {
     }
 
     /// Skips `count` values. A value ends at each byte below 0x80, so eight bytes at a time are counted while
-    /// the values ending in them all lie before the last one to skip (the position streams of the documents
-    /// before a phrase candidate in its block are skipped this way).
+    /// the values ending in them all lie before the last one to skip, and the word holding that one is searched
+    /// by its marks (the position streams of the documents before a phrase candidate in its block are skipped
+    /// this way).
     @inline(__always)
     static func skip(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int, count: Int) {
         var remaining = count
         var at = offset
         let end = bytes.count
-        if remaining > 8, let base = bytes.baseAddress {
+        if remaining > 2, let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
-            while at + 8 <= end {
-                // A 1 in the low bit of each byte that ends a value, summed into the top byte by one multiply.
-                let marks = (~raw.loadUnaligned(fromByteOffset: at, as: UInt64.self) & 0x8080_8080_8080_8080) >> 7
+            // Thirty-two bytes a step while more than 32 values remain: each byte lane of the four words' marks
+            // sums to at most 4, so one multiply still adds them all up.
+            while remaining > 32, at + 32 <= end {
+                let marks = ((~raw.loadUnaligned(fromByteOffset: at, as: UInt64.self) & 0x8080_8080_8080_8080) >> 7)
+                    &+ ((~raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self) & 0x8080_8080_8080_8080) >> 7)
+                    &+ ((~raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self) & 0x8080_8080_8080_8080) >> 7)
+                    &+ ((~raw.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self) & 0x8080_8080_8080_8080) >> 7)
                 let ends = Int(truncatingIfNeeded: (marks &* 0x0101_0101_0101_0101) >> 56)
                 guard ends < remaining else { break }
                 remaining -= ends
-                at += 8
+                at += 32
+            }
+            while at + 8 <= end {
+                // A 1 in the low bit of each byte that ends a value, summed into the top byte by one multiply.
+                var marks = (~raw.loadUnaligned(fromByteOffset: at, as: UInt64.self) & 0x8080_8080_8080_8080) >> 7
+                let ends = Int(truncatingIfNeeded: (marks &* 0x0101_0101_0101_0101) >> 56)
+                if ends < remaining {
+                    remaining -= ends
+                    at += 8
+                    continue
+                }
+                // The last value to skip ends in this word: drop the marks of the ones before it.
+                for _ in 1..<remaining { marks &= marks &- 1 }
+                at += marks.trailingZeroBitCount >> 3 + 1
+                remaining = 0
+                break
             }
         }
         while remaining > 0, at < end {
