@@ -83,12 +83,25 @@ final class MaterializedGroupIterator: DocIterator {
         cursor.position(terms: term.terms, index: term.index, field: term.field)
         term.fieldFactor.withUnsafeBufferPointer { factor in
             term.norms.withUnsafeBufferPointer { norms in
+                guard primary else {
+                    // Without positions to read, the decoded blocks are read as they are: the cursor is not
+                    // moved posting by posting.
+                    cursor.forEachRemainingBlock { docs, tfs, count in
+                        for k in 0..<count {
+                            let doc = Int(docs[k])
+                            let norm = doc < norms.count ? Int(norms[doc]) : 0
+                            guard body(doc, Float(tfs[k]) * factor[norm], 0) else { return false }
+                        }
+                        return true
+                    }
+                    return
+                }
                 // Block by block: no call per posting.
                 cursor.forEachRemaining { doc, tf in
                     let norm = doc < norms.count ? Int(norms[doc]) : 0
                     var flags: UInt8 = 0
                     // A term matches one position, so the field equals the query when its length is one.
-                    if primary, cursor.firstPosition() == 0 {
+                    if cursor.firstPosition() == 0 {
                         flags = PostingRuns.startsPrimary
                         if isExact, Int(FieldNorm.lengths[norm]) == 1 { flags |= PostingRuns.equalsPrimary }
                     }
