@@ -16,28 +16,37 @@ final class FoldingTable: Sendable {
     static let shared = FoldingTable()
 
     private init() {
-        var caseMap = [UInt64](repeating: 0, count: Int(Self.tableLimit))
+        // Every scalar folds to itself but the listed ones (`FoldingTable+Exceptions.swift`, generated from the
+        // folds computed directly, `computedEntries`): computing them at first use cost each process about 65 M
+        // instructions of Unicode property and Foundation decomposition calls.
+        var caseMap = (0..<Self.tableLimit).map { Self.pack([$0]) }
         var diacriticMap = caseMap
         var bothMap = caseMap
-        for value in 0..<Self.tableLimit {
-            guard let scalar = Unicode.Scalar(value) else {
-                caseMap[Int(value)] = Self.pack([value])
-                diacriticMap[Int(value)] = Self.pack([value])
-                bothMap[Int(value)] = Self.pack([value])
-                continue
+        let exceptions = Self.exceptions
+        var k = 0
+        while k + 3 < exceptions.count {
+            let value = Int(exceptions[k])
+            if value < caseMap.count {
+                caseMap[value] = exceptions[k + 1]
+                diacriticMap[value] = exceptions[k + 2]
+                bothMap[value] = exceptions[k + 3]
             }
-            let folded = Self.caseFold(scalar)
-            caseMap[Int(value)] = Self.pack(folded)
-            let withoutMarks = Self.diacriticFold([scalar])
-            diacriticMap[Int(value)] = Self.pack(withoutMarks)
-            // Most scalars are their own case fold: both folds are then the diacritic fold (a Foundation
-            // decomposition fewer per scalar, a third of building the table).
-            bothMap[Int(value)] = folded == [value] ? Self.pack(withoutMarks)
-                : Self.pack(Self.diacriticFold(folded.compactMap(Unicode.Scalar.init)))
+            k += 4
         }
         self.caseMap = caseMap
         self.diacriticMap = diacriticMap
         self.bothMap = bothMap
+    }
+
+    /// The entries of `value` (case, diacritic and both folds, packed) computed from Unicode's properties and
+    /// canonical decompositions: what the table holds, and what `exceptions` lists where it is not the scalar.
+    static func computedEntries(_ value: UInt32) -> (case: UInt64, diacritic: UInt64, both: UInt64) {
+        guard let scalar = Unicode.Scalar(value) else { return (pack([value]), pack([value]), pack([value])) }
+        let folded = caseFold(scalar)
+        let withoutMarks = diacriticFold([scalar])
+        // Most scalars are their own case fold: both folds are then the diacritic fold.
+        let both = folded == [value] ? withoutMarks : diacriticFold(folded.compactMap(Unicode.Scalar.init))
+        return (pack(folded), pack(withoutMarks), pack(both))
     }
 
     static func pack(_ scalars: [UInt32]) -> UInt64 {
