@@ -19,8 +19,8 @@ final class ChampionListsTests: XCTestCase {
         let tags: FieldID
     }
 
-    private func makeCorpus(_ writer: IndexWriter, documents: Int, seed: UInt64, commitEvery: Int? = nil,
-                            deleteEvery: Int? = nil, longBodiesFrom: Int? = nil) throws -> Corpus {
+    static func makeCorpus(_ writer: IndexWriter, documents: Int, seed: UInt64, commitEvery: Int? = nil,
+                           deleteEvery: Int? = nil, longBodiesFrom: Int? = nil) throws -> Corpus {
         var g = Generator(state: seed)
         let title = try writer.registerField("title", .text(weight: 3, primary: true))
         let body = try writer.registerField("body", .text(weight: 1))
@@ -118,7 +118,7 @@ final class ChampionListsTests: XCTestCase {
 
     func testOneSegmentAnswersFromTheLists() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 4_000, seed: 1)
+        _ = try Self.makeCorpus(writer, documents: 4_000, seed: 1)
         let snapshot = try writer.commit()
         XCTAssertEqual(snapshot.segments.count, 1)
         let segment = snapshot.segments[0]
@@ -133,7 +133,7 @@ final class ChampionListsTests: XCTestCase {
     func testSegmentsWithOtherAveragesStayExact() throws {
         let writer = IndexWriter()
         // The later documents' bodies are several times longer: the segments' averages differ from the snapshot's.
-        _ = try makeCorpus(writer, documents: 6_000, seed: 2, commitEvery: 2_000, longBodiesFrom: 4_000)
+        _ = try Self.makeCorpus(writer, documents: 6_000, seed: 2, commitEvery: 2_000, longBodiesFrom: 4_000)
         let snapshot = try writer.commit()
         XCTAssertGreaterThan(snapshot.segments.count, 1)
         XCTAssertGreaterThan(snapshot.segments.compactMap(\.championLists).map { $0.stretch(averages: snapshot.fieldAverages) }.max() ?? 1, 1.05,
@@ -169,7 +169,7 @@ final class ChampionListsTests: XCTestCase {
 
     func testDeletionsStayExact() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 4_000, seed: 3, commitEvery: 1_500, deleteEvery: 2)
+        _ = try Self.makeCorpus(writer, documents: 4_000, seed: 3, commitEvery: 1_500, deleteEvery: 2)
         // Delete most of the best documents of a common word, so its lists hold too few live ones.
         let snapshot0 = try writer.commit()
         var off = SearchOptions(limit: 200)
@@ -182,7 +182,7 @@ final class ChampionListsTests: XCTestCase {
 
     func testMergedSegmentsAnswerFromTheLists() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 3_000, seed: 4, commitEvery: 500, deleteEvery: 7)
+        _ = try Self.makeCorpus(writer, documents: 3_000, seed: 4, commitEvery: 500, deleteEvery: 7)
         _ = try writer.commit()
         writer.mergePolicy = MergePolicy(maxSegments: 1)
         try writer.upsert(Document(id: "last", values: [(FieldID(rawValue: 0), .text("ab"))]))
@@ -199,7 +199,7 @@ final class ChampionListsTests: XCTestCase {
     /// throughout.
     func testEachKeysListIsBuiltByItsFirstSearch() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 3_000, seed: 12, commitEvery: 1_000)
+        _ = try Self.makeCorpus(writer, documents: 3_000, seed: 12, commitEvery: 1_000)
         var snapshot = writer.snapshot
         XCTAssertEqual(snapshot.segments.count, 3)
         for segment in snapshot.segments {
@@ -243,7 +243,7 @@ final class ChampionListsTests: XCTestCase {
     /// ranking's hits, and each segment keeps one list per key.
     func testConcurrentFirstSearchesAgree() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 3_000, seed: 15, commitEvery: 1_500)
+        _ = try Self.makeCorpus(writer, documents: 3_000, seed: 15, commitEvery: 1_500)
         let snapshot = writer.snapshot
         let expected: [[SearchHit]] = Self.queries.map { query in
             var off = SearchOptions(limit: 20)
@@ -279,7 +279,7 @@ final class ChampionListsTests: XCTestCase {
     /// reads its postings from then on.
     func testAnotherScopeIsNotReadFromTheLists() throws {
         let writer = IndexWriter()
-        let corpus = try makeCorpus(writer, documents: 3_000, seed: 5)
+        let corpus = try Self.makeCorpus(writer, documents: 3_000, seed: 5)
         let before = try writer.commit()
         XCTAssertTrue(servedByLists(before, .term("ab"), limit: 20))
         try writer.setWeight(0.5, for: corpus.title)
@@ -303,7 +303,7 @@ final class ChampionListsTests: XCTestCase {
     func testListedKeysAreScoredWithoutAPlan() throws {
         for (label, commitEvery) in [("one segment", nil), ("segments", 2_000)] as [(String, Int?)] {
             let writer = IndexWriter()
-            _ = try makeCorpus(writer, documents: 4_000, seed: 21, commitEvery: commitEvery, deleteEvery: 9)
+            _ = try Self.makeCorpus(writer, documents: 4_000, seed: 21, commitEvery: commitEvery, deleteEvery: 9)
             let snapshot = try writer.commit()
             XCTAssertEqual(snapshot.segments.count > 1, commitEvery != nil, label)
             var queries: [Query] = Self.queries + [.term("zzz"), .prefix("ab cd"), .term("ab cd")]
@@ -344,7 +344,7 @@ final class ChampionListsTests: XCTestCase {
     /// A filter, a static boost field, a page larger than a list and a scoped query read the postings.
     func testOtherSearchesReadThePostings() throws {
         let writer = IndexWriter()
-        let corpus = try makeCorpus(writer, documents: 3_000, seed: 6)
+        let corpus = try Self.makeCorpus(writer, documents: 3_000, seed: 6)
         let snapshot = try writer.commit()
         XCTAssertTrue(servedByLists(snapshot, .term("ab"), limit: 20))
         XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: ChampionLists.capacity + 1))
@@ -369,7 +369,7 @@ final class ChampionListsTests: XCTestCase {
             var before: [[SearchHit]] = []
             do {
                 let opened = try DurableStore.open(directory: directory, options: options)
-                _ = try makeCorpus(opened.writer, documents: 2_500, seed: 11, commitEvery: 1_250)
+                _ = try Self.makeCorpus(opened.writer, documents: 2_500, seed: 11, commitEvery: 1_250)
                 let snapshot = try opened.writer.commit()
                 XCTAssertEqual(snapshot.segments.contains { $0.championLists != nil }, withLists)
                 before = Self.queries.map { snapshot.search($0, limit: 20) }
@@ -395,7 +395,7 @@ final class ChampionListsTests: XCTestCase {
         }
         let writer = IndexWriter()
         writer.buildsChampionLists = false
-        _ = try makeCorpus(writer, documents: 1_500, seed: 12)
+        _ = try Self.makeCorpus(writer, documents: 1_500, seed: 12)
         let snapshot = try writer.commit()
         XCTAssertNil(snapshot.segments[0].championLists)
         XCTAssertFalse(servedByLists(snapshot, .term("ab"), limit: 20))
@@ -463,7 +463,7 @@ final class ChampionListsTests: XCTestCase {
     /// Each list holds the documents a full ranking puts first, and its bound is the score of the next one.
     func testListsHoldTheBestDocuments() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 3_000, seed: 7)
+        _ = try Self.makeCorpus(writer, documents: 3_000, seed: 7)
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
         let all = try XCTUnwrap(segment.championLists).allLists(in: segment)
@@ -514,7 +514,7 @@ final class ChampionListsTests: XCTestCase {
     /// Lists ranked a few documents at a time (many windows) equal those ranked over the whole segment at once.
     func testWindowsDoNotChangeTheLists() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 3_000, seed: 13, deleteEvery: 5)
+        _ = try Self.makeCorpus(writer, documents: 3_000, seed: 13, deleteEvery: 5)
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
         let scope = try XCTUnwrap(ChampionLists.Scope(schema: snapshot.schema, parameters: snapshot.parameters))
@@ -541,7 +541,7 @@ final class ChampionListsTests: XCTestCase {
     /// and ranks as a fresh one: lists built with it, a few documents a window, equal those of a fresh scratch.
     func testScratchStampsWrappingAroundRankAlike() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 2_000, seed: 16)
+        _ = try Self.makeCorpus(writer, documents: 2_000, seed: 16)
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
         let scope = try XCTUnwrap(ChampionLists.Scope(schema: snapshot.schema, parameters: snapshot.parameters))
@@ -625,7 +625,7 @@ final class ChampionListsTests: XCTestCase {
     /// `stretch` bounds how much any length factor grows between the lists' averages and a snapshot's.
     func testStretchBoundsEveryLengthFactor() throws {
         let writer = IndexWriter()
-        _ = try makeCorpus(writer, documents: 3_000, seed: 9)
+        _ = try Self.makeCorpus(writer, documents: 3_000, seed: 9)
         let snapshot = try writer.commit()
         let lists = try XCTUnwrap(snapshot.segments[0].championLists)
         var g = Generator(state: 10)
@@ -650,7 +650,7 @@ extension QueryPlan {
     /// The idf of a term or prefix plan (tests).
     var idfForTests: Float? {
         switch self {
-        case .group(_, let idf, _), .prefix(_, let idf, _): return idf
+        case .group(_, let idf, _), .prefix(_, _, let idf, _): return idf
         default: return nil
         }
     }

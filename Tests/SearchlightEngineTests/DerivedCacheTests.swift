@@ -30,6 +30,25 @@ final class DerivedCacheTests: XCTestCase {
         XCTAssertEqual(cache.keysWithValues, [7])
     }
 
+    /// With a budget, the kept values are forgotten all at once when the next would pass it; the newest stays,
+    /// and a forgotten key is built again on its next use.
+    func testABudgetForgetsTheKeptValuesWhenPassed() {
+        let cache = DerivedCache<Int, Box>(budget: 300) { _, box in box == nil ? 1 : 100 }
+        var builds = 0
+        func use(_ key: Int) { _ = cache.value(key) { builds += 1; return .value(Box(key)) } }
+        for key in 0..<3 { use(key) }
+        XCTAssertEqual(cache.memoryBytes, 300)
+        XCTAssertEqual(Set(cache.keysWithValues), [0, 1, 2])
+        use(3)
+        XCTAssertEqual(cache.keysWithValues, [3], "the fourth value passes the budget: the others are forgotten")
+        XCTAssertEqual(cache.memoryBytes, 100)
+        use(3)
+        XCTAssertEqual(builds, 4, "the newest value is kept")
+        use(0)
+        XCTAssertEqual(builds, 5, "a forgotten key is built again")
+        XCTAssertEqual(Set(cache.keysWithValues), [0, 3])
+    }
+
     func testAbsentKeysAreRememberedUpToALimitAndUnbuildableOnesKept() {
         let cache = DerivedCache<Int, Box> { _, box in box == nil ? 1 : 100 }
         var builds = 0

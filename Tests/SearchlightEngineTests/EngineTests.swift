@@ -471,7 +471,7 @@ final class MaterializedGroupTests: XCTestCase {
         let plan = planner.plan(.prefix("w"), scope: planner.resolve(.defaultFields))
         let materialized = planner.iterator(plan, segment: 0, scored: true)
         XCTAssertTrue(materialized is MaterializedGroupIterator)
-        guard case .prefix(let fields, let idf, let label) = plan else { return XCTFail("expected a prefix plan") }
+        guard case .prefix(let fields, _, let idf, let label) = plan else { return XCTFail("expected a prefix plan") }
         let segment = snapshot.segments[0]
         var sources: [TermSource] = []
         for prefix in fields {

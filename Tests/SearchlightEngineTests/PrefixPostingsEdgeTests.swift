@@ -117,7 +117,7 @@ final class PrefixPostingsEdgeTests: XCTestCase {
         XCTAssertEqual(Set(snapshot.matches(query)), expected, "\(context): matches of \(prefix)*", file: file, line: line)
         XCTAssertEqual(snapshot.count(query), expected.count, "\(context): count of \(prefix)*", file: file, line: line)
         }
-        if !twoWords, case .prefix(_, let idf, _) = plan {
+        if !twoWords, case .prefix(_, _, let idf, _) = plan {
         for (ordinal, segment) in snapshot.segments.enumerated() {
             var entries: [QueryPlan.GroupEntry] = []
             for field in fields {

@@ -139,7 +139,7 @@ final class PrefixPostingsTests: XCTestCase {
             for scope in [FieldScope.defaultFields, .field(title), .field(body)] {
                 let fields = planner.resolve(scope)
                 let plan = planner.plan(.prefix(prefix), scope: fields)
-                guard case .prefix(_, let idf, _) = plan else { return XCTFail("expected a prefix plan for \(prefix)") }
+                guard case .prefix(_, _, let idf, _) = plan else { return XCTFail("expected a prefix plan for \(prefix)") }
                 var entries: [QueryPlan.GroupEntry] = []
                 for field in fields {
                     guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }

@@ -73,8 +73,6 @@ public final class SearchlightContainer: Sendable {
         self.protectionClass = protectionClass
         let opened: (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport)
         do {
-            var options = options
-            options.championLists = false
             opened = try DurableStore.open(directory: directory.path, options: options)
         } catch {
             throw Self.error(from: error, doing: "the store could not be opened")
@@ -290,9 +288,8 @@ private struct ContainerCore: ~Copyable {
         // A batch's merges run on another core while the next batch is analyzed; the container publishes each
         // one when it finishes (between writes), or the next commit installs it.
         writer.mergesInBackground = true
-        // Its ranked searches (`CSUserQuery`) rank every match, which no champion list answers: no segment
-        // needs them.
-        writer.buildsChampionLists = false
+        // Champion lists stay on: a user query of two words is answered from the words' covers when they vouch
+        // (`IndexSnapshot.championConjunction`); nothing is built until a search asks.
         // And a batch's text is analyzed on every core before its terms are interned in order.
         writer.analysisThreads = ProcessInfo.processInfo.activeProcessorCount
         self.store = store

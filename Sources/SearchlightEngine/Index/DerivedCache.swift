@@ -10,6 +10,10 @@ import Synchronization
 /// a rare word then skips the build's lookups and allocations, while type-ahead over endless distinct keys cannot
 /// grow the cache without bound. A key whose value cannot be built at all (`absentForGood`: its data does not fit
 /// the encoding, and would not next time) is kept like a value.
+///
+/// With a `budget`, the kept values are forgotten all at once when their bytes pass it (the newest stays): a
+/// cache of one entry per distinct search, which type-ahead keeps making, stays bounded at the price of a few
+/// rebuilds after each clearing.
 final class DerivedCache<Key: Hashable & Sendable, Value: AnyObject & Sendable>: Sendable {
     /// What a build found.
     enum Outcome {
@@ -54,8 +58,11 @@ final class DerivedCache<Key: Hashable & Sendable, Value: AnyObject & Sendable>:
     private let state = Mutex(State())
     /// Heap bytes of a kept entry: its value's, its key's and the table's share.
     private let cost: @Sendable (Key, Value?) -> Int
+    /// Bytes of kept values past which they are all forgotten (nil: never).
+    private let budget: Int?
 
-    init(cost: @escaping @Sendable (Key, Value?) -> Int) {
+    init(budget: Int? = nil, cost: @escaping @Sendable (Key, Value?) -> Int) {
+        self.budget = budget
         self.cost = cost
     }
 
@@ -88,8 +95,14 @@ final class DerivedCache<Key: Hashable & Sendable, Value: AnyObject & Sendable>:
                 }
                 if state.absent.insert(key).inserted { state.absentBytes += cost(key, nil) }
             } else {
+                let bytes = cost(key, value)
+                if let budget, state.bytes + bytes > budget {
+                    // Builds in progress stay: their threads store into them when done.
+                    state.entries = state.entries.filter { if case .building = $0.value { true } else { false } }
+                    state.bytes = 0
+                }
                 state.entries[key] = .built(value)
-                state.bytes += cost(key, value)
+                state.bytes += bytes
             }
         }
         mine?.finish(value)

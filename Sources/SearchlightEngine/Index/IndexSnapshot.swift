@@ -129,7 +129,11 @@ public struct IndexSnapshot: Sendable {
             let plan = planner.plan(query, scope: defaults)
             let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
             var top = TopK(k: window)
-            for ordinal in segments.indices {
+            // A conjunction of two frequent words scores only what their champion covers name, when they vouch.
+            let covered = championConjunction(plan, planner: &planner, window: window, options: options,
+                                              collecting: collecting)
+            if let covered { for hit in covered { top.insert(hit) } }
+            for ordinal in segments.indices where covered == nil {
                 var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
                 if iterator is EmptyIterator { continue }
                 if let filterPlan {

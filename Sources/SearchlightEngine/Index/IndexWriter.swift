@@ -28,8 +28,8 @@ public final class IndexWriter {
     /// (back-pressure), so a writer never stalls on merges it can afford to defer.
     public var mergesInBackground = false
     /// Whether segments get champion lists (`ChampionLists`): ranked searches of a lone term or prefix with a
-    /// page of up to 32 read them, each key's built by the first such search. A writer whose searches never take
-    /// that shape (a `CSUserQuery` ranks every match) saves the lookups.
+    /// page of up to 32 read them, and ranked conjunctions of two frequent words read their covers; each key's
+    /// built by the first such search. A writer whose searches never take those shapes saves the lookups.
     public var buildsChampionLists = true
     /// Starts a background merge's work; tests substitute a starter they control.
     package var startMerge: @Sendable (@escaping @Sendable () -> Void) -> Void = startLowPriorityThread

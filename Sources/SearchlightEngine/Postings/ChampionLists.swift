@@ -18,6 +18,12 @@ import Synchronization
 /// postings gets none, and is not remembered). Nothing is built while indexing, except that a background merge
 /// rebuilds its sources' lists for the merged segment, and only keys that are searched take memory. Never
 /// written to disk.
+///
+/// A key's cover (`Cover`) is a deeper list of the same ranking, `coverCapacity` documents with their scores and
+/// nothing to rescore them with: a ranked conjunction of two frequent keys scores the heads of its keys' covers
+/// and stops once no document further down can place (`IndexSnapshot.championConjunction`). Covers are built like
+/// lists, on first use, and forgotten all at once when they pass `coverBudget` (type-ahead asks for a new prefix
+/// at every keystroke); a merge does not rebuild them.
 final class ChampionLists: Sendable {
     /// What the lists rank for: the default fields (in the planner's scope order) with their weights and primary
     /// flags, and the ranking parameters. A snapshot whose scope differs does not use them.
@@ -78,8 +84,33 @@ final class ChampionLists: Sendable {
         }
     }
 
+    /// One key's best `coverCapacity` documents in one segment, for a ranked conjunction
+    /// (`IndexSnapshot.championConjunction`): which documents may score well for the key, what each scores at
+    /// most, and what any other scores at most.
+    final class Cover: Sendable {
+        /// The score without idf of the best document left out; −∞ when every match is listed.
+        let bound: Float
+        /// The listed documents, best first, and each one's score without idf (as `bound` is).
+        let docs: [UInt32]
+        let scores: [Float]
+
+        init(bound: Float, docs: [UInt32], scores: [Float]) {
+            self.bound = bound
+            self.docs = docs.compacted()
+            self.scores = scores.compacted()
+        }
+
+        /// Heap bytes: the arrays' elements and headers, and the object's.
+        var memoryBytes: Int { 16 + 2 * 32 + 4 + 8 * docs.count }
+    }
+
     /// Documents kept per list (more when the last ones tie): a page of 20 with room for deletions.
     static let capacity = 32
+    /// Documents kept per cover (more when the last ones tie): deep enough that two stopwords' covers vouch for
+    /// a page of 20 on debian-en ("the and" needs all 2,048 of each; 512 did not vouch).
+    static let coverCapacity = 2_048
+    /// Bytes of covers kept per kind (terms, prefixes) and segment before they are all forgotten.
+    static let coverBudget = 4 << 20
     /// A key gets a list when its postings in the default fields (summed over a prefix's terms) reach this.
     static let minimumPostings = 512
     /// Bits of an entry's mask.
@@ -96,6 +127,14 @@ final class ChampionLists: Sendable {
     /// The lists built so far, by key: terms' and prefixes'.
     private let terms = DerivedCache<[UInt8], List>(cost: ChampionLists.cost)
     private let prefixes = DerivedCache<[UInt8], List>(cost: ChampionLists.cost)
+    /// The covers built so far, by key, within `coverBudget` each.
+    private let coverTerms = DerivedCache<[UInt8], Cover>(budget: ChampionLists.coverBudget, cost: ChampionLists.coverCost)
+    private let coverPrefixes = DerivedCache<[UInt8], Cover>(budget: ChampionLists.coverBudget, cost: ChampionLists.coverCost)
+
+    /// Heap bytes of a kept cover and its key.
+    @Sendable private static func coverCost(_ key: [UInt8], _ cover: Cover?) -> Int {
+        32 + 16 + key.count + (cover?.memoryBytes ?? 0)
+    }
 
     /// Heap bytes of a kept list and its key (with the key array's header and the table's share).
     @Sendable private static func cost(_ key: [UInt8], _ list: List?) -> Int { 32 + 16 + key.count + (list?.memoryBytes ?? 0) }
@@ -116,7 +155,9 @@ final class ChampionLists: Sendable {
     }
 
     /// Bytes of the lists built so far.
-    var memoryBytes: Int { terms.memoryBytes + prefixes.memoryBytes + 8 * averages.count }
+    var memoryBytes: Int {
+        terms.memoryBytes + prefixes.memoryBytes + coverTerms.memoryBytes + coverPrefixes.memoryBytes + 8 * averages.count
+    }
 
     /// The keys whose lists were built.
     var keysBuilt: (terms: [[UInt8]], prefixes: [[UInt8]]) { (terms.keysWithValues, prefixes.keysWithValues) }
@@ -128,8 +169,15 @@ final class ChampionLists: Sendable {
     /// nil when the key has fewer than `minimumPostings` postings in the default fields or a frequency that does
     /// not fit 16 bits. Built on first use and kept (`DerivedCache`: concurrent first uses wait for one build).
     func list(_ key: [UInt8], prefix: Bool, in segment: Segment) -> List? {
-        if prefix { return prefixes.value(key) { prefixList(key, segment: segment) } }
-        return terms.value(key) { termList(key, segment: segment) }
+        if prefix { return prefixes.value(key) { makeList(prefixPostings(key, segment: segment), segment: segment) } }
+        return terms.value(key) { makeList(termPostings(key, segment: segment), segment: segment) }
+    }
+
+    /// The cover of `key` (a folded term, or a prefix when `prefix`) in `segment`; nil, as for `list`, when the
+    /// key has fewer than `minimumPostings` postings or a frequency beyond 16 bits.
+    func cover(_ key: [UInt8], prefix: Bool, in segment: Segment) -> Cover? {
+        if prefix { return coverPrefixes.value(key) { makeCover(prefixPostings(key, segment: segment), segment: segment) } }
+        return coverTerms.value(key) { makeCover(termPostings(key, segment: segment), segment: segment) }
     }
 
     // MARK: Searching
@@ -181,8 +229,12 @@ final class ChampionLists: Sendable {
 
     // MARK: Building
 
-    /// The list of term `key`: its postings in each default field.
-    private func termList(_ key: [UInt8], segment: Segment) -> DerivedCache<[UInt8], List>.Outcome {
+    /// The terms a list of `key` ranks (with their scope positions) and its document frequency per position; nil
+    /// when the key has fewer than `minimumPostings` postings in the default fields.
+    private typealias Found = (terms: [(Int, QueryPlanner.FoundTerm)], docFreq: [UInt32])
+
+    /// Term `key`: its postings in each default field.
+    private func termPostings(_ key: [UInt8], segment: Segment) -> Found? {
         var found: [(Int, QueryPlanner.FoundTerm)] = []
         var docFreq = [UInt32](repeating: 0, count: scope.fields.count)
         var postings = 0
@@ -195,13 +247,13 @@ final class ChampionLists: Sendable {
                 postings += Int(dictionary.docFreq[index])
             }
         }
-        guard postings >= Self.minimumPostings else { return .absent }
-        return make(found, docFreq: docFreq, segment: segment)
+        guard postings >= Self.minimumPostings else { return nil }
+        return (found, docFreq)
     }
 
-    /// The list of prefix `key`, read as a prefix query reads it: the key itself when a term, and a wide prefix's
-    /// precomputed list or else each longer term. Its postings are counted over every term that starts with it.
-    private func prefixList(_ key: [UInt8], segment: Segment) -> DerivedCache<[UInt8], List>.Outcome {
+    /// Prefix `key`, read as a prefix query reads it: the key itself when a term, and a wide prefix's precomputed
+    /// list or else each longer term. Its postings are counted over every term that starts with it.
+    private func prefixPostings(_ key: [UInt8], segment: Segment) -> Found? {
         var ranges: [(position: Int, field: Int, dictionary: FieldTerms, range: Range<Int>)] = []
         var postings = 0
         key.withUnsafeBufferPointer { key in
@@ -218,7 +270,7 @@ final class ChampionLists: Sendable {
                 }
             }
         }
-        guard postings >= Self.minimumPostings else { return .absent }
+        guard postings >= Self.minimumPostings else { return nil }
         var found: [(Int, QueryPlanner.FoundTerm)] = []
         var docFreq = [UInt32](repeating: 0, count: scope.fields.count)
         key.withUnsafeBufferPointer { key in
@@ -231,24 +283,14 @@ final class ChampionLists: Sendable {
                 }
             }
         }
-        return make(found, docFreq: docFreq, segment: segment)
+        return (found, docFreq)
     }
 
-    /// The list of the documents that rank first for `terms` (with their scope positions); none for good when a
-    /// frequency does not fit the list's 16 bits.
-    private func make(_ terms: [(Int, QueryPlanner.FoundTerm)], docFreq: [UInt32], segment: Segment)
-        -> DerivedCache<[UInt8], List>.Outcome {
-        // Per scope position, the length factors of the 256 norm codes under `averages`, one table after another.
-        var factorTable: [Float] = []
-        for (weight, average) in zip(scope.weights, averages) {
-            factorTable += FieldNorm.lengthFactors(weight: weight, average: average, b: scope.parameters.b)
-        }
-        let columns = scope.fields.map { Self.normColumn(segment, field: $0) }
-        guard let best = Ranking.withScratch(stride: Self.recordStride(positions: scope.fields.count),
-                                             records: min(segment.documentCount, window), {
-            Ranking(segment: segment, scope: scope, factorTable: factorTable, columns: columns, window: window,
-                    scratch: $0).rank(terms)
-        }) else { return .absentForGood }
+    /// The list of `found`'s key.
+    private func makeList(_ found: Found?, segment: Segment) -> DerivedCache<[UInt8], List>.Outcome {
+        guard let found else { return .absent }
+        guard let ranked = rank(found.terms, depth: Self.capacity, segment: segment) else { return .absentForGood }
+        let (best, columns) = ranked
         var docs: [UInt32] = [], masks: [UInt32] = [], flags: [UInt8] = [], tfs: [UInt16] = [], norms: [UInt8] = []
         for entry in best.entries {
             var mask: UInt32 = 0
@@ -261,7 +303,34 @@ final class ChampionLists: Sendable {
             masks.append(mask)
             flags.append(entry.flags)
         }
-        return .value(List(bound: best.bound, docFreq: docFreq, docs: docs, masks: masks, flags: flags, tfs: tfs, norms: norms))
+        return .value(List(bound: best.bound, docFreq: found.docFreq, docs: docs, masks: masks, flags: flags, tfs: tfs,
+                           norms: norms))
+    }
+
+    /// The cover of `found`'s key.
+    private func makeCover(_ found: Found?, segment: Segment) -> DerivedCache<[UInt8], Cover>.Outcome {
+        guard let found else { return .absent }
+        guard let (best, _) = rank(found.terms, depth: Self.coverCapacity, segment: segment) else { return .absentForGood }
+        return .value(Cover(bound: best.bound, docs: best.entries.map { UInt32($0.doc) }, scores: best.entries.map(\.score)))
+    }
+
+    /// The best `depth` documents for `terms` (more when the last ones tie), with the norm columns read; nil when a
+    /// frequency does not fit 16 bits.
+    private func rank(_ terms: [(Int, QueryPlanner.FoundTerm)], depth: Int, segment: Segment)
+        -> (best: (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16], score: Float)], bound: Float),
+            columns: [[UInt8]])? {
+        // Per scope position, the length factors of the 256 norm codes under `averages`, one table after another.
+        var factorTable: [Float] = []
+        for (weight, average) in zip(scope.weights, averages) {
+            factorTable += FieldNorm.lengthFactors(weight: weight, average: average, b: scope.parameters.b)
+        }
+        let columns = scope.fields.map { Self.normColumn(segment, field: $0) }
+        guard let best = Ranking.withScratch(stride: Self.recordStride(positions: scope.fields.count),
+                                             records: min(segment.documentCount, window), {
+            Ranking(segment: segment, scope: scope, factorTable: factorTable, columns: columns, window: window,
+                    scratch: $0, depth: depth).rank(terms)
+        }) else { return nil }
+        return (best, columns)
     }
 
     /// `field`'s norm codes in `segment`, one per document (0 where the column stops short, as for a field added
@@ -330,6 +399,8 @@ final class ChampionLists: Sendable {
         let columns: [[UInt8]]
         let window: Int
         let scratch: Scratch
+        /// Documents kept (`capacity` for a list, `coverCapacity` for a cover).
+        let depth: Int
 
         static let frequencyOffset = 10
 
@@ -399,7 +470,7 @@ final class ChampionLists: Sendable {
         }
 
         /// Accumulates `terms` (scored as `MaterializedGroupIterator` scores them) and returns the best
-        /// `capacity` documents, best first, with the score of the next one (−∞: none); nil when a frequency
+        /// `depth` documents, best first, with the score of the next one (−∞: none); nil when a frequency
         /// does not fit the list's 16 bits.
         ///
         /// The segment is taken `window` documents at a time, every term's postings there before the next
@@ -407,7 +478,7 @@ final class ChampionLists: Sendable {
         /// million documents) made nearly every posting a cache miss. A document's contributions still add up in
         /// term order.
         func rank(_ terms: [(Int, QueryPlanner.FoundTerm)])
-            -> (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16])], bound: Float)? {
+            -> (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16], score: Float)], bound: Float)? {
             var overflow = false
             let documents = segment.documentCount
             let records = scratch.records, stride = scratch.stride, touched = scratch.touched
@@ -416,7 +487,7 @@ final class ChampionLists: Sendable {
             // entered the heap, by document.
             var kept: [Int: (flags: UInt8, offset: Int)] = [:]
             var keptFrequencies: [UInt16] = []
-            var top = TopK(k: 2 * capacity + 1)
+            var top = TopK(k: 2 * depth + 1)
             var windowStart = 0
             while windowStart < documents {
                 let windowEnd = min(windowStart + window, documents)
@@ -477,16 +548,17 @@ final class ChampionLists: Sendable {
             }
             guard !overflow else { return nil }
             let best = top.sorted()
-            // A tie across the end of the list is kept whole (up to twice the capacity), so that the first
+            // A tie across the end of the list is kept whole (up to twice the depth), so that the first
             // document left out scores strictly less than the last one listed: otherwise no page whose last hit
             // is in the tie could be vouched for.
-            var count = min(capacity, best.count)
-            while count < best.count, count < 2 * capacity, best[count].score == best[count - 1].score { count += 1 }
-            if count < best.count, best[count].score == best[count - 1].score { count = capacity }
-            let entries = best.prefix(count).map { hit -> (doc: Int, flags: UInt8, frequencies: [UInt16]) in
+            var count = min(depth, best.count)
+            while count < best.count, count < 2 * depth, best[count].score == best[count - 1].score { count += 1 }
+            if count < best.count, best[count].score == best[count - 1].score { count = depth }
+            let entries = best.prefix(count).map { hit -> (doc: Int, flags: UInt8, frequencies: [UInt16], score: Float) in
                 let doc = Int(hit.address.doc)
                 let known = kept[doc]!
-                return (doc, known.flags, Array(keptFrequencies[known.offset..<(known.offset + scope.fields.count)]))
+                return (doc, known.flags, Array(keptFrequencies[known.offset..<(known.offset + scope.fields.count)]),
+                        hit.score)
             }
             return (entries, count < best.count ? best[count].score : -.infinity)
         }

@@ -60,7 +60,7 @@ extension IndexSnapshot {
             case (.term, .group(let entries, let planIDF, _)), (.phrase, .group(let entries, let planIDF, _)):
                 guard entries.allSatisfy({ $0.isExact && $0.term == key }) else { return nil }
                 idf = planIDF
-            case (.prefix, .prefix(_, let planIDF, _)):
+            case (.prefix, .prefix(_, _, let planIDF, _)):
                 idf = planIDF
             default:
                 return nil

@@ -29,7 +29,7 @@ indirect enum QueryPlan: Sendable {
 
     case group(entries: [GroupEntry], idf: Float, label: String)
     /// Every term starting with a prefix, scored as one group (as `.group` would score the expanded terms).
-    case prefix(fields: [PrefixField], idf: Float, label: String)
+    case prefix(fields: [PrefixField], key: [UInt8], idf: Float, label: String)
     /// A phrase in the fields where each of its terms occurs, with where each term lies in each segment's
     /// dictionary of the field (found while planning, for the idf).
     struct PhraseField: Sendable {
@@ -150,7 +150,7 @@ struct QueryPlanner {
                 }
             }
             return min(total, totalDocuments)
-        case .prefix(let fields, _, _):
+        case .prefix(let fields, _, _, _):
             var total = 0
             for prefix in fields {
                 let field = FieldID(rawValue: UInt16(prefix.field))
@@ -386,7 +386,7 @@ struct QueryPlanner {
             }
         }
         if fields.isEmpty { return .none }
-        let group = QueryPlan.prefix(fields: fields, idf: idf(df), label: "\(prefix)*")
+        let group = QueryPlan.prefix(fields: fields, key: key, idf: idf(df), label: "\(prefix)*")
         clauses.append(group)
         return clauses.count == 1 ? group : .and(clauses)
     }
@@ -648,7 +648,7 @@ struct QueryPlanner {
     private static func hasWideGroup(_ plan: QueryPlan) -> Bool {
         switch plan {
         case .group(let entries, _, _): return entries.count >= MaterializedGroupIterator.minimumSources
-        case .prefix(let fields, _, _):
+        case .prefix(let fields, _, _, _):
             // Wide when some segment reads a list for it, or many terms over all its fields (as a group counts).
             let segments = fields.map(\.places.count).max() ?? 0
             return (0..<segments).contains { ordinal in
@@ -698,7 +698,7 @@ struct QueryPlanner {
                 found.append(FoundTerm(field: entry.field, terms: terms, index: index, isExact: entry.isExact))
             }
             return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
-        case .prefix(let fields, let idf, let label):
+        case .prefix(let fields, _, let idf, let label):
             var found: [FoundTerm] = []
             for prefix in fields {
                 guard ordinal < prefix.places.count,

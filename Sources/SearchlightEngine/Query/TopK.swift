@@ -124,6 +124,9 @@ public struct SearchOptions: Sendable {
     /// Whether a lone term or prefix may be answered from the segments' champion lists (same hits; tests
     /// turn it off to compare).
     package var championLists = true
+    /// When a ranked conjunction is answered from the champion covers (`IndexSnapshot.championConjunction`);
+    /// tests lower the thresholds so small corpora take that path.
+    package var covers = CoverTuning()
 
     public init(limit: Int = 20, filter: Query? = nil, boostField: FieldID? = nil,
                 rescore: (@Sendable (DocAddress, Float) -> Float)? = nil, rescoreWindow: Int = 100,
@@ -136,4 +139,17 @@ public struct SearchOptions: Sendable {
         self.rescore = rescore
         self.rescoreWindow = rescoreWindow
     }
+}
+
+/// The thresholds of `IndexSnapshot.championConjunction`.
+package struct CoverTuning: Sendable {
+    /// Matches of the rarer clause below which the full evaluation is cheap enough (its lead is listed fast).
+    package var minimumLead = 8_192
+    /// A key with at most this many matches in the snapshot names them all instead of reading a cover.
+    package var enumeratedMatches = 1_024
+    /// Candidates scored, at most, per this many matches of the rarer clause (the listing the full evaluation
+    /// pays for); a deeper read falls back to it.
+    package var budgetDivisor = 4
+
+    package init() {}
 }

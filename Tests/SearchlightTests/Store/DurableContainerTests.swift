@@ -110,7 +110,9 @@ final class DurableContainerTests: XCTestCase {
             let items = descriptions.keys.sorted().map { makeItem($0, title: "Title " + $0, description: descriptions[$0]) }
             XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
             try check(index, "memory")
-            XCTAssertEqual(container.snapshot().engine.memoryBreakdown["championLists"], 0)
+            // Champion lists and covers are built by the searches that read them: none by indexing (the lists'
+            // fixed part is their field averages, 8 bytes per default field).
+            XCTAssertLessThanOrEqual(container.snapshot().engine.memoryBreakdown["championLists"] ?? 0, 8 * 64)
             container.closeWithoutCheckpoint()
         }
         for round in ["journal", "snapshot"] {
@@ -118,8 +120,8 @@ final class DurableContainerTests: XCTestCase {
             let index = CSSearchableIndex(name: "long", container: container)
             try check(index, round)
             XCTAssertEqual(container.snapshot().engine.count(.term("item")), descriptions.count, round)
-            // A container's ranked searches never read champion lists: none are built, reopened or not.
-            XCTAssertEqual(container.snapshot().engine.memoryBreakdown["championLists"], 0, round)
+            // Nor by reopening.
+            XCTAssertLessThanOrEqual(container.snapshot().engine.memoryBreakdown["championLists"] ?? 0, 8 * 64, round)
             container.close()
         }
     }

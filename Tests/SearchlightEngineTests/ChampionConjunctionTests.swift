@@ -1,0 +1,163 @@
+@testable import SearchlightEngine
+import XCTest
+
+/// Ranked two-clause conjunctions answered from the champion covers (`IndexSnapshot.championConjunction`): the
+/// hits are those of the full evaluation, whatever the segments, deletions, weights, page size or rescore, both
+/// when the covers vouch and when they fall back.
+final class ChampionConjunctionTests: XCTestCase {
+    typealias Generator = DifferentialTests.Generator
+
+    /// The covers' path taken on small corpora: any lead, and keys of more than 16 matches read a cover.
+    static var eager: CoverTuning {
+        var tuning = CoverTuning()
+        tuning.minimumLead = 0
+        tuning.enumeratedMatches = 16
+        tuning.budgetDivisor = 1
+        return tuning
+    }
+
+    /// Two-word conjunctions of common and rare words, a word with a prefix, and what a user query plans: a word
+    /// weighted ×1.3 or'ed with its prefix.
+    static func queries(_ g: inout Generator) -> [Query] {
+        let common = ChampionListsTests.common
+        var queries: [Query] = [.and([.term("ab"), .term("ba")]), .and([.term("abc"), .prefix("ca")])]
+        for _ in 0..<24 {
+            let first = g.pick(common), second = g.pick(common)
+            let rare = String((0..<(2 + g.int(3))).map { _ in g.pick(Array("abcd")) })
+            queries.append(.and([.term(first), .term(second)]))
+            queries.append(.and([.term(first), .term(rare)]))
+            queries.append(.and([.term(first), .prefix(String(second.prefix(1 + g.int(2))))]))
+            queries.append(.and([.boost(.term(first), 1.3),
+                                 .or([.boost(.term(second), 1.3), .prefix(String(second.prefix(2)))])]))
+        }
+        return queries
+    }
+
+    /// Hits with the covers allowed (eagerly) and without them; returns how many searches the covers answered.
+    @discardableResult
+    private func compare(_ snapshot: IndexSnapshot, _ queries: [Query], limits: [Int], label: String,
+                         options make: (Int) -> SearchOptions = { SearchOptions(limit: $0) }) -> (served: Int, total: Int) {
+        var served = 0, total = 0
+        for query in queries {
+            for limit in limits {
+                var off = make(limit)
+                off.championLists = false
+                var on = make(limit)
+                on.covers = Self.eager
+                let full = snapshot.search(query, options: off)
+                let fast = snapshot.search(query, options: on)
+                XCTAssertEqual(fast, full, "\(label) \(query) limit \(limit)")
+                if answered(snapshot, query, options: on) { served += 1 }
+                total += 1
+            }
+        }
+        return (served, total)
+    }
+
+    /// Whether the covers answered `query` (rather than leaving it to the full evaluation).
+    private func answered(_ snapshot: IndexSnapshot, _ query: Query, options: SearchOptions) -> Bool {
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+        let collecting = options.rescore.flatMap { _ in
+            options.rescoreCeiling.map { RescoreWhileCollecting(options: options, ceiling: $0) }
+        }
+        return snapshot.championConjunction(plan, planner: &planner, window: options.limit, options: options,
+                                            collecting: collecting) != nil
+    }
+
+    func testOneSegmentMatchesTheFullEvaluation() throws {
+        let writer = IndexWriter()
+        _ = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 31)
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 1)
+        var g = Generator(state: 1)
+        let (served, total) = compare(snapshot, Self.queries(&g), limits: [1, 7, 20, 36], label: "one segment")
+        // Most pairs are answered from the covers; some fall back (two flat common words need their whole covers).
+        XCTAssertGreaterThan(served, total / 2, "the covers must answer most of these")
+    }
+
+    func testSegmentsAndDeletionsMatchTheFullEvaluation() throws {
+        let writer = IndexWriter()
+        // Longer bodies later: the segments' averages differ from the snapshot's (the covers stretch).
+        _ = try ChampionListsTests.makeCorpus(writer, documents: 6_000, seed: 32, commitEvery: 1_500, deleteEvery: 3,
+                                              longBodiesFrom: 3_000)
+        let snapshot = try writer.commit()
+        XCTAssertGreaterThan(snapshot.segments.count, 1)
+        var g = Generator(state: 2)
+        let (served, _) = compare(snapshot, Self.queries(&g), limits: [1, 20], label: "segments")
+        XCTAssertGreaterThan(served, 0, "the covers must answer some of these")
+    }
+
+    /// A rescore with a ceiling, some documents lifted above it: the covers' answer is the rescored top k.
+    func testRescoreAndLiftedDocumentsMatchTheFullEvaluation() throws {
+        let writer = IndexWriter()
+        _ = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 33, commitEvery: 2_000)
+        let snapshot = try writer.commit()
+        let rescore: @Sendable (DocAddress, Float) -> Float = { address, score in
+            score * (address.doc % 97 == 0 ? 3 : Float(address.doc % 5 + 6) / 10)
+        }
+        var lifted: [DocAddress] = []
+        for (segment, bits) in snapshot.live.enumerated() {
+            for doc in stride(from: 0, to: bits.count, by: 97) { lifted.append(DocAddress(segment: UInt32(segment), doc: UInt32(doc))) }
+        }
+        var g = Generator(state: 3)
+        let (served, _) = compare(snapshot, Self.queries(&g), limits: [1, 20, 36], label: "rescored") { limit in
+            var options = SearchOptions(limit: limit, rescore: rescore, rescoreCeiling: 1)
+            options.lifted = lifted
+            options.liftedCeiling = 3
+            return options
+        }
+        XCTAssertGreaterThan(served, 0, "the covers must answer some of these")
+    }
+
+    /// The covers vouch only when the k-th hit beats what an unlisted document can score: a page as deep as the
+    /// matches (or a window beyond what a cover holds) is left to the full evaluation, and still right.
+    func testPagesTheCoversCannotVouchForFallBack() throws {
+        let writer = IndexWriter()
+        _ = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 34)
+        let snapshot = try writer.commit()
+        let query = Query.and([.term("ab"), .term("abc")])
+        var options = SearchOptions(limit: ChampionLists.coverCapacity)
+        options.covers = Self.eager
+        XCTAssertFalse(answered(snapshot, query, options: options), "a window of a whole cover cannot be vouched")
+        var off = options
+        off.championLists = false
+        XCTAssertEqual(snapshot.search(query, options: options), snapshot.search(query, options: off))
+        // With the default thresholds, a small corpus's conjunctions are evaluated in full (their leads are short).
+        XCTAssertFalse(answered(snapshot, query, options: SearchOptions(limit: 20)))
+    }
+
+    /// A key's cover lists its best documents by the key's score alone, best first, and bounds every other one.
+    func testACoverHoldsTheKeysBestDocuments() throws {
+        let writer = IndexWriter()
+        _ = try ChampionListsTests.makeCorpus(writer, documents: 5_000, seed: 35)
+        let snapshot = try writer.commit()
+        let segment = snapshot.segments[0]
+        let lists = try XCTUnwrap(segment.championLists)
+        for (key, prefix) in [("ab", false), ("b", false), ("ab", true), ("c", true)] {
+            let cover = try XCTUnwrap(lists.cover(Array(key.utf8), prefix: prefix, in: segment), key)
+            XCTAssertGreaterThanOrEqual(cover.docs.count, min(ChampionLists.coverCapacity, 1))
+            XCTAssertEqual(cover.docs.count, cover.scores.count)
+            XCTAssertEqual(Set(cover.docs).count, cover.docs.count, "\(key): no document twice")
+            XCTAssertTrue(zip(cover.scores, cover.scores.dropFirst()).allSatisfy { $0 >= $1 }, "\(key): best first")
+            // The key alone, fully evaluated: every document outside the cover scores at most idf × bound.
+            let lone: Query = prefix ? .prefix(key) : .term(key)
+            var off = SearchOptions(limit: 100_000)
+            off.championLists = false
+            let all = snapshot.search(lone, options: off)
+            var planner = QueryPlanner(snapshot: snapshot)
+            let idf: Float
+            switch planner.plan(lone, scope: planner.resolve(.defaultFields)) {
+            case .group(_, let value, _), .prefix(_, _, let value, _): idf = value
+            default: return XCTFail("\(key) plans as a group")
+            }
+            let listed = Set(cover.docs)
+            let best = all.filter { !listed.contains($0.address.doc) }.map(\.score).max() ?? -.infinity
+            if cover.bound == -.infinity {
+                XCTAssertEqual(best, -.infinity, "\(key): every match is listed")
+            } else {
+                XCTAssertLessThanOrEqual(best, idf * cover.bound * 1.0001, "\(key): an unlisted document beats the bound")
+            }
+        }
+    }
+}
