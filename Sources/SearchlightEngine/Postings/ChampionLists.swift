@@ -289,7 +289,7 @@ final class ChampionLists: Sendable {
     /// The list of `found`'s key.
     private func makeList(_ found: Found?, segment: Segment) -> DerivedCache<[UInt8], List>.Outcome {
         guard let found else { return .absent }
-        guard let ranked = rank(found.terms, depth: Self.capacity, segment: segment) else { return .absentForGood }
+        guard let ranked = rank(found.terms, depth: Self.capacity, frequencies: true, segment: segment) else { return .absentForGood }
         let (best, columns) = ranked
         var docs: [UInt32] = [], masks: [UInt32] = [], flags: [UInt8] = [], tfs: [UInt16] = [], norms: [UInt8] = []
         for entry in best.entries {
@@ -310,13 +310,13 @@ final class ChampionLists: Sendable {
     /// The cover of `found`'s key.
     private func makeCover(_ found: Found?, segment: Segment) -> DerivedCache<[UInt8], Cover>.Outcome {
         guard let found else { return .absent }
-        guard let (best, _) = rank(found.terms, depth: Self.coverCapacity, segment: segment) else { return .absentForGood }
+        guard let (best, _) = rank(found.terms, depth: Self.coverCapacity, frequencies: false, segment: segment) else { return .absentForGood }
         return .value(Cover(bound: best.bound, docs: best.entries.map { UInt32($0.doc) }, scores: best.entries.map(\.score)))
     }
 
-    /// The best `depth` documents for `terms` (more when the last ones tie), with the norm columns read; nil when a
-    /// frequency does not fit 16 bits.
-    private func rank(_ terms: [(Int, QueryPlanner.FoundTerm)], depth: Int, segment: Segment)
+    /// The best `depth` documents for `terms` (more when the last ones tie), with their flags and frequencies when
+    /// `frequencies`, and the norm columns read; nil when a frequency does not fit 16 bits.
+    private func rank(_ terms: [(Int, QueryPlanner.FoundTerm)], depth: Int, frequencies: Bool, segment: Segment)
         -> (best: (entries: [(doc: Int, flags: UInt8, frequencies: [UInt16], score: Float)], bound: Float),
             columns: [[UInt8]])? {
         // Per scope position, the length factors of the 256 norm codes under `averages`, one table after another.
@@ -328,7 +328,7 @@ final class ChampionLists: Sendable {
         guard let best = Ranking.withScratch(stride: Self.recordStride(positions: scope.fields.count),
                                              records: min(segment.documentCount, window), {
             Ranking(segment: segment, scope: scope, factorTable: factorTable, columns: columns, window: window,
-                    scratch: $0, depth: depth).rank(terms)
+                    scratch: $0, depth: depth, keepsFrequencies: frequencies).rank(terms)
         }) else { return nil }
         return (best, columns)
     }
@@ -399,8 +399,10 @@ final class ChampionLists: Sendable {
         let columns: [[UInt8]]
         let window: Int
         let scratch: Scratch
-        /// Documents kept (`capacity` for a list, `coverCapacity` for a cover).
+        /// Documents kept (`capacity` for a list, `coverCapacity` for a cover), and whether with their flags and
+        /// frequencies (a list's; a cover needs only documents and scores).
         let depth: Int
+        let keepsFrequencies: Bool
 
         static let frequencyOffset = 10
 
@@ -538,7 +540,8 @@ final class ChampionLists: Sendable {
                     let hit = SearchHit(address: DocAddress(segment: 0, doc: UInt32(windowStart + local)), score: score)
                     guard top.admits(hit) else { continue }
                     top.insert(hit)
-                    // Its frequencies now, while the record is this window's.
+                    // Its frequencies now, while the record is this window's (a cover keeps none).
+                    guard keepsFrequencies else { continue }
                     kept[windowStart + local] = (flags, keptFrequencies.count)
                     for position in scope.fields.indices {
                         keptFrequencies.append(record.load(fromByteOffset: Self.frequencyOffset + 2 * position, as: UInt16.self))
@@ -556,6 +559,7 @@ final class ChampionLists: Sendable {
             if count < best.count, best[count].score == best[count - 1].score { count = depth }
             let entries = best.prefix(count).map { hit -> (doc: Int, flags: UInt8, frequencies: [UInt16], score: Float) in
                 let doc = Int(hit.address.doc)
+                guard keepsFrequencies else { return (doc, 0, [], hit.score) }
                 let known = kept[doc]!
                 return (doc, known.flags, Array(keptFrequencies[known.offset..<(known.offset + scope.fields.count)]),
                         hit.score)
