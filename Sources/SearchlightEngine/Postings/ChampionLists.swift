@@ -85,8 +85,8 @@ final class ChampionLists: Sendable {
     }
 
     /// One key's best `coverCapacity` documents in one segment, for a ranked conjunction
-    /// (`IndexSnapshot.championConjunction`): which documents may score well for the key, what each scores at
-    /// most, and what any other scores at most.
+    /// (`IndexSnapshot.championConjunction`): the documents that score best for the key alone, in order, with
+    /// their scores, and what any other scores at most.
     final class Cover: Sendable {
         /// The score without idf of the best document left out; −∞ when every match is listed.
         let bound: Float
