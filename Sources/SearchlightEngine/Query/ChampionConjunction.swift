@@ -68,28 +68,29 @@ extension IndexSnapshot {
             // A clause without keys here matches nothing in this segment.
             if heads.contains(where: \.isEmpty) { continue }
             let alive = live[ordinal]
-            // Documents scored so far, and those of this round (drained in order: the candidates, ascending).
+            // Documents scored so far, and the words of those added this round (drained in order: the round's
+            // candidates, ascending).
+            var scored = Bitset(count: segment.documentCount, allSet: false)
             let words = (segment.documentCount + 63) >> 6
-            var scored = [UInt64](repeating: 0, count: words), round = [UInt64](repeating: 0, count: words)
+            var round = [UInt64](repeating: 0, count: words)
             var scoredCount = 0
             var low = words, high = 0
             func add(_ doc: UInt32) {
                 let d = Int(doc)
-                guard d < segment.documentCount, alive[d] else { return }
-                let word = d >> 6, bit = UInt64(1) << UInt64(d & 63)
-                guard scored[word] & bit == 0 else { return }
-                scored[word] |= bit
-                round[word] |= bit
+                guard d < segment.documentCount, alive[d], !scored[d] else { return }
+                scored[d] = true
+                round[d >> 6] |= 1 << UInt64(d & 63)
                 scoredCount += 1
-                low = min(low, word)
-                high = max(high, word)
+                low = min(low, d >> 6)
+                high = max(high, d >> 6)
             }
             // Every match of an enumerated key, and the lifted documents, in the first round.
             for keys in heads { for key in keys where key.enumerated { for doc in key.docs { add(doc) } } }
             for doc in collecting?.lifted[UInt32(ordinal)] ?? [] { add(doc) }
             var previous = 0
             var depth = window * Self.firstDepth
-            let longest = heads.joined().map(\.docs.count).max() ?? 0
+            // The longest cover (enumerated keys were added whole).
+            let longest = heads.joined().filter { !$0.enumerated }.map(\.docs.count).max() ?? 0
             var candidates: [UInt32] = []
             while true {
                 for keys in heads {
