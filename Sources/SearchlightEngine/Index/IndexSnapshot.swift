@@ -128,27 +128,29 @@ public struct IndexSnapshot: Sendable {
             let defaults = planner.resolve(.defaultFields)
             let plan = planner.plan(query, scope: defaults)
             let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
-            var top = TopK(k: window)
             // A conjunction of two frequent words scores only what their champion covers name, when they vouch.
-            let covered = championConjunction(plan, planner: &planner, window: window, options: options,
-                                              collecting: collecting)
-            if let covered { for hit in covered { top.insert(hit) } }
-            for ordinal in segments.indices where covered == nil {
-                var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
-                if iterator is EmptyIterator { continue }
-                if let filterPlan {
-                    let filter = planner.iterator(filterPlan, segment: ordinal, scored: false)
-                    if filter is EmptyIterator { continue }
-                    iterator = FilteredIterator(scoring: iterator, filter: filter)
+            if let covered = championConjunction(plan, planner: &planner, window: window, options: options,
+                                                 collecting: collecting) {
+                hits = covered
+            } else {
+                var top = TopK(k: window)
+                for ordinal in segments.indices {
+                    var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
+                    if iterator is EmptyIterator { continue }
+                    if let filterPlan {
+                        let filter = planner.iterator(filterPlan, segment: ordinal, scored: false)
+                        if filter is EmptyIterator { continue }
+                        iterator = FilteredIterator(scoring: iterator, filter: filter)
+                    }
+                    if let collecting {
+                        collectRescoring(iterator, segment: ordinal, boostField: options.boostField, rescore: collecting,
+                                         into: &top)
+                    } else {
+                        collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
+                    }
                 }
-                if let collecting {
-                    collectRescoring(iterator, segment: ordinal, boostField: options.boostField, rescore: collecting,
-                                     into: &top)
-                } else {
-                    collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
-                }
+                hits = top.sorted()
             }
-            hits = top.sorted()
         }
         if collecting == nil, let rescore = options.rescore {
             hits = hits.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }
