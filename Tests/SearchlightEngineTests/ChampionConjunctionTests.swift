@@ -110,21 +110,34 @@ final class ChampionConjunctionTests: XCTestCase {
         XCTAssertGreaterThan(served, 0, "the covers must answer some of these")
     }
 
-    /// The covers vouch only when the k-th hit beats what an unlisted document can score: a page as deep as the
-    /// matches (or a window beyond what a cover holds) is left to the full evaluation, and still right.
-    func testPagesTheCoversCannotVouchForFallBack() throws {
+    /// When the covers cannot vouch within the budget (here none: one round of heads only), the search falls back
+    /// to the full evaluation, whose hits it returns; a window wider than a cover's first heads is not tried.
+    func testSearchesTheCoversCannotVouchForFallBack() throws {
         let writer = IndexWriter()
         _ = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 34)
         let snapshot = try writer.commit()
+        var g = Generator(state: 4)
+        var tuning = Self.eager
+        tuning.budgetDivisor = .max
+        var fellBack = 0, answered = 0
+        for query in Self.queries(&g) {
+            for limit in [7, 36] {
+                var options = SearchOptions(limit: limit)
+                options.covers = tuning
+                if self.answered(snapshot, query, options: options) { answered += 1 } else { fellBack += 1 }
+                var off = options
+                off.championLists = false
+                XCTAssertEqual(snapshot.search(query, options: options), snapshot.search(query, options: off), "\(query)")
+            }
+        }
+        XCTAssertGreaterThan(fellBack, 0, "one round of heads must leave some searches to the full evaluation")
+        XCTAssertGreaterThan(answered, 0, "and answer others")
         let query = Query.and([.term("ab"), .term("abc")])
-        var options = SearchOptions(limit: ChampionLists.coverCapacity)
-        options.covers = Self.eager
-        XCTAssertFalse(answered(snapshot, query, options: options), "a window of a whole cover cannot be vouched")
-        var off = options
-        off.championLists = false
-        XCTAssertEqual(snapshot.search(query, options: options), snapshot.search(query, options: off))
+        var wide = SearchOptions(limit: ChampionLists.coverCapacity)
+        wide.covers = Self.eager
+        XCTAssertFalse(self.answered(snapshot, query, options: wide), "a window of a whole cover is not tried")
         // With the default thresholds, a small corpus's conjunctions are evaluated in full (their leads are short).
-        XCTAssertFalse(answered(snapshot, query, options: SearchOptions(limit: 20)))
+        XCTAssertFalse(self.answered(snapshot, query, options: SearchOptions(limit: 20)))
     }
 
     /// A key's cover lists its best documents by the key's score alone, best first, and bounds every other one.
