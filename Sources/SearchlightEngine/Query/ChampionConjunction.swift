@@ -185,12 +185,17 @@ extension IndexSnapshot {
         switch plan {
         case .none, .prefix: return true
         case .group(let entries, _, _):
-            guard let key = entries.first?.term else { return false }
-            return entries.allSatisfy { $0.isExact && $0.term == key }
+            return loneTerm(entries) != nil
         case .boost(let inner, let weight): return weight > 0 && weight.isFinite && isWeightedKeys(inner)
         case .or(let options): return options.allSatisfy(isWeightedKeys)
         default: return false
         }
+    }
+
+    /// The term of a group that is one exact term in each field it occurs in (a word's plan), or nil.
+    private static func loneTerm(_ entries: [QueryPlan.GroupEntry]) -> [UInt8]? {
+        guard let key = entries.first?.term, entries.allSatisfy({ $0.isExact && $0.term == key }) else { return nil }
+        return key
     }
 
     /// Appends the keys of `plan`, a clause or part of one weighted by `factor`, in segment `ordinal`; false when
@@ -202,7 +207,7 @@ extension IndexSnapshot {
         case .none:
             return true
         case .group(let entries, let idf, _):
-            guard let key = entries.first?.term, entries.allSatisfy({ $0.isExact && $0.term == key }),
+            guard let key = Self.loneTerm(entries),
                   let head = keyHead(plan, key: key, prefix: false, scale: idf * factor * stretch, ordinal: ordinal,
                                      lists: lists, enumerated: enumerated, planner: &planner) else { return false }
             keys.append(head)
