@@ -132,6 +132,10 @@ public struct IndexSnapshot: Sendable {
             if let covered = championConjunction(plan, planner: &planner, window: window, options: options,
                                                  collecting: collecting) {
                 hits = covered
+            } else if let phrased = bestFirstPhrase(plan, planner: &planner, window: window, options: options,
+                                                    collecting: collecting) {
+                // A phrase of frequent words: its candidates bounded from frequencies, the best scored first.
+                hits = phrased
             } else {
                 var top = TopK(k: window)
                 for ordinal in segments.indices {

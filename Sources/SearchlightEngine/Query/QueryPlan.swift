@@ -634,7 +634,7 @@ struct QueryPlanner {
         return (max(weight, 0) * average / b * ratio, max(weight, 0))
     }
 
-    private func isPrimary(_ field: Int) -> Bool {
+    func isPrimary(_ field: Int) -> Bool {
         snapshot.schema.info(FieldID(rawValue: UInt16(field)))?.options.primary ?? false
     }
 

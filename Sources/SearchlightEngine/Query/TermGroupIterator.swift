@@ -479,6 +479,15 @@ final class TermGroupIterator: DocIterator {
                         Self.scoreCandidates(candidates, of: posting, column: column, scores: scores, flags: flags)
                         return
                     }
+                    // A phrase checks each candidate alone: `advance` would match positions up to its next occurrence.
+                    if let phrase = source as? PhraseSource {
+                        for i in 0..<count where phrase.lands(on: Int(candidates[i])) {
+                            let norm = phrase.norm(Int(candidates[i]))
+                            scores[i] += Float(phrase.frequency) * phrase.fieldFactor[Int(norm)]
+                            flags[i] |= 1 | phrase.primaryFlags(norm: norm) << 1
+                        }
+                        return
+                    }
                     var i = 0
                     while i < count {
                         let target = Int(candidates[i])

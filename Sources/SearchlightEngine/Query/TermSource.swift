@@ -334,6 +334,19 @@ final class PhraseSource: TermSource {
 
     override var frequency: UInt32 { UInt32(startCount) }
 
+    /// Whether the phrase occurs in `target` (called with ascending targets): the terms' cursors move to it and its
+    /// positions are matched, without the walk on to the next match that `advance` makes through documents nobody
+    /// asked about. On `target` (its `frequency` counted) when true.
+    func lands(on target: Int) -> Bool {
+        for k in 0..<count {
+            let d = refs[k]._withUnsafeGuaranteedRef { $0.doc < target ? $0.advance(target) : $0.doc }
+            if d != target { return false }
+        }
+        guard matchPositions() else { return false }
+        doc = target
+        return true
+    }
+
     /// A phrase occurs at most as often as its rarest term in a document, so the smallest of the terms'
     /// block bounds bounds the phrase, up to the first end of their current blocks.
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {

@@ -1,0 +1,288 @@
+/// Ranked phrases of frequent words ("for the", "library this") scored best bound first.
+///
+/// Such a phrase has tens of thousands of candidates (documents holding every term in a field) and a few hundred
+/// to a few thousand matches. Walked in document order, every candidate that may still place has its positions
+/// decoded, and early on, before the heap holds good hits, that is nearly all of them, even though only a few
+/// dozen can reach the final k-th score. Here each candidate is first bounded from frequencies alone: in each
+/// field the phrase occurs at most as often as its rarest term, so `min tf × factor[norm]`, summed over the fields
+/// and saturated as the phrase is scored (with the most a primary field's boost can give), bounds its score. The
+/// lead term's postings are decoded once and the others read from their frequency columns; no position is
+/// decoded. Then the candidates are scored by the phrase's own iterator (`scoreCandidates`, so each score is the
+/// one the document-order walk gives), the best bounds first, in growing rounds, until the k-th hit beats every
+/// bound left: the hits are exactly the full evaluation's.
+extension IndexSnapshot {
+    /// The number of bound buckets; a round scores whole buckets, best first.
+    static let phraseBuckets = 1_024
+    /// Candidates scored in the first round, per hit wanted; each further round scores `growth` times as many.
+    static let phraseFirstRound = 2
+    /// Candidates scored, at most, per this many of a segment's before the rest is walked in document order.
+    static let phraseBudgetDivisor = 4
+
+    /// The best `window` hits of `plan` when it is a ranked phrase whose candidates are many enough
+    /// (`PhraseTuning`); nil otherwise, and the caller searches in document order. `collecting`: the rescore
+    /// applied while collecting, whose ceilings scale the bounds (lifted documents are scored whatever their bound).
+    func bestFirstPhrase(_ plan: QueryPlan, planner: inout QueryPlanner, window: Int, options: SearchOptions,
+                         collecting: RescoreWhileCollecting?) -> [SearchHit]? {
+        guard options.filter == nil, options.boostField == nil, window > 0,
+              case .phrase(let fields, _, let offsets, let idf, _) = plan, offsets.count > 1, idf >= 0 else { return nil }
+        let candidates = segments.indices.reduce(0) { $0 + planner.phraseCandidates(fields, segment: $1) }
+        guard candidates >= options.phrases.minimumCandidates else { return nil }
+        let rise = collecting?.ceiling ?? 1
+        let span = Int((offsets.max() ?? 0) + 1)
+        var top = TopK(k: window)
+        var docs: [UInt32] = [], bounds: [Float] = []
+        for ordinal in segments.indices {
+            docs.removeAll(keepingCapacity: true)
+            bounds.removeAll(keepingCapacity: true)
+            planner.phraseBounds(fields, span: span, idf: idf, segment: ordinal, docs: &docs, bounds: &bounds)
+            let lifted = collecting?.lifted[UInt32(ordinal)] ?? []
+            guard !docs.isEmpty else { continue }
+            scoreBestFirst(plan, docs: docs, bounds: bounds, lifted: lifted, rise: rise, ordinal: ordinal,
+                           window: window, planner: &planner, collecting: collecting, into: &top)
+        }
+        return top.sorted()
+    }
+
+    /// Scores the candidates of segment `ordinal` (`docs` ascending, with their bounds) into `top`, best bounds
+    /// first, until none left can place.
+    ///
+    /// The bounds are cut into buckets; a round scores the candidates of the best buckets not yet scored, gathered in
+    /// document order (so the iterator's cursors only move forward), as many as the page needs at the rate matches
+    /// have appeared so far. Scored one by one, scattered candidates cost several times what the walk pays for each
+    /// (a position seek inside each one's block): when a round would take the candidates scored past a quarter of
+    /// the segment's (few matches, or bounds that rule out little), the rest of the segment is walked instead.
+    private func scoreBestFirst(_ plan: QueryPlan, docs: [UInt32], bounds: [Float], lifted: [UInt32], rise: Float,
+                                ordinal: Int, window: Int, planner: inout QueryPlanner,
+                                collecting: RescoreWhileCollecting?, into top: inout TopK) {
+        let n = docs.count, buckets = Self.phraseBuckets
+        let highest = bounds.max() ?? 0
+        let scale = highest > 0 && highest.isFinite ? Float(buckets - 1) / highest : 0
+        // Each candidate's bucket (higher: better; a bound that is not a number goes first: it is scored), how many
+        // each holds, and each one's largest bound.
+        var bucketOf = [UInt16](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: buckets)
+        var bucketMax = [Float](repeating: -.infinity, count: buckets)
+        bounds.withUnsafeBufferPointer { bounds in
+            bucketOf.withUnsafeMutableBufferPointer { bucketOf in
+                for i in 0..<n {
+                    let x = bounds[i] * scale
+                    let b = x.isNaN ? buckets - 1 : min(Int(max(x, 0)), buckets - 1)
+                    bucketOf[i] = UInt16(b)
+                    counts[b] += 1
+                    bucketMax[b] = max(bucketMax[b], bounds[i])
+                }
+            }
+        }
+        let alive = live[ordinal]
+        var batch: [UInt32] = []
+        // Buckets at `cut` and above are scored; `scored` candidates so far, `found` of them matched.
+        var cut = buckets, scored = 0, found = 0, first = true
+        var scoredDocs: [UInt32] = []
+        while cut > 0 {
+            let needed = max(window - top.count, 0)
+            var size: Int
+            if first {
+                size = window * Self.phraseFirstRound
+            } else if needed > 0 {
+                // The page is not full yet: as many as the rate of matches says fill it (twice over), all when none.
+                size = found == 0 ? n : max(2 * needed * scored / found, window)
+            } else {
+                size = scored * 3
+            }
+            if !first, scored + size > n / Self.phraseBudgetDivisor {
+                return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
+                                collecting: collecting, into: &top)
+            }
+            var low = cut - 1, taken = counts[low]
+            while low > 0, taken < size {
+                low -= 1
+                taken += counts[low]
+            }
+            let threshold = top.isFull ? top.threshold : -.infinity
+            batch.removeAll(keepingCapacity: true)
+            docs.withUnsafeBufferPointer { docs in
+                bounds.withUnsafeBufferPointer { bounds in
+                    bucketOf.withUnsafeBufferPointer { bucketOf in
+                        let low = UInt16(low), high = UInt16(cut)
+                        for i in 0..<n where bucketOf[i] >= low && bucketOf[i] < high {
+                            let doc = docs[i]
+                            guard alive[Int(doc)], bounds[i] * rise * 1.0001 > threshold else { continue }
+                            batch.append(doc)
+                        }
+                    }
+                }
+            }
+            // Lifted documents are scored in the first round, whatever their bound (and left out of the others').
+            if first, !lifted.isEmpty {
+                let liftedSet = Set(lifted)
+                batch.removeAll { liftedSet.contains($0) }
+                for doc in lifted where Int(doc) < alive.count && alive[Int(doc)] { batch.append(doc) }
+                batch.sort()
+            } else if !lifted.isEmpty {
+                let liftedSet = Set(lifted)
+                batch.removeAll { liftedSet.contains($0) }
+            }
+            first = false
+            cut = low
+            scored += batch.count
+            scoredDocs += batch
+            found += scorePhrase(plan, candidates: batch, ordinal: ordinal, planner: &planner, collecting: collecting,
+                                 into: &top)
+            // The best bound left: the largest of the highest nonempty bucket below the cut.
+            var next = cut - 1
+            while next >= 0, counts[next] == 0 { next -= 1 }
+            guard next >= 0 else { return }
+            if top.isFull, top.threshold > bucketMax[next] * rise * 1.0001 { return }
+        }
+    }
+
+    /// Walks segment `ordinal` in document order (`collect`) into a top k of its own, and offers `top` the hits not
+    /// among `scored` (already offered). Exact: a match the walk leaves out has `window` better ones in the segment,
+    /// all offered.
+    private func walkRest(_ plan: QueryPlan, scored: [UInt32], ordinal: Int, window: Int, planner: inout QueryPlanner,
+                          collecting: RescoreWhileCollecting?, into top: inout TopK) {
+        var local = TopK(k: window)
+        let iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
+        if iterator is EmptyIterator { return }
+        if let collecting {
+            collectRescoring(iterator, segment: ordinal, boostField: nil, rescore: collecting, into: &local)
+        } else {
+            collect(iterator, segment: ordinal, boostField: nil, into: &local)
+        }
+        let offered = Set(scored)
+        for hit in local.sorted() where !offered.contains(hit.address.doc) { top.insert(hit) }
+    }
+
+    /// Scores `candidates` (ascending, live) of segment `ordinal` with the phrase's iterator and collects the
+    /// matches (rescored when `collecting`); returns how many matched.
+    private func scorePhrase(_ plan: QueryPlan, candidates: [UInt32], ordinal: Int, planner: inout QueryPlanner,
+                             collecting: RescoreWhileCollecting?, into top: inout TopK) -> Int {
+        let n = candidates.count
+        guard n > 0 else { return 0 }
+        let iterator = planner.iterator(plan, segment: ordinal, scored: true, driver: n)
+        if iterator is EmptyIterator { return 0 }
+        var scores = [Float](repeating: 0, count: n), matched = [Bool](repeating: false, count: n)
+        candidates.withUnsafeBufferPointer { docs in
+            scores.withUnsafeMutableBufferPointer { scores in
+                matched.withUnsafeMutableBufferPointer { matched in
+                    iterator.scoreCandidates(docs, scores: scores.baseAddress!, matched: matched.baseAddress!)
+                }
+            }
+        }
+        var found = 0
+        for i in 0..<n where matched[i] {
+            let address = DocAddress(segment: UInt32(ordinal), doc: candidates[i])
+            top.insert(SearchHit(address: address, score: collecting.map { $0.rescore(address, scores[i]) } ?? scores[i]))
+            found += 1
+        }
+        return found
+    }
+}
+
+extension QueryPlanner {
+    /// The phrase's candidates in segment `ordinal` at most: per field, its rarest term's documents there.
+    func phraseCandidates(_ fields: [QueryPlan.PhraseField], segment ordinal: Int) -> Int {
+        let segment = snapshot.segments[ordinal]
+        var total = 0
+        for entry in fields {
+            guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
+            var smallest = Int.max
+            for locations in entry.locations {
+                guard ordinal < locations.count, locations[ordinal] >= 0 else {
+                    smallest = 0
+                    break
+                }
+                smallest = min(smallest, Int(terms.docFreq[Int(locations[ordinal])]))
+            }
+            if smallest != .max { total += smallest }
+        }
+        return total
+    }
+
+    /// Appends the phrase's candidates in segment `ordinal` (documents holding every term in some field, ascending)
+    /// to `docs`, and to `bounds` the most each can score: per field, the smallest term frequency times the field's
+    /// factor for the document's norm, with the primary boosts a match starting the field would earn, summed and
+    /// saturated as the phrase's group scores (`PostingRuns.merge`). Nothing but frequencies is read.
+    func phraseBounds(_ fields: [QueryPlan.PhraseField], span: Int, idf: Float, segment ordinal: Int,
+                      docs: inout [UInt32], bounds: inout [Float]) {
+        let segment = snapshot.segments[ordinal]
+        let runs = PostingRuns(runs: fields.count, capacity: phraseCandidates(fields, segment: ordinal))
+        fieldLoop: for entry in fields {
+            let field = entry.field
+            guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+            var indices: [Int] = []
+            for locations in entry.locations {
+                guard ordinal < locations.count, locations[ordinal] >= 0 else { continue fieldLoop }
+                indices.append(Int(locations[ordinal]))
+            }
+            // The rarest term is listed; each other is read from its column, or seeks its postings without one.
+            guard let lead = indices.indices.min(by: { terms.docFreq[indices[$0]] < terms.docFreq[indices[$1]] })
+            else { continue }
+            let primary = isPrimary(field)
+            var columns: [FrequencyColumn] = [], cursors: [PostingCursor] = []
+            for (k, index) in indices.enumerated() where k != lead {
+                if let column = segment.frequencyColumn(field: field, terms: terms, index: index, primary: primary) {
+                    columns.append(column)
+                } else {
+                    cursors.append(PostingCursor(segment: segment, terms: terms, index: index, field: field))
+                }
+            }
+            let norms = field < segment.norms.count ? segment.norms[field] : []
+            let factor = factors(field)
+            runs.startRun()
+            let cursor = PostingCursor(segment: segment, terms: terms, index: indices[lead], field: field)
+            var fits = true
+            let primaryFlags = { (norm: UInt8) -> UInt8 in
+                // A match may start the primary field, and equal it when the field is as long as the phrase.
+                Int(FieldNorm.lengths[Int(norm)]) == span
+                    ? PostingRuns.startsPrimary | PostingRuns.equalsPrimary : PostingRuns.startsPrimary
+            }
+            withExtendedLifetime(columns) {
+                columns.withUnsafeBufferPointer { columns in
+                    factor.withUnsafeBufferPointer { factor in
+                        cursor.forEachRemainingBlock { leadDocs, tfs, count in
+                            guard let room = runs.room(for: count) else {
+                                fits = false
+                                return false
+                            }
+                            var kept = 0
+                            candidateLoop: for k in 0..<count {
+                                let doc = Int(leadDocs[k])
+                                var tf = tfs[k]
+                                for column in columns {
+                                    let value = column.nibble(doc) & column.saturated
+                                    // Not there; or a frequency (a saturated one stands for that many or more).
+                                    if value == 0 { continue candidateLoop }
+                                    if value < column.saturated { tf = min(tf, UInt32(value)) }
+                                }
+                                for other in cursors {
+                                    guard (other.doc < doc ? other.advance(doc) : other.doc) == doc else { continue candidateLoop }
+                                    tf = min(tf, other.tf)
+                                }
+                                let norm = doc < norms.count ? norms[doc] : 0
+                                room.docs[kept] = leadDocs[k]
+                                room.weights[kept] = Float(tf) * factor[Int(norm)]
+                                room.flags[kept] = primary ? primaryFlags(norm) : 0
+                                kept += 1
+                            }
+                            runs.didAppend(kept)
+                            return true
+                        }
+                    }
+                }
+            }
+            assert(fits, "a term gave more postings than its document frequency")
+        }
+        runs.merge(boost: 1, idf: idf, parameters: snapshot.parameters, into: &docs, scores: &bounds)
+    }
+}
+
+/// When a ranked phrase is scored best bound first (`IndexSnapshot.bestFirstPhrase`); tests lower the threshold so
+/// small corpora take that path.
+package struct PhraseTuning: Sendable {
+    /// Candidates (per field, the rarest term's documents, summed) below which the document-order walk is cheap
+    /// enough.
+    package var minimumCandidates = 4_096
+
+    package init() {}
+}

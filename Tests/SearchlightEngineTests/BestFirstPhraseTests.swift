@@ -1,0 +1,125 @@
+@testable import SearchlightEngine
+import XCTest
+
+/// Ranked phrases scored best bound first (`IndexSnapshot.bestFirstPhrase`): the hits are those of the
+/// document-order walk, whatever the segments, deletions, page size, repeated terms, titles the phrase equals, or
+/// rescore.
+final class BestFirstPhraseTests: XCTestCase {
+    typealias Generator = DifferentialTests.Generator
+
+    /// Phrases of two and three common words (frequent: many candidates, fewer matches), a repeated word, a common
+    /// word beside a rare one, and phrases scoped to one field.
+    static func queries(_ g: inout Generator, body: FieldID) -> [Query] {
+        let common = ChampionListsTests.common
+        var queries: [Query] = [.phrase("ab ba"), .phrase("ab ab"), .phrase("abc abc abc")]
+        for _ in 0..<20 {
+            let first = g.pick(common), second = g.pick(common), third = g.pick(common)
+            let rare = String((0..<(2 + g.int(3))).map { _ in g.pick(Array("abcd")) })
+            queries.append(.phrase(first + " " + second))
+            queries.append(.phrase(first + " " + second + " " + third))
+            queries.append(.phrase(rare + " " + first))
+            queries.append(.scoped(.field(body), .phrase(second + " " + first)))
+        }
+        return queries
+    }
+
+    /// Every candidate count takes the best-first path.
+    static var eager: PhraseTuning {
+        var tuning = PhraseTuning()
+        tuning.minimumCandidates = 0
+        return tuning
+    }
+
+    /// Hits best first and in document order; returns how many searches the best-first path answered.
+    @discardableResult
+    private func compare(_ snapshot: IndexSnapshot, _ queries: [Query], limits: [Int], label: String,
+                         options make: (Int) -> SearchOptions = { SearchOptions(limit: $0) }) -> Int {
+        var served = 0
+        for query in queries {
+            for limit in limits {
+                var off = make(limit)
+                off.phrases.minimumCandidates = .max
+                var on = make(limit)
+                on.phrases = Self.eager
+                let walked = snapshot.search(query, options: off)
+                let fast = snapshot.search(query, options: on)
+                XCTAssertEqual(fast, walked, "\(label) \(query) limit \(limit)")
+                if answered(snapshot, query, options: on) { served += 1 }
+            }
+        }
+        return served
+    }
+
+    /// Whether the best-first path answered `query` (rather than leaving it to the walk).
+    private func answered(_ snapshot: IndexSnapshot, _ query: Query, options: SearchOptions) -> Bool {
+        var planner = QueryPlanner(snapshot: snapshot)
+        let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+        let collecting = options.rescore.flatMap { _ in
+            options.rescoreCeiling.map { RescoreWhileCollecting(options: options, ceiling: $0) }
+        }
+        return snapshot.bestFirstPhrase(plan, planner: &planner, window: options.limit, options: options,
+                                        collecting: collecting) != nil
+    }
+
+    func testOneSegmentMatchesTheWalk() throws {
+        let writer = IndexWriter()
+        let corpus = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 41)
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.count, 1)
+        var g = Generator(state: 11)
+        let queries = Self.queries(&g, body: corpus.body)
+        let served = compare(snapshot, queries, limits: [1, 7, 20, 50], label: "one segment")
+        // Every phrase of words the index holds is answered best first (a phrase of an absent word plans to none).
+        XCTAssertGreaterThan(served, queries.count * 4 * 3 / 4, "the best-first path must answer these")
+    }
+
+    func testSegmentsAndDeletionsMatchTheWalk() throws {
+        let writer = IndexWriter()
+        // Longer bodies later: the segments' averages differ from the snapshot's.
+        let corpus = try ChampionListsTests.makeCorpus(writer, documents: 6_000, seed: 42, commitEvery: 1_500,
+                                                       deleteEvery: 3, longBodiesFrom: 3_000)
+        let snapshot = try writer.commit()
+        XCTAssertGreaterThan(snapshot.segments.count, 1)
+        var g = Generator(state: 12)
+        let served = compare(snapshot, Self.queries(&g, body: corpus.body), limits: [1, 20], label: "segments")
+        XCTAssertGreaterThan(served, 0, "the best-first path must answer some of these")
+    }
+
+    /// A rescore with a ceiling, some documents lifted above it: the answer is the rescored top k.
+    func testRescoreAndLiftedDocumentsMatchTheWalk() throws {
+        let writer = IndexWriter()
+        let corpus = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 43, commitEvery: 2_000)
+        let snapshot = try writer.commit()
+        let rescore: @Sendable (DocAddress, Float) -> Float = { address, score in
+            score * (address.doc % 97 == 0 ? 3 : Float(address.doc % 5 + 6) / 10)
+        }
+        var lifted: [DocAddress] = []
+        for (segment, bits) in snapshot.live.enumerated() {
+            for doc in stride(from: 0, to: bits.count, by: 97) { lifted.append(DocAddress(segment: UInt32(segment), doc: UInt32(doc))) }
+        }
+        var g = Generator(state: 13)
+        let served = compare(snapshot, Self.queries(&g, body: corpus.body), limits: [1, 20, 36], label: "rescored") { limit in
+            var options = SearchOptions(limit: limit, rescore: rescore, rescoreCeiling: 1)
+            options.lifted = lifted
+            options.liftedCeiling = 3
+            return options
+        }
+        XCTAssertGreaterThan(served, 0, "the best-first path must answer some of these")
+    }
+
+    /// A phrase with fewer candidates than the threshold, a filter, or a boost field is left to the walk.
+    func testOutsideItsCasesThePathStepsAside() throws {
+        let writer = IndexWriter()
+        let corpus = try ChampionListsTests.makeCorpus(writer, documents: 2_000, seed: 44)
+        let snapshot = try writer.commit()
+        XCTAssertFalse(answered(snapshot, .phrase("ab ba"), options: SearchOptions(limit: 20)),
+                       "2,000 documents have fewer candidates than the default threshold")
+        var filtered = SearchOptions(limit: 20, filter: .term("abc"))
+        filtered.phrases = Self.eager
+        XCTAssertFalse(answered(snapshot, .phrase("ab ba"), options: filtered))
+        var eager = SearchOptions(limit: 20)
+        eager.phrases = Self.eager
+        XCTAssertFalse(answered(snapshot, .term("ab"), options: eager), "a lone word is no phrase")
+        XCTAssertTrue(answered(snapshot, .scoped(.field(corpus.title), .phrase("ab ba")), options: eager))
+    }
+}
