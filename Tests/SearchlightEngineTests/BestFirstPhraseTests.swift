@@ -52,11 +52,8 @@ final class BestFirstPhraseTests: XCTestCase {
 
     /// Whether the best-first path answered `query` (rather than leaving it to the walk).
     private func answered(_ snapshot: IndexSnapshot, _ query: Query, options: SearchOptions) -> Bool {
-        var planner = QueryPlanner(snapshot: snapshot)
-        let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
-        let collecting = options.rescore.flatMap { _ in
-            options.rescoreCeiling.map { RescoreWhileCollecting(options: options, ceiling: $0) }
-        }
+        let (given, plan, collecting) = RankedPathFixtures.plan(snapshot, query, options: options)
+        var planner = given
         return snapshot.bestFirstPhrase(plan, planner: &planner, window: options.limit, options: options,
                                         collecting: collecting) != nil
     }
@@ -90,20 +87,9 @@ final class BestFirstPhraseTests: XCTestCase {
         let writer = IndexWriter()
         let corpus = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 43, commitEvery: 2_000)
         let snapshot = try writer.commit()
-        let rescore: @Sendable (DocAddress, Float) -> Float = { address, score in
-            score * (address.doc % 97 == 0 ? 3 : Float(address.doc % 5 + 6) / 10)
-        }
-        var lifted: [DocAddress] = []
-        for (segment, bits) in snapshot.live.enumerated() {
-            for doc in stride(from: 0, to: bits.count, by: 97) { lifted.append(DocAddress(segment: UInt32(segment), doc: UInt32(doc))) }
-        }
         var g = Generator(state: 13)
-        let served = compare(snapshot, Self.queries(&g, body: corpus.body), limits: [1, 20, 36], label: "rescored") { limit in
-            var options = SearchOptions(limit: limit, rescore: rescore, rescoreCeiling: 1)
-            options.lifted = lifted
-            options.liftedCeiling = 3
-            return options
-        }
+        let served = compare(snapshot, Self.queries(&g, body: corpus.body), limits: [1, 20, 36], label: "rescored",
+                                options: RankedPathFixtures.rescored(snapshot))
         XCTAssertGreaterThan(served, 0, "the best-first path must answer some of these")
     }
 
