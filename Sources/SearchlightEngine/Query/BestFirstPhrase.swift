@@ -55,21 +55,26 @@ extension IndexSnapshot {
                                 ordinal: Int, window: Int, planner: inout QueryPlanner,
                                 collecting: RescoreWhileCollecting?, into top: inout TopK) {
         let n = docs.count, buckets = Self.phraseBuckets
-        let highest = bounds.max() ?? 0
-        let scale = highest > 0 && highest.isFinite ? Float(buckets - 1) / highest : 0
         // Each candidate's bucket (higher: better; a bound that is not a number goes first: it is scored), how many
         // each holds, and each one's largest bound.
         var bucketOf = [UInt16](repeating: 0, count: n)
         var counts = [Int](repeating: 0, count: buckets)
         var bucketMax = [Float](repeating: -.infinity, count: buckets)
         bounds.withUnsafeBufferPointer { bounds in
+            var highest: Float = 0
+            for x in bounds where x > highest { highest = x }
+            let scale = highest > 0 && highest.isFinite ? Float(buckets - 1) / highest : 0
             bucketOf.withUnsafeMutableBufferPointer { bucketOf in
-                for i in 0..<n {
-                    let x = bounds[i] * scale
-                    let b = x.isNaN ? buckets - 1 : min(Int(max(x, 0)), buckets - 1)
-                    bucketOf[i] = UInt16(b)
-                    counts[b] += 1
-                    bucketMax[b] = max(bucketMax[b], bounds[i])
+                counts.withUnsafeMutableBufferPointer { counts in
+                    bucketMax.withUnsafeMutableBufferPointer { bucketMax in
+                        for i in 0..<n {
+                            let x = bounds[i] * scale
+                            let b = x.isNaN ? buckets - 1 : min(Int(max(x, 0)), buckets - 1)
+                            bucketOf[i] = UInt16(truncatingIfNeeded: b)
+                            counts[b] &+= 1
+                            bucketMax[b] = max(bucketMax[b], bounds[i])
+                        }
+                    }
                 }
             }
         }
@@ -206,7 +211,8 @@ extension QueryPlanner {
     func phraseBounds(_ fields: [QueryPlan.PhraseField], span: Int, idf: Float, segment ordinal: Int,
                       docs: inout [UInt32], bounds: inout [Float]) {
         let segment = snapshot.segments[ordinal]
-        let runs = PostingRuns(runs: fields.count, capacity: phraseCandidates(fields, segment: ordinal))
+        let capacity = phraseCandidates(fields, segment: ordinal)
+        let runs = PostingRuns(runs: fields.count, capacity: capacity)
         fieldLoop: for entry in fields {
             let field = entry.field
             guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
@@ -228,52 +234,107 @@ extension QueryPlanner {
                 }
             }
             let norms = field < segment.norms.count ? segment.norms[field] : []
+            // Per norm: the field's factor, and the primary boosts a match starting the field may earn (it equals the
+            // field when the field is as long as the phrase).
             let factor = factors(field)
+            let flagByNorm: [UInt8] = (0..<256).map { norm in
+                guard primary else { return 0 }
+                return Int(FieldNorm.lengths[norm]) == span
+                    ? PostingRuns.startsPrimary | PostingRuns.equalsPrimary : PostingRuns.startsPrimary
+            }
             runs.startRun()
             let cursor = PostingCursor(segment: segment, terms: terms, index: indices[lead], field: field)
             var fits = true
-            let primaryFlags = { (norm: UInt8) -> UInt8 in
-                // A match may start the primary field, and equal it when the field is as long as the phrase.
-                Int(FieldNorm.lengths[Int(norm)]) == span
-                    ? PostingRuns.startsPrimary | PostingRuns.equalsPrimary : PostingRuns.startsPrimary
-            }
             withExtendedLifetime(columns) {
-                columns.withUnsafeBufferPointer { columns in
+                norms.withUnsafeBufferPointer { norms in
                     factor.withUnsafeBufferPointer { factor in
-                        cursor.forEachRemainingBlock { leadDocs, tfs, count in
-                            guard let room = runs.room(for: count) else {
-                                fits = false
-                                return false
-                            }
-                            var kept = 0
-                            candidateLoop: for k in 0..<count {
-                                let doc = Int(leadDocs[k])
-                                var tf = tfs[k]
-                                for column in columns {
-                                    let value = column.nibble(doc) & column.saturated
-                                    // Not there; or a frequency (a saturated one stands for that many or more).
-                                    if value == 0 { continue candidateLoop }
-                                    if value < column.saturated { tf = min(tf, UInt32(value)) }
+                        flagByNorm.withUnsafeBufferPointer { flagByNorm in
+                            let tables = NormTables(norms: norms, factor: factor.baseAddress!, flags: flagByNorm.baseAddress!)
+                            cursor.forEachRemainingBlock { leadDocs, tfs, count in
+                                guard let room = runs.room(for: count) else {
+                                    fits = false
+                                    return false
                                 }
-                                for other in cursors {
-                                    guard (other.doc < doc ? other.advance(doc) : other.doc) == doc else { continue candidateLoop }
-                                    tf = min(tf, other.tf)
-                                }
-                                let norm = doc < norms.count ? norms[doc] : 0
-                                room.docs[kept] = leadDocs[k]
-                                room.weights[kept] = Float(tf) * factor[Int(norm)]
-                                room.flags[kept] = primary ? primaryFlags(norm) : 0
-                                kept += 1
+                                let kept = columns.count == 1 && cursors.isEmpty
+                                    ? Self.boundBlock(leadDocs, tfs, count, column: columns[0], tables: tables, into: room)
+                                    : Self.boundBlock(leadDocs, tfs, count, columns: columns, cursors: cursors,
+                                                      tables: tables, into: room)
+                                runs.didAppend(kept)
+                                return true
                             }
-                            runs.didAppend(kept)
-                            return true
                         }
                     }
                 }
             }
             assert(fits, "a term gave more postings than its document frequency")
         }
+        docs.reserveCapacity(capacity)
+        bounds.reserveCapacity(capacity)
         runs.merge(boost: 1, idf: idf, parameters: snapshot.parameters, into: &docs, scores: &bounds)
+    }
+
+    /// What bounding a field's candidate reads per norm: the document's norm code, the field's factor for each code,
+    /// and the primary flags a match may earn for each.
+    struct NormTables {
+        let norms: UnsafeBufferPointer<UInt8>
+        let factor: UnsafePointer<Float>
+        let flags: UnsafePointer<UInt8>
+
+        @inline(__always)
+        func norm(_ doc: Int) -> Int { doc < norms.count ? Int(norms[doc]) : 0 }
+    }
+
+    /// Bounds one block of the lead's postings where the phrase's one other term is read from `column` (a phrase
+    /// of two frequent words): writes the candidates to `room` and returns how many.
+    @inline(__always)
+    private static func boundBlock(_ docs: UnsafePointer<UInt32>, _ tfs: UnsafePointer<UInt32>, _ count: Int,
+                                   column: FrequencyColumn, tables: NormTables,
+                                   into room: (docs: UnsafeMutablePointer<UInt32>, weights: UnsafeMutablePointer<Float>,
+                                               flags: UnsafeMutablePointer<UInt8>)) -> Int {
+        let saturated = column.saturated
+        var kept = 0
+        for k in 0..<count {
+            let doc = Int(docs[k])
+            let value = column.nibble(doc) & saturated
+            // A saturated frequency stands for that many or more: the lead's bounds the pair.
+            let tf = value < saturated ? min(tfs[k], UInt32(value)) : tfs[k]
+            let norm = tables.norm(doc)
+            room.docs[kept] = docs[k]
+            room.weights[kept] = Float(tf) * tables.factor[norm]
+            room.flags[kept] = tables.flags[norm]
+            // Kept only where the other term is there.
+            kept &+= value != 0 ? 1 : 0
+        }
+        return kept
+    }
+
+    /// Bounds one block of the lead's postings against the other terms, each read from its column or, without one,
+    /// by seeking its postings: writes the candidates to `room` and returns how many.
+    private static func boundBlock(_ docs: UnsafePointer<UInt32>, _ tfs: UnsafePointer<UInt32>, _ count: Int,
+                                   columns: [FrequencyColumn], cursors: [PostingCursor], tables: NormTables,
+                                   into room: (docs: UnsafeMutablePointer<UInt32>, weights: UnsafeMutablePointer<Float>,
+                                               flags: UnsafeMutablePointer<UInt8>)) -> Int {
+        var kept = 0
+        candidateLoop: for k in 0..<count {
+            let doc = Int(docs[k])
+            var tf = tfs[k]
+            for column in columns {
+                let value = column.nibble(doc) & column.saturated
+                // Not there; or a frequency (a saturated one stands for that many or more).
+                if value == 0 { continue candidateLoop }
+                if value < column.saturated { tf = min(tf, UInt32(value)) }
+            }
+            for other in cursors {
+                guard (other.doc < doc ? other.advance(doc) : other.doc) == doc else { continue candidateLoop }
+                tf = min(tf, other.tf)
+            }
+            let norm = tables.norm(doc)
+            room.docs[kept] = docs[k]
+            room.weights[kept] = Float(tf) * tables.factor[norm]
+            room.flags[kept] = tables.flags[norm]
+            kept += 1
+        }
+        return kept
     }
 }
 
