@@ -11,8 +11,8 @@
 /// one the document-order walk gives), the best bounds first, in growing rounds, until the k-th hit beats every
 /// bound left: the hits are exactly the full evaluation's.
 extension IndexSnapshot {
-    /// The number of bound buckets; a round scores whole buckets, best first.
-    static let phraseBuckets = 1_024
+    /// Bounds sampled, at most, to choose a round's cut.
+    static let cutSamples = 2_048
     /// Candidates scored in the first round, per hit wanted; each further round scores `growth` times as many.
     static let phraseFirstRound = 2
     /// Candidates scored, at most, per this many of a segment's before the rest is walked in document order.
@@ -46,44 +46,24 @@ extension IndexSnapshot {
     /// Scores the candidates of segment `ordinal` (`docs` ascending, with their bounds) into `top`, best bounds
     /// first, until none left can place.
     ///
-    /// The bounds are cut into buckets; a round scores the candidates of the best buckets not yet scored, gathered in
-    /// document order (so the iterator's cursors only move forward), as many as the page needs at the rate matches
-    /// have appeared so far. Scored one by one, scattered candidates cost several times what the walk pays for each
-    /// (a position seek inside each one's block): when a round would take the candidates scored past a quarter of
-    /// the segment's (few matches, or bounds that rule out little), the rest of the segment is walked instead.
+    /// Each round scores the candidates whose bounds lie between a cut and the previous round's (the first: at or
+    /// above it), gathered in document order so the iterator's cursors only move forward; the cut is chosen from a
+    /// sample of the bounds so the round holds about as many as the page needs at the rate matches have appeared so
+    /// far. Every candidate left has a bound below the last cut, which the k-th hit must beat. Scored one by one,
+    /// scattered candidates cost several times what the walk pays for each (a position seek inside each one's
+    /// block): when a round would take the candidates scored past a quarter of the segment's (few matches, or bounds
+    /// that rule out little), the rest of the segment is walked instead.
     private func scoreBestFirst(_ plan: QueryPlan, docs: [UInt32], bounds: [Float], lifted: [UInt32], rise: Float,
                                 ordinal: Int, window: Int, planner: inout QueryPlanner,
                                 collecting: RescoreWhileCollecting?, into top: inout TopK) {
-        let n = docs.count, buckets = Self.phraseBuckets
-        // Each candidate's bucket (higher: better; a bound that is not a number goes first: it is scored), how many
-        // each holds, and each one's largest bound.
-        var bucketOf = [UInt16](repeating: 0, count: n)
-        var counts = [Int](repeating: 0, count: buckets)
-        var bucketMax = [Float](repeating: -.infinity, count: buckets)
-        bounds.withUnsafeBufferPointer { bounds in
-            var highest: Float = 0
-            for x in bounds where x > highest { highest = x }
-            let scale = highest > 0 && highest.isFinite ? Float(buckets - 1) / highest : 0
-            bucketOf.withUnsafeMutableBufferPointer { bucketOf in
-                counts.withUnsafeMutableBufferPointer { counts in
-                    bucketMax.withUnsafeMutableBufferPointer { bucketMax in
-                        for i in 0..<n {
-                            let x = bounds[i] * scale
-                            let b = x.isNaN ? buckets - 1 : min(Int(max(x, 0)), buckets - 1)
-                            bucketOf[i] = UInt16(truncatingIfNeeded: b)
-                            counts[b] &+= 1
-                            bucketMax[b] = max(bucketMax[b], bounds[i])
-                        }
-                    }
-                }
-            }
-        }
+        let n = docs.count
         let alive = live[ordinal]
+        let liftedSet = Set(lifted)
         var batch: [UInt32] = []
-        // Buckets at `cut` and above are scored; `scored` candidates so far, `found` of them matched.
-        var cut = buckets, scored = 0, found = 0, first = true
         var scoredDocs: [UInt32] = []
-        while cut > 0 {
+        // Candidates with bounds at or above `high` were scored (the first round also takes those that are not numbers).
+        var high = Float.infinity, scored = 0, found = 0, first = true
+        while true {
             let needed = max(window - top.count, 0)
             var size: Int
             if first {
@@ -98,47 +78,63 @@ extension IndexSnapshot {
                 return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
                                 collecting: collecting, into: &top)
             }
-            var low = cut - 1, taken = counts[low]
-            while low > 0, taken < size {
-                low -= 1
-                taken += counts[low]
-            }
+            let low = Self.cut(bounds, below: high, count: size)
             let threshold = top.isFull ? top.threshold : -.infinity
             batch.removeAll(keepingCapacity: true)
             docs.withUnsafeBufferPointer { docs in
                 bounds.withUnsafeBufferPointer { bounds in
-                    bucketOf.withUnsafeBufferPointer { bucketOf in
-                        let low = UInt16(low), high = UInt16(cut)
-                        for i in 0..<n where bucketOf[i] >= low && bucketOf[i] < high {
-                            let doc = docs[i]
-                            guard alive[Int(doc)], bounds[i] * rise * 1.0001 > threshold else { continue }
-                            batch.append(doc)
-                        }
+                    for i in 0..<n {
+                        let bound = bounds[i]
+                        // This round's range (the first: everything not below the cut, numbers or not).
+                        guard first ? !(bound < low) : (bound >= low && bound < high) else { continue }
+                        let doc = docs[i]
+                        guard alive[Int(doc)], !(bound * rise * 1.0001 <= threshold) else { continue }
+                        batch.append(doc)
                     }
                 }
             }
-            // Lifted documents are scored in the first round, whatever their bound (and left out of the others').
-            if first, !lifted.isEmpty {
-                let liftedSet = Set(lifted)
+            // Lifted documents are scored in the first round, whatever their bound, and never again.
+            if !liftedSet.isEmpty {
                 batch.removeAll { liftedSet.contains($0) }
-                for doc in lifted where Int(doc) < alive.count && alive[Int(doc)] { batch.append(doc) }
-                batch.sort()
-            } else if !lifted.isEmpty {
-                let liftedSet = Set(lifted)
-                batch.removeAll { liftedSet.contains($0) }
+                if first {
+                    for doc in lifted where Int(doc) < alive.count && alive[Int(doc)] { batch.append(doc) }
+                    batch.sort()
+                }
             }
             first = false
-            cut = low
+            high = low
             scored += batch.count
             scoredDocs += batch
             found += scorePhrase(plan, candidates: batch, ordinal: ordinal, planner: &planner, collecting: collecting,
                                  into: &top)
-            // The best bound left: the largest of the highest nonempty bucket below the cut.
-            var next = cut - 1
-            while next >= 0, counts[next] == 0 { next -= 1 }
-            guard next >= 0 else { return }
-            if top.isFull, top.threshold > bucketMax[next] * rise * 1.0001 { return }
+            // Every candidate left has a bound below the cut.
+            if low == -.infinity { return }
+            if top.isFull, top.threshold > low * rise * 1.0001 { return }
         }
+    }
+
+    /// A value such that about `count` of `bounds` lie between it and `high` (at most: −∞, all of them), read from
+    /// a sample of at most `cutSamples` bounds; any value is correct, a close one saves rounds or scoring.
+    private static func cut(_ bounds: [Float], below high: Float, count: Int) -> Float {
+        let n = bounds.count
+        guard count < n else { return -.infinity }
+        let stride = max(1, n / cutSamples)
+        // The sample's bounds below `high` in 256 buckets over [0, top of the sample).
+        var top: Float = 0
+        for i in Swift.stride(from: 0, to: n, by: stride) where bounds[i] < high && bounds[i] > top { top = bounds[i] }
+        guard top > 0, top.isFinite else { return -.infinity }
+        var histogram = [Int](repeating: 0, count: 256)
+        let scale = 255 / top
+        for i in Swift.stride(from: 0, to: n, by: stride) where bounds[i] < high && bounds[i] >= 0 {
+            histogram[min(Int(bounds[i] * scale), 255)] += 1
+        }
+        // From the best bucket down until the sample, scaled up, holds `count`.
+        var taken = 0
+        for b in Swift.stride(from: 255, through: 0, by: -1) {
+            taken += histogram[b] * stride
+            if taken >= count { return Float(b) / scale }
+        }
+        return -.infinity
     }
 
     /// Walks segment `ordinal` in document order (`collect`) into a top k of its own, and offers `top` the hits not
