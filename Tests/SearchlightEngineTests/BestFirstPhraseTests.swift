@@ -93,6 +93,31 @@ final class BestFirstPhraseTests: XCTestCase {
         XCTAssertGreaterThan(served, 0, "the best-first path must answer some of these")
     }
 
+    /// Bounds tie: a thousand documents alike, then five whose title is the phrase. The first round's cut takes the
+    /// tied ones, in document order, up to its cap; the page fills with them, and the better documents after the cap
+    /// must still be scored (a round cut short does not lower the ceiling of the candidates left).
+    func testARoundCutShortByTiesLeavesItsBetterCandidatesToTheNext() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        for i in 0..<1_000 {
+            try writer.upsert(Document(id: "tied\(i)", values: [(title, .text("c\(i % 7)")),
+                                                                 (body, .text("ab ba ca cb cc cd ce"))]))
+        }
+        for i in 0..<5 {
+            try writer.upsert(Document(id: "best\(i)", values: [(title, .text("ab ba")), (body, .text("ca cb cc cd ce"))]))
+        }
+        let snapshot = try writer.commit()
+        var on = SearchOptions(limit: 5)
+        on.phrases = Self.eager
+        var off = SearchOptions(limit: 5)
+        off.phrases.minimumCandidates = .max
+        let walked = snapshot.search(.phrase("ab ba"), options: off)
+        XCTAssertEqual(Set(walked.map { snapshot.id(of: $0.address) }), Set((0..<5).map { "best\($0)" }))
+        XCTAssertEqual(snapshot.search(.phrase("ab ba"), options: on), walked)
+        XCTAssertTrue(answered(snapshot, .phrase("ab ba"), options: on))
+    }
+
     /// A phrase with fewer candidates than the threshold, a filter, or a boost field is left to the walk.
     func testOutsideItsCasesThePathStepsAside() throws {
         let writer = IndexWriter()

@@ -37,95 +37,107 @@ extension IndexSnapshot {
             planner.phraseBounds(fields, span: span, idf: idf, segment: ordinal, docs: &docs, bounds: &bounds)
             let lifted = collecting?.lifted[UInt32(ordinal)] ?? []
             guard !docs.isEmpty else { continue }
-            scoreBestFirst(plan, docs: docs, bounds: bounds, lifted: lifted, rise: rise, ordinal: ordinal,
+            scoreBestFirst(plan, docs: docs, bounds: &bounds, lifted: lifted, rise: rise, ordinal: ordinal,
                            window: window, planner: &planner, collecting: collecting, into: &top)
         }
         return top.sorted()
     }
 
-    /// Scores the candidates of segment `ordinal` (`docs` ascending, with their bounds) into `top`, best bounds
-    /// first, until none left can place.
+    /// Scores the candidates of segment `ordinal` (`docs` ascending, with their bounds, which it overwrites) into
+    /// `top`, best bounds first, until none left can place.
     ///
-    /// Each round scores the candidates whose bounds lie between a cut and the previous round's (the first: at or
-    /// above it), gathered in document order so the iterator's cursors only move forward; the cut is chosen from a
-    /// sample of the bounds so the round holds about as many as the page needs at the rate matches have appeared so
-    /// far. Every candidate left has a bound below the last cut, which the k-th hit must beat. Scored one by one,
-    /// scattered candidates cost several times what the walk pays for each (a position seek inside each one's
-    /// block): when a round would take the candidates scored past a quarter of the segment's (few matches, or bounds
-    /// that rule out little), the rest of the segment is walked instead.
-    private func scoreBestFirst(_ plan: QueryPlan, docs: [UInt32], bounds: [Float], lifted: [UInt32], rise: Float,
-                                ordinal: Int, window: Int, planner: inout QueryPlanner,
+    /// While the page is not full, a round scores the candidates whose bounds are at or above a cut chosen from a
+    /// sample of the bounds, so it holds about as many as the page needs at the rate matches have appeared so far,
+    /// gathered in document order so the iterator's cursors only move forward; once the page is full, one round
+    /// scores every candidate that can still place. A handled candidate's bound becomes −∞. Bounds tie (a frequency
+    /// and one of 256 norms), so a round stops at a cap, and only a round that was not cut short lowers the ceiling
+    /// of the candidates left, which the k-th hit must beat. Scored one by one, scattered candidates cost several
+    /// times what the walk pays for each (a position seek inside each one's block): when the candidates to score
+    /// would pass a quarter of the segment's (few matches, or bounds that rule out little), the rest of the segment
+    /// is walked instead.
+    private func scoreBestFirst(_ plan: QueryPlan, docs: [UInt32], bounds: inout [Float], lifted: [UInt32],
+                                rise: Float, ordinal: Int, window: Int, planner: inout QueryPlanner,
                                 collecting: RescoreWhileCollecting?, into top: inout TopK) {
-        let n = docs.count
+        let n = docs.count, budget = n / Self.phraseBudgetDivisor
         let alive = live[ordinal]
         let liftedSet = Set(lifted)
         var batch: [UInt32] = []
         var scoredDocs: [UInt32] = []
-        // Candidates with bounds at or above `high` were scored (the first round also takes those that are not numbers).
-        var high = Float.infinity, scored = 0, found = 0, first = true
+        // Every candidate not handled has a bound at most `ceilingLeft`.
+        var ceilingLeft = Float.infinity, scored = 0, found = 0, first = true
         while true {
-            let needed = max(window - top.count, 0)
-            var size: Int
-            if first {
-                size = window * Self.phraseFirstRound
-            } else if needed > 0 {
-                // The page is not full yet: as many as the rate of matches says fill it (twice over), all when none.
-                size = found == 0 ? n : max(2 * needed * scored / found, window)
-            } else {
-                size = scored * 3
+            let full = top.isFull
+            var low = -Float.infinity, cap = budget - scored
+            if !full {
+                let size: Int
+                if first {
+                    size = window * Self.phraseFirstRound
+                } else {
+                    // As many as the rate of matches says fill the page (twice over); all when none has matched.
+                    let needed = window - top.count
+                    size = found == 0 ? n : max(2 * needed * scored / found, window)
+                }
+                if !first, scored + size > budget {
+                    return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
+                                    collecting: collecting, into: &top)
+                }
+                low = Self.cut(bounds, count: size)
+                cap = first ? max(4 * size, window) : max(cap, 2 * size)
             }
-            if !first, scored + size > n / Self.phraseBudgetDivisor {
-                return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
-                                collecting: collecting, into: &top)
-            }
-            let low = Self.cut(bounds, below: high, count: size)
-            let threshold = top.isFull ? top.threshold : -.infinity
+            let threshold = full ? top.threshold : -.infinity
             batch.removeAll(keepingCapacity: true)
+            var capped = false
             docs.withUnsafeBufferPointer { docs in
-                bounds.withUnsafeBufferPointer { bounds in
+                bounds.withUnsafeMutableBufferPointer { bounds in
                     for i in 0..<n {
                         let bound = bounds[i]
-                        // This round's range (the first: everything not below the cut, numbers or not).
-                        guard first ? !(bound < low) : (bound >= low && bound < high) else { continue }
+                        // At or above the cut (the first round: bounds that are not numbers too); −∞: handled.
+                        guard !(bound < low), bound != -.infinity else { continue }
                         let doc = docs[i]
-                        guard alive[Int(doc)], !(bound * rise * 1.0001 <= threshold) else { continue }
+                        bounds[i] = -.infinity
+                        guard alive[Int(doc)], !(bound * rise * 1.0001 <= threshold), !liftedSet.contains(doc) else { continue }
                         batch.append(doc)
+                        if batch.count >= cap {
+                            capped = true
+                            break
+                        }
                     }
                 }
             }
+            // Too many can still place: the walk is cheaper than scoring them one by one.
+            if full, capped {
+                return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
+                                collecting: collecting, into: &top)
+            }
             // Lifted documents are scored in the first round, whatever their bound, and never again.
-            if !liftedSet.isEmpty {
-                batch.removeAll { liftedSet.contains($0) }
-                if first {
-                    for doc in lifted where Int(doc) < alive.count && alive[Int(doc)] { batch.append(doc) }
-                    batch.sort()
-                }
+            if first, !lifted.isEmpty {
+                for doc in lifted where Int(doc) < alive.count && alive[Int(doc)] { batch.append(doc) }
+                batch.sort()
             }
             first = false
-            high = low
+            if !capped { ceilingLeft = min(ceilingLeft, low) }
             scored += batch.count
             scoredDocs += batch
             found += scorePhrase(plan, candidates: batch, ordinal: ordinal, planner: &planner, collecting: collecting,
                                  into: &top)
-            // Every candidate left has a bound below the cut.
-            if low == -.infinity { return }
-            if top.isFull, top.threshold > low * rise * 1.0001 { return }
+            if ceilingLeft == -.infinity { return }
+            if top.isFull, top.threshold > ceilingLeft * rise * 1.0001 { return }
         }
     }
 
-    /// A value such that about `count` of `bounds` lie between it and `high` (at most: −∞, all of them), read from
-    /// a sample of at most `cutSamples` bounds; any value is correct, a close one saves rounds or scoring.
-    private static func cut(_ bounds: [Float], below high: Float, count: Int) -> Float {
+    /// A value such that about `count` of `bounds` not yet handled (not −∞) are at or above it (−∞: all of them),
+    /// read from a sample of at most `cutSamples` bounds; any value is correct, a close one saves rounds or scoring.
+    private static func cut(_ bounds: [Float], count: Int) -> Float {
         let n = bounds.count
         guard count < n else { return -.infinity }
         let stride = max(1, n / cutSamples)
-        // The sample's bounds below `high` in 256 buckets over [0, top of the sample).
+        // The sample's bounds in 256 buckets over [0, the sample's largest].
         var top: Float = 0
-        for i in Swift.stride(from: 0, to: n, by: stride) where bounds[i] < high && bounds[i] > top { top = bounds[i] }
+        for i in Swift.stride(from: 0, to: n, by: stride) where bounds[i] > top { top = bounds[i] }
         guard top > 0, top.isFinite else { return -.infinity }
         var histogram = [Int](repeating: 0, count: 256)
         let scale = 255 / top
-        for i in Swift.stride(from: 0, to: n, by: stride) where bounds[i] < high && bounds[i] >= 0 {
+        for i in Swift.stride(from: 0, to: n, by: stride) where bounds[i] >= 0 {
             histogram[min(Int(bounds[i] * scale), 255)] += 1
         }
         // From the best bucket down until the sample, scaled up, holds `count`.
