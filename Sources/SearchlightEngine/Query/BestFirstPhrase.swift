@@ -48,13 +48,13 @@ extension IndexSnapshot {
     ///
     /// While the page is not full, a round scores the candidates whose bounds are at or above a cut chosen from a
     /// sample of the bounds, so it holds about as many as the page needs at the rate matches have appeared so far,
-    /// gathered in document order so the iterator's cursors only move forward; once the page is full, one round
-    /// scores every candidate that can still place. A handled candidate's bound becomes −∞. Bounds tie (a frequency
-    /// and one of 256 norms), so a round stops at a cap, and only a round that was not cut short lowers the ceiling
-    /// of the candidates left, which the k-th hit must beat. Scored one by one, scattered candidates cost several
-    /// times what the walk pays for each (a position seek inside each one's block): when the candidates to score
-    /// would pass a quarter of the segment's (few matches, or bounds that rule out little), the rest of the segment
-    /// is walked instead.
+    /// gathered in document order so the iterator's cursors only move forward; once the page is full, rounds grow
+    /// threefold and take only candidates that can still place. A handled candidate's bound becomes −∞. Bounds tie
+    /// (a frequency and one of 256 norms), so a round stops at a cap, and only a round that was not cut short lowers
+    /// the ceiling of the candidates left, which the k-th hit must beat. Scored one by one, scattered candidates cost
+    /// several times what the walk pays for each (a position seek inside each one's block): when the candidates to
+    /// score would pass a quarter of the segment's (few matches, or bounds that rule out little), the rest of the
+    /// segment is walked instead.
     private func scoreBestFirst(_ plan: QueryPlan, docs: [UInt32], bounds: inout [Float], lifted: [UInt32],
                                 rise: Float, ordinal: Int, window: Int, planner: inout QueryPlanner,
                                 collecting: RescoreWhileCollecting?, into top: inout TopK) {
@@ -67,24 +67,25 @@ extension IndexSnapshot {
         var ceilingLeft = Float.infinity, scored = 0, found = 0, first = true
         while true {
             let full = top.isFull
-            var low = -Float.infinity, cap = budget - scored
-            if !full {
-                let size: Int
-                if first {
-                    size = window * Self.phraseFirstRound
-                } else {
-                    // As many as the rate of matches says fill the page (twice over); all when none has matched.
-                    let needed = window - top.count
-                    size = found == 0 ? n : max(2 * needed * scored / found, window)
-                }
-                if !first, scored + size > budget {
-                    return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
-                                    collecting: collecting, into: &top)
-                }
-                low = Self.cut(bounds, count: size)
-                cap = first ? max(4 * size, window) : max(cap, 2 * size)
+            let size: Int
+            if first {
+                size = window * Self.phraseFirstRound
+            } else if full {
+                size = scored * 3
+            } else {
+                // As many as the rate of matches says fill the page (twice over); all when none has matched.
+                let needed = window - top.count
+                size = found == 0 ? n : max(2 * needed * scored / found, window)
+            }
+            if !first, !full, scored + size > budget {
+                return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
+                                collecting: collecting, into: &top)
             }
             let threshold = full ? top.threshold : -.infinity
+            // The cut, never below what a full page's k-th hit rules out (the gather checks each bound exactly).
+            var low = Self.cut(bounds, count: size)
+            if full { low = max(low, threshold / (rise * 1.0001) * 0.9999) }
+            let cap = first ? max(4 * size, window) : max(budget - scored, size)
             batch.removeAll(keepingCapacity: true)
             var capped = false
             docs.withUnsafeBufferPointer { docs in
@@ -104,7 +105,7 @@ extension IndexSnapshot {
                     }
                 }
             }
-            // Too many can still place: the walk is cheaper than scoring them one by one.
+            // More can still place than the budget allows: the walk is cheaper than scoring them one by one.
             if full, capped {
                 return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
                                 collecting: collecting, into: &top)
@@ -350,10 +351,11 @@ extension QueryPlanner {
 /// small corpora take that path.
 package struct PhraseTuning: Sendable {
     /// Candidates (per field, the rarest term's documents, summed) below which the document-order walk is cheaper.
-    /// Measured on debian-en (BENCHMARKS.md §AM): at 4,096 and 8,192, phrases of 3,000–5,000 real candidates and few
-    /// matches ("can used", "and set") paid for their bounds and then fell back to the walk; at 16,384 only phrases
-    /// of 17,000 candidates and more take this path.
-    package var minimumCandidates = 16_384
+    /// Measured on debian-en (BENCHMARKS.md §AM): phrase p99 444 µs at 8,192, 450 at 4,096 (where "and set", 4,297
+    /// candidates and 124 matches, paid for bounds it could not use) and 477 at 16,384 (where "from the" and
+    /// "module for" stayed walked). What it costs: a phrase of frequent words with almost no matches ("can used",
+    /// 4) bounds its candidates, finds nothing among the best, and is walked after all (417 µs against 316).
+    package var minimumCandidates = 8_192
 
     package init() {}
 }
