@@ -27,6 +27,7 @@ final class BestFirstPhraseTests: XCTestCase {
     static var eager: PhraseTuning {
         var tuning = PhraseTuning()
         tuning.minimumCandidates = 0
+        tuning.shareDivisor = .max
         return tuning
     }
 
