@@ -15,10 +15,8 @@ extension IndexSnapshot {
     static let cutSamples = 2_048
     /// Candidates scored in the first round, per hit wanted; each further round scores `growth` times as many.
     static let phraseFirstRound = 2
-    /// Candidates scored, at most, per this many of a segment's before the rest is scored in document order.
+    /// Candidates scored, at most, per this many of a segment's before the rest is walked in document order.
     static let phraseBudgetDivisor = 4
-    /// Candidates scored at once in document order, between which the threshold is read again.
-    static let inOrderChunk = 64
 
     /// The best `window` hits of `plan` when it is a ranked phrase whose candidates are many enough
     /// (`PhraseTuning`); nil otherwise, and the caller searches in document order. `collecting`: the rescore
@@ -58,7 +56,7 @@ extension IndexSnapshot {
     /// the ceiling of the candidates left, which the k-th hit must beat. Scored one by one, scattered candidates cost
     /// several times what the walk pays for each (a position seek inside each one's block): when the candidates to
     /// score would pass a quarter of the segment's (few matches, or bounds that rule out little), the rest of the
-    /// segment is scored in document order instead, with the bounds still ruling candidates out.
+    /// segment is walked instead.
     private func scoreBestFirst(_ plan: QueryPlan, docs: [UInt32], bounds: inout [Float], lifted: [UInt32],
                                 rise: Float, ordinal: Int, window: Int, planner: inout QueryPlanner,
                                 collecting: RescoreWhileCollecting?, into top: inout TopK) {
@@ -66,6 +64,7 @@ extension IndexSnapshot {
         let alive = live[ordinal]
         let liftedSet = Set(lifted)
         var batch: [UInt32] = []
+        var scoredDocs: [UInt32] = []
         // Every candidate not handled has a bound at most `ceilingLeft`.
         var ceilingLeft = Float.infinity, scored = 0, found = 0, first = true
         while true {
@@ -81,8 +80,8 @@ extension IndexSnapshot {
                 size = found == 0 ? n : max(2 * needed * scored / found, window)
             }
             if !first, !full, scored + size > budget {
-                return scoreInOrder(plan, docs: docs, bounds: bounds, skipping: liftedSet, rise: rise, ordinal: ordinal,
-                                    planner: &planner, collecting: collecting, into: &top)
+                return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
+                                collecting: collecting, into: &top)
             }
             let threshold = full ? top.threshold : -.infinity
             // The cut, never below what a full page's k-th hit rules out (the gather checks each bound exactly).
@@ -108,20 +107,20 @@ extension IndexSnapshot {
                     }
                 }
             }
+            // More can still place than the budget allows: the walk is cheaper than scoring them one by one.
+            if full, capped {
+                return walkRest(plan, scored: scoredDocs, ordinal: ordinal, window: window, planner: &planner,
+                                collecting: collecting, into: &top)
+            }
             // Lifted documents are scored in the first round, whatever their bound, and never again.
             if first, !lifted.isEmpty {
                 for doc in lifted where Int(doc) < alive.count && alive[Int(doc)] { batch.append(doc) }
                 batch.sort()
             }
-            // More can still place than the budget allows: in document order they cost less than one by one.
-            if full, capped {
-                return scoreInOrder(plan, docs: docs, bounds: bounds, skipping: liftedSet, rise: rise,
-                                    ordinal: ordinal, planner: &planner, collecting: collecting, into: &top,
-                                    first: batch)
-            }
             first = false
             if !capped { ceilingLeft = min(ceilingLeft, low) }
             scored += batch.count
+            scoredDocs += batch
             found += scorePhrase(plan, candidates: batch, ordinal: ordinal, planner: &planner, collecting: collecting,
                                  into: &top)
             if ceilingLeft == -.infinity { return }
@@ -153,40 +152,21 @@ extension IndexSnapshot {
         return -.infinity
     }
 
-    /// Scores the candidates not yet handled (bound not −∞) in document order, a chunk at a time through one
-    /// iterator (its cursors only move forward, decoding each block once, as the walk does), each chunk without the
-    /// candidates whose bound the k-th hit then rules out. `first`: candidates already taken from `bounds` (marked
-    /// handled) that must still be scored, ascending. `skipping`: documents scored before (the lifted ones).
-    private func scoreInOrder(_ plan: QueryPlan, docs: [UInt32], bounds: [Float], skipping: Set<UInt32>, rise: Float,
-                              ordinal: Int, planner: inout QueryPlanner, collecting: RescoreWhileCollecting?,
-                              into top: inout TopK, first: [UInt32] = []) {
-        let n = docs.count
-        let alive = live[ordinal]
-        let iterator = planner.iterator(plan, segment: ordinal, scored: true, driver: n)
+    /// Walks segment `ordinal` in document order (`collect`) into a top k of its own, and offers `top` the hits not
+    /// among `scored` (already offered). Exact: a match the walk leaves out has `window` better ones in the segment,
+    /// all offered.
+    private func walkRest(_ plan: QueryPlan, scored: [UInt32], ordinal: Int, window: Int, planner: inout QueryPlanner,
+                          collecting: RescoreWhileCollecting?, into top: inout TopK) {
+        var local = TopK(k: window)
+        let iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
         if iterator is EmptyIterator { return }
-        var pending = first[...]
-        var chunk: [UInt32] = []
-        chunk.reserveCapacity(Self.inOrderChunk)
-        var i = 0
-        while i < n || !pending.isEmpty || !chunk.isEmpty {
-            let threshold = top.isFull ? top.threshold : -.infinity
-            // The next candidates in document order: those taken before and those still bounded above the threshold.
-            while chunk.count < Self.inOrderChunk, i < n || !pending.isEmpty {
-                if let next = pending.first, i >= n || next <= docs[i] {
-                    chunk.append(next)
-                    pending.removeFirst()
-                    continue
-                }
-                let bound = bounds[i], doc = docs[i]
-                i += 1
-                guard bound != -.infinity, alive[Int(doc)], !(bound * rise * 1.0001 <= threshold),
-                      !skipping.contains(doc) else { continue }
-                chunk.append(doc)
-            }
-            guard !chunk.isEmpty else { break }
-            _ = score(iterator, chunk, ordinal: ordinal, collecting: collecting, into: &top)
-            chunk.removeAll(keepingCapacity: true)
+        if let collecting {
+            collectRescoring(iterator, segment: ordinal, boostField: nil, rescore: collecting, into: &local)
+        } else {
+            collect(iterator, segment: ordinal, boostField: nil, into: &local)
         }
+        let offered = Set(scored)
+        for hit in local.sorted() where !offered.contains(hit.address.doc) { top.insert(hit) }
     }
 
     /// Scores `candidates` (ascending, live) of segment `ordinal` with the phrase's iterator and collects the
@@ -197,14 +177,6 @@ extension IndexSnapshot {
         guard n > 0 else { return 0 }
         let iterator = planner.iterator(plan, segment: ordinal, scored: true, driver: n)
         if iterator is EmptyIterator { return 0 }
-        return score(iterator, candidates, ordinal: ordinal, collecting: collecting, into: &top)
-    }
-
-    /// Scores `candidates` (ascending, live, after any `iterator` scored before) of segment `ordinal` with
-    /// `iterator` and collects the matches (rescored when `collecting`); returns how many matched.
-    private func score(_ iterator: DocIterator, _ candidates: [UInt32], ordinal: Int,
-                       collecting: RescoreWhileCollecting?, into top: inout TopK) -> Int {
-        let n = candidates.count
         var scores = [Float](repeating: 0, count: n), matched = [Bool](repeating: false, count: n)
         candidates.withUnsafeBufferPointer { docs in
             scores.withUnsafeMutableBufferPointer { scores in
