@@ -13,7 +13,7 @@
 extension IndexSnapshot {
     /// Bounds sampled, at most, to choose a round's cut.
     static let cutSamples = 2_048
-    /// Candidates scored in the first round, per hit wanted; each further round scores `growth` times as many.
+    /// Candidates scored in the first round, per hit wanted (later rounds follow the rate of matches, or grow threefold).
     static let phraseFirstRound = 2
     /// Candidates scored, at most, per this many of a segment's before the rest is walked in document order.
     static let phraseBudgetDivisor = 4
