@@ -37,6 +37,9 @@ class TermSource {
     /// the document's norm) exceeds `floor`: a source may pass over documents up to `last` that cannot, when telling
     /// so costs less than matching them (a phrase checks its terms' frequencies before decoding positions).
     func next(above floor: Float, through last: Int) -> Int { next() }
+    /// `next(above:through:)` with the floor `raised` for documents before `until` (a group knows no other source can
+    /// add to them).
+    func next(above floor: Float, raised: Float, until: Int, through last: Int) -> Int { next(above: floor, through: last) }
     /// Frequency in the current document.
     var frequency: UInt32 { 0 }
     /// Whether the match in the current document starts at position 0.
@@ -267,12 +270,18 @@ final class PhraseSource: TermSource {
         find(refs[0]._withUnsafeGuaranteedRef { $0.next() }, floor: floor, through: last)
     }
 
-    private func find(_ start: Int, floor: Float, through last: Int) -> Int {
+    override func next(above floor: Float, raised: Float, until: Int, through last: Int) -> Int {
+        find(refs[0]._withUnsafeGuaranteedRef { $0.next() }, floor: floor, raised: raised, until: until, through: last)
+    }
+
+    private func find(_ start: Int, floor: Float, raised: Float = -.infinity, until: Int = -1, through last: Int) -> Int {
         var candidate = start
         while true {
             candidate = DocIterator.leapfrog(refs, count: count, from: candidate) { $0.advance($1) }
             if candidate == PostingCursor.end { break }
-            if candidate <= last, Float(smallestFrequency()) * fieldFactor[Int(norm(candidate))] <= floor {
+            // The window's floor holds through its last document; a raised floor holds before `until`, past it too.
+            let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
+            if bar > -.infinity, Float(smallestFrequency()) * fieldFactor[Int(norm(candidate))] <= bar {
                 candidate = refs[0]._withUnsafeGuaranteedRef { $0.next() }
                 continue
             }
