@@ -236,10 +236,6 @@ final class TermGroupIterator: DocIterator {
     /// Last document of the window the mask was computed for, and the threshold it assumed.
     private var windowEnd = -1
     private var windowThreshold: Float = -.infinity
-    /// The non-essential sources' summed block bounds and largest boost ceiling in the window: what a document adds
-    /// and may be lifted by where no essential source but the one stepping can add anything (`step(_:floored:)`).
-    private var windowWeighted: Float = 0
-    private var windowFactor: Float = 1
 
     /// Up to this many sources (a term or phrase in a few fields) use per-source pruning. Wider groups
     /// (prefix expansions) would re-split on almost every document: each window ends at the first block
@@ -320,7 +316,6 @@ final class TermGroupIterator: DocIterator {
             allFactor = max(allFactor, refs[order[j]]._withUnsafeGuaranteedRef { ceiling($0) })
         }
         let needed = competitiveWeight(threshold, factor: allFactor)
-        (windowWeighted, windowFactor) = (weighted, factor)
         for j in k..<count { floors[order[j]] = needed - weighted - (essentialWeight - weights[j]) }
     }
 
@@ -338,11 +333,10 @@ final class TermGroupIterator: DocIterator {
     /// Moves source `index` to its next document, passing over the window's documents where it cannot reach its
     /// floor when `floored` (the essential mask, or 0) has its bit.
     ///
-    /// Before the next document of every other source, its floor leaves room for the non-essential sources only: a
-    /// source passed over any document there either without a match (it adds nothing, neither weight nor boost) or
-    /// below its own floor (the document cannot compete whatever this one adds). A phrase group has no non-essential
-    /// source, so that floor depends on no block bound and holds past the window's end too. From there on it leaves
-    /// room for the others' block bounds and boosts.
+    /// Before the next document of every other source, its floor leaves room for nothing else: another source passed
+    /// over any document there either without a match (it adds nothing, neither weight nor boost) or below its own
+    /// floor (the document cannot compete whatever this one adds). That floor depends on no block bound, so it holds
+    /// past the window's end too. From there on it leaves room for the others' block bounds and boosts.
     @inline(__always)
     private func step(_ index: Int, floored: UInt64) {
         guard floored & (1 << UInt64(index)) != 0 else { return step(index) }
@@ -350,10 +344,10 @@ final class TermGroupIterator: DocIterator {
         // Every other source, in the window or past it: each reached its document by passing over the ones before.
         var until = Self.end
         for other in 0..<sources.count where other != index { until = min(until, docs[other]) }
-        // There, only this source and the non-essential ones add weight or a primary boost.
+        // There only this source adds weight or a primary boost (a phrase group, the one that floors, has no
+        // non-essential source).
         let alone = refs[index]._withUnsafeGuaranteedRef { ceiling($0) }
-        let raised = until > doc ? max(competitiveWeight(windowThreshold, factor: max(windowFactor, alone)) - windowWeighted, floor)
-                                 : floor
+        let raised = until > doc ? max(competitiveWeight(windowThreshold, factor: alone), floor) : floor
         docs[index] = refs[index]._withUnsafeGuaranteedRef { $0.next(above: floor, raised: raised, until: until, through: last) }
     }
 
