@@ -249,9 +249,7 @@ extension QueryPlanner {
             // field when the field is as long as the phrase).
             let factor = factors(field)
             let flagByNorm: [UInt8] = (0..<256).map { norm in
-                guard primary else { return 0 }
-                return Int(FieldNorm.lengths[norm]) == span
-                    ? PostingRuns.startsPrimary | PostingRuns.equalsPrimary : PostingRuns.startsPrimary
+                primary ? TermSource.startFlags(norm: UInt8(norm), span: span, isExact: true) : 0
             }
             runs.startRun()
             let cursor = PostingCursor(segment: segment, terms: terms, index: indices[lead], field: field)

@@ -66,7 +66,12 @@ class TermSource {
 
     /// The primary-field flags of a document where this source's match starts the (primary) field.
     @inline(__always)
-    final func startFlags(norm: UInt8) -> UInt8 {
+    final func startFlags(norm: UInt8) -> UInt8 { Self.startFlags(norm: norm, span: span, isExact: isExact) }
+
+    /// The primary-field flags of a match of `span` positions that starts a field whose norm is `norm`: it starts
+    /// the field, and equals it too when `isExact` (the query's own text) and the field is exactly that long.
+    @inline(__always)
+    static func startFlags(norm: UInt8, span: Int, isExact: Bool) -> UInt8 {
         isExact && Int(FieldNorm.lengths[Int(norm)]) == span
             ? PostingRuns.startsPrimary | PostingRuns.equalsPrimary : PostingRuns.startsPrimary
     }
