@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Growable per-term byte streams inside one shared buffer (Lucene's byte-slice pool): each stream is a
 /// chain of slices of growing size linked by 4-byte forward pointers, so appending a posting to any of
 /// hundreds of thousands of terms touches one buffer and allocates nothing per term.
@@ -19,8 +27,8 @@ struct ByteSlicePool {
         var level: UInt8
     }
 
-    /// The buffer and the end of the slices handed out; zeroed past `top` (grown ahead of the slices handed
-    /// out, so a slice is handed out by moving `top`).
+    /// The buffer and the end of the slices handed out (grown ahead of the slices handed out, so a slice is
+    /// handed out by moving `top`).
     final class Storage {
         private(set) var base: UnsafeMutablePointer<UInt8>
         private(set) var capacity: Int
@@ -28,11 +36,10 @@ struct ByteSlicePool {
 
         init(capacity: Int = 0) {
             self.capacity = capacity
-            base = .allocate(capacity: max(capacity, 1))
-            base.initialize(repeating: 0, count: max(capacity, 1))
+            base = reallocateBytes(nil, to: capacity)
         }
 
-        deinit { base.deallocate() }
+        deinit { free(base) }
 
         /// An independent copy (the copy-on-write step).
         func copy() -> Storage {
@@ -51,15 +58,13 @@ struct ByteSlicePool {
             return start
         }
 
-        /// Grows the buffer by half (at least 64 KB).
+        /// Grows the buffer by half (at least 64 KB), in place or by moving its pages (`reallocateBytes`): the
+        /// pool grows to tens of megabytes, and copying it into fresh memory faulted every page in again. Bytes
+        /// past `top` are uninitialized; only bytes a stream wrote are read.
         @inline(never)
         private func grow(to end: Int) {
             let grown = max(end, capacity + max(capacity / 2, 1 << 16))
-            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            buffer.update(from: base, count: Int(top))
-            (buffer + Int(top)).initialize(repeating: 0, count: grown - Int(top))
-            base.deallocate()
-            base = buffer
+            base = reallocateBytes(base, to: grown)
             capacity = grown
         }
 
