@@ -235,7 +235,7 @@ final class StoredRecordsEdgeTests: XCTestCase {
         let expected = StoredRecords(records: bytes, offsets: offsets, minimumColdBytes: 0)
         XCTAssertFalse(expected.coldFields.isEmpty)
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            let pending = StoredRecords.Pending(records: bytes, offsets: offsets, minimumColdBytes: 0)
+            let pending = StoredRecords.Pending(records: GrowableBytes(bytes), offsets: offsets, minimumColdBytes: 0)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 XCTAssertEqual(pending.wait(), expected)
             }

@@ -34,7 +34,7 @@ struct SegmentBuilder {
     private var fieldDocCount: [UInt32] = []
     private var numericOffsets: [[UInt32]] = []
     private var numericValues: [[Double]] = []
-    private var storedBytes: [UInt8] = []
+    private var storedBytes = GrowableBytes()
     private var storedOffsets: [UInt32] = [0]
     /// Long texts are compressed when the sealed segment holds at least this many bytes of them.
     var minimumColdBytes = StoredRecords.minimumColdBytes

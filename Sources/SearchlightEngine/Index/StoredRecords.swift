@@ -50,64 +50,75 @@ struct StoredRecords: Sendable, Equatable {
 
     /// Splits and compresses whole records (`StoredFields.encode` output, `offsets` one per document plus one).
     init(records: [UInt8], offsets: [UInt32], minimumColdBytes: Int = StoredRecords.minimumColdBytes) {
+        if let split = records.withUnsafeBufferPointer({ Self.split($0, offsets: offsets, minimumColdBytes: minimumColdBytes) }) {
+            self = split
+        } else {
+            self.init(bytes: records, offsets: offsets, coldBytes: [], coldOffsets: [], dictionary: [], coldFields: [])
+        }
+    }
+
+    /// `init(records:offsets:minimumColdBytes:)` for records a segment builder gathered.
+    init(records: GrowableBytes, offsets: [UInt32], minimumColdBytes: Int = StoredRecords.minimumColdBytes) {
+        if let split = records.withUnsafeBufferPointer({ Self.split($0, offsets: offsets, minimumColdBytes: minimumColdBytes) }) {
+            self = split
+        } else {
+            self.init(bytes: records.array, offsets: offsets, coldBytes: [], coldOffsets: [], dictionary: [], coldFields: [])
+        }
+    }
+
+    /// The records split into hot and compressed cold parts; nil when no field is cold (the records are kept whole).
+    private static func split(_ all: UnsafeBufferPointer<UInt8>, offsets: [UInt32], minimumColdBytes: Int) -> StoredRecords? {
         let documents = offsets.count - 1
         // Which text fields are long on average: text bytes and values per field id.
         var bytesPerField: [Int] = [], valuesPerField: [Int] = []
-        records.withUnsafeBufferPointer { all in
-            for doc in 0..<documents {
-                let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
-                StoredFields.forEachValue(record) { field, tag, slice in
-                    guard tag == 0 else { return true }
-                    let f = Int(field.rawValue)
-                    if f >= bytesPerField.count {
-                        bytesPerField.append(contentsOf: repeatElement(0, count: f + 1 - bytesPerField.count))
-                        valuesPerField.append(contentsOf: repeatElement(0, count: f + 1 - valuesPerField.count))
-                    }
-                    bytesPerField[f] += slice.count
-                    valuesPerField[f] += 1
-                    return true
+        for doc in 0..<documents {
+            let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
+            StoredFields.forEachValue(record) { field, tag, slice in
+                guard tag == 0 else { return true }
+                let f = Int(field.rawValue)
+                if f >= bytesPerField.count {
+                    bytesPerField.append(contentsOf: repeatElement(0, count: f + 1 - bytesPerField.count))
+                    valuesPerField.append(contentsOf: repeatElement(0, count: f + 1 - valuesPerField.count))
                 }
+                bytesPerField[f] += slice.count
+                valuesPerField[f] += 1
+                return true
             }
         }
         let cold = bytesPerField.indices
             .filter { valuesPerField[$0] > 0 && bytesPerField[$0] >= Self.coldAverage * valuesPerField[$0] }
             .map { FieldID(rawValue: UInt16($0)) }
         let coldTotal = cold.reduce(0) { $0 + bytesPerField[Int($1.rawValue)] }
-        guard !cold.isEmpty, coldTotal >= max(minimumColdBytes, 1) else {
-            self.init(bytes: records, offsets: offsets, coldBytes: [], coldOffsets: [], dictionary: [], coldFields: [])
-            return
-        }
+        guard !cold.isEmpty, coldTotal >= max(minimumColdBytes, 1) else { return nil }
         let isCold = StoredFields.membership(cold)
-        let dictionary = Self.sampleDictionary(records: records, offsets: offsets, isCold: isCold,
+        let dictionary = Self.sampleDictionary(records: all, offsets: offsets, isCold: isCold,
                                                budget: min(Self.dictionaryBytes, coldTotal / Self.dictionaryShare))
         let compressor = dictionary.isEmpty ? nil : LZBlock.Dictionary(dictionary)
         var hot: [UInt8] = [], hotOffsets: [UInt32] = [0]
         var coldBytes: [UInt8] = [], coldOffsets: [UInt32] = [0]
-        hot.reserveCapacity(records.count - coldTotal + documents)
+        hot.reserveCapacity(all.count - coldTotal + documents)
         coldBytes.reserveCapacity(coldTotal / 2)
         hotOffsets.reserveCapacity(documents + 1)
         coldOffsets.reserveCapacity(documents + 1)
         var plain: [UInt8] = []
         var packed: [UInt8] = []
-        records.withUnsafeBufferPointer { all in
-            for doc in 0..<documents {
-                let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
-                plain.removeAll(keepingCapacity: true)
-                StoredFields.split(record, isCold: isCold, hot: &hot, cold: &plain)
-                hotOffsets.append(UInt32(hot.count))
-                if !plain.isEmpty {
-                    packed.removeAll(keepingCapacity: true)
-                    plain.withUnsafeBufferPointer { LZBlock.compress($0, dictionary: compressor, into: &packed) }
-                    let compressed = packed.count < plain.count
-                    coldBytes.append(compressed ? 1 : 0)
-                    VarInt.append(UInt32(plain.count), to: &coldBytes)
-                    coldBytes.append(contentsOf: compressed ? packed : plain)
-                }
-                coldOffsets.append(UInt32(coldBytes.count))
+        for doc in 0..<documents {
+            let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
+            plain.removeAll(keepingCapacity: true)
+            StoredFields.split(record, isCold: isCold, hot: &hot, cold: &plain)
+            hotOffsets.append(UInt32(hot.count))
+            if !plain.isEmpty {
+                packed.removeAll(keepingCapacity: true)
+                plain.withUnsafeBufferPointer { LZBlock.compress($0, dictionary: compressor, into: &packed) }
+                let compressed = packed.count < plain.count
+                coldBytes.append(compressed ? 1 : 0)
+                VarInt.append(UInt32(plain.count), to: &coldBytes)
+                coldBytes.append(contentsOf: compressed ? packed : plain)
             }
+            coldOffsets.append(UInt32(coldBytes.count))
         }
-        self.init(bytes: hot, offsets: hotOffsets, coldBytes: coldBytes, coldOffsets: coldOffsets,
-                  dictionary: compressor?.bytes ?? [], coldFields: cold)
+        return StoredRecords(bytes: hot, offsets: hotOffsets, coldBytes: coldBytes, coldOffsets: coldOffsets,
+                             dictionary: compressor?.bytes ?? [], coldFields: cold)
     }
 
     /// Whether records of this many bytes fit a segment's 32-bit offsets once split: a cold record adds at most a
@@ -118,26 +129,24 @@ struct StoredRecords: Sendable, Equatable {
 
     /// A dictionary of whole cold values sampled evenly across the segment (each cut to 1 KiB), up to `budget`
     /// bytes: phrases that recur across documents (boilerplate, common wording) then compress in every one.
-    private static func sampleDictionary(records: [UInt8], offsets: [UInt32], isCold: (FieldID) -> Bool,
-                                         budget: Int) -> [UInt8] {
+    private static func sampleDictionary(records all: UnsafeBufferPointer<UInt8>, offsets: [UInt32],
+                                         isCold: (FieldID) -> Bool, budget: Int) -> [UInt8] {
         guard budget >= 1024 else { return [] }
         let documents = offsets.count - 1
         var dictionary: [UInt8] = []
         dictionary.reserveCapacity(budget)
         // Visit documents in a stride that spreads about budget / 256 samples across the segment.
         let stride = max(1, documents / max(1, budget / 256))
-        records.withUnsafeBufferPointer { all in
-            var doc = 0
-            while doc < documents, dictionary.count < budget {
-                let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
-                StoredFields.forEachValue(record) { field, tag, slice in
-                    guard tag == 0, isCold(field) else { return true }
-                    let take = min(slice.count, 1024, budget - dictionary.count)
-                    dictionary.append(contentsOf: UnsafeBufferPointer(rebasing: slice[0..<take]))
-                    return dictionary.count < budget
-                }
-                doc += stride
+        var doc = 0
+        while doc < documents, dictionary.count < budget {
+            let record = UnsafeBufferPointer(rebasing: all[Int(offsets[doc])..<Int(offsets[doc + 1])])
+            StoredFields.forEachValue(record) { field, tag, slice in
+                guard tag == 0, isCold(field) else { return true }
+                let take = min(slice.count, 1024, budget - dictionary.count)
+                dictionary.append(contentsOf: UnsafeBufferPointer(rebasing: slice[0..<take]))
+                return dictionary.count < budget
             }
+            doc += stride
         }
         return dictionary
     }
@@ -207,7 +216,7 @@ struct StoredRecords: Sendable, Equatable {
         /// Below this many record bytes a segment compresses inline: a thread hop costs more than it saves.
         static let inlineLimit = 256 * 1024
 
-        init(records: [UInt8], offsets: [UInt32], minimumColdBytes: Int) {
+        init(records: GrowableBytes, offsets: [UInt32], minimumColdBytes: Int) {
             guard records.count >= Self.inlineLimit else {
                 result = StoredRecords(records: records, offsets: offsets, minimumColdBytes: minimumColdBytes)
                 done.signal()
