@@ -63,6 +63,12 @@ final class Segment: Sendable {
     /// is not charged to the budget.
     private let columnCache = DerivedCache<ColumnKey, FrequencyColumn> { _, column in column.map { 64 + $0.memoryBytes } ?? 0 }
 
+    /// The position columns of the frequent terms whose phrases were checked at scattered candidates
+    /// (`PositionColumn`), by field and term: derived, built on first use, at most `positionColumnBudget` bytes.
+    private let positionColumnCache = DerivedCache<ColumnKey, PositionColumn> { _, column in
+        column.map { 64 + $0.memoryBytes } ?? 0
+    }
+
     /// A term of one field's dictionary, whose column records where it starts the field when the field is primary.
     struct ColumnKey: Hashable, Sendable {
         let field: Int
@@ -202,8 +208,30 @@ final class Segment: Sendable {
         }
     }
 
+    /// Bytes the position columns of this segment may take together: half its position stream (a column costs
+    /// five bytes per posting), and room for a few in a small segment.
+    var positionColumnBudget: Int { max(positionBytes.count / 2, 8 * documentCount) }
+
+    /// The position column of term `index` of `terms` (`field`'s dictionary here); nil when the term is too rare
+    /// to get one (as for `frequencyColumn`) or the columns built so far would pass `positionColumnBudget`. Built
+    /// on first use and kept.
+    func positionColumn(field: Int, terms: FieldTerms, index: Int) -> PositionColumn? {
+        let postings = Int(terms.docFreq[index])
+        guard FrequencyColumn.worthwhile(docFreq: postings, documentCount: documentCount) else { return nil }
+        return positionColumnCache.value(ColumnKey(field: field, term: index, primary: false)) {
+            // Kept for the segment's life, so a term refused for want of room goes without for good.
+            guard positionColumnCache.memoryBytes + 64
+                + PositionColumn.memoryBytes(documentCount: documentCount, postings: postings) <= positionColumnBudget
+            else { return .absentForGood }
+            return .value(PositionColumn.build(segment: self, terms: terms, index: index, field: field))
+        }
+    }
+
     /// Bytes of the frequency columns built so far.
     var columnMemoryBytes: Int { columnCache.memoryBytes }
+
+    /// Bytes of the position columns built so far.
+    var positionColumnMemoryBytes: Int { positionColumnCache.memoryBytes }
 
     /// The terms whose columns were built, by field (as dictionary indexes of this segment).
     var columnKeysBuilt: [ColumnKey] { columnCache.keysWithValues }
@@ -394,7 +422,7 @@ final class Segment: Sendable {
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
         return total + vocabularyMemoryBytes + prefixMemoryBytes + championMemoryBytes + leadingKeysMemoryBytes
-            + columnMemoryBytes
+            + columnMemoryBytes + positionColumnMemoryBytes
     }
 
     /// Bytes per component, for diagnosing where memory goes.
@@ -407,7 +435,7 @@ final class Segment: Sendable {
                 + skipMaxImpact.capacity) * 4,
             "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "prefixPostings": prefixMemoryBytes,
             "championLists": championMemoryBytes, "leadingKeys": leadingKeysMemoryBytes,
-            "frequencyColumns": columnMemoryBytes,
+            "frequencyColumns": columnMemoryBytes, "positionColumns": positionColumnMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4 + domains.reduce(0) { $0 + $1.utf8.count + 16 },

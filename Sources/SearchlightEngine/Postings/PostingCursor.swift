@@ -345,6 +345,14 @@ final class PostingCursor {
         }
     }
 
+    /// Where the current document's positions start in the segment's position stream.
+    func currentPositionOffset() -> Int {
+        segment.positionBytes.withUnsafeBufferPointer { bytes in
+            seekPositions(bytes)
+            return positionOffset
+        }
+    }
+
     /// The first position of the current document (for primary-field prefix boosts).
     func firstPosition() -> UInt32 {
         segment.positionBytes.withUnsafeBufferPointer { bytes in

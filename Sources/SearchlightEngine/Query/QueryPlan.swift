@@ -722,7 +722,8 @@ struct QueryPlanner {
                 let (impactScale, tfScale) = impactScales(field, segment)
                 sources.append(PhraseSource(cursors: cursors, offsets: offsets, field: field,
                                             fieldFactor: factors(field), norms: norms, primary: isPrimary(field),
-                                            impactScale: impactScale, tfScale: tfScale))
+                                            impactScale: impactScale, tfScale: tfScale, dictionary: dictionary,
+                                            entries: { Int(entry.locations[$0][ordinal]) }))
             }
             if sources.isEmpty { return EmptyIterator() }
             return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)

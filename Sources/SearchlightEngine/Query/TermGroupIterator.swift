@@ -496,6 +496,7 @@ final class TermGroupIterator: DocIterator {
                     }
                     // A phrase checks each candidate alone: `advance` would match positions up to its next occurrence.
                     if let phrase = source as? PhraseSource {
+                        phrase.prepareScatteredChecks(count)
                         for i in 0..<count where phrase.lands(on: Int(candidates[i])) {
                             let norm = phrase.norm(Int(candidates[i]))
                             scores[i] += Float(phrase.frequency) * phrase.fieldFactor[Int(norm)]

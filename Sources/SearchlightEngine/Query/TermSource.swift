@@ -226,18 +226,31 @@ final class PhraseSource: TermSource {
     let impactScale: Float
     let tfScale: Float
 
+    /// The field's dictionary (nil: not given) and each term's entry in it, in `refs` order (in `storage`): what
+    /// `prepareScatteredChecks` finds the terms' position columns by.
+    private let dictionary: FieldTerms?
+    private let termIndices: UnsafeMutablePointer<UInt32>
+    /// The terms' position columns in `refs` order, when every term has one and a scattered batch asked for them;
+    /// retained here (released in deinit) and read without reference counting.
+    private var positionColumns: [Unmanaged<PositionColumn>]?
+    private var columnsAsked = false
+
+    /// `dictionary` and `entries` (each term's entry there, in `cursors` order), when given, let scattered checks
+    /// read position columns.
     init(cursors: [PostingCursor], offsets: [UInt32], field: Int, fieldFactor: [Float], norms: [UInt8], primary: Bool,
-         impactScale: Float, tfScale: Float) {
+         impactScale: Float, tfScale: Float, dictionary: FieldTerms? = nil, entries: (Int) -> Int = { _ in 0 }) {
         precondition(!cursors.isEmpty && cursors.count == offsets.count, "a phrase has terms, each with its offset")
+        self.dictionary = dictionary
         count = cursors.count
         let scratchBytes = MemoryLayout<PositionScratch>.stride
         let inline = 2 * PositionScratch.inlineCapacity
-        storage = .allocate(byteCount: scratchBytes + count * 12 + inline * 4, alignment: 8)
+        storage = .allocate(byteCount: scratchBytes + count * 16 + inline * 4, alignment: 8)
         refs = (storage + scratchBytes).bindMemory(to: Unmanaged<PostingCursor>.self, capacity: count)
-        let words = (storage + scratchBytes + count * 8).bindMemory(to: UInt32.self, capacity: count + inline)
+        let words = (storage + scratchBytes + count * 8).bindMemory(to: UInt32.self, capacity: 2 * count + inline)
         self.offsets = words
+        termIndices = words + count
         scratch = storage.bindMemory(to: PositionScratch.self, capacity: 1)
-        scratch.initialize(to: PositionScratch(inline: words + count))
+        scratch.initialize(to: PositionScratch(inline: words + 2 * count))
         // The rarest term leads the document intersection (the others only advance to its candidates); position
         // matching does not depend on the order, since each term keeps its own offset. Insertion sort: stable, and
         // a phrase has a few terms.
@@ -246,10 +259,12 @@ final class PhraseSource: TermSource {
             while j > 0, refs[j - 1]._withUnsafeGuaranteedRef({ $0.docFreq }) > cursors[k].docFreq {
                 refs[j] = refs[j - 1]
                 self.offsets[j] = self.offsets[j - 1]
+                termIndices[j] = termIndices[j - 1]
                 j -= 1
             }
             refs[j] = Unmanaged.passRetained(cursors[k])
             self.offsets[j] = offsets[k]
+            termIndices[j] = UInt32(truncatingIfNeeded: entries(k))
         }
         self.impactScale = impactScale
         self.tfScale = tfScale
@@ -259,6 +274,7 @@ final class PhraseSource: TermSource {
 
     deinit {
         for k in 0..<count { refs[k].release() }
+        for column in positionColumns ?? [] { column.release() }
         scratch.pointee.release()
         storage.deallocate()
     }
@@ -312,38 +328,107 @@ final class PhraseSource: TermSource {
     /// offset in the phrase); false when there are none.
     private func matchPositions() -> Bool {
         scratch.pointee.reserve(refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
-        let starts = scratch.pointee.starts
-        var found = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: starts) }
-        let shift = offsets[0]
-        if shift > 0 {
-            var kept = 0
-            for k in 0..<found where starts[k] >= shift {
-                starts[kept] = starts[k] - shift
-                kept += 1
-            }
-            found = kept
-        }
+        var found = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: scratch.pointee.starts) }
+        found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
         for k in 1..<count where found > 0 {
             let cursor = refs[k]
             // Growing may move the starts, which are kept.
             scratch.pointee.reserve(cursor._withUnsafeGuaranteedRef { $0.decodablePositions }, keeping: found)
-            let starts = scratch.pointee.starts, other = scratch.pointee.other
+            let other = scratch.pointee.other
             let otherCount = cursor._withUnsafeGuaranteedRef { $0.decodePositions(to: other) }
-            var kept = 0, j = 0
-            let wantedOffset = offsets[k]
-            for index in 0..<found {
-                let start = starts[index]
-                let wanted = start + wantedOffset
-                while j < otherCount, other[j] < wanted { j += 1 }
-                if j < otherCount, other[j] == wanted {
-                    starts[kept] = start
-                    kept += 1
-                }
-            }
-            found = kept
+            found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
         }
         startCount = found
         return found > 0
+    }
+
+    /// Shifts the first term's positions back by its offset in the phrase (dropping those before it); the count kept.
+    @inline(__always)
+    private static func shiftStarts(_ starts: UnsafeMutablePointer<UInt32>, _ found: Int, by shift: UInt32) -> Int {
+        guard shift > 0 else { return found }
+        var kept = 0
+        for k in 0..<found where starts[k] >= shift {
+            starts[kept] = starts[k] - shift
+            kept += 1
+        }
+        return kept
+    }
+
+    /// Keeps the starts that another term's positions (ascending) hold at `offset` past them; the count kept.
+    @inline(__always)
+    private static func keepLinedUp(_ starts: UnsafeMutablePointer<UInt32>, _ found: Int, _ other: UnsafeMutablePointer<UInt32>,
+                                    _ otherCount: Int, offset: UInt32) -> Int {
+        var kept = 0, j = 0
+        for index in 0..<found {
+            let start = starts[index]
+            let wanted = start + offset
+            while j < otherCount, other[j] < wanted { j += 1 }
+            if j < otherCount, other[j] == wanted {
+                starts[kept] = start
+                kept += 1
+            }
+        }
+        return kept
+    }
+
+    /// Candidates in one batch from which `prepareScatteredChecks` reads position columns (building those missing:
+    /// one pass over a term's postings, kept by the segment).
+    static let columnCandidates = 16
+
+    /// Prepares `lands(on:)` for a batch of `count` scattered candidates: from `columnCandidates` on, the terms'
+    /// position columns answer each candidate with a load per term instead of a block decoded per term, when every
+    /// term has one (`Segment.positionColumn`: frequent terms, within a budget).
+    func prepareScatteredChecks(_ count: Int) {
+        guard !columnsAsked, count >= Self.columnCandidates, let dictionary else { return }
+        columnsAsked = true
+        let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
+        var columns: [PositionColumn] = []
+        for k in 0..<self.count {
+            guard let column = segment.positionColumn(field: field, terms: dictionary, index: Int(termIndices[k])) else { return }
+            columns.append(column)
+        }
+        positionColumns = columns.map { Unmanaged.passRetained($0) }
+    }
+
+    /// `lands(on:)` through the terms' position columns; nil when a term's frequency there is saturated (the
+    /// postings then answer).
+    private func landsByColumns(_ target: Int, _ columns: [Unmanaged<PositionColumn>]) -> Bool? {
+        for k in 0..<count {
+            let entry = columns[k]._withUnsafeGuaranteedRef { $0.entry(target) }
+            if entry.count == 0 { return false }
+            if entry.count == PositionColumn.saturated { return nil }
+        }
+        let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
+        return segment.positionBytes.withUnsafeBufferPointer { bytes in
+            let first = columns[0]._withUnsafeGuaranteedRef { $0.entry(target) }
+            scratch.pointee.reserve(Int(first.count))
+            var found = Self.decode(bytes, at: first.start, count: Int(first.count), into: scratch.pointee.starts)
+            found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
+            for k in 1..<count where found > 0 {
+                let entry = columns[k]._withUnsafeGuaranteedRef { $0.entry(target) }
+                scratch.pointee.reserve(Int(entry.count), keeping: found)
+                let other = scratch.pointee.other
+                let otherCount = Self.decode(bytes, at: entry.start, count: Int(entry.count), into: other)
+                found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
+            }
+            startCount = found
+            doc = target
+            return found > 0
+        }
+    }
+
+    /// Decodes `count` delta-coded positions at `offset` of the position stream; how many were read (fewer only
+    /// for a truncated or corrupt stream).
+    @inline(__always)
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int,
+                               into out: UnsafeMutablePointer<UInt32>) -> Int {
+        var at = offset, position: UInt32 = 0, written = 0
+        while written < count, at >= 0, at < bytes.count {
+            position &+= VarInt.read(bytes, &at)
+            out[written] = position
+            written += 1
+        }
+        return written
     }
 
     override var frequency: UInt32 { UInt32(startCount) }
@@ -352,6 +437,7 @@ final class PhraseSource: TermSource {
     /// positions are matched, without the walk on to the next match that `advance` makes through documents nobody
     /// asked about. On `target` (its `frequency` counted) when true.
     func lands(on target: Int) -> Bool {
+        if let positionColumns, let answer = landsByColumns(target, positionColumns) { return answer }
         for k in 0..<count {
             let d = refs[k]._withUnsafeGuaranteedRef { $0.doc < target ? $0.advance(target) : $0.doc }
             if d != target { return false }

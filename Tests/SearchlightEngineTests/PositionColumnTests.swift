@@ -1,0 +1,128 @@
+@testable import SearchlightEngine
+import XCTest
+
+/// `PositionColumn`: each document's positions as the postings give them, through a rank over 64-document words.
+final class PositionColumnTests: XCTestCase {
+    typealias Generator = DifferentialTests.Generator
+
+    /// Every term frequent enough for a column, in a segment of several hundred blocks whose documents hold the
+    /// words 0 to 300 times: each document's count and positions read through the column equal the cursor's, a
+    /// frequency of 255 or more reads as saturated, and a document without the term reads as absent.
+    func testEntriesMatchThePostings() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        var g = Generator(state: 61)
+        let words = ["ab", "ba", "cc", "dd"]
+        for i in 0..<5_000 {
+            var text: [String] = []
+            if i % 997 == 5 { text = Array(repeating: "ab", count: 300) + ["ba"] }
+            for _ in 0..<(g.int(3) == 0 ? 0 : 1 + g.int(12)) { text.append(g.pick(words)) }
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
+        }
+        let snapshot = try writer.commit()
+        let segment = snapshot.segments[0]
+        let terms = try XCTUnwrap(segment.terms(body))
+        var checked = 0, saturated = 0
+        for word in words {
+            let index = try XCTUnwrap(Array(word.utf8).withUnsafeBufferPointer { terms.find($0) })
+            let column = PositionColumn.build(segment: segment, terms: terms, index: index, field: Int(body.rawValue))
+            var expected = [[UInt32]?](repeating: nil, count: segment.documentCount)
+            let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: Int(body.rawValue))
+            while cursor.next() != PostingCursor.end {
+                var positions: [UInt32] = []
+                cursor.positions(into: &positions)
+                expected[cursor.doc] = positions
+            }
+            let bytes = segment.positionBytes
+            for doc in 0..<segment.documentCount {
+                let entry = column.entry(doc)
+                guard let positions = expected[doc] else {
+                    XCTAssertEqual(entry.count, 0, "\(word) doc \(doc) is absent")
+                    continue
+                }
+                if positions.count >= 255 {
+                    XCTAssertEqual(entry.count, PositionColumn.saturated, "\(word) doc \(doc)")
+                    saturated += 1
+                    continue
+                }
+                XCTAssertEqual(Int(entry.count), positions.count, "\(word) doc \(doc)")
+                var offset = entry.start, position: UInt32 = 0, read: [UInt32] = []
+                bytes.withUnsafeBufferPointer { bytes in
+                    for _ in 0..<Int(entry.count) {
+                        position &+= VarInt.read(bytes, &offset)
+                        read.append(position)
+                    }
+                }
+                XCTAssertEqual(read, positions, "\(word) doc \(doc)")
+                checked += 1
+            }
+            XCTAssertEqual(column.entry(-1).count, 0)
+            XCTAssertEqual(column.entry(segment.documentCount + 64).count, 0)
+        }
+        XCTAssertGreaterThan(checked, 10_000)
+        XCTAssertEqual(saturated, 6, "the six documents with \"ab\" 300 times")
+    }
+
+    /// A segment keeps the columns it builds within its budget: a term past it gets none, for good, and a term too
+    /// rare for a column gets none at all.
+    func testColumnsStayWithinTheSegmentsBudget() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        let words = (0..<40).map { "w\($0)" }
+        var g = Generator(state: 64)
+        for i in 0..<3_000 {
+            let text = (0..<20).map { _ in g.pick(words) } + (i == 0 ? ["rare"] : [])
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
+        }
+        let segment = try writer.commit().segments[0]
+        let terms = try XCTUnwrap(segment.terms(body))
+        var built = 0, refused = 0
+        for word in words {
+            let index = try XCTUnwrap(Array(word.utf8).withUnsafeBufferPointer { terms.find($0) })
+            if segment.positionColumn(field: Int(body.rawValue), terms: terms, index: index) != nil { built += 1 } else { refused += 1 }
+            XCTAssertLessThanOrEqual(segment.positionColumnMemoryBytes, segment.positionColumnBudget)
+        }
+        XCTAssertGreaterThan(built, 0)
+        XCTAssertGreaterThan(refused, 0, "forty frequent words' columns pass the budget")
+        let last = try XCTUnwrap(Array("w39".utf8).withUnsafeBufferPointer { terms.find($0) })
+        XCTAssertNil(segment.positionColumn(field: Int(body.rawValue), terms: terms, index: last), "refused for good")
+        let rare = try XCTUnwrap(Array("rare".utf8).withUnsafeBufferPointer { terms.find($0) })
+        XCTAssertNil(segment.positionColumn(field: Int(body.rawValue), terms: terms, index: rare))
+    }
+
+    /// A phrase checked at scattered candidates through the terms' columns (a batch large enough to read them)
+    /// scores and matches every candidate as one checked alone through the postings does.
+    func testScatteredChecksThroughColumnsMatchThePostings() throws {
+        let writer = IndexWriter()
+        let corpus = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 62)
+        let snapshot = try writer.commit()
+        var g = Generator(state: 63)
+        let common = ChampionListsTests.common
+        var columnsUsed = false
+        for _ in 0..<30 {
+            let query = Query.phrase(g.pick(common) + " " + g.pick(common) + (g.chance(0.3) ? " " + g.pick(common) : ""))
+            var planner = QueryPlanner(snapshot: snapshot)
+            let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+            // Every fifth document, and a run of neighbours.
+            var candidates: [UInt32] = []
+            for doc in 0..<snapshot.segments[0].documentCount where doc % 5 == 0 || (doc / 100) % 7 == 3 {
+                candidates.append(UInt32(doc))
+            }
+            let batch = planner.iterator(plan, segment: 0, scored: true, driver: candidates.count)
+            if batch is EmptyIterator { continue }
+            var scores = [Float](repeating: 0, count: candidates.count), matched = [Bool](repeating: false, count: candidates.count)
+            candidates.withUnsafeBufferPointer { batch.scoreCandidates($0, scores: &scores, matched: &matched) }
+            for (i, doc) in candidates.enumerated() {
+                // One candidate a batch: too few to read columns.
+                let alone = planner.iterator(plan, segment: 0, scored: true, driver: 1)
+                var score: Float = 0, hit = false
+                [doc].withUnsafeBufferPointer { alone.scoreCandidates($0, scores: &score, matched: &hit) }
+                XCTAssertEqual(matched[i], hit, "\(query) doc \(doc)")
+                if hit { XCTAssertEqual(scores[i], score, "\(query) doc \(doc)") }
+            }
+            columnsUsed = columnsUsed || snapshot.segments[0].positionColumnMemoryBytes > 0
+        }
+        XCTAssertTrue(columnsUsed, "the batches must have read position columns")
+        _ = corpus
+    }
+}
