@@ -23,11 +23,20 @@ final class BestFirstPhraseTests: XCTestCase {
         return queries
     }
 
-    /// Every candidate count takes the best-first path.
+    /// Every candidate count takes the best-first path (and none reads a word's cover first).
     static var eager: PhraseTuning {
         var tuning = PhraseTuning()
         tuning.minimumCandidates = 0
         tuning.shareDivisor = .max
+        tuning.minimumCoverCandidates = .max
+        return tuning
+    }
+
+    /// No phrase takes a shortcut: each is walked in document order.
+    static var walked: PhraseTuning {
+        var tuning = PhraseTuning()
+        tuning.minimumCandidates = .max
+        tuning.minimumCoverCandidates = .max
         return tuning
     }
 
@@ -39,7 +48,7 @@ final class BestFirstPhraseTests: XCTestCase {
         for query in queries {
             for limit in limits {
                 var off = make(limit)
-                off.phrases.minimumCandidates = .max
+                off.phrases = Self.walked
                 var on = make(limit)
                 on.phrases = Self.eager
                 let walked = snapshot.search(query, options: off)
@@ -112,7 +121,7 @@ final class BestFirstPhraseTests: XCTestCase {
         var on = SearchOptions(limit: 5)
         on.phrases = Self.eager
         var off = SearchOptions(limit: 5)
-        off.phrases.minimumCandidates = .max
+        off.phrases = Self.walked
         let walked = snapshot.search(.phrase("ab ba"), options: off)
         XCTAssertEqual(Set(walked.map { snapshot.id(of: $0.address) }), Set((0..<5).map { "best\($0)" }))
         XCTAssertEqual(snapshot.search(.phrase("ab ba"), options: on), walked)

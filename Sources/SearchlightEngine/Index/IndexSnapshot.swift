@@ -132,6 +132,10 @@ public struct IndexSnapshot: Sendable {
             if let covered = championConjunction(plan, planner: &planner, window: window, options: options,
                                                  collecting: collecting) {
                 hits = covered
+            } else if let phrased = coverPhrase(plan, planner: &planner, window: window, options: options,
+                                                collecting: collecting) {
+                // A phrase of frequent words: read down one word's ranking until nothing further can place.
+                hits = phrased
             } else if let phrased = bestFirstPhrase(plan, planner: &planner, window: window, options: options,
                                                     collecting: collecting) {
                 // A phrase of frequent words: its candidates bounded from frequencies, the best scored first.

@@ -109,6 +109,10 @@ final class ChampionLists: Sendable {
     /// Documents kept per cover (more when the last ones tie): deep enough that two stopwords' covers vouch for
     /// a page of 20 on debian-en ("the and" needs all 2,048 of each; 512 did not vouch).
     static let coverCapacity = 2_048
+    /// Documents kept per phrase cover: a phrase of two frequent words reads one word's ranking until no document
+    /// further down can place (`IndexSnapshot.coverPhrase`), which on debian-en takes "for" 2,656 documents deep
+    /// for "for the" and "data" 5,583 for "data with".
+    static let phraseCoverCapacity = 8_192
     /// Bytes of covers kept per kind (terms, prefixes) and segment before they are all forgotten.
     static let coverBudget = 4 << 20
     /// A key gets a list when its postings in the default fields (summed over a prefix's terms) reach this.
@@ -130,6 +134,8 @@ final class ChampionLists: Sendable {
     /// The covers built so far, by key, within `coverBudget` each.
     private let coverTerms = DerivedCache<[UInt8], Cover>(budget: ChampionLists.coverBudget, cost: ChampionLists.coverCost)
     private let coverPrefixes = DerivedCache<[UInt8], Cover>(budget: ChampionLists.coverBudget, cost: ChampionLists.coverCost)
+    /// The phrase covers built so far, by term, within `coverBudget`.
+    private let phraseCovers = DerivedCache<[UInt8], Cover>(budget: ChampionLists.coverBudget, cost: ChampionLists.coverCost)
 
     /// Heap bytes of a kept cover and its key.
     @Sendable private static func coverCost(_ key: [UInt8], _ cover: Cover?) -> Int {
@@ -156,7 +162,8 @@ final class ChampionLists: Sendable {
 
     /// Bytes of the lists built so far.
     var memoryBytes: Int {
-        terms.memoryBytes + prefixes.memoryBytes + coverTerms.memoryBytes + coverPrefixes.memoryBytes + 8 * averages.count
+        terms.memoryBytes + prefixes.memoryBytes + coverTerms.memoryBytes + coverPrefixes.memoryBytes
+            + phraseCovers.memoryBytes + 8 * averages.count
     }
 
     /// The keys whose lists were built.
@@ -178,6 +185,13 @@ final class ChampionLists: Sendable {
     func cover(_ key: [UInt8], prefix: Bool, in segment: Segment) -> Cover? {
         if prefix { return coverPrefixes.value(key) { makeCover(prefixPostings(key, segment: segment), segment: segment) } }
         return coverTerms.value(key) { makeCover(termPostings(key, segment: segment), segment: segment) }
+    }
+
+    /// The deeper cover of term `key` a phrase reads (`phraseCoverCapacity` documents); nil as for `cover`.
+    func phraseCover(_ key: [UInt8], in segment: Segment) -> Cover? {
+        phraseCovers.value(key) {
+            makeCover(termPostings(key, segment: segment), segment: segment, depth: Self.phraseCoverCapacity)
+        }
     }
 
     // MARK: Searching
@@ -308,9 +322,10 @@ final class ChampionLists: Sendable {
     }
 
     /// The cover of `found`'s key.
-    private func makeCover(_ found: Found?, segment: Segment) -> DerivedCache<[UInt8], Cover>.Outcome {
+    private func makeCover(_ found: Found?, segment: Segment,
+                           depth: Int = ChampionLists.coverCapacity) -> DerivedCache<[UInt8], Cover>.Outcome {
         guard let found else { return .absent }
-        guard let (best, _) = rank(found.terms, depth: Self.coverCapacity, frequencies: false, segment: segment) else { return .absentForGood }
+        guard let (best, _) = rank(found.terms, depth: depth, frequencies: false, segment: segment) else { return .absentForGood }
         return .value(Cover(bound: best.bound, docs: best.entries.map { UInt32($0.doc) }, scores: best.entries.map(\.score)))
     }
 

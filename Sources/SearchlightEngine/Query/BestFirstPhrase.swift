@@ -155,7 +155,7 @@ extension IndexSnapshot {
     /// Walks segment `ordinal` in document order (`collect`) into a top k of its own, and offers `top` the hits not
     /// among `scored` (already offered). Exact: a match the walk leaves out has `window` better ones in the segment,
     /// all offered.
-    private func walkRest(_ plan: QueryPlan, scored: [UInt32], ordinal: Int, window: Int, planner: inout QueryPlanner,
+    func walkRest(_ plan: QueryPlan, scored: [UInt32], ordinal: Int, window: Int, planner: inout QueryPlanner,
                           collecting: RescoreWhileCollecting?, into top: inout TopK) {
         var local = TopK(k: window)
         let iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
@@ -171,7 +171,7 @@ extension IndexSnapshot {
 
     /// Scores `candidates` (ascending, live) of segment `ordinal` with the phrase's iterator and collects the
     /// matches (rescored when `collecting`); returns how many matched.
-    private func scorePhrase(_ plan: QueryPlan, candidates: [UInt32], ordinal: Int, planner: inout QueryPlanner,
+    func scorePhrase(_ plan: QueryPlan, candidates: [UInt32], ordinal: Int, planner: inout QueryPlanner,
                              collecting: RescoreWhileCollecting?, into top: inout TopK) -> Int {
         let n = candidates.count
         guard n > 0 else { return 0 }
@@ -221,43 +221,18 @@ extension QueryPlanner {
     /// saturated as the phrase's group scores (`PostingRuns.merge`). Nothing but frequencies is read.
     func phraseBounds(_ fields: [QueryPlan.PhraseField], span: Int, idf: Float, segment ordinal: Int,
                       docs: inout [UInt32], bounds: inout [Float]) {
-        let segment = snapshot.segments[ordinal]
         let capacity = phraseCandidates(fields, segment: ordinal)
         let runs = PostingRuns(runs: fields.count, capacity: capacity)
-        fieldLoop: for entry in fields {
-            let field = entry.field
-            guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-            var indices: [Int] = []
-            for locations in entry.locations {
-                guard ordinal < locations.count, locations[ordinal] >= 0 else { continue fieldLoop }
-                indices.append(Int(locations[ordinal]))
-            }
-            // The rarest term is listed; each other is read from its column, or seeks its postings without one.
-            guard let lead = indices.indices.min(by: { terms.docFreq[indices[$0]] < terms.docFreq[indices[$1]] })
-            else { continue }
-            let primary = isPrimary(field)
-            var columns: [FrequencyColumn] = [], cursors: [PostingCursor] = []
-            for (k, index) in indices.enumerated() where k != lead {
-                if let column = segment.frequencyColumn(field: field, terms: terms, index: index, primary: primary) {
-                    columns.append(column)
-                } else {
-                    cursors.append(PostingCursor(segment: segment, terms: terms, index: index, field: field))
-                }
-            }
-            let norms = field < segment.norms.count ? segment.norms[field] : []
-            // Per norm: the field's factor, and the primary boosts a match starting the field may earn (it equals the
-            // field when the field is as long as the phrase).
-            let factor = factors(field)
-            let flagByNorm: [UInt8] = (0..<256).map { norm in
-                primary ? TermSource.startFlags(norm: UInt8(norm), span: span, isExact: true) : 0
-            }
+        for entry in fields {
+            guard let reader = phraseFieldReader(entry, span: span, segment: ordinal) else { continue }
+            let (columns, cursors) = (reader.columns, reader.cursors)
             runs.startRun()
-            let cursor = PostingCursor(segment: segment, terms: terms, index: indices[lead], field: field)
+            let cursor = reader.leadCursor
             var fits = true
             withExtendedLifetime(columns) {
-                norms.withUnsafeBufferPointer { norms in
-                    factor.withUnsafeBufferPointer { factor in
-                        flagByNorm.withUnsafeBufferPointer { flagByNorm in
+                reader.norms.withUnsafeBufferPointer { norms in
+                    reader.factor.withUnsafeBufferPointer { factor in
+                        reader.flagByNorm.withUnsafeBufferPointer { flagByNorm in
                             let tables = NormTables(norms: norms, factor: factor.baseAddress!, flags: flagByNorm.baseAddress!)
                             cursor.forEachRemainingBlock { leadDocs, tfs, count in
                                 guard let room = runs.room(for: count) else {
@@ -280,6 +255,52 @@ extension QueryPlanner {
         docs.reserveCapacity(capacity)
         bounds.reserveCapacity(capacity)
         runs.merge(boost: 1, idf: idf, parameters: snapshot.parameters, into: &docs, scores: &bounds)
+    }
+
+    /// What bounding a phrase's candidates in one field reads: the rarest term's cursor (`leadCursor`), each other
+    /// term's frequency column or, without one, a cursor on its postings, the field's norm codes, its factor per
+    /// norm code and the primary flags a match starting the field may earn per norm code (it equals the field
+    /// when the field is as long as the phrase).
+    struct PhraseFieldReader {
+        let terms: FieldTerms
+        let leadIndex: Int
+        let leadCursor: PostingCursor
+        let columns: [FrequencyColumn]
+        let cursors: [PostingCursor]
+        let norms: [UInt8]
+        let factor: [Float]
+        let flagByNorm: [UInt8]
+    }
+
+    /// The reader of `entry`'s field in segment `ordinal`; nil when the segment lacks a term there.
+    func phraseFieldReader(_ entry: QueryPlan.PhraseField, span: Int, segment ordinal: Int) -> PhraseFieldReader? {
+        let segment = snapshot.segments[ordinal]
+        let field = entry.field
+        guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { return nil }
+        var indices: [Int] = []
+        for locations in entry.locations {
+            guard ordinal < locations.count, locations[ordinal] >= 0 else { return nil }
+            indices.append(Int(locations[ordinal]))
+        }
+        // The rarest term is listed; each other is read from its column, or seeks its postings without one.
+        guard let lead = indices.indices.min(by: { terms.docFreq[indices[$0]] < terms.docFreq[indices[$1]] })
+        else { return nil }
+        let primary = isPrimary(field)
+        var columns: [FrequencyColumn] = [], cursors: [PostingCursor] = []
+        for (k, index) in indices.enumerated() where k != lead {
+            if let column = segment.frequencyColumn(field: field, terms: terms, index: index, primary: primary) {
+                columns.append(column)
+            } else {
+                cursors.append(PostingCursor(segment: segment, terms: terms, index: index, field: field))
+            }
+        }
+        let flagByNorm: [UInt8] = (0..<256).map { norm in
+            primary ? TermSource.startFlags(norm: UInt8(norm), span: span, isExact: true) : 0
+        }
+        return PhraseFieldReader(terms: terms, leadIndex: indices[lead], leadCursor: PostingCursor(segment: segment, terms: terms, index: indices[lead], field: field),
+                                 columns: columns, cursors: cursors,
+                                 norms: field < segment.norms.count ? segment.norms[field] : [], factor: factors(field),
+                                 flagByNorm: flagByNorm)
     }
 
     /// What bounding a field's candidate reads per norm: the document's norm code, the field's factor for each code,
@@ -361,6 +382,9 @@ package struct PhraseTuning: Sendable {
     /// and the walk's floors then prune nearly all of them: bounding every candidate made the median slower (p50
     /// 248 µs against 228).
     package var shareDivisor = 8
+    /// Candidates below which a phrase is not read down a word's cover (`IndexSnapshot.coverPhrase`): the walk
+    /// checks a candidate for about a sixth of what checking a scattered one costs.
+    package var minimumCoverCandidates = 16_384
 
     package init() {}
 }

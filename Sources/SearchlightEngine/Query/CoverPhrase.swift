@@ -1,0 +1,222 @@
+/// A ranked phrase of frequent words ("for the", "system for") read down one of its words' rankings.
+///
+/// A phrase occurs in a field at most as often as each of its words, so outside a primary field's boosts it
+/// scores at most what any of its words scores alone, times the phrase's idf over the word's (BM25F saturates a
+/// smaller weighted frequency to a smaller score). A word's phrase cover (`ChampionLists.phraseCover`) lists its
+/// best documents in order with their scores: a document not among the first `depth` scores at most the next
+/// entry's score for the phrase too. So the phrase reads its key word's cover from the top, bounds each
+/// document from frequencies (`phraseBounds(of:)`: per field the smallest term frequency, no positions),
+/// scores exactly only those whose bound can still place, and stops once the k-th hit beats what the next
+/// cover entry allows (the threshold algorithm again: Fagin, Lotem and Naor, 2003). The hits are the full
+/// evaluation's. Documents where the phrase may start a primary field (a boost the key word need not share)
+/// are few, since every word of the phrase must be in that field: they are listed whole and scored first.
+///
+/// The best-first path (`bestFirstPhrase`) bounds every candidate, tens of thousands for two frequent words;
+/// this reads a few thousand entries. It gives up, and the caller evaluates the phrase another way, when the
+/// cover runs out before it can vouch or the depth passes the candidates' share (few matches, which every
+/// path must check one by one).
+extension IndexSnapshot {
+    /// Cover entries read in the first round, per hit wanted; each later round reads twice as deep, or only as
+    /// deep as the k-th hit so far says is enough.
+    static let coverPhraseFirstDepth = 4
+    /// After this many exact checks without a match, a phrase is taken to have too few matches for a cover (all
+    /// its candidates must be checked whatever the order).
+    static let coverPhraseBarrenChecks = 64
+    /// From this depth on, a cover gives up when even the k-th hit so far needs more of it than it holds.
+    static let coverPhraseJudgedDepth = 512
+    /// The cover gives up once its work passes what bounding every candidate costs: an exact check costs about
+    /// this many cover entries (a scattered document's blocks decoded and its positions sought: about 190 ns
+    /// against 14 on debian-en)...
+    static let coverPhraseCheckCost = 3
+    /// ...and bounding a candidate about one entry.
+    static let coverPhraseWalkCost = 1
+
+    /// The best `window` hits of `plan`, a ranked phrase over the default fields whose candidates are many enough
+    /// (`PhraseTuning.minimumCoverCandidates`), when a word's phrase cover vouches for them; nil otherwise.
+    func coverPhrase(_ plan: QueryPlan, planner: inout QueryPlanner, window: Int, options: SearchOptions,
+                     collecting: RescoreWhileCollecting?) -> [SearchHit]? {
+        guard options.championLists, options.filter == nil, options.boostField == nil, window > 0,
+              parameters == factorParameters, let scope = championScope,
+              case .phrase(let fields, let terms, let offsets, let idf, _) = plan, offsets.count > 1,
+              idf >= 0, idf.isFinite, !fields.isEmpty, fields.allSatisfy({ scope.fields.contains($0.field) })
+        else { return nil }
+        let counts = segments.indices.map { planner.phraseCandidates(fields, segment: $0) }
+        guard counts.reduce(0, +) >= options.phrases.minimumCoverCandidates else { return nil }
+        let rise = collecting?.ceiling ?? 1
+        let span = Int((offsets.max() ?? 0) + 1)
+        var top = TopK(k: window)
+        for ordinal in segments.indices where counts[ordinal] > 0 {
+            let segment = segments[ordinal]
+            guard let lists = segment.championLists, lists.scope == scope else { return nil }
+            // The key: the word with the fewest postings in the phrase's fields.
+            var key = -1, fewest = Int.max
+            for k in terms.indices {
+                var postings = 0
+                for entry in fields {
+                    guard let dictionary = segment.terms(FieldID(rawValue: UInt16(entry.field))),
+                          ordinal < entry.locations[k].count, entry.locations[k][ordinal] >= 0 else { continue }
+                    postings += Int(dictionary.docFreq[Int(entry.locations[k][ordinal])])
+                }
+                if postings < fewest { (key, fewest) = (k, postings) }
+            }
+            guard key >= 0 else { return nil }
+            guard let cover = lists.phraseCover(terms[key], in: segment) else {
+                // Too few postings here for a cover (`ChampionLists.minimumPostings`): a small segment, walked.
+                walkRest(plan, scored: [], ordinal: ordinal, window: window, planner: &planner, collecting: collecting,
+                         into: &top)
+                continue
+            }
+            // Where the phrase may start a primary field: its rarest word's documents there, scored first.
+            var listed: [UInt32] = []
+            for entry in fields where planner.isPrimary(entry.field) {
+                guard let reader = planner.phraseFieldReader(entry, span: span, segment: ordinal) else { continue }
+                guard reader.leadCursor.docFreq <= ChampionLists.phraseCoverCapacity else { return nil }
+                reader.leadCursor.forEachRemaining { doc, _ in
+                    listed.append(UInt32(doc))
+                    return true
+                }
+            }
+            guard readCover(plan, cover: cover, listed: listed, lifted: collecting?.lifted[UInt32(ordinal)] ?? [], fields: fields, span: span, idf: idf,
+                            scale: idf * lists.stretch(averages: fieldAverages) * 1.0001, rise: rise,
+                            candidates: counts[ordinal],
+                            ordinal: ordinal, window: window, planner: &planner, collecting: collecting, into: &top)
+            else { return nil }
+        }
+        return top.sorted()
+    }
+
+    /// Reads `cover` in segment `ordinal` in rounds of growing depth (`listed` documents in the first), scoring
+    /// into `top` the documents whose frequency bounds can place, and the `lifted` ones (a rescore may raise them
+    /// past any bound) whatever their bounds, until none further down can place; false when the
+    /// cover cannot vouch (it ends first, matches are too rare, or reading it costs more than walking the
+    /// segment's `candidates`).
+    private func readCover(_ plan: QueryPlan, cover: ChampionLists.Cover, listed: [UInt32], lifted: [UInt32],
+                           fields: [QueryPlan.PhraseField], span: Int, idf: Float, scale: Float, rise: Float,
+                           candidates: Int, ordinal: Int, window: Int, planner: inout QueryPlanner,
+                           collecting: RescoreWhileCollecting?, into top: inout TopK) -> Bool {
+        let segment = segments[ordinal]
+        let alive = live[ordinal]
+        var seen = Bitset(count: segment.documentCount, allSet: false)
+        // The documents added this round, a bit each, drained in ascending order (no sort).
+        let words = (segment.documentCount + 63) >> 6
+        var round = [UInt64](repeating: 0, count: words)
+        var low = words, high = 0
+        var batch: [UInt32] = [], docs: [UInt32] = [], bounds: [Float] = [], exact: [UInt32] = []
+        var depth = 0, target = window * Self.coverPhraseFirstDepth
+        var checks = 0, matches = 0
+        func add(_ doc: UInt32) {
+            let d = Int(doc)
+            guard d < segment.documentCount, alive[d], !seen[d] else { return }
+            seen[d] = true
+            round[d >> 6] |= 1 << UInt64(d & 63)
+            low = min(low, d >> 6)
+            high = max(high, d >> 6)
+        }
+        for doc in listed { add(doc) }
+        for doc in lifted { add(doc) }
+        let liftedSet = Set(lifted)
+        while true {
+            let end = min(target, cover.docs.count)
+            if depth < end { for doc in cover.docs[depth..<end] { add(doc) } }
+            depth = max(depth, end)
+            if low <= high {
+                batch.removeAll(keepingCapacity: true)
+                for word in low...high where round[word] != 0 {
+                    var bits = round[word]
+                    round[word] = 0
+                    while bits != 0 {
+                        batch.append(UInt32(word << 6 | bits.trailingZeroBitCount))
+                        bits &= bits - 1
+                    }
+                }
+                (low, high) = (words, 0)
+                docs.removeAll(keepingCapacity: true)
+                bounds.removeAll(keepingCapacity: true)
+                planner.phraseBounds(fields, span: span, idf: idf, segment: ordinal, of: batch, docs: &docs, bounds: &bounds)
+                let threshold = top.isFull ? top.threshold : -.infinity
+                exact.removeAll(keepingCapacity: true)
+                for (doc, bound) in zip(docs, bounds) where !(bound * rise * 1.0001 <= threshold) || liftedSet.contains(doc) {
+                    exact.append(doc)
+                }
+                checks += exact.count
+                matches += scorePhrase(plan, candidates: exact, ordinal: ordinal, planner: &planner,
+                                       collecting: collecting, into: &top)
+            }
+            // The most a document not yet read scores: nothing when the cover named every document with the key.
+            let next = depth < cover.docs.count ? cover.scores[depth] : cover.bound
+            if next == -.infinity { return true }
+            // Whether a document scoring `score` for the key alone can no longer place.
+            func ruledOut(_ score: Float) -> Bool {
+                top.isFull && top.threshold > 0 && top.threshold > max(score * scale, 0) * rise * 1.0001
+            }
+            if ruledOut(next) { return true }
+            if depth >= cover.docs.count { return false }
+            if matches == 0, checks >= Self.coverPhraseBarrenChecks { return false }
+            if depth + Self.coverPhraseCheckCost * checks > Self.coverPhraseWalkCost * candidates { return false }
+            target = depth * 2
+            if top.isFull {
+                // The depth the k-th hit so far makes enough (the scores fall, so a binary search).
+                var low = depth, high = cover.docs.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if ruledOut(cover.scores[middle]) { high = middle } else { low = middle + 1 }
+                }
+                if low == cover.docs.count, !ruledOut(cover.bound), depth >= Self.coverPhraseJudgedDepth { return false }
+                target = min(target, low)
+            }
+        }
+    }
+}
+
+extension QueryPlanner {
+    /// `phraseBounds` of `candidates` only (ascending documents of segment `ordinal`), not of every candidate:
+    /// each is looked up in each field's terms (a frequency column, else a cursor moving forward), so candidates
+    /// scattered over the segment cost a lookup each, not the decoding of the lists they lie in. Appends those
+    /// holding every term in some field to `docs`, with their bounds to `bounds`.
+    func phraseBounds(_ fields: [QueryPlan.PhraseField], span: Int, idf: Float, segment ordinal: Int,
+                      of candidates: [UInt32], docs: inout [UInt32], bounds: inout [Float]) {
+        let segment = snapshot.segments[ordinal]
+        let runs = PostingRuns(runs: fields.count, capacity: fields.count * candidates.count)
+        for entry in fields {
+            guard let reader = phraseFieldReader(entry, span: span, segment: ordinal) else { continue }
+            let primary = isPrimary(entry.field)
+            // The rarest term too is read from its column when it has one; its cursor then gives only the
+            // frequencies the columns saturate.
+            var columns = reader.columns
+            let leadColumn = segment.frequencyColumn(field: entry.field, terms: reader.terms, index: reader.leadIndex,
+                                                     primary: primary)
+            if let leadColumn { columns.append(leadColumn) }
+            let cursors = leadColumn == nil ? reader.cursors + [reader.leadCursor] : reader.cursors
+            let exact = reader.leadCursor
+            runs.startRun()
+            guard let room = runs.room(for: candidates.count) else { continue }
+            var kept = 0
+            candidateLoop: for doc32 in candidates {
+                let doc = Int(doc32)
+                var tf = UInt32.max
+                for column in columns {
+                    let value = column.nibble(doc) & column.saturated
+                    // Not there; or a frequency (a saturated one stands for that many or more).
+                    if value == 0 { continue candidateLoop }
+                    if value < column.saturated { tf = min(tf, UInt32(value)) }
+                }
+                for cursor in cursors {
+                    guard (cursor.doc < doc ? cursor.advance(doc) : cursor.doc) == doc else { continue candidateLoop }
+                    tf = min(tf, cursor.tf)
+                }
+                if tf == .max {
+                    // Every term is there, each as often as its column saturates: the lead's postings say how often.
+                    guard (exact.doc < doc ? exact.advance(doc) : exact.doc) == doc else { continue candidateLoop }
+                    tf = exact.tf
+                }
+                let norm = doc < reader.norms.count ? Int(reader.norms[doc]) : 0
+                room.docs[kept] = doc32
+                room.weights[kept] = Float(tf) * reader.factor[norm]
+                room.flags[kept] = reader.flagByNorm[norm]
+                kept += 1
+            }
+            runs.didAppend(kept)
+        }
+        runs.merge(boost: 1, idf: idf, parameters: snapshot.parameters, into: &docs, scores: &bounds)
+    }
+}
