@@ -43,21 +43,11 @@ final class BestFirstPhraseTests: XCTestCase {
     /// Hits best first and in document order; returns how many searches the best-first path answered.
     @discardableResult
     private func compare(_ snapshot: IndexSnapshot, _ queries: [Query], limits: [Int], label: String,
-                         options make: (Int) -> SearchOptions = { SearchOptions(limit: $0) }) -> Int {
-        var served = 0
-        for query in queries {
-            for limit in limits {
-                var off = make(limit)
-                off.phrases = Self.walked
-                var on = make(limit)
-                on.phrases = Self.eager
-                let walked = snapshot.search(query, options: off)
-                let fast = snapshot.search(query, options: on)
-                XCTAssertEqual(fast, walked, "\(label) \(query) limit \(limit)")
-                if answered(snapshot, query, options: on) { served += 1 }
-            }
-        }
-        return served
+                         options make: (Int) -> SearchOptions = { SearchOptions(limit: $0) },
+                         file: StaticString = #filePath, line: UInt = #line) -> Int {
+        RankedPathFixtures.comparePhrasePaths(snapshot, queries, limits: limits, label: label, on: Self.eager, off: Self.walked,
+                                              options: make, answered: { answered(snapshot, $0, options: $1) },
+                                              file: file, line: line)
     }
 
     /// Whether the best-first path answered `query` (rather than leaving it to the walk).

@@ -1,4 +1,5 @@
 @testable import SearchlightEngine
+import XCTest
 
 /// What the tests of the ranked shortcuts (champion covers, best-first phrases) share: a query planned as a search
 /// plans it, and a rescore with a ceiling that lifts some documents above it.
@@ -29,5 +30,26 @@ enum RankedPathFixtures {
             options.liftedCeiling = 3
             return options
         }
+    }
+
+    /// Each query at each page size searched with the phrase tunings `on` and `off` (`options` otherwise), the hits
+    /// compared; returns how many of the searches with `on` the path under test answered (`answered`).
+    static func comparePhrasePaths(_ snapshot: IndexSnapshot, _ queries: [Query], limits: [Int], label: String,
+                                   on: PhraseTuning, off: PhraseTuning, options make: (Int) -> SearchOptions,
+                                   answered: (Query, SearchOptions) -> Bool,
+                                   file: StaticString = #filePath, line: UInt = #line) -> Int {
+        var served = 0
+        for query in queries {
+            for limit in limits {
+                var without = make(limit)
+                without.phrases = off
+                var with = make(limit)
+                with.phrases = on
+                XCTAssertEqual(snapshot.search(query, options: with), snapshot.search(query, options: without),
+                               "\(label) \(query) limit \(limit)", file: file, line: line)
+                if answered(query, with) { served += 1 }
+            }
+        }
+        return served
     }
 }

@@ -340,8 +340,8 @@ extension QueryPlanner {
 
     /// Bounds one block of the lead's postings against the other terms, each read from its column or, without one,
     /// by seeking its postings: writes the candidates to `room` and returns how many.
-    private static func boundBlock(_ docs: UnsafePointer<UInt32>, _ tfs: UnsafePointer<UInt32>, _ count: Int,
-                                   columns: [FrequencyColumn], cursors: [PostingCursor], tables: NormTables,
+    static func boundBlock(_ docs: UnsafePointer<UInt32>, _ tfs: UnsafePointer<UInt32>, _ count: Int,
+                           columns: [FrequencyColumn], cursors: [PostingCursor], tables: NormTables,
                                    into room: (docs: UnsafeMutablePointer<UInt32>, weights: UnsafeMutablePointer<Float>,
                                                flags: UnsafeMutablePointer<UInt8>)) -> Int {
         var kept = 0

@@ -67,26 +67,11 @@ extension IndexSnapshot {
             }
             // A clause without keys here matches nothing in this segment.
             if heads.contains(where: \.isEmpty) { continue }
-            let alive = live[ordinal]
-            // Documents scored so far, and the words of those added this round (drained in order: the round's
-            // candidates, ascending).
-            var scored = Bitset(count: segment.documentCount, allSet: false)
-            let words = (segment.documentCount + 63) >> 6
-            var round = [UInt64](repeating: 0, count: words)
-            var scoredCount = 0
-            var low = words, high = 0
-            func add(_ doc: UInt32) {
-                let d = Int(doc)
-                guard d < segment.documentCount, alive[d], !scored[d] else { return }
-                scored[d] = true
-                round[d >> 6] |= 1 << UInt64(d & 63)
-                scoredCount += 1
-                low = min(low, d >> 6)
-                high = max(high, d >> 6)
-            }
+            // Documents scored so far, and those added this round (drained in order: the round's candidates).
+            var rounds = CandidateRounds(documentCount: segment.documentCount, alive: live[ordinal])
             // Every match of an enumerated key, and the lifted documents, in the first round.
-            for keys in heads { for key in keys where key.enumerated { for doc in key.docs { add(doc) } } }
-            for doc in collecting?.lifted[UInt32(ordinal)] ?? [] { add(doc) }
+            for keys in heads { for key in keys where key.enumerated { for doc in key.docs { rounds.add(doc) } } }
+            for doc in collecting?.lifted[UInt32(ordinal)] ?? [] { rounds.add(doc) }
             var previous = 0
             var depth = window * Self.firstDepth
             // The longest cover (enumerated keys were added whole).
@@ -95,22 +80,13 @@ extension IndexSnapshot {
             while true {
                 for keys in heads {
                     for key in keys where !key.enumerated && previous < key.docs.count {
-                        for doc in key.docs[previous..<min(depth, key.docs.count)] { add(doc) }
+                        for doc in key.docs[previous..<min(depth, key.docs.count)] { rounds.add(doc) }
                     }
                 }
-                if low <= high {
-                    for word in low...high where round[word] != 0 {
-                        var bits = round[word]
-                        round[word] = 0
-                        while bits != 0 {
-                            candidates.append(UInt32(word << 6 | bits.trailingZeroBitCount))
-                            bits &= bits - 1
-                        }
-                    }
-                    (low, high) = (words, 0)
+                rounds.drain(into: &candidates)
+                if !candidates.isEmpty {
                     score(clauses, candidates: candidates, ordinal: ordinal, planner: &planner,
                           collecting: collecting, into: &top)
-                    candidates.removeAll(keepingCapacity: true)
                 }
                 // The most a document not yet scored can score: nothing when some clause cannot match it.
                 var unseen: Float = 0
@@ -129,7 +105,7 @@ extension IndexSnapshot {
                 previous = depth
                 depth *= Self.growth
                 // So is a deeper read that would cost more than the full evaluation saves.
-                var next = scoredCount
+                var next = rounds.count
                 for keys in heads {
                     for key in keys where !key.enumerated { next += max(min(depth, key.docs.count) - previous, 0) }
                 }

@@ -94,42 +94,19 @@ extension IndexSnapshot {
                            fields: [QueryPlan.PhraseField], span: Int, idf: Float, scale: Float, rise: Float,
                            candidates: Int, ordinal: Int, window: Int, planner: inout QueryPlanner,
                            collecting: RescoreWhileCollecting?, into top: inout TopK) -> Bool {
-        let segment = segments[ordinal]
-        let alive = live[ordinal]
-        var seen = Bitset(count: segment.documentCount, allSet: false)
-        // The documents added this round, a bit each, drained in ascending order (no sort).
-        let words = (segment.documentCount + 63) >> 6
-        var round = [UInt64](repeating: 0, count: words)
-        var low = words, high = 0
+        var rounds = CandidateRounds(documentCount: segments[ordinal].documentCount, alive: live[ordinal])
         var batch: [UInt32] = [], docs: [UInt32] = [], bounds: [Float] = [], exact: [UInt32] = []
         var depth = 0, target = window * Self.coverPhraseFirstDepth
         var checks = 0, matches = 0
-        func add(_ doc: UInt32) {
-            let d = Int(doc)
-            guard d < segment.documentCount, alive[d], !seen[d] else { return }
-            seen[d] = true
-            round[d >> 6] |= 1 << UInt64(d & 63)
-            low = min(low, d >> 6)
-            high = max(high, d >> 6)
-        }
-        for doc in listed { add(doc) }
-        for doc in lifted { add(doc) }
+        for doc in listed { rounds.add(doc) }
+        for doc in lifted { rounds.add(doc) }
         let liftedSet = Set(lifted)
         while true {
             let end = min(target, cover.docs.count)
-            if depth < end { for doc in cover.docs[depth..<end] { add(doc) } }
+            if depth < end { for doc in cover.docs[depth..<end] { rounds.add(doc) } }
             depth = max(depth, end)
-            if low <= high {
-                batch.removeAll(keepingCapacity: true)
-                for word in low...high where round[word] != 0 {
-                    var bits = round[word]
-                    round[word] = 0
-                    while bits != 0 {
-                        batch.append(UInt32(word << 6 | bits.trailingZeroBitCount))
-                        bits &= bits - 1
-                    }
-                }
-                (low, high) = (words, 0)
+            rounds.drain(into: &batch)
+            if !batch.isEmpty {
                 docs.removeAll(keepingCapacity: true)
                 bounds.removeAll(keepingCapacity: true)
                 planner.phraseBounds(fields, span: span, idf: idf, segment: ordinal, of: batch, docs: &docs, bounds: &bounds)
@@ -175,45 +152,39 @@ extension QueryPlanner {
     /// holding every term in some field to `docs`, with their bounds to `bounds`.
     func phraseBounds(_ fields: [QueryPlan.PhraseField], span: Int, idf: Float, segment ordinal: Int,
                       of candidates: [UInt32], docs: inout [UInt32], bounds: inout [Float]) {
+        guard !candidates.isEmpty else { return }
         let segment = snapshot.segments[ordinal]
         let runs = PostingRuns(runs: fields.count, capacity: fields.count * candidates.count)
         for entry in fields {
             guard let reader = phraseFieldReader(entry, span: span, segment: ordinal) else { continue }
             let primary = isPrimary(entry.field)
-            // The rarest term too is read from its column when it has one; its cursor then gives only the
-            // frequencies the columns saturate.
+            // The rarest term too is read from its column when it has one (else from its cursor).
             var columns = reader.columns
             let leadColumn = segment.frequencyColumn(field: entry.field, terms: reader.terms, index: reader.leadIndex,
                                                      primary: primary)
             if let leadColumn { columns.append(leadColumn) }
             let cursors = leadColumn == nil ? reader.cursors + [reader.leadCursor] : reader.cursors
-            let exact = reader.leadCursor
             runs.startRun()
             guard let room = runs.room(for: candidates.count) else { continue }
-            var kept = 0
-            candidateLoop: for doc32 in candidates {
-                let doc = Int(doc32)
-                var tf = UInt32.max
-                for column in columns {
-                    let value = column.nibble(doc) & column.saturated
-                    // Not there; or a frequency (a saturated one stands for that many or more).
-                    if value == 0 { continue candidateLoop }
-                    if value < column.saturated { tf = min(tf, UInt32(value)) }
+            // No term's frequency is known ahead: each starts unbounded (a candidate every column saturates keeps an
+            // unbounded weight, a bound that holds, and is checked exactly).
+            let unbounded = [UInt32](repeating: .max, count: candidates.count)
+            let kept = withExtendedLifetime(columns) {
+                reader.norms.withUnsafeBufferPointer { norms in
+                    reader.factor.withUnsafeBufferPointer { factor in
+                        reader.flagByNorm.withUnsafeBufferPointer { flags in
+                            candidates.withUnsafeBufferPointer { docs in
+                                unbounded.withUnsafeBufferPointer { tfs in
+                                    Self.boundBlock(docs.baseAddress!, tfs.baseAddress!, candidates.count, columns: columns,
+                                                    cursors: cursors,
+                                                    tables: NormTables(norms: norms, factor: factor.baseAddress!,
+                                                                       flags: flags.baseAddress!),
+                                                    into: room)
+                                }
+                            }
+                        }
+                    }
                 }
-                for cursor in cursors {
-                    guard (cursor.doc < doc ? cursor.advance(doc) : cursor.doc) == doc else { continue candidateLoop }
-                    tf = min(tf, cursor.tf)
-                }
-                if tf == .max {
-                    // Every term is there, each as often as its column saturates: the lead's postings say how often.
-                    guard (exact.doc < doc ? exact.advance(doc) : exact.doc) == doc else { continue candidateLoop }
-                    tf = exact.tf
-                }
-                let norm = doc < reader.norms.count ? Int(reader.norms[doc]) : 0
-                room.docs[kept] = doc32
-                room.weights[kept] = Float(tf) * reader.factor[norm]
-                room.flags[kept] = reader.flagByNorm[norm]
-                kept += 1
             }
             runs.didAppend(kept)
         }
