@@ -272,6 +272,9 @@ extension QueryPlanner {
         let flagByNorm: [UInt8]
     }
 
+    /// The flags of a field that is not primary, for every norm code.
+    static let noFlags = [UInt8](repeating: 0, count: 256)
+
     /// The reader of `entry`'s field in segment `ordinal`; nil when the segment lacks a term there.
     func phraseFieldReader(_ entry: QueryPlan.PhraseField, span: Int, segment ordinal: Int) -> PhraseFieldReader? {
         let segment = snapshot.segments[ordinal]
@@ -294,9 +297,8 @@ extension QueryPlanner {
                 cursors.append(PostingCursor(segment: segment, terms: terms, index: index, field: field))
             }
         }
-        let flagByNorm: [UInt8] = (0..<256).map { norm in
-            primary ? TermSource.startFlags(norm: UInt8(norm), span: span, isExact: true) : 0
-        }
+        let flagByNorm: [UInt8] = primary
+            ? (0..<256).map { TermSource.startFlags(norm: UInt8($0), span: span, isExact: true) } : Self.noFlags
         return PhraseFieldReader(terms: terms, leadIndex: indices[lead], leadCursor: PostingCursor(segment: segment, terms: terms, index: indices[lead], field: field),
                                  columns: columns, cursors: cursors,
                                  norms: field < segment.norms.count ? segment.norms[field] : [], factor: factors(field),

@@ -68,7 +68,7 @@ extension IndexSnapshot {
             // A clause without keys here matches nothing in this segment.
             if heads.contains(where: \.isEmpty) { continue }
             // Documents scored so far, and those added this round (drained in order: the round's candidates).
-            var rounds = CandidateRounds(documentCount: segment.documentCount, alive: live[ordinal])
+            let rounds = CandidateRounds(documentCount: segment.documentCount, alive: live[ordinal])
             // Every match of an enumerated key, and the lifted documents, in the first round.
             for keys in heads { for key in keys where key.enumerated { for doc in key.docs { rounds.add(doc) } } }
             for doc in collecting?.lifted[UInt32(ordinal)] ?? [] { rounds.add(doc) }

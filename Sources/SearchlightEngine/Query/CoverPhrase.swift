@@ -94,7 +94,7 @@ extension IndexSnapshot {
                            fields: [QueryPlan.PhraseField], span: Int, idf: Float, scale: Float, rise: Float,
                            candidates: Int, ordinal: Int, window: Int, planner: inout QueryPlanner,
                            collecting: RescoreWhileCollecting?, into top: inout TopK) -> Bool {
-        var rounds = CandidateRounds(documentCount: segments[ordinal].documentCount, alive: live[ordinal])
+        let rounds = CandidateRounds(documentCount: segments[ordinal].documentCount, alive: live[ordinal])
         var batch: [UInt32] = [], docs: [UInt32] = [], bounds: [Float] = [], exact: [UInt32] = []
         var depth = 0, target = window * Self.coverPhraseFirstDepth
         var checks = 0, matches = 0
@@ -112,8 +112,11 @@ extension IndexSnapshot {
                 planner.phraseBounds(fields, span: span, idf: idf, segment: ordinal, of: batch, docs: &docs, bounds: &bounds)
                 let threshold = top.isFull ? top.threshold : -.infinity
                 exact.removeAll(keepingCapacity: true)
-                for (doc, bound) in zip(docs, bounds) where !(bound * rise * 1.0001 <= threshold) || liftedSet.contains(doc) {
-                    exact.append(doc)
+                // Lifted documents whatever their bounds (the set is asked only when a rescore lifts some).
+                let anyLifted = !liftedSet.isEmpty
+                for i in docs.indices
+                where !(bounds[i] * rise * 1.0001 <= threshold) || (anyLifted && liftedSet.contains(docs[i])) {
+                    exact.append(docs[i])
                 }
                 checks += exact.count
                 matches += scorePhrase(plan, candidates: exact, ordinal: ordinal, planner: &planner,
