@@ -12,6 +12,7 @@ final class CoverPhraseTests: XCTestCase {
     static var eager: PhraseTuning {
         var tuning = PhraseTuning()
         tuning.minimumCoverCandidates = 0
+        tuning.coverShareDivisor = .max
         tuning.minimumCandidates = .max
         return tuning
     }

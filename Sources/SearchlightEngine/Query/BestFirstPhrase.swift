@@ -384,9 +384,18 @@ package struct PhraseTuning: Sendable {
     /// and the walk's floors then prune nearly all of them: bounding every candidate made the median slower (p50
     /// 248 µs against 228).
     package var shareDivisor = 8
-    /// Candidates below which a phrase is not read down a word's cover (`IndexSnapshot.coverPhrase`): the walk
-    /// checks a candidate for about a sixth of what checking a scattered one costs.
+    /// Candidates below which a phrase is not read down a word's cover (`IndexSnapshot.coverPhrase`)...
     package var minimumCoverCandidates = 16_384
+    /// ... and below this share of the index's documents. Phrases with fewer (on debian-en, "data with" with 11,300
+    /// of 63,666) fill the page deep in the cover, and at a million items a median phrase has tens of thousands of
+    /// candidates that the best-first path serves better: covering them made the first execution's mean 3.0 ms
+    /// (0.8 before) for no gain in the timed ones.
+    package var coverShareDivisor = 4
+    /// Segments past this many documents are not read down covers. How deep a cover must be read grows with the
+    /// segment ("for the" takes 2,656 entries of 63,666 documents, 4%), so a cover of 8,192 vouches only in
+    /// segments of up to about 200,000; in the million-item index (one segment) "for the" gave up at 640 entries,
+    /// where the k-th hit showed it would need more than the cover holds, after paying for the cover's ranking.
+    package var maximumCoverSegment = 131_072
 
     package init() {}
 }

@@ -32,7 +32,8 @@ extension IndexSnapshot {
     static let coverPhraseWalkCost = 1
 
     /// The best `window` hits of `plan`, a ranked phrase over the default fields whose candidates are many enough
-    /// (`PhraseTuning.minimumCoverCandidates`), when a word's phrase cover vouches for them; nil otherwise.
+    /// (`PhraseTuning.minimumCoverCandidates`, and a quarter of the index), when a word's phrase cover vouches for
+    /// them; nil otherwise.
     func coverPhrase(_ plan: QueryPlan, planner: inout QueryPlanner, window: Int, options: SearchOptions,
                      collecting: RescoreWhileCollecting?) -> [SearchHit]? {
         guard options.championLists, options.filter == nil, options.boostField == nil, window > 0,
@@ -41,7 +42,10 @@ extension IndexSnapshot {
               idf >= 0, idf.isFinite, !fields.isEmpty, fields.allSatisfy({ scope.fields.contains($0.field) })
         else { return nil }
         let counts = segments.indices.map { planner.phraseCandidates(fields, segment: $0) }
-        guard counts.reduce(0, +) >= options.phrases.minimumCoverCandidates else { return nil }
+        let tuning = options.phrases
+        let candidates = counts.reduce(0, +)
+        guard candidates >= tuning.minimumCoverCandidates, candidates >= totalDocuments / max(tuning.coverShareDivisor, 1),
+              segments.allSatisfy({ $0.documentCount <= tuning.maximumCoverSegment }) else { return nil }
         let rise = collecting?.ceiling ?? 1
         let span = Int((offsets.max() ?? 0) + 1)
         var top = TopK(k: window)
