@@ -506,7 +506,10 @@ final class ChampionLists: Sendable {
             // entered the heap, by document.
             var kept: [Int: (flags: UInt8, offset: Int)] = [:]
             var keptFrequencies: [UInt16] = []
-            var top = TopK(k: 2 * depth + 1)
+            var top = TopK(k: keepsFrequencies ? 2 * depth + 1 : 0)
+            // A cover keeps no frequencies: every scored document's rank key, selected once at the end
+            // (`CoverSelection`), rather than a heap of twice the depth kept and then heap-sorted.
+            var keys: [UInt64] = []
             var windowStart = 0
             while windowStart < documents {
                 let windowEnd = min(windowStart + window, documents)
@@ -554,6 +557,10 @@ final class ChampionLists: Sendable {
                     let score = MaterializedGroupIterator.score(record.load(as: Float.self), boost: 1, idf: 1,
                                                                 parameters: scope.parameters,
                                                                 startsPrimary: flags & 1 != 0, equalsPrimary: flags & 2 != 0)
+                    guard keepsFrequencies else {
+                        keys.append(CoverSelection.key(score: score, doc: windowStart + local))
+                        continue
+                    }
                     let hit = SearchHit(address: DocAddress(segment: 0, doc: UInt32(windowStart + local)), score: score)
                     guard top.admits(hit) else { continue }
                     top.insert(hit)
@@ -567,7 +574,7 @@ final class ChampionLists: Sendable {
                 windowStart = windowEnd
             }
             guard !overflow else { return nil }
-            let best = top.sorted()
+            let best = keepsFrequencies ? top.sorted() : CoverSelection.best(keys, count: 2 * depth + 1)
             // A tie across the end of the list is kept whole (up to twice the depth), so that the first
             // document left out scores strictly less than the last one listed: otherwise no page whose last hit
             // is in the tie could be vouched for.
