@@ -213,11 +213,12 @@ final class Segment: Sendable {
     var positionColumnBudget: Int { max(positionBytes.count / 2, 8 * documentCount) }
 
     /// The position column of term `index` of `terms` (`field`'s dictionary here); nil when the term is too rare
-    /// to get one (as for `frequencyColumn`) or the columns built so far would pass `positionColumnBudget`. Built
-    /// on first use and kept.
+    /// to get one (as for `frequencyColumn`), the segment too large (`PositionColumn.maximumSegmentDocuments`) or
+    /// the columns built so far would pass `positionColumnBudget`. Built on first use and kept.
     func positionColumn(field: Int, terms: FieldTerms, index: Int) -> PositionColumn? {
         let postings = Int(terms.docFreq[index])
-        guard FrequencyColumn.worthwhile(docFreq: postings, documentCount: documentCount) else { return nil }
+        guard documentCount <= PositionColumn.maximumSegmentDocuments,
+              FrequencyColumn.worthwhile(docFreq: postings, documentCount: documentCount) else { return nil }
         return positionColumnCache.value(ColumnKey(field: field, term: index, primary: false)) {
             // Kept for the segment's life, so a term refused for want of room goes without for good.
             guard positionColumnCache.memoryBytes + 64

@@ -22,6 +22,10 @@ final class PositionColumn: @unchecked Sendable {
     private let counts: UnsafePointer<UInt8>
     private let postings: Int
     static let saturated: UInt8 = 255
+    /// Segments past this many documents build none: in the million-item index (one segment) the phrase workload
+    /// built 37 MB of them, and its first executions' p99 rose from 8 to 21 ms, for no gain in the timed ones
+    /// (BENCHMARKS.md §AN).
+    static let maximumSegmentDocuments = 131_072
 
     /// Heap bytes held.
     var memoryBytes: Int { Self.memoryBytes(documentCount: words * 64, postings: postings) }
