@@ -24,6 +24,15 @@ final class CoverSelectionTests: XCTestCase {
         }
     }
 
+    /// A score of -0 ranks as 0 does (its sign bit must not rank it first).
+    func testNegativeZeroRanksAsZero() {
+        let keys = [CoverSelection.key(score: 1, doc: 0), CoverSelection.key(score: 0, doc: 1),
+                    CoverSelection.key(score: 0.5, doc: 2)]
+        XCTAssertEqual(CoverSelection.key(score: 0, doc: 3), CoverSelection.key(score: 0, doc: 3))
+        XCTAssertEqual(CoverSelection.best(keys, count: 3).map(\.address.doc), [0, 2, 1])
+        XCTAssertEqual(CoverSelection.key(score: -0.0 as Float, doc: 1) >> 32, CoverSelection.key(score: 0, doc: 1) >> 32)
+    }
+
     /// Scores across the whole range of floats, so that buckets of the top bits split them unevenly.
     func testSelectionAcrossMagnitudes() {
         var g = Generator(state: 72)

@@ -7,11 +7,11 @@
 /// weights and parameters), and such floats order as their bit patterns do.
 enum CoverSelection {
     /// The rank key of a document's score (a negative or non-finite score, which a cover's scope rules out, ranks
-    /// as 0).
+    /// as 0, and so does -0, whose sign bit would otherwise rank it first).
     @inline(__always)
     static func key(score: Float, doc: Int) -> UInt64 {
         assert(score >= 0 && score.isFinite, "a cover's scores are finite and not negative")
-        let bits = score >= 0 && score.isFinite ? score.bitPattern : 0
+        let bits = score > 0 && score.isFinite ? score.bitPattern : 0
         return UInt64(UInt32.max - bits) << 32 | UInt64(UInt32(truncatingIfNeeded: doc))
     }
 

@@ -100,7 +100,7 @@ extension IndexSnapshot {
                            collecting: RescoreWhileCollecting?, into top: inout TopK) -> Bool {
         let rounds = CandidateRounds(documentCount: segments[ordinal].documentCount, alive: live[ordinal])
         var batch: [UInt32] = [], docs: [UInt32] = [], bounds: [Float] = [], exact: [UInt32] = []
-        var depth = 0, target = window * Self.coverPhraseFirstDepth
+        var depth = 0, target = min(window, cover.docs.count) * Self.coverPhraseFirstDepth
         var checks = 0, matches = 0
         for doc in listed { rounds.add(doc) }
         for doc in lifted { rounds.add(doc) }
