@@ -1,4 +1,4 @@
-/// A ranked phrase of frequent words ("for the", "system for") read down one of its words' rankings.
+/// A ranked phrase of very frequent words ("for the") read down one of its words' rankings.
 ///
 /// A phrase occurs in a field at most as often as each of its words, so outside a primary field's boosts it
 /// scores at most what any of its words scores alone, times the phrase's idf over the word's (BM25F saturates a
@@ -13,8 +13,9 @@
 ///
 /// The best-first path (`bestFirstPhrase`) bounds every candidate, tens of thousands for two frequent words;
 /// this reads a few thousand entries. It gives up, and the caller evaluates the phrase another way, when the
-/// cover runs out before it can vouch or the depth passes the candidates' share (few matches, which every
-/// path must check one by one).
+/// cover runs out before it can vouch, the k-th hit shows it would need more than the cover holds, no match
+/// appears in the first checks (few matches, which every path must check one by one), or its work passes
+/// bounding every candidate.
 extension IndexSnapshot {
     /// Cover entries read in the first round, per hit wanted; each later round reads twice as deep, or only as
     /// deep as the k-th hit so far says is enough.
@@ -24,9 +25,9 @@ extension IndexSnapshot {
     static let coverPhraseBarrenChecks = 64
     /// From this depth on, a cover gives up when even the k-th hit so far needs more of it than it holds.
     static let coverPhraseJudgedDepth = 512
-    /// The cover gives up once its work passes what bounding every candidate costs: an exact check costs about
-    /// this many cover entries (a scattered document's blocks decoded and its positions sought: about 190 ns
-    /// against 14 on debian-en)...
+    /// The cover gives up once its work passes what bounding every candidate costs: an exact check counts as this
+    /// many cover entries (through the postings one cost about 190 ns against an entry's 14 on debian-en; position
+    /// columns make most checks cheaper, and 3 was set with them, not tuned further)...
     static let coverPhraseCheckCost = 3
     /// ...and bounding a candidate about one entry.
     static let coverPhraseWalkCost = 1
