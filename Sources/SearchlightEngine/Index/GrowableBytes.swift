@@ -89,18 +89,7 @@ struct GrowableBytes: @unchecked Sendable {
     var array: [UInt8] { withUnsafeBufferPointer { Array($0) } }
 }
 
-/// Somewhere a record encoder appends bytes: an array, or a `GrowableBytes`.
-protocol ByteAppending {
-    mutating func append(_ byte: UInt8)
-    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
-}
-
 extension GrowableBytes: ByteAppending {
-    @inline(__always)
-    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
-}
-
-extension Array: ByteAppending where Element == UInt8 {
     @inline(__always)
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
 }

@@ -6,15 +6,15 @@
 /// length + UTF-8, 8 little-endian bytes of the Double bit pattern, varint length + bytes, nothing).
 enum StoredFields {
     static func encode<Out: ByteAppending>(_ values: [(FieldID, FieldValue)], into out: inout Out) {
-        appendVarInt(UInt32(values.count), to: &out)
+        VarInt.append(UInt32(values.count), to: &out)
         for (field, value) in values {
-            appendVarInt(UInt32(field.rawValue), to: &out)
+            VarInt.append(UInt32(field.rawValue), to: &out)
             switch value {
             case .text(let text):
                 out.append(0)
                 var text = text
                 text.withUTF8 { utf8 in
-                    appendVarInt(UInt32(utf8.count), to: &out)
+                    VarInt.append(UInt32(utf8.count), to: &out)
                     out.appendBytes(utf8)
                 }
             case .number(let number):
@@ -26,20 +26,10 @@ enum StoredFields {
                 }
             case .bytes(let bytes):
                 out.append(2)
-                appendVarInt(UInt32(bytes.count), to: &out)
+                VarInt.append(UInt32(bytes.count), to: &out)
                 bytes.withUnsafeBufferPointer { out.appendBytes($0) }
             }
         }
-    }
-
-    @inline(__always)
-    private static func appendVarInt<Out: ByteAppending>(_ value: UInt32, to out: inout Out) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
     }
 
     /// Decodes a record; `only` restricts the result to one field. Truncated input ends the record.

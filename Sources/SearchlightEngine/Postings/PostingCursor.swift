@@ -332,17 +332,22 @@ final class PostingCursor {
         let limit = decodablePositions
         return segment.positionBytes.withUnsafeBufferPointer { bytes in
             seekPositions(bytes)
-            var offset = positionOffset
-            var position: UInt32 = 0
-            var written = 0
-            for _ in 0..<limit {
-                guard offset < bytes.count else { break }
-                position &+= VarInt.read(bytes, &offset)
-                out[written] = position
-                written += 1
-            }
-            return written
+            return Self.decodePositions(bytes, at: positionOffset, count: limit, into: out)
         }
+    }
+
+    /// Decodes `count` delta-coded positions of one document at `offset` of a position stream into `out`; how many
+    /// were read (fewer only for a truncated or corrupt stream).
+    @inline(__always)
+    static func decodePositions(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int,
+                                into out: UnsafeMutablePointer<UInt32>) -> Int {
+        var at = offset, position: UInt32 = 0, written = 0
+        while written < count, at >= 0, at < bytes.count {
+            position &+= VarInt.read(bytes, &at)
+            out[written] = position
+            written += 1
+        }
+        return written
     }
 
     /// Where the current document's positions start in the segment's position stream.

@@ -2,7 +2,7 @@
 /// stored values.
 enum VarInt {
     @inline(__always)
-    static func append(_ value: UInt32, to out: inout [UInt8]) {
+    static func append<Out: ByteAppending>(_ value: UInt32, to out: inout Out) {
         var v = value
         while v >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -201,4 +201,15 @@ enum OneByteWord {
         }
         return UInt16(codes | 8 << 8)
     }
+}
+
+/// Somewhere varints and raw bytes are appended: an array, or a builder's `GrowableBytes`.
+protocol ByteAppending {
+    mutating func append(_ byte: UInt8)
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension Array: ByteAppending where Element == UInt8 {
+    @inline(__always)
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
 }

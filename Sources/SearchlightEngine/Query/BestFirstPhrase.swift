@@ -370,8 +370,8 @@ extension QueryPlanner {
     }
 }
 
-/// When a ranked phrase is scored best bound first (`IndexSnapshot.bestFirstPhrase`); tests lower the threshold so
-/// small corpora take that path.
+/// When a ranked phrase is read down a word's cover (`IndexSnapshot.coverPhrase`) or scored best bound first
+/// (`IndexSnapshot.bestFirstPhrase`); tests lower the thresholds so small corpora take those paths.
 package struct PhraseTuning: Sendable {
     /// Candidates (per field, the rarest term's documents, summed) below which the document-order walk is cheaper.
     /// Measured on debian-en (BENCHMARKS.md §AM): phrase p99 444 µs at 8,192, 450 at 4,096 (where "and set", 4,297

@@ -92,9 +92,9 @@ extension IndexSnapshot {
 
     /// Reads `cover` in segment `ordinal` in rounds of growing depth (`listed` documents in the first), scoring
     /// into `top` the documents whose frequency bounds can place, and the `lifted` ones (a rescore may raise them
-    /// past any bound) whatever their bounds, until none further down can place; false when the
-    /// cover cannot vouch (it ends first, matches are too rare, or reading it costs more than walking the
-    /// segment's `candidates`).
+    /// past any bound) whatever their bounds, until none further down can place; false when the cover cannot vouch
+    /// (it ends first, the k-th hit shows it would need more than it holds, matches are too rare, or reading it
+    /// costs more than bounding the segment's `candidates`).
     private func readCover(_ plan: QueryPlan, cover: ChampionLists.Cover, listed: [UInt32], lifted: [UInt32],
                            fields: [QueryPlan.PhraseField], span: Int, idf: Float, scale: Float, rise: Float,
                            candidates: Int, ordinal: Int, window: Int, planner: inout QueryPlanner,

@@ -402,33 +402,19 @@ final class PhraseSource: TermSource {
         return segment.positionBytes.withUnsafeBufferPointer { bytes in
             let first = columns[0]._withUnsafeGuaranteedRef { $0.entry(target) }
             scratch.pointee.reserve(Int(first.count))
-            var found = Self.decode(bytes, at: first.start, count: Int(first.count), into: scratch.pointee.starts)
+            var found = PostingCursor.decodePositions(bytes, at: first.start, count: Int(first.count), into: scratch.pointee.starts)
             found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
             for k in 1..<count where found > 0 {
                 let entry = columns[k]._withUnsafeGuaranteedRef { $0.entry(target) }
                 scratch.pointee.reserve(Int(entry.count), keeping: found)
                 let other = scratch.pointee.other
-                let otherCount = Self.decode(bytes, at: entry.start, count: Int(entry.count), into: other)
+                let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
                 found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
             }
             startCount = found
             doc = target
             return found > 0
         }
-    }
-
-    /// Decodes `count` delta-coded positions at `offset` of the position stream; how many were read (fewer only
-    /// for a truncated or corrupt stream).
-    @inline(__always)
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int,
-                               into out: UnsafeMutablePointer<UInt32>) -> Int {
-        var at = offset, position: UInt32 = 0, written = 0
-        while written < count, at >= 0, at < bytes.count {
-            position &+= VarInt.read(bytes, &at)
-            out[written] = position
-            written += 1
-        }
-        return written
     }
 
     override var frequency: UInt32 { UInt32(startCount) }

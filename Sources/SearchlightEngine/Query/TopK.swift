@@ -127,7 +127,8 @@ public struct SearchOptions: Sendable {
     /// When a ranked conjunction is answered from the champion covers (`IndexSnapshot.championConjunction`);
     /// tests lower the thresholds so small corpora take that path.
     package var covers = CoverTuning()
-    /// When a ranked phrase is scored best bound first (`IndexSnapshot.bestFirstPhrase`).
+    /// When a ranked phrase is read down a word's cover (`IndexSnapshot.coverPhrase`) or scored best bound first
+    /// (`IndexSnapshot.bestFirstPhrase`).
     package var phrases = PhraseTuning()
 
     public init(limit: Int = 20, filter: Query? = nil, boostField: FieldID? = nil,
