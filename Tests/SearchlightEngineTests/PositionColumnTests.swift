@@ -125,4 +125,51 @@ final class PositionColumnTests: XCTestCase {
         XCTAssertTrue(columnsUsed, "the batches must have read position columns")
         _ = corpus
     }
+
+    /// A phrase whose other words are far more frequent than its rarest walks the rarest word's documents and
+    /// tests each against the others' position columns: it finds the same documents with the same frequencies,
+    /// under the same frequency floors, as the walk that seeks every word's postings (a phrase source without the
+    /// dictionary to find columns by), including documents where a word's frequency saturates its column.
+    func testTheWalkThroughColumnsMatchesThePostingsWalk() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        var g = Generator(state: 65)
+        for i in 0..<6_000 {
+            var text: [String] = []
+            for _ in 0..<(1 + g.int(10)) { text.append(g.pick(["ab", "ab", "cd", "ef"])) }
+            if g.chance(0.03) { text.insert(g.pick(["zz", "zz ab", "ab zz", "zz zz ab"]), at: g.int(text.count + 1)) }
+            if i % 701 == 3 { text += Array(repeating: "ab zz", count: 150) + Array(repeating: "ab", count: 200) }
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
+        }
+        let segment = try writer.commit().segments[0]
+        let terms = try XCTUnwrap(segment.terms(body))
+        func index(_ word: String) throws -> Int { try XCTUnwrap(Array(word.utf8).withUnsafeBufferPointer { terms.find($0) }) }
+        let field = Int(body.rawValue)
+        let factor = (0..<256).map { Float($0 % 7 + 1) / 4 }
+        let norms = (0..<segment.documentCount).map { UInt8(truncatingIfNeeded: $0 * 37) }
+        func source(_ words: [String], columns: Bool) throws -> PhraseSource {
+            let entries = try words.map(index)
+            let cursors = entries.map { PostingCursor(segment: segment, terms: terms, index: $0, field: field) }
+            return PhraseSource(cursors: cursors, offsets: (0..<words.count).map(UInt32.init), field: field,
+                                fieldFactor: factor, norms: norms, primary: false, impactScale: 0, tfScale: 1,
+                                dictionary: columns ? terms : nil, entries: { entries[$0] })
+        }
+        func walk(_ source: PhraseSource, floor: Float, last: Int) -> [[Int]] {
+            var found: [[Int]] = []
+            while source.next(above: floor, through: last) != Int.max { found.append([source.doc, Int(source.frequency)]) }
+            return found
+        }
+        var saturatedMatches = 0
+        for words in [["zz", "ab"], ["ab", "zz"], ["zz", "zz", "ab"], ["ab", "zz", "ab"], ["cd", "zz"]] {
+            for (floor, last) in [(-Float.infinity, -1), (0.6, 3_000), (1.2, Int.max - 1)] {
+                let expected = walk(try source(words, columns: false), floor: floor, last: last)
+                let byColumns = walk(try source(words, columns: true), floor: floor, last: last)
+                XCTAssertEqual(byColumns, expected, "\(words) above \(floor) through \(last)")
+                XCTAssertGreaterThan(expected.count, 10, "\(words)")
+                saturatedMatches += expected.filter { $0[0] % 701 == 3 }.count
+            }
+        }
+        XCTAssertGreaterThan(saturatedMatches, 0, "documents with \"ab\" 350 times must match")
+        XCTAssertGreaterThan(segment.positionColumnMemoryBytes, 0, "the walks must have read position columns")
+    }
 }

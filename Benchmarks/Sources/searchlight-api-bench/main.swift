@@ -32,6 +32,8 @@ struct Options {
     /// `--no-user-empty`: skip the empty user queries (so a profile of `--user-text` runs holds only those).
     var userEmpty = true
     var qlRounds: Int?
+    /// `--fetch-rounds N`: timed rounds of the whole-item fetches (default `--rounds`); 0 times none.
+    var fetchRounds: Int?
     var qlOnly: Int?
     var slowest = 0
     /// Only these user texts (repeatable), for profiling one shape of query.
@@ -44,7 +46,8 @@ struct Options {
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
-                                 [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--no-user-empty] [--ql-rounds N] [--ql-only N] [--slowest N]
+                                 [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--no-user-empty] [--ql-rounds N] [--ql-only N] [--fetch-rounds N]
+                                 [--slowest N]
                                  [--user-text TEXT ...] [--engagement N] [--web DIR] [--json]
 
     """.utf8))
@@ -75,6 +78,7 @@ while let argument = arguments.next() {
     case "--no-user-empty": options.userEmpty = false
     case "--ql-rounds": options.qlRounds = number()
     case "--ql-only": options.qlOnly = number()
+    case "--fetch-rounds": options.fetchRounds = number()
     case "--slowest": options.slowest = number()
     case "--user-text": options.userTexts.append(value())
     case "--engagement": options.engagement = number()
@@ -349,7 +353,7 @@ do {
     }
     var times: [Double] = []
     var fetched = 0
-    for round in 0...options.rounds {
+    for round in 0...(options.fetchRounds ?? options.rounds) {
         for page in pages {
             let start = monotonicNanoseconds()
             let found = index.fetchSearchableItems(withIdentifiers: page)

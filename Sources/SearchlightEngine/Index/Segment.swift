@@ -208,9 +208,10 @@ final class Segment: Sendable {
         }
     }
 
-    /// Bytes the position columns of this segment may take together: half its position stream (a column costs
-    /// five bytes per posting), and room for a few in a small segment.
-    var positionColumnBudget: Int { max(positionBytes.count / 2, 8 * documentCount) }
+    /// Bytes the position columns of this segment may take together: as many as its position stream (a column
+    /// costs five bytes per posting), and room for a few in a small segment. At half the stream, the columns the
+    /// phrase walk reads crowded out those its scattered checks read (BENCHMARKS.md §AO).
+    var positionColumnBudget: Int { max(positionBytes.count, 8 * documentCount) }
 
     /// The position column of term `index` of `terms` (`field`'s dictionary here); nil when the term is too rare
     /// to get one (as for `frequencyColumn`), the segment too large (`PositionColumn.maximumSegmentDocuments`) or

@@ -234,6 +234,12 @@ final class PhraseSource: TermSource {
     /// retained here (released in deinit) and read without reference counting.
     private var positionColumns: [Unmanaged<PositionColumn>]?
     private var columnsAsked = false
+    /// The position columns of the terms after the rarest (`walkColumns[k - 1]` for `refs[k]`), when every one of
+    /// them is far more frequent than it (`walkRatio`) and has a column: the document-order walk then tests each
+    /// of the rarest term's documents against them instead of seeking their postings (`findByColumns`). Retained
+    /// here (released in deinit); decided on the first walk.
+    private var walkColumns: [Unmanaged<PositionColumn>]?
+    private var walkColumnsDecided = false
 
     /// `dictionary` and `entries` (each term's entry there, in `cursors` order), when given, let scattered checks
     /// read position columns.
@@ -275,6 +281,7 @@ final class PhraseSource: TermSource {
     deinit {
         for k in 0..<count { refs[k].release() }
         for column in positionColumns ?? [] { column.release() }
+        for column in walkColumns ?? [] { column.release() }
         scratch.pointee.release()
         storage.deallocate()
     }
@@ -296,6 +303,10 @@ final class PhraseSource: TermSource {
     }
 
     private func find(_ start: Int, floor: Float, raised: Float = -.infinity, until: Int = -1, through last: Int) -> Int {
+        if !walkColumnsDecided { decideWalkColumns() }
+        if let walkColumns {
+            return findByColumns(start, walkColumns, floor: floor, raised: raised, until: until, through: last)
+        }
         var candidate = start
         while true {
             candidate = DocIterator.leapfrog(refs, count: count, from: candidate) { $0.advance($1) }
@@ -314,6 +325,93 @@ final class PhraseSource: TermSource {
         }
         doc = Int.max
         return doc
+    }
+
+    /// How many times more documents than the rarest term every other term needs before the walk reads their
+    /// position columns. Seeking a frequent term's postings to each of a rare term's documents decodes a block of
+    /// 128 postings per seek (about 60% of a median two-word phrase on debian-en, BENCHMARKS.md §AO); a column
+    /// answers with a bit and a count. Below this ratio the seeks share their blocks and cost less.
+    static let walkRatio = 8
+
+    /// Reads the other terms' position columns for the walk when each is `walkRatio` times as frequent as the
+    /// rarest and has one (building it on first use, within the segment's budget).
+    private func decideWalkColumns() {
+        walkColumnsDecided = true
+        let lead = refs[0]._withUnsafeGuaranteedRef { $0.docFreq }
+        guard count > 1, lead >= Self.columnCandidates, let dictionary else { return }
+        let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
+        var columns: [PositionColumn] = []
+        for k in 1..<count {
+            guard refs[k]._withUnsafeGuaranteedRef({ $0.docFreq }) >= Self.walkRatio * lead,
+                  let column = segment.positionColumn(field: field, terms: dictionary, index: Int(termIndices[k]))
+            else { return }
+            columns.append(column)
+        }
+        walkColumns = columns.map { Unmanaged.passRetained($0) }
+    }
+
+    /// `find` when the terms after the rarest are read through their position columns: only the rarest term's
+    /// cursor moves; each of its documents is tested against the columns, its frequency floor checked from them,
+    /// and its positions matched from the position stream. A document where another term's frequency is
+    /// saturated in its column is matched through that term's postings.
+    private func findByColumns(_ start: Int, _ columns: [Unmanaged<PositionColumn>], floor: Float, raised: Float,
+                               until: Int, through last: Int) -> Int {
+        var candidate = start
+        while candidate != PostingCursor.end {
+            var smallest = refs[0]._withUnsafeGuaranteedRef { $0.tf }
+            var saturated = false, present = true
+            for k in 1..<count {
+                let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(candidate) }
+                if entry.count == 0 { present = false; break }
+                if entry.count == PositionColumn.saturated { saturated = true } else { smallest = min(smallest, UInt32(entry.count)) }
+            }
+            if present {
+                let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
+                if bar == -.infinity || Float(smallest) * fieldFactor[Int(norm(candidate))] > bar {
+                    let matched = saturated ? matchThroughCursors(candidate) : matchByColumns(candidate, columns)
+                    if matched {
+                        doc = candidate
+                        return doc
+                    }
+                }
+            }
+            candidate = refs[0]._withUnsafeGuaranteedRef { $0.next() }
+        }
+        doc = Int.max
+        return doc
+    }
+
+    /// Moves the other terms' cursors to `target`, which their columns hold, and matches positions there.
+    private func matchThroughCursors(_ target: Int) -> Bool {
+        for k in 1..<count {
+            let d = refs[k]._withUnsafeGuaranteedRef { $0.doc < target ? $0.advance(target) : $0.doc }
+            if d != target { return false }
+        }
+        return matchPositions()
+    }
+
+    /// `matchPositions` with the rarest term's positions from its cursor (on `target`) and the others' from their
+    /// columns (none saturated there).
+    private func matchByColumns(_ target: Int, _ columns: [Unmanaged<PositionColumn>]) -> Bool {
+        scratch.pointee.reserve(refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
+        var found = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: scratch.pointee.starts) }
+        found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
+        if found > 0 {
+            let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
+            found = segment.positionBytes.withUnsafeBufferPointer { bytes in
+                var found = found
+                for k in 1..<count where found > 0 {
+                    let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(target) }
+                    scratch.pointee.reserve(Int(entry.count), keeping: found)
+                    let other = scratch.pointee.other
+                    let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
+                    found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
+                }
+                return found
+            }
+        }
+        startCount = found
+        return found > 0
     }
 
     /// The smallest frequency among the terms in the document they are all on.
@@ -435,10 +533,11 @@ final class PhraseSource: TermSource {
 
     /// A phrase occurs at most as often as its rarest term in a document, so the smallest of the terms'
     /// block bounds bounds the phrase, up to the first end of their current blocks.
+    /// Walking by columns, the other terms' cursors lag behind, so the rarest term's bound alone serves.
     override func blockWindow() -> (weight: Float, lastDoc: Int)? {
         var weight = Float.infinity
         var lastDoc = Int.max - 1
-        for k in 0..<count {
+        for k in 0..<(walkColumns == nil ? count : 1) {
             let ended: Bool = refs[k]._withUnsafeGuaranteedRef { cursor in
                 let d = cursor.doc
                 guard d >= 0, d != PostingCursor.end else { return true }
