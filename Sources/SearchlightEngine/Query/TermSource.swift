@@ -328,13 +328,15 @@ final class PhraseSource: TermSource {
     }
 
     /// How many times more documents than the rarest term every other term needs before the walk reads their
-    /// position columns. Seeking a frequent term's postings to each of a rare term's documents decodes a block of
-    /// 128 postings per seek (about 60% of a median two-word phrase on debian-en, BENCHMARKS.md §AO); a column
-    /// answers with a bit and a count. Below this ratio the seeks share their blocks and cost less.
-    static let walkRatio = 8
+    /// position columns. Seeking a frequent term's postings to each of a rarer term's documents decodes a block of
+    /// 128 postings per seek and skips the positions before the document's; a column answers with a bit, a rank
+    /// and a count. When the terms are about as frequent, the seeks share their blocks and the two cost about the
+    /// same. Of 1, 2 and 8, 2 gave the phrase workload its least total time (BENCHMARKS.md §AO).
+    static let walkRatio = 2
 
     /// Reads the other terms' position columns for the walk when each is `walkRatio` times as frequent as the
-    /// rarest and has one (building it on first use, within the segment's budget).
+    /// rarest and has one (building it on first use, within the segment's budget), and the rarest has at least
+    /// `columnCandidates` documents (for fewer, the columns' lines cost about what the seeks save).
     private func decideWalkColumns() {
         walkColumnsDecided = true
         let lead = refs[0]._withUnsafeGuaranteedRef { $0.docFreq }
