@@ -75,4 +75,18 @@ final class DerivedCacheTests: XCTestCase {
         XCTAssertEqual(builds, 3)
         XCTAssertEqual(cache.keysWithValues, [1])
     }
+
+    /// `existing` answers with a kept value only: nothing before the build, nothing for a key built as absent or
+    /// absent for good, and it builds nothing itself.
+    func testExistingReadsOnlyKeptValues() {
+        let cache = DerivedCache<Int, Box> { _, box in box == nil ? 1 : 100 }
+        XCTAssertNil(cache.existing(1))
+        XCTAssertEqual(cache.count, 0, "existing builds nothing")
+        _ = cache.value(1) { .value(Box(1)) }
+        _ = cache.value(2) { .absent }
+        _ = cache.value(3) { .absentForGood }
+        XCTAssertEqual(cache.existing(1)?.value, 1)
+        XCTAssertNil(cache.existing(2))
+        XCTAssertNil(cache.existing(3))
+    }
 }

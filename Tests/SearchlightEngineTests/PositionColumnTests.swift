@@ -6,8 +6,8 @@ final class PositionColumnTests: XCTestCase {
     typealias Generator = DifferentialTests.Generator
 
     /// Every term frequent enough for a column, in a segment of several hundred blocks whose documents hold the
-    /// words 0 to 300 times: each document's count and positions read through the column equal the cursor's, a
-    /// frequency of 255 or more reads as saturated, and a document without the term reads as absent.
+    /// words 0 to 300 times: each document's count, positions and residues modulo 16 read through the column equal
+    /// the cursor's, a frequency of 255 or more reads as saturated, and a document without the term reads as absent.
     func testEntriesMatchThePostings() throws {
         let writer = IndexWriter()
         let body = try writer.registerField("body", .text())
@@ -42,10 +42,12 @@ final class PositionColumnTests: XCTestCase {
                 }
                 if positions.count >= 255 {
                     XCTAssertEqual(entry.count, PositionColumn.saturated, "\(word) doc \(doc)")
+                    XCTAssertEqual(entry.mask, .max, "a saturated entry rules nothing out")
                     saturated += 1
                     continue
                 }
                 XCTAssertEqual(Int(entry.count), positions.count, "\(word) doc \(doc)")
+                XCTAssertEqual(entry.mask, positions.reduce(0) { $0 | 1 << ($1 % 16) }, "\(word) doc \(doc)'s residues")
                 var offset = entry.start, position: UInt32 = 0, read: [UInt32] = []
                 bytes.withUnsafeBufferPointer { bytes in
                     for _ in 0..<Int(entry.count) {
@@ -126,19 +128,25 @@ final class PositionColumnTests: XCTestCase {
         _ = corpus
     }
 
-    /// A phrase whose other words are far more frequent than its rarest walks the rarest word's documents and
-    /// tests each against the others' position columns: it finds the same documents with the same frequencies,
-    /// under the same frequency floors, as the walk that seeks every word's postings (a phrase source without the
-    /// dictionary to find columns by), including documents where a word's frequency saturates its column.
+    /// A phrase whose other words are more frequent than its rarest, or whose words' columns all exist, walks the
+    /// rarest word's documents and tests each against the others' position columns (and the words' residues): it
+    /// finds the same documents with the same frequencies, under the same frequency floors, as the walk that seeks
+    /// every word's postings (a phrase source without the dictionary to find columns by), including documents where
+    /// a word's frequency saturates its column.
     func testTheWalkThroughColumnsMatchesThePostingsWalk() throws {
         let writer = IndexWriter()
         let body = try writer.registerField("body", .text())
         var g = Generator(state: 65)
         for i in 0..<6_000 {
             var text: [String] = []
-            for _ in 0..<(1 + g.int(10)) { text.append(g.pick(["ab", "ab", "cd", "ef"])) }
-            if g.chance(0.03) { text.insert(g.pick(["zz", "zz ab", "ab zz", "zz zz ab"]), at: g.int(text.count + 1)) }
+            // Words among fillers, so a document's residues are sparse and many line up by chance only.
+            for _ in 0..<(10 + g.int(30)) {
+                let r = g.int(20)
+                text.append(r < 3 ? "ab" : r == 3 ? "cd" : r == 4 ? "ef" : "f\(g.int(40))")
+            }
+            if g.chance(0.04) { text.insert(g.pick(["zz", "zz ab", "ab zz", "zz zz ab", "cd zz"]), at: g.int(text.count + 1)) }
             if i % 701 == 3 { text += Array(repeating: "ab zz", count: 150) + Array(repeating: "ab", count: 200) }
+            if i % 977 == 5 { text += Array(repeating: "cd ab", count: 130) + Array(repeating: "cd", count: 130) }
             try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
         }
         let segment = try writer.commit().segments[0]
@@ -159,17 +167,50 @@ final class PositionColumnTests: XCTestCase {
             while source.next(above: floor, through: last) != Int.max { found.append([source.doc, Int(source.frequency)]) }
             return found
         }
+        // Columns a scattered check would have built: with every word's there, words about as frequent as each
+        // other walk through them too.
+        for word in ["ab", "cd", "ef"] { XCTAssertNotNil(segment.positionColumn(field: field, terms: terms, index: try index(word))) }
         var saturatedMatches = 0
-        for words in [["zz", "ab"], ["ab", "zz"], ["zz", "zz", "ab"], ["ab", "zz", "ab"], ["cd", "zz"]] {
+        // "zz" is too rare for a column of its own; "cd" and "ef" have one (their residues filter), and "cd" is
+        // saturated where "ab" also is not.
+        for words in [["zz", "ab"], ["ab", "zz"], ["zz", "zz", "ab"], ["ab", "zz", "ab"], ["cd", "zz"], ["cd", "ef"],
+                      ["ef", "ab", "cd"], ["cd", "ab"], ["ab", "cd", "cd"]] {
             for (floor, last) in [(-Float.infinity, -1), (0.6, 3_000), (1.2, Int.max - 1)] {
                 let expected = walk(try source(words, columns: false), floor: floor, last: last)
                 let byColumns = walk(try source(words, columns: true), floor: floor, last: last)
                 XCTAssertEqual(byColumns, expected, "\(words) above \(floor) through \(last)")
                 XCTAssertGreaterThan(expected.count, 10, "\(words)")
-                saturatedMatches += expected.filter { $0[0] % 701 == 3 }.count
+                saturatedMatches += expected.filter { $0[0] % 701 == 3 || $0[0] % 977 == 5 }.count
             }
         }
         XCTAssertGreaterThan(saturatedMatches, 0, "documents with \"ab\" 350 times must match")
         XCTAssertGreaterThan(segment.positionColumnMemoryBytes, 0, "the walks must have read position columns")
+    }
+
+    /// A posting whose positions start more than 65,535 bytes past its group's first (after a document holding the
+    /// term 70,000 times) reads as saturated, so its positions come from the postings; the next group starts afresh.
+    func testAStartFarFromItsGroupsBaseReadsAsSaturated() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        try writer.upsert(Document(id: "d0", values: [(body, .text(Array(repeating: "ab", count: 70_000).joined(separator: " ")))]))
+        for i in 1..<600 {
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text("x ab cd"))]))
+        }
+        let segment = try writer.commit().segments[0]
+        let terms = try XCTUnwrap(segment.terms(body))
+        let index = try XCTUnwrap(Array("ab".utf8).withUnsafeBufferPointer { terms.find($0) })
+        let column = PositionColumn.build(segment: segment, terms: terms, index: index, field: Int(body.rawValue))
+        XCTAssertEqual(column.entry(0).count, PositionColumn.saturated)
+        for doc in 1..<PositionColumn.groupSize {
+            XCTAssertEqual(column.entry(doc).count, PositionColumn.saturated, "doc \(doc) starts too far from its base")
+            XCTAssertEqual(column.entry(doc).mask, .max)
+        }
+        for doc in PositionColumn.groupSize..<600 {
+            let entry = column.entry(doc)
+            XCTAssertEqual(entry.count, 1, "doc \(doc)")
+            XCTAssertEqual(entry.mask, 1 << 1, "doc \(doc): \"ab\" at position 1")
+            var offset = entry.start
+            segment.positionBytes.withUnsafeBufferPointer { XCTAssertEqual(VarInt.read($0, &offset), 1) }
+        }
     }
 }

@@ -109,6 +109,14 @@ final class DerivedCache<Key: Hashable & Sendable, Value: AnyObject & Sendable>:
         return value
     }
 
+    /// The kept value of `key`, if one was built: nothing is built or waited for.
+    func existing(_ key: Key) -> Value? {
+        state.withLock { state in
+            if case .built(let value)? = state.entries[key] { return value }
+            return nil
+        }
+    }
+
     /// Heap bytes of the kept entries and the keys remembered as absent.
     var memoryBytes: Int { state.withLock { $0.bytes + $0.absentBytes } }
 

@@ -229,6 +229,11 @@ final class Segment: Sendable {
         }
     }
 
+    /// The position column of term `index` of `terms` in `field` if a search built it: none is built here.
+    func existingPositionColumn(field: Int, index: Int) -> PositionColumn? {
+        positionColumnCache.existing(ColumnKey(field: field, term: index, primary: false))
+    }
+
     /// Bytes of the frequency columns built so far.
     var columnMemoryBytes: Int { columnCache.memoryBytes }
 

@@ -1,6 +1,7 @@
 /// A frequent term's positions in one field reached by document: which documents of the segment hold the term
 /// (a bit each, with a running count every 64 documents to rank one among them), and for each of its postings
-/// where the positions start in the segment's position stream and how many there are.
+/// where the positions start in the segment's position stream, how many there are, and which residues modulo 16
+/// they take (`mask`).
 ///
 /// A phrase scored at scattered candidates (best bound first, or read down a word's cover) checks each one on
 /// its own. Through the postings that is a block found and decoded per term for every candidate, and the position
@@ -8,7 +9,13 @@
 /// six times what the document-order walk pays per candidate. Through the terms' columns it is a bit, a count
 /// and an entry read per term, and the candidate's own positions decoded. Derived from the postings by the first
 /// search that checks scattered candidates (`Segment.positionColumn`), kept within a budget per segment, never
-/// written to disk. Five bytes per posting and about a fifth of a byte per document of the segment.
+/// written to disk. About five bytes per posting and a fifth of a byte per document of the segment.
+///
+/// The masks rule most candidates out before any position is decoded: a phrase can start at `p` only if each
+/// term holds `p` plus its offset, so the terms' masks, each rotated back by its offset, must share a bit
+/// (`PositionColumn.aligned`). Of the 5,208 documents of debian-en holding both "can" and "used", 307 pass for
+/// the phrase's 4; of the 17,639 holding "library" and "this", 1,787 pass for its 629 (with residues modulo 32,
+/// 86 and 1,071, for two bytes more per posting: fewer columns would fit the segment's budget).
 final class PositionColumn: @unchecked Sendable {
     // Sound: every buffer is written once, by `build`, before the column is shared.
     /// A bit per document: whether it holds the term.
@@ -16,12 +23,19 @@ final class PositionColumn: @unchecked Sendable {
     /// Per 64 documents: the postings before them.
     private let ranks: UnsafePointer<UInt32>
     private let words: Int
-    /// Per posting: where its positions start (an offset into `Segment.positionBytes`), and its frequency,
-    /// `saturated` standing for that many or more (read through the postings).
-    private let starts: UnsafePointer<UInt32>
+    /// Per posting: where its positions start, as an offset into `Segment.positionBytes` from its group's base
+    /// (`bases`, per `groupSize` postings); its frequency, `saturated` standing for that many or more, or for a
+    /// start too far from its base (read through the postings); a bit per residue modulo 16 of its positions (all
+    /// set when saturated).
+    private let bases: UnsafePointer<UInt32>
+    private let deltas: UnsafePointer<UInt16>
     private let counts: UnsafePointer<UInt8>
+    private let masks: UnsafePointer<Residues>
     private let postings: Int
     static let saturated: UInt8 = 255
+    static let groupSize = 32
+    /// A bit per residue of a position modulo 16.
+    typealias Residues = UInt16
     /// Segments past this many documents build none: in the million-item index (one segment) the phrase workload
     /// built 37 MB of them, and its first executions' p99 rose from 8 to 21 ms, for no gain in the timed ones
     /// (BENCHMARKS.md §AN).
@@ -31,31 +45,53 @@ final class PositionColumn: @unchecked Sendable {
     var memoryBytes: Int { Self.memoryBytes(documentCount: words * 64, postings: postings) }
 
     static func memoryBytes(documentCount: Int, postings: Int) -> Int {
-        64 + 12 * ((documentCount + 63) / 64) + 5 * postings
+        64 + 12 * ((documentCount + 63) / 64) + 4 * ((postings + groupSize - 1) / groupSize) + 5 * postings
     }
 
-    private init(present: UnsafePointer<UInt64>, ranks: UnsafePointer<UInt32>, words: Int, starts: UnsafePointer<UInt32>,
-                 counts: UnsafePointer<UInt8>, postings: Int) {
-        (self.present, self.ranks, self.words, self.starts, self.counts, self.postings) = (present, ranks, words, starts, counts, postings)
+    private init(present: UnsafePointer<UInt64>, ranks: UnsafePointer<UInt32>, words: Int, bases: UnsafePointer<UInt32>,
+                 deltas: UnsafePointer<UInt16>, counts: UnsafePointer<UInt8>, masks: UnsafePointer<Residues>, postings: Int) {
+        (self.present, self.ranks, self.words, self.bases, self.deltas, self.counts, self.masks, self.postings)
+            = (present, ranks, words, bases, deltas, counts, masks, postings)
     }
 
     deinit {
         UnsafeMutablePointer(mutating: present).deallocate()
         UnsafeMutablePointer(mutating: ranks).deallocate()
-        UnsafeMutablePointer(mutating: starts).deallocate()
+        UnsafeMutablePointer(mutating: bases).deallocate()
+        UnsafeMutablePointer(mutating: deltas).deallocate()
         UnsafeMutablePointer(mutating: counts).deallocate()
+        UnsafeMutablePointer(mutating: masks).deallocate()
     }
 
-    /// How many positions `doc` has (0: the term is not there, `saturated`: that many or more) and where they start.
+    /// How many positions `doc` has (0: the term is not there, `saturated`: that many or more, or read through the
+    /// postings), where they start, and their residues modulo 16 (none when absent).
     @inline(__always)
-    func entry(_ doc: Int) -> (count: UInt8, start: Int) {
+    func entry(_ doc: Int) -> (count: UInt8, start: Int, mask: Residues) {
         let word = doc >> 6
-        guard doc >= 0, word < words else { return (0, 0) }
+        guard doc >= 0, word < words else { return (0, 0, 0) }
         let bits = present[word], bit = UInt64(1) << UInt64(doc & 63)
-        guard bits & bit != 0 else { return (0, 0) }
+        guard bits & bit != 0 else { return (0, 0, 0) }
         let rank = Int(ranks[word]) + (bits & (bit &- 1)).nonzeroBitCount
-        guard rank < postings else { return (0, 0) }
-        return (counts[rank], Int(starts[rank]))
+        guard rank < postings else { return (0, 0, 0) }
+        return (counts[rank], Int(bases[rank / Self.groupSize]) + Int(deltas[rank]), masks[rank])
+    }
+
+    /// `mask` rotated back by a term's `offset` in a phrase: the residues modulo 16 where the phrase may start,
+    /// as far as this term knows. A phrase may occur only where every term's share a bit.
+    @inline(__always)
+    static func aligned(_ mask: Residues, offset: UInt32) -> Residues {
+        let shift = Residues(truncatingIfNeeded: offset & 15)
+        return shift == 0 ? mask : mask >> shift | mask << (16 - shift)
+    }
+
+    /// The residues modulo 16 of `count` delta-coded positions at `offset` of a position stream.
+    static func mask(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int) -> Residues {
+        var at = offset, position: UInt32 = 0, mask: Residues = 0
+        for _ in 0..<count where at >= 0 && at < bytes.count {
+            position &+= VarInt.read(bytes, &at)
+            mask |= 1 << Residues(truncatingIfNeeded: position & 15)
+        }
+        return mask
     }
 
     /// The column of term `index` of `terms` (`field`'s dictionary in `segment`): one pass over its postings.
@@ -66,27 +102,36 @@ final class PositionColumn: @unchecked Sendable {
         let present = UnsafeMutablePointer<UInt64>.allocate(capacity: max(words, 1))
         present.initialize(repeating: 0, count: max(words, 1))
         let ranks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(words, 1))
-        let starts = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let bases = UnsafeMutablePointer<UInt32>.allocate(capacity: (capacity + groupSize - 1) / groupSize)
+        let deltas = UnsafeMutablePointer<UInt16>.allocate(capacity: capacity)
         let counts = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let masks = UnsafeMutablePointer<Residues>.allocate(capacity: capacity)
         var postings = 0, previous = -1
         let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: field)
-        cursor.forEachRemaining { doc, tf in
-            // Postings past the segment's documents, out of order or beyond the term's frequency (only a corrupt
-            // stream has them) stay out; a frequency of 0 is read through the postings, as a saturated one is.
-            guard doc < documents, doc > previous, postings < capacity else { return true }
-            previous = doc
-            present[doc >> 6] |= UInt64(1) << UInt64(doc & 63)
-            starts[postings] = UInt32(truncatingIfNeeded: cursor.currentPositionOffset())
-            counts[postings] = tf == 0 || tf >= UInt32(saturated) ? saturated : UInt8(tf)
-            postings += 1
-            return true
+        segment.positionBytes.withUnsafeBufferPointer { bytes in
+            cursor.forEachRemaining { doc, tf in
+                // Postings past the segment's documents, out of order or beyond the term's frequency (only a corrupt
+                // stream has them) stay out; a frequency of 0 is read through the postings, as a saturated one is.
+                guard doc < documents, doc > previous, postings < capacity else { return true }
+                previous = doc
+                present[doc >> 6] |= UInt64(1) << UInt64(doc & 63)
+                let start = cursor.currentPositionOffset()
+                if postings % groupSize == 0 { bases[postings / groupSize] = UInt32(truncatingIfNeeded: start) }
+                let delta = start - Int(bases[postings / groupSize])
+                let far = delta < 0 || delta > Int(UInt16.max)
+                deltas[postings] = far ? 0 : UInt16(delta)
+                counts[postings] = far || tf == 0 || tf >= UInt32(saturated) ? saturated : UInt8(tf)
+                masks[postings] = counts[postings] == saturated ? .max : mask(bytes, at: start, count: Int(tf))
+                postings += 1
+                return true
+            }
         }
         var running: UInt32 = 0
         for word in 0..<words {
             ranks[word] = running
             running &+= UInt32(present[word].nonzeroBitCount)
         }
-        return PositionColumn(present: present, ranks: ranks, words: words, starts: starts, counts: counts,
-                              postings: postings)
+        return PositionColumn(present: present, ranks: ranks, words: words, bases: bases, deltas: deltas, counts: counts,
+                              masks: masks, postings: postings)
     }
 }

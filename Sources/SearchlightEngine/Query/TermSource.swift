@@ -235,10 +235,13 @@ final class PhraseSource: TermSource {
     private var positionColumns: [Unmanaged<PositionColumn>]?
     private var columnsAsked = false
     /// The position columns of the terms after the rarest (`walkColumns[k - 1]` for `refs[k]`), when every one of
-    /// them is far more frequent than it (`walkRatio`) and has a column: the document-order walk then tests each
-    /// of the rarest term's documents against them instead of seeking their postings (`findByColumns`). Retained
-    /// here (released in deinit); decided on the first walk.
+    /// them has a column and is more frequent than it (`walkRatio`) or all columns exist (`decideWalkColumns`): the
+    /// document-order walk then tests each of the rarest term's documents against them instead of seeking their
+    /// postings (`findByColumns`). Retained here (released in deinit); decided on the first walk.
     private var walkColumns: [Unmanaged<PositionColumn>]?
+    /// The rarest term's column, when it has one and `walkColumns` are read: its positions' residues join the
+    /// others' (`PositionColumn.aligned`) before anything is decoded.
+    private var leadColumn: Unmanaged<PositionColumn>?
     private var walkColumnsDecided = false
 
     /// `dictionary` and `entries` (each term's entry there, in `cursors` order), when given, let scattered checks
@@ -282,6 +285,7 @@ final class PhraseSource: TermSource {
         for k in 0..<count { refs[k].release() }
         for column in positionColumns ?? [] { column.release() }
         for column in walkColumns ?? [] { column.release() }
+        leadColumn?.release()
         scratch.pointee.release()
         storage.deallocate()
     }
@@ -328,46 +332,62 @@ final class PhraseSource: TermSource {
     }
 
     /// How many times more documents than the rarest term every other term needs before the walk reads their
-    /// position columns. Seeking a frequent term's postings to each of a rarer term's documents decodes a block of
-    /// 128 postings per seek and skips the positions before the document's; a column answers with a bit, a rank
-    /// and a count. When the terms are about as frequent, the seeks share their blocks and the two cost about the
-    /// same. Of 1, 2 and 8, 2 gave the phrase workload its least total time (BENCHMARKS.md §AO).
+    /// position columns, unless all their columns exist already. Seeking a frequent term's postings to each of a rarer
+    /// term's documents decodes a block of 128 postings per seek and skips the positions before the document's; a
+    /// column answers with a bit, a rank and a count. When the terms are about as frequent, the seeks share their
+    /// blocks and the two cost about the same. Of 1, 2 and 8, 2 gave the phrase workload its least total time
+    /// (BENCHMARKS.md §AO). When every term's column exists, the residues of the terms' positions rule out most
+    /// documents holding them all before any position is decoded, and the columns are read whatever the ratio.
     static let walkRatio = 2
 
-    /// Reads the other terms' position columns for the walk when each is `walkRatio` times as frequent as the
-    /// rarest and has one (building it on first use, within the segment's budget), and the rarest has at least
-    /// `columnCandidates` documents (for fewer, the columns' lines cost about what the seeks save).
+    /// Reads the other terms' position columns for the walk when the rarest has at least `columnCandidates`
+    /// documents (for fewer, the columns' lines cost about what the seeks save), and either each other term is
+    /// `walkRatio` times as frequent and has a column (built on first use, within the segment's budget), or every
+    /// term's column, the rarest's too, was built already. Terms about as frequent as each other gain from columns
+    /// only through their residues, read with the rarest's column; building columns for them all would fill the
+    /// budget that columns of frequent words beside rare ones put to better use, and beside a rare word the
+    /// residues of a frequent one rule out too little to pay for reading the rare word's (BENCHMARKS.md §AO).
     private func decideWalkColumns() {
         walkColumnsDecided = true
         let lead = refs[0]._withUnsafeGuaranteedRef { $0.docFreq }
         guard count > 1, lead >= Self.columnCandidates, let dictionary else { return }
         let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
+        let frequent = (1..<count).allSatisfy { refs[$0]._withUnsafeGuaranteedRef { $0.docFreq } >= Self.walkRatio * lead }
+        let own = frequent ? nil : segment.existingPositionColumn(field: field, index: Int(termIndices[0]))
+        guard frequent || own != nil else { return }
         var columns: [PositionColumn] = []
         for k in 1..<count {
-            guard refs[k]._withUnsafeGuaranteedRef({ $0.docFreq }) >= Self.walkRatio * lead,
-                  let column = segment.positionColumn(field: field, terms: dictionary, index: Int(termIndices[k]))
-            else { return }
+            let column = frequent
+                ? segment.positionColumn(field: field, terms: dictionary, index: Int(termIndices[k]))
+                : segment.existingPositionColumn(field: field, index: Int(termIndices[k]))
+            guard let column else { return }
             columns.append(column)
         }
         walkColumns = columns.map { Unmanaged.passRetained($0) }
+        leadColumn = own.map { Unmanaged.passRetained($0) }
     }
 
     /// `find` when the terms after the rarest are read through their position columns: only the rarest term's
-    /// cursor moves; each of its documents is tested against the columns, its frequency floor checked from them,
-    /// and its positions matched from the position stream. A document where another term's frequency is
-    /// saturated in its column is matched through that term's postings.
+    /// cursor moves; each of its documents is tested against the columns (and their residues, with the rarest's
+    /// column), its frequency floor checked from them, and its positions matched from the position stream. A
+    /// document where another term's frequency is saturated in its column is matched through that term's postings.
     private func findByColumns(_ start: Int, _ columns: [Unmanaged<PositionColumn>], floor: Float, raised: Float,
                                until: Int, through last: Int) -> Int {
         var candidate = start
         while candidate != PostingCursor.end {
             var smallest = refs[0]._withUnsafeGuaranteedRef { $0.tf }
-            var saturated = false, present = true
-            for k in 1..<count {
+            var mask = PositionColumn.Residues.max
+            if let leadColumn {
+                mask = PositionColumn.aligned(leadColumn._withUnsafeGuaranteedRef { $0.entry(candidate) }.mask, offset: offsets[0])
+            }
+            var saturated = false
+            for k in 1..<count where mask != 0 {
                 let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(candidate) }
-                if entry.count == 0 { present = false; break }
+                mask &= PositionColumn.aligned(entry.mask, offset: offsets[k])
                 if entry.count == PositionColumn.saturated { saturated = true } else { smallest = min(smallest, UInt32(entry.count)) }
             }
-            if present {
+            // An absent term's mask is 0, as is that of terms whose positions cannot line up.
+            if mask != 0 {
                 let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
                 if bar == -.infinity || Float(smallest) * fieldFactor[Int(norm(candidate))] > bar {
                     let matched = saturated ? matchThroughCursors(candidate) : matchByColumns(candidate, columns)
@@ -392,25 +412,29 @@ final class PhraseSource: TermSource {
         return matchPositions()
     }
 
-    /// `matchPositions` with the rarest term's positions from its cursor (on `target`) and the others' from their
-    /// columns (none saturated there).
+    /// `matchPositions` with the other terms' positions from their columns (none saturated there), and the rarest
+    /// term's from its column when it has one and is not saturated there, else from its cursor (on `target`).
     private func matchByColumns(_ target: Int, _ columns: [Unmanaged<PositionColumn>]) -> Bool {
-        scratch.pointee.reserve(refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
-        var found = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: scratch.pointee.starts) }
-        found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
-        if found > 0 {
-            let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
-            found = segment.positionBytes.withUnsafeBufferPointer { bytes in
-                var found = found
-                for k in 1..<count where found > 0 {
-                    let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(target) }
-                    scratch.pointee.reserve(Int(entry.count), keeping: found)
-                    let other = scratch.pointee.other
-                    let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
-                    found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
-                }
-                return found
+        let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
+        let found = segment.positionBytes.withUnsafeBufferPointer { bytes in
+            var found: Int
+            let own = leadColumn?._withUnsafeGuaranteedRef { $0.entry(target) }
+            if let own, own.count != PositionColumn.saturated {
+                scratch.pointee.reserve(Int(own.count))
+                found = PostingCursor.decodePositions(bytes, at: own.start, count: Int(own.count), into: scratch.pointee.starts)
+            } else {
+                scratch.pointee.reserve(refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
+                found = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: scratch.pointee.starts) }
             }
+            found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
+            for k in 1..<count where found > 0 {
+                let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(target) }
+                scratch.pointee.reserve(Int(entry.count), keeping: found)
+                let other = scratch.pointee.other
+                let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
+                found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
+            }
+            return found
         }
         startCount = found
         return found > 0
@@ -493,11 +517,16 @@ final class PhraseSource: TermSource {
     /// `lands(on:)` through the terms' position columns; nil when a term's frequency there is saturated (the
     /// postings then answer).
     private func landsByColumns(_ target: Int, _ columns: [Unmanaged<PositionColumn>]) -> Bool? {
+        // An absent term's mask is 0, as is that of terms whose positions cannot line up.
+        var mask = PositionColumn.Residues.max
+        var saturated = false
         for k in 0..<count {
             let entry = columns[k]._withUnsafeGuaranteedRef { $0.entry(target) }
-            if entry.count == 0 { return false }
-            if entry.count == PositionColumn.saturated { return nil }
+            mask &= PositionColumn.aligned(entry.mask, offset: offsets[k])
+            if mask == 0 { return false }
+            if entry.count == PositionColumn.saturated { saturated = true }
         }
+        if saturated { return nil }
         let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
         return segment.positionBytes.withUnsafeBufferPointer { bytes in
             let first = columns[0]._withUnsafeGuaranteedRef { $0.entry(target) }
