@@ -147,6 +147,10 @@ final class PositionColumnTests: XCTestCase {
             if g.chance(0.04) { text.insert(g.pick(["zz", "zz ab", "ab zz", "zz zz ab", "cd zz"]), at: g.int(text.count + 1)) }
             if i % 701 == 3 { text += Array(repeating: "ab zz", count: 150) + Array(repeating: "ab", count: 200) }
             if i % 977 == 5 { text += Array(repeating: "cd ab", count: 130) + Array(repeating: "cd", count: 130) }
+            // The next 31 postings of "ab" start too far from their group's base: saturated in the column.
+            if i == 0 { text += Array(repeating: "ab", count: 70_000) }
+            // Such a posting with "ab" once and "zz" often: its frequency floor is the postings' 1, not "zz"'s 5.
+            if [1, 2, 4].contains(i) { text = ["zz", "zz", "zz", "zz", "ab", "zz"] }
             try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
         }
         let segment = try writer.commit().segments[0]
@@ -167,23 +171,31 @@ final class PositionColumnTests: XCTestCase {
             while source.next(above: floor, through: last) != Int.max { found.append([source.doc, Int(source.frequency)]) }
             return found
         }
+        let ab = PositionColumn.build(segment: segment, terms: terms, index: try index("ab"), field: field)
+        XCTAssertEqual(ab.entry(1).count, PositionColumn.saturated, "the setup: doc 1 starts far from its base")
         // Columns a scattered check would have built: with every word's there, words about as frequent as each
         // other walk through them too.
         for word in ["ab", "cd", "ef"] { XCTAssertNotNil(segment.positionColumn(field: field, terms: terms, index: try index(word))) }
         var saturatedMatches = 0
+        var modes = Set<[Bool]>()
         // "zz" is too rare for a column of its own; "cd" and "ef" have one (their residues filter), and "cd" is
         // saturated where "ab" also is not.
         for words in [["zz", "ab"], ["ab", "zz"], ["zz", "zz", "ab"], ["ab", "zz", "ab"], ["cd", "zz"], ["cd", "ef"],
                       ["ef", "ab", "cd"], ["cd", "ab"], ["ab", "cd", "cd"]] {
-            for (floor, last) in [(-Float.infinity, -1), (0.6, 3_000), (1.2, Int.max - 1)] {
+            for (floor, last) in [(-Float.infinity, -1), (0.6, 3_000), (1.2, Int.max - 1), (3, Int.max - 1), (200, Int.max - 1)] {
                 let expected = walk(try source(words, columns: false), floor: floor, last: last)
-                let byColumns = walk(try source(words, columns: true), floor: floor, last: last)
+                let walker = try source(words, columns: true)
+                let byColumns = walk(walker, floor: floor, last: last)
                 XCTAssertEqual(byColumns, expected, "\(words) above \(floor) through \(last)")
+                modes.insert([walker.walksByColumns.others, walker.walksByColumns.lead])
+                if floor > 2 { continue }
                 XCTAssertGreaterThan(expected.count, 10, "\(words)")
                 saturatedMatches += expected.filter { $0[0] % 701 == 3 || $0[0] % 977 == 5 }.count
             }
         }
         XCTAssertGreaterThan(saturatedMatches, 0, "documents with \"ab\" 350 times must match")
+        XCTAssertEqual(modes, [[true, false], [true, true], [false, false]],
+                       "walks through partners' columns, through every word's columns, and through postings")
         XCTAssertGreaterThan(segment.positionColumnMemoryBytes, 0, "the walks must have read position columns")
     }
 

@@ -290,6 +290,41 @@ final class PostingEncodingTests: XCTestCase {
         _ = broken.count(.phrase("alpha beta"))
     }
 
+    /// A corrupt position stream whose first word holds position `UInt32.max`: lining it up with the next word
+    /// (one past it) cannot overflow, and the phrase search ends without a crash, finding nothing there.
+    func testPhraseWithACorruptHugePosition() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text())
+        try writer.upsert(Document(id: "a", values: [(title, .text("alpha beta"))]))
+        try writer.upsert(Document(id: "b", values: [(title, .text("alpha beta gamma"))]))
+        let snapshot = try writer.commit()
+        let s = snapshot.segments[0]
+        let t = try XCTUnwrap(s.terms(title))
+        let index = try XCTUnwrap(Array("alpha".utf8).withUnsafeBufferPointer { t.find($0) })
+        // The term's positions, rewritten at the end of the stream: UInt32.max in both documents.
+        var positionBytes = s.positionBytes
+        var positionStart = t.positionStart
+        positionStart[index] = UInt32(positionBytes.count)
+        VarInt.append(UInt32.max, to: &positionBytes)
+        VarInt.append(UInt32.max, to: &positionBytes)
+        let terms = FieldTerms(bytes: t.bytes, offsets: t.offsets, docFreq: t.docFreq, postingStart: t.postingStart,
+                               blockStart: t.blockStart, positionStart: positionStart)
+        var fieldTerms = s.fieldTerms
+        fieldTerms[Int(title.rawValue)] = terms
+        let corrupt = Segment(documentCount: s.documentCount, fieldTerms: fieldTerms, docBytes: s.docBytes,
+                              positionBytes: positionBytes, skipLastDoc: s.skipLastDoc, skipDocOffset: s.skipDocOffset,
+                              skipPositionOffset: s.skipPositionOffset, skipMaxTf: s.skipMaxTf, skipMaxImpact: s.skipMaxImpact,
+                              impactConstants: s.impactConstants, norms: s.norms, lengthSum: s.lengthSum,
+                              fieldDocCount: s.fieldDocCount, numericOffsets: s.numericOffsets, numericValues: s.numericValues,
+                              stored: s.stored, idBytes: s.idBytes,
+                              idOffsets: s.idOffsets, domainOrdinals: s.domainOrdinals, domains: s.domains)
+        let broken = IndexSnapshot(segments: [corrupt], live: snapshot.live, schema: snapshot.schema,
+                                   parameters: snapshot.parameters, generation: 1, contentGeneration: 1)
+        XCTAssertEqual(broken.count(.phrase("alpha beta")), 0)
+        XCTAssertTrue(broken.search(.phrase("alpha beta")).isEmpty)
+        XCTAssertEqual(broken.count(.phrase("beta alpha")), 0)
+    }
+
     /// Merging segments without deleted documents renumbers each term's decoded postings, copies its positions and
     /// the per-document columns in bulk. The merged segment must hold exactly the
     /// bytes a single build of the same documents holds (only the length statistics differ: a build knows exact

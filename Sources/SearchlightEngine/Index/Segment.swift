@@ -218,8 +218,7 @@ final class Segment: Sendable {
     /// the columns built so far would pass `positionColumnBudget`. Built on first use and kept.
     func positionColumn(field: Int, terms: FieldTerms, index: Int) -> PositionColumn? {
         let postings = Int(terms.docFreq[index])
-        guard documentCount <= PositionColumn.maximumSegmentDocuments,
-              FrequencyColumn.worthwhile(docFreq: postings, documentCount: documentCount) else { return nil }
+        guard mayHavePositionColumn(docFreq: postings) else { return nil }
         return positionColumnCache.value(ColumnKey(field: field, term: index, primary: false)) {
             // Kept for the segment's life, so a term refused for want of room goes without for good.
             guard positionColumnCache.memoryBytes + 64
@@ -227,6 +226,13 @@ final class Segment: Sendable {
             else { return .absentForGood }
             return .value(PositionColumn.build(segment: self, terms: terms, index: index, field: field))
         }
+    }
+
+    /// Whether a term of `docFreq` postings may get a position column here: frequent enough, in a segment not too
+    /// large (the budget aside).
+    func mayHavePositionColumn(docFreq: Int) -> Bool {
+        documentCount <= PositionColumn.maximumSegmentDocuments
+            && FrequencyColumn.worthwhile(docFreq: docFreq, documentCount: documentCount)
     }
 
     /// The position column of term `index` of `terms` in `field` if a search built it: none is built here.

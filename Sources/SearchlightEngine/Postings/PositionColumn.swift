@@ -7,9 +7,10 @@
 /// its own. Through the postings that is a block found and decoded per term for every candidate, and the position
 /// stream skipped from the block's start to the candidate: about 190 ns a candidate for two words on debian-en,
 /// six times what the document-order walk pays per candidate. Through the terms' columns it is a bit, a count
-/// and an entry read per term, and the candidate's own positions decoded. Derived from the postings by the first
-/// search that checks scattered candidates (`Segment.positionColumn`), kept within a budget per segment, never
-/// written to disk. About five bytes per posting and a fifth of a byte per document of the segment.
+/// and an entry read per term, and the candidate's own positions decoded. The document-order walk of a rare word
+/// beside frequent ones reads the frequent ones' columns the same way (`PhraseSource.findByColumns`). Derived
+/// from the postings by the first search that needs one (`Segment.positionColumn`), kept within a budget per
+/// segment, never written to disk. About five bytes per posting and a fifth of a byte per document of the segment.
 ///
 /// The masks rule most candidates out before any position is decoded: a phrase can start at `p` only if each
 /// term holds `p` plus its offset, so the terms' masks, each rotated back by its offset, must share a bit
@@ -24,9 +25,9 @@ final class PositionColumn: @unchecked Sendable {
     private let ranks: UnsafePointer<UInt32>
     private let words: Int
     /// Per posting: where its positions start, as an offset into `Segment.positionBytes` from its group's base
-    /// (`bases`, per `groupSize` postings); its frequency, `saturated` standing for that many or more, or for a
-    /// start too far from its base (read through the postings); a bit per residue modulo 16 of its positions (all
-    /// set when saturated).
+    /// (`bases`, per `groupSize` postings); its frequency, `saturated` standing for that many or more, for a
+    /// frequency of 0 (only a corrupt stream has one) or for a start too far from its base (each read through the
+    /// postings); a bit per residue modulo 16 of its positions (all set when saturated).
     private let bases: UnsafePointer<UInt32>
     private let deltas: UnsafePointer<UInt16>
     private let counts: UnsafePointer<UInt8>

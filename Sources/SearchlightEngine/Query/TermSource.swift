@@ -239,10 +239,14 @@ final class PhraseSource: TermSource {
     /// document-order walk then tests each of the rarest term's documents against them instead of seeking their
     /// postings (`findByColumns`). Retained here (released in deinit); decided on the first walk.
     private var walkColumns: [Unmanaged<PositionColumn>]?
-    /// The rarest term's column, when it has one and `walkColumns` are read: its positions' residues join the
-    /// others' (`PositionColumn.aligned`) before anything is decoded.
+    /// The rarest term's column, when the walk reads every term's existing column (not when it reads its partners'
+    /// for their frequency, `walkRatio`): its positions' residues join the others' (`PositionColumn.aligned`)
+    /// before anything is decoded.
     private var leadColumn: Unmanaged<PositionColumn>?
     private var walkColumnsDecided = false
+    /// How the walk reads the terms after the rarest (decided on its first step): through their columns, and with
+    /// the rarest's column too. For tests.
+    var walksByColumns: (others: Bool, lead: Bool) { (walkColumns != nil, leadColumn != nil) }
 
     /// `dictionary` and `entries` (each term's entry there, in `cursors` order), when given, let scattered checks
     /// read position columns.
@@ -355,6 +359,10 @@ final class PhraseSource: TermSource {
         let frequent = (1..<count).allSatisfy { refs[$0]._withUnsafeGuaranteedRef { $0.docFreq } >= Self.walkRatio * lead }
         let own = frequent ? nil : segment.existingPositionColumn(field: field, index: Int(termIndices[0]))
         guard frequent || own != nil else { return }
+        // Nothing is built unless every term may have a column (a refused one would leave the others built for
+        // nothing here).
+        guard (1..<count).allSatisfy({ segment.mayHavePositionColumn(docFreq: refs[$0]._withUnsafeGuaranteedRef { $0.docFreq }) })
+        else { return }
         var columns: [PositionColumn] = []
         for k in 1..<count {
             let column = frequent
@@ -390,7 +398,7 @@ final class PhraseSource: TermSource {
             if mask != 0 {
                 let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
                 if bar == -.infinity || Float(smallest) * fieldFactor[Int(norm(candidate))] > bar {
-                    let matched = saturated ? matchThroughCursors(candidate) : matchByColumns(candidate, columns)
+                    let matched = saturated ? matchThroughCursors(candidate, above: bar) : matchByColumns(candidate, columns)
                     if matched {
                         doc = candidate
                         return doc
@@ -403,12 +411,14 @@ final class PhraseSource: TermSource {
         return doc
     }
 
-    /// Moves the other terms' cursors to `target`, which their columns hold, and matches positions there.
-    private func matchThroughCursors(_ target: Int) -> Bool {
+    /// Moves the other terms' cursors to `target`, which their columns hold, checks the frequency floor `bar` with
+    /// the frequencies they give (a saturated column's is a lower bound), and matches positions there.
+    private func matchThroughCursors(_ target: Int, above bar: Float) -> Bool {
         for k in 1..<count {
             let d = refs[k]._withUnsafeGuaranteedRef { $0.doc < target ? $0.advance(target) : $0.doc }
             if d != target { return false }
         }
+        if bar > -.infinity, Float(smallestFrequency()) * fieldFactor[Int(norm(target))] <= bar { return false }
         return matchPositions()
     }
 
@@ -485,7 +495,9 @@ final class PhraseSource: TermSource {
         var kept = 0, j = 0
         for index in 0..<found {
             let start = starts[index]
-            let wanted = start + offset
+            // Only a corrupt stream holds positions this large; the starts ascend, so none after lines up either.
+            let (wanted, overflow) = start.addingReportingOverflow(offset)
+            if overflow { break }
             while j < otherCount, other[j] < wanted { j += 1 }
             if j < otherCount, other[j] == wanted {
                 starts[kept] = start
