@@ -12,6 +12,8 @@ package struct UserQueryPlan: Sendable {
     package struct Word: Sendable, Hashable {
         package let term: String
         package let isPrefix: Bool
+        /// `UserQueryPlan.fuzzyIsExact(term)`, found once (it runs the analyzer).
+        let fuzzyIsExact: Bool
     }
 
     /// Score multiplier of a fuzzy (typo) match.
@@ -23,7 +25,7 @@ package struct UserQueryPlan: Sendable {
         let tokens = Analyzer().tokens(text, mode: .query)
         let typing = lastWordIsPrefix && !(text.last.map { $0.isWhitespace } ?? true)
         words = tokens.enumerated().map { index, token in
-            Word(term: token.term, isPrefix: typing && index == tokens.count - 1)
+            Word(term: token.term, isPrefix: typing && index == tokens.count - 1, fuzzyIsExact: Self.fuzzyIsExact(token.term))
         }
     }
 
@@ -40,7 +42,7 @@ package struct UserQueryPlan: Sendable {
     }
 
     /// Whether some word has near terms other than itself (a typo budget), so `typoTolerant` changes the query.
-    package var hasTypoBudget: Bool { words.contains { !Self.fuzzyIsExact($0.term) } }
+    package var hasTypoBudget: Bool { words.contains { !$0.fuzzyIsExact } }
 
     /// The clause of one word.
     package func clause(_ word: Word) -> Query { clause(word, typoTolerant: true) }
@@ -48,7 +50,7 @@ package struct UserQueryPlan: Sendable {
     /// The clause of one word, with or without its near terms.
     package func clause(_ word: Word, typoTolerant: Bool) -> Query {
         var options: [Query]
-        if typoTolerant && !Self.fuzzyIsExact(word.term) {
+        if typoTolerant && !word.fuzzyIsExact {
             options = [.term(word.term), .boost(.fuzzy(word.term, maxEdits: nil), Self.fuzzyWeight)]
         } else {
             // The word is its own only near term (no typo budget, or typo tolerance off): term + 0.3 × term,
