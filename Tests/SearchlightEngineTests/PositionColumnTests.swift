@@ -1,4 +1,6 @@
 @testable import SearchlightEngine
+import Dispatch
+import Synchronization
 import XCTest
 
 /// `PositionColumn`: each document's positions as the postings give them, through a rank over 64-document words.
@@ -90,6 +92,34 @@ final class PositionColumnTests: XCTestCase {
         XCTAssertNil(segment.positionColumn(field: Int(body.rawValue), terms: terms, index: last), "refused for good")
         let rare = try XCTUnwrap(Array("rare".utf8).withUnsafeBufferPointer { terms.find($0) })
         XCTAssertNil(segment.positionColumn(field: Int(body.rawValue), terms: terms, index: rare))
+    }
+
+    /// Columns first used on several threads at once stay within the budget together: each build reserves its
+    /// bytes before it starts. Checking the bytes built so far instead let both kinds of column past their budgets
+    /// in five runs of five.
+    func testConcurrentFirstUsesStayWithinTheBudget() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        let words = (0..<40).map { "w\($0)" }
+        var g = Generator(state: 66)
+        for i in 0..<3_000 {
+            let text = (0..<20).map { _ in g.pick(words) } + ["d\(i)"]
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
+        }
+        let segment = try writer.commit().segments[0]
+        let terms = try XCTUnwrap(segment.terms(body))
+        let indices = try words.map { word in try XCTUnwrap(Array(word.utf8).withUnsafeBufferPointer { terms.find($0) }) }
+        let built = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: indices.count) { k in
+            let column = segment.positionColumn(field: Int(body.rawValue), terms: terms, index: indices[k])
+            let frequency = segment.frequencyColumn(field: Int(body.rawValue), terms: terms, index: indices[k], primary: false)
+            if column != nil { built.withLock { $0 += 1 } }
+            _ = frequency
+        }
+        XCTAssertGreaterThan(built.withLock { $0 }, 0)
+        XCTAssertLessThan(built.withLock { $0 }, indices.count, "forty frequent words' columns pass the budget")
+        XCTAssertLessThanOrEqual(segment.positionColumnMemoryBytes, segment.positionColumnBudget)
+        XCTAssertLessThanOrEqual(segment.columnMemoryBytes, segment.columnBudget)
     }
 
     /// A phrase checked at scattered candidates through the terms' columns (a batch large enough to read them)

@@ -63,11 +63,17 @@ final class Segment: Sendable {
     /// is not charged to the budget.
     private let columnCache = DerivedCache<ColumnKey, FrequencyColumn> { _, column in column.map { 64 + $0.memoryBytes } ?? 0 }
 
-    /// The position columns of the frequent terms whose phrases were checked at scattered candidates
-    /// (`PositionColumn`), by field and term: derived, built on first use, at most `positionColumnBudget` bytes.
+    /// The position columns of the frequent terms whose phrases were checked at scattered candidates or walked
+    /// beside rarer words (`PositionColumn`), by field and term: derived, built on first use, at most
+    /// `positionColumnBudget` bytes.
     private let positionColumnCache = DerivedCache<ColumnKey, PositionColumn> { _, column in
         column.map { 64 + $0.memoryBytes } ?? 0
     }
+
+    /// Bytes promised to the frequency and the position columns, built or being built. A build reserves its bytes
+    /// before it starts, so first uses of different terms on several threads cannot together pass a budget (each
+    /// checking the bytes built so far would let every one of them through).
+    private let reservedColumnBytes = Mutex<(frequency: Int, position: Int)>((0, 0))
 
     /// A term of one field's dictionary, whose column records where it starts the field when the field is primary.
     struct ColumnKey: Hashable, Sendable {
@@ -202,8 +208,13 @@ final class Segment: Sendable {
         guard FrequencyColumn.worthwhile(docFreq: Int(terms.docFreq[index]), documentCount: documentCount) else { return nil }
         return columnCache.value(ColumnKey(field: field, term: index, primary: primary)) {
             // Columns are kept for the segment's life, so a full budget stays full: the term goes without for good.
-            guard columnCache.memoryBytes + 64 + FrequencyColumn.memoryBytes(documentCount: documentCount) <= columnBudget
-            else { return .absentForGood }
+            let bytes = 64 + FrequencyColumn.memoryBytes(documentCount: documentCount)
+            let budget = columnBudget
+            guard reservedColumnBytes.withLock({ reserved in
+                guard reserved.frequency + bytes <= budget else { return false }
+                reserved.frequency += bytes
+                return true
+            }) else { return .absentForGood }
             return .value(FrequencyColumn.build(segment: self, terms: terms, index: index, field: field, primary: primary))
         }
     }
@@ -221,9 +232,13 @@ final class Segment: Sendable {
         guard mayHavePositionColumn(docFreq: postings) else { return nil }
         return positionColumnCache.value(ColumnKey(field: field, term: index, primary: false)) {
             // Kept for the segment's life, so a term refused for want of room goes without for good.
-            guard positionColumnCache.memoryBytes + 64
-                + PositionColumn.memoryBytes(documentCount: documentCount, postings: postings) <= positionColumnBudget
-            else { return .absentForGood }
+            let bytes = 64 + PositionColumn.memoryBytes(documentCount: documentCount, postings: postings)
+            let budget = positionColumnBudget
+            guard reservedColumnBytes.withLock({ reserved in
+                guard reserved.position + bytes <= budget else { return false }
+                reserved.position += bytes
+                return true
+            }) else { return .absentForGood }
             return .value(PositionColumn.build(segment: self, terms: terms, index: index, field: field))
         }
     }
