@@ -272,13 +272,7 @@ final class PostingEncodingTests: XCTestCase {
                                blockStart: t.blockStart, positionStart: t.positionStart)
         var fieldTerms = s.fieldTerms
         fieldTerms[Int(title.rawValue)] = terms
-        let corrupt = Segment(documentCount: s.documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
-                              positionBytes: s.positionBytes, skipLastDoc: s.skipLastDoc, skipDocOffset: s.skipDocOffset,
-                              skipPositionOffset: s.skipPositionOffset, skipMaxTf: s.skipMaxTf, skipMaxImpact: s.skipMaxImpact,
-                              impactConstants: s.impactConstants, norms: s.norms, lengthSum: s.lengthSum,
-                              fieldDocCount: s.fieldDocCount, numericOffsets: s.numericOffsets, numericValues: s.numericValues,
-                              stored: s.stored, idBytes: s.idBytes,
-                              idOffsets: s.idOffsets, domainOrdinals: s.domainOrdinals, domains: s.domains)
+        let corrupt = Self.segment(s, fieldTerms: fieldTerms, docBytes: docBytes, positionBytes: s.positionBytes)
         let cursor = PostingCursor(segment: corrupt, terms: terms, index: index, field: Int(title.rawValue))
         XCTAssertEqual(cursor.next(), 0)
         XCTAssertEqual(cursor.tf, UInt32.max)
@@ -288,6 +282,17 @@ final class PostingEncodingTests: XCTestCase {
         _ = broken.search(.phrase("alpha beta"))
         _ = broken.search(.phrase("beta alpha"))
         _ = broken.count(.phrase("alpha beta"))
+    }
+
+    /// `s` with its field dictionaries and posting and position streams replaced (to corrupt them).
+    static func segment(_ s: Segment, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8]) -> Segment {
+        Segment(documentCount: s.documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
+                positionBytes: positionBytes, skipLastDoc: s.skipLastDoc, skipDocOffset: s.skipDocOffset,
+                skipPositionOffset: s.skipPositionOffset, skipMaxTf: s.skipMaxTf, skipMaxImpact: s.skipMaxImpact,
+                impactConstants: s.impactConstants, norms: s.norms, lengthSum: s.lengthSum,
+                fieldDocCount: s.fieldDocCount, numericOffsets: s.numericOffsets, numericValues: s.numericValues,
+                stored: s.stored, idBytes: s.idBytes,
+                idOffsets: s.idOffsets, domainOrdinals: s.domainOrdinals, domains: s.domains)
     }
 
     /// A corrupt position stream whose first word holds position `UInt32.max`: lining it up with the next word
@@ -311,13 +316,7 @@ final class PostingEncodingTests: XCTestCase {
                                blockStart: t.blockStart, positionStart: positionStart)
         var fieldTerms = s.fieldTerms
         fieldTerms[Int(title.rawValue)] = terms
-        let corrupt = Segment(documentCount: s.documentCount, fieldTerms: fieldTerms, docBytes: s.docBytes,
-                              positionBytes: positionBytes, skipLastDoc: s.skipLastDoc, skipDocOffset: s.skipDocOffset,
-                              skipPositionOffset: s.skipPositionOffset, skipMaxTf: s.skipMaxTf, skipMaxImpact: s.skipMaxImpact,
-                              impactConstants: s.impactConstants, norms: s.norms, lengthSum: s.lengthSum,
-                              fieldDocCount: s.fieldDocCount, numericOffsets: s.numericOffsets, numericValues: s.numericValues,
-                              stored: s.stored, idBytes: s.idBytes,
-                              idOffsets: s.idOffsets, domainOrdinals: s.domainOrdinals, domains: s.domains)
+        let corrupt = Self.segment(s, fieldTerms: fieldTerms, docBytes: s.docBytes, positionBytes: positionBytes)
         let broken = IndexSnapshot(segments: [corrupt], live: snapshot.live, schema: snapshot.schema,
                                    parameters: snapshot.parameters, generation: 1, contentGeneration: 1)
         XCTAssertEqual(broken.count(.phrase("alpha beta")), 0)

@@ -208,13 +208,8 @@ final class Segment: Sendable {
         guard FrequencyColumn.worthwhile(docFreq: Int(terms.docFreq[index]), documentCount: documentCount) else { return nil }
         return columnCache.value(ColumnKey(field: field, term: index, primary: primary)) {
             // Columns are kept for the segment's life, so a full budget stays full: the term goes without for good.
-            let bytes = 64 + FrequencyColumn.memoryBytes(documentCount: documentCount)
-            let budget = columnBudget
-            guard reservedColumnBytes.withLock({ reserved in
-                guard reserved.frequency + bytes <= budget else { return false }
-                reserved.frequency += bytes
-                return true
-            }) else { return .absentForGood }
+            guard reserve(64 + FrequencyColumn.memoryBytes(documentCount: documentCount), positions: false)
+            else { return .absentForGood }
             return .value(FrequencyColumn.build(segment: self, terms: terms, index: index, field: field, primary: primary))
         }
     }
@@ -232,14 +227,21 @@ final class Segment: Sendable {
         guard mayHavePositionColumn(docFreq: postings) else { return nil }
         return positionColumnCache.value(ColumnKey(field: field, term: index, primary: false)) {
             // Kept for the segment's life, so a term refused for want of room goes without for good.
-            let bytes = 64 + PositionColumn.memoryBytes(documentCount: documentCount, postings: postings)
-            let budget = positionColumnBudget
-            guard reservedColumnBytes.withLock({ reserved in
-                guard reserved.position + bytes <= budget else { return false }
-                reserved.position += bytes
-                return true
-            }) else { return .absentForGood }
+            guard reserve(64 + PositionColumn.memoryBytes(documentCount: documentCount, postings: postings), positions: true)
+            else { return .absentForGood }
             return .value(PositionColumn.build(segment: self, terms: terms, index: index, field: field))
+        }
+    }
+
+    /// Reserves `bytes` of the position columns' budget (`positions`) or the frequency columns'; false, reserving
+    /// nothing, when they would pass it.
+    private func reserve(_ bytes: Int, positions: Bool) -> Bool {
+        let budget = positions ? positionColumnBudget : columnBudget
+        return reservedColumnBytes.withLock { reserved in
+            let used = positions ? reserved.position : reserved.frequency
+            guard used + bytes <= budget else { return false }
+            if positions { reserved.position += bytes } else { reserved.frequency += bytes }
+            return true
         }
     }
 
