@@ -253,14 +253,9 @@ final class PostingEncodingTests: XCTestCase {
     }
 
     func testPhraseWithACorruptHugeFrequency() throws {
-        let writer = IndexWriter()
-        let title = try writer.registerField("title", .text())
-        try writer.upsert(Document(id: "a", values: [(title, .text("alpha beta"))]))
-        try writer.upsert(Document(id: "b", values: [(title, .text("alpha beta gamma"))]))
-        let snapshot = try writer.commit()
+        let (snapshot, title, index) = try Self.alphaBeta()
         let s = snapshot.segments[0]
         let t = try XCTUnwrap(s.terms(title))
-        let index = try XCTUnwrap(Array("alpha".utf8).withUnsafeBufferPointer { t.find($0) })
         XCTAssertEqual(t.blockStart[index], UInt32.max, "a single-block term")
         // The term's postings, rewritten at the end of the stream: document 0 with frequency UInt32.max.
         var docBytes = s.docBytes
@@ -284,6 +279,17 @@ final class PostingEncodingTests: XCTestCase {
         _ = broken.count(.phrase("alpha beta"))
     }
 
+    /// A title field holding "alpha beta" and "alpha beta gamma", and the entry of "alpha" in its dictionary.
+    static func alphaBeta() throws -> (IndexSnapshot, FieldID, Int) {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text())
+        try writer.upsert(Document(id: "a", values: [(title, .text("alpha beta"))]))
+        try writer.upsert(Document(id: "b", values: [(title, .text("alpha beta gamma"))]))
+        let snapshot = try writer.commit()
+        let terms = try XCTUnwrap(snapshot.segments[0].terms(title))
+        return (snapshot, title, try XCTUnwrap(Array("alpha".utf8).withUnsafeBufferPointer { terms.find($0) }))
+    }
+
     /// `s` with its field dictionaries and posting and position streams replaced (to corrupt them).
     static func segment(_ s: Segment, fieldTerms: [FieldTerms?], docBytes: [UInt8], positionBytes: [UInt8]) -> Segment {
         Segment(documentCount: s.documentCount, fieldTerms: fieldTerms, docBytes: docBytes,
@@ -298,14 +304,9 @@ final class PostingEncodingTests: XCTestCase {
     /// A corrupt position stream whose first word holds position `UInt32.max`: lining it up with the next word
     /// (one past it) cannot overflow, and the phrase search ends without a crash, finding nothing there.
     func testPhraseWithACorruptHugePosition() throws {
-        let writer = IndexWriter()
-        let title = try writer.registerField("title", .text())
-        try writer.upsert(Document(id: "a", values: [(title, .text("alpha beta"))]))
-        try writer.upsert(Document(id: "b", values: [(title, .text("alpha beta gamma"))]))
-        let snapshot = try writer.commit()
+        let (snapshot, title, index) = try Self.alphaBeta()
         let s = snapshot.segments[0]
         let t = try XCTUnwrap(s.terms(title))
-        let index = try XCTUnwrap(Array("alpha".utf8).withUnsafeBufferPointer { t.find($0) })
         // The term's positions, rewritten at the end of the stream: UInt32.max in both documents.
         var positionBytes = s.positionBytes
         var positionStart = t.positionStart
