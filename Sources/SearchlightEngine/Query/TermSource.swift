@@ -430,24 +430,42 @@ final class PhraseSource: TermSource {
             var found: Int
             let own = leadColumn?._withUnsafeGuaranteedRef { $0.entry(target) }
             if let own, own.count != PositionColumn.saturated {
-                scratch.pointee.reserve(Int(own.count))
-                found = PostingCursor.decodePositions(bytes, at: own.start, count: Int(own.count), into: scratch.pointee.starts)
+                found = startsFromColumn(bytes, own)
             } else {
                 scratch.pointee.reserve(refs[0]._withUnsafeGuaranteedRef { $0.decodablePositions })
                 found = refs[0]._withUnsafeGuaranteedRef { $0.decodePositions(to: scratch.pointee.starts) }
+                found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
             }
-            found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
-            for k in 1..<count where found > 0 {
-                let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(target) }
-                scratch.pointee.reserve(Int(entry.count), keeping: found)
-                let other = scratch.pointee.other
-                let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
-                found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
-            }
-            return found
+            return lineUpFromColumns(bytes, found) { k in columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(target) } }
         }
         startCount = found
         return found > 0
+    }
+
+    /// The phrase's possible starts from the rarest term's column `entry` (not saturated): its positions, decoded
+    /// from the position stream `bytes` into the scratch and shifted back by its offset; how many.
+    @inline(__always)
+    private func startsFromColumn(_ bytes: UnsafeBufferPointer<UInt8>,
+                                  _ entry: (count: UInt8, start: Int, mask: PositionColumn.Residues)) -> Int {
+        scratch.pointee.reserve(Int(entry.count))
+        let found = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: scratch.pointee.starts)
+        return Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
+    }
+
+    /// Keeps the first `found` starts in the scratch that every term after the rarest lines up with, each term's
+    /// positions decoded from `bytes` where its column `entry(k)` (not saturated) says; how many are kept.
+    @inline(__always)
+    private func lineUpFromColumns(_ bytes: UnsafeBufferPointer<UInt8>, _ found: Int,
+                                   entry: (Int) -> (count: UInt8, start: Int, mask: PositionColumn.Residues)) -> Int {
+        var found = found
+        for k in 1..<count where found > 0 {
+            let entry = entry(k)
+            scratch.pointee.reserve(Int(entry.count), keeping: found)
+            let other = scratch.pointee.other
+            let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
+            found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
+        }
+        return found
     }
 
     /// The smallest frequency among the terms in the document they are all on.
@@ -541,17 +559,8 @@ final class PhraseSource: TermSource {
         if saturated { return nil }
         let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
         return segment.positionBytes.withUnsafeBufferPointer { bytes in
-            let first = columns[0]._withUnsafeGuaranteedRef { $0.entry(target) }
-            scratch.pointee.reserve(Int(first.count))
-            var found = PostingCursor.decodePositions(bytes, at: first.start, count: Int(first.count), into: scratch.pointee.starts)
-            found = Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
-            for k in 1..<count where found > 0 {
-                let entry = columns[k]._withUnsafeGuaranteedRef { $0.entry(target) }
-                scratch.pointee.reserve(Int(entry.count), keeping: found)
-                let other = scratch.pointee.other
-                let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
-                found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
-            }
+            let first = startsFromColumn(bytes, columns[0]._withUnsafeGuaranteedRef { $0.entry(target) })
+            let found = lineUpFromColumns(bytes, first) { k in columns[k]._withUnsafeGuaranteedRef { $0.entry(target) } }
             startCount = found
             doc = target
             return found > 0
