@@ -59,6 +59,23 @@ final class FrequencyColumn: @unchecked Sendable {
         return (nibbles[doc >> 1] >> UInt8(truncatingIfNeeded: (doc & 1) << 2)) & 0x0F
     }
 
+    /// The column's nibbles as a value: what a loop over many candidates reads, without retaining the column once
+    /// per candidate (valid while the column lives).
+    struct View {
+        let nibbles: UnsafePointer<UInt8>
+        let byteCount: Int
+        let saturated: UInt8
+
+        /// The nibble of `doc` (0 past the segment's documents).
+        @inline(__always)
+        func nibble(_ doc: Int) -> UInt8 {
+            guard doc >> 1 < byteCount else { return 0 }
+            return (nibbles[doc >> 1] >> UInt8(truncatingIfNeeded: (doc & 1) << 2)) & 0x0F
+        }
+    }
+
+    var view: View { View(nibbles: nibbles, byteCount: byteCount, saturated: saturated) }
+
     /// The column of term `index` of `terms` (`field`'s dictionary in `segment`), with the starts-the-field bit
     /// when `primary` (it decodes the first position of each posting, which only a primary field's boost reads).
     static func build(segment: Segment, terms: FieldTerms, index: Int, field: Int, primary: Bool) -> FrequencyColumn {

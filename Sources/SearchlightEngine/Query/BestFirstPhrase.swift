@@ -226,10 +226,11 @@ extension QueryPlanner {
         for entry in fields {
             guard let reader = phraseFieldReader(entry, span: span, segment: ordinal) else { continue }
             let (columns, cursors) = (reader.columns, reader.cursors)
+            let views = columns.map(\.view), unretained = cursors.map { Unmanaged.passUnretained($0) }
             runs.startRun()
             let cursor = reader.leadCursor
             var fits = true
-            withExtendedLifetime(columns) {
+            withExtendedLifetime((columns, cursors)) {
                 reader.norms.withUnsafeBufferPointer { norms in
                     reader.factor.withUnsafeBufferPointer { factor in
                         reader.flagByNorm.withUnsafeBufferPointer { flagByNorm in
@@ -241,7 +242,7 @@ extension QueryPlanner {
                                 }
                                 let kept = columns.count == 1 && cursors.isEmpty
                                     ? Self.boundBlock(leadDocs, tfs, count, column: columns[0], tables: tables, into: room)
-                                    : Self.boundBlock(leadDocs, tfs, count, columns: columns, cursors: cursors,
+                                    : Self.boundBlock(leadDocs, tfs, count, columns: views, cursors: unretained,
                                                       tables: tables, into: room)
                                 runs.didAppend(kept)
                                 return true
@@ -275,6 +276,18 @@ extension QueryPlanner {
     /// The flags of a field that is not primary, for every norm code.
     static let noFlags = [UInt8](repeating: 0, count: 256)
 
+    /// The flags a phrase of `span` positions starting a primary field may earn, for every norm code; spans up to
+    /// 16 are computed once.
+    static func primaryFlags(span: Int) -> [UInt8] {
+        span < primaryFlagsBySpan.count ? primaryFlagsBySpan[span] : makePrimaryFlags(span: span)
+    }
+
+    private static let primaryFlagsBySpan = (0...16).map { makePrimaryFlags(span: $0) }
+
+    private static func makePrimaryFlags(span: Int) -> [UInt8] {
+        (0..<256).map { TermSource.startFlags(norm: UInt8($0), span: span, isExact: true) }
+    }
+
     /// The reader of `entry`'s field in segment `ordinal`; nil when the segment lacks a term there.
     func phraseFieldReader(_ entry: QueryPlan.PhraseField, span: Int, segment ordinal: Int) -> PhraseFieldReader? {
         let segment = snapshot.segments[ordinal]
@@ -297,8 +310,7 @@ extension QueryPlanner {
                 cursors.append(PostingCursor(segment: segment, terms: terms, index: index, field: field))
             }
         }
-        let flagByNorm: [UInt8] = primary
-            ? (0..<256).map { TermSource.startFlags(norm: UInt8($0), span: span, isExact: true) } : Self.noFlags
+        let flagByNorm = primary ? Self.primaryFlags(span: span) : Self.noFlags
         return PhraseFieldReader(terms: terms, leadIndex: indices[lead], leadCursor: PostingCursor(segment: segment, terms: terms, index: indices[lead], field: field),
                                  columns: columns, cursors: cursors,
                                  norms: field < segment.norms.count ? segment.norms[field] : [], factor: factors(field),
@@ -342,8 +354,9 @@ extension QueryPlanner {
 
     /// Bounds one block of the lead's postings against the other terms, each read from its column or, without one,
     /// by seeking its postings: writes the candidates to `room` and returns how many.
+    /// The caller keeps `cursors` alive (they are read unretained, as `columns` are through their views).
     static func boundBlock(_ docs: UnsafePointer<UInt32>, _ tfs: UnsafePointer<UInt32>, _ count: Int,
-                           columns: [FrequencyColumn], cursors: [PostingCursor], tables: NormTables,
+                           columns: [FrequencyColumn.View], cursors: [Unmanaged<PostingCursor>], tables: NormTables,
                                    into room: (docs: UnsafeMutablePointer<UInt32>, weights: UnsafeMutablePointer<Float>,
                                                flags: UnsafeMutablePointer<UInt8>)) -> Int {
         var kept = 0
@@ -357,8 +370,11 @@ extension QueryPlanner {
                 if value < column.saturated { tf = min(tf, UInt32(value)) }
             }
             for other in cursors {
-                guard (other.doc < doc ? other.advance(doc) : other.doc) == doc else { continue candidateLoop }
-                tf = min(tf, other.tf)
+                let found = other._withUnsafeGuaranteedRef { other -> UInt32? in
+                    (other.doc < doc ? other.advance(doc) : other.doc) == doc ? other.tf : nil
+                }
+                guard let found else { continue candidateLoop }
+                tf = min(tf, found)
             }
             let norm = tables.norm(doc)
             room.docs[kept] = docs[k]

@@ -177,14 +177,15 @@ extension QueryPlanner {
             // No term's frequency is known ahead: each starts unbounded (a candidate every column saturates keeps an
             // unbounded weight, a bound that holds, and is checked exactly).
             let unbounded = [UInt32](repeating: .max, count: candidates.count)
-            let kept = withExtendedLifetime(columns) {
+            let views = columns.map(\.view), unretained = cursors.map { Unmanaged.passUnretained($0) }
+            let kept = withExtendedLifetime((columns, cursors)) {
                 reader.norms.withUnsafeBufferPointer { norms in
                     reader.factor.withUnsafeBufferPointer { factor in
                         reader.flagByNorm.withUnsafeBufferPointer { flags in
                             candidates.withUnsafeBufferPointer { docs in
                                 unbounded.withUnsafeBufferPointer { tfs in
-                                    Self.boundBlock(docs.baseAddress!, tfs.baseAddress!, candidates.count, columns: columns,
-                                                    cursors: cursors,
+                                    Self.boundBlock(docs.baseAddress!, tfs.baseAddress!, candidates.count, columns: views,
+                                                    cursors: unretained,
                                                     tables: NormTables(norms: norms, factor: factor.baseAddress!,
                                                                        flags: flags.baseAddress!),
                                                     into: room)
