@@ -201,6 +201,21 @@ final class PositionColumnTests: XCTestCase {
             while source.next(above: floor, through: last) != Int.max { found.append([source.doc, Int(source.frequency)]) }
             return found
         }
+        // Seeks to ascending targets (some between matches, some on them), then steps with a raised floor.
+        func seek(_ source: PhraseSource, steps: [Int]) -> [[Int]] {
+            var found: [[Int]] = [], target = 0
+            for step in steps {
+                target += step
+                let reached = source.advance(target)
+                found.append([reached, reached == Int.max ? 0 : Int(source.frequency)])
+                if reached == Int.max { break }
+                target = reached
+            }
+            while source.next(above: 0.6, raised: 1.6, until: 4_000, through: 5_000) != Int.max {
+                found.append([source.doc, Int(source.frequency)])
+            }
+            return found
+        }
         let ab = PositionColumn.build(segment: segment, terms: terms, index: try index("ab"), field: field)
         XCTAssertEqual(ab.entry(1).count, PositionColumn.saturated, "the setup: doc 1 starts far from its base")
         // Columns a scattered check would have built: with every word's there, words about as frequent as each
@@ -218,6 +233,10 @@ final class PositionColumnTests: XCTestCase {
                 let byColumns = walk(walker, floor: floor, last: last)
                 XCTAssertEqual(byColumns, expected, "\(words) above \(floor) through \(last)")
                 modes.insert([walker.walksByColumns.others, walker.walksByColumns.lead])
+                var g = Generator(state: UInt64(words.count * 31 + Int(floor.isFinite ? floor : 9)))
+                let steps = (0..<40).map { _ in g.int(300) }
+                XCTAssertEqual(seek(try source(words, columns: true), steps: steps),
+                               seek(try source(words, columns: false), steps: steps), "\(words) seeking")
                 if floor > 2 { continue }
                 XCTAssertGreaterThan(expected.count, 10, "\(words)")
                 saturatedMatches += expected.filter { $0[0] % 701 == 3 || $0[0] % 977 == 5 }.count
@@ -225,7 +244,7 @@ final class PositionColumnTests: XCTestCase {
         }
         XCTAssertGreaterThan(saturatedMatches, 0, "documents with \"ab\" 350 times must match")
         XCTAssertEqual(modes, [[true, false], [true, true], [false, false]],
-                       "walks through partners' columns, through every word's columns, and through postings")
+                       "walks through partners' columns, through every word's presence bits and columns, and through postings")
         XCTAssertGreaterThan(segment.positionColumnMemoryBytes, 0, "the walks must have read position columns")
     }
 

@@ -64,6 +64,13 @@ final class PositionColumn: @unchecked Sendable {
         UnsafeMutablePointer(mutating: masks).deallocate()
     }
 
+    /// Words of `present`: the segment's documents, 64 to a word.
+    var wordCount: Int { words }
+
+    /// Which of documents `64 * word ..< 64 * (word + 1)` hold the term, a bit each (none past the segment).
+    @inline(__always)
+    func presence(_ word: Int) -> UInt64 { word >= 0 && word < words ? present[word] : 0 }
+
     /// How many positions `doc` has (0: the term is not there, `saturated`: that many or more, or read through the
     /// postings), where they start, and their residues modulo 16 (none when absent).
     @inline(__always)

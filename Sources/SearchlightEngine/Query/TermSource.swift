@@ -240,8 +240,8 @@ final class PhraseSource: TermSource {
     /// postings (`findByColumns`). Retained here (released in deinit); decided on the first walk.
     private var walkColumns: [Unmanaged<PositionColumn>]?
     /// The rarest term's column, when the walk reads every term's existing column (not when it reads its partners'
-    /// for their frequency, `walkRatio`): its positions' residues join the others' (`PositionColumn.aligned`)
-    /// before anything is decoded.
+    /// for their frequency, `walkRatio`): the walk then goes by the columns' presence bits (`findByPresence`), and
+    /// the rarest's residues join the others' (`PositionColumn.aligned`) before anything is decoded.
     private var leadColumn: Unmanaged<PositionColumn>?
     private var walkColumnsDecided = false
     /// How the walk reads the terms after the rarest (decided on its first step): through their columns, and with
@@ -313,6 +313,10 @@ final class PhraseSource: TermSource {
     private func find(_ start: Int, floor: Float, raised: Float = -.infinity, until: Int = -1, through last: Int) -> Int {
         if !walkColumnsDecided { decideWalkColumns() }
         if let walkColumns {
+            if let leadColumn {
+                return findByPresence(start, walkColumns, lead: leadColumn, floor: floor, raised: raised, until: until,
+                                      through: last)
+            }
             return findByColumns(start, walkColumns, floor: floor, raised: raised, until: until, through: last)
         }
         var candidate = start
@@ -375,19 +379,16 @@ final class PhraseSource: TermSource {
         leadColumn = own.map { Unmanaged.passRetained($0) }
     }
 
-    /// `find` when the terms after the rarest are read through their position columns: only the rarest term's
-    /// cursor moves; each of its documents is tested against the columns (and their residues, with the rarest's
-    /// column), its frequency floor checked from them, and its positions matched from the position stream. A
-    /// document where another term's frequency is saturated in its column is matched through that term's postings.
+    /// `find` when the terms after the rarest are read through their position columns (and the rarest has none):
+    /// only the rarest term's cursor moves; each of its documents is tested against the columns and their residues,
+    /// its frequency floor checked from them, and its positions matched from the position stream. A document where
+    /// another term's frequency is saturated in its column is matched through that term's postings.
     private func findByColumns(_ start: Int, _ columns: [Unmanaged<PositionColumn>], floor: Float, raised: Float,
                                until: Int, through last: Int) -> Int {
         var candidate = start
         while candidate != PostingCursor.end {
             var smallest = refs[0]._withUnsafeGuaranteedRef { $0.tf }
             var mask = PositionColumn.Residues.max
-            if let leadColumn {
-                mask = PositionColumn.aligned(leadColumn._withUnsafeGuaranteedRef { $0.entry(candidate) }.mask, offset: offsets[0])
-            }
             var saturated = false
             for k in 1..<count where mask != 0 {
                 let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(candidate) }
@@ -409,6 +410,64 @@ final class PhraseSource: TermSource {
         }
         doc = Int.max
         return doc
+    }
+
+    /// `findByColumns` when every term's column is read, the rarest's too (`leadColumn`): the documents holding every
+    /// term come from ANDing the columns' presence words, from `start` on, so a document missing a term costs a bit,
+    /// not a step of the rarest term's cursor and a look into each other column (in debian-en's descriptions, 5,208
+    /// documents hold both "can" and "used", of the 10,339 holding "used"). A column takes a term of at least one document in 64 of the segment
+    /// (`FrequencyColumn.worthwhile`), so the words read are never many beside the rarest's documents. The rarest
+    /// term's cursor moves only to a document whose residues line up and whose frequencies pass the floor (its own
+    /// frequency is read from its column unless saturated there), and to the end once none is left.
+    private func findByPresence(_ start: Int, _ columns: [Unmanaged<PositionColumn>], lead: Unmanaged<PositionColumn>,
+                                floor: Float, raised: Float, until: Int, through last: Int) -> Int {
+        let words = lead._withUnsafeGuaranteedRef { $0.wordCount }
+        @inline(__always) func common(_ word: Int) -> UInt64 {
+            var bits = lead._withUnsafeGuaranteedRef { $0.presence(word) }
+            for k in 1..<count where bits != 0 { bits &= columns[k - 1]._withUnsafeGuaranteedRef { $0.presence(word) } }
+            return bits
+        }
+        var word = start == PostingCursor.end ? words : start >> 6
+        var bits = word < words ? common(word) & (UInt64.max << UInt64(start & 63)) : 0
+        while true {
+            while bits == 0 {
+                word += 1
+                guard word < words else {
+                    refs[0]._withUnsafeGuaranteedRef { _ = $0.advance(PostingCursor.end) }
+                    doc = Int.max
+                    return doc
+                }
+                bits = common(word)
+            }
+            let candidate = word << 6 | bits.trailingZeroBitCount
+            bits &= bits &- 1
+            let own = lead._withUnsafeGuaranteedRef { $0.entry(candidate) }
+            var mask = PositionColumn.aligned(own.mask, offset: offsets[0])
+            var smallest = own.count == PositionColumn.saturated ? UInt32.max : UInt32(own.count)
+            var saturated = false
+            for k in 1..<count where mask != 0 {
+                let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(candidate) }
+                mask &= PositionColumn.aligned(entry.mask, offset: offsets[k])
+                if entry.count == PositionColumn.saturated { saturated = true } else { smallest = min(smallest, UInt32(entry.count)) }
+            }
+            if mask == 0 { continue }
+            let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
+            // A saturated frequency everywhere leaves `smallest` unknown: the cursor's frequency decides below.
+            if bar > -.infinity, smallest != .max, Float(smallest) * fieldFactor[Int(norm(candidate))] <= bar { continue }
+            let reached = refs[0]._withUnsafeGuaranteedRef { $0.doc < candidate ? $0.advance(candidate) : $0.doc }
+            // Only a corrupt stream has a column holding a document its postings lack.
+            if reached != candidate { continue }
+            if own.count == PositionColumn.saturated, bar > -.infinity,
+               Float(min(smallest, refs[0]._withUnsafeGuaranteedRef { $0.tf })) * fieldFactor[Int(norm(candidate))] <= bar {
+                continue
+            }
+            // The rarest term's positions come from its cursor, now on the candidate, when saturated in its column.
+            let matched = saturated ? matchThroughCursors(candidate, above: bar) : matchByColumns(candidate, columns)
+            if matched {
+                doc = candidate
+                return doc
+            }
+        }
     }
 
     /// Moves the other terms' cursors to `target`, which their columns hold, checks the frequency floor `bar` with
