@@ -239,9 +239,9 @@ final class PhraseSource: TermSource {
     /// document-order walk then tests each of the rarest term's documents against them instead of seeking their
     /// postings (`findByColumns`). Retained here (released in deinit); decided on the first walk.
     private var walkColumns: [Unmanaged<PositionColumn>]?
-    /// The rarest term's column, when the walk reads every term's existing column (not when it reads its partners'
-    /// for their frequency, `walkRatio`): the walk then goes by the columns' presence bits (`findByPresence`), and
-    /// the rarest's residues join the others' (`PositionColumn.aligned`) before anything is decoded.
+    /// The rarest term's column, when the walk reads columns and a search built the rarest's already (none is built
+    /// for the walk): the walk then goes by the columns' presence bits (`findByPresence`), and the rarest's residues
+    /// join the others' (`PositionColumn.aligned`) before anything is decoded.
     private var leadColumn: Unmanaged<PositionColumn>?
     private var walkColumnsDecided = false
     /// How the walk reads the terms after the rarest (decided on its first step): through their columns, and with
@@ -351,7 +351,9 @@ final class PhraseSource: TermSource {
     /// Reads the other terms' position columns for the walk when the rarest has at least `columnCandidates`
     /// documents (for fewer, the columns' lines cost about what the seeks save), and either each other term is
     /// `walkRatio` times as frequent and has a column (built on first use, within the segment's budget), or every
-    /// term's column, the rarest's too, was built already. Terms about as frequent as each other gain from columns
+    /// term's column, the rarest's too, was built already. The rarest's column is read whenever it exists (beside
+    /// frequent partners too: "applications library" went 203 -> 104 µs, BENCHMARKS.md §AP), but never built here.
+    /// Terms about as frequent as each other gain from columns
     /// only through their residues, read with the rarest's column; building columns for them all would fill the
     /// budget that columns of frequent words beside rare ones put to better use, and beside a rare word the
     /// residues of a frequent one rule out too little to pay for reading the rare word's (BENCHMARKS.md §AO).
@@ -361,7 +363,7 @@ final class PhraseSource: TermSource {
         guard count > 1, lead >= Self.columnCandidates, let dictionary else { return }
         let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
         let frequent = (1..<count).allSatisfy { refs[$0]._withUnsafeGuaranteedRef { $0.docFreq } >= Self.walkRatio * lead }
-        let own = frequent ? nil : segment.existingPositionColumn(field: field, index: Int(termIndices[0]))
+        let own = segment.existingPositionColumn(field: field, index: Int(termIndices[0]))
         guard frequent || own != nil else { return }
         // Nothing is built unless every term may have a column (a refused one would leave the others built for
         // nothing here).
