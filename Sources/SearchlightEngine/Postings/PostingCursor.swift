@@ -5,6 +5,10 @@ final class PostingCursor {
     static let end = Int.max
 
     let segment: Segment
+    /// The segment's posting and position streams, held here too: read through a stored property of the cursor,
+    /// a block's decoding or a document's positions retain nothing.
+    private let docBytes: [UInt8]
+    private let positionBytes: [UInt8]
     private(set) var docFreq: Int
     /// First skip entry, or -1 for a single-block term.
     private var firstBlock: Int
@@ -31,6 +35,7 @@ final class PostingCursor {
 
     init(segment: Segment, terms: FieldTerms, index: Int, field: Int) {
         self.segment = segment
+        (docBytes, positionBytes) = (segment.docBytes, segment.positionBytes)
         // Most terms (and most prefix expansions) have a handful of documents: size the block buffer
         // to the largest block this term has.
         capacity = max(min(Int(terms.docFreq[index]), Segment.blockSize), 1)
@@ -44,6 +49,7 @@ final class PostingCursor {
     /// decoding many terms' postings in turn, as a dense group materialization does).
     init(segment: Segment) {
         self.segment = segment
+        (docBytes, positionBytes) = (segment.docBytes, segment.positionBytes)
         capacity = Segment.blockSize
         docs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * capacity)
         tfs = docs + capacity
@@ -162,7 +168,7 @@ final class PostingCursor {
         }
         let count = countInBlock, docFreq = docFreq
         let d = docs, t = tfs
-        segment.docBytes.withUnsafeBufferPointer { bytes in
+        docBytes.withUnsafeBufferPointer { bytes in
             _ = PostingBlocks.decode(bytes, at: offset, block: newBlock, docFreq: docFreq, count: count,
                                      previous: previous, docs: d, tfs: t)
         }
@@ -324,13 +330,13 @@ final class PostingCursor {
 
     /// How many positions the current document can have: its frequency, but never more than the position
     /// stream has bytes (each position takes at least one), so a corrupt frequency cannot size a huge buffer.
-    var decodablePositions: Int { min(Int(tfs[indexInBlock]), segment.positionBytes.count) }
+    var decodablePositions: Int { min(Int(tfs[indexInBlock]), positionBytes.count) }
 
     /// Writes the positions of the current document to `out`, which has room for `decodablePositions` of them;
     /// returns how many were written (fewer only for a truncated stream).
     func decodePositions(to out: UnsafeMutablePointer<UInt32>) -> Int {
         let limit = decodablePositions
-        return segment.positionBytes.withUnsafeBufferPointer { bytes in
+        return positionBytes.withUnsafeBufferPointer { bytes in
             seekPositions(bytes)
             return Self.decodePositions(bytes, at: positionOffset, count: limit, into: out)
         }
@@ -352,7 +358,7 @@ final class PostingCursor {
 
     /// Where the current document's positions start in the segment's position stream.
     func currentPositionOffset() -> Int {
-        segment.positionBytes.withUnsafeBufferPointer { bytes in
+        positionBytes.withUnsafeBufferPointer { bytes in
             seekPositions(bytes)
             return positionOffset
         }
@@ -360,7 +366,7 @@ final class PostingCursor {
 
     /// The first position of the current document (for primary-field prefix boosts).
     func firstPosition() -> UInt32 {
-        segment.positionBytes.withUnsafeBufferPointer { bytes in
+        positionBytes.withUnsafeBufferPointer { bytes in
             seekPositions(bytes)
             var offset = positionOffset
             return offset < bytes.count && tfs[indexInBlock] > 0 ? VarInt.read(bytes, &offset) : UInt32.max

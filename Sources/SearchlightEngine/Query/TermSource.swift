@@ -230,20 +230,32 @@ final class PhraseSource: TermSource {
     /// `prepareScatteredChecks` finds the terms' position columns by.
     private let dictionary: FieldTerms?
     private let termIndices: UnsafeMutablePointer<UInt32>
+    /// The terms' segment's position stream, which each candidate's check reads: held here, so a check retains
+    /// nothing.
+    private let positionBytes: [UInt8]
     /// The terms' position columns in `refs` order, when every term has one and a scattered batch asked for them;
     /// retained here (released in deinit) and read without reference counting.
-    private var positionColumns: [Unmanaged<PositionColumn>]?
+    private var positionColumns: Columns?
     private var columnsAsked = false
     /// The position columns of the terms after the rarest (`walkColumns[k - 1]` for `refs[k]`), when every one of
     /// them has a column and is more frequent than it (`walkRatio`) or all columns exist (`decideWalkColumns`): the
     /// document-order walk then tests each of the rarest term's documents against them instead of seeking their
     /// postings (`findByColumns`). Retained here (released in deinit); decided on the first walk.
-    private var walkColumns: [Unmanaged<PositionColumn>]?
+    private var walkColumns: Columns?
     /// The rarest term's column, when the walk reads columns and a search built the rarest's already (none is built
     /// for the walk): the walk then goes by the columns' presence bits (`findByPresence`), and the rarest's residues
     /// join the others' (`PositionColumn.aligned`) before anything is decoded.
     private var leadColumn: Unmanaged<PositionColumn>?
     private var walkColumnsDecided = false
+    /// Columns retained by the source and read unretained, in a buffer it owns: passing them around or reading one
+    /// per candidate costs no reference counting (an array of them cost a retain and a release per `find`).
+    typealias Columns = UnsafeMutableBufferPointer<Unmanaged<PositionColumn>>
+
+    private static func retained(_ columns: [PositionColumn]) -> Columns {
+        let buffer = Columns.allocate(capacity: columns.count)
+        for (k, column) in columns.enumerated() { (buffer.baseAddress! + k).initialize(to: .passRetained(column)) }
+        return buffer
+    }
     /// How the walk reads the terms after the rarest (decided on its first step): through their columns, and with
     /// the rarest's column too. For tests.
     var walksByColumns: (others: Bool, lead: Bool) { (walkColumns != nil, leadColumn != nil) }
@@ -254,6 +266,7 @@ final class PhraseSource: TermSource {
          impactScale: Float, tfScale: Float, dictionary: FieldTerms? = nil, entries: (Int) -> Int = { _ in 0 }) {
         precondition(!cursors.isEmpty && cursors.count == offsets.count, "a phrase has terms, each with its offset")
         self.dictionary = dictionary
+        positionBytes = cursors[0].segment.positionBytes
         count = cursors.count
         let scratchBytes = MemoryLayout<PositionScratch>.stride
         let inline = 2 * PositionScratch.inlineCapacity
@@ -287,8 +300,11 @@ final class PhraseSource: TermSource {
 
     deinit {
         for k in 0..<count { refs[k].release() }
-        for column in positionColumns ?? [] { column.release() }
-        for column in walkColumns ?? [] { column.release() }
+        for columns in [positionColumns, walkColumns] {
+            guard let columns else { continue }
+            for column in columns { column.release() }
+            columns.deallocate()
+        }
         leadColumn?.release()
         scratch.pointee.release()
         storage.deallocate()
@@ -377,7 +393,7 @@ final class PhraseSource: TermSource {
             guard let column else { return }
             columns.append(column)
         }
-        walkColumns = columns.map { Unmanaged.passRetained($0) }
+        walkColumns = Self.retained(columns)
         leadColumn = own.map { Unmanaged.passRetained($0) }
     }
 
@@ -385,7 +401,7 @@ final class PhraseSource: TermSource {
     /// only the rarest term's cursor moves; each of its documents is tested against the columns and their residues,
     /// its frequency floor checked from them, and its positions matched from the position stream. A document where
     /// another term's frequency is saturated in its column is matched through that term's postings.
-    private func findByColumns(_ start: Int, _ columns: [Unmanaged<PositionColumn>], floor: Float, raised: Float,
+    private func findByColumns(_ start: Int, _ columns: Columns, floor: Float, raised: Float,
                                until: Int, through last: Int) -> Int {
         var candidate = start
         while candidate != PostingCursor.end {
@@ -421,7 +437,7 @@ final class PhraseSource: TermSource {
     /// (`FrequencyColumn.worthwhile`), so the words read are never many beside the rarest's documents. The rarest
     /// term's cursor moves only to a document whose residues line up and whose frequencies pass the floor (its own
     /// frequency is read from its column unless saturated there), and to the end once none is left.
-    private func findByPresence(_ start: Int, _ columns: [Unmanaged<PositionColumn>], lead: Unmanaged<PositionColumn>,
+    private func findByPresence(_ start: Int, _ columns: Columns, lead: Unmanaged<PositionColumn>,
                                 floor: Float, raised: Float, until: Int, through last: Int) -> Int {
         let words = lead._withUnsafeGuaranteedRef { $0.wordCount }
         @inline(__always) func common(_ word: Int) -> UInt64 {
@@ -485,9 +501,8 @@ final class PhraseSource: TermSource {
 
     /// `matchPositions` with the other terms' positions from their columns (none saturated there), and the rarest
     /// term's from its column when it has one and is not saturated there, else from its cursor (on `target`).
-    private func matchByColumns(_ target: Int, _ columns: [Unmanaged<PositionColumn>]) -> Bool {
-        let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
-        let found = segment.positionBytes.withUnsafeBufferPointer { bytes in
+    private func matchByColumns(_ target: Int, _ columns: Columns) -> Bool {
+        let found = positionBytes.withUnsafeBufferPointer { bytes in
             var found: Int
             let own = leadColumn?._withUnsafeGuaranteedRef { $0.entry(target) }
             if let own, own.count != PositionColumn.saturated {
@@ -602,12 +617,12 @@ final class PhraseSource: TermSource {
             guard let column = segment.positionColumn(field: field, terms: dictionary, index: Int(termIndices[k])) else { return }
             columns.append(column)
         }
-        positionColumns = columns.map { Unmanaged.passRetained($0) }
+        positionColumns = Self.retained(columns)
     }
 
     /// `lands(on:)` through the terms' position columns; nil when a term's frequency there is saturated (the
     /// postings then answer).
-    private func landsByColumns(_ target: Int, _ columns: [Unmanaged<PositionColumn>]) -> Bool? {
+    private func landsByColumns(_ target: Int, _ columns: Columns) -> Bool? {
         // An absent term's mask is 0, as is that of terms whose positions cannot line up.
         var mask = PositionColumn.Residues.max
         var saturated = false
@@ -618,8 +633,7 @@ final class PhraseSource: TermSource {
             if entry.count == PositionColumn.saturated { saturated = true }
         }
         if saturated { return nil }
-        let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
-        return segment.positionBytes.withUnsafeBufferPointer { bytes in
+        return positionBytes.withUnsafeBufferPointer { bytes in
             let first = startsFromColumn(bytes, columns[0]._withUnsafeGuaranteedRef { $0.entry(target) })
             let found = lineUpFromColumns(bytes, first) { k in columns[k]._withUnsafeGuaranteedRef { $0.entry(target) } }
             startCount = found
