@@ -23,8 +23,11 @@ extension IndexSnapshot {
     /// After this many exact checks without a match, a phrase is taken to have too few matches for a cover (all
     /// its candidates must be checked whatever the order).
     static let coverPhraseBarrenChecks = 64
-    /// From this depth on, a cover gives up when even the k-th hit so far needs more of it than it holds.
-    static let coverPhraseJudgedDepth = 512
+    /// From this depth on, a cover gives up when even the k-th hit so far needs more of it than it holds. At 512,
+    /// "library this" (629 matches among 17,639 candidates) read 640 entries and made 429 checks before giving up;
+    /// at 256 it gives up after half that, 338 -> 308 µs, and no phrase of the workload was slower (BENCHMARKS.md
+    /// §AP).
+    static let coverPhraseJudgedDepth = 256
     /// The cover gives up once its work passes what bounding every candidate costs: an exact check counts as this
     /// many cover entries (through the postings one cost about 190 ns against an entry's 14 on debian-en; position
     /// columns make most checks cheaper, and 3 was set with them, not tuned further)...
