@@ -19,12 +19,14 @@ final class PositionColumnTests: XCTestCase {
             var text: [String] = []
             if i % 997 == 5 { text = Array(repeating: "ab", count: 300) + ["ba"] }
             for _ in 0..<(g.int(3) == 0 ? 0 : 1 + g.int(12)) { text.append(g.pick(words)) }
+            // "dd" once, past the 65,535 a lone position kept in the column may be: read through the postings.
+            if i == 9 { text = Array(repeating: "ee", count: 70_000) + ["dd"] }
             try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
         }
         let snapshot = try writer.commit()
         let segment = snapshot.segments[0]
         let terms = try XCTUnwrap(segment.terms(body))
-        var checked = 0, saturated = 0
+        var checked = 0, saturated = 0, lone = 0
         for word in words {
             let index = try XCTUnwrap(Array(word.utf8).withUnsafeBufferPointer { terms.find($0) })
             let column = PositionColumn.build(segment: segment, terms: terms, index: index, field: Int(body.rawValue))
@@ -42,7 +44,7 @@ final class PositionColumnTests: XCTestCase {
                     XCTAssertEqual(entry.count, 0, "\(word) doc \(doc) is absent")
                     continue
                 }
-                if positions.count >= 255 {
+                if positions.count >= 255 || (positions.count == 1 && positions[0] > 65_535) {
                     XCTAssertEqual(entry.count, PositionColumn.saturated, "\(word) doc \(doc)")
                     XCTAssertEqual(entry.mask, .max, "a saturated entry rules nothing out")
                     saturated += 1
@@ -58,13 +60,18 @@ final class PositionColumnTests: XCTestCase {
                     }
                 }
                 XCTAssertEqual(read, positions, "\(word) doc \(doc)")
+                if positions.count == 1 {
+                    XCTAssertEqual(entry.position, positions[0], "\(word) doc \(doc)'s one position, from the column")
+                    lone += 1
+                }
                 checked += 1
             }
             XCTAssertEqual(column.entry(-1).count, 0)
             XCTAssertEqual(column.entry(segment.documentCount + 64).count, 0)
         }
         XCTAssertGreaterThan(checked, 10_000)
-        XCTAssertEqual(saturated, 6, "the six documents with \"ab\" 300 times")
+        XCTAssertGreaterThan(lone, 1_000)
+        XCTAssertEqual(saturated, 7, "the six documents with \"ab\" 300 times, and \"dd\" at position 70,000")
     }
 
     /// A segment keeps the columns it builds within its budget: a term past it gets none, for good, and a term too

@@ -26,8 +26,11 @@ final class PositionColumn: @unchecked Sendable {
     private let words: Int
     /// Per posting: where its positions start, as an offset into `Segment.positionBytes` from its group's base
     /// (`bases`, per `groupSize` postings); its frequency, `saturated` standing for that many or more, for a
-    /// frequency of 0 (only a corrupt stream has one) or for a start too far from its base (each read through the
-    /// postings); a bit per residue modulo 16 of its positions (all set when saturated).
+    /// frequency of 0 (only a corrupt stream has one), for a start too far from its base, or for a lone position
+    /// past 65,535 (each read through the postings); and in `masks`, a bit per residue modulo 16 of its positions
+    /// (all set when saturated), or for a frequency of 1 the position itself. A word is once in most descriptions
+    /// that hold it, so most checks of a phrase's candidate then read no position stream at all: its positions
+    /// are in the columns.
     private let bases: UnsafePointer<UInt32>
     private let deltas: UnsafePointer<UInt16>
     private let counts: UnsafePointer<UInt8>
@@ -72,16 +75,27 @@ final class PositionColumn: @unchecked Sendable {
     func presence(_ word: Int) -> UInt64 { word >= 0 && word < words ? present[word] : 0 }
 
     /// How many positions `doc` has (0: the term is not there, `saturated`: that many or more, or read through the
-    /// postings), where they start, and their residues modulo 16 (none when absent).
+    /// postings), where they start, their residues modulo 16 (none when absent), and when it has one, the position.
     @inline(__always)
-    func entry(_ doc: Int) -> (count: UInt8, start: Int, mask: Residues) {
+    func entry(_ doc: Int) -> Entry {
         let word = doc >> 6
-        guard doc >= 0, word < words else { return (0, 0, 0) }
+        guard doc >= 0, word < words else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
         let bits = present[word], bit = UInt64(1) << UInt64(doc & 63)
-        guard bits & bit != 0 else { return (0, 0, 0) }
+        guard bits & bit != 0 else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
         let rank = Int(ranks[word]) + (bits & (bit &- 1)).nonzeroBitCount
-        guard rank < postings else { return (0, 0, 0) }
-        return (counts[rank], Int(bases[rank / Self.groupSize]) + Int(deltas[rank]), masks[rank])
+        guard rank < postings else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
+        let count = counts[rank], stored = masks[rank]
+        return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + Int(deltas[rank]),
+                     mask: count == 1 ? 1 << (stored & 15) : stored, position: UInt32(stored))
+    }
+
+    /// A document's entry: its positions' count (0 when absent, `saturated`), where they start in the position
+    /// stream, their residues modulo 16, and, when `count` is 1, the position itself (else meaningless).
+    struct Entry {
+        let count: UInt8
+        let start: Int
+        let mask: Residues
+        let position: UInt32
     }
 
     /// `mask` rotated back by a term's `offset` in a phrase: the residues modulo 16 where the phrase may start,
@@ -100,6 +114,15 @@ final class PositionColumn: @unchecked Sendable {
             mask |= 1 << Residues(truncatingIfNeeded: position & 15)
         }
         return mask
+    }
+
+    /// The first of the delta-coded positions at `offset` of a position stream, when it lies in the stream and
+    /// fits a mask's two bytes.
+    static func firstPosition(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
+        guard offset >= 0, offset < bytes.count else { return nil }
+        var at = offset
+        let position = VarInt.read(bytes, &at)
+        return position <= UInt32(Residues.max) ? position : nil
     }
 
     /// The column of term `index` of `terms` (`field`'s dictionary in `segment`): one pass over its postings.
@@ -128,8 +151,11 @@ final class PositionColumn: @unchecked Sendable {
                 let delta = start - Int(bases[postings / groupSize])
                 let far = delta < 0 || delta > Int(UInt16.max)
                 deltas[postings] = far ? 0 : UInt16(delta)
-                counts[postings] = far || tf == 0 || tf >= UInt32(saturated) ? saturated : UInt8(tf)
-                masks[postings] = counts[postings] == saturated ? .max : mask(bytes, at: start, count: Int(tf))
+                // A lone position is kept whole when it fits the mask's two bytes, else read through the postings.
+                let lone = far || tf != 1 ? nil : firstPosition(bytes, at: start)
+                counts[postings] = far || tf == 0 || tf >= UInt32(saturated) || (tf == 1 && lone == nil) ? saturated : UInt8(tf)
+                masks[postings] = counts[postings] == saturated ? .max
+                    : lone.map { Residues($0) } ?? mask(bytes, at: start, count: Int(tf))
                 postings += 1
                 return true
             }

@@ -518,27 +518,40 @@ final class PhraseSource: TermSource {
         return found > 0
     }
 
-    /// The phrase's possible starts from the rarest term's column `entry` (not saturated): its positions, decoded
-    /// from the position stream `bytes` into the scratch and shifted back by its offset; how many.
+    /// The phrase's possible starts from the rarest term's column `entry` (not saturated): its positions (the
+    /// entry's own when it has one, else decoded from the position stream `bytes`) in the scratch, shifted back by
+    /// its offset; how many.
     @inline(__always)
-    private func startsFromColumn(_ bytes: UnsafeBufferPointer<UInt8>,
-                                  _ entry: (count: UInt8, start: Int, mask: PositionColumn.Residues)) -> Int {
+    private func startsFromColumn(_ bytes: UnsafeBufferPointer<UInt8>, _ entry: PositionColumn.Entry) -> Int {
         scratch.pointee.reserve(Int(entry.count))
-        let found = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: scratch.pointee.starts)
+        let found: Int
+        if entry.count == 1 {
+            scratch.pointee.starts[0] = entry.position
+            found = 1
+        } else {
+            found = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: scratch.pointee.starts)
+        }
         return Self.shiftStarts(scratch.pointee.starts, found, by: offsets[0])
     }
 
     /// Keeps the first `found` starts in the scratch that every term after the rarest lines up with, each term's
-    /// positions decoded from `bytes` where its column `entry(k)` (not saturated) says; how many are kept.
+    /// positions read from its column `entry(k)` (not saturated) when it has one, else decoded from `bytes` where the
+    /// entry says; how many are kept.
     @inline(__always)
     private func lineUpFromColumns(_ bytes: UnsafeBufferPointer<UInt8>, _ found: Int,
-                                   entry: (Int) -> (count: UInt8, start: Int, mask: PositionColumn.Residues)) -> Int {
+                                   entry: (Int) -> PositionColumn.Entry) -> Int {
         var found = found
         for k in 1..<count where found > 0 {
             let entry = entry(k)
             scratch.pointee.reserve(Int(entry.count), keeping: found)
             let other = scratch.pointee.other
-            let otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
+            let otherCount: Int
+            if entry.count == 1 {
+                other[0] = entry.position
+                otherCount = 1
+            } else {
+                otherCount = PostingCursor.decodePositions(bytes, at: entry.start, count: Int(entry.count), into: other)
+            }
             found = Self.keepLinedUp(scratch.pointee.starts, found, other, otherCount, offset: offsets[k])
         }
         return found
