@@ -85,12 +85,14 @@ final class PositionColumn: @unchecked Sendable {
         let rank = Int(ranks[word]) + (bits & (bit &- 1)).nonzeroBitCount
         guard rank < postings else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
         let count = counts[rank], stored = masks[rank]
-        return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + Int(deltas[rank]),
-                     mask: count == 1 ? 1 << (stored & 15) : stored, position: UInt32(stored))
+        // A lone position is the entry's own: where it starts in the stream (two more loads) is not read.
+        if count == 1 { return Entry(count: 1, start: 0, mask: 1 << (stored & 15), position: UInt32(stored)) }
+        return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + Int(deltas[rank]), mask: stored, position: 0)
     }
 
     /// A document's entry: its positions' count (0 when absent, `saturated`), where they start in the position
-    /// stream, their residues modulo 16, and, when `count` is 1, the position itself (else meaningless).
+    /// stream (not read when `count` is 1: then 0), their residues modulo 16, and, when `count` is 1, the position
+    /// itself (else 0).
     struct Entry {
         let count: UInt8
         let start: Int
