@@ -33,8 +33,9 @@ final class PositionColumn: @unchecked Sendable {
     /// are in the columns.
     private let bases: UnsafePointer<UInt32>
     private let deltas: UnsafePointer<UInt16>
-    private let counts: UnsafePointer<UInt8>
-    private let masks: UnsafePointer<Residues>
+    /// Per posting, three bytes side by side: its count, then its mask (low byte first). The walk reads both for
+    /// each candidate holding the term, so one cache line serves where two arrays took two.
+    private let entries: UnsafePointer<UInt8>
     private let postings: Int
     static let saturated: UInt8 = 255
     static let groupSize = 32
@@ -53,9 +54,9 @@ final class PositionColumn: @unchecked Sendable {
     }
 
     private init(present: UnsafePointer<UInt64>, ranks: UnsafePointer<UInt32>, words: Int, bases: UnsafePointer<UInt32>,
-                 deltas: UnsafePointer<UInt16>, counts: UnsafePointer<UInt8>, masks: UnsafePointer<Residues>, postings: Int) {
-        (self.present, self.ranks, self.words, self.bases, self.deltas, self.counts, self.masks, self.postings)
-            = (present, ranks, words, bases, deltas, counts, masks, postings)
+                 deltas: UnsafePointer<UInt16>, entries: UnsafePointer<UInt8>, postings: Int) {
+        (self.present, self.ranks, self.words, self.bases, self.deltas, self.entries, self.postings)
+            = (present, ranks, words, bases, deltas, entries, postings)
     }
 
     deinit {
@@ -63,8 +64,7 @@ final class PositionColumn: @unchecked Sendable {
         UnsafeMutablePointer(mutating: ranks).deallocate()
         UnsafeMutablePointer(mutating: bases).deallocate()
         UnsafeMutablePointer(mutating: deltas).deallocate()
-        UnsafeMutablePointer(mutating: counts).deallocate()
-        UnsafeMutablePointer(mutating: masks).deallocate()
+        UnsafeMutablePointer(mutating: entries).deallocate()
     }
 
     /// Words of `present`: the segment's documents, 64 to a word.
@@ -84,7 +84,8 @@ final class PositionColumn: @unchecked Sendable {
         guard bits & bit != 0 else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
         let rank = Int(ranks[word]) + (bits & (bit &- 1)).nonzeroBitCount
         guard rank < postings else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
-        let count = counts[rank], stored = masks[rank]
+        let at = entries + 3 * rank
+        let count = at[0], stored = Residues(at[1]) | Residues(at[2]) << 8
         // A lone position is the entry's own: where it starts in the stream (two more loads) is not read.
         if count == 1 { return Entry(count: 1, start: 0, mask: 1 << (stored & 15), position: UInt32(stored)) }
         return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + Int(deltas[rank]), mask: stored, position: 0)
@@ -137,8 +138,7 @@ final class PositionColumn: @unchecked Sendable {
         let ranks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(words, 1))
         let bases = UnsafeMutablePointer<UInt32>.allocate(capacity: (capacity + groupSize - 1) / groupSize)
         let deltas = UnsafeMutablePointer<UInt16>.allocate(capacity: capacity)
-        let counts = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        let masks = UnsafeMutablePointer<Residues>.allocate(capacity: capacity)
+        let entries = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * capacity)
         var postings = 0, previous = -1
         let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: field)
         segment.positionBytes.withUnsafeBufferPointer { bytes in
@@ -155,9 +155,11 @@ final class PositionColumn: @unchecked Sendable {
                 deltas[postings] = far ? 0 : UInt16(delta)
                 // A lone position is kept whole when it fits the mask's two bytes, else read through the postings.
                 let lone = far || tf != 1 ? nil : firstPosition(bytes, at: start)
-                counts[postings] = far || tf == 0 || tf >= UInt32(saturated) || (tf == 1 && lone == nil) ? saturated : UInt8(tf)
-                masks[postings] = counts[postings] == saturated ? .max
+                let count = far || tf == 0 || tf >= UInt32(saturated) || (tf == 1 && lone == nil) ? saturated : UInt8(tf)
+                let stored: Residues = count == saturated ? .max
                     : lone.map { Residues($0) } ?? mask(bytes, at: start, count: Int(tf))
+                let at = entries + 3 * postings
+                (at[0], at[1], at[2]) = (count, UInt8(truncatingIfNeeded: stored), UInt8(truncatingIfNeeded: stored >> 8))
                 postings += 1
                 return true
             }
@@ -167,7 +169,7 @@ final class PositionColumn: @unchecked Sendable {
             ranks[word] = running
             running &+= UInt32(present[word].nonzeroBitCount)
         }
-        return PositionColumn(present: present, ranks: ranks, words: words, bases: bases, deltas: deltas, counts: counts,
-                              masks: masks, postings: postings)
+        return PositionColumn(present: present, ranks: ranks, words: words, bases: bases, deltas: deltas, entries: entries,
+                              postings: postings)
     }
 }
