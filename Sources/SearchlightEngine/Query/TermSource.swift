@@ -364,11 +364,18 @@ final class PhraseSource: TermSource {
     /// documents holding them all before any position is decoded, and the columns are read whatever the ratio.
     static let walkRatio = 2
 
+    /// The largest share of the segment's documents a frequent partner may hold for the walk to go by presence bits
+    /// beside it (`decideWalkColumns`).
+    static let presenceDensity = 0.4
+
     /// Reads the other terms' position columns for the walk when the rarest has at least `columnCandidates`
     /// documents (for fewer, the columns' lines cost about what the seeks save), and either each other term is
     /// `walkRatio` times as frequent and has a column (built on first use, within the segment's budget), or every
-    /// term's column, the rarest's too, was built already. The rarest's column is read whenever it exists (beside
-    /// frequent partners too: "applications library" went 203 -> 104 µs, BENCHMARKS.md §AP), but never built here.
+    /// term's column, the rarest's too, was built already. The rarest's column, never built here, is read when it
+    /// exists, beside frequent partners only when each is in at most `presenceDensity` of the segment's documents:
+    /// then ANDing presence bits drops most of the rarest's documents before any lookup ("applications library"
+    /// 203 -> 104 µs), while beside a partner in most documents it adds a lookup of the rarest's own column to
+    /// nearly every one of them ("useful for", "for" in 55%: 64 -> 79 µs; BENCHMARKS.md §AP).
     /// Terms about as frequent as each other gain from columns
     /// only through their residues, read with the rarest's column; building columns for them all would fill the
     /// budget that columns of frequent words beside rare ones put to better use, and beside a rare word the
@@ -379,7 +386,10 @@ final class PhraseSource: TermSource {
         guard count > 1, lead >= Self.columnCandidates, let dictionary else { return }
         let segment = refs[0]._withUnsafeGuaranteedRef { $0.segment }
         let frequent = (1..<count).allSatisfy { refs[$0]._withUnsafeGuaranteedRef { $0.docFreq } >= Self.walkRatio * lead }
-        let own = segment.existingPositionColumn(field: field, index: Int(termIndices[0]))
+        let sparse = (1..<count).allSatisfy {
+            Double(refs[$0]._withUnsafeGuaranteedRef { $0.docFreq }) <= Self.presenceDensity * Double(segment.documentCount)
+        }
+        let own = frequent && !sparse ? nil : segment.existingPositionColumn(field: field, index: Int(termIndices[0]))
         guard frequent || own != nil else { return }
         // Nothing is built unless every term may have a column (a refused one would leave the others built for
         // nothing here).
