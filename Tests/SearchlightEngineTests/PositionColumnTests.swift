@@ -183,6 +183,11 @@ final class PositionColumnTests: XCTestCase {
                 let r = g.int(20)
                 text.append(r < 3 ? "ab" : r == 3 ? "cd" : r == 4 ? "ef" : "f\(g.int(40))")
             }
+            // A word in about a tenth of the documents and one in about a quarter: a rarer word with a column beside a
+            // partner twice as frequent yet sparse enough for presence bits (`PhraseSource.presenceDensity`).
+            if g.chance(0.09) { text.insert("gh", at: g.int(text.count + 1)) }
+            if g.chance(0.03) { text.insert("gh ij", at: g.int(text.count + 1)) }
+            if g.chance(0.3) { text.insert(g.pick(["ij", "ij ij"]), at: g.int(text.count + 1)) }
             if g.chance(0.04) { text.insert(g.pick(["zz", "zz ab", "ab zz", "zz zz ab", "cd zz"]), at: g.int(text.count + 1)) }
             if i % 701 == 3 { text += Array(repeating: "ab zz", count: 150) + Array(repeating: "ab", count: 200) }
             if i % 977 == 5 { text += Array(repeating: "cd ab", count: 130) + Array(repeating: "cd", count: 130) }
@@ -229,13 +234,15 @@ final class PositionColumnTests: XCTestCase {
         XCTAssertEqual(ab.entry(1).count, PositionColumn.saturated, "the setup: doc 1 starts far from its base")
         // Columns a scattered check would have built: with every word's there, words about as frequent as each
         // other walk through them too.
-        for word in ["ab", "cd", "ef"] { XCTAssertNotNil(segment.positionColumn(field: field, terms: terms, index: try index(word))) }
+        for word in ["ab", "cd", "ef", "gh"] {
+            XCTAssertNotNil(segment.positionColumn(field: field, terms: terms, index: try index(word)))
+        }
         var saturatedMatches = 0
         var modes = Set<[Bool]>()
         // "zz" is too rare for a column of its own; "cd" and "ef" have one (their residues filter), and "cd" is
         // saturated where "ab" also is not.
         for words in [["zz", "ab"], ["ab", "zz"], ["zz", "zz", "ab"], ["ab", "zz", "ab"], ["cd", "zz"], ["cd", "ef"],
-                      ["ef", "ab", "cd"], ["cd", "ab"], ["ab", "cd", "cd"]] {
+                      ["ef", "ab", "cd"], ["cd", "ab"], ["ab", "cd", "cd"], ["gh", "ij"], ["ij", "ij"], ["gh", "ab"]] {
             for (floor, last) in [(-Float.infinity, -1), (0.6, 3_000), (1.2, Int.max - 1), (3, Int.max - 1), (200, Int.max - 1)] {
                 let expected = walk(try source(words, columns: false), floor: floor, last: last)
                 let walker = try source(words, columns: true)
@@ -252,6 +259,10 @@ final class PositionColumnTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(saturatedMatches, 0, "documents with \"ab\" 350 times must match")
+        // Beside a sparse frequent partner the rarer word's column is read (presence bits); beside one in most
+        // documents it is not.
+        XCTAssertTrue(try source(["gh", "ij"], columns: true).walkMode(), "\"gh ij\": by presence bits")
+        XCTAssertFalse(try source(["gh", "ab"], columns: true).walkMode(), "\"gh ab\": \"ab\" is in most documents")
         XCTAssertEqual(modes, [[true, false], [true, true], [false, false]],
                        "walks through partners' columns, through every word's presence bits and columns, and through postings")
         XCTAssertGreaterThan(segment.positionColumnMemoryBytes, 0, "the walks must have read position columns")
@@ -286,5 +297,13 @@ final class PositionColumnTests: XCTestCase {
                 XCTAssertEqual(VarInt.read($0, &offset), 2, "the second position, delta-coded")
             }
         }
+    }
+}
+
+private extension PhraseSource {
+    /// Steps once, and tells whether the walk then reads every word's column, the rarest's too (presence bits).
+    func walkMode() -> Bool {
+        _ = next()
+        return walksByColumns.others && walksByColumns.lead
     }
 }

@@ -7,8 +7,10 @@
 /// its own. Through the postings that is a block found and decoded per term for every candidate, and the position
 /// stream skipped from the block's start to the candidate: about 190 ns a candidate for two words on debian-en,
 /// six times what the document-order walk pays per candidate. Through the terms' columns it is a bit, a count
-/// and an entry read per term, and the candidate's own positions decoded. The document-order walk of a rare word
-/// beside frequent ones reads the frequent ones' columns the same way (`PhraseSource.findByColumns`). Derived
+/// and an entry read per term, and the candidate's own positions decoded (none for a term there once: the column
+/// holds that position). The document-order walk of a rare word beside frequent ones reads the frequent ones'
+/// columns the same way (`PhraseSource.findByColumns`), and when every word's column exists it ANDs their
+/// presence bits, so only documents holding every word are looked at (`PhraseSource.findByPresence`). Derived
 /// from the postings by the first search that needs one (`Segment.positionColumn`), kept within a budget per
 /// segment, never written to disk. About five bytes per posting and a fifth of a byte per document of the segment.
 ///
@@ -25,12 +27,12 @@ final class PositionColumn: @unchecked Sendable {
     private let ranks: UnsafePointer<UInt32>
     private let words: Int
     /// Per posting: where its positions start, as an offset into `Segment.positionBytes` from its group's base
-    /// (`bases`, per `groupSize` postings); its frequency, `saturated` standing for that many or more, for a
-    /// frequency of 0 (only a corrupt stream has one), for a start too far from its base, or for a lone position
-    /// past 65,535 (each read through the postings); and in `masks`, a bit per residue modulo 16 of its positions
-    /// (all set when saturated), or for a frequency of 1 the position itself. A word is once in most descriptions
-    /// that hold it, so most checks of a phrase's candidate then read no position stream at all: its positions
-    /// are in the columns.
+    /// (`bases`, per `groupSize` postings); its frequency, `saturated` standing for that many or more, for a frequency
+    /// of 0 (only a corrupt stream has one), for a start too far from its base, or for a lone position past 65,535
+    /// (each read through the postings); and in its entry's two mask bytes, a bit per residue modulo 16 of its
+    /// positions (all set when saturated), or for a frequency of 1 the position itself. A word is once in most
+    /// descriptions that hold it, so most checks of a phrase's candidate then read no position stream at all: its
+    /// positions are in the columns.
     private let bases: UnsafePointer<UInt32>
     private let deltas: UnsafePointer<UInt16>
     /// Per posting, three bytes side by side: its count, then its mask (low byte first). The walk reads both for
@@ -88,7 +90,8 @@ final class PositionColumn: @unchecked Sendable {
         let count = at[0], stored = Residues(at[1]) | Residues(at[2]) << 8
         // A lone position is the entry's own: where it starts in the stream (two more loads) is not read.
         if count == 1 { return Entry(count: 1, start: 0, mask: 1 << (stored & 15), position: UInt32(stored)) }
-        return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + Int(deltas[rank]), mask: stored, position: 0)
+        return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + Int(deltas[rank]), mask: stored,
+                     position: 0)
     }
 
     /// A document's entry: its positions' count (0 when absent, `saturated`), where they start in the position
@@ -155,11 +158,13 @@ final class PositionColumn: @unchecked Sendable {
                 deltas[postings] = far ? 0 : UInt16(delta)
                 // A lone position is kept whole when it fits the mask's two bytes, else read through the postings.
                 let lone = far || tf != 1 ? nil : firstPosition(bytes, at: start)
-                let count = far || tf == 0 || tf >= UInt32(saturated) || (tf == 1 && lone == nil) ? saturated : UInt8(tf)
+                let count = far || tf == 0 || tf >= UInt32(saturated) || (tf == 1 && lone == nil)
+                    ? saturated : UInt8(tf)
                 let stored: Residues = count == saturated ? .max
                     : lone.map { Residues($0) } ?? mask(bytes, at: start, count: Int(tf))
                 let at = entries + 3 * postings
-                (at[0], at[1], at[2]) = (count, UInt8(truncatingIfNeeded: stored), UInt8(truncatingIfNeeded: stored >> 8))
+                (at[0], at[1], at[2])
+                    = (count, UInt8(truncatingIfNeeded: stored), UInt8(truncatingIfNeeded: stored >> 8))
                 postings += 1
                 return true
             }
@@ -169,7 +174,7 @@ final class PositionColumn: @unchecked Sendable {
             ranks[word] = running
             running &+= UInt32(present[word].nonzeroBitCount)
         }
-        return PositionColumn(present: present, ranks: ranks, words: words, bases: bases, deltas: deltas, entries: entries,
-                              postings: postings)
+        return PositionColumn(present: present, ranks: ranks, words: words, bases: bases, deltas: deltas,
+                              entries: entries, postings: postings)
     }
 }

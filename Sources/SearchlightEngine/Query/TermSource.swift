@@ -240,10 +240,12 @@ final class PhraseSource: TermSource {
     /// The position columns of the terms after the rarest (`walkColumns[k - 1]` for `refs[k]`), when every one of
     /// them has a column and is more frequent than it (`walkRatio`) or all columns exist (`decideWalkColumns`): the
     /// document-order walk then tests each of the rarest term's documents against them instead of seeking their
-    /// postings (`findByColumns`). Retained here (released in deinit); decided on the first walk.
+    /// postings (`findByColumns`), or with `leadColumn` ANDs every column's presence bits (`findByPresence`).
+    /// Retained here (released in deinit); decided on the first walk.
     private var walkColumns: Columns?
-    /// The rarest term's column, when the walk reads columns and a search built the rarest's already (none is built
-    /// for the walk): the walk then goes by the columns' presence bits (`findByPresence`), and the rarest's residues
+    /// The rarest term's column, when the walk reads columns, a search built the rarest's already (none is built
+    /// for the walk), and the others are about as frequent as it or each in at most `presenceDensity` of the
+    /// documents: the walk then goes by the columns' presence bits (`findByPresence`), and the rarest's residues
     /// join the others' (`PositionColumn.aligned`) before anything is decoded.
     private var leadColumn: Unmanaged<PositionColumn>?
     private var walkColumnsDecided = false
@@ -407,7 +409,7 @@ final class PhraseSource: TermSource {
         leadColumn = own.map { Unmanaged.passRetained($0) }
     }
 
-    /// `find` when the terms after the rarest are read through their position columns (and the rarest has none):
+    /// `find` when the terms after the rarest are read through their position columns (and the rarest's is not):
     /// only the rarest term's cursor moves; each of its documents is tested against the columns and their residues,
     /// its frequency floor checked from them, and its positions matched from the position stream. A document where
     /// another term's frequency is saturated in its column is matched through that term's postings.
@@ -490,7 +492,7 @@ final class PhraseSource: TermSource {
                 continue
             }
             // The rarest term's positions come from its cursor, now on the candidate, when saturated in its column.
-            let matched = saturated ? matchThroughCursors(candidate, above: bar) : matchByColumns(candidate, columns)
+            let matched = saturated ? matchThroughCursors(candidate, above: bar) : matchByColumns(candidate, columns, own: own)
             if matched {
                 doc = candidate
                 return doc
@@ -511,10 +513,11 @@ final class PhraseSource: TermSource {
 
     /// `matchPositions` with the other terms' positions from their columns (none saturated there), and the rarest
     /// term's from its column when it has one and is not saturated there, else from its cursor (on `target`).
-    private func matchByColumns(_ target: Int, _ columns: Columns) -> Bool {
+    /// `own` is the rarest term's entry when the caller read it already.
+    private func matchByColumns(_ target: Int, _ columns: Columns, own given: PositionColumn.Entry? = nil) -> Bool {
         let found = positionBytes.withUnsafeBufferPointer { bytes in
             var found: Int
-            let own = leadColumn?._withUnsafeGuaranteedRef { $0.entry(target) }
+            let own = given ?? leadColumn?._withUnsafeGuaranteedRef { $0.entry(target) }
             if let own, own.count != PositionColumn.saturated {
                 found = startsFromColumn(bytes, own)
             } else {
