@@ -342,7 +342,7 @@ final class PhraseSource: TermSource {
             candidate = DocIterator.leapfrog(refs, count: count, from: candidate) { $0.advance($1) }
             if candidate == PostingCursor.end { break }
             // The window's floor holds through its last document; a raised floor holds before `until`, past it too.
-            let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
+            let bar = Self.bar(at: candidate, floor: floor, raised: raised, until: until, through: last)
             if bar > -.infinity, Float(smallestFrequency()) * fieldFactor[Int(norm(candidate))] <= bar {
                 candidate = refs[0]._withUnsafeGuaranteedRef { $0.next() }
                 continue
@@ -419,15 +419,10 @@ final class PhraseSource: TermSource {
         while candidate != PostingCursor.end {
             var smallest = refs[0]._withUnsafeGuaranteedRef { $0.tf }
             var mask = PositionColumn.Residues.max
-            var saturated = false
-            for k in 1..<count where mask != 0 {
-                let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(candidate) }
-                mask &= PositionColumn.aligned(entry.mask, offset: offsets[k])
-                if entry.count == PositionColumn.saturated { saturated = true } else { smallest = min(smallest, UInt32(entry.count)) }
-            }
+            let saturated = foldPartners(candidate, columns, mask: &mask, smallest: &smallest)
             // An absent term's mask is 0, as is that of terms whose positions cannot line up.
             if mask != 0 {
-                let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
+                let bar = Self.bar(at: candidate, floor: floor, raised: raised, until: until, through: last)
                 if bar == -.infinity || Float(smallest) * fieldFactor[Int(norm(candidate))] > bar {
                     let matched = saturated ? matchThroughCursors(candidate, above: bar) : matchByColumns(candidate, columns)
                     if matched {
@@ -445,8 +440,9 @@ final class PhraseSource: TermSource {
     /// `findByColumns` when every term's column is read, the rarest's too (`leadColumn`): the documents holding every
     /// term come from ANDing the columns' presence words, from `start` on, so a document missing a term costs a bit,
     /// not a step of the rarest term's cursor and a look into each other column (in debian-en's descriptions, 5,208
-    /// documents hold both "can" and "used", of the 10,339 holding "used"). A column takes a term of at least one document in 64 of the segment
-    /// (`FrequencyColumn.worthwhile`), so the words read are never many beside the rarest's documents. The rarest
+    /// documents hold both "can" and "used", of the 10,339 holding "used"). A column takes a term of at least one
+    /// document in 64 of the segment (`FrequencyColumn.worthwhile`), so the words read are never many beside the
+    /// rarest's documents. The rarest
     /// term's cursor moves only to a document whose residues line up and whose frequencies pass the floor (its own
     /// frequency is read from its column unless saturated there), and to the end once none is left.
     private func findByPresence(_ start: Int, _ columns: Columns, lead: Unmanaged<PositionColumn>,
@@ -474,14 +470,9 @@ final class PhraseSource: TermSource {
             let own = lead._withUnsafeGuaranteedRef { $0.entry(candidate) }
             var mask = PositionColumn.aligned(own.mask, offset: offsets[0])
             var smallest = own.count == PositionColumn.saturated ? UInt32.max : UInt32(own.count)
-            var saturated = false
-            for k in 1..<count where mask != 0 {
-                let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(candidate) }
-                mask &= PositionColumn.aligned(entry.mask, offset: offsets[k])
-                if entry.count == PositionColumn.saturated { saturated = true } else { smallest = min(smallest, UInt32(entry.count)) }
-            }
+            let saturated = foldPartners(candidate, columns, mask: &mask, smallest: &smallest)
             if mask == 0 { continue }
-            let bar = candidate < until ? raised : candidate <= last ? floor : -.infinity
+            let bar = Self.bar(at: candidate, floor: floor, raised: raised, until: until, through: last)
             // A saturated frequency everywhere leaves `smallest` unknown: the cursor's frequency decides below.
             if bar > -.infinity, smallest != .max, Float(smallest) * fieldFactor[Int(norm(candidate))] <= bar { continue }
             let reached = refs[0]._withUnsafeGuaranteedRef { $0.doc < candidate ? $0.advance(candidate) : $0.doc }
@@ -498,6 +489,27 @@ final class PhraseSource: TermSource {
                 return doc
             }
         }
+    }
+
+    /// The weight a candidate must pass: a raised floor before `until`, the window's floor through `last`, none after.
+    @inline(__always)
+    private static func bar(at candidate: Int, floor: Float, raised: Float, until: Int, through last: Int) -> Float {
+        candidate < until ? raised : candidate <= last ? floor : -.infinity
+    }
+
+    /// Folds the residues of the terms after the rarest at `candidate` (from their `columns`, each rotated back by its
+    /// offset) into `mask`, stopping once it is empty, and their frequencies into `smallest`; whether one of them is
+    /// saturated in its column (its frequency then unknown here).
+    @inline(__always)
+    private func foldPartners(_ candidate: Int, _ columns: Columns, mask: inout PositionColumn.Residues,
+                              smallest: inout UInt32) -> Bool {
+        var saturated = false
+        for k in 1..<count where mask != 0 {
+            let entry = columns[k - 1]._withUnsafeGuaranteedRef { $0.entry(candidate) }
+            mask &= PositionColumn.aligned(entry.mask, offset: offsets[k])
+            if entry.count == PositionColumn.saturated { saturated = true } else { smallest = min(smallest, UInt32(entry.count)) }
+        }
+        return saturated
     }
 
     /// Moves the other terms' cursors to `target`, which their columns hold, checks the frequency floor `bar` with
