@@ -4,7 +4,7 @@
 This machine's speed drifts by tens of percent within minutes, so a comparison runs the two binaries in pairs and
 compares, per query, the best timed run each binary had over all pairs ("summed": the sum of those bests). With
 CONCURRENT=1 the two binaries of a pair run at once, each pinned to a core (`taskset`), the cores swapped every
-pair, so the machine's phases hit both alike. Even so the second-started binary ran about 4% slower here
+pair, so the machine's phases hit both alike. Even so the order of the two moved results by 4-10% either way here
 (BENCHMARKS.md section AP), so run a comparison in both orders and average.
 
     CONCURRENT=1 Benchmarks/Scripts/compare_pairs.py QUERIES.tsv PAIRS OLD/searchlight-bench NEW/searchlight-bench [bench flags]
