@@ -76,19 +76,26 @@ final class PositionColumnTests: XCTestCase {
         XCTAssertEqual(saturated, 7, "the six documents with \"ab\" 300 times, and \"dd\" at position 70,000")
     }
 
-    /// A segment keeps the columns it builds within its budget: a term past it gets none, for good, and a term too
-    /// rare for a column gets none at all.
-    func testColumnsStayWithinTheSegmentsBudget() throws {
+    /// One segment of 3,000 documents of twenty words each drawn from forty ("w0" ... "w39"), every one frequent
+    /// enough for a column, with `extra(i)` appended to document `i`; its "body" dictionary, field and the words.
+    private static func fortyWords(seed: UInt64, extra: (Int) -> [String]) throws
+        -> (segment: Segment, terms: FieldTerms, body: FieldID, words: [String]) {
         let writer = IndexWriter()
         let body = try writer.registerField("body", .text())
         let words = (0..<40).map { "w\($0)" }
-        var g = Generator(state: 64)
+        var g = Generator(state: seed)
         for i in 0..<3_000 {
-            let text = (0..<20).map { _ in g.pick(words) } + (i == 0 ? ["rare"] : [])
+            let text = (0..<20).map { _ in g.pick(words) } + extra(i)
             try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
         }
         let segment = try writer.commit().segments[0]
-        let terms = try XCTUnwrap(segment.terms(body))
+        return (segment, try XCTUnwrap(segment.terms(body)), body, words)
+    }
+
+    /// A segment keeps the columns it builds within its budget: a term past it gets none, for good, and a term too
+    /// rare for a column gets none at all.
+    func testColumnsStayWithinTheSegmentsBudget() throws {
+        let (segment, terms, body, words) = try Self.fortyWords(seed: 64) { $0 == 0 ? ["rare"] : [] }
         var built = 0, refused = 0
         for word in words {
             let index = try XCTUnwrap(Array(word.utf8).withUnsafeBufferPointer { terms.find($0) })
@@ -107,16 +114,7 @@ final class PositionColumnTests: XCTestCase {
     /// bytes before it starts. Checking the bytes built so far instead let both kinds of column past their budgets
     /// in five runs of five.
     func testConcurrentFirstUsesStayWithinTheBudget() throws {
-        let writer = IndexWriter()
-        let body = try writer.registerField("body", .text())
-        let words = (0..<40).map { "w\($0)" }
-        var g = Generator(state: 66)
-        for i in 0..<3_000 {
-            let text = (0..<20).map { _ in g.pick(words) } + ["d\(i)"]
-            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(text.joined(separator: " ")))]))
-        }
-        let segment = try writer.commit().segments[0]
-        let terms = try XCTUnwrap(segment.terms(body))
+        let (segment, terms, body, words) = try Self.fortyWords(seed: 66) { ["d\($0)"] }
         let indices = try words.map { word in try XCTUnwrap(Array(word.utf8).withUnsafeBufferPointer { terms.find($0) }) }
         let built = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: indices.count) { k in

@@ -54,10 +54,7 @@ final class FrequencyColumn: @unchecked Sendable {
 
     /// The nibble of `doc` (0 past the segment's documents).
     @inline(__always)
-    func nibble(_ doc: Int) -> UInt8 {
-        guard doc >> 1 < byteCount else { return 0 }
-        return (nibbles[doc >> 1] >> UInt8(truncatingIfNeeded: (doc & 1) << 2)) & 0x0F
-    }
+    func nibble(_ doc: Int) -> UInt8 { view.nibble(doc) }
 
     /// The column's nibbles as a value: what a loop over many candidates reads, without retaining the column once
     /// per candidate (valid while the column lives).

@@ -442,9 +442,9 @@ final class PhraseSource: TermSource {
     /// not a step of the rarest term's cursor and a look into each other column (in debian-en's descriptions, 5,208
     /// documents hold both "can" and "used", of the 10,339 holding "used"). A column takes a term of at least one
     /// document in 64 of the segment (`FrequencyColumn.worthwhile`), so the words read are never many beside the
-    /// rarest's documents. The rarest
-    /// term's cursor moves only to a document whose residues line up and whose frequencies pass the floor (its own
-    /// frequency is read from its column unless saturated there), and to the end once none is left.
+    /// rarest's documents. The rarest term's cursor moves only to a document whose residues line up and whose
+    /// frequencies pass the floor (its own frequency is read from its column unless saturated there), and to the end
+    /// once none is left.
     private func findByPresence(_ start: Int, _ columns: Columns, lead: Unmanaged<PositionColumn>,
                                 floor: Float, raised: Float, until: Int, through last: Int) -> Int {
         let words = lead._withUnsafeGuaranteedRef { $0.wordCount }
