@@ -65,6 +65,11 @@ final class EngineTests: XCTestCase {
         let address = try XCTUnwrap(s.lookup(id: "grow"))
         let explanation = try XCTUnwrap(s.explain(.scoped(.field(body), .phrase("delta epsilon")), address))
         XCTAssertTrue("\(explanation)".contains("freq 3 "), "\(explanation)")
+        // The phrase's label, made only for the explanation, names its words as the analyzer folds them, whether the
+        // text was planned without the analyzer or through it.
+        XCTAssertTrue("\(explanation)".contains("BM25F \"delta epsilon\""), "\(explanation)")
+        let analyzed = try XCTUnwrap(s.explain(.scoped(.field(body), .phrase("Delta, EPSILON")), address))
+        XCTAssertTrue("\(analyzed)".contains("BM25F \"delta epsilon\""), "\(analyzed)")
         XCTAssertEqual(ids(s, .phrase("epsilon delta")), ["grow"])
         XCTAssertEqual(ids(s, .phrase("delta delta")), [])
     }
@@ -486,7 +491,7 @@ final class MaterializedGroupTests: XCTestCase {
                                              isExact: index == Int(exact), impactScale: impact, tfScale: tfScale))
             }
         }
-        let union = TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+        let union = TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: .text(label))
         let count = assertSameDocumentsAndScores(materialized, union)
         XCTAssertEqual(count, snapshot.count(.prefix("w")))
         XCTAssertGreaterThan(count, 250)

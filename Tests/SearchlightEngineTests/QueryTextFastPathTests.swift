@@ -69,6 +69,39 @@ final class QueryTextFastPathTests: XCTestCase {
         XCTAssertNil(QueryPlanner.plainWord("x11"), "digits: the analyzer decides")
     }
 
+    /// A plain phrase (plain words separated by single spaces) is planned without the analyzer: only where the
+    /// analyzer would make exactly those words its query tokens, at consecutive positions from 0. Random texts over the
+    /// alphabet above and over lowercase letters with spaces (and a few digits, capitals and other characters), plus
+    /// the length limit of each word.
+    func testPlainPhrasesAreExactlyTheAnalyzersTokens() {
+        var random = SeededRandom(seed: 0x9A1E_3012)
+        let letters = (0..<26).map { String(UnicodeScalar(UInt8(0x61 + $0))) } + [" ", " ", " ", "0", "A", "-", "'", "é"]
+        var plain = 0
+        for round in 0..<20_000 {
+            let text = round % 4 == 0 ? randomText(&random)
+                : (0..<Int(1 + random.next() % 24)).map { _ in letters[Int(random.next() % (random.next() % 4 == 0 ? 34 : 29))] }.joined()
+            let tokens = Analyzer().tokens(text, mode: .query)
+            if let words = QueryPlanner.plainWords(text) {
+                plain += 1
+                XCTAssertEqual(words.map { String(decoding: $0, as: UTF8.self) }, tokens.map(\.term), text.debugDescription)
+                XCTAssertEqual(tokens.map(\.position), Array(0..<tokens.count), text.debugDescription)
+                XCTAssertGreaterThan(words.count, 1, text.debugDescription)
+            } else if tokens.count > 1, tokens.allSatisfy({ $0.term.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A } }) {
+                // Phrases of plain words left to the analyzer must hold something besides their words and single spaces.
+                XCTAssertNotEqual(tokens.map(\.term).joined(separator: " "), text, text.debugDescription)
+            }
+        }
+        XCTAssertGreaterThan(plain, 3_000, "the fast path was exercised")
+        let longest = String(repeating: "q", count: Analyzer.maxTermBytes)
+        XCTAssertEqual(QueryPlanner.plainWords("a " + longest)?.last?.count, Analyzer.maxTermBytes)
+        XCTAssertNil(QueryPlanner.plainWords("a " + longest + "q"), "longer than a term can be: the analyzer decides")
+        XCTAssertNil(QueryPlanner.plainWords("file"), "one word is a plain word, not a phrase")
+        XCTAssertNil(QueryPlanner.plainWords("file  creation"), "two spaces: the analyzer decides")
+        XCTAssertNil(QueryPlanner.plainWords(" file creation"))
+        XCTAssertNil(QueryPlanner.plainWords("file creation "))
+        XCTAssertEqual(QueryPlanner.plainWords("file creation")?.count, 2)
+    }
+
     func testASCIIExamples() {
         XCTAssertEqual(QueryPlanner.foldedPrefix("  Web-*"), "web")
         XCTAssertEqual(QueryPlanner.prefixWords("Open Web*")?.prefix, "web")

@@ -24,7 +24,7 @@ extension IndexSnapshot {
     func bestFirstPhrase(_ plan: QueryPlan, planner: inout QueryPlanner, window: Int, options: SearchOptions,
                          collecting: RescoreWhileCollecting?) -> [SearchHit]? {
         guard options.filter == nil, options.boostField == nil, window > 0,
-              case .phrase(let fields, _, let offsets, let idf, _) = plan, offsets.count > 1, idf >= 0 else { return nil }
+              case .phrase(let fields, _, let offsets, let idf) = plan, offsets.count > 1, idf >= 0 else { return nil }
         let candidates = segments.indices.reduce(0) { $0 + planner.phraseCandidates(fields, segment: $1) }
         let tuning = options.phrases
         guard candidates >= tuning.minimumCandidates,

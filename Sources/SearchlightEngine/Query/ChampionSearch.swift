@@ -19,6 +19,12 @@ extension IndexSnapshot {
         let key: [UInt8], isPrefix: Bool
         switch query {
         case .term(let text), .phrase(let text):
+            // Plain words are read without the analyzer: one is the key itself, several have no lone key.
+            if let word = QueryPlanner.plainWord(text) {
+                (key, isPrefix) = (word, false)
+                break
+            }
+            if QueryPlanner.plainWords(text) != nil { return nil }
             let tokens = planner.analyzer.tokens(text, mode: .query)
             planner.analyzed = (text, tokens)
             guard tokens.count == 1 else { return nil }

@@ -42,7 +42,7 @@ extension IndexSnapshot {
                      collecting: RescoreWhileCollecting?) -> [SearchHit]? {
         guard options.championLists, options.filter == nil, options.boostField == nil, window > 0,
               parameters == factorParameters, let scope = championScope,
-              case .phrase(let fields, let terms, let offsets, let idf, _) = plan, offsets.count > 1,
+              case .phrase(let fields, let terms, let offsets, let idf) = plan, offsets.count > 1,
               idf >= 0, idf.isFinite, !fields.isEmpty, fields.allSatisfy({ scope.fields.contains($0.field) })
         else { return nil }
         let counts = segments.indices.map { planner.phraseCandidates(fields, segment: $0) }

@@ -37,7 +37,8 @@ indirect enum QueryPlan: Sendable {
         let locations: [TermLocations]
     }
 
-    case phrase(fields: [PhraseField], terms: [[UInt8]], offsets: [UInt32], idf: Float, label: String)
+    /// Its label (for explanations) is made from `terms` when asked (`PlanLabel.phrase`).
+    case phrase(fields: [PhraseField], terms: [[UInt8]], offsets: [UInt32], idf: Float)
     case and([QueryPlan])
     case or([QueryPlan])
     case not(QueryPlan, QueryPlan)
@@ -228,13 +229,19 @@ struct QueryPlanner {
 
     private func textPlan(_ text: String, scope: [Int]) -> QueryPlan {
         if let word = Self.plainWord(text) { return termPlan(word, scope: scope, label: text) }
-        let tokens = analyzed.flatMap { $0.text == text ? $0.tokens : nil } ?? analyzer.tokens(text, mode: .query)
-        guard let first = tokens.first else { return .none }
-        if tokens.count == 1 {
-            return termPlan(Array(first.term.utf8), scope: scope, label: first.term)
+        let terms: [[UInt8]], offsets: [UInt32]
+        if let words = Self.plainWords(text) {
+            terms = words
+            offsets = (0..<UInt32(words.count)).map { $0 }
+        } else {
+            let tokens = analyzed.flatMap { $0.text == text ? $0.tokens : nil } ?? analyzer.tokens(text, mode: .query)
+            guard let first = tokens.first else { return .none }
+            if tokens.count == 1 {
+                return termPlan(Array(first.term.utf8), scope: scope, label: first.term)
+            }
+            terms = tokens.map { Array($0.term.utf8) }
+            offsets = tokens.map { UInt32($0.position - first.position) }
         }
-        let terms = tokens.map { Array($0.term.utf8) }
-        let offsets = tokens.map { UInt32($0.position - first.position) }
         var idfSum: Float = 0
         // Per scope field, each term's locations; a field lacking a term cannot hold the phrase.
         var located = [[TermLocations]?](repeating: nil, count: scope.count)
@@ -257,8 +264,7 @@ struct QueryPlanner {
         for k in scope.indices {
             if let locations = located[k] { fields.append(QueryPlan.PhraseField(field: scope[k], locations: locations)) }
         }
-        return .phrase(fields: fields, terms: terms, offsets: offsets, idf: idfSum,
-                       label: "\"\(tokens.map(\.term).joined(separator: " "))\"")
+        return .phrase(fields: fields, terms: terms, offsets: offsets, idf: idfSum)
     }
 
     /// The bytes of `text` when the analyzer makes it exactly one query token equal to itself: 1 to
@@ -271,6 +277,28 @@ struct QueryPlanner {
             return Array(bytes)
         }
         return word ?? nil
+    }
+
+    /// The words of `text` when it is two or more `plainWord`s separated by single spaces, as most searched phrases
+    /// are: the analyzer makes exactly these query tokens of them, at consecutive positions. Such a phrase is
+    /// planned without running the analyzer (which makes a `String` per token).
+    static func plainWords(_ text: String) -> [[UInt8]]? {
+        let words: [[UInt8]]?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var words: [[UInt8]] = []
+            var start = 0
+            for index in 0...bytes.count {
+                guard index == bytes.count || bytes[index] == 0x20 else {
+                    guard bytes[index] &- 0x61 < 26 else { return nil }
+                    continue
+                }
+                let length = index - start
+                guard length > 0, length <= Analyzer.maxTermBytes else { return nil }
+                words.append(Array(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+                start = index + 1
+            }
+            return words.count > 1 ? words : nil
+        }
+        return words ?? nil
     }
 
     /// The folded prefix text with leading and trailing non-word characters removed.
@@ -709,7 +737,7 @@ struct QueryPlanner {
                 found += Self.foundTerms(prefix.places[ordinal], field: prefix.field, terms: terms, segment: segment)
             }
             return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
-        case .phrase(let fields, _, let offsets, let idf, let label):
+        case .phrase(let fields, let terms, let offsets, let idf):
             var sources: [TermSource] = []
             fieldLoop: for entry in fields {
                 let field = entry.field
@@ -729,7 +757,8 @@ struct QueryPlanner {
                                             entries: { Int(entry.locations[$0][ordinal]) }))
             }
             if sources.isEmpty { return EmptyIterator() }
-            return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+            return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters,
+                                     label: .phrase(terms))
         case .and(let clauses):
             // Clauses without wide expansions first: the cheapest of them drives the conjunction.
             var built = [DocIterator?](repeating: nil, count: clauses.count)
@@ -837,7 +866,7 @@ struct QueryPlanner {
                                          primary: isPrimary(term.field), isExact: term.isExact,
                                          impactScale: impactScale, tfScale: tfScale))
         }
-        return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: label)
+        return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: .text(label))
     }
 
     private func rangeDocs(_ segment: Segment, field: FieldID, lower: NumericBound?, upper: NumericBound?) -> [UInt32] {

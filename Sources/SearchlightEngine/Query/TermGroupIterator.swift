@@ -9,7 +9,7 @@ final class TermGroupIterator: DocIterator {
     let idf: Float
     let boost: Float
     let parameters: RankingParameters
-    let label: String
+    let label: PlanLabel
     /// Multiplier bound of the primary-field boosts: 1 when no source is primary, the prefix boost when no
     /// primary source can equal its field.
     let primaryFactor: Float
@@ -44,7 +44,7 @@ final class TermGroupIterator: DocIterator {
     private let linear: Bool
     static let maxLinearSources = 8
 
-    init(sources: [TermSource], idf: Float, boost: Float, parameters: RankingParameters, label: String) {
+    init(sources: [TermSource], idf: Float, boost: Float, parameters: RankingParameters, label: PlanLabel) {
         self.sources = sources
         self.idf = idf
         self.boost = boost
