@@ -62,7 +62,9 @@ final class PostingCursor {
         self.field = field
         docFreq = Int(terms.docFreq[index])
         precondition(min(docFreq, Segment.blockSize) <= capacity, "a term's blocks must fit the cursor's buffer")
-        let start = terms.blockStart[index]
+        // A term of one block has no skip entry (its `blockStart` is `UInt32.max`): not read, one cache line fewer
+        // for most terms a search opens.
+        let start = docFreq > Segment.blockSize ? terms.blockStart[index] : UInt32.max
         firstBlock = start == UInt32.max ? -1 : Int(start)
         postingStart = Int(terms.postingStart[index])
         positionStart = Int(terms.positionStart[index])

@@ -285,6 +285,7 @@ struct QueryPlanner {
     static func plainWords(_ text: String) -> [[UInt8]]? {
         let words: [[UInt8]]?? = text.utf8.withContiguousStorageIfAvailable { bytes in
             var words: [[UInt8]] = []
+            words.reserveCapacity(bytes.reduce(1) { $0 + ($1 == 0x20 ? 1 : 0) })
             var start = 0
             for index in 0...bytes.count {
                 guard index == bytes.count || bytes[index] == 0x20 else {
@@ -739,6 +740,7 @@ struct QueryPlanner {
             return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
         case .phrase(let fields, let terms, let offsets, let idf):
             var sources: [TermSource] = []
+            sources.reserveCapacity(fields.count)
             fieldLoop: for entry in fields {
                 let field = entry.field
                 guard let dictionary = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
