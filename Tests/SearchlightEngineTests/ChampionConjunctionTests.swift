@@ -144,7 +144,7 @@ final class ChampionConjunctionTests: XCTestCase {
             var off = SearchOptions(limit: 100_000)
             off.championLists = false
             let all = snapshot.search(lone, options: off)
-            var planner = QueryPlanner(snapshot: snapshot)
+            let planner = QueryPlanner(snapshot: snapshot)
             let idf: Float
             switch planner.plan(lone, scope: planner.resolve(.defaultFields)) {
             case .group(_, let value, _), .prefix(_, _, let value, _): idf = value

@@ -254,7 +254,7 @@ final class EngineTests: XCTestCase {
         _ = try writer.commit()
         try writer.upsert(doc("3", "delta", "", keywords: ["alpha"]))
         let snapshot = try writer.commit()
-        var planner = QueryPlanner(snapshot: snapshot)
+        let planner = QueryPlanner(snapshot: snapshot)
         let scope = planner.resolve(.defaultFields)
         XCTAssertEqual(scope.count, 3)
         func fields(_ word: String) -> [Int: [Bool]] {
