@@ -158,7 +158,7 @@ final class ActivityDeduplicationTests: XCTestCase {
         try await fixture.index.deleteSearchableItems(withIdentifiers: [recordID])
         XCTAssertEqual(fixture.activities.count, 1)
         // And no item can take an activity's identifier.
-        let error = await fixture.index.completion { fixture.index.indexSearchableItems([makeItem(recordID, title: "x")],
+        let error = fixture.index.completion { fixture.index.indexSearchableItems([makeItem(recordID, title: "x")],
                                                                                           completionHandler: $0) }
         XCTAssertEqual(indexErrorCode(error), .invalidItemError)
         XCTAssertTrue((error as? CSIndexError)?.message.contains("reserved") == true)
