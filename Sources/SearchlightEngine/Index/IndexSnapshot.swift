@@ -26,63 +26,89 @@ public struct IndexSnapshot: Sendable {
     /// keep every expansion: wide prefixes read precomputed lists, `PrefixPostings`.)
     public static let maxExpansions = 256
 
-    let segments: [Segment]
-    let live: [Bitset]
+    /// Everything but `parameters`, in one immutable object: a search copies its snapshot into its planner, and a
+    /// copy of a dozen arrays and objects was a dozen retains and releases (about 45 per search, 1–7% of a term or
+    /// median phrase search); a copy of this is one.
+    private final class Storage: Sendable {
+        let segments: [Segment]
+        let live: [Bitset]
+        let schema: Schema
+        let factorParameters: RankingParameters
+        let generation: UInt64
+        let contentGeneration: UInt64
+        let documentCount: Int
+        let fieldFactors: [[Float]]
+        let fieldAverages: [Float]
+        let totalDocuments: Int
+        let vocabularies: VocabularyCache
+        let championScope: ChampionLists.Scope?
+
+        init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64,
+             contentGeneration: UInt64, vocabularies: VocabularyCache) {
+            self.vocabularies = vocabularies
+            self.segments = segments
+            self.live = live
+            self.schema = schema
+            factorParameters = parameters
+            self.generation = generation
+            self.contentGeneration = contentGeneration
+            documentCount = live.reduce(0) { $0 + $1.cardinality }
+            totalDocuments = max(segments.reduce(0) { $0 + $1.documentCount }, 1)
+            let averages = schema.fields.map { info -> Float in
+                let field = Int(info.id.rawValue)
+                var sum: UInt64 = 0, docs: UInt64 = 0
+                for segment in segments where field < segment.lengthSum.count {
+                    sum += segment.lengthSum[field]
+                    docs += UInt64(segment.fieldDocCount[field])
+                }
+                return FieldNorm.averageLength(sum: sum, documents: docs)
+            }
+            fieldAverages = averages
+            championScope = ChampionLists.Scope(schema: schema, parameters: parameters)
+            fieldFactors = schema.fields.map { info -> [Float] in
+                guard info.options.kind == .text else { return [] }
+                return FieldNorm.lengthFactors(weight: info.options.weight, average: averages[Int(info.id.rawValue)],
+                                               b: parameters.b)
+            }
+        }
+    }
+
+    private let storage: Storage
+
+    var segments: [Segment] { storage.segments }
+    var live: [Bitset] { storage.live }
     /// The fields as they were at commit time.
-    public let schema: Schema
+    public var schema: Schema { storage.schema }
     /// Ranking constants (BM25F k1 and b, primary-field boosts).
     public var parameters: RankingParameters
     /// The parameters `fieldFactors` were computed with (`parameters` can be changed afterwards).
-    let factorParameters: RankingParameters
+    var factorParameters: RankingParameters { storage.factorParameters }
     /// Commit counter of the writer that produced this snapshot: a new one whenever documents or their
     /// addresses (`DocAddress`, which a merge reassigns) may have changed.
-    public let generation: UInt64
+    public var generation: UInt64 { storage.generation }
     /// Counts the commits that changed documents or fields (a writer restored from a store starts it at its
     /// `generation`). A snapshot that only published a merge keeps its predecessor's: the same documents, at
     /// other addresses. Compare it only between snapshots of one writer (`isFromSameWriter(as:)`).
-    public let contentGeneration: UInt64
+    public var contentGeneration: UInt64 { storage.contentGeneration }
     /// Live documents.
-    public let documentCount: Int
+    public var documentCount: Int { storage.documentCount }
     /// Per text field: `weight / (1 - b + b·length/averageLength)` for the 256 norm codes (BM25F).
-    let fieldFactors: [[Float]]
+    var fieldFactors: [[Float]] { storage.fieldFactors }
     /// Per text field: average length (for block-max bounds).
-    let fieldAverages: [Float]
+    var fieldAverages: [Float] { storage.fieldAverages }
     /// Total documents in the segments (deleted included), the N of idf.
-    let totalDocuments: Int
+    var totalDocuments: Int { storage.totalDocuments }
     /// The typo-tolerant searches' vocabulary across segments, shared with the writer's other snapshots.
-    let vocabularies: VocabularyCache
+    var vocabularies: VocabularyCache { storage.vocabularies }
     /// What champion lists must have been ranked for to serve this snapshot's lone terms and prefixes (under
     /// `factorParameters`), worked out once rather than per search.
-    let championScope: ChampionLists.Scope?
+    var championScope: ChampionLists.Scope? { storage.championScope }
 
     init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64,
          contentGeneration: UInt64, vocabularies: VocabularyCache = VocabularyCache()) {
-        self.vocabularies = vocabularies
-        self.segments = segments
-        self.live = live
-        self.schema = schema
+        storage = Storage(segments: segments, live: live, schema: schema, parameters: parameters, generation: generation,
+                          contentGeneration: contentGeneration, vocabularies: vocabularies)
         self.parameters = parameters
-        factorParameters = parameters
-        self.generation = generation
-        self.contentGeneration = contentGeneration
-        documentCount = live.reduce(0) { $0 + $1.cardinality }
-        totalDocuments = max(segments.reduce(0) { $0 + $1.documentCount }, 1)
-        let averages = schema.fields.map { info -> Float in
-            let field = Int(info.id.rawValue)
-            var sum: UInt64 = 0, docs: UInt64 = 0
-            for segment in segments where field < segment.lengthSum.count {
-                sum += segment.lengthSum[field]
-                docs += UInt64(segment.fieldDocCount[field])
-            }
-            return FieldNorm.averageLength(sum: sum, documents: docs)
-        }
-        fieldAverages = averages
-        championScope = ChampionLists.Scope(schema: schema, parameters: parameters)
-        fieldFactors = schema.fields.map { info -> [Float] in
-            guard info.options.kind == .text else { return [] }
-            return FieldNorm.lengthFactors(weight: info.options.weight, average: averages[Int(info.id.rawValue)],
-                                           b: parameters.b)
-        }
     }
 
     /// Whether both snapshots were published by the same writer, so their generations count the same history
