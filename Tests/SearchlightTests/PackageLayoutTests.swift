@@ -26,7 +26,7 @@ final class PackageLayoutTests: XCTestCase {
             var readmes: Set<String> = []
             for case let path as String in walker {
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: base.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(atPath: base.appendingPathComponent(path).path, isDirectory: &isDirectory)
                 if isDirectory.boolValue { folders.insert(path) }
                 if (path as NSString).lastPathComponent == "README.md" { readmes.insert(path) }
             }
