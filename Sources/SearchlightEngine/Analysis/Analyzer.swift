@@ -23,16 +23,6 @@ public struct Analyzer: Sendable {
 
     init(asciiFastPath: Bool) { self.asciiFastPath = asciiFastPath }
 
-    /// Calls `body` with `text`'s UTF-8 bytes: in place when the string stores them contiguously (every native
-    /// string), so no copy of it is made and retained, as `String.withUTF8` on a `var` copy does (a retain and a
-    /// release per text value indexed and stored, a few million over a debian-en build); otherwise through a copy.
-    @inline(__always)
-    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = text
-        return copy.withUTF8(body)
-    }
-
     /// Tokenizes `text`; positions start at zero.
     public func tokens(_ text: String, mode: Mode = .index) -> [Token] {
         var buffer = TokenBuffer()
@@ -65,7 +55,7 @@ public struct Analyzer: Sendable {
     /// free position. `scratch` keeps its allocations from call to call.
     func analyze<Sink: TokenSink>(_ text: String, mode: Mode, firstPosition: UInt32, scratch: inout AnalyzerScratch,
                                   into sink: inout Sink) -> UInt32 {
-        return Self.withUTF8(text) { bytes in
+        return text.withUTF8Bytes { bytes in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Analyzer.maxTermBytes) { fold in
                 withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * Walker.maximumASCIIParts) { partBounds in
                     var state = Walker(bytes: bytes, mode: mode, position: firstPosition, fastPath: asciiFastPath,

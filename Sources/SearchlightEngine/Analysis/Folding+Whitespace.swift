@@ -17,8 +17,7 @@ extension Folding {
     /// ASCII text with its whitespace runs (tab, line feed, vertical tab, form feed, carriage return, space:
     /// ASCII's `Character.isWhitespace`) collapsed to one space and trimmed; nil when the text is not ASCII.
     package static func collapseASCIIWhitespace(_ text: String) -> String? {
-        var text = text
-        return text.withUTF8 { bytes -> String? in
+        text.withUTF8Bytes { bytes -> String? in
             var out = WhitespaceCollapser(capacity: bytes.count)
             for byte in bytes {
                 if byte >= 0x80 { return nil }

@@ -136,8 +136,7 @@ public final class IndexWriter {
             replacedEnds.reserveCapacity(documents.count)
             for document in documents {
                 if let document, !committed.isEmpty {
-                    var id = document.id
-                    id.withUTF8 { key in
+                    document.id.withUTF8Bytes { key in
                         let hash = Segment.hashID(key)
                         for (ordinal, segment) in committed.enumerated() {
                             for doc in segment.documents(withID: key, hash: hash) { replaced.append((ordinal, doc)) }
@@ -197,8 +196,7 @@ public final class IndexWriter {
     /// Tombstones the committed documents with an external id.
     private func deleteCommitted(id: String) {
         guard !segments.isEmpty else { return }
-        var id = id
-        id.withUTF8 { key in
+        id.withUTF8Bytes { key in
             let hash = Segment.hashID(key)
             for ordinal in segments.indices {
                 for doc in segments[ordinal].documents(withID: key, hash: hash) where live[ordinal][doc] {

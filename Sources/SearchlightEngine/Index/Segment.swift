@@ -348,8 +348,7 @@ final class Segment: Sendable {
 
     /// All documents (live or not) whose id is `id`, in doc order.
     func documents(withID id: String) -> [Int] {
-        var id = id
-        return id.withUTF8 { key in documents(withID: key, hash: Segment.hashID(key)) }
+        id.withUTF8Bytes { key in documents(withID: key, hash: Segment.hashID(key)) }
     }
 
     /// All documents (live or not) whose id has these UTF-8 bytes and `hashID` (computed once for many segments).

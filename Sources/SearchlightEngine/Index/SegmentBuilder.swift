@@ -768,9 +768,8 @@ struct SegmentBuilder {
 
     /// Forgets the buffered document with external id `id` (deleted); returns it, if any.
     mutating func releaseID(_ id: String) -> Int? {
-        var id = id
         let ids = idBytes, offsets = idOffsets
-        return id.withUTF8 { key in
+        return id.withUTF8Bytes { key in
             ids.withUnsafeBufferPointer { ids in
                 identifiers.remove(hash: Segment.hashID(key)) { Self.id($0, in: ids, offsets: offsets).elementsEqual(key) }
             }

@@ -12,7 +12,7 @@ enum StoredFields {
             switch value {
             case .text(let text):
                 out.append(0)
-                Analyzer.withUTF8(text) { utf8 in
+                text.withUTF8Bytes { utf8 in
                     VarInt.append(UInt32(utf8.count), to: &out)
                     out.appendBytes(utf8)
                 }
