@@ -27,8 +27,8 @@ public struct IndexSnapshot: Sendable {
     public static let maxExpansions = 256
 
     /// Everything but `parameters`, in one immutable object: a search copies its snapshot into its planner, and a
-    /// copy of a dozen arrays and objects was a dozen retains and releases (about 45 per search, 1–7% of a term or
-    /// median phrase search); a copy of this is one.
+    /// copy of a dozen arrays and objects was a dozen retains and releases (about 45 per search: 4% of a term
+    /// search's instructions, 1% of a median phrase's, BENCHMARKS.md §AQ); a copy of this is one.
     private final class Storage: Sendable {
         let segments: [Segment]
         let live: [Bitset]
