@@ -258,6 +258,14 @@ final class PhraseSource: TermSource {
         for (k, column) in columns.enumerated() { (buffer.baseAddress! + k).initialize(to: .passRetained(column)) }
         return buffer
     }
+
+    /// Releases what `retained` made (nothing for nil). Called once per buffer: a loop over an array literal of the
+    /// two buffers allocated that array in every phrase source's teardown.
+    private static func release(_ columns: Columns?) {
+        guard let columns else { return }
+        for column in columns { column.release() }
+        columns.deallocate()
+    }
     /// How the walk reads the terms after the rarest (decided on its first step): through their columns, and with
     /// the rarest's column too. For tests.
     var walksByColumns: (others: Bool, lead: Bool) { (walkColumns != nil, leadColumn != nil) }
@@ -302,11 +310,8 @@ final class PhraseSource: TermSource {
 
     deinit {
         for k in 0..<count { refs[k].release() }
-        for columns in [positionColumns, walkColumns] {
-            guard let columns else { continue }
-            for column in columns { column.release() }
-            columns.deallocate()
-        }
+        Self.release(positionColumns)
+        Self.release(walkColumns)
         leadColumn?.release()
         scratch.pointee.release()
         storage.deallocate()
