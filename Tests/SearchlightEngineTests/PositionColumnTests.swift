@@ -70,6 +70,16 @@ final class PositionColumnTests: XCTestCase {
             }
             XCTAssertEqual(column.entry(-1).count, 0)
             XCTAssertEqual(column.entry(segment.documentCount + 64).count, 0)
+            // The presence bits, word by word, hold exactly the term's documents.
+            XCTAssertEqual(column.wordCount, (segment.documentCount + 63) / 64)
+            for w in 0...column.wordCount {
+                var bits: UInt64 = 0
+                for doc in (w * 64)..<max(w * 64, min(w * 64 + 64, segment.documentCount)) where expected[doc] != nil {
+                    bits |= 1 << UInt64(doc & 63)
+                }
+                XCTAssertEqual(column.presence(w), bits, "\(word) word \(w)")
+            }
+            XCTAssertEqual(column.presence(-1), 0)
         }
         XCTAssertGreaterThan(checked, 10_000)
         XCTAssertGreaterThan(lone, 1_000)

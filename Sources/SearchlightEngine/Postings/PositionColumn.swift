@@ -34,10 +34,11 @@ final class PositionColumn: @unchecked Sendable {
     /// descriptions that hold it, so most checks of a phrase's candidate then read no position stream at all: its
     /// positions are in the columns.
     private let bases: UnsafePointer<UInt32>
-    private let deltas: UnsafePointer<UInt16>
-    /// Per posting, three bytes side by side: its count, then its mask (low byte first). The walk reads both for
-    /// each candidate holding the term, so one cache line serves where two arrays took two.
+    /// Per posting, `entryStride` bytes side by side: its count, its mask (low byte first), then its start's offset
+    /// from its group's base (low byte first). The walk reads them together for each candidate holding the term, so
+    /// one cache line serves where separate arrays took two or three.
     private let entries: UnsafePointer<UInt8>
+    static let entryStride = 5
     private let postings: Int
     static let saturated: UInt8 = 255
     static let groupSize = 32
@@ -52,20 +53,20 @@ final class PositionColumn: @unchecked Sendable {
     var memoryBytes: Int { Self.memoryBytes(documentCount: words * 64, postings: postings) }
 
     static func memoryBytes(documentCount: Int, postings: Int) -> Int {
-        64 + 12 * ((documentCount + 63) / 64) + 4 * ((postings + groupSize - 1) / groupSize) + 5 * postings
+        64 + 12 * ((documentCount + 63) / 64) + 4 * ((postings + groupSize - 1) / groupSize)
+            + entryStride * postings
     }
 
     private init(present: UnsafePointer<UInt64>, ranks: UnsafePointer<UInt32>, words: Int, bases: UnsafePointer<UInt32>,
-                 deltas: UnsafePointer<UInt16>, entries: UnsafePointer<UInt8>, postings: Int) {
-        (self.present, self.ranks, self.words, self.bases, self.deltas, self.entries, self.postings)
-            = (present, ranks, words, bases, deltas, entries, postings)
+                 entries: UnsafePointer<UInt8>, postings: Int) {
+        (self.present, self.ranks, self.words, self.bases, self.entries, self.postings)
+            = (present, ranks, words, bases, entries, postings)
     }
 
     deinit {
         UnsafeMutablePointer(mutating: present).deallocate()
         UnsafeMutablePointer(mutating: ranks).deallocate()
         UnsafeMutablePointer(mutating: bases).deallocate()
-        UnsafeMutablePointer(mutating: deltas).deallocate()
         UnsafeMutablePointer(mutating: entries).deallocate()
     }
 
@@ -86,12 +87,12 @@ final class PositionColumn: @unchecked Sendable {
         guard bits & bit != 0 else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
         let rank = Int(ranks[word]) + (bits & (bit &- 1)).nonzeroBitCount
         guard rank < postings else { return Entry(count: 0, start: 0, mask: 0, position: 0) }
-        let at = entries + 3 * rank
+        let at = entries + Self.entryStride * rank
         let count = at[0], stored = Residues(at[1]) | Residues(at[2]) << 8
-        // A lone position is the entry's own: where it starts in the stream (two more loads) is not read.
+        // A lone position is the entry's own: where it starts in the stream (another load) is not read.
         if count == 1 { return Entry(count: 1, start: 0, mask: 1 << (stored & 15), position: UInt32(stored)) }
-        return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + Int(deltas[rank]), mask: stored,
-                     position: 0)
+        let delta = Int(at[3]) | Int(at[4]) << 8
+        return Entry(count: count, start: Int(bases[rank / Self.groupSize]) + delta, mask: stored, position: 0)
     }
 
     /// A document's entry: its positions' count (0 when absent, `saturated`), where they start in the position
@@ -140,8 +141,7 @@ final class PositionColumn: @unchecked Sendable {
         present.initialize(repeating: 0, count: max(words, 1))
         let ranks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(words, 1))
         let bases = UnsafeMutablePointer<UInt32>.allocate(capacity: (capacity + groupSize - 1) / groupSize)
-        let deltas = UnsafeMutablePointer<UInt16>.allocate(capacity: capacity)
-        let entries = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * capacity)
+        let entries = UnsafeMutablePointer<UInt8>.allocate(capacity: entryStride * capacity)
         var postings = 0, previous = -1
         let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: field)
         segment.positionBytes.withUnsafeBufferPointer { bytes in
@@ -155,16 +155,17 @@ final class PositionColumn: @unchecked Sendable {
                 if postings % groupSize == 0 { bases[postings / groupSize] = UInt32(truncatingIfNeeded: start) }
                 let delta = start - Int(bases[postings / groupSize])
                 let far = delta < 0 || delta > Int(UInt16.max)
-                deltas[postings] = far ? 0 : UInt16(delta)
+                let offset = far ? 0 : UInt16(delta)
                 // A lone position is kept whole when it fits the mask's two bytes, else read through the postings.
                 let lone = far || tf != 1 ? nil : firstPosition(bytes, at: start)
                 let count = far || tf == 0 || tf >= UInt32(saturated) || (tf == 1 && lone == nil)
                     ? saturated : UInt8(tf)
                 let stored: Residues = count == saturated ? .max
                     : lone.map { Residues($0) } ?? mask(bytes, at: start, count: Int(tf))
-                let at = entries + 3 * postings
-                (at[0], at[1], at[2])
-                    = (count, UInt8(truncatingIfNeeded: stored), UInt8(truncatingIfNeeded: stored >> 8))
+                let at = entries + entryStride * postings
+                (at[0], at[1], at[2], at[3], at[4])
+                    = (count, UInt8(truncatingIfNeeded: stored), UInt8(truncatingIfNeeded: stored >> 8),
+                       UInt8(truncatingIfNeeded: offset), UInt8(truncatingIfNeeded: offset >> 8))
                 postings += 1
                 return true
             }
@@ -174,7 +175,7 @@ final class PositionColumn: @unchecked Sendable {
             ranks[word] = running
             running &+= UInt32(present[word].nonzeroBitCount)
         }
-        return PositionColumn(present: present, ranks: ranks, words: words, bases: bases, deltas: deltas,
-                              entries: entries, postings: postings)
+        return PositionColumn(present: present, ranks: ranks, words: words, bases: bases, entries: entries,
+                              postings: postings)
     }
 }
