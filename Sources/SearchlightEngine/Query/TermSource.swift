@@ -423,11 +423,17 @@ final class PhraseSource: TermSource {
         var candidate = start
         while candidate != PostingCursor.end {
             var smallest = refs[0]._withUnsafeGuaranteedRef { $0.tf }
+            let bar = Self.bar(at: candidate, floor: floor, raised: raised, until: until, through: last)
+            // The rarest term's own frequency bounds the phrase's: a candidate it rules out costs no partner's
+            // column lines (a bit, a rank and an entry each).
+            if bar > -.infinity, Float(smallest) * fieldFactor[Int(norm(candidate))] <= bar {
+                candidate = refs[0]._withUnsafeGuaranteedRef { $0.next() }
+                continue
+            }
             var mask = PositionColumn.Residues.max
             let saturated = foldPartners(candidate, columns, mask: &mask, smallest: &smallest)
             // An absent term's mask is 0, as is that of terms whose positions cannot line up.
             if mask != 0 {
-                let bar = Self.bar(at: candidate, floor: floor, raised: raised, until: until, through: last)
                 if bar == -.infinity || Float(smallest) * fieldFactor[Int(norm(candidate))] > bar {
                     let matched = saturated ? matchThroughCursors(candidate, above: bar) : matchByColumns(candidate, columns)
                     if matched {
@@ -475,9 +481,12 @@ final class PhraseSource: TermSource {
             let own = lead._withUnsafeGuaranteedRef { $0.entry(candidate) }
             var mask = PositionColumn.aligned(own.mask, offset: offsets[0])
             var smallest = own.count == PositionColumn.saturated ? UInt32.max : UInt32(own.count)
+            let bar = Self.bar(at: candidate, floor: floor, raised: raised, until: until, through: last)
+            // The rarest term's own frequency, when its column knows it, bounds the phrase's before any partner's
+            // entry is read.
+            if bar > -.infinity, smallest != .max, Float(smallest) * fieldFactor[Int(norm(candidate))] <= bar { continue }
             let saturated = foldPartners(candidate, columns, mask: &mask, smallest: &smallest)
             if mask == 0 { continue }
-            let bar = Self.bar(at: candidate, floor: floor, raised: raised, until: until, through: last)
             // A saturated frequency everywhere leaves `smallest` unknown: the cursor's frequency decides below.
             if bar > -.infinity, smallest != .max, Float(smallest) * fieldFactor[Int(norm(candidate))] <= bar { continue }
             let reached = refs[0]._withUnsafeGuaranteedRef { $0.doc < candidate ? $0.advance(candidate) : $0.doc }
