@@ -291,6 +291,50 @@ final class CandidateConjunctionTests: XCTestCase {
         XCTAssertGreaterThan(pruned, 1_000, "bounds dropped candidates before they were scored")
     }
 
+    /// Near ties: two words once each in documents of 60 to 127 words (lengths below 128 are exact norms), so that
+    /// neighbouring lengths score about 0.4% apart and many candidates beat the k-th hit by less than 1%. Pruned
+    /// batch by batch, the conjunction still keeps exactly the k best, bit for bit. A bound applied with 1% too
+    /// little margin passed every other test; it fails this one.
+    func testPrunedBatchesKeepNearTies() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        var g = Generator(state: 0x7E1E)
+        for i in 0..<1_200 {
+            var words = (0..<(60 + g.int(68))).map { _ in "f\(g.int(50))" }
+            words.insert("alpha", at: g.int(words.count + 1))
+            words.insert("beta", at: g.int(words.count + 1))
+            if g.chance(0.3) { words.insert("beta", at: g.int(words.count + 1)) }
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " ")))]))
+        }
+        let snapshot = try writer.commit()
+        var pruned = 0, compared = 0
+        for round in 0..<24 {
+            let k = [1, 3, 10, 40][round % 4]
+            var planner = QueryPlanner(snapshot: snapshot)
+            let words: [Query] = round % 2 == 0 ? [.term("alpha"), .term("beta")] : [.term("beta"), .term("alpha")]
+            let plan = planner.plan(.and(words), scope: planner.resolve(.defaultFields))
+            let reference = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
+            let fresh = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
+            let ranked = walk(reference)
+                .map { SearchHit(address: DocAddress(segment: 0, doc: UInt32($0.0)), score: Float(bitPattern: $0.1)) }
+                .sorted(by: SearchHit.ranksBefore)
+            let iterator = CandidateConjunctionIterator(fresh.children, batch: 4 + g.int(13), wholeList: 8)
+            var top = TopK(k: k)
+            var doc = iterator.next()
+            while doc != DocIterator.end {
+                top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: iterator.score()))
+                doc = top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
+            }
+            let hits = top.sorted()
+            XCTAssertEqual(hits.map(\.address), ranked.prefix(k).map(\.address), "top \(k), round \(round)")
+            XCTAssertEqual(hits.map(\.score.bitPattern), ranked.prefix(k).map(\.score.bitPattern), "round \(round)")
+            pruned += iterator.prunedCandidates
+            compared += 1
+        }
+        XCTAssertEqual(compared, 24)
+        XCTAssertGreaterThan(pruned, 1_000, "bounds dropped candidates before they were scored")
+    }
+
     /// A range's bound covers every block the range touches: a term whose best posting sits in its last block, and a
     /// precomputed group whose best match comes last, are bounded over a range from the first document by at least
     /// that match's score; ranges that end before it, by less. Batches that end on a candidate the clause does not
