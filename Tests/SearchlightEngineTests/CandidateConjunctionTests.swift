@@ -26,6 +26,26 @@ final class CandidateConjunctionTests: XCTestCase {
         return (differential, try writer.commit(), fields)
     }
 
+    /// Collects the top `k` of a `CandidateConjunctionIterator` over `children` as a search does (once the heap is
+    /// full, the k-th hit's score goes to `nextCompetitive`) and checks them, bit for bit, against the k best of
+    /// `all` (every match with its score, from `walk`); returns how many candidates its bounds dropped.
+    private func checkPrunedTopK(_ children: [DocIterator], batch: Int, k: Int, of all: [(Int, UInt32)], _ label: String,
+                                 file: StaticString = #filePath, line: UInt = #line) -> Int {
+        let ranked = all.map { SearchHit(address: DocAddress(segment: 0, doc: UInt32($0.0)), score: Float(bitPattern: $0.1)) }
+            .sorted(by: SearchHit.ranksBefore)
+        let iterator = CandidateConjunctionIterator(children, batch: batch, wholeList: 8)
+        var top = TopK(k: k)
+        var doc = iterator.next()
+        while doc != DocIterator.end {
+            top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: iterator.score()))
+            doc = top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
+        }
+        let hits = top.sorted()
+        XCTAssertEqual(hits.map(\.address), ranked.prefix(k).map(\.address), label, file: file, line: line)
+        XCTAssertEqual(hits.map(\.score.bitPattern), ranked.prefix(k).map(\.score.bitPattern), label, file: file, line: line)
+        return iterator.prunedCandidates
+    }
+
     /// `iterator.scoreCandidates` on `candidates`: each one's score (nil where it does not match).
     private func scored(_ iterator: DocIterator, _ candidates: ArraySlice<UInt32>) -> [Float?] {
         var scores = [Float](repeating: 0, count: candidates.count)
@@ -248,19 +268,8 @@ final class CandidateConjunctionTests: XCTestCase {
                       let fresh = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator,
                       let walked = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator else { continue }
                 let all = walk(reference)
-                let ranked = all.map { SearchHit(address: DocAddress(segment: 0, doc: UInt32($0.0)), score: Float(bitPattern: $0.1)) }
-                    .sorted(by: SearchHit.ranksBefore)
-                let iterator = CandidateConjunctionIterator(fresh.children, batch: 4 + g.int(5), wholeList: 8)
-                var top = TopK(k: k)
-                var doc = iterator.next()
-                while doc != DocIterator.end {
-                    top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: iterator.score()))
-                    doc = top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
-                }
-                let hits = top.sorted()
-                XCTAssertEqual(hits.map(\.address), ranked.prefix(k).map(\.address), "top \(k) of \(clauses) in segment \(ordinal)")
-                XCTAssertEqual(hits.map(\.score.bitPattern), ranked.prefix(k).map(\.score.bitPattern), "\(clauses)")
-                pruned += iterator.prunedCandidates
+                pruned += checkPrunedTopK(fresh.children, batch: 4 + g.int(5), k: k, of: all,
+                                          "top \(k) of \(clauses) in segment \(ordinal)")
                 compared += 1
                 // Unpruned, with jumps: `advance` gives the first match at or after its target, with its score.
                 let jumping = CandidateConjunctionIterator(walked.children, batch: 4 + g.int(5), wholeList: 8)
@@ -296,17 +305,12 @@ final class CandidateConjunctionTests: XCTestCase {
     /// batch by batch, the conjunction still keeps exactly the k best, bit for bit. A bound applied with 1% too
     /// little margin passed every other test; it fails this one.
     func testPrunedBatchesKeepNearTies() throws {
-        let writer = IndexWriter()
-        let body = try writer.registerField("body", .text())
-        var g = Generator(state: 0x7E1E)
-        for i in 0..<1_200 {
-            var words = (0..<(60 + g.int(68))).map { _ in "f\(g.int(50))" }
+        let snapshot = try RankedPathFixtures.nearTies(documents: 1_200, seed: 0x7E1E) { g, words in
             words.insert("alpha", at: g.int(words.count + 1))
             words.insert("beta", at: g.int(words.count + 1))
             if g.chance(0.3) { words.insert("beta", at: g.int(words.count + 1)) }
-            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " ")))]))
         }
-        let snapshot = try writer.commit()
+        var g = Generator(state: 0x7E1E)
         var pruned = 0, compared = 0
         for round in 0..<24 {
             let k = [1, 3, 10, 40][round % 4]
@@ -315,20 +319,8 @@ final class CandidateConjunctionTests: XCTestCase {
             let plan = planner.plan(.and(words), scope: planner.resolve(.defaultFields))
             let reference = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
             let fresh = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
-            let ranked = walk(reference)
-                .map { SearchHit(address: DocAddress(segment: 0, doc: UInt32($0.0)), score: Float(bitPattern: $0.1)) }
-                .sorted(by: SearchHit.ranksBefore)
-            let iterator = CandidateConjunctionIterator(fresh.children, batch: 4 + g.int(13), wholeList: 8)
-            var top = TopK(k: k)
-            var doc = iterator.next()
-            while doc != DocIterator.end {
-                top.insert(SearchHit(address: DocAddress(segment: 0, doc: UInt32(doc)), score: iterator.score()))
-                doc = top.isFull ? iterator.nextCompetitive(top.threshold) : iterator.next()
-            }
-            let hits = top.sorted()
-            XCTAssertEqual(hits.map(\.address), ranked.prefix(k).map(\.address), "top \(k), round \(round)")
-            XCTAssertEqual(hits.map(\.score.bitPattern), ranked.prefix(k).map(\.score.bitPattern), "round \(round)")
-            pruned += iterator.prunedCandidates
+            pruned += checkPrunedTopK(fresh.children, batch: 4 + g.int(13), k: k, of: walk(reference),
+                                      "top \(k), round \(round)")
             compared += 1
         }
         XCTAssertEqual(compared, 24)

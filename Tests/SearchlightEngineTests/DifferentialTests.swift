@@ -321,15 +321,9 @@ final class DifferentialTests: XCTestCase {
     /// tight after the rescore as before. The hits are those of rescoring every match. A block skipped with 1% too
     /// little margin passed every other test; it fails this one.
     func testRescoreWhileCollectingKeepsNearTies() throws {
-        let writer = IndexWriter()
-        let body = try writer.registerField("body", .text())
-        var g = Generator(state: 0x7E21)
-        for i in 0..<3_000 {
-            var words = (0..<(60 + g.int(68))).map { _ in "f\(g.int(50))" }
+        let snapshot = try RankedPathFixtures.nearTies(documents: 3_000, seed: 0x7E21) { g, words in
             words.insert("alpha", at: g.int(words.count + 1))
-            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " ")))]))
         }
-        let snapshot = try writer.commit()
         let rescore: @Sendable (DocAddress, Float) -> Float = { _, score in score * 2 }
         for query in [Query.term("alpha"), .term("f7"), .and([.term("alpha"), .term("f3")])] {
             let full = snapshot.search(query, limit: 100_000)

@@ -4,6 +4,22 @@ import XCTest
 /// What the tests of the ranked shortcuts (champion covers, best-first phrases) share: a query planned as a search
 /// plans it, and a rescore with a ceiling that lifts some documents above it.
 enum RankedPathFixtures {
+    /// Near ties: a snapshot of `documents` bodies of 60 to 127 filler words ("f0" ... "f49") plus what `extra` inserts.
+    /// Lengths below 128 are exact norms, so neighbouring lengths score about 0.4% apart: many hits then beat the
+    /// k-th by less than 1%, and a bound applied with too little margin drops one.
+    static func nearTies(documents: Int, seed: UInt64,
+                         extra: (inout DifferentialTests.Generator, inout [String]) -> Void) throws -> IndexSnapshot {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        var g = DifferentialTests.Generator(state: seed)
+        for i in 0..<documents {
+            var words = (0..<(60 + g.int(68))).map { _ in "f\(g.int(50))" }
+            extra(&g, &words)
+            try writer.upsert(Document(id: "d\(i)", values: [(body, .text(words.joined(separator: " ")))]))
+        }
+        return try writer.commit()
+    }
+
     /// `query` planned over the default fields, with the rescore `options` apply while collecting (nil: none).
     static func plan(_ snapshot: IndexSnapshot, _ query: Query, options: SearchOptions)
         -> (planner: QueryPlanner, plan: QueryPlan, collecting: RescoreWhileCollecting?) {
