@@ -668,7 +668,10 @@ struct QueryPlanner {
     }
 
     /// A wide group is walked lazily when its postings outnumber the driving clause's matches this many times.
-    static let lazyGroupRatio = 4
+    /// 4 when a wide prefix was hundreds of term cursors; with prefix lists and bit-packed blocks a seek costs
+    /// less: the 41 median user texts run 3.1% fewer instructions at 1 (2: 2.0%; 16: 6.7% more; lazy unless the
+    /// driver holds four times the postings: 7.6% more), all 200 1.5% fewer (BENCHMARKS.md §AS).
+    static let lazyGroupRatio = 1
     /// A wide group is accumulated densely when it has a posting per this many documents of the segment (its
     /// matches are collected by a scan of a bit per document).
     static let denseDensity = 1024
