@@ -8,16 +8,24 @@ package struct ContainerSnapshot: Sendable {
     package let now: Date
     /// The numeric field holding each item's absolute expiration (nil before any item was indexed).
     let expirationField: FieldID?
+    /// No document of `engine` expires before this (seconds since 2001; −∞: not known). Every document the
+    /// container writes, item or activity, stores its expiration.
+    let expirationFloor: Double
 
-    package init(engine: IndexSnapshot, now: Date) {
+    package init(engine: IndexSnapshot, now: Date, expirationFloor: Double = -.infinity) {
         self.engine = engine
         self.now = now
+        self.expirationFloor = expirationFloor
         expirationField = engine.schema.field(named: ItemDocumentCodec.expirationField)
     }
 
+    /// Whether no document can have expired yet (the earliest expiration lies ahead): every live document is
+    /// visible, and nothing needs its expiration looked up.
+    package var noneExpired: Bool { expirationFloor > now.timeIntervalSinceReferenceDate }
+
     /// A filter that hides expired items (every query adds it).
     package var liveFilter: Query {
-        guard let field = expirationField else { return .all }
+        guard let field = expirationField, !noneExpired else { return .all }
         return .range(field, lower: .exclusive(now.timeIntervalSinceReferenceDate), upper: nil)
     }
 
@@ -36,7 +44,7 @@ package struct ContainerSnapshot: Sendable {
     /// Whether a document (known to be live) has not expired: the per-document form of `liveFilter`, for
     /// checking a few candidates without scanning the whole expiration column.
     package func isUnexpired(_ address: DocAddress) -> Bool {
-        guard let field = expirationField else { return true }
+        guard let field = expirationField, !noneExpired else { return true }
         // Every item stores an expiration, so a missing value (never written) fails like the range filter does.
         guard let expiration = engine.firstNumber(field, of: address) else { return false }
         return expiration > now.timeIntervalSinceReferenceDate

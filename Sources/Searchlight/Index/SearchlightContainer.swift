@@ -30,7 +30,7 @@ public final class SearchlightContainer: Sendable {
     package let engagement: EngagementLedger
 
     private let core: Mutex<ContainerCore>
-    private let published: Mutex<IndexSnapshot>
+    private let published: Mutex<Published>
     private let writeQueue = DispatchQueue(label: "searchlight.container.write")
     private let callbackQueue = DispatchQueue(label: "searchlight.container.callbacks")
 
@@ -49,7 +49,7 @@ public final class SearchlightContainer: Sendable {
         recoveryReport = nil
         engagement = EngagementLedger()
         core = Mutex(ContainerCore(writer: IndexWriter(), store: nil, clientStates: [:], engagement: engagement))
-        published = Mutex(IndexSnapshot())
+        published = Mutex(Published(engine: IndexSnapshot(), expirationFloor: .infinity))
         publishMergesWhenFinished()
     }
 
@@ -78,7 +78,8 @@ public final class SearchlightContainer: Sendable {
             throw Self.error(from: error, doing: "the store could not be opened")
         }
         recoveryReport = opened.report
-        published = Mutex(opened.writer.snapshot)
+        // Items loaded from a store may expire at any time, until a write finds the earliest.
+        published = Mutex(Published(engine: opened.writer.snapshot, expirationFloor: -.infinity))
         var states = opened.clientStates
         engagement = EngagementLedger()
         if let saved = states.removeValue(forKey: EngagementLedger.clientStateName) {
@@ -143,7 +144,8 @@ public final class SearchlightContainer: Sendable {
                     core.writer.waitForMerges()
                     return core.writer.publishFinishedMerges()
                 }
-                if let snapshot { published.withLock { $0 = snapshot } } else { settled = true }
+                // A merge keeps the documents: the expiration floor stands.
+                if let snapshot { published.withLock { $0.engine = snapshot } } else { settled = true }
             }
         }
     }
@@ -187,7 +189,7 @@ public final class SearchlightContainer: Sendable {
     private func publishFinishedMerges() {
         writeQueue.async { [self] in
             guard let snapshot = core.withLock({ $0.writer.publishFinishedMerges() }) else { return }
-            published.withLock { $0 = snapshot }
+            published.withLock { $0.engine = snapshot }
             mergeWhenIdle()
         }
     }
@@ -196,7 +198,8 @@ public final class SearchlightContainer: Sendable {
 
     /// The current committed state, as of now.
     package func snapshot() -> ContainerSnapshot {
-        ContainerSnapshot(engine: published.withLock { $0 }, now: clock())
+        let current = published.withLock { $0 }
+        return ContainerSnapshot(engine: current.engine, now: clock(), expirationFloor: current.expirationFloor)
     }
 
     /// Searchlight extension: builds what user queries read over the items indexed so far (the vocabularies
@@ -205,7 +208,7 @@ public final class SearchlightContainer: Sendable {
     /// `CSUserQuery.prepare()` does this for the default container. Merges build the merged segments'
     /// vocabularies too; a new segment builds what it lacks on first use.
     public func prepareUserQueries() {
-        let engine = published.withLock { $0 }
+        let engine = published.withLock { $0.engine }
         engine.prepareFuzzySearch()
         if let title = engine.schema.field(named: "title") { engine.prepareLeadingKeys(title) }
     }
@@ -213,12 +216,13 @@ public final class SearchlightContainer: Sendable {
     /// The state a query continuing `cursor` reads: the current one, or the snapshot an unsorted cursor was made
     /// on when only merges were published since (the same items; the cursor's address is valid there only).
     package func snapshot(resuming cursor: CSSearchQueryCursor?) -> ContainerSnapshot {
-        let current = published.withLock { $0 }
+        let (current, floor) = published.withLock { ($0.engine, $0.expirationFloor) }
+        // A pinned snapshot holds the current documents (only merges came since): the same floor holds for it.
         if let pinned = cursor?.snapshot, pinned.isFromSameWriter(as: current), pinned.generation != current.generation,
            pinned.contentGeneration == current.contentGeneration {
-            return ContainerSnapshot(engine: pinned, now: clock())
+            return ContainerSnapshot(engine: pinned, now: clock(), expirationFloor: floor)
         }
-        return ContainerSnapshot(engine: current, now: clock())
+        return ContainerSnapshot(engine: current, now: clock(), expirationFloor: floor)
     }
 
     /// Calls `body` on the callback queue after every write submitted before it has been applied.
@@ -242,8 +246,9 @@ public final class SearchlightContainer: Sendable {
                         completion: @escaping @Sendable (CSIndexError?) -> Void) {
         writeQueue.async { [self] in
             let result = core.withLock { core in
-                Result { () throws(CSIndexError) -> IndexSnapshot in
-                    try core.apply(operations, clientState: clientState, now: clock())
+                Result { () throws(CSIndexError) -> Published in
+                    let snapshot = try core.apply(operations, clientState: clientState, now: clock())
+                    return Published(engine: snapshot, expirationFloor: core.nextExpiration)
                 }
             }
             switch result {
@@ -267,6 +272,14 @@ public final class SearchlightContainer: Sendable {
 }
 
 /// The writer side of a container; only touched under the container's lock.
+/// What readers are handed: the last committed snapshot, and a time before which none of its documents expires
+/// (`ContainerCore.nextExpiration` when it was committed; −∞: unknown), so visibility needs no look at the
+/// expiration column until then (`ContainerSnapshot.noneExpired`).
+private struct Published: Sendable {
+    var engine: IndexSnapshot
+    var expirationFloor: Double
+}
+
 private struct ContainerCore: ~Copyable {
     let writer: IndexWriter
     /// The durable store (nil: in memory).

@@ -35,7 +35,8 @@ struct RankedSearch {
     func hits(_ query: Query, limit: Int) -> [SearchHit] {
         guard limit > 0 else { return [] }
         let engine = snapshot.engine
-        let request = limit + Self.slack
+        // None expired yet: the first `limit` are visible.
+        let request = limit + (snapshot.noneExpired ? 0 : Self.slack)
         func options(limit: Int, filter: Query?) -> SearchOptions {
             var options = SearchOptions(limit: limit, filter: filter, rescore: ranking.rescore,
                                         rescoreCeiling: ranking.ceiling, memo: memo)

@@ -56,4 +56,75 @@ final class ExpirationTests: XCTestCase {
         clock.advance(by: 101)
         XCTAssertEqual(index.itemCount(), 0)
     }
+
+    /// Readers skip the expiration column while the container's earliest expiration lies ahead
+    /// (`ContainerSnapshot.noneExpired`); from that instant on they look again, with no write in between.
+    func testNothingIsLookedUpBeforeTheEarliestExpirationAndEverythingAfter() async throws {
+        let clock = TestClock()
+        let index = makeIndex(clock: clock)
+        // Twenty-five items a user query ranks alike; the one that expires first is among the best (shortest title).
+        var items = (0..<25).map { makeItem("item\($0)", title: "alpine lake number \($0)") }
+        let soon = makeItem("soon", title: "alpine lake")
+        soon.expirationDate = clock.now.addingTimeInterval(60)
+        items.append(soon)
+        try await index.indexSearchableItems(items)
+        XCTAssertTrue(index.container.snapshot().noneExpired)
+        let before = runUserQuery("alpine la", in: index.container) { $0.maxResultCount = 5; $0.enableRankedResults = true }
+        XCTAssertEqual(before.items.first?.uniqueIdentifier, "soon")
+        XCTAssertEqual(before.items.count, 5)
+
+        clock.advance(by: 61)
+        XCTAssertFalse(index.container.snapshot().noneExpired)
+        let after = runUserQuery("alpine la", in: index.container) { $0.maxResultCount = 5; $0.enableRankedResults = true }
+        XCTAssertEqual(after.items.count, 5, "the page is filled from the items that have not expired")
+        XCTAssertFalse(after.items.contains { $0.uniqueIdentifier == "soon" })
+        XCTAssertEqual(index.itemCount(), 25)
+        XCTAssertFalse(index.allIdentifiers.contains("soon"))
+    }
+
+    /// Whatever lowers the earliest expiration lowers the floor: an update that sets an earlier date, an activity
+    /// that expires sooner than every item, and items written in later batches (merged in the background).
+    func testEveryWriteThatExpiresSoonerLowersTheFloor() async throws {
+        let clock = TestClock()
+        let index = makeIndex(clock: clock)
+        try await index.indexSearchableItems((0..<40).map { makeItem("a\($0)", title: "a") })
+        for batch in 0..<4 {
+            try await index.indexSearchableItems((0..<40).map { makeItem("b\(batch)-\($0)", title: "b") })
+        }
+        let update = makeItem("a7", title: "a")
+        update.isUpdate = true
+        update.expirationDate = clock.now.addingTimeInterval(100)
+        try await index.indexSearchableItems([update])
+        index.container.waitForBackgroundMerges()
+        XCTAssertTrue(index.container.snapshot().noneExpired, "a merge keeps the floor")
+        clock.advance(by: 101)
+        XCTAssertFalse(index.container.snapshot().noneExpired)
+        XCTAssertEqual(index.itemCount(), 199, "the update's earlier date counts at once")
+        XCTAssertFalse(index.allIdentifiers.contains("a7"))
+    }
+
+    /// A store opened again does not know its earliest expiration until a write looks: items that expired while
+    /// it was closed stay invisible.
+    func testAReopenedStoreLooksUntilAWriteFindsTheEarliest() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("floor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = TestClock()
+        do {
+            let container = try SearchlightContainer(directory: directory, clock: clock.function)
+            let index = CSSearchableIndex(name: "test", container: container)
+            let soon = makeItem("soon", title: "a")
+            soon.expirationDate = clock.now.addingTimeInterval(60)
+            try await index.indexSearchableItems([soon, makeItem("later", title: "b")])
+            container.close()
+        }
+        clock.advance(by: 61)
+        let container = try SearchlightContainer(directory: directory, clock: clock.function)
+        defer { container.close() }
+        let index = CSSearchableIndex(name: "test", container: container)
+        XCTAssertFalse(container.snapshot().noneExpired)
+        XCTAssertEqual(index.allIdentifiers, ["later"])
+        try await index.indexSearchableItems([makeItem("new", title: "c")])
+        XCTAssertTrue(container.snapshot().noneExpired, "the write purged what expired and found the earliest left")
+        XCTAssertEqual(index.allIdentifiers, ["later", "new"])
+    }
 }
