@@ -102,29 +102,4 @@ final class ExpirationTests: XCTestCase {
         XCTAssertEqual(index.itemCount(), 199, "the update's earlier date counts at once")
         XCTAssertFalse(index.allIdentifiers.contains("a7"))
     }
-
-    /// A store opened again does not know its earliest expiration until a write looks: items that expired while
-    /// it was closed stay invisible.
-    func testAReopenedStoreLooksUntilAWriteFindsTheEarliest() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("floor-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let clock = TestClock()
-        do {
-            let container = try SearchlightContainer(directory: directory, clock: clock.function)
-            let index = CSSearchableIndex(name: "test", container: container)
-            let soon = makeItem("soon", title: "a")
-            soon.expirationDate = clock.now.addingTimeInterval(60)
-            try await index.indexSearchableItems([soon, makeItem("later", title: "b")])
-            container.close()
-        }
-        clock.advance(by: 61)
-        let container = try SearchlightContainer(directory: directory, clock: clock.function)
-        defer { container.close() }
-        let index = CSSearchableIndex(name: "test", container: container)
-        XCTAssertFalse(container.snapshot().noneExpired)
-        XCTAssertEqual(index.allIdentifiers, ["later"])
-        try await index.indexSearchableItems([makeItem("new", title: "c")])
-        XCTAssertTrue(container.snapshot().noneExpired, "the write purged what expired and found the earliest left")
-        XCTAssertEqual(index.allIdentifiers, ["later", "new"])
-    }
 }

@@ -157,10 +157,13 @@ final class DurableContainerTests: XCTestCase {
         clock.advance(by: 120)
         let container = try SearchlightContainer(directory: url, clock: clock.function)
         let index = CSSearchableIndex(name: "e", container: container)
+        // A reopened store does not know its earliest expiration: readers look until a write finds it.
+        XCTAssertFalse(container.snapshot().noneExpired)
         XCTAssertEqual(index.allIdentifiers, ["kept"])
         // The next write purges it from the engine too (durably).
         XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("new", title: "New")], completionHandler: $0) })
         XCTAssertNil(container.snapshot().engine.lookup(id: "soon"))
+        XCTAssertTrue(container.snapshot().noneExpired, "the write found the earliest expiration left")
         container.closeWithoutCheckpoint()
         let reopened = try SearchlightContainer(directory: url, clock: clock.function)
         XCTAssertNil(reopened.snapshot().engine.lookup(id: "soon"))
