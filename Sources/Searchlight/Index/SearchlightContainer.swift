@@ -271,7 +271,6 @@ public final class SearchlightContainer: Sendable {
     }
 }
 
-/// The writer side of a container; only touched under the container's lock.
 /// What readers are handed: the last committed snapshot, and a time before which none of its documents expires
 /// (`ContainerCore.nextExpiration` when it was committed; −∞: unknown), so visibility needs no look at the
 /// expiration column until then (`ContainerSnapshot.noneExpired`).
@@ -280,6 +279,7 @@ private struct Published: Sendable {
     var expirationFloor: Double
 }
 
+/// The writer side of a container; only touched under the container's lock.
 private struct ContainerCore: ~Copyable {
     let writer: IndexWriter
     /// The durable store (nil: in memory).
