@@ -82,8 +82,8 @@ final class ExpirationTests: XCTestCase {
         XCTAssertFalse(index.allIdentifiers.contains("soon"))
     }
 
-    /// Whatever lowers the earliest expiration lowers the floor: an update that sets an earlier date, an activity
-    /// that expires sooner than every item, and items written in later batches (merged in the background).
+    /// An update that sets an earlier date lowers the floor, and merging the batches in the background keeps it.
+    /// (A donated activity that expires first lowers it too: `testExpirationUsesTheActivityDateElseOneMonth`.)
     func testEveryWriteThatExpiresSoonerLowersTheFloor() async throws {
         let clock = TestClock()
         let index = makeIndex(clock: clock)
