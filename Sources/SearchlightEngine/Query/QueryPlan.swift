@@ -712,8 +712,12 @@ struct QueryPlanner {
     ///
     /// `root`: the plan is the whole ranked query (not a clause of a conjunction that a rarer clause could
     /// lead), so evaluating a small group up front is never wasted.
+    ///
+    /// `batched`: the iterator is a non-leading clause of a root `CandidateConjunctionIterator` whose lead lists at
+    /// most `CandidateConjunctionIterator.wholeList` matches, so it is asked only to score one batch of candidates:
+    /// a wide group walked lazily then needs no object per term (`CandidateGroupIterator`).
     mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool, driver: Int = .max,
-                           root: Bool = false) -> DocIterator {
+                           root: Bool = false, batched: Bool = false) -> DocIterator {
         let segment = snapshot.segments[ordinal]
         switch plan {
         case .group(let entries, let idf, let label):
@@ -732,7 +736,8 @@ struct QueryPlanner {
                 }
                 found.append(FoundTerm(field: entry.field, terms: terms, index: index, isExact: entry.isExact))
             }
-            return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
+            return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, batched: batched,
+                             idf: idf, label: label)
         case .prefix(let fields, _, let idf, let label):
             var found: [FoundTerm] = []
             for prefix in fields {
@@ -740,7 +745,8 @@ struct QueryPlanner {
                       let terms = segment.terms(FieldID(rawValue: UInt16(prefix.field))) else { continue }
                 found += Self.foundTerms(prefix.places[ordinal], field: prefix.field, terms: terms, segment: segment)
             }
-            return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, idf: idf, label: label)
+            return termGroup(found, segment: segment, scored: scored, driver: driver, root: root, batched: batched,
+                             idf: idf, label: label)
         case .phrase(let fields, let terms, let offsets, let idf):
             var sources: [TermSource] = []
             sources.reserveCapacity(fields.count)
@@ -774,8 +780,10 @@ struct QueryPlanner {
                 built[index] = child
                 lead = min(lead, child.cost)
             }
+            // At the root of a ranked search a lead of up to `wholeList` matches is scored in one batch.
+            let batched = root && scored && lead <= CandidateConjunctionIterator.wholeList
             for (index, clause) in clauses.enumerated() where built[index] == nil {
-                let child = iterator(clause, segment: ordinal, scored: scored, driver: lead)
+                let child = iterator(clause, segment: ordinal, scored: scored, driver: lead, batched: batched)
                 if child is EmptyIterator { return child }
                 built[index] = child
             }
@@ -785,7 +793,7 @@ struct QueryPlanner {
             if root && scored { return CandidateConjunctionIterator(children) }
             return ConjunctionIterator(children)
         case .or(let clauses):
-            let children = clauses.map { iterator($0, segment: ordinal, scored: scored, driver: driver) }
+            let children = clauses.map { iterator($0, segment: ordinal, scored: scored, driver: driver, batched: batched) }
                 .filter { !($0 is EmptyIterator) }
             if children.isEmpty { return EmptyIterator() }
             return children.count == 1 ? children[0] : DisjunctionIterator(children)
@@ -806,7 +814,7 @@ struct QueryPlanner {
             let docs = ordinal < set.perSegment.count ? set.perSegment[ordinal].filter { Int($0) < segment.documentCount } : []
             return ListIterator(docs: docs, constant: 1, label: "document set")
         case .boost(let inner, let factor):
-            let child = iterator(inner, segment: ordinal, scored: scored, driver: driver, root: root)
+            let child = iterator(inner, segment: ordinal, scored: scored, driver: driver, root: root, batched: batched)
             return child is EmptyIterator ? child : BoostIterator(child, factor: factor)
         }
     }
@@ -824,9 +832,9 @@ struct QueryPlanner {
     }
 
     /// The iterator of a term group in one segment, over the terms (and prefix lists) `found` there (see
-    /// `iterator` for `driver` and `root`).
-    private func termGroup(_ found: [FoundTerm], segment: Segment, scored: Bool, driver: Int, root: Bool, idf: Float,
-                           label: String) -> DocIterator {
+    /// `iterator` for `driver`, `root` and `batched`).
+    private func termGroup(_ found: [FoundTerm], segment: Segment, scored: Bool, driver: Int, root: Bool, batched: Bool,
+                           idf: Float, label: String) -> DocIterator {
         if found.isEmpty { return EmptyIterator() }
         var postings = 0
         var hasList = false
@@ -855,6 +863,39 @@ struct QueryPlanner {
                 : MaterializedGroupIterator(dense: terms, segment: segment, idf: idf, boost: 1,
                                             parameters: snapshot.parameters, label: label)
         }
+        // Scored only at one batch of candidates (more postings than the lead has matches, so it does not lead):
+        // plain terms and one cursor, unless a precomputed list stands in.
+        if batched, scored, !hasList, found.count > TermGroupIterator.maxScoreSources, postings > driver {
+            return candidateGroup(found, segment: segment, idf: idf, label: label)
+        }
+        return TermGroupIterator(sources: termSources(found, segment: segment), idf: idf, boost: 1,
+                                 parameters: snapshot.parameters, label: .text(label))
+    }
+
+    /// A wide group as `CandidateGroupIterator` terms, its fields' scoring data found once per field.
+    private func candidateGroup(_ found: [FoundTerm], segment: Segment, idf: Float, label: String) -> DocIterator {
+        var fields: [CandidateGroupIterator.Field] = []
+        var terms: [CandidateGroupIterator.Term] = []
+        terms.reserveCapacity(found.count)
+        for term in found {
+            let slot = fields.firstIndex { $0.field == term.field } ?? {
+                fields.append(CandidateGroupIterator.Field(
+                    field: term.field, fieldFactor: factors(term.field),
+                    norms: term.field < segment.norms.count ? segment.norms[term.field] : [], primary: isPrimary(term.field)))
+                return fields.count - 1
+            }()
+            terms.append(CandidateGroupIterator.Term(terms: term.terms, index: term.index, slot: slot, isExact: term.isExact))
+        }
+        let planner = self
+        return CandidateGroupIterator(terms: terms, fields: fields, segment: segment, idf: idf, boost: 1,
+                                      parameters: snapshot.parameters) {
+            TermGroupIterator(sources: planner.termSources(found, segment: segment), idf: idf, boost: 1,
+                              parameters: planner.snapshot.parameters, label: .text(label))
+        }
+    }
+
+    /// One source per term (and prefix list) of a group: a cursor on its postings each.
+    private func termSources(_ found: [FoundTerm], segment: Segment) -> [TermSource] {
         var sources: [TermSource] = []
         sources.reserveCapacity(found.count)
         for term in found {
@@ -871,7 +912,7 @@ struct QueryPlanner {
                                          primary: isPrimary(term.field), isExact: term.isExact,
                                          impactScale: impactScale, tfScale: tfScale))
         }
-        return TermGroupIterator(sources: sources, idf: idf, boost: 1, parameters: snapshot.parameters, label: .text(label))
+        return sources
     }
 
     private func rangeDocs(_ segment: Segment, field: FieldID, lower: NumericBound?, upper: NumericBound?) -> [UInt32] {

@@ -491,7 +491,14 @@ final class TermGroupIterator: DocIterator {
                     // A frequent term reads its column: one load per candidate, no block decoded.
                     if count >= Self.minimumColumnCandidates, let posting = source as? PostingSource,
                        let column = posting.frequencyColumn() {
-                        Self.scoreCandidates(candidates, of: posting, column: column, scores: scores, flags: flags)
+                        posting.fieldFactor.withUnsafeBufferPointer { factor in
+                            posting.norms.withUnsafeBufferPointer { norms in
+                                Self.scoreCandidates(candidates, cursor: posting.cursor, column: column, factor: factor,
+                                                     norms: norms, primary: posting.primary, isExact: posting.isExact,
+                                                     scores: scores, flags: flags)
+                            }
+                        }
+                        posting.doc = posting.cursor.doc
                         return
                     }
                     // A phrase checks each candidate alone: `advance` would match positions up to its next occurrence.
@@ -551,30 +558,31 @@ final class TermGroupIterator: DocIterator {
     /// less than building a column would.
     static let minimumColumnCandidates = 4
 
-    /// `scoreCandidates` for one source through its term's frequency column, adding what the seek through its
-    /// postings adds. A saturated frequency is read from the postings, which the candidates' order lets the
-    /// cursor walk forward to.
-    private static func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, of source: PostingSource,
-                                        column: FrequencyColumn, scores: UnsafeMutablePointer<Float>,
-                                        flags: UnsafeMutablePointer<UInt8>) {
+    /// `scoreCandidates` for one term's postings (`cursor`, on the term) through its frequency column, adding what
+    /// the seek through its postings adds. A saturated frequency is read from the postings, which the candidates'
+    /// order lets the cursor walk forward to. `factor` and `norms` are the field's, `primary` whether it is the
+    /// primary field, `isExact` whether the term is the query text.
+    @inline(__always)
+    static func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, cursor: PostingCursor, column: FrequencyColumn,
+                                factor: UnsafeBufferPointer<Float>, norms: UnsafeBufferPointer<UInt8>, primary: Bool,
+                                isExact: Bool, scores: UnsafeMutablePointer<Float>, flags: UnsafeMutablePointer<UInt8>) {
         let saturated = column.saturated, startsField = column.startsField
         withExtendedLifetime(column) {
-            source.fieldFactor.withUnsafeBufferPointer { factor in
-                for i in 0..<candidates.count {
-                    let doc = Int(candidates[i])
-                    let value = column.nibble(doc)
-                    guard value != 0 else { continue }
-                    let norm = source.norm(doc)
-                    let tf = value & saturated
-                    if tf == saturated {
-                        guard source.advance(doc) == doc else { continue }
-                        scores[i] += Float(source.frequency) * factor[Int(norm)]
-                        flags[i] |= 1 | source.primaryFlags(norm: norm) << 1
-                        continue
-                    }
-                    scores[i] += Float(tf) * factor[Int(norm)]
-                    flags[i] |= 1 | (value & startsField != 0 ? source.startFlags(norm: norm) << 1 : 0)
+            for i in 0..<candidates.count {
+                let doc = Int(candidates[i])
+                let value = column.nibble(doc)
+                guard value != 0 else { continue }
+                let norm = doc < norms.count ? norms[doc] : 0
+                let tf = value & saturated
+                if tf == saturated {
+                    guard cursor.advance(doc) == doc else { continue }
+                    scores[i] += Float(cursor.tf) * factor[Int(norm)]
+                    let starts = primary && cursor.firstPosition() == 0
+                    flags[i] |= 1 | (starts ? TermSource.startFlags(norm: norm, span: 1, isExact: isExact) << 1 : 0)
+                    continue
                 }
+                scores[i] += Float(tf) * factor[Int(norm)]
+                flags[i] |= 1 | (value & startsField != 0 ? TermSource.startFlags(norm: norm, span: 1, isExact: isExact) << 1 : 0)
             }
         }
     }
