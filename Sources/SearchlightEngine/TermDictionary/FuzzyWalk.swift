@@ -156,8 +156,13 @@ struct FuzzyWalk {
             // term of this run matches only if its suffix IS query[j...] for a j where the row reaches the
             // budget. Those few terms are looked up directly instead of walking down the run byte by byte.
             let first = result.count
-            for j in 0..<n where cell(row, j, depth: depth) <= budget {
-                if let index = find(suffix: j, in: low, high, depth: depth) { result.append(index) }
+            // Only cell 0 and the band can be within the budget (`cell`); the empty suffix (j = n) was the prefix itself.
+            if row[0] <= budget, let index = find(suffix: 0, in: low, high, depth: depth) { result.append(index) }
+            let top = min(upper, n - 1)
+            if lower <= top {
+                for j in lower...top where row[j] <= budget {
+                    if let index = find(suffix: j, in: low, high, depth: depth) { result.append(index) }
+                }
             }
             // Longer suffixes (smaller j) do not sort first in general: keep the result ascending.
             if result.count - first > 1 { result[first...].sort() }
