@@ -75,7 +75,7 @@ final class CandidateGroupIteratorTests: XCTestCase {
 
     /// Planned for a batched clause with a small driver, the prefix is a `CandidateGroupIterator`; unbatched, the
     /// same group is a `TermGroupIterator`. Both score seeded random candidates alike, bit for bit, in one batch or
-    /// in several ascending ones, and walk alike.
+    /// in several ascending ones, and walk and list alike.
     func testScoresAndWalkEqualTheTermGroup() throws {
         let snapshot = try corpus()
         var g = Generator(state: 77)
@@ -110,6 +110,15 @@ final class CandidateGroupIteratorTests: XCTestCase {
             XCTAssertEqual(actual.map(\.0), expected.map(\.0), "walk of segment \(ordinal)")
             XCTAssertEqual(actual.map(\.1), expected.map(\.1), "walked scores of segment \(ordinal)")
             XCTAssertGreaterThan(expected.count, 500)
+            // Leading after all (a clause of few postings), it lists what the term group lists.
+            var listedDocs: [UInt32] = [], listedScores: [Float] = []
+            var groupDocs: [UInt32] = [], groupScores: [Float] = []
+            planner.iterator(plan, segment: ordinal, scored: true, driver: 100, batched: true)
+                .listMatches(into: &listedDocs, scores: &listedScores)
+            planner.iterator(plan, segment: ordinal, scored: true, driver: 100).listMatches(into: &groupDocs, scores: &groupScores)
+            XCTAssertEqual(listedDocs, groupDocs, "listing of segment \(ordinal)")
+            XCTAssertEqual(listedScores.map { $0.bitPattern }, groupScores.map { $0.bitPattern }, "listed scores of segment \(ordinal)")
+            XCTAssertEqual(listedDocs.count, expected.count)
         }
         XCTAssertGreaterThan(scoredMatches, 10_000)
     }

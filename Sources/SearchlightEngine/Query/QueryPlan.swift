@@ -863,9 +863,9 @@ struct QueryPlanner {
                 : MaterializedGroupIterator(dense: terms, segment: segment, idf: idf, boost: 1,
                                             parameters: snapshot.parameters, label: label)
         }
-        // Scored only at one batch of candidates (more postings than the lead has matches, so it does not lead):
-        // plain terms and one cursor, unless a precomputed list stands in.
-        if batched, scored, !hasList, found.count > TermGroupIterator.maxScoreSources, postings > driver {
+        // Scored only at one batch of candidates: plain terms and one cursor, unless a precomputed list stands in.
+        // (A clause of fewer postings than the driver's may lead after all: its listing builds the sources then.)
+        if batched, scored, !hasList, found.count > TermGroupIterator.maxScoreSources {
             return candidateGroup(found, segment: segment, idf: idf, label: label)
         }
         return TermGroupIterator(sources: termSources(found, segment: segment), idf: idf, boost: 1,
