@@ -7,7 +7,7 @@ final class CandidateConjunctionTests: XCTestCase {
     typealias Generator = DifferentialTests.Generator
 
     /// Every match of `iterator` with its score, walking `next`.
-    private func walk(_ iterator: DocIterator) -> [(Int, UInt32)] {
+    static func walk(_ iterator: DocIterator) -> [(Int, UInt32)] {
         var result: [(Int, UInt32)] = []
         var doc = iterator.next()
         while doc != DocIterator.end {
@@ -47,7 +47,7 @@ final class CandidateConjunctionTests: XCTestCase {
     }
 
     /// `iterator.scoreCandidates` on `candidates`: each one's score (nil where it does not match).
-    private func scored(_ iterator: DocIterator, _ candidates: ArraySlice<UInt32>) -> [Float?] {
+    static func scored(_ iterator: DocIterator, _ candidates: ArraySlice<UInt32>) -> [Float?] {
         var scores = [Float](repeating: 0, count: candidates.count)
         var matched = [Bool](repeating: false, count: candidates.count)
         candidates.withUnsafeBufferPointer { c in
@@ -74,7 +74,7 @@ final class CandidateConjunctionTests: XCTestCase {
             XCTAssertEqual(listedScores.map(\.bitPattern), ([0.5] + scores).map(\.bitPattern))
             var candidates: [UInt32] = []
             for doc in 0..<(universe + 3) where g.int(100) < (round % 5 == 0 ? 90 : 10) { candidates.append(UInt32(doc)) }
-            let merged = scored(fresh(), candidates[...])
+            let merged = Self.scored(fresh(), candidates[...])
             let walker = fresh()
             for (i, candidate) in candidates.enumerated() {
                 let d = walker.doc < Int(candidate) ? walker.advance(Int(candidate)) : walker.doc
@@ -109,7 +109,7 @@ final class CandidateConjunctionTests: XCTestCase {
                 disjunctions += 1
                 var docs: [UInt32] = [], scores: [Float] = []
                 listing.listMatches(into: &docs, scores: &scores)
-                let expected = walk(planner.iterator(plan, segment: ordinal, scored: true))
+                let expected = Self.walk(planner.iterator(plan, segment: ordinal, scored: true))
                 XCTAssertEqual(docs.map(Int.init), expected.map { $0.0 }, "matches of \(clauses)")
                 XCTAssertEqual(scores.map(\.bitPattern), expected.map { $0.1 }, "scores of \(clauses)")
             }
@@ -150,7 +150,7 @@ final class CandidateConjunctionTests: XCTestCase {
                                    "\(query) was walked document at a time at the root")
                     candidateEvaluations += 1
                 }
-                let expected = walk(unrooted), actual = walk(root)
+                let expected = Self.walk(unrooted), actual = Self.walk(root)
                 matches += expected.count
                 XCTAssertEqual(actual.map { $0.0 }, expected.map { $0.0 }, "matches of \(query) in segment \(ordinal)")
                 XCTAssertEqual(actual.map { $0.1 }, expected.map { $0.1 }, "scores of \(query) in segment \(ordinal)")
@@ -184,7 +184,7 @@ final class CandidateConjunctionTests: XCTestCase {
                 }
                 let group = planner.iterator(plan, segment: ordinal, scored: true)
                 XCTAssertTrue(group is TermGroupIterator, "\(word)")
-                let actual = scored(group, candidates[...]).map { $0?.bitPattern }
+                let actual = Self.scored(group, candidates[...]).map { $0?.bitPattern }
                 XCTAssertEqual(actual, expected, "\(word) in segment \(ordinal)")
             }
         }
@@ -214,7 +214,7 @@ final class CandidateConjunctionTests: XCTestCase {
                 let count = snapshot.segments[ordinal].documentCount
                 let candidates = (0..<count).filter { _ in g.chance(round % 2 == 0 ? 0.6 : 0.1) }.map(UInt32.init)
                 guard !candidates.isEmpty else { continue }
-                let whole = scored(planner.iterator(plan, segment: ordinal, scored: true), candidates[...])
+                let whole = Self.scored(planner.iterator(plan, segment: ordinal, scored: true), candidates[...])
                 let batched = planner.iterator(plan, segment: ordinal, scored: true)
                 var start = 0
                 while start < candidates.count {
@@ -223,7 +223,7 @@ final class CandidateConjunctionTests: XCTestCase {
                     // Some ranges reach past their candidates, as a batch's may not (its bound must still hold).
                     let first = Int(candidates[start]), last = Int(candidates[end - 1]) + (g.chance(0.2) ? 3 : 0)
                     let bound = g.chance(0.8) ? batched.scoreBound(from: first, through: last) : nil
-                    let batch = scored(batched, candidates[start..<end])
+                    let batch = Self.scored(batched, candidates[start..<end])
                     if bound != nil { bounded += 1 }
                     for i in 0..<(end - start) {
                         XCTAssertEqual(batch[i] == nil, whole[start + i] == nil, "\(clause): candidate \(candidates[start + i])")
@@ -267,7 +267,7 @@ final class CandidateConjunctionTests: XCTestCase {
                 guard let reference = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator,
                       let fresh = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator,
                       let walked = planner.iterator(plan, segment: ordinal, scored: true) as? ConjunctionIterator else { continue }
-                let all = walk(reference)
+                let all = Self.walk(reference)
                 pruned += checkPrunedTopK(fresh.children, batch: 4 + g.int(5), k: k, of: all,
                                           "top \(k) of \(clauses) in segment \(ordinal)")
                 compared += 1
@@ -319,7 +319,7 @@ final class CandidateConjunctionTests: XCTestCase {
             let plan = planner.plan(.and(words), scope: planner.resolve(.defaultFields))
             let reference = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
             let fresh = try XCTUnwrap(planner.iterator(plan, segment: 0, scored: true) as? ConjunctionIterator)
-            pruned += checkPrunedTopK(fresh.children, batch: 4 + g.int(13), k: k, of: walk(reference),
+            pruned += checkPrunedTopK(fresh.children, batch: 4 + g.int(13), k: k, of: Self.walk(reference),
                                       "top \(k), round \(round)")
             compared += 1
         }
@@ -362,11 +362,11 @@ final class CandidateConjunctionTests: XCTestCase {
             XCTAssertLessThan(early, bestScore, "\(name): a range before document \(best) is bounded below it")
             // Odd documents do not match: batches of two (an even and an odd one) score the matches of one pass.
             let candidates = (400..<600).map(UInt32.init)
-            let expected = scored(make(), candidates[...])
+            let expected = Self.scored(make(), candidates[...])
             XCTAssertEqual(expected.compactMap { $0 }.count, 100, name)
             let batched = make()
             for start in stride(from: 0, to: candidates.count, by: 2) {
-                let batch = scored(batched, candidates[start..<(start + 2)])
+                let batch = Self.scored(batched, candidates[start..<(start + 2)])
                 XCTAssertEqual(batch.map { $0?.bitPattern }, expected[start..<(start + 2)].map { $0?.bitPattern },
                                "\(name) at \(candidates[start])")
             }

@@ -52,25 +52,10 @@ final class CandidateGroupIteratorTests: XCTestCase {
               .or([.boost(.term("inter"), 1.3), .boost(.fuzzy("inter", maxEdits: 1), 0.3), .prefix("inter")])]),
     ]
 
-    private func walk(_ iterator: DocIterator) -> [(Int, UInt32)] {
-        var result: [(Int, UInt32)] = []
-        var doc = iterator.next()
-        while doc != DocIterator.end {
-            result.append((doc, iterator.score().bitPattern))
-            doc = iterator.next()
-        }
-        return result
-    }
+    private func walk(_ iterator: DocIterator) -> [(Int, UInt32)] { CandidateConjunctionTests.walk(iterator) }
 
     private func scored(_ iterator: DocIterator, _ candidates: ArraySlice<UInt32>) -> [UInt32?] {
-        var scores = [Float](repeating: 0, count: candidates.count)
-        var matched = [Bool](repeating: false, count: candidates.count)
-        candidates.withUnsafeBufferPointer { c in
-            scores.withUnsafeMutableBufferPointer { s in
-                matched.withUnsafeMutableBufferPointer { m in iterator.scoreCandidates(c, scores: s.baseAddress!, matched: m.baseAddress!) }
-            }
-        }
-        return zip(scores, matched).map { $1 ? $0.bitPattern : nil }
+        CandidateConjunctionTests.scored(iterator, candidates).map { $0?.bitPattern }
     }
 
     /// Planned for a batched clause with a small driver, the prefix is a `CandidateGroupIterator`; unbatched, the

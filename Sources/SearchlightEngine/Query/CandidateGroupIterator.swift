@@ -110,13 +110,8 @@ final class CandidateGroupIterator: DocIterator {
                     }
                 }
             }
-            for i in 0..<count {
-                let bits = flags[i]
-                matched[i] = bits & 1 != 0
-                guard bits & 1 != 0 else { continue }
-                scores[i] = MaterializedGroupIterator.score(scores[i], boost: boost, idf: idf, parameters: parameters,
-                                                            startsPrimary: bits & 2 != 0, equalsPrimary: bits & 4 != 0)
-            }
+            TermGroupIterator.saturate(count, scores: scores, flags: flags, matched: matched, boost: boost, idf: idf,
+                                       parameters: parameters)
         }
         doc = Self.end
     }

@@ -528,13 +528,22 @@ final class TermGroupIterator: DocIterator {
                     }
                 }
             }
-            for i in 0..<count {
-                let bits = flags[i]
-                matched[i] = bits & 1 != 0
-                guard bits & 1 != 0 else { continue }
-                scores[i] = MaterializedGroupIterator.score(scores[i], boost: boost, idf: idf, parameters: parameters,
-                                                            startsPrimary: bits & 2 != 0, equalsPrimary: bits & 4 != 0)
-            }
+            Self.saturate(count, scores: scores, flags: flags, matched: matched, boost: boost, idf: idf, parameters: parameters)
+        }
+    }
+
+    /// The last step of `scoreCandidates`: each of `count` candidates matched when bit 0 of its flags is set, and its
+    /// summed weighted frequency in `scores` becomes its score as `score()` saturates it (bit 1: a primary field
+    /// starts with the query, bit 2: one equals it).
+    @inline(__always)
+    static func saturate(_ count: Int, scores: UnsafeMutablePointer<Float>, flags: UnsafePointer<UInt8>,
+                         matched: UnsafeMutablePointer<Bool>, boost: Float, idf: Float, parameters: RankingParameters) {
+        for i in 0..<count {
+            let bits = flags[i]
+            matched[i] = bits & 1 != 0
+            guard bits & 1 != 0 else { continue }
+            scores[i] = MaterializedGroupIterator.score(scores[i], boost: boost, idf: idf, parameters: parameters,
+                                                        startsPrimary: bits & 2 != 0, equalsPrimary: bits & 4 != 0)
         }
     }
 
