@@ -169,11 +169,14 @@ struct FuzzyWalk {
         }
     }
 
-    /// The index in `low..<high` (terms sharing their first `depth` bytes) of the term whose bytes after
+    /// The index in `low..<high` (terms sharing their first `depth` bytes, all longer) of the term whose bytes after
     /// `depth` are exactly `query[j...]`, if any.
     @inline(__always)
     func find(suffix j: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
         let key = query.baseAddress! + j, keyLength = query.count - j
+        // The terms here (all longer than `depth`) go on with bytes from the first one's to the last one's: a suffix
+        // starting outside that range is not among them. Two loads, where the filter hashes the whole suffix.
+        guard low < high, key[0] >= byte(low, depth), key[0] <= byte(high - 1, depth) else { return nil }
         if let bloom {
             // The whole term would be the shared prefix and then the suffix: almost never in the list.
             var hash = prefixHashes[depth]
