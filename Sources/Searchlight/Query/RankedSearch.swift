@@ -7,8 +7,9 @@ import SearchlightEngine
 /// stays exact (`SearchOptions.rescoreCeiling`). The expiration range filter is left out, since it makes the
 /// engine scan the whole expiration column on every search: the search over-fetches a little, drops the few
 /// expired hits by looking up their expiration, and only when too many were expired falls back to the filtered
-/// search. Before the container's earliest expiration none can have expired: it fetches exactly `limit`. Taking the first `limit` visible hits of a longer best-first list gives exactly the filtered top
-/// `limit` (same scores, same tie order: score, then address).
+/// search. Taking the first `limit` visible hits of a longer best-first list gives exactly the filtered top `limit`
+/// (same scores, same tie order: score, then address). Before the container's earliest expiration none can have
+/// expired: it fetches exactly `limit`.
 struct RankedSearch {
     let snapshot: ContainerSnapshot
     /// A non-scoring restriction (the filter queries' matches, already visible-only), or nil.

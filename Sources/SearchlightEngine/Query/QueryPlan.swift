@@ -713,9 +713,10 @@ struct QueryPlanner {
     /// `root`: the plan is the whole ranked query (not a clause of a conjunction that a rarer clause could
     /// lead), so evaluating a small group up front is never wasted.
     ///
-    /// `batched`: the iterator is a non-leading clause of a root `CandidateConjunctionIterator` whose lead lists at
-    /// most `CandidateConjunctionIterator.wholeList` matches, so it is asked only to score one batch of candidates:
-    /// a wide group walked lazily then needs no object per term (`CandidateGroupIterator`).
+    /// `batched`: the iterator is a wide clause of a root `CandidateConjunctionIterator` whose driving clause lists
+    /// at most `CandidateConjunctionIterator.wholeList` matches, so unless it leads after all it is asked only to
+    /// score one batch of candidates: a wide group walked lazily then needs no object per term
+    /// (`CandidateGroupIterator`).
     mutating func iterator(_ plan: QueryPlan, segment ordinal: Int, scored: Bool, driver: Int = .max,
                            root: Bool = false, batched: Bool = false) -> DocIterator {
         let segment = snapshot.segments[ordinal]
@@ -868,8 +869,13 @@ struct QueryPlanner {
         if batched, scored, !hasList, found.count > TermGroupIterator.maxScoreSources {
             return candidateGroup(found, segment: segment, idf: idf, label: label)
         }
-        return TermGroupIterator(sources: termSources(found, segment: segment), idf: idf, boost: 1,
-                                 parameters: snapshot.parameters, label: .text(label))
+        return walkedGroup(found, segment: segment, idf: idf, label: label)
+    }
+
+    /// A group walked document at a time: a source (and cursor) per term and field.
+    private func walkedGroup(_ found: [FoundTerm], segment: Segment, idf: Float, label: String) -> TermGroupIterator {
+        TermGroupIterator(sources: termSources(found, segment: segment), idf: idf, boost: 1,
+                          parameters: snapshot.parameters, label: .text(label))
     }
 
     /// A wide group as `CandidateGroupIterator` terms, its fields' scoring data found once per field.
@@ -889,8 +895,7 @@ struct QueryPlanner {
         let planner = self
         return CandidateGroupIterator(terms: terms, fields: fields, segment: segment, idf: idf, boost: 1,
                                       parameters: snapshot.parameters) {
-            TermGroupIterator(sources: planner.termSources(found, segment: segment), idf: idf, boost: 1,
-                              parameters: planner.snapshot.parameters, label: .text(label))
+            planner.walkedGroup(found, segment: segment, idf: idf, label: label)
         }
     }
 
