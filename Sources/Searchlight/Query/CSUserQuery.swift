@@ -117,7 +117,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         }
         if contextValues.offset > 0 { hits.removeFirst(min(contextValues.offset, hits.count)) }
         if contextValues.limit > 0, hits.count > contextValues.limit { hits.removeLast(hits.count - contextValues.limit) }
-        var addresses: [String: DocAddress] = [:]
+        var addresses = [String: DocAddress](minimumCapacity: hits.count)
         for hit in hits { addresses[hit.entry.identifier] = hit.entry.address }
         let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, query: query, typoTolerant: typoTolerant,
                                            ranking: ranking, addresses: addresses)
