@@ -64,7 +64,32 @@ final class DifferentialTests: XCTestCase {
         return ReferenceDocument(id: document.id, domain: document.domain, fieldTokens: tokens, numbers: numbers)
     }
 
+    /// The characters of `bytes`, as edits count them: Unicode scalars. Bytes that are not UTF-8 (only the byte
+    /// tests make them) split as the fuzzy walk splits any bytes: a lead byte with the continuation bytes its value
+    /// announces, a stray byte alone; such a piece that is not a character stands for itself.
+    static func characters(_ bytes: [UInt8]) -> [UInt32] {
+        var result: [UInt32] = []
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            let length = lead >= 0xF8 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+            let piece = Array(bytes[i..<min(i + length, bytes.count)])
+            i += piece.count
+            if let scalar = String(validating: piece, as: UTF8.self)?.unicodeScalars.first {
+                result.append(scalar.value)
+            } else {
+                result.append(0x8000_0000 | piece.reduce(0) { $0 << 8 | UInt32($1) })
+            }
+        }
+        return result
+    }
+
+    /// Levenshtein distance in characters (`characters`) between two byte strings.
     static func levenshtein(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        levenshtein(characters(a), characters(b))
+    }
+
+    static func levenshtein(_ a: [UInt32], _ b: [UInt32]) -> Int {
         var row = Array(0...b.count)
         for i in 1...max(a.count, 1) where i <= a.count {
             var previous = row[0]
@@ -523,6 +548,35 @@ final class DifferentialTests: XCTestCase {
                 let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
                 XCTAssertEqual(plain.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
                 XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits) (run index)")
+            }
+        }
+    }
+
+    /// Edits count characters, not bytes, as the typo budget does: over an alphabet of one- to four-byte
+    /// characters, several sharing their lead bytes (é è, ж б, € ₽, two emoji), the walk finds exactly what a
+    /// character Levenshtein finds, plain, with the run index, and through a vocabulary's filter.
+    func testFuzzyWalkCountsCharactersNotBytes() {
+        var g = Generator(state: 5150)
+        let characters = ["a", "b", "é", "è", "ж", "б", "€", "₽", "😀", "😁"].map { Array($0.utf8) }
+        for round in 0..<16 {
+            let alphabet = Array(characters.prefix(4 + g.int(7)))
+            var words = Set<[UInt8]>()
+            let wanted = round < 12 ? 50 + g.int(400) : TermBloom.minimumTerms + g.int(1_000)
+            while words.count < wanted {
+                words.insert((0..<(1 + g.int(7))).flatMap { _ in g.pick(alphabet) })
+            }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            let plain = Self.dictionary(sorted, runIndexMinimum: .max)
+            let indexed = Self.dictionary(sorted, runIndexMinimum: 0)
+            let vocabulary = SegmentVocabulary(scope: [1, 2], dictionaries: [indexed, nil], filterMinimum: 0)
+            for _ in 0..<30 {
+                let query = (0..<g.int(8)).flatMap { _ in g.pick(alphabet) }
+                let edits = g.int(3)
+                let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
+                let label = "round \(round): \(String(decoding: query, as: UTF8.self)) ~\(edits)"
+                XCTAssertEqual(plain.fuzzy(query, maxEdits: edits), expected, label)
+                XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, label + " (run index)")
+                XCTAssertEqual(vocabulary.fuzzy(query, maxEdits: edits), expected, label + " (filter)")
             }
         }
     }

@@ -236,6 +236,46 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(sorted.compactMap { s.id(of: $0) }, ["b", "a"])
     }
 
+    /// The typo budget counts characters and so do the edits: a Cyrillic or Greek word one letter short is one
+    /// edit away (two of its UTF-8 bytes), and a word of five such letters has a budget of one.
+    func testFuzzyEditsCountCharacters() throws {
+        try writer.upsert(contentsOf: [doc("1", "привет мир", ""), doc("2", "καλημέρα κόσμε", ""), doc("3", "превед", "")])
+        let s = try writer.commit()
+        XCTAssertEqual(Set(ids(s, .fuzzy("привт", maxEdits: nil))), ["1"])  // 5 letters: 1 edit, a dropped "е"
+        XCTAssertEqual(Set(ids(s, .fuzzy("приветт", maxEdits: nil))), ["1"])
+        XCTAssertEqual(Set(ids(s, .fuzzy("привет", maxEdits: 2))), ["1", "3"])  // и→е, т→д
+        XCTAssertEqual(Set(ids(s, .fuzzy("привет", maxEdits: 1))), ["1"])
+        XCTAssertEqual(Set(ids(s, .fuzzy("καλημρα", maxEdits: nil))), ["2"])  // folded: καλημερα, one letter dropped
+        XCTAssertEqual(Set(s.fuzzyTerms("κοσμ", maxEdits: 1).map(\.term)), ["κοσμε"])
+    }
+
+    /// Past `maxExpansions` near terms, a fuzzy query keeps the nearest (the term itself first), then the most
+    /// frequent: not the first fields' terms, which dropped the exact and one-edit terms of a later field.
+    func testFuzzyExpansionsPastTheCapKeepTheNearest() throws {
+        let query = Array("abcdefghij")
+        var far: [String] = []
+        for p1 in 0..<10 {
+            for p2 in (p1 + 1)..<10 {
+                for (a, b) in zip("klmnopq", "rstuvwx") where far.count < 300 {
+                    var word = query
+                    word[p1] = a
+                    word[p2] = b
+                    far.append(String(word))
+                }
+            }
+        }
+        XCTAssertEqual(far.count, 300)
+        var docs = far.enumerated().map { doc("far\($0.offset)", $0.element) }
+        docs += [doc("exact", "other", "abcdefghij"), doc("near", "other", "abcdefghik")]
+        docs += (0..<3).map { doc("frequent\($0)", "other", "abcdefghyy") }  // two edits, three documents
+        try writer.upsert(contentsOf: docs)
+        let s = try writer.commit()
+        let found = Set(s.matches(.fuzzy("abcdefghij", maxEdits: nil)).compactMap { s.id(of: $0) })
+        XCTAssertEqual(found.count, IndexSnapshot.maxExpansions + 2, "256 expansions, one of them in three documents")
+        XCTAssertTrue(found.isSuperset(of: ["exact", "near", "frequent0", "frequent1", "frequent2"]))
+        XCTAssertEqual(found.filter { $0.hasPrefix("far") }.count, IndexSnapshot.maxExpansions - 3)
+    }
+
     func testTermDictionaryAccess() throws {
         try writer.upsert(contentsOf: [doc("1", "program programming", "progress"), doc("2", "program", "programmer")])
         let s = try writer.commit()

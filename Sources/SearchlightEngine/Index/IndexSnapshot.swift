@@ -22,8 +22,9 @@ public struct TermInfo: Sendable, Equatable {
 /// and its own copy of their tombstones, so any number of threads read it at once while the writer keeps
 /// working, and it never changes after it was taken.
 public struct IndexSnapshot: Sendable {
-    /// Fuzzy queries keep at most this many (field, term) expansions, highest doc freq first. (Prefix queries
-    /// keep every expansion: wide prefixes read precomputed lists, `PrefixPostings`.)
+    /// Fuzzy queries keep at most this many (field, term) expansions, the nearest first, then the most frequent
+    /// (`QueryPlanner.nearest`). (Prefix queries keep every expansion: wide prefixes read precomputed lists,
+    /// `PrefixPostings`.)
     public static let maxExpansions = 256
 
     /// Everything but `parameters`, in one immutable object: a search copies its snapshot into its planner, and a

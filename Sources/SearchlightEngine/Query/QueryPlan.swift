@@ -536,19 +536,35 @@ struct QueryPlanner {
         let edits = min(max(maxEdits ?? Self.typoBudget(term), 0), 2)
         let key = Array(term.utf8)
         var entries: [QueryPlan.GroupEntry] = []
-        var maxDF = 0
+        var frequencies: [Int] = []
         // The walk finds every near term of each segment, so the places recorded are complete and the
         // per-segment iterators need not look each term up again.
         let near = nearTerms(key, maxEdits: edits, scope: scope)
         for (position, field) in scope.enumerated() {
             mergeTerms(near[position]) { bytes, df, locations in
                 entries.append(.init(field: field, term: bytes, isExact: bytes == key, locations: locations))
-                maxDF = max(maxDF, df)
+                frequencies.append(df)
             }
         }
         guard !entries.isEmpty else { return .none }
-        if entries.count > IndexSnapshot.maxExpansions { entries.removeSubrange(IndexSnapshot.maxExpansions...) }
-        return .group(entries: entries, idf: idf(maxDF), label: "\(term)~\(edits)")
+        if entries.count > IndexSnapshot.maxExpansions {
+            let kept = Self.nearest(entries, frequencies: frequencies, to: key, keeping: IndexSnapshot.maxExpansions)
+            entries = kept.map { entries[$0] }
+            frequencies = kept.map { frequencies[$0] }
+        }
+        return .group(entries: entries, idf: idf(frequencies.max() ?? 0), label: "\(term)~\(edits)")
+    }
+
+    /// The indices (ascending) of the `count` expansions nearest `key`: fewest edits (the term itself first), then
+    /// most documents, then field and byte order. Lucene's fuzzy query keeps its best-scoring expansions the same
+    /// way; cutting in field order instead dropped whole later fields, the exact term among them.
+    static func nearest(_ entries: [QueryPlan.GroupEntry], frequencies: [Int], to key: [UInt8], keeping count: Int) -> [Int] {
+        let query = FuzzyWalk.units(of: key).units
+        let distances = entries.map { FuzzyWalk.distance(FuzzyWalk.units(of: $0.term).units, query) }
+        let order = entries.indices.sorted { a, b in
+            (distances[a], -frequencies[a], a) < (distances[b], -frequencies[b], b)
+        }
+        return order.prefix(count).sorted()
     }
 
     /// Whether a fuzzy lookup over `scope` walks vocabularies (several fields, few enough for their bits) rather

@@ -1,12 +1,24 @@
 /// The Levenshtein walk of a sorted term list (a `FieldTerms` dictionary or a `SegmentVocabulary`): the terms
 /// within an edit budget of a query, found without scanning the list. Raw buffers: no bounds or exclusivity
 /// checks per byte.
+///
+/// Edits are counted in characters (Unicode scalars), as the typo budget is, and as Lucene's and tantivy's
+/// Levenshtein automata count them: "привт" is one edit from "привет", not two. The walk still moves a byte at a
+/// time through the sorted bytes; inside a multi-byte character it only gathers bytes, and the character's edits
+/// are computed once its last byte is known.
 struct FuzzyWalk {
+    /// The query's UTF-8 bytes (suffix lookups and the filter's hashes are by byte).
     let query: UnsafeBufferPointer<UInt8>
+    /// The query's characters, each its UTF-8 bytes packed into one value (`unit`).
+    let units: UnsafeBufferPointer<UInt32>
+    /// `unitStarts[j]`: the byte offset of character `j` in `query` (`unitStarts[units.count] == query.count`).
+    let unitStarts: UnsafeBufferPointer<Int>
     let budget: Int32
+    /// Row `level` (a prefix of `level` characters): its edits against each query prefix of 0...n characters.
     let rows: UnsafeMutablePointer<Int32>
     let width: Int
-    let depthLimit: Int
+    /// No term of `levelLimit` or more characters is within the budget.
+    let levelLimit: Int
     let base: UnsafePointer<UInt8>
     let offsets: UnsafeBufferPointer<UInt32>
     let runs: RunIndex?
@@ -15,11 +27,55 @@ struct FuzzyWalk {
     /// `prefixHashes[d]`: the filter hash of the `d` bytes the terms being visited share.
     let prefixHashes: UnsafeMutablePointer<UInt64>
 
-    /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending.
+    /// Bytes in the UTF-8 sequence `lead` starts; 1 for ASCII and for a byte that starts none (a stray
+    /// continuation byte or 0xF8...0xFF), which then stands alone. Terms are valid UTF-8; the rule only has to be
+    /// the same for the query and the terms.
+    @inline(__always)
+    static func unitLength(_ lead: UInt8) -> Int {
+        lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1
+    }
+
+    /// The query's characters (`unitLength` bytes each, packed big-endian, so two are equal exactly when their
+    /// bytes are) and their byte offsets, with the end offset last. An incomplete last sequence is one unit.
+    static func units(of query: [UInt8]) -> (units: [UInt32], starts: [Int]) {
+        var units: [UInt32] = [], starts: [Int] = []
+        units.reserveCapacity(query.count)
+        starts.reserveCapacity(query.count + 1)
+        var i = 0
+        while i < query.count {
+            starts.append(i)
+            let end = min(i + unitLength(query[i]), query.count)
+            var unit: UInt32 = 0
+            while i < end {
+                unit = unit << 8 | UInt32(query[i])
+                i += 1
+            }
+            units.append(unit)
+        }
+        starts.append(query.count)
+        return (units, starts)
+    }
+
+    /// Levenshtein edits between two strings of characters (`units(of:)`): how near an expansion is.
+    static func distance(_ a: [UInt32], _ b: [UInt32]) -> Int {
+        var row = Array(0...b.count)
+        for i in a.indices {
+            var diagonal = row[0]
+            row[0] = i + 1
+            for j in b.indices {
+                let above = row[j + 1]
+                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (a[i] == b[j] ? 0 : 1))
+                diagonal = above
+            }
+        }
+        return row[b.count]
+    }
+
+    /// Indices of terms within `maxEdits` Levenshtein edits (counted in characters) of `query`, ascending.
     ///
     /// The sorted dictionary is walked as a trie: the terms sharing a prefix are a contiguous run, and the
-    /// runs of its next byte are found by binary search on that one byte. Each prefix carries the
-    /// dynamic-programming row of its edits against the query's prefixes. A prefix whose row exceeds the
+    /// runs of its next byte are found by binary search on that one byte. Each prefix of whole characters carries
+    /// the dynamic-programming row of its edits against the query's prefixes. A prefix whose row exceeds the
     /// budget everywhere is not entered; one whose best entry uses the whole budget can only be completed by
     /// the rest of the query after a position where the budget is reached, so those few terms are looked up
     /// directly, not walked. The walk thus visits the prefixes near the query, not the whole dictionary. The
@@ -29,23 +85,29 @@ struct FuzzyWalk {
         var result: [Int] = []
         let count = offsets.count - 1
         guard count > 0, maxEdits >= 0 else { return result }
-        let n = query.count
+        let (units, starts) = Self.units(of: query)
+        let n = units.count
         let width = n + 1
-        // Row d: edits between a d-byte prefix and each query prefix; no term deeper than n + maxEdits matches.
-        let depthLimit = n + maxEdits + 1
-        let rows = UnsafeMutablePointer<Int32>.allocate(capacity: width * (depthLimit + 1))
+        // No term of n + maxEdits + 1 or more characters matches; a character is at most 4 bytes.
+        let levelLimit = n + maxEdits + 1
+        let rows = UnsafeMutablePointer<Int32>.allocate(capacity: width * (levelLimit + 1))
         defer { rows.deallocate() }
-        let prefixHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: depthLimit + 1)
+        let prefixHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * (levelLimit + 1))
         defer { prefixHashes.deallocate() }
         prefixHashes[0] = TermBloom.start
         for j in 0...n { rows[j] = Int32(j) }
         query.withUnsafeBufferPointer { q in
-            bytes.withUnsafeBufferPointer { all in
-                offsets.withUnsafeBufferPointer { offsets in
-                    let walk = FuzzyWalk(query: q, budget: Int32(maxEdits), rows: rows, width: width,
-                                         depthLimit: depthLimit, base: all.baseAddress!, offsets: offsets, runs: runs,
-                                         bloom: bloom, prefixHashes: prefixHashes)
-                    walk.visit(0, count, depth: 0, into: &result)
+            units.withUnsafeBufferPointer { units in
+                starts.withUnsafeBufferPointer { starts in
+                    bytes.withUnsafeBufferPointer { all in
+                        offsets.withUnsafeBufferPointer { offsets in
+                            let walk = FuzzyWalk(query: q, units: units, unitStarts: starts, budget: Int32(maxEdits),
+                                                 rows: rows, width: width, levelLimit: levelLimit,
+                                                 base: all.baseAddress!, offsets: offsets, runs: runs, bloom: bloom,
+                                                 prefixHashes: prefixHashes)
+                            walk.visit(0, count, depth: 0, level: 0, into: &result)
+                        }
+                    }
                 }
             }
         }
@@ -84,22 +146,22 @@ struct FuzzyWalk {
         return low
     }
 
-    /// Computes row `depth + 1` for `byte` after row `depth`; returns its smallest entry.
+    /// Computes row `level + 1` for the character `unit` after row `level`; returns its smallest entry.
     @inline(__always)
-    func extend(_ depth: Int, with byte: UInt8) -> Int32 {
-        let previous = rows + depth * width, current = previous + width
+    func extend(_ level: Int, with unit: UInt32) -> Int32 {
+        let previous = rows + level * width, current = previous + width
         let n = width - 1
-        current[0] = Int32(depth + 1)
+        current[0] = Int32(level + 1)
         var best = current[0]
         // Only the band of the row can be within the budget; its neighbours get budget + 1, which every cell
         // outside the band exceeds or equals, so the band's cells compare to the budget exactly as the full
         // row's would (a saturating DP).
-        let (lower, upper) = band(depth + 1)
+        let (lower, upper) = band(level + 1)
         guard lower <= upper else { return best }
         if lower > 1 { current[lower - 1] = budget + 1 }
         var j = lower
         while j <= upper {
-            let cost: Int32 = query[j - 1] == byte ? 0 : 1
+            let cost: Int32 = units[j - 1] == unit ? 0 : 1
             let value = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
             current[j] = value
             if value < best { best = value }
@@ -109,44 +171,52 @@ struct FuzzyWalk {
         return best
     }
 
-    /// The cells `lower...upper` (besides cell 0) of row `depth` that can be within the budget: a `depth`-byte
-    /// prefix is at least |depth − j| edits from a `j`-byte query prefix.
+    /// The cells `lower...upper` (besides cell 0) of row `level` that can be within the budget: a prefix of
+    /// `level` characters is at least |level − j| edits from a query prefix of `j`.
     @inline(__always)
-    func band(_ depth: Int) -> (Int, Int) {
-        (max(1, depth - Int(budget)), min(width - 1, depth + Int(budget)))
+    func band(_ level: Int) -> (Int, Int) {
+        (max(1, level - Int(budget)), min(width - 1, level + Int(budget)))
     }
 
-    /// Cell `j` of row `depth`, or budget + 1 outside the band (where the row holds stale values).
+    /// Cell `j` of row `level`, or budget + 1 outside the band (where the row holds stale values).
     @inline(__always)
-    func cell(_ row: UnsafeMutablePointer<Int32>, _ j: Int, depth: Int) -> Int32 {
+    func cell(_ row: UnsafeMutablePointer<Int32>, _ j: Int, level: Int) -> Int32 {
         if j == 0 { return row[0] }
-        let (lower, upper) = band(depth)
+        let (lower, upper) = band(level)
         return j >= lower && j <= upper ? row[j] : budget + 1
     }
 
-    /// Walks the terms `low..<high`, which share their first `depth` bytes (row `depth` holds their edits).
-    func visit(_ low: Int, _ high: Int, depth: Int, into result: inout [Int]) {
+    /// Walks the terms `low..<high`, which share their first `depth` bytes: `level` whole characters, whose edits
+    /// row `level` holds.
+    func visit(_ low: Int, _ high: Int, depth: Int, level: Int, into result: inout [Int]) {
         var low = low
-        let row = rows + depth * width
+        let row = rows + level * width
         let n = width - 1
         // The prefix itself, if it is a term, sorts first.
         if length(low) == depth {
-            if cell(row, n, depth: depth) <= budget { result.append(low) }
+            if cell(row, n, level: level) <= budget { result.append(low) }
             low += 1
         }
-        guard low < high, depth + 1 < depthLimit else { return }
+        guard low < high, level + 1 < levelLimit else { return }
         var best = row[0]
-        let (lower, upper) = band(depth)
+        let (lower, upper) = band(level)
         if lower <= upper { for j in lower...upper { best = min(best, row[j]) } }
         if best < budget {
-            // Any next byte stays within the budget somewhere: enter every run that does.
+            // Any next character stays within the budget somewhere: enter every run that does.
             var index = low
             while index < high {
                 let next = byte(index, depth)
                 let runEnd = end(of: next, from: index + 1, high, depth: depth)
-                if extend(depth, with: next) <= budget {
+                let length = Self.unitLength(next)
+                if length == 1 {
+                    if extend(level, with: UInt32(next)) <= budget {
+                        prefixHashes[depth + 1] = TermBloom.step(prefixHashes[depth], next)
+                        visit(index, runEnd, depth: depth + 1, level: level + 1, into: &result)
+                    }
+                } else {
                     prefixHashes[depth + 1] = TermBloom.step(prefixHashes[depth], next)
-                    visit(index, runEnd, depth: depth + 1, into: &result)
+                    visitCharacter(index, runEnd, depth: depth + 1, level: level, unit: UInt32(next),
+                                   remaining: length - 1, into: &result)
                 }
                 index = runEnd
             }
@@ -169,11 +239,44 @@ struct FuzzyWalk {
         }
     }
 
+    /// Walks the terms `low..<high`, which share their first `depth` bytes, inside a multi-byte character: `level`
+    /// whole characters, then the bytes packed in `unit` so far, with `remaining` more to come. Row `level + 1` is
+    /// computed once the character is whole.
+    func visitCharacter(_ low: Int, _ high: Int, depth: Int, level: Int, unit: UInt32, remaining: Int,
+                        into result: inout [Int]) {
+        var low = low
+        if length(low) == depth {
+            // A term that ends inside a character is not UTF-8 (the analyzer never makes one); like a query
+            // (`units(of:)`), it ends with that partial character.
+            _ = extend(level, with: unit)
+            if cell(rows + (level + 1) * width, width - 1, level: level + 1) <= budget { result.append(low) }
+            low += 1
+        }
+        var index = low
+        while index < high {
+            let next = byte(index, depth)
+            let runEnd = end(of: next, from: index + 1, high, depth: depth)
+            let packed = unit << 8 | UInt32(next)
+            if remaining == 1 {
+                if extend(level, with: packed) <= budget {
+                    prefixHashes[depth + 1] = TermBloom.step(prefixHashes[depth], next)
+                    visit(index, runEnd, depth: depth + 1, level: level + 1, into: &result)
+                }
+            } else {
+                prefixHashes[depth + 1] = TermBloom.step(prefixHashes[depth], next)
+                visitCharacter(index, runEnd, depth: depth + 1, level: level, unit: packed, remaining: remaining - 1,
+                               into: &result)
+            }
+            index = runEnd
+        }
+    }
+
     /// The index in `low..<high` (terms sharing their first `depth` bytes, all longer) of the term whose bytes after
-    /// `depth` are exactly `query[j...]`, if any.
+    /// `depth` are exactly those of the query's characters `j...`, if any.
     @inline(__always)
     func find(suffix j: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
-        let key = query.baseAddress! + j, keyLength = query.count - j
+        let start = unitStarts[j]
+        let key = query.baseAddress! + start, keyLength = query.count - start
         // The terms here (all longer than `depth`) go on with bytes from the first one's to the last one's: a suffix
         // starting outside that range is not among them. Two loads, where the filter hashes the whole suffix.
         guard low < high, key[0] >= byte(low, depth), key[0] <= byte(high - 1, depth) else { return nil }

@@ -20,7 +20,7 @@ extension SortedTerms {
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
-    /// Indices of terms within `maxEdits` Levenshtein edits (counted on UTF-8 bytes) of `query`, ascending
+    /// Indices of terms within `maxEdits` Levenshtein edits (counted in characters) of `query`, ascending
     /// (`FuzzyWalk`).
     func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
         FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs, bloom: bloom)
