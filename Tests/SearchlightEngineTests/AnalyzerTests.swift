@@ -82,6 +82,14 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(terms("MyWindowController"), ["my", "window", "controller", "mywindowcontroller"])
         XCTAssertEqual(terms("HTMLParser"), ["html", "parser", "htmlparser"])
         XCTAssertEqual(terms("x11"), ["x11"])
+        // A capitalized word after digits is a part of its own; digits after letters stay with them.
+        XCTAssertEqual(terms("Base64Encoder"), ["base64", "encoder", "base64encoder"])
+        XCTAssertEqual(terms("HTTP2Server"), ["http2", "server", "http2server"])
+        XCTAssertEqual(terms("utf8String"), ["utf8", "string", "utf8string"])
+        XCTAssertEqual(terms("Base64Encoder", .query), ["base64", "encoder"])
+        XCTAssertEqual(terms("X11R6"), ["x11r6"])
+        XCTAssertEqual(terms("3D"), ["3d"])
+        XCTAssertEqual(terms("Ünï8Écrit"), ["uni8", "ecrit", "uni8ecrit"])  // the general (non-ASCII) path
         XCTAssertEqual(terms("3.14"), ["3", "14", "3.14"])
         XCTAssertEqual(terms("end. Next"), ["end", "next"])
         XCTAssertEqual(terms("Report.Numbers", .query), ["report", "numbers"])

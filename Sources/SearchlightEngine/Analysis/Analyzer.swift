@@ -263,7 +263,9 @@ private struct Walker {
                 if index > partStart, cls == .upper {
                     var boundary = previous == .lower
                     // A non-ASCII byte next ends this path on the next step, whatever is decided here.
-                    if !boundary, previous == .upper, index + 1 < count { boundary = bytes[index + 1] &- 0x61 < 26 }
+                    if !boundary, previous == .upper || previous == .digit, index + 1 < count {
+                        boundary = bytes[index + 1] &- 0x61 < 26
+                    }
                     if boundary {
                         guard parts < Self.maximumASCIIParts else { return nil }
                         partBounds[2 * parts] = partStart
@@ -326,7 +328,8 @@ private struct Walker {
             if cls.isWordCharacter {
                 if index > partByteStart, cls == .upper {
                     var boundary = previous == .lower
-                    if !boundary, previous == .upper, index + length < bytes.count {
+                    // A capitalized word after capitals or digits starts a part too: HTML|Parser, Base64|Encoder.
+                    if !boundary, previous == .upper || previous == .digit, index + length < bytes.count {
                         boundary = classify(index + length).cls == .lower
                     }
                     if boundary {
