@@ -47,6 +47,37 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(ids("cakr"), [], "four letters allow no typo")
     }
 
+    /// Words for the typo budget's boundaries, none within two edits of another.
+    lazy var typoContainer: SearchlightContainer = makeContainer([
+        item("tulip", title: "Tulip bulbs"), item("lily", title: "Lily pond"),
+        item("chocolate", title: "Chocolate truffles"), item("lavender", title: "Lavender soap"),
+    ], clock: Self.clock)
+
+    func typoIDs(_ text: String) -> [String] {
+        let run = runUserQuery(text, in: typoContainer)
+        XCTAssertNil(run.error)
+        return run.items.map(\.uniqueIdentifier)
+    }
+
+    /// One edit is allowed from five characters, none below: a substituted letter finds "tulip" but not "lily".
+    /// The typo is a finished word (trailing space) or the first word, so no prefix match can find it instead.
+    func testOneTypoFromFiveCharacters() {
+        XCTAssertEqual(typoIDs("tulop "), ["tulip"], "5 characters, 1 edit")
+        XCTAssertEqual(typoIDs("tulop bulb"), ["tulip"], "the typo first, the last word a prefix")
+        XCTAssertEqual(typoIDs("lily "), ["lily"])
+        XCTAssertEqual(typoIDs("lilu "), [], "4 characters allow no edit")
+        XCTAssertEqual(typoIDs("lilu pon"), [])
+    }
+
+    /// Two edits are allowed from nine characters, one below: two substituted letters find "chocolate" but not
+    /// "lavender" (eight), which one substituted letter still finds.
+    func testTwoTyposFromNineCharacters() {
+        XCTAssertEqual(typoIDs("chacolatu "), ["chocolate"], "9 characters, 2 edits")
+        XCTAssertEqual(typoIDs("chacolatu truf"), ["chocolate"], "the typo first, the last word a prefix")
+        XCTAssertEqual(typoIDs("lavindar "), [], "8 characters allow 1 edit, not 2")
+        XCTAssertEqual(typoIDs("lavinder "), ["lavender"], "8 characters, 1 edit")
+    }
+
     func testCJKAndCamelCase() {
         XCTAssertEqual(ids("中文"), ["chinese"])
         XCTAssertEqual(ids("输入"), ["chinese"])
