@@ -181,6 +181,38 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertLessThan(cut.text.utf8.count, 200)
     }
 
+    /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
+    /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
+    /// (ranking hint, recent use, title coverage) differ.
+    func testExplanationValueIsTheDeliveredRank() throws {
+        let container = makeContainer([
+            item("hinted", title: "Meeting notes", hint: 100), item("recent", title: "Meeting", lastUsedDaysAgo: 1),
+            item("plain", title: "Weekly meeting agenda", description: "Notes for the meeting"),
+            item("body", title: "Agenda", description: "Agenda of the meeting, meeting room booked"),
+        ], clock: Self.clock)
+        /// The leading number of a line `value = what`.
+        func value(_ line: Substring) throws -> Float {
+            try XCTUnwrap(Float(String(line.drop { $0 == " " }.prefix { $0 != " " })), String(line))
+        }
+        var ranks = Set<Double>()
+        for text in ["meeting", "meet", "meetung ", "meeting notes", "agenda meet"] {
+            let run = runUserQuery(text, in: container)
+            XCTAssertNil(run.error)
+            XCTAssertFalse(run.items.isEmpty, text)
+            for hit in run.items {
+                let explanation = try XCTUnwrap(run.query.explanation(for: hit), text)
+                let lines = explanation.split(separator: "\n")
+                XCTAssertGreaterThanOrEqual(lines.count, 3, explanation)
+                let total = try value(lines[0]), factor = try value(lines[1]), relevance = try value(lines[2])
+                XCTAssertGreaterThan(hit.rank, 0, "\(text) \(hit.uniqueIdentifier)")
+                XCTAssertEqual(Double(total), hit.rank, accuracy: hit.rank * 1e-5, "\(text) \(hit.uniqueIdentifier)\n\(explanation)")
+                XCTAssertEqual(total, factor * relevance, accuracy: total * 1e-5, explanation)
+                ranks.insert(hit.rank)
+            }
+        }
+        XCTAssertGreaterThan(ranks.count, 8, "the ranks compared differ")
+    }
+
     func testResponsesAndSuggestionsSequences() async throws {
         let query = CSUserQuery(userQueryString: "budg", userQueryContext: .userQueryContext, container: container)
         var items: [String] = [], suggestions: [String] = []
