@@ -64,6 +64,37 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertEqual(bare.uniqueIdentifier, "n7")
     }
 
+    /// A multi-valued number matches a comparison when any one of its values does, and only then: `InRange`
+    /// tests each value, so bounds falling between two values (above the lowest, below the highest) match
+    /// nothing. Checked alone (the engine scans the column) and after a title narrows the items to a few (each
+    /// item's values are read).
+    func testMultiValuedNumberMatchesWhenAnyValueDoes() throws {
+        let key = try XCTUnwrap(CSCustomAttributeKey(keyName: "scores", searchable: true, searchableByDefault: false,
+                                                     unique: false, multiValued: true))
+        func scored(_ id: String, _ values: [Int]?) -> CSSearchableItem {
+            let item = makeItem(id, title: "Scored \(id)")
+            if let values { item.attributeSet.setValue(values.map { NSNumber(value: $0) }, forCustomKey: key) }
+            return item
+        }
+        let fillers = (0..<40).map { makeItem("filler\($0)", title: "Filler \($0)") }
+        let container = makeContainer([scored("wide", [3, 10, 42]), scored("high", [50, 60]), scored("single", [7]),
+                                       scored("none", nil)] + fillers)
+        let cases: [(query: String, ids: [String])] = [
+            ("scores == 10", ["wide"]), ("scores == 42", ["wide"]), ("scores == 60", ["high"]), ("scores == 11", []),
+            ("scores < 5", ["wide"]), ("scores < 8", ["single", "wide"]), ("scores < 3", []),
+            ("scores > 45", ["high"]), ("scores > 40", ["high", "wide"]), ("scores > 60", []),
+            ("InRange(scores, 8, 12)", ["wide"]), ("InRange(scores, 55, 70)", ["high"]),
+            ("InRange(scores, 11, 41)", []), ("InRange(scores, 43, 49)", []), ("InRange(scores, 51, 59)", []),
+        ]
+        for (string, expected) in cases {
+            for narrowed in [string, #"title == "Scored*" && "# + string] {
+                let run = runQuery(query(narrowed, container: container))
+                XCTAssertNil(run.error, narrowed)
+                XCTAssertEqual(run.batches.joined().map(\.uniqueIdentifier).sorted(), expected, narrowed)
+            }
+        }
+    }
+
     func testFilterQueriesMustAllHold() {
         let run = runQuery(query("rating >= 3") { $0.filterQueries = [#"keywords == "decade""#, "rating == 4"] })
         XCTAssertNil(run.error)
