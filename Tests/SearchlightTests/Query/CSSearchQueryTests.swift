@@ -52,13 +52,18 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertEqual(q.foundItemCount, 25)
     }
 
+    /// Items carry only the attributes fetched, named by property or by `kMDItem…` alias: "Note 70" has
+    /// keywords, fetched as `kMDItemKeywords`, and a rating, not fetched.
     func testFetchAttributesOnly() throws {
-        let run = runQuery(query(#"title == "Note 7""#) { $0.fetchAttributes = ["title", "kMDItemKeywords"] })
+        let run = runQuery(query(#"title == "Note 70""#) { $0.fetchAttributes = ["title", "kMDItemKeywords"] })
         let item = try XCTUnwrap(run.batches.first?.first)
-        XCTAssertEqual(item.uniqueIdentifier, "n7")
-        XCTAssertEqual(item.domainIdentifier, "odd")
-        XCTAssertEqual(item.attributeSet.title, "Note 7")
+        XCTAssertEqual(run.batches.joined().count, 1)
+        XCTAssertEqual(item.uniqueIdentifier, "n70")
+        XCTAssertEqual(item.domainIdentifier, "even")
+        XCTAssertEqual(item.attributeSet.title, "Note 70")
+        XCTAssertEqual(item.attributeSet.keywords, ["decade"])
         XCTAssertNil(item.attributeSet.rating)
+        XCTAssertNil(item.attributeSet.contentType)
         let bare = try XCTUnwrap(runQuery(query(#"title == "Note 7""#)).batches.first?.first)
         XCTAssertNil(bare.attributeSet.title)
         XCTAssertEqual(bare.uniqueIdentifier, "n7")
