@@ -38,7 +38,7 @@ final class ParseErrorTests: XCTestCase {
         expect(#"title == "a"C"#, .unknownModifier, at: 12, "unknown modifier 'C'")
         expect(#"title == "a"c1"#, .unknownModifier, at: 13, "unknown modifier '1'")
         expect(#"title == "a"cé"#, .unknownModifier, at: 13, "unknown modifier 'é'")
-        XCTAssertEqual(parseError(#"title == "a"q"#)?.hint, "modifiers are c, d, w and t")
+        XCTAssertEqual(parseError(#"title == "a"q"#)?.hint, "expected a modifier: c, d, w or t")
     }
 
     func testUnbalancedParentheses() {
@@ -102,7 +102,7 @@ final class ParseErrorTests: XCTestCase {
 
     func testInRangeErrors() {
         expect("inrange(a, 1, 2)", .unknownFunction, at: 0, "unknown function 'inrange' at offset 0")
-        XCTAssertEqual(parseError("INRANGE(a, 1, 2)")?.hint, "write 'InRange' (the name is case-sensitive)")
+        XCTAssertEqual(parseError("INRANGE(a, 1, 2)")?.hint, "expected 'InRange' (the name is case-sensitive)")
         expect("Between(a, 1, 2)", .unknownFunction, at: 0, "unknown function 'Between'")
         expect("InRange(a, 1)", .unexpectedToken, at: 12, "expected ',' after the lower bound in InRange at offset 12")
         expect("InRange(a 1, 2)", .unexpectedToken, at: 10, "expected ',' after the attribute in InRange")

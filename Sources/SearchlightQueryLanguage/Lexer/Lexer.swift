@@ -78,12 +78,14 @@ struct Lexer {
         case UInt8(ascii: ","): return token(.comma, length: 1)
         case UInt8(ascii: "&"):
             guard following == UInt8(ascii: "&") else {
-                throw error(.unexpectedCharacter, "unexpected '&'", from: start, to: start + 1, hint: "did you mean '&&'?")
+                throw error(.unexpectedCharacter, "unexpected '&'", from: start, to: start + 1,
+                            hint: "expected '&&' (a single '&' is not an operator)")
             }
             return token(.and, length: 2)
         case UInt8(ascii: "|"):
             guard following == UInt8(ascii: "|") else {
-                throw error(.unexpectedCharacter, "unexpected '|'", from: start, to: start + 1, hint: "did you mean '||'?")
+                throw error(.unexpectedCharacter, "unexpected '|'", from: start, to: start + 1,
+                            hint: "expected '||' (a single '|' is not an operator)")
             }
             return token(.or, length: 2)
         case UInt8(ascii: "!"):
@@ -109,7 +111,8 @@ struct Lexer {
             let dotDigitFollows = b != UInt8(ascii: ".") && following == UInt8(ascii: ".")
                 && byte(at: position + 2).map(Self.isDigit) == true
             if digitFollows || dotDigitFollows { return try lexNumber() }
-            throw error(.unexpectedCharacter, "unexpected '\(text(start, start + 1))'", from: start, to: start + 1)
+            throw error(.unexpectedCharacter, "unexpected '\(text(start, start + 1))'", from: start, to: start + 1,
+                        hint: "expected a digit after '\(text(start, start + 1))' (a number such as -5 or .5)")
         default:
             if Self.isDigit(b) { return try lexNumber() }
             if Self.isIdentifierStart(b) {
@@ -118,7 +121,8 @@ struct Lexer {
                 return token(.identifier, length: end - start)
             }
             let end = scalarEnd(start)
-            throw error(.unexpectedCharacter, "unexpected character '\(text(start, end))'", from: start, to: end)
+            throw error(.unexpectedCharacter, "unexpected character '\(text(start, end))'", from: start, to: end,
+                        hint: "expected an attribute name, an operator, a quoted string, a number or a parenthesis")
         }
     }
 
@@ -136,7 +140,7 @@ struct Lexer {
             guard letter < 0x80, let modifier = StringModifiers(letter: Unicode.Scalar(letter)) else {
                 let end = scalarEnd(position)
                 throw error(.unknownModifier, "unknown modifier '\(text(position, end))'", from: position, to: end,
-                            hint: "modifiers are c, d, w and t")
+                            hint: "expected a modifier: c, d, w or t")
             }
             modifiers.insert(modifier)
             position += 1
@@ -182,7 +186,8 @@ struct Lexer {
             }
         }
         throw error(.unterminatedString, "unterminated string starting at offset \(start)", from: start,
-                    to: source.count, hint: "add the closing \(quote == UInt8(ascii: "\"") ? "\"" : "'")")
+                    to: source.count,
+                    hint: "expected the closing \(quote == UInt8(ascii: "\"") ? "\"" : "'") before the end of the query")
     }
 
     /// Integers, decimals, exponents and hex, with an optional sign.
@@ -227,15 +232,20 @@ struct Lexer {
         if index < source.count, Self.isIdentifierContinue(source[index]) {
             var end = index
             while end < source.count, Self.isIdentifierContinue(source[end]) { end += 1 }
-            throw error(.invalidNumber, "invalid number '\(text(start, end))'", from: start, to: end)
+            throw error(.invalidNumber, "invalid number '\(text(start, end))'", from: start, to: end,
+                        hint: Self.numberHint)
         }
         guard !value.isNaN else {
-            throw error(.invalidNumber, "invalid number '\(text(start, index))'", from: start, to: index)
+            throw error(.invalidNumber, "invalid number '\(text(start, index))'", from: start, to: index,
+                        hint: Self.numberHint)
         }
         position = index
         number = QueryNumber(value: value, text: text(start, index))
         return Token(kind: .number, range: SourceRange(start: start, end: index))
     }
+
+    /// What an invalid number should have been.
+    private static let numberHint = "expected a number such as 12, -1.5, 2e3 or 0x1F (text must be quoted)"
 
     private static let timePrefix: [UInt8] = Array("$time.".utf8)
 
@@ -248,7 +258,7 @@ struct Lexer {
                 var end = start + 1
                 while end < source.count, Self.isIdentifierContinue(source[end]) { end += 1 }
                 throw error(.unknownFunction, "unknown variable '\(text(start, end))'", from: start, to: end,
-                            hint: "time values are written $time.now, $time.today, $time.iso(…), …")
+                            hint: "expected a time value such as $time.now, $time.today or $time.iso(…)")
             }
             index += 1
         }

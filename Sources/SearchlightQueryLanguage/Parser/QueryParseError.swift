@@ -1,11 +1,14 @@
 /// Why a query string is not valid, and where.
 ///
-/// `description` reads like `expected a value after '==' at offset 9 (found '&&')`. Offsets are UTF-8 byte
+/// `description` reads like `expected a value after '==' at offset 9 (found '&&')`: what went wrong, where, the
+/// text found there and, when the message does not say what was expected, a hint that does
+/// (`unknown modifier 'x' at offset 12; expected a modifier: c, d, w or t`). Every error, the empty query
+/// included, names its offset and what was expected (tests enumerate the kinds). Offsets are UTF-8 byte
 /// offsets into the query (equal to character offsets for ASCII queries); `line` and `column` are 1-based,
 /// columns counting Characters. The `Searchlight` module wraps this into `CSSearchQueryError.invalidQuery`.
 public struct QueryParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The category of mistake, for callers that branch on it.
-    public enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable, CaseIterable {
         case emptyQuery
         case unexpectedToken
         case unexpectedCharacter
@@ -26,7 +29,7 @@ public struct QueryParseError: Error, Sendable, Hashable, CustomStringConvertibl
     public var range: SourceRange
     /// The offending text as written, or `end of query`.
     public var found: String
-    /// A short hint about what would have been valid, if any.
+    /// A short hint about what would have been valid: "expected …" when `message` does not say it already.
     public var hint: String?
     public var line: Int
     public var column: Int
@@ -73,7 +76,6 @@ public struct QueryParseError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     public var description: String {
-        if kind == .emptyQuery { return message }
         let position = "at offset \(offset)"
         var text = message.hasSuffix(position) ? message : "\(message) \(position)"
         if line > 1 { text += " (line \(line), column \(column))" }

@@ -65,14 +65,16 @@ struct Parser {
     mutating func parseQuery() throws(QueryParseError) -> QueryExpression {
         try advance()
         if current.kind == .end {
-            throw error(.emptyQuery, "empty query", at: SourceRange(start: 0, end: 0))
+            // Reported at offset 0 however much space precedes the end: the query has no first token.
+            throw QueryParseError(kind: .emptyQuery, message: "empty query", range: SourceRange(start: 0, end: 0),
+                                  found: "end of query", hint: "expected a comparison such as title == \"x\"")
         }
         let expression = try parseOr()
         switch current.kind {
         case .end:
             return expression
         case .rightParen:
-            throw error(.unbalancedParenthesis, "unbalanced ')'", at: current.range, hint: "no '(' is open here")
+            throw error(.unbalancedParenthesis, "unbalanced ')'", at: current.range, hint: "expected '&&', '||' or the end of the query (no '(' is open here)")
         default:
             throw error(.unexpectedToken, "expected '&&', '||' or the end of the query", at: current.range,
                         hint: detachedModifiersHint())
@@ -113,7 +115,8 @@ struct Parser {
         depth += 1
         if depth > QueryParser.maximumNestingDepth {
             throw error(.nestingTooDeep, "nesting deeper than \(QueryParser.maximumNestingDepth) levels",
-                        at: token.range)
+                        at: token.range,
+                        hint: "expected at most \(QueryParser.maximumNestingDepth) levels of '(' and '!'")
         }
     }
 
@@ -151,8 +154,8 @@ struct Parser {
             if current.kind == .leftParen {
                 if name == "InRange" { return try parseInRange(start: token.range) }
                 let hint = name.lowercased() == "inrange"
-                    ? "write 'InRange' (the name is case-sensitive)"
-                    : "the only function is InRange(attribute, lower, upper)"
+                    ? "expected 'InRange' (the name is case-sensitive)"
+                    : "expected InRange(attribute, lower, upper), the only function"
                 throw error(.unknownFunction, "unknown function '\(name)'", at: token.range, hint: hint)
             }
             if let value = Self.constant(name), !isComparisonOperator(current.kind) {
@@ -279,7 +282,8 @@ struct Parser {
         case .number: value = .number(lexer.number)
         case .string:
             guard lexer.modifiers.isEmpty else {
-                throw error(.misplacedModifiers, "modifiers are not allowed on InRange bounds", at: token.range)
+                throw error(.misplacedModifiers, "modifiers are not allowed on InRange bounds", at: token.range,
+                            hint: "expected a string bound without modifiers, e.g. \"a\"")
             }
             value = .string(lexer.stringPattern)
         case .time:
@@ -306,7 +310,7 @@ struct Parser {
         case "iso":
             guard let argument else {
                 throw error(.invalidTime, "'$time.iso' needs a date in parentheses", at: nameRange,
-                            hint: "e.g. $time.iso(2024-01-01T00:00:00Z)")
+                            hint: "expected a date in parentheses, e.g. $time.iso(2024-01-01T00:00:00Z)")
             }
             guard let date = ISODateTime(parsing: argument.text) else {
                 throw error(.invalidTime, "invalid ISO-8601 date '\(argument.text)'", at: argument.range,
@@ -315,12 +319,14 @@ struct Parser {
             return TimeExpression(.iso(date))
         case "absolute":
             guard let argument else {
-                throw error(.invalidTime, "'$time.absolute' needs seconds since 2001 in parentheses", at: nameRange)
+                throw error(.invalidTime, "'$time.absolute' needs seconds since 2001 in parentheses", at: nameRange,
+                            hint: "expected seconds in parentheses, e.g. $time.absolute(700000000)")
             }
             let allowed = Set("0123456789+-.eE".utf8)
             guard !argument.text.isEmpty, argument.text.utf8.allSatisfy(allowed.contains),
                   let seconds = Double(argument.text), seconds.isFinite else {
-                throw error(.invalidTime, "invalid number of seconds '\(argument.text)'", at: argument.range)
+                throw error(.invalidTime, "invalid number of seconds '\(argument.text)'", at: argument.range,
+                            hint: "expected seconds since 2001 as a number, e.g. 700000000 or -1.5e3")
             }
             return TimeExpression(.absolute(QueryNumber(value: seconds, text: argument.text)))
         default:
@@ -345,7 +351,7 @@ struct Parser {
         let limit = TimeExpression.maximumOffset(for: anchor)
         guard magnitude <= limit else {
             throw error(.invalidTime, "offset \(argument.text) of '$time.\(anchor.name)' is out of range",
-                        at: argument.range, hint: "at most ±\(limit)")
+                        at: argument.range, hint: "expected an offset of at most ±\(limit)")
         }
         return negative ? -magnitude : magnitude
     }

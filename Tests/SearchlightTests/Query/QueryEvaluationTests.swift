@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightQueryLanguage
 import XCTest
 @testable import Searchlight
 
@@ -228,5 +229,57 @@ final class QueryEvaluationTests: XCTestCase {
         XCTAssertThrowsError(try QueryEvaluator.parse("")) { error in
             XCTAssertEqual((error as? CSSearchQueryError)?.code, .invalidQuery)
         }
+    }
+
+    /// Queries failing with `kind`, one for each place the parser reports it (the number that is not a number
+    /// after lexing, a guard, has no example).
+    static func failing(_ kind: QueryParseError.Kind) -> [String] {
+        switch kind {
+        case .emptyQuery: ["", " \n\t "]
+        case .unexpectedToken:
+            ["title == ", "title == Paris", "a == 1 b == 2", "(a == 1 b == 2)", #""Paris""#, "== 1", "a == 1 &&",
+             "title Paris", "InRange(1, 2, 3)", "InRange(a 1, 2)", "InRange(a, 1)", "InRange(a, 1, 2, 3)",
+             "InRange(a, true, 3)"]
+        case .unexpectedCharacter: ["a == 1 &", "a == 1 | b == 2", "a == -", #"a == "x" @"#]
+        case .unterminatedString: [#"title == "Paris"#, "title == 'it"]
+        case .unknownModifier: [#"title == "a"x"#]
+        case .misplacedModifiers: [#"InRange(a, "x"c, "y")"#]
+        case .unbalancedParenthesis: ["a == 1)", "(a == 1", "InRange(a, 1, 2", "a == $time.today(-7"]
+        case .invalidNumber: ["a == 12abc", "a == 0x", "a == 1e"]
+        case .invalidTime:
+            ["a == $time.today(x)", "a == $time.today(99999999)", "a == $time.today(-7 8)", "a == $time.iso",
+             "a == $time.iso(2024-13-01)", "a == $time.absolute", "a == $time.absolute(soon)"]
+        case .unknownFunction: ["inrange(a, 1, 2)", "Between(a, 1, 2)", "a == $time.tomorrow", "a == $foo"]
+        case .nestingTooDeep: [String(repeating: "(", count: 200) + "a == 1", String(repeating: "!", count: 200) + "true"]
+        }
+    }
+
+    /// Every syntax error, of every kind, tells where it is and what was expected there (the issue's contract
+    /// for `invalidQuery`): the message names the offset and says "expected" as a word ("unexpected" does
+    /// not count).
+    func testEveryParseErrorNamesItsOffsetAndWhatWasExpected() throws {
+        var checked = 0
+        for kind in QueryParseError.Kind.allCases {
+            for query in Self.failing(kind) {
+                let offset: Int
+                do {
+                    let parsed = try QueryParser.parse(query)
+                    XCTFail("\(query.debugDescription) parsed as \(parsed)")
+                    continue
+                } catch {
+                    XCTAssertEqual(error.kind, kind, query.debugDescription)
+                    offset = error.offset
+                }
+                XCTAssertThrowsError(try QueryEvaluator.parse(query)) { error in
+                    guard let error = error as? CSSearchQueryError else { return XCTFail("\(error)") }
+                    XCTAssertEqual(error.code, .invalidQuery)
+                    XCTAssertTrue(error.message.contains("offset \(offset)"), "\(query.debugDescription): \(error.message)")
+                    XCTAssertNotNil(error.message.range(of: #"\bexpected\b"#, options: .regularExpression),
+                                    "\(query.debugDescription): \(error.message)")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 43)
     }
 }
