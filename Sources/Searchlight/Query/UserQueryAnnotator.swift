@@ -104,7 +104,7 @@ package final class UserQueryAnnotator: Sendable {
             return nil
         }
         let factor = ranking.factor(address)
-        return "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement)\n"
+        return "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement, name mentions)\n"
             + "  \(factor) = signals factor\n"
             + base.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
     }

@@ -3,7 +3,7 @@ import SearchlightEngine
 
 /// Query-independent signals layered over BM25F for `CSUserQuery`.
 ///
-/// final = bm25f × (1 + 0.5·coverage) × (1 + 0.5·hint) × (1 + 0.25·recency) × (1 + 0.25·engagement), where
+/// final = bm25f × (1 + 0.5·coverage) × (1 + 0.5·hint) × (1 + 0.25·recency) × engagement × (1 + renown), where
 /// - coverage = how much of the title the typed text is, when the normalized title starts with the normalized
 ///   text, byte for byte (`Folding.foldCollapsingWhitespace`)
 ///   (typed length / title length, so "thunderb" prefers "thunderbird" to "thunderbird-l10n-af"; 1 for an
@@ -11,8 +11,13 @@ import SearchlightEngine
 /// - hint = `rankingHint` clamped to 0…100, divided by 100 (0 when absent);
 /// - recency = exp(−age / 30 days) for the age of `lastUsedDate` at the query's `now` (1 when in the future,
 ///   0 when absent);
-/// and the engagement factor of `EngagementLedger` (selections over impressions and activity visits, halving
-/// every 14 days; 1 without engagement, 0.75…2.5) multiplies the product.
+/// engagement is the factor of `EngagementLedger` (selections over impressions and activity visits, halving
+/// every 14 days; 1 without engagement, 0.75…2.5);
+/// - renown = how many other items mention the item's title, when the title is one word (`NameMentions`): m of
+///   N visible documents give ln(1 + m) · ln(N / (1 + m)) / (ln N / 2)², 0…1. It peaks at m + 1 = √N: a name
+///   few items mention is unknown, and one nearly every item holds is a common word ("the"), not a reference.
+///   Without it, "web server" over Debian's 63,666 packages ranks nginx 61st and apache2 191st, behind packages
+///   that merely say "web server" in their titles.
 /// Each signal can lift a result by a bounded factor, so relevance still dominates; `ceiling` is the product's
 /// bound for this query, which lets the engine rank while it collects (`SearchOptions.rescoreCeiling`).
 package struct UserQueryRanking: Sendable {
@@ -24,6 +29,8 @@ package struct UserQueryRanking: Sendable {
     let title: FieldID?
     /// The typed text, folded, single-spaced; empty disables the coverage signal.
     let typed: String
+    /// How many items mention each item's title (nil: no title field).
+    let mentions: NameMentions?
 
     /// `coveringLimit`: at most this many titles are named as the ones that may cover the typed text; past it
     /// every title may (tests lower it).
@@ -37,6 +44,7 @@ package struct UserQueryRanking: Sendable {
         rankingHint = snapshot.engine.schema.field(named: "rankingHint")
         lastUsedDate = snapshot.engine.schema.field(named: "lastUsedDate")
         self.engagement = engagement
+        mentions = title.flatMap { snapshot.engine.nameMentions(of: $0) }
         // The titles that may start with the typed text, when few (the others' coverage is 0): only these can
         // earn the coverage factor, so the others keep a tight ceiling.
         if let title, !typed.isEmpty {
@@ -50,11 +58,14 @@ package struct UserQueryRanking: Sendable {
         let engagementCeiling = engagementCeiling
             ?? engagement.values.reduce(1) { max($0, EngagementLedger.factor($1, at: now)) }
         let hasHint = rankingHint != nil, hasLastUsed = lastUsedDate != nil
+        // Renown rises up to m + 1 = √N: no count present exceeds the maximum's.
+        let renownCeiling = mentions.map { 1 + Self.renown(min(Double($0.maximum), Double($0.documentCount).squareRoot() - 1),
+                                                          of: $0.documentCount) } ?? 1
         func product(coverage: Double) -> Float {
             var product = coverage
             if hasHint { product *= 1.5 }
             if hasLastUsed { product *= 1.25 }
-            return Float(product * engagementCeiling)
+            return Float(product * engagementCeiling * renownCeiling)
         }
         let most = product(coverage: title != nil && !typed.isEmpty ? 1.5 : 1)
         coveringCeiling = most
@@ -97,7 +108,19 @@ package struct UserQueryRanking: Sendable {
            let record = engagement[id] {
             factor *= EngagementLedger.factor(record, at: snapshot.now)
         }
+        if let mentions {
+            factor *= 1 + Self.renown(Double(mentions.count(of: address)), of: mentions.documentCount)
+        }
         return Float(factor)
+    }
+
+    /// How well known a name `mentions` of `documents` items mention is, 0…1 (see the type's comment).
+    static func renown(_ mentions: Double, of documents: Int) -> Double {
+        let n = Double(documents)
+        guard n > 1, mentions > 0 else { return 0 }
+        let held = min(mentions + 1, n)
+        let half = log(n) / 2
+        return min(max(log(held) * log(n / held) / (half * half), 0), 1)
     }
 
     /// Whether the ascending `addresses` hold `address`.

@@ -43,6 +43,8 @@ public struct IndexSnapshot: Sendable {
         let totalDocuments: Int
         let vocabularies: VocabularyCache
         let championScope: ChampionLists.Scope?
+        /// Built by the first ranking that asks, by name field (`nameMentions(of:)`).
+        let nameMentions = DerivedCache<FieldID, NameMentions>(cost: { _, value in value?.memoryBytes ?? 0 })
 
         init(segments: [Segment], live: [Bitset], schema: Schema, parameters: RankingParameters, generation: UInt64,
              contentGeneration: UInt64, vocabularies: VocabularyCache) {
@@ -110,6 +112,15 @@ public struct IndexSnapshot: Sendable {
         storage = Storage(segments: segments, live: live, schema: schema, parameters: parameters, generation: generation,
                           contentGeneration: contentGeneration, vocabularies: vocabularies)
         self.parameters = parameters
+    }
+
+    /// How many documents mention each document's name in `field` (`NameMentions`), over the default fields.
+    /// The first call on a snapshot builds it (every posting of the names, once); later calls share it.
+    public func nameMentions(of field: FieldID) -> NameMentions? {
+        guard schema.kind(field) == .text else { return nil }
+        return storage.nameMentions.value(field) {
+            .value(NameMentions.build(self, field: field, scope: schema.defaultFieldNumbers))
+        }
     }
 
     /// Whether both snapshots were published by the same writer, so their generations count the same history

@@ -149,9 +149,57 @@ final class UserQueryRankingTests: XCTestCase {
             let ranking = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: typed)
             let address = try XCTUnwrap(snapshot.engine.lookup(id: id))
             XCTAssertTrue(ranking.covering?.contains(address) ?? false, typed.debugDescription)
-            XCTAssertEqual(ranking.factor(address), Float(1 + 0.5 * coverage), typed.debugDescription)
+            XCTAssertEqual(ranking.factor(address), Self.factor(coverage: coverage, ranking, address), typed.debugDescription)
             XCTAssertLessThanOrEqual(ranking.factor(address), ranking.coveringCeiling, typed.debugDescription)
         }
+    }
+
+    /// A one-word title other items mention ranks above an equally relevant unmentioned one; a title that is a
+    /// word nearly every item holds ("the": 30 of the 32 others) earns little.
+    func testRenownLiftsANameOtherItemsMention() throws {
+        var items = [makeItem("plain", title: "lighttpd", description: "fast web server"),
+                     makeItem("common", title: "the", description: "fast web server"),
+                     makeItem("known", title: "nginx", description: "fast web server")]
+        items += (0..<6).map { makeItem("module\($0)", title: "module \($0)", description: "the module for nginx") }
+        items += (0..<24).map { makeItem("filler\($0)", title: "filler \($0)", description: "the filler text") }
+        let container = makeContainer(items)
+        let run = runUserQuery("web server", in: container) { $0.enableRankedResults = true }
+        XCTAssertNil(run.error)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["known", "common", "plain"])
+        let rank = Dictionary(uniqueKeysWithValues: run.items.map { ($0.uniqueIdentifier, $0.rank) })
+        let lift = try XCTUnwrap(rank["known"]) / XCTUnwrap(rank["plain"])
+        // 6 mentions of 33 items: ln 7 · ln(33/7) / (ln 33 / 2)².
+        XCTAssertEqual(lift, 1 + log(7.0) * log(33.0 / 7) / pow(log(33.0) / 2, 2), accuracy: 1e-4)
+        let commonLift = try XCTUnwrap(rank["common"]) / XCTUnwrap(rank["plain"])
+        XCTAssertEqual(commonLift, 1 + log(31.0) * log(33.0 / 31) / pow(log(33.0) / 2, 2), accuracy: 1e-4)
+        XCTAssertLessThan(commonLift, 1.1)
+    }
+
+    /// Renown is 0 for a name nobody mentions and for one every other item holds, 1 at √N − 1 mentions, and
+    /// rises to that peak and falls after it.
+    func testRenownShape() {
+        XCTAssertEqual(UserQueryRanking.renown(0, of: 10_000), 0)
+        XCTAssertEqual(UserQueryRanking.renown(9_999, of: 10_000), 0, accuracy: 1e-12)
+        XCTAssertEqual(UserQueryRanking.renown(99, of: 10_000), 1, accuracy: 1e-12)
+        XCTAssertEqual(UserQueryRanking.renown(5, of: 1), 0)
+        var previous = 0.0
+        for m in stride(from: 1.0, through: 99, by: 1) {
+            let value = UserQueryRanking.renown(m, of: 10_000)
+            XCTAssertGreaterThan(value, previous)
+            previous = value
+        }
+        for m in stride(from: 100.0, through: 9_999, by: 7) {
+            let value = UserQueryRanking.renown(m, of: 10_000)
+            XCTAssertLessThan(value, previous)
+            XCTAssertGreaterThanOrEqual(value, 0)
+            previous = value
+        }
+    }
+
+    /// The factor of a document without hint, date or engagement: its title coverage's times its renown's.
+    static func factor(coverage: Double, _ ranking: UserQueryRanking, _ address: DocAddress) -> Float {
+        let renown = ranking.mentions.map { UserQueryRanking.renown(Double($0.count(of: address)), of: $0.documentCount) } ?? 0
+        return Float((1 + 0.5 * coverage) * (1 + renown))
     }
 
     /// The title-coverage factor, pre-checked on stored bytes, is the one folding every title gives.
@@ -170,7 +218,7 @@ final class UserQueryRankingTests: XCTestCase {
                     coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
                 }
                 if coverage > 0 { covered += 1 }
-                XCTAssertEqual(ranking.factor(address), Float(1 + 0.5 * coverage), "\(text) \(address)")
+                XCTAssertEqual(ranking.factor(address), Self.factor(coverage: coverage, ranking, address), "\(text) \(address)")
             }
         }
         XCTAssertGreaterThan(covered, 100)

@@ -1,0 +1,81 @@
+import XCTest
+@testable import SearchlightEngine
+
+/// `NameMentions`: for each document whose title is one term, how many other live documents hold that term in a
+/// default field, counted once per document however many fields hold it.
+final class NameMentionsTests: XCTestCase {
+    /// Seeded random corpora over a small vocabulary, in several segments, with replacements and deletions: every
+    /// count equals a brute-force count over the live documents' analyzed terms.
+    func testCountsEqualBruteForce() throws {
+        let words = ["nginx", "apache", "evince", "okular", "vim", "the", "web", "server", "viewer", "editor"]
+        for seed in 1...12 {
+            var random = SeededLCG(seed: UInt64(seed))
+            let writer = IndexWriter()
+            let title = try writer.registerField("title", .text(weight: 4, primary: true))
+            let body = try writer.registerField("body", .text(weight: 1))
+            let keywords = try writer.registerField("keywords", .text(weight: 2))
+            let hidden = try writer.registerField("hidden", .text(weight: 1, searchableByDefault: false))
+            var live: [String: [FieldID: String]] = [:]
+            func text(_ count: Int) -> String { (0..<count).map { _ in words[random.below(words.count)] }.joined(separator: " ") }
+            for batch in 0..<(1 + random.below(4)) {
+                for n in 0..<(10 + random.below(40)) {
+                    let id = "d\(random.below(60))"
+                    // Mostly one-word titles (names); some two words, some compounds (`vim-web`: parts and a whole).
+                    let kind = random.below(6)
+                    let name = kind == 0 ? text(2) : kind == 1 ? text(2).replacingOccurrences(of: " ", with: "-") : text(1)
+                    var values: [FieldID: String] = [title: name, body: text(random.below(6))]
+                    if random.below(3) == 0 { values[keywords] = text(1) }
+                    if random.below(4) == 0 { values[hidden] = text(2) }
+                    try writer.upsert(Document(id: id, values: values.map { ($0.key, .text($0.value)) }))
+                    live[id] = values
+                    if n % 7 == 3 {
+                        let gone = "d\(random.below(60))"
+                        writer.delete(ids: [gone])
+                        live[gone] = nil
+                    }
+                }
+                if batch % 2 == 0 { _ = try writer.commit() }
+            }
+            let snapshot = try writer.commit()
+            let mentions = try XCTUnwrap(snapshot.nameMentions(of: title))
+            XCTAssertEqual(mentions.documentCount, live.count, "seed \(seed)")
+            let analyzer = Analyzer()
+            func terms(_ values: [FieldID: String], _ fields: [FieldID]) -> Set<String> {
+                Set(fields.flatMap { field in analyzer.tokens(values[field] ?? "").map(\.term) })
+            }
+            var named = 0
+            for (id, values) in live {
+                let address = try XCTUnwrap(snapshot.lookup(id: id))
+                let titleTerms = analyzer.tokens(values[title] ?? "")
+                guard titleTerms.count == 1 else {
+                    XCTAssertEqual(mentions.count(of: address), 0, "seed \(seed): \(id) is not named")
+                    continue
+                }
+                named += 1
+                let name = titleTerms[0].term
+                let expected = live.filter { $0.key != id && terms($0.value, [title, body, keywords]).contains(name) }.count
+                XCTAssertEqual(mentions.count(of: address), expected, "seed \(seed): \(id) named \(name)")
+            }
+            XCTAssertGreaterThan(named, 5, "seed \(seed)")
+        }
+    }
+
+    /// A snapshot builds the counts once; a later snapshot counts its own documents.
+    func testBuiltOncePerSnapshot() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        try writer.upsert(contentsOf: [
+            Document(id: "a", values: [(title, .text("nginx"))]),
+            Document(id: "b", values: [(title, .text("libnginx mod")), (body, .text("a module for nginx"))]),
+        ])
+        let first = try writer.commit()
+        XCTAssertTrue(first.nameMentions(of: title) === first.nameMentions(of: title))
+        XCTAssertEqual(first.nameMentions(of: title)?.count(of: try XCTUnwrap(first.lookup(id: "a"))), 1)
+        try writer.upsert(Document(id: "c", values: [(body, .text("nginx nginx"))]))
+        let second = try writer.commit()
+        XCTAssertEqual(second.nameMentions(of: title)?.count(of: try XCTUnwrap(second.lookup(id: "a"))), 2)
+        XCTAssertEqual(first.nameMentions(of: title)?.count(of: try XCTUnwrap(first.lookup(id: "a"))), 1)
+        XCTAssertNil(second.nameMentions(of: FieldID(rawValue: 999)))
+    }
+}
