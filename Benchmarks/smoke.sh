@@ -9,6 +9,10 @@
 #    counts for `term` queries differ by more than 25% (--check-agreement 0.25). Hits are capped at the
 #    limit (20), so most terms fill the page in both engines; a gap beyond 25% means one engine is missing
 #    matches wholesale, not a tokenizer nuance.
+# 4. Runs searchlight-api-bench on the sample, then its --quality check on the full corpus
+#    (../shared/corpus/debian-en.jsonl.gz, 63,666 items, when present): the natural queries of issue 5 must
+#    find their package in the top ten ("web server" nginx and apache2, "pdf viewer" evince or okular,
+#    "thunderb" thunderbird, "wireshrak" wireshark); a miss fails the smoke pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,4 +63,13 @@ figures = json.load(open(sys.argv[1]))
 assert figures["open_items"] == figures["docs"], "the reopened store lost items"
 assert figures["user_hits"] > 0, "user queries found nothing"
 PY
-echo "smoke: ok ($engines, api)"
+full=../shared/corpus/debian-en.jsonl.gz
+if [ -f "$full" ]; then
+  echo "smoke: natural-query quality on the full corpus ($full)"
+  "$api_bin" --corpus "$full" --quality
+  quality=", quality"
+else
+  echo "smoke: $full absent; the natural-query quality check (full corpus only) was not run"
+  quality=""
+fi
+echo "smoke: ok ($engines, api$quality)"
