@@ -89,14 +89,14 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
         let hasTypoBudget = plan.hasTypoBudget
-        var found: [SearchHit] = []
+        var found: [SearchHit] = [], renowned: Set<DocAddress> = []
         if !hasTypoBudget || search.maximumMatches(query) >= limit {
-            found = search.hits(query, limit: limit)
+            (found, renowned) = search.hits(query, limit: limit)
         }
         if found.count < limit, hasTypoBudget {
             query = plan.query(typoTolerant: true)
             typoTolerant = true
-            found = search.hits(query, limit: limit)
+            (found, renowned) = search.hits(query, limit: limit)
         }
         // Activities linked to items become those items: one result each (Activities/ActivityResults).
         let scored = ActivityResults.collapse(found, in: snapshot)
@@ -120,7 +120,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         var addresses = [String: DocAddress](minimumCapacity: hits.count)
         for hit in hits { addresses[hit.entry.identifier] = hit.entry.address }
         let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, query: query, typoTolerant: typoTolerant,
-                                           ranking: ranking, addresses: addresses)
+                                           ranking: ranking, addresses: addresses, renowned: renowned)
         userState.withLock { $0.annotator = annotator }
         return Outcome(hits: hits, cursor: nil)
     }

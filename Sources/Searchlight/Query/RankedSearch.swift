@@ -32,8 +32,24 @@ struct RankedSearch {
     /// Extra hits fetched beyond `limit` to absorb expired ones before falling back to the filtered search.
     static let slack = 16
 
+    /// The best `limit` visible hits of `query` by rescored score, best first, the first
+    /// `UserQueryRanking.renownWindow` of them re-ranked by renown; `renowned` holds the returned ones it re-ranked.
+    func hits(_ query: Query, limit: Int) -> (hits: [SearchHit], renowned: Set<DocAddress>) {
+        let window = ranking.mentions == nil ? 0 : UserQueryRanking.renownWindow
+        var hits = visibleHits(query, limit: max(limit, window))
+        let head = min(window, hits.count)
+        for i in 0..<head {
+            hits[i] = SearchHit(address: hits[i].address, score: hits[i].score * ranking.renownFactor(hits[i].address))
+        }
+        // Score, then address: the engine's order of ties.
+        hits[..<head].sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
+        if hits.count > limit { hits.removeSubrange(limit...) }
+        // The head stays in front after its sort: the first `head` of what is returned are the ones re-ranked.
+        return (hits, Set(hits[..<min(head, hits.count)].map(\.address)))
+    }
+
     /// The best `limit` visible hits of `query` by rescored score, best first.
-    func hits(_ query: Query, limit: Int) -> [SearchHit] {
+    func visibleHits(_ query: Query, limit: Int) -> [SearchHit] {
         guard limit > 0 else { return [] }
         let engine = snapshot.engine
         // None expired yet: the first `limit` are visible.

@@ -13,6 +13,8 @@ package final class UserQueryAnnotator: Sendable {
     let typoTolerant: Bool
     let ranking: UserQueryRanking
     let addresses: [String: DocAddress]
+    /// The results renown re-ranked (`RankedSearch.hits`): their factor includes it.
+    let renowned: Set<DocAddress>
     /// Typo-tolerant expansions of each word (folded terms), computed on the first snippet request only:
     /// most queries never ask for one, and a fuzzy dictionary walk per word costs milliseconds.
     private let fuzzyCache = Mutex<[UserQueryPlan.Word: Set<String>]?>(nil)
@@ -24,7 +26,8 @@ package final class UserQueryAnnotator: Sendable {
     static let snippetBytes = 160
 
     init(snapshot: ContainerSnapshot, plan: UserQueryPlan, query: Query, typoTolerant: Bool, ranking: UserQueryRanking,
-         addresses: [String: DocAddress]) {
+         addresses: [String: DocAddress], renowned: Set<DocAddress> = []) {
+        self.renowned = renowned
         self.snapshot = snapshot
         self.plan = plan
         self.query = query
@@ -103,7 +106,7 @@ package final class UserQueryAnnotator: Sendable {
         guard let address = addresses[identifier], let base = snapshot.engine.explain(query, address) else {
             return nil
         }
-        let factor = ranking.factor(address)
+        let factor = ranking.factor(address) * (renowned.contains(address) ? ranking.renownFactor(address) : 1)
         return "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement, name mentions)\n"
             + "  \(factor) = signals factor\n"
             + base.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")

@@ -3,7 +3,8 @@ import SearchlightEngine
 
 /// Query-independent signals layered over BM25F for `CSUserQuery`.
 ///
-/// final = bm25f × (1 + 0.5·coverage) × (1 + 0.5·hint) × (1 + 0.25·recency) × engagement × (1 + renown), where
+/// final = bm25f × (1 + 0.5·coverage) × (1 + 0.5·hint) × (1 + 0.25·recency) × engagement, then × (1 + renown) for
+/// the first `renownWindow` results by that, where
 /// - coverage = how much of the title the typed text is, when the normalized title starts with the normalized
 ///   text, byte for byte (`Folding.foldCollapsingWhitespace`)
 ///   (typed length / title length, so "thunderb" prefers "thunderbird" to "thunderbird-l10n-af"; 1 for an
@@ -58,14 +59,11 @@ package struct UserQueryRanking: Sendable {
         let engagementCeiling = engagementCeiling
             ?? engagement.values.reduce(1) { max($0, EngagementLedger.factor($1, at: now)) }
         let hasHint = rankingHint != nil, hasLastUsed = lastUsedDate != nil
-        // Renown rises up to m + 1 = √N: no count present exceeds the maximum's.
-        let renownCeiling = mentions.map { 1 + Self.renown(min(Double($0.maximum), Double($0.documentCount).squareRoot() - 1),
-                                                          of: $0.documentCount) } ?? 1
         func product(coverage: Double) -> Float {
             var product = coverage
             if hasHint { product *= 1.5 }
             if hasLastUsed { product *= 1.25 }
-            return Float(product * engagementCeiling * renownCeiling)
+            return Float(product * engagementCeiling)
         }
         let most = product(coverage: title != nil && !typed.isEmpty ? 1.5 : 1)
         coveringCeiling = most
@@ -108,10 +106,14 @@ package struct UserQueryRanking: Sendable {
            let record = engagement[id] {
             factor *= EngagementLedger.factor(record, at: snapshot.now)
         }
-        if let mentions {
-            factor *= 1 + Self.renown(Double(mentions.count(of: address)), of: mentions.documentCount)
-        }
         return Float(factor)
+    }
+
+    /// The renown factor of one document, 1…2 (1 without a title field): applied to the first `renownWindow`
+    /// results only (`RankedSearch`), so the engine's pruning keeps the other signals' tight ceilings.
+    package func renownFactor(_ address: DocAddress) -> Float {
+        guard let mentions else { return 1 }
+        return Float(1 + Self.renown(Double(mentions.count(of: address)), of: mentions.documentCount))
     }
 
     /// How well known a name `mentions` of `documents` items mention is, 0…1 (see the type's comment).
@@ -122,6 +124,14 @@ package struct UserQueryRanking: Sendable {
         let half = log(n) / 2
         return min(max(log(held) * log(n / held) / (half * half), 0), 1)
     }
+
+    /// How many of the best results by the other signals renown re-ranks: a rescore window, as Lucene's
+    /// `QueryRescorer` and Elasticsearch's `rescore` have. A renowned result further down stays where it is.
+    /// Applied to every match instead, renown's ceiling of 2 left the engine so little to prune that the median
+    /// as-you-type text ran 54% more instructions and p99 rose fourfold; a second search over the mentioned
+    /// documents alone cost more still (BENCHMARKS.md §AU). 256 reaches apache2 for "web server" over Debian's
+    /// 63,666 packages (191st by the other signals).
+    package static let renownWindow = 256
 
     /// Whether the ascending `addresses` hold `address`.
     static func contains(_ addresses: [DocAddress], _ address: DocAddress) -> Bool {
@@ -158,7 +168,7 @@ package struct UserQueryRanking: Sendable {
     /// Folded (case and diacritics) text with whitespace runs collapsed to one space, trimmed.
     static func normalize(_ text: String) -> String { Folding.foldCollapsingWhitespace(text) }
 
-    /// The engine's rescoring hook.
+    /// The engine's rescoring hook (every signal but renown).
     package var rescore: @Sendable (DocAddress, Float) -> Float {
         let ranking = self
         return { address, score in score * ranking.factor(address) }

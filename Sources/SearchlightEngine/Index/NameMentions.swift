@@ -10,13 +10,10 @@ public final class NameMentions: Sendable {
     private let counts: [[UInt32]]
     /// The live documents of the snapshot: the most a name can be mentioned by, plus one.
     public let documentCount: Int
-    /// The largest count.
-    public let maximum: Int
 
     init(counts: [[UInt32]], documentCount: Int) {
         self.counts = counts
         self.documentCount = documentCount
-        maximum = Int(counts.lazy.compactMap { $0.max() }.max() ?? 0)
     }
 
     /// The mentions of the document at `address` (0 outside the snapshot).

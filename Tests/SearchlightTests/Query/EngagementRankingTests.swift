@@ -59,7 +59,7 @@ final class EngagementRankingTests: XCTestCase {
                     var rescored = every.map { SearchHit(address: $0.address, score: exactRanking.rescore($0.address, $0.score)) }
                     rescored.sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
                     let expected = Array(rescored.filter { snapshot.isUnexpired($0.address) }.prefix(limit))
-                    let got = RankedSearch(snapshot: snapshot, restriction: nil, ranking: ranking).hits(query, limit: limit)
+                    let got = RankedSearch(snapshot: snapshot, restriction: nil, ranking: ranking).visibleHits(query, limit: limit)
                     compared += 1
                     XCTAssertEqual(got, expected, "\(text) top \(limit) at step \(step)")
                     if got != expected { mismatches += 1 }
@@ -75,7 +75,12 @@ final class EngagementRankingTests: XCTestCase {
             var all = snapshot.engine.search(q, limit: 100_000).filter { snapshot.isUnexpired($0.address) }
                 .map { SearchHit(address: $0.address, score: exactRanking.rescore($0.address, $0.score)) }
             all.sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
-            let want = ActivityResults.collapse(Array(all.prefix(5)), in: snapshot).compactMap { snapshot.engine.id(of: $0.address) }
+            // Renown re-ranks the first `renownWindow`.
+            var head = all.prefix(UserQueryRanking.renownWindow).map {
+                SearchHit(address: $0.address, score: $0.score * exactRanking.renownFactor($0.address))
+            }
+            head.sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
+            let want = ActivityResults.collapse(Array(head.prefix(5)), in: snapshot).compactMap { snapshot.engine.id(of: $0.address) }
             XCTAssertEqual(ranked, want, "CSUserQuery \(text) at step \(step)")
             if ranked != want { mismatches += 1 }
         }

@@ -42,8 +42,8 @@ final class TitleCoveragePreCheckTests: XCTestCase {
                     }
                 }
                 if coverage > 0 { covered += 1 }
-                // The other signals are 1 here (no hint, date or engagement), but for the titles' renown.
-                XCTAssertEqual(ranking.factor(address), UserQueryRankingTests.factor(coverage: coverage, ranking, address),
+                // The other signals are 1 here (no hint, date or engagement).
+                XCTAssertEqual(ranking.factor(address), Float(1 + 0.5 * coverage),
                                "typed \(text.debugDescription) title \(snapshot.engine.text(title, of: address).map(\.debugDescription))")
             }
         }

@@ -125,8 +125,16 @@ final class UserQueryRankingTests: XCTestCase {
                         rescored.sort { (a: SearchHit, b: SearchHit) -> Bool in
                             a.score != b.score ? a.score > b.score : a.address < b.address
                         }
-                        let expected = Array(rescored.filter { snapshot.isUnexpired($0.address) }.prefix(limit))
-                        XCTAssertEqual(search.hits(query, limit: limit), expected, "\(text) top \(limit)")
+                        let visible = rescored.filter { snapshot.isUnexpired($0.address) }
+                        let expected = Array(visible.prefix(limit))
+                        XCTAssertEqual(search.visibleHits(query, limit: limit), expected, "\(text) top \(limit)")
+                        // Renown re-ranks the first `renownWindow` of that order.
+                        var head = visible.prefix(UserQueryRanking.renownWindow).map {
+                            SearchHit(address: $0.address, score: $0.score * ranking.renownFactor($0.address))
+                        }
+                        head.sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
+                        let final = Array((head + visible.dropFirst(head.count)).prefix(limit))
+                        XCTAssertEqual(search.hits(query, limit: limit).hits, final, "\(text) top \(limit), renown")
                         compared += 1
                     }
                 }
@@ -149,7 +157,7 @@ final class UserQueryRankingTests: XCTestCase {
             let ranking = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: typed)
             let address = try XCTUnwrap(snapshot.engine.lookup(id: id))
             XCTAssertTrue(ranking.covering?.contains(address) ?? false, typed.debugDescription)
-            XCTAssertEqual(ranking.factor(address), Self.factor(coverage: coverage, ranking, address), typed.debugDescription)
+            XCTAssertEqual(ranking.factor(address), Float(1 + 0.5 * coverage), typed.debugDescription)
             XCTAssertLessThanOrEqual(ranking.factor(address), ranking.coveringCeiling, typed.debugDescription)
         }
     }
@@ -196,12 +204,6 @@ final class UserQueryRankingTests: XCTestCase {
         }
     }
 
-    /// The factor of a document without hint, date or engagement: its title coverage's times its renown's.
-    static func factor(coverage: Double, _ ranking: UserQueryRanking, _ address: DocAddress) -> Float {
-        let renown = ranking.mentions.map { UserQueryRanking.renown(Double($0.count(of: address)), of: $0.documentCount) } ?? 0
-        return Float((1 + 0.5 * coverage) * (1 + renown))
-    }
-
     /// The title-coverage factor, pre-checked on stored bytes, is the one folding every title gives.
     func testCoverageFactorAgreesWithFoldingEveryTitle() throws {
         let snapshot = Self.container.snapshot()
@@ -218,7 +220,7 @@ final class UserQueryRankingTests: XCTestCase {
                     coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
                 }
                 if coverage > 0 { covered += 1 }
-                XCTAssertEqual(ranking.factor(address), Self.factor(coverage: coverage, ranking, address), "\(text) \(address)")
+                XCTAssertEqual(ranking.factor(address), Float(1 + 0.5 * coverage), "\(text) \(address)")
             }
         }
         XCTAssertGreaterThan(covered, 100)
