@@ -24,6 +24,10 @@ public protocol BenchEngine: AnyObject {
     /// Removes every item of a domain and makes the removal visible to searches; returns how many went.
     func deleteDomain(_ domain: String) throws -> Int
 
+    /// Removes the items with these identifiers and makes the removal visible to searches; returns how many went
+    /// (identifiers not in the index are skipped). The `reindex` scenario deletes the whole corpus this way.
+    func delete(_ items: ArraySlice<CorpusItem>) throws -> Int
+
     /// Reindexes items that already exist (same identifiers, possibly new text) and makes them visible.
     func replace(_ items: ArraySlice<CorpusItem>) throws
 

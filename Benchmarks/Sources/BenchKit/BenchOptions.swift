@@ -16,6 +16,8 @@ public struct BenchOptions: Sendable, Equatable {
     /// Items reindexed by the `churn` scenario, in batches of `churnBatch`.
     public var churnItems = 10_000
     public var churnBatch = 1_000
+    /// Rounds of the `reindex` scenario: each deletes every item and indexes the corpus again.
+    public var reindexRounds = 10
     /// When set, exit non-zero if the engines' `term` hit sums differ by more than this fraction.
     public var agreementTolerance: Double?
     /// `--list-engines`: print the built-in engines (comma-separated) and exit.
@@ -26,7 +28,8 @@ public struct BenchOptions: Sendable, Equatable {
     public static let usage = """
         usage: searchlight-bench --corpus FILE|- --queries FILE [--engines \(EngineRegistry.available.joined(separator: ","))]
                                  [--limit N] [--replicate K] [--json] [--rounds R] [--clock monotonic|thread-cpu]
-                                 [--scenario delete-domain,churn] [--domain NAME] [--churn-items N] [--churn-batch N]
+                                 [--scenario delete-domain,churn,reindex] [--domain NAME] [--churn-items N] [--churn-batch N]
+                                 [--reindex-rounds N]
                                  [--check-agreement FRACTION] [--slowest N]
           --corpus FILE|-   JSON Lines items (a .gz path is read through gzip -dc; - is standard input)
           --queries FILE    lines kind<TAB>query: words required, trailing * a prefix, "w1 w2" a phrase
@@ -36,7 +39,8 @@ public struct BenchOptions: Sendable, Equatable {
           --json            one JSON line per engine instead of the table
           --rounds R        timed rounds over the workload after one warm-up round (default 5)
           --clock C         per-query clock: monotonic (wall, default) or thread-cpu (this thread's CPU time)
-          --scenario LIST   extra scenarios after the query workload: delete-domain, churn
+          --scenario LIST   extra scenarios after the query workload: delete-domain, churn, reindex
+          --reindex-rounds N  reindex: delete every item and index the corpus again N times (default 10)
           --list-engines    print the engines built into this binary and exit
           --check-agreement F  fail (exit 3) if two engines' term-query hit sums differ by more than F (e.g. 0.25)
           --slowest N       log each engine's N queries whose best timed run was slowest, with kind and hits
@@ -100,6 +104,7 @@ public struct BenchOptions: Sendable, Equatable {
             case "--domain": options.domain = try value(flag)
             case "--churn-items": options.churnItems = try positive(flag)
             case "--churn-batch": options.churnBatch = try positive(flag)
+            case "--reindex-rounds": options.reindexRounds = try positive(flag)
             case "--check-agreement":
                 let text = try value(flag)
                 guard let fraction = Double(text), fraction >= 0 else {
@@ -125,6 +130,9 @@ public enum Scenario: String, CaseIterable, Sendable {
     case deleteDomain = "delete-domain"
     /// Reindex existing items in batches, then rerun the queries once.
     case churn
+    /// Delete every item by identifier and index the corpus again, `--reindex-rounds` times, reading memory
+    /// after each round: whether tombstones and merges keep memory bounded under churn (issue 3).
+    case reindex
 }
 
 extension String {

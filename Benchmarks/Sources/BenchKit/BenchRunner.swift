@@ -24,6 +24,7 @@ public struct BenchRunner {
         let buildProcessCPUSeconds = Double(processCPUNanoseconds() - buildProcessCPUStart) / 1e9
         ResidentMemory.trim()
         let rssAfter = ResidentMemory.current()
+        let rssGrowth = rssBefore.flatMap { before in rssAfter.map { $0 - before } }
         let indexBytes = try engine.indexBytes()
         let components = engine.memoryComponents()
         if !components.isEmpty {
@@ -82,11 +83,15 @@ public struct BenchRunner {
                     metrics.append(("after_\(kind)_p99_us", stats.p99))
                 }
                 scenarios.append((scenario.rawValue, metrics))
+            case .reindex:
+                scenarios.append((scenario.rawValue, try reindexRounds(
+                    engine, items: items, rssBaseline: rssBefore,
+                    built: (rss: rssGrowth, index: indexBytes))))
             }
         }
         var report = EngineReport(
             engine: E.name, docs: items.count, buildSeconds: buildSeconds,
-            rssBytes: rssBefore.flatMap { before in rssAfter.map { $0 - before } },
+            rssBytes: rssGrowth,
             indexBytes: indexBytes, kinds: kinds, scenarios: scenarios)
         report.clock = options.clock
         report.buildCPUSeconds = buildCPUSeconds

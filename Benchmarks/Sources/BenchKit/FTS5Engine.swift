@@ -13,6 +13,8 @@ public final class FTS5Engine: BenchEngine {
     private let identifierStatement: SQLiteStatement
     private let rowidStatement: SQLiteStatement
     private let updateItem: SQLiteStatement
+    private let deleteItem: SQLiteStatement
+    private let deleteMeta: SQLiteStatement
     private var nextRowid: Int64 = 1
 
     /// The columns in table order; bm25 weights follow the same order.
@@ -44,6 +46,8 @@ public final class FTS5Engine: BenchEngine {
         rowidStatement = try database.prepare("SELECT rowid FROM item_meta WHERE uid = ?1")
         let assignments = Self.fields.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
         updateItem = try database.prepare("UPDATE items SET \(assignments) WHERE rowid = ?")
+        deleteItem = try database.prepare("DELETE FROM items WHERE rowid = ?1")
+        deleteMeta = try database.prepare("DELETE FROM item_meta WHERE rowid = ?1")
     }
 
     public func build(_ items: [CorpusItem]) throws {
@@ -131,14 +135,39 @@ public final class FTS5Engine: BenchEngine {
         }
     }
 
+    /// The rowid of an identifier (the lookup statement is reset before the row is changed).
+    private func rowid(of identifier: String) throws -> Int64? {
+        defer { rowidStatement.reset() }
+        try rowidStatement.bind(identifier, at: 1)
+        return try rowidStatement.step() ? rowidStatement.int64(at: 0) : nil
+    }
+
+    /// One transaction: each item's row goes from the index and from the side table, looked up by identifier.
+    public func delete(_ items: ArraySlice<CorpusItem>) throws -> Int {
+        try database.execute("BEGIN")
+        do {
+            var removed = 0
+            for item in items {
+                guard let rowid = try rowid(of: item.uniqueIdentifier) else { continue }
+                try deleteItem.bind(rowid, at: 1)
+                try deleteItem.run()
+                try deleteMeta.bind(rowid, at: 1)
+                try deleteMeta.run()
+                removed += 1
+            }
+            try database.execute("COMMIT")
+            return removed
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     public func replace(_ items: ArraySlice<CorpusItem>) throws {
         try database.execute("BEGIN")
         do {
             for item in items {
-                defer { rowidStatement.reset() }
-                try rowidStatement.bind(item.uniqueIdentifier, at: 1)
-                if try rowidStatement.step() {
-                    let rowid = rowidStatement.int64(at: 0)
+                if let rowid = try rowid(of: item.uniqueIdentifier) {
                     for (offset, field) in Self.fields.enumerated() {
                         try updateItem.bind(field.text(of: item), at: Int32(offset + 1))
                     }

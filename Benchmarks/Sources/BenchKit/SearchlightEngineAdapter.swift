@@ -75,6 +75,14 @@ public final class SearchlightEngineAdapter: BenchEngine {
         return before - snapshot.documentCount
     }
 
+    /// Tombstones the items' committed documents; the commit drops a segment left with no live document.
+    public func delete(_ items: ArraySlice<CorpusItem>) throws -> Int {
+        let before = snapshot.documentCount
+        writer.delete(ids: items.lazy.map(\.uniqueIdentifier))
+        snapshot = try writer.commit()
+        return before - snapshot.documentCount
+    }
+
     public func replace(_ items: ArraySlice<CorpusItem>) throws {
         for item in items { try writer.upsert(document(item)) }
         snapshot = try writer.commit()

@@ -56,6 +56,7 @@ struct EngineContract<Engine: BenchEngine> {
         try testTermsPrefixesPhrasesAndLimit(make())
         try testWeightsRankTitleAboveDescription(make())
         try testDeleteDomainAndReplace(make())
+        try testDeleteByIdentifierAndReindex(make())
     }
 
     func fill(_ empty: Engine) throws -> Engine {
@@ -101,5 +102,17 @@ struct EngineContract<Engine: BenchEngine> {
         XCTAssertEqual(Set(try ids(engine, "compression")), ["d:body", "d:new"])
         XCTAssertEqual(try ids(engine, "archiver"), ["d:title"])
         XCTAssertGreaterThan(try engine.indexBytes() ?? 0, 0)
+    }
+
+    /// What the `reindex` scenario does: delete by identifier (unknown ones skipped), then index the items again.
+    func testDeleteByIdentifierAndReindex(_ empty: Engine) throws {
+        let engine = try fill(empty)
+        let corpus = [item("d:title", "docs", title: "compression"), item("nowhere", "docs")]
+        XCTAssertEqual(try engine.delete(corpus[...]), 1)
+        XCTAssertEqual(Set(try ids(engine, "compression")), ["d:body", "l:zlib"])
+        try engine.replace(corpus[0..<1])
+        XCTAssertEqual(Set(try ids(engine, "compression")), ["d:body", "d:title", "l:zlib"])
+        XCTAssertEqual(try engine.delete(corpus[...]), 1)
+        XCTAssertEqual(try engine.delete(corpus[...]), 0)
     }
 }

@@ -62,6 +62,26 @@ final class ReportingTests: XCTestCase {
         XCTAssertNil(AgreementCheck.disagreement([report("a", termHits: 100)], tolerance: 0))
     }
 
+    /// The reindex scenario reports the build, every round and the growth, through the runner.
+    func testReindexScenarioReportsEachRound() throws {
+        var options = try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--rounds", "1",
+                                              "--scenario", "reindex", "--reindex-rounds", "2"])
+        options.limit = 5
+        let items = (0..<40).map {
+            CorpusItem(uniqueIdentifier: "i\($0)", domainIdentifier: "d", title: "title \($0)", displayName: "",
+                       keywords: [], contentDescription: "item number \($0)")
+        }
+        let report = try BenchRunner(options: options).run(
+            { try SearchlightEngineAdapter() }, items: items, queries: [try BenchQuery.parse(kind: "term", text: "item")])
+        let metrics = try XCTUnwrap(report.scenarios.first { $0.name == "reindex" }?.metrics)
+        let names = metrics.map(\.0)
+        for name in ["rounds", "build_index_mb", "round1_s", "round1_index_mb", "round2_index_mb", "index_growth_pct"] {
+            XCTAssertTrue(names.contains(name), "\(name) missing from \(names)")
+        }
+        XCTAssertFalse(names.contains("round3_s"))
+        XCTAssertEqual(report.stats(for: "term")?.hits, 5)
+    }
+
     func testOptions() throws {
         let options = try BenchOptions.parse(["--corpus", "-", "--queries", "q.tsv", "--limit", "5", "--replicate", "16",
                                               "--json", "--scenario", "delete-domain,churn", "--slowest", "7"])
@@ -72,6 +92,11 @@ final class ReportingTests: XCTestCase {
         XCTAssertEqual(options.scenarios, [.deleteDomain, .churn])
         XCTAssertEqual(options.slowest, 7)
         XCTAssertEqual(try BenchOptions.parse(["--corpus", "-", "--queries", "q"]).slowest, 0)
+        let reindex = try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--scenario", "reindex", "--reindex-rounds", "3"])
+        XCTAssertEqual(reindex.scenarios, [.reindex])
+        XCTAssertEqual(reindex.reindexRounds, 3)
+        XCTAssertEqual(try BenchOptions.parse(["--corpus", "-", "--queries", "q"]).reindexRounds, 10)
+        XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--reindex-rounds", "0"]))
         XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--slowest", "x"]))
         XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-"]))
         XCTAssertThrowsError(try BenchOptions.parse(["--corpus", "-", "--queries", "q", "--limit", "0"]))
