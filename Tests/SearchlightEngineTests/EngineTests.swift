@@ -236,6 +236,35 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(sorted.compactMap { s.id(of: $0) }, ["b", "a"])
     }
 
+    /// BM25F as specified, computed here by hand: w = Σ tf · weight / (1 − b + b · length / average length) over
+    /// the fields, score = idf · w · (k1 + 1) / (w + k1), idf = ln(1 + (N − df + 0.5) / (df + 0.5)) with df the
+    /// largest field document frequency, times 1.5 when the primary field starts with the term and 2 more when it
+    /// is the term. Title weight 4 (primary), body 1; k1 1.2, b 0.75.
+    func testBM25FScoresFollowTheFormula() throws {
+        try writer.upsert(contentsOf: [doc("a", "apple pie", "apple apple banana"), doc("b", "banana", "apple cherry cherry cherry"),
+                                       doc("c", "apple", "cherry"), doc("d", "cherry tart", "banana bread")])
+        let s = try writer.commit()
+        let titleAverage = (2.0 + 1 + 1 + 2) / 4, bodyAverage = (3.0 + 4 + 1 + 2) / 4
+        func part(_ tf: Double, weight: Double, length: Double, average: Double) -> Double {
+            tf * weight / (1 - 0.75 + 0.75 * length / average)
+        }
+        let idf = log(1 + (4 - 2 + 0.5) / (2 + 0.5))
+        func score(_ w: Double, boost: Double) -> Double { idf * w * 2.2 / (w + 1.2) * boost }
+        let expected: [String: Double] = [
+            "a": score(part(1, weight: 4, length: 2, average: titleAverage) + part(2, weight: 1, length: 3, average: bodyAverage),
+                       boost: 1.5),
+            "b": score(part(1, weight: 1, length: 4, average: bodyAverage), boost: 1),
+            "c": score(part(1, weight: 4, length: 1, average: titleAverage), boost: 1.5 * 2),
+        ]
+        let hits = s.search(.term("apple"), limit: 10)
+        XCTAssertEqual(hits.compactMap { s.id(of: $0.address) }, ["c", "a", "b"])
+        for hit in hits {
+            let id = try XCTUnwrap(s.id(of: hit.address))
+            let want = try XCTUnwrap(expected[id])
+            XCTAssertEqual(Double(hit.score), want, accuracy: want * 1e-5, id)
+        }
+    }
+
     /// The typo budget counts characters and so do the edits: a Cyrillic or Greek word one letter short is one
     /// edit away (two of its UTF-8 bytes), and a word of five such letters has a budget of one.
     func testFuzzyEditsCountCharacters() throws {
