@@ -47,7 +47,7 @@ public final class NameMentions: Sendable {
                     }
                     return true
                 }
-                if !named.isEmpty { names[Array(terms.term(index).utf8), default: []] += named }
+                if !named.isEmpty { names[terms.withTerm(index) { Array($0) }, default: []] += named }
             }
         }
         var counts = segments.map { [UInt32](repeating: 0, count: $0.documentCount) }
