@@ -33,19 +33,48 @@ struct RankedSearch {
     static let slack = 16
 
     /// The best `limit` visible hits of `query` by rescored score, best first, the first
-    /// `UserQueryRanking.renownWindow` of them re-ranked by renown; `renowned` holds the returned ones it re-ranked.
+    /// `UserQueryRanking.renownWindow` of them re-ranked by renown; `renowned` holds the returned ones renown raised.
     func hits(_ query: Query, limit: Int) -> (hits: [SearchHit], renowned: Set<DocAddress>) {
-        let window = ranking.mentions == nil ? 0 : UserQueryRanking.renownWindow
-        var hits = visibleHits(query, limit: max(limit, window))
-        let head = min(window, hits.count)
-        for i in 0..<head {
-            hits[i] = SearchHit(address: hits[i].address, score: hits[i].score * ranking.renownFactor(hits[i].address))
+        guard ranking.mentions != nil else { return (visibleHits(query, limit: limit), []) }
+        let window = UserQueryRanking.renownWindow
+        let ranked = visibleHits(query, limit: max(limit, window))
+        let head = min(window, ranked.count)
+        // Only the few mentioned documents move (most have no renown): they are sorted apart and merged into the
+        // others, which keep the engine's order, instead of sorting the whole window.
+        var risen: [SearchHit] = [], places: [Int] = []
+        for place in 0..<head {
+            let hit = ranked[place], factor = ranking.renownFactor(hit.address)
+            guard factor != 1 else { continue }
+            risen.append(SearchHit(address: hit.address, score: hit.score * factor))
+            places.append(place)
         }
-        // Score, then address: the engine's order of ties.
-        hits[..<head].sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
-        if hits.count > limit { hits.removeSubrange(limit...) }
-        // The head stays in front after its sort: the first `head` of what is returned are the ones re-ranked.
-        return (hits, Set(hits[..<min(head, hits.count)].map(\.address)))
+        guard !risen.isEmpty else { return (Array(ranked.prefix(limit)), []) }
+        risen.sort(by: Self.precedes)
+        var hits: [SearchHit] = []
+        hits.reserveCapacity(min(limit, ranked.count))
+        var renowned: Set<DocAddress> = []
+        var next = 0, stayed = 0, skipped = 0
+        while hits.count < limit {
+            // Past the places the risen ones left.
+            while skipped < places.count, places[skipped] == stayed { stayed += 1; skipped += 1 }
+            if next < risen.count, stayed >= head || Self.precedes(risen[next], ranked[stayed]) {
+                hits.append(risen[next])
+                renowned.insert(risen[next].address)
+                next += 1
+            } else if stayed < head {
+                hits.append(ranked[stayed])
+                stayed += 1
+            } else {
+                break
+            }
+        }
+        if hits.count < limit, head < ranked.count { hits += ranked[head..<min(ranked.count, head + limit - hits.count)] }
+        return (hits, renowned)
+    }
+
+    /// Score, then address: the engine's order of ties.
+    static func precedes(_ a: SearchHit, _ b: SearchHit) -> Bool {
+        a.score != b.score ? a.score > b.score : a.address < b.address
     }
 
     /// The best `limit` visible hits of `query` by rescored score, best first.

@@ -13,7 +13,7 @@ package final class UserQueryAnnotator: Sendable {
     let typoTolerant: Bool
     let ranking: UserQueryRanking
     let addresses: [String: DocAddress]
-    /// The results renown re-ranked (`RankedSearch.hits`): their factor includes it.
+    /// The results renown raised (`RankedSearch.hits`): their factor includes it.
     let renowned: Set<DocAddress>
     /// Typo-tolerant expansions of each word (folded terms), computed on the first snippet request only:
     /// most queries never ask for one, and a fuzzy dictionary walk per word costs milliseconds.

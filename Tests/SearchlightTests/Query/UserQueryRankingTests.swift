@@ -110,7 +110,8 @@ final class UserQueryRankingTests: XCTestCase {
         var compared = 0, unnamed = 0
         for text in texts {
             let plan = UserQueryPlan(text: text)
-            for limit in [1, 5, 20] {
+            // 300: past the renown window, whose tail follows unchanged.
+            for limit in [1, 5, 20, 300] {
                 for coveringLimit in [0, 1024] {
                     let ranking = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: text,
                                                    coveringLimit: coveringLimit)
@@ -134,13 +135,17 @@ final class UserQueryRankingTests: XCTestCase {
                         }
                         head.sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
                         let final = Array((head + visible.dropFirst(head.count)).prefix(limit))
-                        XCTAssertEqual(search.hits(query, limit: limit).hits, final, "\(text) top \(limit), renown")
+                        let (hits, renowned) = search.hits(query, limit: limit)
+                        XCTAssertEqual(hits, final, "\(text) top \(limit), renown")
+                        // The ones renown raised, whose explanation includes it.
+                        let raised = final.prefix(UserQueryRanking.renownWindow).filter { ranking.renownFactor($0.address) != 1 }
+                        XCTAssertEqual(renowned, Set(raised.map(\.address)), "\(text) top \(limit), renowned")
                         compared += 1
                     }
                 }
             }
         }
-        XCTAssertEqual(compared, texts.count * 12)
+        XCTAssertEqual(compared, texts.count * 16)
         XCTAssertGreaterThan(unnamed, 10, "titles too many to name")
     }
 
