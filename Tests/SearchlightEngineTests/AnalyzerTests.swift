@@ -49,6 +49,32 @@ final class AnalyzerTests: XCTestCase {
         }
     }
 
+    /// A word longer than `maxTermBytes` keeps its position: the index records `overlongTerm` there (so pattern
+    /// comparisons can still find the value), queries leave the position free, `words(in:)` keeps the word, and
+    /// `tokens` never reports the stand-in. Both paths of the analyzer agree.
+    func testOverlongWordsKeepTheirPositions() {
+        let long = String(repeating: "walrus", count: 22)  // 132 bytes
+        func records(_ text: String, _ mode: Analyzer.Mode, fastPath: Bool) -> [String] {
+            var buffer = TokenBuffer()
+            _ = Analyzer(asciiFastPath: fastPath).analyze(text, mode: mode, firstPosition: 0, into: &buffer)
+            return buffer.records.map { "\(buffer.term($0).debugDescription)@\($0.position)[\($0.byteStart)..<\($0.byteEnd)] \($0.kind)" }
+        }
+        let plain = "alpha " + long + " beta"
+        let expected = ["\"alpha\"@0[0..<5] word", "\"\\u{01}\"@1[6..<138] overlong", "\"beta\"@2[139..<143] word"]
+        XCTAssertEqual(records(plain, .index, fastPath: true), expected)
+        XCTAssertEqual(records(plain, .index, fastPath: false), expected)
+        let compound = "Long_" + long + "_tail"
+        let parts = ["\"long\"@0[0..<4] word", "\"\\u{01}\"@1[5..<137] overlong", "\"tail\"@2[138..<142] word"]
+        XCTAssertEqual(records(compound, .index, fastPath: true), parts)
+        XCTAssertEqual(records(compound, .index, fastPath: false), parts)
+        let analyzer = Analyzer()
+        XCTAssertEqual(analyzer.tokens(plain).map(\.description), ["alpha@0[0..<5]", "beta@2[139..<143]"])
+        XCTAssertEqual(analyzer.tokens(plain, mode: .query).map(\.description), ["alpha@0[0..<5]", "beta@2[139..<143]"])
+        XCTAssertEqual(analyzer.tokens(compound, mode: .query).map(\.term), ["long", "tail"])
+        XCTAssertEqual(analyzer.words(in: plain), ["alpha", long, "beta"])
+        XCTAssertEqual(analyzer.words(in: compound), ["Long", long, "tail"])
+    }
+
     func testPlainWordsPositionsAndOffsets() {
         let tokens = analyzer.tokens("Hello, World  again")
         XCTAssertEqual(tokens.map(\.term), ["hello", "world", "again"])

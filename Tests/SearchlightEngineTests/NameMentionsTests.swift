@@ -78,4 +78,27 @@ final class NameMentionsTests: XCTestCase {
         XCTAssertEqual(first.nameMentions(of: title)?.count(of: try XCTUnwrap(first.lookup(id: "a"))), 1)
         XCTAssertNil(second.nameMentions(of: FieldID(rawValue: 999)))
     }
+
+    /// A title that is one word too long to index is no name: the stand-in the index records for it
+    /// (`Analyzer.overlongTerm`) is shared by every overlong word, so it must not count their holders. Term
+    /// listings leave the stand-in out; `overlongWords(in:)` counts its documents.
+    func testAnOverlongTitleIsNoName() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let long = { (letter: String) in String(repeating: letter, count: Analyzer.maxTermBytes + 1) }
+        try writer.upsert(contentsOf: [
+            Document(id: "a", values: [(title, .text(long("a")))]),
+            Document(id: "b", values: [(title, .text("other")), (body, .text("with " + long("b")))]),
+            Document(id: "c", values: [(body, .text(long("c") + " and " + long("d")))]),
+        ])
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.nameMentions(of: title)?.count(of: try XCTUnwrap(snapshot.lookup(id: "a"))), 0)
+        XCTAssertEqual(snapshot.overlongWords(in: body)?.documentFrequency, 2)
+        XCTAssertEqual(snapshot.overlongWords(in: title)?.documentFrequency, 1)
+        XCTAssertFalse(snapshot.terms(withPrefix: "", in: .fields([title, body]), limit: 100).contains { $0.term == Analyzer.overlongTerm })
+        XCTAssertFalse(snapshot.terms(in: .fields([title, body]), where: { _ in true }).contains { $0.term == Analyzer.overlongTerm })
+        XCTAssertEqual(Set(snapshot.matches(.scoped(.field(body), .terms([Analyzer.overlongTerm]))).compactMap { snapshot.id(of: $0) }),
+                       ["b", "c"])
+    }
 }

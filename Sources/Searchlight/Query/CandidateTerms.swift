@@ -13,8 +13,9 @@ import SearchlightQueryLanguage
 ///   without wildcards (and without `w`) it IS that token → one term;
 /// - otherwise: some term of the value contains the literal's longest token → a dictionary scan;
 /// - `t`: the pattern is matched against the terms themselves (a prefix lookup or a dictionary scan).
-/// Known gap: a compound or part longer than `Analyzer.maxTermBytes` (128 bytes) is not indexed, so a value whose
-/// only match lies in such a run is not found by the postings.
+/// A word longer than `Analyzer.maxTermBytes` (128 bytes) has no term; the index records `Analyzer.overlongTerm` in
+/// its place, which every plan but `t`'s adds, so a value whose only match lies inside such a word is still a
+/// candidate. (`t` matches the index's terms, and an overlong word is none.)
 package enum CandidateTerms {
     /// No postings access path fits: scan the field's documents.
     case scan
@@ -43,6 +44,15 @@ package enum CandidateTerms {
             // A dictionary scan with the exact matcher (e.g. `"*port"t`).
             return terms(snapshot.terms(in: scope, where: { match.matcher.matches($0) }))
         }
+        let planned = plan(literals: pattern, match: match, scope: scope, snapshot: snapshot)
+        guard case .terms(let list, let documentFrequency) = planned,
+              let overlong = snapshot.overlongWords(in: field) else { return planned }
+        return .terms(list + [overlong.term], documentFrequency: documentFrequency + overlong.documentFrequency)
+    }
+
+    /// The candidate terms of a comparison without `t`, from the pattern's literal text alone.
+    private static func plan(literals pattern: StringPattern, match: TextMatch, scope: FieldScope,
+                             snapshot: IndexSnapshot) -> CandidateTerms {
         let prefix = pattern.literalPrefix
         if !prefix.isEmpty, let first = firstToken(of: Folding.fold(prefix)) {
             let found = snapshot.terms(withPrefix: first, in: scope, limit: .max)

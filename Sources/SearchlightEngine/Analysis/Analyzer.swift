@@ -12,8 +12,15 @@ public struct Analyzer: Sendable {
         case words
     }
 
-    /// Parts or wholes longer than this many bytes are dropped (binary junk, base64 blobs).
+    /// Parts or wholes longer than this many bytes are not kept as terms (binary junk, base64 blobs). Such a word
+    /// still takes its position, and the index records it as `overlongTerm`.
     public static let maxTermBytes = 128
+
+    /// The term an index records in place of a word longer than `maxTermBytes`: a control character, which no
+    /// word can hold, so it never meets a real term. It lets pattern comparisons (`"*needle*"`) take the values
+    /// holding such words as candidates to verify on their raw text; term listings leave it out.
+    public static let overlongTerm = "\u{1}"
+    static let overlongBytes: [UInt8] = [0x01]
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -23,11 +30,12 @@ public struct Analyzer: Sendable {
 
     init(asciiFastPath: Bool) { self.asciiFastPath = asciiFastPath }
 
-    /// Tokenizes `text`; positions start at zero.
+    /// Tokenizes `text`; positions start at zero. A word longer than `maxTermBytes` is skipped, its position
+    /// left free.
     public func tokens(_ text: String, mode: Mode = .index) -> [Token] {
         var buffer = TokenBuffer()
         _ = analyze(text, mode: mode, firstPosition: 0, into: &buffer)
-        return buffer.records.map {
+        return buffer.records.filter { $0.kind != .overlong }.map {
             Token(term: buffer.term($0), position: Int($0.position),
                   byteRange: Int($0.byteStart)..<Int($0.byteEnd), kind: $0.kind)
         }
@@ -216,9 +224,27 @@ private struct Walker {
                 term = UnsafeBufferPointer(rebasing: bytes[start..<i])
             }
             sink.take(term, position: position, byteStart: start, byteEnd: i, kind: .word)
-            position += 1
+        } else {
+            overlong(position: position, byteStart: start, byteEnd: i, into: &sink)
         }
+        position += 1
         return i
+    }
+
+    /// A word longer than `maxTermBytes` at `position`: the index records `overlongTerm` there, a query leaves the
+    /// position free (so phrases across it still line up), and word splitting (`words(in:)`) keeps the word.
+    mutating func overlong<Sink: TokenSink>(position: UInt32, byteStart: Int, byteEnd: Int, into sink: inout Sink) {
+        switch mode {
+        case .index:
+            Analyzer.overlongBytes.withUnsafeBufferPointer {
+                sink.take($0, position: position, byteStart: byteStart, byteEnd: byteEnd, kind: .overlong)
+            }
+        case .words:
+            sink.take(UnsafeBufferPointer(rebasing: bytes[byteStart..<byteEnd]), position: position,
+                      byteStart: byteStart, byteEnd: byteEnd, kind: .word)
+        case .query:
+            break
+        }
     }
 
     /// The ASCII bytes of `range` (at most `maxTermBytes`) lowercased into `fold`.
@@ -364,9 +390,13 @@ private struct Walker {
         let base = position
         var emitted: UInt32 = 0
         scratch.whole.withUnsafeBufferPointer { whole in
-            for part in scratch.parts where part.foldEnd > part.foldStart && part.foldEnd - part.foldStart <= Analyzer.maxTermBytes {
-                sink.take(UnsafeBufferPointer(rebasing: whole[part.foldStart..<part.foldEnd]), position: base + emitted,
-                          byteStart: part.byteStart, byteEnd: part.byteEnd, kind: .word)
+            for part in scratch.parts where part.foldEnd > part.foldStart {
+                if part.foldEnd - part.foldStart <= Analyzer.maxTermBytes {
+                    sink.take(UnsafeBufferPointer(rebasing: whole[part.foldStart..<part.foldEnd]), position: base + emitted,
+                              byteStart: part.byteStart, byteEnd: part.byteEnd, kind: .word)
+                } else {
+                    overlong(position: base + emitted, byteStart: part.byteStart, byteEnd: part.byteEnd, into: &sink)
+                }
                 emitted += 1
             }
             if mode == .index, emitted > 1, whole.count <= Analyzer.maxTermBytes {

@@ -9,6 +9,8 @@ public enum TokenKind: UInt8, Sendable {
     case cjkUnigram
     /// Two adjacent CJK characters, stacked on the first one's position.
     case cjkBigram
+    /// A word longer than `Analyzer.maxTermBytes`, indexed as `Analyzer.overlongTerm` (`tokens` never reports it).
+    case overlong
 }
 
 /// A token as the public API reports it: the folded term, its position in the field and the UTF-8 byte

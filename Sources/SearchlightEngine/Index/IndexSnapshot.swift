@@ -407,12 +407,27 @@ public struct IndexSnapshot: Sendable {
             for (terms, indices) in fieldLists {
                 for index in indices { found[terms.term(index), default: 0] += Int(terms.docFreq[index]) }
             }
+            // The stand-in for overlong words is no term to list or suggest.
+            found[Analyzer.overlongTerm] = nil
             for (term, df) in found {
                 result.append(TermInfo(term: term, field: FieldID(rawValue: UInt16(field)), documentFrequency: df))
             }
         }
         return result.sorted { $0.documentFrequency != $1.documentFrequency ? $0.documentFrequency > $1.documentFrequency
             : $0.term != $1.term ? $0.term < $1.term : $0.field < $1.field }
+    }
+
+    /// How many documents hold a word longer than `Analyzer.maxTermBytes` in `field` (deleted ones included until
+    /// merged), as `Analyzer.overlongTerm`; nil when none does. Such words have no term of their own, so a pattern
+    /// that may match inside one takes these documents as candidates too.
+    public func overlongWords(in field: FieldID) -> TermInfo? {
+        let df = Analyzer.overlongBytes.withUnsafeBufferPointer { key in
+            segments.reduce(0) { sum, segment in
+                guard let terms = segment.terms(field), let index = terms.find(key) else { return sum }
+                return sum + Int(terms.docFreq[index])
+            }
+        }
+        return df > 0 ? TermInfo(term: Analyzer.overlongTerm, field: field, documentFrequency: df) : nil
     }
 
     /// Dictionary terms starting with the folded prefix (for suggestions), most frequent first.

@@ -36,7 +36,9 @@ public final class NameMentions: Sendable {
             guard let terms = segment.terms(field), nameField < segment.norms.count else { continue }
             let norms = segment.norms[nameField], live = snapshot.live[ordinal]
             let cursor = PostingCursor(segment: segment)
-            for index in 0..<terms.count where terms.docFreq[index] > 0 {
+            // A name is a real term: not the stand-in for an overlong word.
+            let overlong = Analyzer.overlongBytes.withUnsafeBufferPointer { terms.find($0) }
+            for index in 0..<terms.count where terms.docFreq[index] > 0 && index != overlong {
                 var named: [DocAddress] = []
                 cursor.position(terms: terms, index: index, field: nameField)
                 cursor.forEachRemainingBlock { docs, _, count in
