@@ -85,7 +85,10 @@ private struct NamedDocuments {
         guard let terms = segment.terms(field), nameField < segment.norms.count else { return nil }
         self.ordinal = ordinal
         self.terms = terms
-        let norms = segment.norms[nameField], live = snapshot.live[ordinal]
+        // The live documents whose name field holds one term, found once per document rather than per posting.
+        let norms = segment.norms[nameField], live = snapshot.live[ordinal], lengths = FieldNorm.lengths
+        var single = [Bool](repeating: false, count: segment.documentCount)
+        for doc in 0..<min(norms.count, single.count) where lengths[Int(norms[doc])] == 1 && live[doc] { single[doc] = true }
         let cursor = PostingCursor(segment: segment)
         // A name is a real term: not the stand-in for an overlong word.
         let overlong = Analyzer.overlongBytes.withUnsafeBufferPointer { terms.find($0) }
@@ -95,8 +98,7 @@ private struct NamedDocuments {
             cursor.forEachRemainingBlock { blockDocs, _, count in
                 for k in 0..<count {
                     let doc = Int(blockDocs[k])
-                    guard doc < norms.count, FieldNorm.lengths[Int(norms[doc])] == 1, live[doc] else { continue }
-                    docs.append(UInt32(doc))
+                    if single[doc] { docs.append(UInt32(doc)) }
                 }
                 return true
             }
