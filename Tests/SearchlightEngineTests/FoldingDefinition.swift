@@ -2,7 +2,8 @@ import Foundation
 @testable import SearchlightEngine
 
 /// What the folding table holds, computed from Unicode's data: the definition `FoldingTableTests` checks every entry
-/// of the generated `FoldingTable.exceptions` against, and regenerates them from.
+/// of the generated `FoldingTable.exceptions` against, and regenerates them from, and `FoldingEveryScalarTests`
+/// checks `Folding.foldScalar` against for every scalar.
 enum FoldingDefinition {
     /// Letters that do not decompose canonically but that every search engine folds (ASCII folding).
     static let specialLetters: [UInt32: String] = [
@@ -19,7 +20,14 @@ enum FoldingDefinition {
         return scalar.properties.lowercaseMapping.unicodeScalars.map(\.value)
     }
 
-    /// Canonical decomposition with combining marks removed, plus the special letters above.
+    /// Full-width forms of ASCII (U+FF01–U+FF5E) and the ideographic space, which fold to ASCII though their
+    /// decomposition is only a compatibility one: what a search engine does with text typed through a CJK input method.
+    static func fullWidthForm(_ value: UInt32) -> UInt32? {
+        if value >= 0xFF01, value <= 0xFF5E { return value - 0xFEE0 }
+        return value == 0x3000 ? 0x20 : nil
+    }
+
+    /// Canonical decomposition with combining marks removed, plus the special letters and full-width forms above.
     static func diacriticFold(_ scalars: [Unicode.Scalar]) -> [UInt32] {
         var out: [UInt32] = []
         for scalar in scalars {
@@ -27,6 +35,7 @@ enum FoldingDefinition {
                 out.append(contentsOf: special.unicodeScalars.map(\.value))
                 continue
             }
+            if let ascii = fullWidthForm(scalar.value) { out.append(ascii); continue }
             if FoldingTable.isCombiningMark(scalar.value) { continue }
             if scalar.value < 0x80 { out.append(scalar.value); continue }
             let decomposed = String(Character(scalar)).decomposedStringWithCanonicalMapping
@@ -38,13 +47,37 @@ enum FoldingDefinition {
     }
 
     /// The table's entries for `value`: its case fold, its diacritic fold and the diacritic fold of its case fold,
-    /// packed (`FoldingTable.pack`).
+    /// packed (`FoldingTable.pack`). CJK characters (`CharacterClass.isCJK`: Hangul syllables, kana with voicing marks,
+    /// compatibility ideographs decompose canonically) fold to themselves: the analyzer indexes their source bytes
+    /// as unigrams and bigrams, so a folded query literal must keep those bytes to find them (`CandidateTerms`).
     static func entries(_ value: UInt32) -> (case: UInt64, diacritic: UInt64, both: UInt64) {
         let same = FoldingTable.pack([value])
-        guard let scalar = Unicode.Scalar(value) else { return (same, same, same) }
+        guard let scalar = Unicode.Scalar(value), !CharacterClass.isCJK(value) else { return (same, same, same) }
         let folded = caseFold(scalar)
         let withoutMarks = diacriticFold([scalar])
         let both = folded == [value] ? withoutMarks : diacriticFold(folded.compactMap(Unicode.Scalar.init))
         return (FoldingTable.pack(folded), FoldingTable.pack(withoutMarks), FoldingTable.pack(both))
     }
+}
+
+extension FoldingDefinition {
+    /// A scalar that does not fold to itself under some option set, with its three entries (`entries(_:)`).
+    struct Exception: Hashable, Sendable {
+        let value: UInt32
+        let `case`: UInt64
+        let diacritic: UInt64
+        let both: UInt64
+    }
+
+    /// Every such scalar from U+0000 to U+10FFFF (surrogates excepted), in scalar order: what
+    /// `FoldingTable.exceptions` must list. Computed once per test process (a million scalars, seconds).
+    static let exceptions: [Exception] = {
+        var found: [Exception] = []
+        for value in UInt32(0)...0x10FFFF where !(0xD800...0xDFFF).contains(value) {
+            let entries = entries(value), same = FoldingTable.pack([value])
+            guard entries.case != same || entries.diacritic != same || entries.both != same else { continue }
+            found.append(Exception(value: value, case: entries.case, diacritic: entries.diacritic, both: entries.both))
+        }
+        return found
+    }()
 }
