@@ -87,28 +87,12 @@ public enum Folding {
             out.2 = UInt32(truncatingIfNeeded: (packed >> 42) & 0x1F_FFFF)
             return count
         }
-        var result = value
-        if options.contains(.diacriticInsensitive) {
-            if FoldingTable.isCombiningMark(value) { return 0 }
-            if value >= 0xFF01, value <= 0xFF5E { result = value - 0xFEE0 }  // full-width ASCII
-            else if value == 0x3000 { result = 0x20 }  // ideographic space
-        }
-        if options.contains(.caseInsensitive) {
-            if result >= 0x41, result <= 0x5A { result |= 0x20 }
-            else if result >= 0x80, let scalar = Unicode.Scalar(result), scalar.properties.changesWhenLowercased {
-                var count = 0
-                for lower in scalar.properties.lowercaseMapping.unicodeScalars.prefix(3) {
-                    switch count {
-                    case 0: out.0 = lower.value
-                    case 1: out.1 = lower.value
-                    default: out.2 = lower.value
-                    }
-                    count += 1
-                }
-                return count
-            }
-        }
-        out.0 = result
-        return 1
+        // From U+2000 up: the pages (a separate branch keeps the flat maps' path as short as it was).
+        let column = options == .all ? 2 : options == .caseInsensitive ? 0 : 1
+        let packed = FoldingTable.shared.pages.entry(value, column: column)
+        out.0 = UInt32(truncatingIfNeeded: packed & 0x1F_FFFF)
+        out.1 = UInt32(truncatingIfNeeded: (packed >> 21) & 0x1F_FFFF)
+        out.2 = UInt32(truncatingIfNeeded: (packed >> 42) & 0x1F_FFFF)
+        return Int(packed >> 62)
     }
 }

@@ -1,17 +1,21 @@
-/// Precomputed per-scalar folding maps (case, diacritics, both) for the scalars below U+2000, built once at first
-/// use from a generated list so the analyzer never calls `lowercased()` per token. Case folding is Unicode's full
+/// Precomputed per-scalar folding maps (case, diacritics, both) for every scalar, built once at first use from a
+/// generated list so the analyzer never calls `lowercased()` or a Unicode property per token: flat maps below U+2000
+/// (Latin, Greek, Cyrillic... one load), `FoldingPages` above. Case folding is Unicode's full
 /// lowercase mapping plus ß → ss and ς → σ; diacritic folding is canonical decomposition with combining marks
-/// removed, plus the letters every search engine folds though they do not decompose (ø → o, ł → l, æ → ae, þ → th).
+/// removed, plus the letters every search engine folds though they do not decompose (ø → o, ł → l, æ → ae, þ → th)
+/// and full-width forms (Ａ → A); CJK characters fold to themselves (the analyzer indexes their source bytes).
 ///
 /// An entry packs up to three output scalars (21 bits each) and a count in the top two bits; a count of
 /// zero means the scalar folds to nothing (a combining mark under diacritic folding).
 final class FoldingTable: Sendable {
-    /// Scalars below this bound are looked up in the flat tables; above it only ranges are special-cased.
+    /// Scalars below this bound are looked up in the flat maps, the others in `pages`.
     static let tableLimit: UInt32 = 0x2000
 
     let caseMap: [UInt64]
     let diacriticMap: [UInt64]
     let bothMap: [UInt64]
+    /// The entries of the scalars from `tableLimit` up.
+    let pages: FoldingPages
 
     static let shared = FoldingTable()
 
@@ -37,7 +41,11 @@ final class FoldingTable: Sendable {
         self.caseMap = caseMap
         self.diacriticMap = diacriticMap
         self.bothMap = bothMap
+        pages = FoldingPages(exceptions: exceptions, from: Self.tableLimit)
     }
+
+    /// The bytes the maps and pages take (the generated list itself is constant data).
+    var byteCount: Int { (caseMap.count + diacriticMap.count + bothMap.count) * 8 + pages.byteCount }
 
     static func pack(_ scalars: [UInt32]) -> UInt64 {
         let count = min(scalars.count, 3)
@@ -46,6 +54,8 @@ final class FoldingTable: Sendable {
         return packed
     }
 
+    /// The combining marks diacritic folding removes (the blocks of combining diacritical marks): what the generated
+    /// list's diacritic entries fold to nothing (`FoldingDefinition`).
     static func isCombiningMark(_ value: UInt32) -> Bool {
         (0x300...0x36F).contains(value) || (0x1AB0...0x1AFF).contains(value)
             || (0x1DC0...0x1DFF).contains(value) || (0x20D0...0x20FF).contains(value)
