@@ -20,8 +20,19 @@ final class FoldingPages: Sendable {
     init(exceptions: [UInt64], from limit: UInt32) {
         firstBlock = limit >> 8
         var pageOfBlock = [UInt8](repeating: 0, count: Int((0x10FFFF >> 8) - firstBlock + 1))
+        // The exact sizes first (the list is in scalar order), so the arrays take no more than they hold.
+        var count = 0, pages = 1, lastBlock = UInt64.max
+        for k in stride(from: 0, to: exceptions.count - 3, by: 4) {
+            let value = exceptions[k]
+            guard value >= UInt64(limit), value <= 0x10FFFF else { continue }
+            count += 1
+            if value >> 8 != lastBlock { pages += 1 }
+            lastBlock = value >> 8
+        }
         var slots = [UInt16](repeating: 0, count: 256)
+        slots.reserveCapacity(pages * 256)
         var entries: [UInt64] = []
+        entries.reserveCapacity(count * 3)
         var k = 0
         while k + 3 < exceptions.count {
             let value = UInt32(exceptions[k])
@@ -34,7 +45,9 @@ final class FoldingPages: Sendable {
                 }
                 precondition(entries.count / 3 < Int(UInt16.max), "more than 65,534 folding entries")
                 slots[Int(pageOfBlock[block]) << 8 | Int(value & 0xFF)] = UInt16(entries.count / 3 + 1)
-                entries.append(contentsOf: exceptions[(k + 1)...(k + 3)])
+                entries.append(exceptions[k + 1])
+                entries.append(exceptions[k + 2])
+                entries.append(exceptions[k + 3])
             }
             k += 4
         }
