@@ -44,9 +44,6 @@ final class FoldingTable: Sendable {
         pages = FoldingPages(exceptions: exceptions, from: Self.tableLimit)
     }
 
-    /// The bytes the maps and pages take (the generated list itself is constant data).
-    var byteCount: Int { (caseMap.count + diacriticMap.count + bothMap.count) * 8 + pages.byteCount }
-
     static func pack(_ scalars: [UInt32]) -> UInt64 {
         let count = min(scalars.count, 3)
         var packed = UInt64(count) << 62
