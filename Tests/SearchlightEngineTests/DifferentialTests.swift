@@ -45,7 +45,7 @@ final class DifferentialTests: XCTestCase {
         return Document(id: id, domain: g.chance(0.8) ? g.pick(Self.domains) : nil, values: values)
     }
 
-    func reference(_ document: Document, fields: Fields) -> ReferenceDocument {
+    static func reference(_ document: Document, fields: Fields) -> ReferenceDocument {
         let analyzer = Analyzer()
         var tokens: [FieldID: [(String, Int)]] = [:]
         var numbers: [Double] = []
@@ -103,7 +103,7 @@ final class DifferentialTests: XCTestCase {
         return row[b.count]
     }
 
-    func referenceMatches(_ query: Query, _ doc: ReferenceDocument, scope: [FieldID], fields: Fields) -> Bool {
+    static func referenceMatches(_ query: Query, _ doc: ReferenceDocument, scope: [FieldID], fields: Fields) -> Bool {
         let analyzer = Analyzer()
         func terms(_ f: FieldID) -> [(String, Int)] { doc.fieldTokens[f] ?? [] }
         switch query {
@@ -200,7 +200,7 @@ final class DifferentialTests: XCTestCase {
                     let id = "d\(g.int(40))"
                     let document = makeDocument(&g, id: id, fields: fields)
                     try writer.upsert(document)
-                    model[id] = reference(document, fields: fields)
+                    model[id] = Self.reference(document, fields: fields)
                 case 6:
                     let id = "d\(g.int(40))"
                     writer.delete(ids: [id])
@@ -434,7 +434,7 @@ final class DifferentialTests: XCTestCase {
         }
         for _ in 0..<25 {
             let query = randomQuery(&g, depth: 2, fields: fields)
-            let expected = Set(model.values.filter { referenceMatches(query, $0, scope: [fields.title, fields.body], fields: fields) }.map(\.id))
+            let expected = Set(model.values.filter { Self.referenceMatches(query, $0, scope: [fields.title, fields.body], fields: fields) }.map(\.id))
             let matches = snapshot.matches(query)
             let actual = matches.compactMap { snapshot.id(of: $0) }
             XCTAssertEqual(Set(actual), expected, "seed \(seed) query \(query)")
