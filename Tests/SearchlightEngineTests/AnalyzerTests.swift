@@ -73,6 +73,14 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.tokens(compound, mode: .query).map(\.term), ["long", "tail"])
         XCTAssertEqual(analyzer.words(in: plain), ["alpha", long, "beta"])
         XCTAssertEqual(analyzer.words(in: compound), ["Long", long, "tail"])
+        // A whole too long of short parts: the stand-in in the whole's place, stacked on the first part.
+        let slug = "ab_cd_" + String(repeating: "wxyz_", count: 26) + "end"  // 139 bytes
+        let slugRecords = records(slug, .index, fastPath: true)
+        XCTAssertEqual(slugRecords, records(slug, .index, fastPath: false))
+        XCTAssertEqual(slugRecords.count, 30)
+        XCTAssertEqual(slugRecords.last, "\"\\u{01}\"@0[0..<139] overlong")
+        XCTAssertEqual(records(compound, .index, fastPath: true).filter { $0.hasSuffix("overlong") }.count, 1,
+                       "one stand-in per compound")
     }
 
     func testPlainWordsPositionsAndOffsets() {

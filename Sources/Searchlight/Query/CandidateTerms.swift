@@ -7,7 +7,8 @@ import SearchlightQueryLanguage
 ///
 /// Why the terms below are complete (no false negatives): a matching value, folded with the engine's full
 /// folding, contains the fully folded pattern literal, and the analyzer indexes every compound whole
-/// (`mywindowcontroller`, `report.numbers`) or single part, and every CJK unigram and bigram. So
+/// (`mywindowcontroller`, `report.numbers`) or single part, and every CJK unigram and bigram (a word or whole
+/// over 128 bytes: the stand-in below). So
 /// - a pattern starting with a literal: the value's first compound term starts with the literal's first
 ///   token (the longest token at the literal's first offset) → a prefix lookup; for a whole-value pattern
 ///   without wildcards (and without `w`) it IS that token → one term;

@@ -542,6 +542,8 @@ struct QueryPlanner {
         let near = nearTerms(key, maxEdits: edits, scope: scope)
         for (position, field) in scope.enumerated() {
             mergeTerms(near[position]) { bytes, df, locations in
+                // The stand-in for overlong words is within an edit or two of any short term, but no word.
+                guard bytes != Analyzer.overlongBytes else { return }
                 entries.append(.init(field: field, term: bytes, isExact: bytes == key, locations: locations))
                 frequencies.append(df)
             }

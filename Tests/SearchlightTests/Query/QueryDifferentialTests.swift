@@ -11,11 +11,12 @@ final class QueryDifferentialTests: XCTestCase {
                              "Tower", "straße", "STRASSE", "x", "a-b", "中文", "日本語"]
 
     /// Words longer than `Analyzer.maxTermBytes` (129–150 bytes): a run of letters, a compound with an overlong
-    /// part, and an overlong part after a capitalized one. The index keeps no term for them, so the postings
+    /// part, an overlong part after a capitalized one, and a compound of short parts too long as a whole. The index keeps no term for them, so the postings
     /// must still hand such values to verification.
     static let overlong = [String(repeating: "thequickbrownfox", count: 9),
                            "Long_" + String(repeating: "zephyr", count: 22) + "_tail",
-                           "Tower" + String(repeating: "Ab", count: 1) + String(repeating: "walrus", count: 23)]
+                           "Tower" + String(repeating: "Ab", count: 1) + String(repeating: "walrus", count: 23),
+                           "ab_cd_" + String(repeating: "wxyz_", count: 26) + "end"]
 
     /// The words items and patterns are drawn from.
     var vocabulary = QueryDifferentialTests.vocabulary
@@ -28,6 +29,21 @@ final class QueryDifferentialTests: XCTestCase {
     func testOverlongWordsAgreeWithReference() throws {
         vocabulary = Self.vocabulary + Self.overlong + Self.overlong
         try agreeWithReference(seed: 0x10F6, rounds: 800, selective: 200)
+    }
+
+    /// A compound of short parts whose whole is over 128 bytes (a long slug): patterns across its connectors
+    /// (a review found all three missing it).
+    func testLongCompoundOfShortParts() throws {
+        let slug = "ab_cd_" + String(repeating: "wxyz_", count: 26) + "end"
+        let items = [slug, "unrelated words", "ab cd"].enumerated().map { i, text in
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.textContent = text
+            return CSSearchableItem(uniqueIdentifier: "item\(i)", domainIdentifier: nil, attributeSet: set)
+        }
+        let container = makeContainer(items)
+        for query in ["textContent == \"*b_c*\"", "textContent == \"ab_cd*\"", "textContent == \"*z_w*\""] {
+            XCTAssertEqual(try evaluate(query, in: container), ["item0"], query)
+        }
     }
 
     private func agreeWithReference(seed: UInt64, rounds: Int, selective: Int) throws {
