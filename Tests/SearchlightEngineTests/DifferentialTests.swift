@@ -32,6 +32,14 @@ final class DifferentialTests: XCTestCase {
 
     struct Fields {
         let title: FieldID, body: FieldID, tags: FieldID, number: FieldID
+
+        /// The fields every differential corpus uses, registered in `writer`.
+        static func register(in writer: IndexWriter) throws -> Fields {
+            Fields(title: try writer.registerField("title", .text(weight: 3, primary: true)),
+                   body: try writer.registerField("body", .text(weight: 1)),
+                   tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
+                   number: try writer.registerField("number", .numeric))
+        }
     }
 
     func makeDocument(_ g: inout Generator, id: String, fields: Fields) -> Document {
@@ -186,11 +194,7 @@ final class DifferentialTests: XCTestCase {
             let writer = IndexWriter()
             writer.mergesInBackground = mergesInBackground
             writer.mergePolicy = MergePolicy(maxSegments: 3, mergeFactor: 2, maxDeletedFraction: 0.4)
-            let fields = Fields(
-                title: try writer.registerField("title", .text(weight: 3, primary: true)),
-                body: try writer.registerField("body", .text(weight: 1)),
-                tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
-                number: try writer.registerField("number", .numeric))
+            let fields = try Fields.register(in: writer)
             var model: [String: ReferenceDocument] = [:]
             var committed = model
             var snapshot = writer.snapshot
@@ -252,11 +256,7 @@ final class DifferentialTests: XCTestCase {
     /// documents per term) so block-max pruning really skips; the last commit is the caller's.
     func pruningCorpus(_ g: inout Generator) throws -> (IndexWriter, Fields) {
         let writer = IndexWriter()
-        let fields = Fields(
-            title: try writer.registerField("title", .text(weight: 3, primary: true)),
-            body: try writer.registerField("body", .text(weight: 1)),
-            tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
-            number: try writer.registerField("number", .numeric))
+        let fields = try Fields.register(in: writer)
         for i in 0..<1500 {
             try writer.upsert(makeDocument(&g, id: "d\(i)", fields: fields))
             if i % 500 == 499 { _ = try writer.commit() }

@@ -306,22 +306,6 @@ final class LargeDifferentialTests: XCTestCase {
         var queries = 0
     }
 
-    static var coverPhraseEager: PhraseTuning {
-        var tuning = PhraseTuning()
-        tuning.minimumCoverCandidates = 0
-        tuning.coverShareDivisor = .max
-        tuning.minimumCandidates = .max
-        return tuning
-    }
-
-    static var bestFirstEager: PhraseTuning {
-        var tuning = PhraseTuning()
-        tuning.minimumCandidates = 0
-        tuning.shareDivisor = .max
-        tuning.minimumCoverCandidates = .max
-        return tuning
-    }
-
     /// `top` is the first hits of `full` (to rounding for a lone prefix, whose champion list adds a field's
     /// frequencies before weighting them: `ChampionListsTests.assertSameHits`), best first.
     func assertPrefix(_ top: [SearchHit], of full: [SearchHit], k: Int, query: Query, _ label: String) {
@@ -397,14 +381,14 @@ final class LargeDifferentialTests: XCTestCase {
             }
         case .phrase:
             var cover = options
-            cover.phrases = Self.coverPhraseEager
+            cover.phrases = CoverPhraseTests.eager
             var p = planner
             if let hits = snapshot.coverPhrase(plan, planner: &p, window: k, options: cover, collecting: nil) {
                 assertPrefix(hits, of: full, k: k, query: query, "\(label) phrase cover")
                 coverage.coverPhrases += 1
             }
             var bestFirst = options
-            bestFirst.phrases = Self.bestFirstEager
+            bestFirst.phrases = BestFirstPhraseTests.eager
             p = planner
             if let hits = snapshot.bestFirstPhrase(plan, planner: &p, window: k, options: bestFirst, collecting: nil) {
                 assertPrefix(hits, of: full, k: k, query: query, "\(label) best-first phrase")
@@ -427,11 +411,7 @@ final class LargeDifferentialTests: XCTestCase {
         // Tiers a power of four apart, four segments to a merge: the four small batches merge into one, the
         // two large ones stay apart.
         writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 4, maxDeletedFraction: 0.6)
-        let fields = Fields(
-            title: try writer.registerField("title", .text(weight: 3, primary: true)),
-            body: try writer.registerField("body", .text(weight: 1)),
-            tags: try writer.registerField("tags", .text(weight: 2, searchableByDefault: false)),
-            number: try writer.registerField("number", .numeric))
+        let fields = try Fields.register(in: writer)
         var model: [String: ReferenceDocument] = [:]
         var texts: [String] = []
         var nextID = 0
