@@ -410,9 +410,7 @@ private struct Walker {
                 } else if !overlongPart {
                     // A whole too long to keep, of short parts (`a_long_snake_case_slug…`): the stand-in takes its
                     // place, stacked on the first part, so patterns spanning its connectors still find it.
-                    Analyzer.overlongBytes.withUnsafeBufferPointer {
-                        sink.take($0, position: base, byteStart: start, byteEnd: index, kind: .overlong)
-                    }
+                    overlong(position: base, byteStart: start, byteEnd: index, into: &sink)
                 }
             }
         }
