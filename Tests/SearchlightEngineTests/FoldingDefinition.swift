@@ -27,6 +27,14 @@ enum FoldingDefinition {
         return value == 0x3000 ? 0x20 : nil
     }
 
+    /// The combining marks diacritic folding removes (the blocks of combining diacritical marks): what the generated
+    /// list's diacritic entries fold to nothing.
+    static func isCombiningMark(_ value: UInt32) -> Bool {
+        (0x300...0x36F).contains(value) || (0x1AB0...0x1AFF).contains(value)
+            || (0x1DC0...0x1DFF).contains(value) || (0x20D0...0x20FF).contains(value)
+            || (0xFE20...0xFE2F).contains(value)
+    }
+
     /// Canonical decomposition with combining marks removed, plus the special letters and full-width forms above.
     static func diacriticFold(_ scalars: [Unicode.Scalar]) -> [UInt32] {
         var out: [UInt32] = []
@@ -36,10 +44,10 @@ enum FoldingDefinition {
                 continue
             }
             if let ascii = fullWidthForm(scalar.value) { out.append(ascii); continue }
-            if FoldingTable.isCombiningMark(scalar.value) { continue }
+            if isCombiningMark(scalar.value) { continue }
             if scalar.value < 0x80 { out.append(scalar.value); continue }
             let decomposed = String(Character(scalar)).decomposedStringWithCanonicalMapping
-            for part in decomposed.unicodeScalars where !FoldingTable.isCombiningMark(part.value) {
+            for part in decomposed.unicodeScalars where !isCombiningMark(part.value) {
                 out.append(part.value)
             }
         }

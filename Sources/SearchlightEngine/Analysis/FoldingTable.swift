@@ -50,12 +50,4 @@ final class FoldingTable: Sendable {
         for index in 0..<count { packed |= UInt64(scalars[index]) << (UInt64(index) * 21) }
         return packed
     }
-
-    /// The combining marks diacritic folding removes (the blocks of combining diacritical marks): what the generated
-    /// list's diacritic entries fold to nothing (`FoldingDefinition`).
-    static func isCombiningMark(_ value: UInt32) -> Bool {
-        (0x300...0x36F).contains(value) || (0x1AB0...0x1AFF).contains(value)
-            || (0x1DC0...0x1DFF).contains(value) || (0x20D0...0x20FF).contains(value)
-            || (0xFE20...0xFE2F).contains(value)
-    }
 }
