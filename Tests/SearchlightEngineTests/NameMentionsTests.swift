@@ -21,7 +21,11 @@ final class NameMentionsTests: XCTestCase {
             let scope = titleInScope ? [title, body, keywords] : [body, keywords]
             var live: [String: [FieldID: String]] = [:]
             func text(_ count: Int) -> String { (0..<count).map { _ in words[random.below(words.count)] }.joined(separator: " ") }
-            for batch in 0..<(1 + random.below(4)) {
+            // Every commit's snapshot, with the documents live in it: checked in commit order for even seeds (each
+            // segment's deleted documents analyzed a few more at a time), newest first for odd ones (older
+            // snapshots, with fewer deletions than the segments last counted, count their own).
+            var snapshots: [(snapshot: IndexSnapshot, live: [String: [FieldID: String]])] = []
+            for batch in 0..<(2 + random.below(4)) {
                 for n in 0..<(10 + random.below(40)) {
                     let id = "d\(random.below(60))"
                     // Mostly one-word titles (names); some two words, some compounds (`vim-web`: parts and a whole).
@@ -38,27 +42,36 @@ final class NameMentionsTests: XCTestCase {
                         live[gone] = nil
                     }
                 }
-                if batch % 2 == 0 { _ = try writer.commit() }
+                if batch % 2 == 0 { snapshots.append((try writer.commit(), live)) }
             }
-            let snapshot = try writer.commit()
-            let mentions = try XCTUnwrap(snapshot.nameMentions(of: title))
-            XCTAssertEqual(mentions.documentCount, live.count, "seed \(seed)")
+            snapshots.append((try writer.commit(), live))
+            if seed % 2 == 1 { snapshots.reverse() }
             let analyzer = Analyzer()
             func terms(_ values: [FieldID: String], _ fields: [FieldID]) -> Set<String> {
                 Set(fields.flatMap { field in analyzer.tokens(values[field] ?? "").map(\.term) })
             }
             var named = 0
-            for (id, values) in live {
-                let address = try XCTUnwrap(snapshot.lookup(id: id))
-                let titleTerms = analyzer.tokens(values[title] ?? "")
-                guard titleTerms.count == 1 else {
-                    XCTAssertEqual(mentions.count(of: address), 0, "seed \(seed): \(id) is not named")
-                    continue
+            for (snapshot, live) in snapshots {
+                let mentions = try XCTUnwrap(snapshot.nameMentions(of: title))
+                XCTAssertEqual(mentions.documentCount, live.count, "seed \(seed)")
+                // Both ways of finding the names a segment holds without naming them count the same.
+                let scopeNumbers = snapshot.schema.defaultFieldNumbers
+                let byName = NameMentions.build(snapshot, field: title, scope: scopeNumbers, lookup: .byName)
+                let byTerm = NameMentions.build(snapshot, field: title, scope: scopeNumbers, lookup: .byTerm)
+                for (id, values) in live {
+                    let address = try XCTUnwrap(snapshot.lookup(id: id))
+                    let titleTerms = analyzer.tokens(values[title] ?? "")
+                    guard titleTerms.count == 1 else {
+                        XCTAssertEqual(mentions.count(of: address), 0, "seed \(seed): \(id) is not named")
+                        continue
+                    }
+                    named += 1
+                    let name = titleTerms[0].term
+                    let expected = live.filter { $0.key != id && terms($0.value, scope).contains(name) }.count
+                    XCTAssertEqual(mentions.count(of: address), expected, "seed \(seed): \(id) named \(name)")
+                    XCTAssertEqual(byName.count(of: address), expected, "seed \(seed): \(id) named \(name), by name")
+                    XCTAssertEqual(byTerm.count(of: address), expected, "seed \(seed): \(id) named \(name), by term")
                 }
-                named += 1
-                let name = titleTerms[0].term
-                let expected = live.filter { $0.key != id && terms($0.value, scope).contains(name) }.count
-                XCTAssertEqual(mentions.count(of: address), expected, "seed \(seed): \(id) named \(name)")
             }
             XCTAssertGreaterThan(named, 5, "seed \(seed)")
         }
@@ -81,6 +94,40 @@ final class NameMentionsTests: XCTestCase {
         XCTAssertEqual(second.nameMentions(of: title)?.count(of: try XCTUnwrap(second.lookup(id: "a"))), 2)
         XCTAssertEqual(first.nameMentions(of: title)?.count(of: try XCTUnwrap(first.lookup(id: "a"))), 1)
         XCTAssertNil(second.nameMentions(of: FieldID(rawValue: 999)))
+    }
+
+    /// A segment counts its names once, for every snapshot that holds it; each snapshot takes its own deletions
+    /// off, the older one's fewer deletions too when it asks after a newer one.
+    func testSegmentsCountTheirNamesOnceAcrossSnapshots() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        try writer.upsert(contentsOf: [
+            Document(id: "a", values: [(title, .text("nginx"))]),
+            Document(id: "b", values: [(title, .text("libnginx mod")), (body, .text("a module for nginx"))]),
+            Document(id: "c", values: [(body, .text("nginx proxy"))]),
+            Document(id: "d", values: [(title, .text("proxy")), (body, .text("nginx"))]),
+        ])
+        let first = try writer.commit()
+        writer.delete(ids: ["b"])
+        try writer.upsert(Document(id: "e", values: [(body, .text("nginx and a proxy"))]))
+        let second = try writer.commit()
+        writer.delete(ids: ["c"])
+        let third = try writer.commit()
+        let scope = first.schema.defaultFieldNumbers
+        let shared = try XCTUnwrap(first.segments.first)
+        XCTAssertTrue(second.segments.contains { $0 === shared } && third.segments.contains { $0 === shared })
+        func count(_ snapshot: IndexSnapshot, _ id: String) throws -> Int? {
+            snapshot.nameMentions(of: title)?.count(of: try XCTUnwrap(snapshot.lookup(id: id)))
+        }
+        // Newest first: the older snapshots have fewer deletions than the shared segment last counted.
+        XCTAssertEqual(try count(third, "a"), 2)  // d, e
+        XCTAssertEqual(try count(third, "d"), 1)  // e
+        XCTAssertEqual(try count(second, "a"), 3)  // c, d, e
+        XCTAssertEqual(try count(second, "d"), 2)  // c, e
+        XCTAssertEqual(try count(first, "a"), 3)  // b, c, d
+        XCTAssertEqual(try count(first, "d"), 1)  // c
+        XCTAssertTrue(shared.names(field: title, scope: scope) === shared.names(field: title, scope: scope))
     }
 
     /// A title that is one word too long to index is no name: the stand-in the index records for it

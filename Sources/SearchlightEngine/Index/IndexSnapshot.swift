@@ -115,7 +115,8 @@ public struct IndexSnapshot: Sendable {
     }
 
     /// How many documents mention each document's name in `field` (`NameMentions`), over the default fields.
-    /// The first call on a snapshot builds it (every posting of the names, once); later calls share it.
+    /// The first call on a snapshot builds it from its segments' `SegmentNames` (each segment's counted once, for
+    /// every snapshot holding it); later calls share it.
     public func nameMentions(of field: FieldID) -> NameMentions? {
         guard schema.kind(field) == .text else { return nil }
         return storage.nameMentions.value(field) {

@@ -4,7 +4,8 @@
 /// A name that many others mention is one people know: a package other packages build on, a contact many notes
 /// name. It is a query-independent prior in the spirit of a web page's in-links, built from the index alone, for
 /// rankings to fold in (`CSUserQuery` does). A snapshot builds it once, on the first search that asks
-/// (`IndexSnapshot.nameMentions(of:)`).
+/// (`IndexSnapshot.nameMentions(of:)`), from its segments' `SegmentNames`, which outlive it: after a commit only
+/// the new segment's names are counted from its postings.
 public final class NameMentions: Sendable {
     /// Per segment (by ordinal), per document: its mentions (0 when its name field is not one term).
     private let counts: [[UInt32]]
@@ -28,203 +29,178 @@ public final class NameMentions: Sendable {
 
     /// Counts the mentions of the names in `field` over `scope` (field numbers) in `snapshot`.
     ///
-    /// Names are taken in byte order, one segment's after another merged, so each scope dictionary is searched
-    /// forward from the last name's place rather than from scratch. In a segment without deletions, when the
-    /// name field is in the scope, the largest of a name's posting lists counts by its document frequency and only
-    /// the others are walked (checked against it by seeking); otherwise every list is walked with a stamp per
-    /// document.
-    static func build(_ snapshot: IndexSnapshot, field: FieldID, scope: [Int]) -> NameMentions {
+    /// Each segment's names and their holders (deleted documents included) are built once per segment
+    /// (`SegmentNames`) and merged here in byte order. A segment that does not name a name may still hold it: a
+    /// large one looks such names up in its dictionaries, a small one (a commit's) looks its own terms up among
+    /// the names, whichever reads less. The snapshot's deletions are then taken off, from the deleted documents'
+    /// analyzed texts.
+    /// `lookup` forces one way of finding the names a segment holds without naming them (tests compare both).
+    static func build(_ snapshot: IndexSnapshot, field: FieldID, scope: [Int],
+                      lookup: ForeignLookup = .cheaper) -> NameMentions {
         let segments = snapshot.segments
         var counts = segments.map { [UInt32](repeating: 0, count: $0.documentCount) }
-        let lists = segments.indices.compactMap { NamedDocuments(snapshot, ordinal: $0, field: field) }
-        guard !lists.isEmpty else { return NameMentions(counts: counts, documentCount: snapshot.documentCount) }
-        var counter = HolderCounter(snapshot, scope: scope, nameFieldInScope: scope.contains(Int(field.rawValue)))
-        var heads = [Int](repeating: 0, count: lists.count)
-        var members: [Int] = []
-        while true {
-            // The smallest name at the lists' heads, and every list holding it.
-            members.removeAll(keepingCapacity: true)
-            for l in lists.indices where heads[l] < lists[l].names.count {
-                if let first = members.first {
-                    let order = lists[l].compare(heads[l], with: lists[first], heads[first])
-                    if order < 0 { members.removeAll(keepingCapacity: true) }
-                    if order <= 0 { members.append(l) }
-                } else {
-                    members.append(l)
-                }
+        let parts = segments.map { $0.names(field: field, scope: scope) }
+        var merged = MergedNames(parts)
+        guard !merged.totals.isEmpty else { return NameMentions(counts: counts, documentCount: snapshot.documentCount) }
+        for ordinal in segments.indices { merged.addForeignHolders(segments[ordinal], ordinal: ordinal, scope: scope, lookup: lookup) }
+        // Deleted documents hold names no more.
+        for ordinal in segments.indices {
+            for (term, held) in parts[ordinal].deadHolders(live: snapshot.live[ordinal], in: segments[ordinal]) {
+                var term = term
+                if let slot = term.withUTF8({ merged.slot(of: $0) }) { merged.totals[slot] -= Int(held) }
             }
-            guard let first = members.first else { break }
-            let holders = lists[first].withName(heads[first]) { counter.holders(of: $0) }
-            for l in members {
-                let list = lists[l]
-                for doc in list.documents(of: heads[l]) {
-                    // The document itself holds its name (when its name field is in the scope): not a mention.
-                    let selfHeld = counter.nameFieldInScope || counter.lastStamped(ordinal: list.ordinal, doc: Int(doc)) ? 1 : 0
-                    counts[list.ordinal][Int(doc)] = UInt32(max(holders - selfHeld, 0))
+        }
+        for slot in merged.totals.indices {
+            let holders = merged.totals[slot]
+            for (list, name) in merged.members(of: slot) {
+                let part = parts[list], live = snapshot.live[list]
+                for place in part.documents(of: name) {
+                    let doc = part.document(at: place)
+                    guard live[doc] else { continue }
+                    // The document itself is no mention of its name.
+                    counts[list][doc] = UInt32(max(holders - (part.holdsOwnName(place) ? 1 : 0), 0))
                 }
-                heads[l] += 1
             }
         }
         return NameMentions(counts: counts, documentCount: snapshot.documentCount)
     }
-}
 
-/// One segment's named documents: the terms of its name field that are the whole name of a live document, in
-/// dictionary order, with those documents.
-private struct NamedDocuments {
-    let ordinal: Int
-    let terms: FieldTerms
-    /// Term indices in `terms`, ascending.
-    private(set) var names: [Int] = []
-    /// `documents[ends[i - 1]..<ends[i]]` are name `i`'s documents.
-    private var ends: [Int] = []
-    private var docs: [UInt32] = []
-
-    init?(_ snapshot: IndexSnapshot, ordinal: Int, field: FieldID) {
-        let segment = snapshot.segments[ordinal], nameField = Int(field.rawValue)
-        guard let terms = segment.terms(field), nameField < segment.norms.count else { return nil }
-        self.ordinal = ordinal
-        self.terms = terms
-        // The live documents whose name field holds one term, found once per document rather than per posting.
-        let norms = segment.norms[nameField], live = snapshot.live[ordinal], lengths = FieldNorm.lengths
-        var single = [Bool](repeating: false, count: segment.documentCount)
-        for doc in 0..<min(norms.count, single.count) where lengths[Int(norms[doc])] == 1 && live[doc] { single[doc] = true }
-        let cursor = PostingCursor(segment: segment)
-        // A name is a real term: not the stand-in for an overlong word.
-        let overlong = Analyzer.overlongBytes.withUnsafeBufferPointer { terms.find($0) }
-        for index in 0..<terms.count where terms.docFreq[index] > 0 && index != overlong {
-            let start = docs.count
-            cursor.position(terms: terms, index: index, field: nameField)
-            cursor.forEachRemainingBlock { blockDocs, _, count in
-                for k in 0..<count {
-                    let doc = Int(blockDocs[k])
-                    if single[doc] { docs.append(UInt32(doc)) }
-                }
-                return true
-            }
-            if docs.count > start {
-                names.append(index)
-                ends.append(docs.count)
-            }
-        }
-        if names.isEmpty { return nil }
+    /// How `build` finds the names a segment holds without naming them.
+    enum ForeignLookup {
+        /// Whichever reads less.
+        case cheaper
+        /// Each such name looked up in the segment's scope dictionaries.
+        case byName
+        /// Each term of those dictionaries looked up among the names.
+        case byTerm
     }
 
-    func documents(of name: Int) -> ArraySlice<UInt32> { docs[(name == 0 ? 0 : ends[name - 1])..<ends[name]] }
-
-    func withName<R>(_ name: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { terms.withTerm(names[name], body) }
-
-    /// How name `name` sorts against `other`'s name `otherName`: negative, zero or positive.
-    func compare(_ name: Int, with other: NamedDocuments, _ otherName: Int) -> Int {
-        other.withName(otherName) { terms.compare(names[name], $0) }
+    /// Lexicographic byte order: negative, zero or positive.
+    static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0 {
+            let c = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if c != 0 { return Int(c) }
+        }
+        return a.count - b.count
     }
 }
 
-/// Counts, name after name in byte order, the live documents holding a name in any field of the scope.
-private struct HolderCounter {
-    let snapshot: IndexSnapshot
-    /// Per segment, per scope field: its dictionary, and where the last name's search ended.
-    private var dictionaries: [[(field: Int, terms: FieldTerms)]]
-    private var places: [[Int]]
-    /// Per segment: whether every document is live.
-    private let whole: [Bool]
-    let nameFieldInScope: Bool
-    private let cursors: [PostingCursor]
-    private let guides: [PostingCursor]
-    private var stamps: [[UInt32]]
-    private var stamp: UInt32 = 0
-    private var found: [(field: Int, terms: FieldTerms, index: Int)] = []
-    private var gathered: [UInt32] = []
+/// The names of a snapshot's segments in byte order (slots), each with its holders over the segments and the
+/// segments naming it.
+private struct MergedNames {
+    let parts: [SegmentNames]
+    /// Per slot: the documents holding the name, over the segments counted so far.
+    var totals: [Int] = []
+    /// Per slot: a segment naming it and the name's index there (for its bytes).
+    private var firsts: [(list: Int, name: Int)] = []
+    private var memberEnds: [Int] = []
+    private var memberList: [(list: Int, name: Int)] = []
+    /// Per segment: the slots it names, ascending.
+    private var named: [[Int]]
 
-    init(_ snapshot: IndexSnapshot, scope: [Int], nameFieldInScope: Bool) {
-        self.snapshot = snapshot
-        self.nameFieldInScope = nameFieldInScope
-        let segments = snapshot.segments
-        dictionaries = segments.map { segment in
-            scope.compactMap { field in segment.terms(FieldID(rawValue: UInt16(field))).map { (field, $0) } }
-        }
-        places = dictionaries.map { [Int](repeating: 0, count: $0.count) }
-        whole = segments.indices.map { snapshot.live[$0].cardinality == segments[$0].documentCount }
-        cursors = segments.map { PostingCursor(segment: $0) }
-        guides = segments.map { PostingCursor(segment: $0) }
-        stamps = segments.map { [UInt32](repeating: 0, count: $0.documentCount) }
-    }
-
-    /// Whether the last `holders` call stamped `doc` of segment `ordinal` (it walked that segment's lists).
-    func lastStamped(ordinal: Int, doc: Int) -> Bool { stamps[ordinal][doc] == stamp }
-
-    /// The live documents holding `name` in a scope field. Names must come in ascending byte order.
-    mutating func holders(of name: UnsafeBufferPointer<UInt8>) -> Int {
-        stamp += 1
-        var holders = 0
-        for ordinal in dictionaries.indices {
-            found.removeAll(keepingCapacity: true)
-            for slot in dictionaries[ordinal].indices {
-                let (field, terms) = dictionaries[ordinal][slot]
-                let index = terms.lowerBound(name, from: places[ordinal][slot])
-                places[ordinal][slot] = index
-                if index < terms.count, terms.compare(index, name) == 0, terms.docFreq[index] > 0 {
-                    found.append((field, terms, index))
+    /// Merges the segments' name lists, counting each name's holders in the segments naming it.
+    init(_ parts: [SegmentNames]) {
+        self.parts = parts
+        named = Array(repeating: [], count: parts.count)
+        let lists = parts.indices.filter { !parts[$0].names.isEmpty }
+        var heads = [Int](repeating: 0, count: parts.count)
+        var smallest: [Int] = []
+        while true {
+            smallest.removeAll(keepingCapacity: true)
+            for l in lists where heads[l] < parts[l].names.count {
+                if let first = smallest.first {
+                    let order = parts[l].compare(heads[l], with: parts[first], heads[first])
+                    if order < 0 { smallest.removeAll(keepingCapacity: true) }
+                    if order <= 0 { smallest.append(l) }
+                } else {
+                    smallest.append(l)
                 }
             }
-            if found.isEmpty { continue }
-            if whole[ordinal], nameFieldInScope {
-                holders += unionCount(ordinal: ordinal)
-            } else {
-                holders += stampedCount(ordinal: ordinal)
+            guard let first = smallest.first else { break }
+            let slot = totals.count
+            var total = 0
+            firsts.append((first, heads[first]))
+            for l in smallest {
+                total += Int(parts[l].holders[heads[l]])
+                memberList.append((l, heads[l]))
+                named[l].append(slot)
+                heads[l] += 1
             }
+            totals.append(total)
+            memberEnds.append(memberList.count)
         }
-        return holders
     }
 
-    /// The documents of `found`'s lists in a segment without deletions: the largest list by its document
-    /// frequency, plus the others' documents it lacks.
-    private mutating func unionCount(ordinal: Int) -> Int {
-        var largest = 0
-        for k in found.indices where found[k].terms.docFreq[found[k].index] > found[largest].terms.docFreq[found[largest].index] {
-            largest = k
-        }
-        let (field, terms, index) = found[largest]
-        let count = Int(terms.docFreq[index])
-        guard found.count > 1 else { return count }
-        gathered.removeAll(keepingCapacity: true)
-        let cursor = cursors[ordinal]
-        for k in found.indices where k != largest {
-            cursor.position(terms: found[k].terms, index: found[k].index, field: found[k].field)
-            cursor.forEachRemainingBlock { docs, _, n in
-                for i in 0..<n { gathered.append(docs[i]) }
-                return true
-            }
-        }
-        if found.count > 2 { gathered.sort() }
-        let guide = guides[ordinal]
-        guide.position(terms: terms, index: index, field: field)
-        var extra = 0, previous = -1
-        for doc in gathered where Int(doc) != previous {
-            previous = Int(doc)
-            if guide.advance(previous) != previous { extra += 1 }
-        }
-        return count + extra
+    /// The segments naming slot `slot`'s name, with its index in each.
+    func members(of slot: Int) -> ArraySlice<(list: Int, name: Int)> {
+        memberList[(slot == 0 ? 0 : memberEnds[slot - 1])..<memberEnds[slot]]
     }
 
-    /// The live documents of `found`'s lists, each counted once (stamped).
-    private mutating func stampedCount(ordinal: Int) -> Int {
-        let live = snapshot.live[ordinal], cursor = cursors[ordinal], stamp = self.stamp
-        var holders = 0
-        stamps[ordinal].withUnsafeMutableBufferPointer { stamps in
-            for (field, terms, index) in found {
-                cursor.position(terms: terms, index: index, field: field)
-                cursor.forEachRemainingBlock { docs, _, count in
-                    for k in 0..<count {
-                        let doc = Int(docs[k])
-                        guard stamps[doc] != stamp, live[doc] else { continue }
-                        stamps[doc] = stamp
-                        holders += 1
-                    }
-                    return true
+    func withName<R>(_ slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        parts[firsts[slot].list].withName(firsts[slot].name, body)
+    }
+
+    /// The slot of the name `key`, if it is one.
+    func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        var low = 0, high = totals.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if withName(mid, { NameMentions.compare($0, key) }) < 0 { low = mid + 1 } else { high = mid }
+        }
+        return low < totals.count && withName(low, { NameMentions.compare($0, key) }) == 0 ? low : nil
+    }
+
+    /// Adds the holders of the names `segment` (ordinal `ordinal`) holds without naming them. Either every such
+    /// name is looked up in the segment's scope dictionaries, or every term of those dictionaries among the
+    /// names: whichever takes fewer comparisons.
+    mutating func addForeignHolders(_ segment: Segment, ordinal: Int, scope: [Int], lookup: NameMentions.ForeignLookup) {
+        let dictionaries = scope.compactMap { segment.terms(FieldID(rawValue: UInt16($0))) }
+        guard !dictionaries.isEmpty else { return }
+        let foreign = totals.count - named[ordinal].count
+        guard foreign > 0 else { return }
+        let terms = dictionaries.reduce(0) { $0 + $1.count }
+        let searchSteps = Int.bitWidth - totals.count.leadingZeroBitCount
+        var slots: [Int] = []
+        let byName = switch lookup {
+        case .cheaper: foreign * dictionaries.count <= terms * searchSteps
+        case .byName: true
+        case .byTerm: false
+        }
+        if byName {
+            slots.reserveCapacity(foreign)
+            var next = 0
+            let named = self.named[ordinal]
+            for slot in totals.indices {
+                if next < named.count, named[next] == slot { next += 1 } else { slots.append(slot) }
+            }
+        } else {
+            for dictionary in dictionaries {
+                for index in 0..<dictionary.count where dictionary.docFreq[index] > 0 {
+                    if let slot = dictionary.withTerm(index, { self.slot(of: $0) }) { slots.append(slot) }
                 }
             }
+            slots.sort()
+            var kept: [Int] = []
+            var next = 0
+            let named = self.named[ordinal]
+            for slot in slots where slot != kept.last {
+                while next < named.count, named[next] < slot { next += 1 }
+                if next < named.count, named[next] == slot { continue }
+                kept.append(slot)
+            }
+            slots = kept
         }
-        return holders
+        guard !slots.isEmpty else { return }
+        var counter = SegmentHolderCounter(segment, scope: scope)
+        for slot in slots { totals[slot] += withName(slot) { counter.holders(of: $0) } }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

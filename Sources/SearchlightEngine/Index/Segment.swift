@@ -83,6 +83,9 @@ final class Segment: Sendable {
     }
     /// The `LeadingKeys` of the latest field asked for: derived, built on first use.
     private let leadingKeysCache = Mutex<LeadingKeys?>(nil)
+    /// The named documents and their holders for the latest name field and scope asked for (`names(field:scope:)`):
+    /// derived, built on first use.
+    private let namesCache = Mutex<SegmentNames?>(nil)
     /// The champion lists of the default fields for the scope the writer last set (nil: none), each key's
     /// built on first use.
     private let championCache = Mutex<ChampionLists?>(nil)
@@ -173,6 +176,21 @@ final class Segment: Sendable {
     }
 
     private var leadingKeysMemoryBytes: Int { leadingKeysCache.withLock { $0?.memoryBytes ?? 0 } }
+
+    /// The documents whose `field` holds one term and how many documents hold each such name in `scope`'s fields
+    /// (`SegmentNames`), built on first use and kept for the latest field and scope asked for (rankings ask for the
+    /// title over the default fields), so every snapshot holding the segment shares one. Concurrent first uses wait
+    /// for one build.
+    func names(field: FieldID, scope: [Int]) -> SegmentNames {
+        namesCache.withLock { cached in
+            if let names = cached, names.field == Int(field.rawValue), names.scope == scope { return names }
+            let built = SegmentNames(segment: self, field: field, scope: scope)
+            cached = built
+            return built
+        }
+    }
+
+    private var namesMemoryBytes: Int { namesCache.withLock { $0?.memoryBytes ?? 0 } }
 
     /// The precomputed list of the wide prefix `key` of `field`, whose terms in the field's dictionary `terms` are
     /// `range` (the prefix itself first when it is a term), for a `primary` field or not (only a primary field's
@@ -451,6 +469,7 @@ final class Segment: Sendable {
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
         return total + vocabularyMemoryBytes + prefixMemoryBytes + championMemoryBytes + leadingKeysMemoryBytes
+            + namesMemoryBytes
             + columnMemoryBytes + positionColumnMemoryBytes
     }
 
@@ -463,7 +482,7 @@ final class Segment: Sendable {
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
             "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "prefixPostings": prefixMemoryBytes,
-            "championLists": championMemoryBytes, "leadingKeys": leadingKeysMemoryBytes,
+            "championLists": championMemoryBytes, "leadingKeys": leadingKeysMemoryBytes, "names": namesMemoryBytes,
             "frequencyColumns": columnMemoryBytes, "positionColumns": positionColumnMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
