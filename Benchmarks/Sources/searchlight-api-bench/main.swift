@@ -13,7 +13,8 @@ import Synchronization
 //   durable  the same with a store directory (every batch journaled and fsynced), then close and reopen
 //   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type; _cpu_us: mean
 //            process CPU per query); user_typo
-//            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run)
+//            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run);
+//            user_after_commit (--after-commit) the first user query after each of 20 one-item commits
 //   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
 //   fetch    fetchSearchableItems of 20 identifiers (whole items: every attribute, long texts decompressed)
 //   quality  (--quality, instead of all the above) the natural queries of issue 5 on debian-en: each expected
@@ -45,6 +46,8 @@ struct Options {
     var engagement = 0
     /// `--quality`: index once, check the natural queries' top ten (`QualityCheck`), exit; nothing is timed.
     var quality = false
+    /// `--after-commit`: after the user queries, 20 one-item commits, each followed by a timed user query.
+    var afterCommit = false
 }
 
 func usage() -> Never {
@@ -52,7 +55,7 @@ func usage() -> Never {
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
                                  [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--no-user-empty] [--ql-rounds N] [--ql-only N] [--fetch-rounds N]
                                  [--slowest N]
-                                 [--user-text TEXT ...] [--engagement N] [--web DIR] [--json]
+                                 [--user-text TEXT ...] [--engagement N] [--after-commit] [--web DIR] [--json]
            searchlight-api-bench --corpus FILE|- --quality
 
     """.utf8))
@@ -90,6 +93,7 @@ while let argument = arguments.next() {
     case "--web": options.web = value()
     case "--json": options.json = true
     case "--quality": options.quality = true
+    case "--after-commit": options.afterCommit = true
     default: usage()
     }
 }
@@ -416,6 +420,27 @@ if options.user {
             engaging.userEngaged(chosen, visibleItems: visible, interaction: .select)
         }
         userQueries("user_engaged", options.userTexts.isEmpty ? typed : options.userTexts)
+    }
+    // The first user query after a commit: each of 20 commits replaces one item (a deletion in the large
+    // segment and a new small one), and the next query pays whatever the new snapshot derives on first use
+    // (the name mentions renown reads, the coverage keys, the typo pass's vocabulary).
+    if options.afterCommit {
+        let index = CSSearchableIndex(name: "bench", container: memory)
+        let context = CSUserQueryContext()
+        context.maxResultCount = 20
+        context.fetchAttributes = ["title"]
+        let texts = options.userTexts.isEmpty ? typed : options.userTexts
+        var times: [Double] = []
+        for commit in 0..<20 {
+            let item = items[(commit * 7_919) % docs]
+            try waitFor { index.indexSearchableItems([item], completionHandler: $0) }
+            let text = texts[commit % texts.count]
+            let start = monotonicNanoseconds()
+            _ = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: memory))
+            times.append(Double(monotonicNanoseconds() - start) / 1000)
+        }
+        record("user_after_commit_p50_us", percentile(times, 0.5))
+        record("user_after_commit_max_us", times.max() ?? 0)
     }
     // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
     // the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.
