@@ -92,44 +92,85 @@ private struct MergedNames {
     let parts: [SegmentNames]
     /// Per slot: the documents holding the name, over the segments counted so far.
     var totals: [Int] = []
-    /// Per slot: a segment naming it and the name's index there (for its bytes).
-    private var firsts: [(list: Int, name: Int)] = []
+    /// Every segment's names' bytes, one segment's after another: name `g` (segment `l`'s name `n` is
+    /// `g = bases[l] + n`) is `bytes[ends[g]..<ends[g + 1]]`.
+    private let bytes: [UInt8]
+    private let ends: [UInt32]
+    private let bases: [Int]
+    /// Per slot: one of its names (`g`), for its bytes.
+    private var firsts: [Int] = []
     private var memberEnds: [Int] = []
     private var memberList: [(list: Int, name: Int)] = []
-    /// Per segment: the slots it names, ascending.
-    private var named: [[Int]]
+    /// Per name `g`: its slot (a segment's names' slots ascend).
+    private var slotOfName: [Int] = []
 
     /// Merges the segments' name lists, counting each name's holders in the segments naming it.
     init(_ parts: [SegmentNames]) {
         self.parts = parts
-        named = Array(repeating: [], count: parts.count)
+        var bytes: [UInt8] = [], ends: [UInt32] = [0], bases: [Int] = []
+        bytes.reserveCapacity(parts.reduce(0) { $0 + $1.nameBytes.count })
+        ends.reserveCapacity(1 + parts.reduce(0) { $0 + $1.names.count })
+        for part in parts {
+            bases.append(ends.count - 1)
+            let shift = UInt32(bytes.count)
+            bytes += part.nameBytes
+            for end in part.nameEnds { ends.append(shift + end) }
+        }
+        (self.bytes, self.ends, self.bases) = (bytes, ends, bases)
+        let nameCount = ends.count - 1
+        var totals: [Int] = [], firsts: [Int] = [], memberEnds: [Int] = [], memberList: [(list: Int, name: Int)] = []
+        totals.reserveCapacity(nameCount)
+        firsts.reserveCapacity(nameCount)
+        memberEnds.reserveCapacity(nameCount)
+        memberList.reserveCapacity(nameCount)
+        var slotOfName = [Int](repeating: 0, count: nameCount)
         let lists = parts.indices.filter { !parts[$0].names.isEmpty }
-        var heads = [Int](repeating: 0, count: parts.count)
-        var smallest: [Int] = []
-        while true {
-            smallest.removeAll(keepingCapacity: true)
-            for l in lists where heads[l] < parts[l].names.count {
-                if let first = smallest.first {
-                    let order = parts[l].compare(heads[l], with: parts[first], heads[first])
-                    if order < 0 { smallest.removeAll(keepingCapacity: true) }
-                    if order <= 0 { smallest.append(l) }
-                } else {
-                    smallest.append(l)
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                var heads = [Int](repeating: 0, count: parts.count)
+                var smallest: [Int] = []
+                while true {
+                    smallest.removeAll(keepingCapacity: true)
+                    var least = -1
+                    for l in lists where heads[l] < parts[l].names.count {
+                        let g = bases[l] + heads[l]
+                        let order = least < 0 ? -1 : Self.compare(base, ends, g, least)
+                        if order < 0 {
+                            smallest.removeAll(keepingCapacity: true)
+                            least = g
+                        }
+                        if order <= 0 { smallest.append(l) }
+                    }
+                    guard least >= 0 else { break }
+                    let slot = totals.count
+                    var total = 0
+                    firsts.append(least)
+                    for l in smallest {
+                        total += Int(parts[l].holders[heads[l]])
+                        memberList.append((l, heads[l]))
+                        slotOfName[bases[l] + heads[l]] = slot
+                        heads[l] += 1
+                    }
+                    totals.append(total)
+                    memberEnds.append(memberList.count)
                 }
             }
-            guard let first = smallest.first else { break }
-            let slot = totals.count
-            var total = 0
-            firsts.append((first, heads[first]))
-            for l in smallest {
-                total += Int(parts[l].holders[heads[l]])
-                memberList.append((l, heads[l]))
-                named[l].append(slot)
-                heads[l] += 1
-            }
-            totals.append(total)
-            memberEnds.append(memberList.count)
         }
+        (self.totals, self.firsts, self.memberEnds, self.memberList, self.slotOfName) = (totals, firsts, memberEnds, memberList, slotOfName)
+    }
+
+    /// Byte order of names `a` and `b`: negative, zero or positive.
+    @inline(__always)
+    private static func compare(_ base: UnsafePointer<UInt8>, _ ends: UnsafeBufferPointer<UInt32>, _ a: Int, _ b: Int) -> Int {
+        let aStart = Int(ends[a]), aCount = Int(ends[a + 1]) - aStart
+        let bStart = Int(ends[b]), bCount = Int(ends[b + 1]) - bStart
+        let common = min(aCount, bCount)
+        if common > 0 {
+            let c = memcmp(base + aStart, base + bStart, common)
+            if c != 0 { return Int(c) }
+        }
+        return aCount - bCount
     }
 
     /// The segments naming slot `slot`'s name, with its index in each.
@@ -138,7 +179,8 @@ private struct MergedNames {
     }
 
     func withName<R>(_ slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        parts[firsts[slot].list].withName(firsts[slot].name, body)
+        let g = firsts[slot]
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(ends[g])..<Int(ends[g + 1])])) }
     }
 
     /// The slot of the name `key`, if it is one.
@@ -157,7 +199,8 @@ private struct MergedNames {
     mutating func addForeignHolders(_ segment: Segment, ordinal: Int, scope: [Int], lookup: NameMentions.ForeignLookup) {
         let dictionaries = scope.compactMap { segment.terms(FieldID(rawValue: UInt16($0))) }
         guard !dictionaries.isEmpty else { return }
-        let foreign = totals.count - named[ordinal].count
+        let named = slotOfName[bases[ordinal]..<bases[ordinal] + parts[ordinal].names.count]
+        let foreign = totals.count - named.count
         guard foreign > 0 else { return }
         let terms = dictionaries.reduce(0) { $0 + $1.count }
         let searchSteps = Int.bitWidth - totals.count.leadingZeroBitCount
@@ -169,10 +212,9 @@ private struct MergedNames {
         }
         if byName {
             slots.reserveCapacity(foreign)
-            var next = 0
-            let named = self.named[ordinal]
+            var next = named.startIndex
             for slot in totals.indices {
-                if next < named.count, named[next] == slot { next += 1 } else { slots.append(slot) }
+                if next < named.endIndex, named[next] == slot { next += 1 } else { slots.append(slot) }
             }
         } else {
             for dictionary in dictionaries {
@@ -182,11 +224,10 @@ private struct MergedNames {
             }
             slots.sort()
             var kept: [Int] = []
-            var next = 0
-            let named = self.named[ordinal]
+            var next = named.startIndex
             for slot in slots where slot != kept.last {
-                while next < named.count, named[next] < slot { next += 1 }
-                if next < named.count, named[next] == slot { continue }
+                while next < named.endIndex, named[next] < slot { next += 1 }
+                if next < named.endIndex, named[next] == slot { continue }
                 kept.append(slot)
             }
             slots = kept

@@ -15,6 +15,9 @@ final class SegmentNames: Sendable {
     let terms: FieldTerms?
     /// Term indices in `terms` that are some document's whole name, ascending (byte order).
     let names: [Int]
+    /// The names' bytes, one after another: name `i` is `nameBytes[(i == 0 ? 0 : nameEnds[i - 1])..<nameEnds[i]]`.
+    let nameBytes: [UInt8]
+    let nameEnds: [UInt32]
     /// `docs[ends[i - 1]..<ends[i]]` are name `i`'s documents, deleted ones included.
     private let ends: [Int]
     private let docs: [UInt32]
@@ -39,7 +42,7 @@ final class SegmentNames: Sendable {
         self.scope = scope
         let inScope = scope.contains(nameField)
         guard let terms = segment.terms(field), nameField < segment.norms.count else {
-            (self.terms, names, ends, docs, holders, selfHolds) = (nil, [], [], [], [], [])
+            (self.terms, names, ends, docs, holders, selfHolds, nameBytes, nameEnds) = (nil, [], [], [], [], [], [], [])
             return
         }
         self.terms = terms
@@ -73,6 +76,13 @@ final class SegmentNames: Sendable {
             for doc in docs[(n == 0 ? 0 : ends[n - 1])..<ends[n]] { selfHolds.append(counter.lastStamped(Int(doc))) }
         }
         (self.names, self.ends, self.docs, self.holders, self.selfHolds) = (names, ends, docs, holders, selfHolds)
+        var nameBytes: [UInt8] = [], nameEnds: [UInt32] = []
+        nameEnds.reserveCapacity(names.count)
+        for index in names {
+            terms.withTerm(index) { nameBytes += $0 }
+            nameEnds.append(UInt32(nameBytes.count))
+        }
+        (self.nameBytes, self.nameEnds) = (nameBytes, nameEnds)
     }
 
     /// Name `name`'s documents (deleted ones included), as `(place, doc)`: `place` for `holdsOwnName`.
@@ -82,13 +92,6 @@ final class SegmentNames: Sendable {
 
     /// Whether the named document at `place` holds its own name in a scope field.
     func holdsOwnName(_ place: Int) -> Bool { selfHolds.isEmpty || selfHolds[place] }
-
-    func withName<R>(_ name: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { terms!.withTerm(names[name], body) }
-
-    /// How name `name` sorts against `other`'s name `otherName`: negative, zero or positive.
-    func compare(_ name: Int, with other: SegmentNames, _ otherName: Int) -> Int {
-        other.withName(otherName) { terms!.compare(names[name], $0) }
-    }
 
     /// How many of the documents `live` marks deleted hold each term in a scope field: their stored texts of the
     /// scope's fields analyzed as the index analyzed them. Deleted documents analyzed for an earlier snapshot are
@@ -140,7 +143,8 @@ final class SegmentNames: Sendable {
 
     /// Heap bytes.
     var memoryBytes: Int {
-        (names.capacity + ends.capacity) * 8 + (docs.capacity + holders.capacity) * 4 + selfHolds.capacity
+        (names.capacity + ends.capacity) * 8 + (docs.capacity + holders.capacity + nameEnds.capacity) * 4
+            + selfHolds.capacity + nameBytes.capacity
             + dead.withLock { state in
                 (state.analyzed?.memoryBytes ?? 0) + state.holders.reduce(0) { $0 + 32 + $1.key.utf8.count }
             }
