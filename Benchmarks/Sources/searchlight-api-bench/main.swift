@@ -438,6 +438,8 @@ if options.user {
             let start = monotonicNanoseconds()
             _ = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: memory))
             times.append(Double(monotonicNanoseconds() - start) / 1000)
+            log(String(format: "  after commit %2d: %9.1f us, %d segments", commit, times[commit],
+                       index.statistics().segments))
         }
         record("user_after_commit_p50_us", percentile(times, 0.5))
         record("user_after_commit_max_us", times.max() ?? 0)
