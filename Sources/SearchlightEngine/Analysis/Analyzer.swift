@@ -22,13 +22,30 @@ public struct Analyzer: Sendable {
     public static let overlongTerm = "\u{1}"
     static let overlongBytes: [UInt8] = [0x01]
 
+    /// The version of the terms this analyzer emits, which a durable store records beside its segments: a store
+    /// whose segments another version analyzed has them analyzed again when it opens (`DurableStore`), so old
+    /// terms never linger. Raised whenever any text's terms change.
+    /// - 1: before 2026-11-30 (stores record no version; they read as 0).
+    /// - 2: a word over `maxTermBytes` is recorded as `overlongTerm` (it had no term); folding by table for every
+    ///   scalar (112 scalars above U+2000 folded otherwise, U+212B ANGSTROM SIGN to å).
+    public static let version: UInt32 = 2
+
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
     let asciiFastPath: Bool
+    /// Whether the index records `overlongTerm` for a word over `maxTermBytes` (always; off only to build the
+    /// segments version 1 built, for the tests of a store's upgrade).
+    let recordsOverlongWords: Bool
 
-    public init() { asciiFastPath = true }
+    public init() {
+        asciiFastPath = true
+        recordsOverlongWords = true
+    }
 
-    init(asciiFastPath: Bool) { self.asciiFastPath = asciiFastPath }
+    init(asciiFastPath: Bool = true, recordsOverlongWords: Bool = true) {
+        self.asciiFastPath = asciiFastPath
+        self.recordsOverlongWords = recordsOverlongWords
+    }
 
     /// Tokenizes `text`; positions start at zero. A word longer than `maxTermBytes` is skipped, its position
     /// left free.
@@ -67,7 +84,8 @@ public struct Analyzer: Sendable {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Analyzer.maxTermBytes) { fold in
                 withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * Walker.maximumASCIIParts) { partBounds in
                     var state = Walker(bytes: bytes, mode: mode, position: firstPosition, fastPath: asciiFastPath,
-                                       fold: fold.baseAddress!, partBounds: partBounds.baseAddress!)
+                                       recordsOverlong: recordsOverlongWords, fold: fold.baseAddress!,
+                                       partBounds: partBounds.baseAddress!)
                     swap(&state.scratch, &scratch)
                     state.run(into: &sink)
                     swap(&state.scratch, &scratch)
@@ -96,6 +114,7 @@ private struct Walker {
     let bytes: UnsafeBufferPointer<UInt8>
     let mode: Analyzer.Mode
     let fastPath: Bool
+    let recordsOverlong: Bool
     var position: UInt32
     var scratch = AnalyzerScratch()
     /// Room for one ASCII word or compound folded to lowercase (`Analyzer.maxTermBytes`).
@@ -105,11 +124,12 @@ private struct Walker {
     static let maximumASCIIParts = 32
 
     init(bytes: UnsafeBufferPointer<UInt8>, mode: Analyzer.Mode, position: UInt32, fastPath: Bool,
-         fold: UnsafeMutablePointer<UInt8>, partBounds: UnsafeMutablePointer<Int>) {
+         recordsOverlong: Bool, fold: UnsafeMutablePointer<UInt8>, partBounds: UnsafeMutablePointer<Int>) {
         self.bytes = bytes
         self.mode = mode
         self.position = position
         self.fastPath = fastPath
+        self.recordsOverlong = recordsOverlong
         self.fold = fold
         self.partBounds = partBounds
     }
@@ -239,6 +259,7 @@ private struct Walker {
     mutating func overlong<Sink: TokenSink>(position: UInt32, byteStart: Int, byteEnd: Int, into sink: inout Sink) {
         switch mode {
         case .index:
+            guard recordsOverlong else { return }
             Analyzer.overlongBytes.withUnsafeBufferPointer {
                 sink.take($0, position: position, byteStart: byteStart, byteEnd: byteEnd, kind: .overlong)
             }

@@ -8,7 +8,7 @@ public final class IndexWriter {
     public private(set) var schema = Schema()
     public var parameters = RankingParameters()
     public var mergePolicy = MergePolicy()
-    public let analyzer = Analyzer()
+    public let analyzer: Analyzer
 
     private var segments: [Segment] = []
     private var live: [Bitset] = []
@@ -45,7 +45,10 @@ public final class IndexWriter {
     /// the last idle check (a check spends it or, finding nothing worth merging, drops it).
     private var idleBudget = 0
 
-    public init() {}
+    public init() { analyzer = Analyzer() }
+
+    /// A writer whose segments `analyzer` analyzes (tests build what an older analyzer version built).
+    init(analyzer: Analyzer) { self.analyzer = analyzer }
 
     /// Whether there are changes `commit()` would publish.
     public var hasUncommittedChanges: Bool { dirty }
@@ -439,6 +442,40 @@ public final class IndexWriter {
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
                                  vocabularies: vocabularies)
+    }
+
+    /// Analyzes every live document of the last commit again, from its stored values, and commits: the segments
+    /// then hold this writer's analyzer's terms. For a store whose segments another `Analyzer.version` built
+    /// (`DurableStore` calls it on open). Documents keep their identifiers, domains and values; their addresses
+    /// change. Done a chunk of documents at a time, so the stored texts are never all decoded at once. Returns how
+    /// many documents were analyzed; on an error the writer is rolled back to the last commit.
+    func reanalyzeAll(chunk: Int = 4_096) throws(EngineError) -> Int {
+        let committed = snapshot
+        var documents: [Document] = []
+        documents.reserveCapacity(chunk)
+        var count = 0
+        do throws(EngineError) {
+            for ordinal in committed.segments.indices {
+                let live = committed.live[ordinal]
+                for doc in 0..<committed.segments[ordinal].documentCount where live[doc] {
+                    guard let document = committed.document(at: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)))
+                    else { continue }
+                    documents.append(document)
+                    if documents.count == chunk {
+                        try upsert(contentsOf: documents)
+                        count += documents.count
+                        documents.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            try upsert(contentsOf: documents)
+            count += documents.count
+            _ = try commit()
+        } catch {
+            rollback()
+            throw error
+        }
+        return count
     }
 
     /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the

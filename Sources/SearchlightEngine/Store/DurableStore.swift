@@ -34,6 +34,11 @@ package struct RecoveryReport: Sendable {
     package var replayedBatches = 0
     /// The protection class the files recorded (nil for a new store).
     package var recordedProtectionClass: String?
+    /// Documents analyzed again because another `Analyzer.version` built the snapshot's segments (0: none). A
+    /// checkpoint then records the current version, so the next open loads the new terms.
+    package var reanalyzedDocuments = 0
+    /// Why the snapshot's documents could not be analyzed again (they keep their old terms until the next open).
+    package var reanalysisError: EngineError?
 }
 
 /// The durable store under an `IndexWriter`: a journal of batches (appended and fsynced before a batch is
@@ -110,6 +115,9 @@ package final class DurableStore {
                                  generation: 0)
         // From here on, `store.close()` (also run by deinit) releases the lock and the registration.
         let (writer, states, report) = try store.recover()
+        // Analyzed again: a snapshot records the current analyzer version (written in the background; until it is,
+        // the old snapshot and the journals still hold everything, and the next open analyzes again).
+        if report.reanalyzedDocuments > 0 { store.checkpointInBackground(writer.snapshot, clientStates: states) }
         return (store, writer, states, report)
     }
 
@@ -130,6 +138,7 @@ package final class DurableStore {
         var states: [String: [UInt8]] = [:]
         var journalContents: JournalFile.Contents?
         var staleBefore: UInt64 = 0
+        var staleTerms = false
         do throws(StoreError) {
             var snapshotGeneration: UInt64 = 0
             if let file = try fileSystem.mapFile(path(SnapshotFile.fileName)) {
@@ -139,6 +148,7 @@ package final class DurableStore {
                 writer.restore(segments: snapshot.segments, live: snapshot.live, schema: snapshot.schema,
                                generation: snapshot.writerGeneration)
                 states = snapshot.clientStates
+                staleTerms = snapshot.analyzerVersion != Analyzer.version && !snapshot.segments.isEmpty
             }
             // Journals from the snapshot's generation on form a chain: each follows the snapshot its generation
             // names, which may not have been written (a checkpoint in progress or failed); replay them in order.
@@ -182,6 +192,16 @@ package final class DurableStore {
             }
             close()
             throw error
+        }
+        // Segments another analyzer version built: their documents are analyzed again from their stored values (the
+        // journals' batches were analyzed by this version as they replayed, and are simply analyzed twice).
+        // Nothing on disk changes until the checkpoint `open` starts; a failure keeps the old terms, never data.
+        if staleTerms {
+            do {
+                report.reanalyzedDocuments = try writer.reanalyzeAll()
+            } catch {
+                report.reanalysisError = error
+            }
         }
         // Stale journals of older generations are fully contained in the snapshot.
         for (journalGeneration, name) in journals where journalGeneration < staleBefore { try? fileSystem.remove(path(name)) }

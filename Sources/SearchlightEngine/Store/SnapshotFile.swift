@@ -1,19 +1,19 @@
 import Dispatch
 
-/// The snapshot file format (version 4; version 3, still read, kept every posting block as varints; version 2 also kept
-/// every stored value uncompressed; version 1
+/// The snapshot file format (version 5; version 4, still read, did not record the analyzer's version; version 3 kept
+/// every posting block as varints; version 2 also kept every stored value uncompressed; version 1
 /// stored every posting's tf as its own varint): the whole committed index as sealed segments, so opening a store
 /// loads arrays instead of re-tokenizing documents.
 ///
 /// Layout: 8-byte magic `SLSNAPSH`, u32 version, u64 store generation, string protection class, u64 writer
-/// commit counter, the schema (varint count; per field string name, u8 kind, u32 weight bits, u8 flags as in
+/// commit counter, (since version 5) u32 `Analyzer.version` of the segments' terms, the schema (varint count; per field string name, u8 kind, u32 weight bits, u8 flags as in
 /// the journal), the client states (varint count; per state string name, blob bytes), the segments (varint
 /// count; per segment its live bitset as varint bit count + u64 word array, then the `SegmentCodec` body),
 /// and a final u32 CRC-32C of every byte before it. The file is written to `snapshot.sls.tmp`, fsynced,
 /// renamed to `snapshot.sls` and the directory fsynced, so it is either the old or the new snapshot.
 package enum SnapshotFile {
     package static let magic: [UInt8] = Array("SLSNAPSH".utf8)
-    package static let version: UInt32 = 4
+    package static let version: UInt32 = 5
     /// The oldest version still read.
     package static let oldestReadable: UInt32 = 2
     package static let fileName = "snapshot.sls"
@@ -23,6 +23,8 @@ package enum SnapshotFile {
         package var generation: UInt64
         package var protectionClass: String
         package var writerGeneration: UInt64
+        /// The `Analyzer.version` whose terms the segments hold (0: not recorded, before format version 5).
+        package var analyzerVersion: UInt32
         package var schema: Schema
         package var clientStates: [String: [UInt8]]
         var segments: [Segment]
@@ -30,9 +32,11 @@ package enum SnapshotFile {
     }
 
     /// Encodes a committed engine snapshot and the client states stored with it, in the current format or (for
-    /// compatibility tests) an older readable one.
+    /// compatibility tests) an older readable one; `analyzerVersion` is the version of the analyzer that built the
+    /// segments (a test's may be older).
     package static func encode(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]], generation: UInt64,
-                               protectionClass: String, version: UInt32 = SnapshotFile.version) -> [UInt8] {
+                               protectionClass: String, version: UInt32 = SnapshotFile.version,
+                               analyzerVersion: UInt32 = Analyzer.version) -> [UInt8] {
         precondition(version >= oldestReadable && version <= Self.version, "snapshot format \(version) is not written")
         var out = ByteWriter()
         out.bytes.reserveCapacity(snapshot.segments.reduce(4096) { $0 + $1.memoryBytes })
@@ -41,6 +45,7 @@ package enum SnapshotFile {
         out.u64(generation)
         out.string(protectionClass)
         out.u64(snapshot.generation)
+        if version >= 5 { out.u32(analyzerVersion) }
         out.varint(snapshot.schema.fields.count)
         for field in snapshot.schema.fields {
             let options = field.options
@@ -104,6 +109,7 @@ package enum SnapshotFile {
             let generation = try reader.u64("generation")
             let protection = try reader.string("protection class")
             let writerGeneration = try reader.u64("commit counter")
+            let analyzerVersion = version >= 5 ? try reader.u32("analyzer version") : 0
             var schema = Schema()
             let fieldCount = try reader.varint("field count")
             guard fieldCount <= Int(UInt16.max) else { throw .init(reason: "\(fieldCount) fields") }
@@ -142,7 +148,7 @@ package enum SnapshotFile {
             }
             guard reader.isAtEnd else { throw .init(reason: "\(reader.remaining) unexpected bytes at the end") }
             return Contents(generation: generation, protectionClass: protection, writerGeneration: writerGeneration,
-                            schema: schema, clientStates: states, segments: segments, live: live)
+                            analyzerVersion: analyzerVersion, schema: schema, clientStates: states, segments: segments, live: live)
         }
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import XCTest
+@testable import SearchlightEngine
+
+/// A store whose segments another `Analyzer.version` built has its documents analyzed again when it opens, and a
+/// checkpoint then records the current version, so old terms never linger and the next open loads the new ones.
+final class AnalyzerUpgradeTests: XCTestCase {
+    private let long = String(repeating: "x", count: Analyzer.maxTermBytes + 5)
+
+    /// The documents of the stores below: every third holds a word over `maxTermBytes` in its body, which
+    /// analyzer version 1 recorded no term for and version 2 records as `Analyzer.overlongTerm`.
+    private func documents(_ writer: IndexWriter) throws -> [Document] {
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let size = try writer.registerField("size", .numeric)
+        return (0..<40).map { (n: Int) -> Document in
+            let text: String = n % 3 == 0 ? "holds " + long + " inside" : "plain words " + String(n)
+            let values: [(FieldID, FieldValue)] = [(title, .text("item " + String(n))), (body, .text(text)),
+                                                   (size, .number(Double(n)))]
+            return Document(id: "d" + String(n), domain: n % 4 == 0 ? "mail.inbox" : nil, values: values)
+        }
+    }
+
+    /// Writes a store whose snapshot holds segments `writer` built, recorded as `analyzerVersion` in snapshot
+    /// format `format`; returns the snapshot as written.
+    private func writeStore(_ directory: String, writer: IndexWriter, analyzerVersion: UInt32,
+                            format: UInt32 = SnapshotFile.version) throws -> IndexSnapshot {
+        try writer.upsert(contentsOf: try documents(writer))
+        _ = try writer.commit()
+        writer.delete(ids: ["d1", "d3"])
+        let snapshot = try writer.commit()
+        // Open once to create the directory as a store does, then put the snapshot in place.
+        DurableStore.open(directoryForSetup: directory)
+        let bytes = SnapshotFile.encode(snapshot, clientStates: ["app": [7, 8]], generation: 1, protectionClass: "",
+                                        version: format, analyzerVersion: analyzerVersion)
+        try POSIXFileSystem().writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+        return snapshot
+    }
+
+    private func overlongHolders(_ snapshot: IndexSnapshot) throws -> Set<String> {
+        let body = try XCTUnwrap(snapshot.schema.field(named: "body"))
+        return Set(snapshot.matches(.scoped(.field(body), .terms([Analyzer.overlongTerm]))).compactMap { snapshot.id(of: $0) })
+    }
+
+    private func contents(_ snapshot: IndexSnapshot) -> [String: String] {
+        var result: [String: String] = [:]
+        for id in (0..<40).map({ "d\($0)" }) {
+            guard let address = snapshot.lookup(id: id), let document = snapshot.document(at: address) else { continue }
+            let values = document.values.map { field, value in "\(snapshot.schema.fields[Int(field.rawValue)].name)=\(value)" }
+            result[id] = "\(document.domain ?? "-") " + values.sorted().joined(separator: " ")
+        }
+        return result
+    }
+
+    func testAStoreAnOlderAnalyzerBuiltIsAnalyzedAgainOnOpen() throws {
+        let directory = makeStoreDirectory(self)
+        let old = try writeStore(directory, writer: IndexWriter(analyzer: Analyzer(recordsOverlongWords: false)),
+                                 analyzerVersion: 1)
+        // Version 1's segments lack the stand-in: a pattern inside an overlong word would find nothing.
+        XCTAssertEqual(try overlongHolders(old), [])
+        // Every third document, but d3, which was deleted.
+        let expected = Set(stride(from: 0, to: 40, by: 3).map { "d\($0)" }).subtracting(["d3"])
+
+        let opened = try DurableStore.open(directory: directory)
+        XCTAssertEqual(opened.report.reanalyzedDocuments, 38)
+        XCTAssertNil(opened.report.reanalysisError)
+        XCTAssertEqual(try overlongHolders(opened.writer.snapshot), expected)
+        XCTAssertEqual(contents(opened.writer.snapshot), contents(old))
+        XCTAssertEqual(opened.clientStates, ["app": [7, 8]])
+        XCTAssertNil(opened.writer.snapshot.lookup(id: "d1"))
+        opened.store.waitForBackgroundCheckpoint()
+        XCTAssertNil(opened.store.lastBackgroundError)
+        opened.store.close()
+
+        // The checkpoint recorded the current version: the next open loads the segments as they are.
+        let file = try XCTUnwrap(try POSIXFileSystem().readFile(directory + "/" + SnapshotFile.fileName))
+        XCTAssertEqual(try SnapshotFile.decode(file, path: "s").analyzerVersion, Analyzer.version)
+        let reopened = try DurableStore.open(directory: directory)
+        defer { reopened.store.close() }
+        XCTAssertEqual(reopened.report.reanalyzedDocuments, 0)
+        XCTAssertEqual(try overlongHolders(reopened.writer.snapshot), expected)
+        XCTAssertEqual(contents(reopened.writer.snapshot), contents(old))
+        XCTAssertEqual(reopened.clientStates, ["app": [7, 8]])
+    }
+
+    /// A snapshot in format version 4 records no analyzer version: its documents are analyzed again.
+    func testAFormatFourSnapshotIsAnalyzedAgain() throws {
+        let directory = makeStoreDirectory(self)
+        let old = try writeStore(directory, writer: IndexWriter(), analyzerVersion: Analyzer.version, format: 4)
+        let file = try XCTUnwrap(try POSIXFileSystem().readFile(directory + "/" + SnapshotFile.fileName))
+        XCTAssertEqual(try SnapshotFile.decode(file, path: "s").analyzerVersion, 0)
+        let opened = try DurableStore.open(directory: directory)
+        defer { opened.store.close() }
+        XCTAssertEqual(opened.report.reanalyzedDocuments, 38)
+        XCTAssertEqual(contents(opened.writer.snapshot), contents(old))
+    }
+
+    /// A current snapshot is loaded as it is: same segments, nothing analyzed.
+    func testACurrentSnapshotIsNotAnalyzedAgain() throws {
+        let directory = makeStoreDirectory(self)
+        let old = try writeStore(directory, writer: IndexWriter(), analyzerVersion: Analyzer.version)
+        let opened = try DurableStore.open(directory: directory)
+        defer { opened.store.close() }
+        XCTAssertEqual(opened.report.reanalyzedDocuments, 0)
+        XCTAssertEqual(opened.writer.snapshot.segments.count, old.segments.count)
+        XCTAssertEqual(contents(opened.writer.snapshot), contents(old))
+    }
+
+    /// The writer analyzes a chunk of documents at a time: every live document comes back, with the new terms.
+    func testReanalysisInChunksKeepsEveryDocument() throws {
+        let writer = IndexWriter(analyzer: Analyzer(recordsOverlongWords: false))
+        try writer.upsert(contentsOf: try documents(writer))
+        writer.delete(ids: ["d1", "d3"])
+        let old = try writer.commit()
+        let restored = IndexWriter()
+        restored.restore(segments: old.segments, live: old.live, schema: old.schema, generation: 1)
+        _ = try restored.commit()
+        XCTAssertEqual(try restored.reanalyzeAll(chunk: 5), 38)
+        XCTAssertEqual(try overlongHolders(restored.snapshot).count, 13)
+        XCTAssertEqual(contents(restored.snapshot), contents(old))
+    }
+
+    /// The disk is full when the upgraded snapshot is written: the store still opens with the new terms, the old
+    /// snapshot stays, and the next open analyzes again. Nothing is lost.
+    func testAFailedUpgradeCheckpointLosesNothing() throws {
+        let directory = makeStoreDirectory(self)
+        let old = try writeStore(directory, writer: IndexWriter(analyzer: Analyzer(recordsOverlongWords: false)),
+                                 analyzerVersion: 1)
+        let fileSystem = FaultInjectingFileSystem()
+        var options = StoreOptions()
+        options.fileSystem = fileSystem
+        // The journal's header is the first write; the snapshot's the second.
+        fileSystem.inject(.noSpace, skip: 1)
+        let opened = try DurableStore.open(directory: directory, options: options)
+        XCTAssertEqual(opened.report.reanalyzedDocuments, 38)
+        opened.store.waitForBackgroundCheckpoint()
+        XCTAssertNotNil(opened.store.lastBackgroundError)
+        XCTAssertEqual(try overlongHolders(opened.writer.snapshot).count, 13)
+        opened.store.close()
+
+        let reopened = try DurableStore.open(directory: directory)
+        defer { reopened.store.close() }
+        XCTAssertEqual(reopened.report.reanalyzedDocuments, 38)
+        XCTAssertEqual(contents(reopened.writer.snapshot), contents(old))
+        XCTAssertEqual(reopened.clientStates, ["app": [7, 8]])
+    }
+}
+
+private extension DurableStore {
+    /// Creates `directory` as a store (then closes it), so a test can put files in place.
+    static func open(directoryForSetup directory: String) {
+        if let opened = try? open(directory: directory) { opened.store.close() }
+    }
+}
