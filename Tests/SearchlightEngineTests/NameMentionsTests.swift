@@ -77,15 +77,21 @@ final class NameMentionsTests: XCTestCase {
         }
     }
 
-    /// A snapshot builds the counts once; a later snapshot counts its own documents.
-    func testBuiltOncePerSnapshot() throws {
+    /// A writer with a title and a body field holding "a" (named nginx), "b" (mentioning it) and `more`'s documents.
+    private func nginxWriter(_ more: (FieldID, FieldID) -> [Document]) throws -> (IndexWriter, FieldID, FieldID) {
         let writer = IndexWriter()
         let title = try writer.registerField("title", .text(weight: 4, primary: true))
         let body = try writer.registerField("body", .text(weight: 1))
         try writer.upsert(contentsOf: [
             Document(id: "a", values: [(title, .text("nginx"))]),
             Document(id: "b", values: [(title, .text("libnginx mod")), (body, .text("a module for nginx"))]),
-        ])
+        ] + more(title, body))
+        return (writer, title, body)
+    }
+
+    /// A snapshot builds the counts once; a later snapshot counts its own documents.
+    func testBuiltOncePerSnapshot() throws {
+        let (writer, title, body) = try nginxWriter { _, _ in [] }
         let first = try writer.commit()
         XCTAssertTrue(first.nameMentions(of: title) === first.nameMentions(of: title))
         XCTAssertEqual(first.nameMentions(of: title)?.count(of: try XCTUnwrap(first.lookup(id: "a"))), 1)
@@ -99,15 +105,10 @@ final class NameMentionsTests: XCTestCase {
     /// A segment counts its names once, for every snapshot that holds it; each snapshot takes its own deletions
     /// off, the older one's fewer deletions too when it asks after a newer one.
     func testSegmentsCountTheirNamesOnceAcrossSnapshots() throws {
-        let writer = IndexWriter()
-        let title = try writer.registerField("title", .text(weight: 4, primary: true))
-        let body = try writer.registerField("body", .text(weight: 1))
-        try writer.upsert(contentsOf: [
-            Document(id: "a", values: [(title, .text("nginx"))]),
-            Document(id: "b", values: [(title, .text("libnginx mod")), (body, .text("a module for nginx"))]),
+        let (writer, title, body) = try nginxWriter { title, body in [
             Document(id: "c", values: [(body, .text("nginx proxy"))]),
             Document(id: "d", values: [(title, .text("proxy")), (body, .text("nginx"))]),
-        ])
+        ] }
         let first = try writer.commit()
         writer.delete(ids: ["b"])
         try writer.upsert(Document(id: "e", values: [(body, .text("nginx and a proxy"))]))
