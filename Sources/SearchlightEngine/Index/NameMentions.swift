@@ -46,8 +46,7 @@ public final class NameMentions: Sendable {
         // Deleted documents hold names no more.
         for ordinal in segments.indices {
             for (term, held) in parts[ordinal].deadHolders(live: snapshot.live[ordinal], in: segments[ordinal]) {
-                var term = term
-                if let slot = term.withUTF8({ merged.slot(of: $0) }) { merged.totals[slot] -= Int(held) }
+                if let slot = term.withUnsafeBufferPointer({ merged.slot(of: $0) }) { merged.totals[slot] -= Int(held) }
             }
         }
         for slot in merged.totals.indices {

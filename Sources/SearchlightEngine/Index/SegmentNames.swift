@@ -29,9 +29,11 @@ final class SegmentNames: Sendable {
     /// The deleted documents analyzed so far, and how many of them hold each term in a scope field.
     private let dead = Mutex<DeadTerms>(DeadTerms())
 
+    /// Terms are their bytes, as the index compares them: `String` equality would merge canonically equivalent
+    /// terms the analyzer keeps apart (a precomposed Hangul syllable and its conjoining letters).
     private struct DeadTerms {
         var analyzed: Bitset?
-        var holders: [String: UInt32] = [:]
+        var holders: [[UInt8]: UInt32] = [:]
     }
 
     var nameFieldInScope: Bool { selfHolds.isEmpty }
@@ -96,13 +98,13 @@ final class SegmentNames: Sendable {
     /// How many of the documents `live` marks deleted hold each term in a scope field: their stored texts of the
     /// scope's fields analyzed as the index analyzed them. Deleted documents analyzed for an earlier snapshot are
     /// not analyzed again; a snapshot older than the last one asked (fewer deletions) gets a count of its own.
-    func deadHolders(live: Bitset, in segment: Segment) -> [String: UInt32] {
+    func deadHolders(live: Bitset, in segment: Segment) -> [[UInt8]: UInt32] {
         guard live.cardinality < segment.documentCount else { return [:] }
         return dead.withLock { state in
             let analyzed = state.analyzed ?? Bitset(count: segment.documentCount, allSet: false)
             // Deletions only grow: a snapshot that still holds a document analyzed as deleted is an older one.
             guard zip(analyzed.words, live.words).allSatisfy({ $0 & $1 == 0 }) else {
-                var older: [String: UInt32] = [:]
+                var older: [[UInt8]: UInt32] = [:]
                 Self.forEachDeleted(live, except: nil) { Self.count($0, of: segment, scope: scope, into: &older) }
                 return older
             }
@@ -130,12 +132,12 @@ final class SegmentNames: Sendable {
     }
 
     /// Adds one to each distinct term `doc` holds in a scope field.
-    private static func count(_ doc: Int, of segment: Segment, scope: [Int], into holders: inout [String: UInt32]) {
+    private static func count(_ doc: Int, of segment: Segment, scope: [Int], into holders: inout [[UInt8]: UInt32]) {
         let analyzer = Analyzer()
-        var held = Set<String>()
+        var held = Set<[UInt8]>()
         for field in scope {
             for text in segment.storedTexts(doc, field: FieldID(rawValue: UInt16(field))) {
-                for token in analyzer.tokens(text, mode: .index) { held.insert(token.term) }
+                for token in analyzer.tokens(text, mode: .index) { held.insert(Array(token.term.utf8)) }
             }
         }
         for term in held { holders[term, default: 0] += 1 }
@@ -146,7 +148,7 @@ final class SegmentNames: Sendable {
         (names.capacity + ends.capacity) * 8 + (docs.capacity + holders.capacity + nameEnds.capacity) * 4
             + selfHolds.capacity + nameBytes.capacity
             + dead.withLock { state in
-                (state.analyzed?.memoryBytes ?? 0) + state.holders.reduce(0) { $0 + 32 + $1.key.utf8.count }
+                (state.analyzed?.memoryBytes ?? 0) + state.holders.reduce(0) { $0 + 48 + $1.key.count }
             }
     }
 }
