@@ -444,37 +444,39 @@ public final class IndexWriter {
                                  vocabularies: vocabularies)
     }
 
-    /// Analyzes every live document of the last commit again, from its stored values, and commits: the segments
-    /// then hold this writer's analyzer's terms. For a store whose segments another `Analyzer.version` built
-    /// (`DurableStore` calls it on open). Documents keep their identifiers, domains and values; their addresses
-    /// change. Done a chunk of documents at a time, so the stored texts are never all decoded at once. Returns how
-    /// many documents were analyzed; on an error the writer is rolled back to the last commit.
+    /// Analyzes every live document of the last commit again, from its stored values: the segments then hold this
+    /// writer's analyzer's terms. For a store whose segments another `Analyzer.version` built (`DurableStore` calls it
+    /// on open). Documents keep their identifiers, domains and values; their addresses change. Commits a chunk of
+    /// documents at a time, as batched indexing does, so no segment outgrows what indexing would build and merges
+    /// combine them as usual. Returns how many documents were analyzed. On an error the chunk in progress is rolled
+    /// back; the chunks committed before it keep their new terms, the rest their old ones.
     func reanalyzeAll(chunk: Int = 4_096) throws(EngineError) -> Int {
         let committed = snapshot
         var documents: [Document] = []
         documents.reserveCapacity(chunk)
         var count = 0
-        do throws(EngineError) {
-            for ordinal in committed.segments.indices {
-                let live = committed.live[ordinal]
-                for doc in 0..<committed.segments[ordinal].documentCount where live[doc] {
-                    guard let document = committed.document(at: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)))
-                    else { continue }
-                    documents.append(document)
-                    if documents.count == chunk {
-                        try upsert(contentsOf: documents)
-                        count += documents.count
-                        documents.removeAll(keepingCapacity: true)
-                    }
-                }
+        func flush() throws(EngineError) {
+            guard !documents.isEmpty else { return }
+            do {
+                try upsert(contentsOf: documents)
+                _ = try commit()
+            } catch {
+                rollback()
+                throw error
             }
-            try upsert(contentsOf: documents)
             count += documents.count
-            _ = try commit()
-        } catch {
-            rollback()
-            throw error
+            documents.removeAll(keepingCapacity: true)
         }
+        for ordinal in committed.segments.indices {
+            let live = committed.live[ordinal]
+            for doc in 0..<committed.segments[ordinal].documentCount where live[doc] {
+                guard let document = committed.document(at: DocAddress(segment: UInt32(ordinal), doc: UInt32(doc)))
+                else { continue }
+                documents.append(document)
+                if documents.count == chunk { try flush() }
+            }
+        }
+        try flush()
         return count
     }
 

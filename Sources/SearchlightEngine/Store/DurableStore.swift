@@ -37,7 +37,8 @@ package struct RecoveryReport: Sendable {
     /// Documents analyzed again because another `Analyzer.version` built the snapshot's segments (0: none). A
     /// checkpoint then records the current version, so the next open loads the new terms.
     package var reanalyzedDocuments = 0
-    /// Why the snapshot's documents could not be analyzed again (they keep their old terms until the next open).
+    /// Why the snapshot's documents could not all be analyzed again: those not yet analyzed keep their old terms,
+    /// and snapshots go on recording the old version, so every open tries again.
     package var reanalysisError: EngineError?
 }
 
@@ -64,6 +65,9 @@ package final class DurableStore {
     /// Bytes of the current journal (header plus acknowledged records).
     package private(set) var journalLength = 0
     private var nextSequence: UInt64 = 1
+    /// The `Analyzer.version` whose terms the writer's segments hold, which every snapshot records: the running
+    /// version, or the loaded snapshot's when analyzing it again failed (`RecoveryReport.reanalysisError`).
+    private var segmentsAnalyzerVersion = Analyzer.version
     /// The snapshot being written in the background, if any.
     private let background = BackgroundWork()
     /// Set when a failed append could not be undone; every later append fails.
@@ -139,6 +143,7 @@ package final class DurableStore {
         var journalContents: JournalFile.Contents?
         var staleBefore: UInt64 = 0
         var staleTerms = false
+        var loadedAnalyzerVersion = Analyzer.version
         do throws(StoreError) {
             var snapshotGeneration: UInt64 = 0
             if let file = try fileSystem.mapFile(path(SnapshotFile.fileName)) {
@@ -149,6 +154,7 @@ package final class DurableStore {
                                generation: snapshot.writerGeneration)
                 states = snapshot.clientStates
                 staleTerms = snapshot.analyzerVersion != Analyzer.version && !snapshot.segments.isEmpty
+                loadedAnalyzerVersion = snapshot.analyzerVersion
             }
             // Journals from the snapshot's generation on form a chain: each follows the snapshot its generation
             // names, which may not have been written (a checkpoint in progress or failed); replay them in order.
@@ -201,6 +207,8 @@ package final class DurableStore {
                 report.reanalyzedDocuments = try writer.reanalyzeAll()
             } catch {
                 report.reanalysisError = error
+                // Some segments may still hold the old terms: snapshots must say so, so the next open tries again.
+                segmentsAnalyzerVersion = loadedAnalyzerVersion
             }
         }
         // Stale journals of older generations are fully contained in the snapshot.
@@ -311,7 +319,7 @@ package final class DurableStore {
         background.wait()
         let next = generation + 1
         try startJournal(generation: next)
-        try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next,
+        try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next, analyzerVersion: segmentsAnalyzerVersion,
                                protectionClass: options.protectionClass, fileSystem: fileSystem, directory: directory)
     }
 
@@ -328,9 +336,10 @@ package final class DurableStore {
             return
         }
         let fileSystem = fileSystem, directory = directory, protection = options.protectionClass
+        let analyzerVersion = segmentsAnalyzerVersion
         background.run { () throws(StoreError) in
-            try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next, protectionClass: protection,
-                                   fileSystem: fileSystem, directory: directory)
+            try Self.writeSnapshot(snapshot, clientStates: clientStates, generation: next, analyzerVersion: analyzerVersion,
+                                   protectionClass: protection, fileSystem: fileSystem, directory: directory)
         }
     }
 
@@ -341,10 +350,10 @@ package final class DurableStore {
     package var lastBackgroundError: StoreError? { background.lastError }
 
     private static func writeSnapshot(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]], generation: UInt64,
-                                      protectionClass: String, fileSystem: any StoreFileSystem,
+                                      analyzerVersion: UInt32, protectionClass: String, fileSystem: any StoreFileSystem,
                                       directory: String) throws(StoreError) {
         let bytes = SnapshotFile.encode(snapshot, clientStates: clientStates, generation: generation,
-                                        protectionClass: protectionClass)
+                                        protectionClass: protectionClass, analyzerVersion: analyzerVersion)
         try fileSystem.writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
         // The journals before this generation are inside the snapshot now.
         for name in (try? fileSystem.list(directory)) ?? [] {

@@ -106,6 +106,37 @@ final class AnalyzerUpgradeTests: XCTestCase {
         XCTAssertEqual(contents(opened.writer.snapshot), contents(old))
     }
 
+    /// Analyzing again fails (here a document whose stored id is empty, which no upsert accepts): the store opens
+    /// with the old terms, and every later snapshot records the old version, so the next open tries again.
+    /// (Found by review: a checkpoint recorded the current version, and no open analyzed the segments again.)
+    func testAFailedReanalysisKeepsRecordingTheOldVersion() throws {
+        let directory = makeStoreDirectory(self)
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        var builder = SegmentBuilder()
+        let analyzer = Analyzer(recordsOverlongWords: false)
+        _ = builder.add(Document(id: "a", values: [(title, .text("hello"))]), schema: writer.schema, analyzer: analyzer)
+        _ = builder.add(Document(id: "", values: [(title, .text("nameless"))]), schema: writer.schema, analyzer: analyzer)
+        let segment = try builder.seal()
+        let snapshot = IndexSnapshot(segments: [segment], live: [Bitset(count: 2, allSet: true)], schema: writer.schema,
+                                     parameters: RankingParameters(), generation: 1, contentGeneration: 1)
+        DurableStore.open(directoryForSetup: directory)
+        let bytes = SnapshotFile.encode(snapshot, clientStates: [:], generation: 1, protectionClass: "", analyzerVersion: 1)
+        try POSIXFileSystem().writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+
+        let opened = try DurableStore.open(directory: directory)
+        XCTAssertNotNil(opened.report.reanalysisError)
+        XCTAssertEqual(opened.writer.snapshot.documentCount, 2)
+        try opened.store.checkpoint(opened.writer.snapshot, clientStates: opened.clientStates)
+        opened.store.close()
+        let file = try XCTUnwrap(try POSIXFileSystem().readFile(directory + "/" + SnapshotFile.fileName))
+        XCTAssertEqual(try SnapshotFile.decode(file, path: "s").analyzerVersion, 1)
+        let reopened = try DurableStore.open(directory: directory)
+        defer { reopened.store.close() }
+        XCTAssertNotNil(reopened.report.reanalysisError)
+        XCTAssertEqual(reopened.writer.snapshot.documentCount, 2)
+    }
+
     /// The writer analyzes a chunk of documents at a time: every live document comes back, with the new terms.
     func testReanalysisInChunksKeepsEveryDocument() throws {
         let writer = IndexWriter(analyzer: Analyzer(recordsOverlongWords: false))
