@@ -162,14 +162,10 @@ private struct MergedNames {
     /// Byte order of names `a` and `b`: negative, zero or positive.
     @inline(__always)
     private static func compare(_ base: UnsafePointer<UInt8>, _ ends: UnsafeBufferPointer<UInt32>, _ a: Int, _ b: Int) -> Int {
-        let aStart = Int(ends[a]), aCount = Int(ends[a + 1]) - aStart
-        let bStart = Int(ends[b]), bCount = Int(ends[b + 1]) - bStart
-        let common = min(aCount, bCount)
-        if common > 0 {
-            let c = memcmp(base + aStart, base + bStart, common)
-            if c != 0 { return Int(c) }
+        func name(_ g: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: base + Int(ends[g]), count: Int(ends[g + 1] - ends[g]))
         }
-        return aCount - bCount
+        return NameMentions.compare(name(a), name(b))
     }
 
     /// The segments naming slot `slot`'s name, with its index in each.

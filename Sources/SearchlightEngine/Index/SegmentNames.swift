@@ -11,9 +11,7 @@ import Synchronization
 final class SegmentNames: Sendable {
     let field: Int
     let scope: [Int]
-    /// The name field's dictionary (nil: the segment has none, and no names).
-    let terms: FieldTerms?
-    /// Term indices in `terms` that are some document's whole name, ascending (byte order).
+    /// Term indices in the name field's dictionary that are some document's whole name, ascending (byte order).
     let names: [Int]
     /// The names' bytes, one after another: name `i` is `nameBytes[(i == 0 ? 0 : nameEnds[i - 1])..<nameEnds[i]]`.
     let nameBytes: [UInt8]
@@ -36,18 +34,15 @@ final class SegmentNames: Sendable {
         var holders: [[UInt8]: UInt32] = [:]
     }
 
-    var nameFieldInScope: Bool { selfHolds.isEmpty }
-
     init(segment: Segment, field: FieldID, scope: [Int]) {
         let nameField = Int(field.rawValue)
         self.field = nameField
         self.scope = scope
         let inScope = scope.contains(nameField)
         guard let terms = segment.terms(field), nameField < segment.norms.count else {
-            (self.terms, names, ends, docs, holders, selfHolds, nameBytes, nameEnds) = (nil, [], [], [], [], [], [], [])
+            (names, ends, docs, holders, selfHolds, nameBytes, nameEnds) = ([], [], [], [], [], [], [])
             return
         }
-        self.terms = terms
         // The documents whose name field holds one term, found once per document rather than per posting.
         let norms = segment.norms[nameField], lengths = FieldNorm.lengths
         var single = [Bool](repeating: false, count: segment.documentCount)
@@ -87,7 +82,8 @@ final class SegmentNames: Sendable {
         (self.nameBytes, self.nameEnds) = (nameBytes, nameEnds)
     }
 
-    /// Name `name`'s documents (deleted ones included), as `(place, doc)`: `place` for `holdsOwnName`.
+    /// The places of name `name`'s documents (deleted ones included): `document(at:)` is each place's document,
+    /// `holdsOwnName` whether it holds its name in a scope field.
     func documents(of name: Int) -> Range<Int> { (name == 0 ? 0 : ends[name - 1])..<ends[name] }
 
     func document(at place: Int) -> Int { Int(docs[place]) }
