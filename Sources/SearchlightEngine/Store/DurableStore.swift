@@ -34,9 +34,11 @@ package struct RecoveryReport: Sendable {
     package var replayedBatches = 0
     /// The protection class the files recorded (nil for a new store).
     package var recordedProtectionClass: String?
-    /// Documents analyzed again because another `Analyzer.version` built the snapshot's segments (0: none). A
-    /// checkpoint then records the current version, so the next open loads the new terms.
+    /// Documents analyzed again because another `Analyzer.version` built the snapshot's segments (0: none).
     package var reanalyzedDocuments = 0
+    /// The analyzer version the snapshot's segments were analyzed again from (nil: none were, or it failed). A
+    /// checkpoint then records the current version, so the next open loads the new terms.
+    package var upgradedFromAnalyzerVersion: UInt32?
     /// Why the snapshot's documents could not all be analyzed again: those not yet analyzed keep their old terms,
     /// and snapshots go on recording the old version, so every open tries again.
     package var reanalysisError: EngineError?
@@ -121,7 +123,7 @@ package final class DurableStore {
         let (writer, states, report) = try store.recover()
         // Analyzed again: a snapshot records the current analyzer version (written in the background; until it is,
         // the old snapshot and the journals still hold everything, and the next open analyzes again).
-        if report.reanalyzedDocuments > 0 { store.checkpointInBackground(writer.snapshot, clientStates: states) }
+        if report.upgradedFromAnalyzerVersion != nil { store.checkpointInBackground(writer.snapshot, clientStates: states) }
         return (store, writer, states, report)
     }
 
@@ -142,7 +144,7 @@ package final class DurableStore {
         var states: [String: [UInt8]] = [:]
         var journalContents: JournalFile.Contents?
         var staleBefore: UInt64 = 0
-        var staleTerms = false
+        // The analyzer version of the loaded snapshot's segments (the running one when there are none).
         var loadedAnalyzerVersion = Analyzer.version
         do throws(StoreError) {
             var snapshotGeneration: UInt64 = 0
@@ -153,8 +155,7 @@ package final class DurableStore {
                 writer.restore(segments: snapshot.segments, live: snapshot.live, schema: snapshot.schema,
                                generation: snapshot.writerGeneration)
                 states = snapshot.clientStates
-                staleTerms = snapshot.analyzerVersion != Analyzer.version && !snapshot.segments.isEmpty
-                loadedAnalyzerVersion = snapshot.analyzerVersion
+                if !snapshot.segments.isEmpty { loadedAnalyzerVersion = snapshot.analyzerVersion }
             }
             // Journals from the snapshot's generation on form a chain: each follows the snapshot its generation
             // names, which may not have been written (a checkpoint in progress or failed); replay them in order.
@@ -202,9 +203,10 @@ package final class DurableStore {
         // Segments another analyzer version built: their documents are analyzed again from their stored values (the
         // journals' batches were analyzed by this version as they replayed, and are simply analyzed twice).
         // Nothing on disk changes until the checkpoint `open` starts; a failure keeps the old terms, never data.
-        if staleTerms {
+        if loadedAnalyzerVersion != Analyzer.version {
             do {
                 report.reanalyzedDocuments = try writer.reanalyzeAll()
+                report.upgradedFromAnalyzerVersion = loadedAnalyzerVersion
             } catch {
                 report.reanalysisError = error
                 // Some segments may still hold the old terms: snapshots must say so, so the next open tries again.

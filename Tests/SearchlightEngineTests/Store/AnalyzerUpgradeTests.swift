@@ -63,6 +63,7 @@ final class AnalyzerUpgradeTests: XCTestCase {
 
         let opened = try DurableStore.open(directory: directory)
         XCTAssertEqual(opened.report.reanalyzedDocuments, 38)
+        XCTAssertEqual(opened.report.upgradedFromAnalyzerVersion, 1)
         XCTAssertNil(opened.report.reanalysisError)
         XCTAssertEqual(try overlongHolders(opened.writer.snapshot), expected)
         XCTAssertEqual(contents(opened.writer.snapshot), contents(old))
@@ -78,6 +79,7 @@ final class AnalyzerUpgradeTests: XCTestCase {
         let reopened = try DurableStore.open(directory: directory)
         defer { reopened.store.close() }
         XCTAssertEqual(reopened.report.reanalyzedDocuments, 0)
+        XCTAssertNil(reopened.report.upgradedFromAnalyzerVersion)
         XCTAssertEqual(try overlongHolders(reopened.writer.snapshot), expected)
         XCTAssertEqual(contents(reopened.writer.snapshot), contents(old))
         XCTAssertEqual(reopened.clientStates, ["app": [7, 8]])
@@ -135,6 +137,37 @@ final class AnalyzerUpgradeTests: XCTestCase {
         defer { reopened.store.close() }
         XCTAssertNotNil(reopened.report.reanalysisError)
         XCTAssertEqual(reopened.writer.snapshot.documentCount, 2)
+    }
+
+    /// Segments of an older version with no live document left: nothing to analyze, but the upgrade still records
+    /// the current version, so later opens do not check again. (The review noticed each open checked again.)
+    func testAStoreWithEveryDocumentDeletedRecordsTheCurrentVersion() throws {
+        let directory = makeStoreDirectory(self)
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        var builder = SegmentBuilder()
+        _ = builder.add(Document(id: "a", values: [(title, .text("gone"))]), schema: writer.schema,
+                        analyzer: Analyzer(recordsOverlongWords: false))
+        let snapshot = IndexSnapshot(segments: [try builder.seal()], live: [Bitset(count: 1, allSet: false)],
+                                     schema: writer.schema, parameters: RankingParameters(), generation: 1,
+                                     contentGeneration: 1)
+        DurableStore.open(directoryForSetup: directory)
+        let bytes = SnapshotFile.encode(snapshot, clientStates: ["app": [1]], generation: 1, protectionClass: "",
+                                        analyzerVersion: 1)
+        try POSIXFileSystem().writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+        let opened = try DurableStore.open(directory: directory)
+        XCTAssertEqual(opened.report.reanalyzedDocuments, 0)
+        XCTAssertEqual(opened.report.upgradedFromAnalyzerVersion, 1)
+        opened.store.waitForBackgroundCheckpoint()
+        XCTAssertNil(opened.store.lastBackgroundError)
+        opened.store.close()
+        let file = try XCTUnwrap(try POSIXFileSystem().readFile(directory + "/" + SnapshotFile.fileName))
+        XCTAssertEqual(try SnapshotFile.decode(file, path: "s").analyzerVersion, Analyzer.version)
+        let reopened = try DurableStore.open(directory: directory)
+        defer { reopened.store.close() }
+        XCTAssertNil(reopened.report.upgradedFromAnalyzerVersion)
+        XCTAssertEqual(reopened.clientStates, ["app": [1]])
+        XCTAssertEqual(reopened.writer.snapshot.documentCount, 0)
     }
 
     /// The writer analyzes a chunk of documents at a time: every live document comes back, with the new terms.
