@@ -18,6 +18,8 @@ struct RankedSearch {
     let ranking: UserQueryRanking
     /// Leaf plans shared by this request's searches (the exact and the typo-tolerant pass).
     let memo: PlanMemo
+    /// Renown re-ranks an ordered window even when the engine could select from it (tests compare the two).
+    var ordersWindow = false
 
     init(snapshot: ContainerSnapshot, restriction: Query?, ranking: UserQueryRanking) {
         self.snapshot = snapshot
@@ -37,6 +39,17 @@ struct RankedSearch {
     func hits(_ query: Query, limit: Int) -> (hits: [SearchHit], renowned: Set<DocAddress>) {
         guard ranking.mentions != nil else { return (visibleHits(query, limit: limit), []) }
         let window = UserQueryRanking.renownWindow
+        if limit <= window, snapshot.noneExpired, !ordersWindow {
+            // Every hit is visible and the page lies within the window: the engine selects the page from the
+            // window by renown (`WindowRescore`) without ordering the window.
+            let ranking = ranking
+            var options = options(limit: limit, filter: restriction)
+            options.windowRescore = WindowRescore(window: window) { ranking.renownFactor($0) }
+            let hits = snapshot.engine.search(query, options: options)
+            var renowned: Set<DocAddress> = []
+            for hit in hits where ranking.renownFactor(hit.address) != 1 { renowned.insert(hit.address) }
+            return (hits, renowned)
+        }
         let ranked = visibleHits(query, limit: max(limit, window))
         let head = min(window, ranked.count)
         // Only the few mentioned documents move (most have no renown): they are sorted apart and merged into the
@@ -77,19 +90,21 @@ struct RankedSearch {
         a.score != b.score ? a.score > b.score : a.address < b.address
     }
 
+    /// The engine's options for `limit` hits: the signals applied while collecting.
+    private func options(limit: Int, filter: Query?) -> SearchOptions {
+        var options = SearchOptions(limit: limit, filter: filter, rescore: ranking.rescore,
+                                    rescoreCeiling: ranking.ceiling, memo: memo)
+        options.lifted = ranking.covering ?? []
+        options.liftedCeiling = ranking.coveringCeiling
+        return options
+    }
+
     /// The best `limit` visible hits of `query` by rescored score, best first.
     func visibleHits(_ query: Query, limit: Int) -> [SearchHit] {
         guard limit > 0 else { return [] }
         let engine = snapshot.engine
         // None expired yet: the first `limit` are visible.
         let request = limit + (snapshot.noneExpired ? 0 : Self.slack)
-        func options(limit: Int, filter: Query?) -> SearchOptions {
-            var options = SearchOptions(limit: limit, filter: filter, rescore: ranking.rescore,
-                                        rescoreCeiling: ranking.ceiling, memo: memo)
-            options.lifted = ranking.covering ?? []
-            options.liftedCeiling = ranking.coveringCeiling
-            return options
-        }
         var hits = engine.search(query, options: options(limit: request, filter: restriction))
         let fetched = hits.count
         hits.removeAll { !snapshot.isUnexpired($0.address) }

@@ -157,7 +157,12 @@ public struct IndexSnapshot: Sendable {
         // without one, the best `rescoreWindow` by score are rescored afterwards.
         let ceiling = options.rescore == nil ? nil : options.rescoreCeiling.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         let collecting = ceiling.map { RescoreWhileCollecting(options: options, ceiling: $0) }
-        let window = options.rescore == nil || collecting != nil ? limit : max(limit, options.rescoreWindow)
+        // A second stage ranks the first stage's best `firstStage` again.
+        let second = options.windowRescore
+        let firstStage = max(limit, second?.window ?? 0)
+        let window = options.rescore == nil || collecting != nil ? firstStage : max(firstStage, options.rescoreWindow)
+        // The collected hits need no order when the second stage selects from them directly.
+        let unordered = second != nil && (options.rescore == nil || collecting != nil)
         var hits: [SearchHit]
         // A lone term or prefix that champion lists answer is planned only if they cannot vouch for the page.
         if collecting == nil,
@@ -196,13 +201,15 @@ public struct IndexSnapshot: Sendable {
                         collect(iterator, segment: ordinal, boostField: options.boostField, into: &top)
                     }
                 }
-                hits = top.sorted()
+                hits = unordered ? top.unordered() : top.sorted()
             }
         }
         if collecting == nil, let rescore = options.rescore {
             hits = hits.map { SearchHit(address: $0.address, score: rescore($0.address, $0.score)) }
                 .sorted(by: SearchHit.ranksBefore)
         }
+        // Unordered hits are at most `firstStage`; ordered ones are cut to it.
+        if let second { return second.best(limit, of: hits.prefix(firstStage)) }
         return Array(hits.prefix(limit))
     }
 

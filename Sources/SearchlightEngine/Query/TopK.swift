@@ -94,6 +94,31 @@ struct TopK: ~Copyable {
         assert(zip(result, result.dropFirst()).allSatisfy { !SearchHit.ranksBefore($1, $0) })
         return result
     }
+
+    /// The kept hits in no particular order, for a caller that ranks them again (`WindowRescore`).
+    func unordered() -> [SearchHit] { Array(UnsafeBufferPointer(start: heap, count: count)) }
+}
+
+/// A second ranking stage over a search's best `window` hits (Lucene's `QueryRescorer`, Elasticsearch's
+/// `rescore`): each of them scores its first-stage score times `factor(address)`, and the search returns the
+/// best `limit` by that, ties by address. A `limit` past `window` widens the window to it.
+///
+/// The window is selected from, not sorted: the first stage's order is never built when a second stage follows.
+package struct WindowRescore: Sendable {
+    package let window: Int
+    package let factor: @Sendable (DocAddress) -> Float
+
+    package init(window: Int, factor: @Sendable @escaping (DocAddress) -> Float) {
+        self.window = window
+        self.factor = factor
+    }
+
+    /// The best `limit` of `hits` (the window, in any order) by rescored score, best first.
+    func best(_ limit: Int, of hits: some Sequence<SearchHit>) -> [SearchHit] {
+        var top = TopK(k: limit)
+        for hit in hits { top.insert(SearchHit(address: hit.address, score: hit.score * factor(hit.address))) }
+        return top.sorted()
+    }
 }
 
 /// Options of a ranked search.
@@ -130,6 +155,9 @@ public struct SearchOptions: Sendable {
     /// When a ranked phrase is read down a word's cover (`IndexSnapshot.coverPhrase`) or scored best bound first
     /// (`IndexSnapshot.bestFirstPhrase`).
     package var phrases = PhraseTuning()
+    /// A second stage over the best `windowRescore.window` hits (`WindowRescore`); the search then returns the
+    /// best `limit` by it.
+    package var windowRescore: WindowRescore?
 
     public init(limit: Int = 20, filter: Query? = nil, boostField: FieldID? = nil,
                 rescore: (@Sendable (DocAddress, Float) -> Float)? = nil, rescoreWindow: Int = 100,

@@ -105,6 +105,8 @@ final class UserQueryRankingTests: XCTestCase {
     /// rescoring every match, with the covering titles named and with none named (too many to name).
     func testRankedSearchEqualsRescoringEveryMatch() {
         let snapshot = Self.container.snapshot()
+        // Nothing has expired: pages within the window take the engine's selection.
+        XCTAssertTrue(snapshot.noneExpired)
         let texts = ["web server", "pdf viewer", "thunderb", "lib", "python3 mod", "g", "mail client", "x", "gnome sh",
                      "tool", "wireshrak", "free"]
         var compared = 0, unnamed = 0
@@ -137,6 +139,12 @@ final class UserQueryRankingTests: XCTestCase {
                         let final = Array((head + visible.dropFirst(head.count)).prefix(limit))
                         let (hits, renowned) = search.hits(query, limit: limit)
                         XCTAssertEqual(hits, final, "\(text) top \(limit), renown")
+                        // The engine's selection from the window (`WindowRescore`) and the ordered window agree.
+                        var ordering = search
+                        ordering.ordersWindow = true
+                        let ordered = ordering.hits(query, limit: limit)
+                        XCTAssertEqual(ordered.hits, hits, "\(text) top \(limit), ordered window")
+                        XCTAssertEqual(ordered.renowned, renowned, "\(text) top \(limit), ordered window")
                         // The ones renown raised, whose explanation includes it.
                         let raised = final.prefix(UserQueryRanking.renownWindow).filter { ranking.renownFactor($0.address) != 1 }
                         XCTAssertEqual(renowned, Set(raised.map(\.address)), "\(text) top \(limit), renowned")
