@@ -177,3 +177,40 @@ final class NameMentionsTests: XCTestCase {
                        ["b", "c"])
     }
 }
+
+extension NameMentionsTests {
+    /// A segment looks another segment's names up once while both live: a later snapshot (a commit's small segment
+    /// more) looks up only the new segment's names, and counts the same as a fresh lookup would.
+    func testForeignNamesAreLookedUpOncePerSegmentPair() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        let names = (0..<40).map { "name\($0)" }
+        // Two segments: each names half the names and mentions the other half's.
+        for half in 0..<2 {
+            for (n, name) in names.enumerated() where n % 2 == half {
+                try writer.upsert(Document(id: name, values: [(title, .text(name)),
+                                                             (body, .text("uses \(names[(n + 1) % names.count])"))]))
+            }
+            _ = try writer.commit()
+        }
+        let first = writer.snapshot
+        XCTAssertEqual(first.segments.count, 2)
+        let scope = first.schema.defaultFieldNumbers
+        let older = first.segments[0].names(field: title, scope: scope)
+        let before = NameMentions.build(first, field: title, scope: scope, lookup: .byName)
+        let lookups = older.lookedUp.load(ordering: .relaxed)
+        XCTAssertEqual(lookups, 20, "the other segment's 20 names, none of them named here")
+        try writer.upsert(Document(id: "new", values: [(title, .text("fresh")), (body, .text("name3 name4"))]))
+        let second = try writer.commit()
+        XCTAssertEqual(second.segments.count, 3)
+        let after = NameMentions.build(second, field: title, scope: scope, lookup: .byName)
+        XCTAssertEqual(older.lookedUp.load(ordering: .relaxed), lookups + 1, "only the new segment's name")
+        for name in names {
+            let address = try XCTUnwrap(second.lookup(id: name))
+            XCTAssertEqual(before.count(of: try XCTUnwrap(first.lookup(id: name))), 1, name)
+            XCTAssertEqual(after.count(of: address), name == "name3" || name == "name4" ? 2 : 1, name)
+        }
+        XCTAssertEqual(after.count(of: try XCTUnwrap(second.lookup(id: "new"))), 0)
+    }
+}

@@ -14,7 +14,8 @@ import Synchronization
 //   user     CSUserQuery top 20 for two-word queries whose last word is a prefix (as-you-type; _cpu_us: mean
 //            process CPU per query); user_typo
 //            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run);
-//            user_after_commit (--after-commit) the first user query after each of 20 one-item commits
+//            user_after_commit (--after-commit) the first user query after each of 20 one-item commits;
+//            with --after-commit-split K, on an index built from K equal parts in one call each (K large segments)
 //   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
 //   fetch    fetchSearchableItems of 20 identifiers (whole items: every attribute, long texts decompressed)
 //   quality  (--quality, instead of all the above) the natural queries of issue 5 on debian-en: each expected
@@ -48,6 +49,9 @@ struct Options {
     var quality = false
     /// `--after-commit`: after the user queries, 20 one-item commits, each followed by a timed user query.
     var afterCommit = false
+    /// `--after-commit-split K`: the commits go to a second index, built from K equal parts of the corpus (one
+    /// `indexSearchableItems` call each, no wait for merges), so its layout holds K large segments.
+    var afterCommitSplit = 0
 }
 
 func usage() -> Never {
@@ -55,7 +59,7 @@ func usage() -> Never {
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
                                  [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--no-user-empty] [--ql-rounds N] [--ql-only N] [--fetch-rounds N]
                                  [--slowest N]
-                                 [--user-text TEXT ...] [--engagement N] [--after-commit] [--web DIR] [--json]
+                                 [--user-text TEXT ...] [--engagement N] [--after-commit] [--after-commit-split K] [--web DIR] [--json]
            searchlight-api-bench --corpus FILE|- --quality
 
     """.utf8))
@@ -94,6 +98,7 @@ while let argument = arguments.next() {
     case "--json": options.json = true
     case "--quality": options.quality = true
     case "--after-commit": options.afterCommit = true
+    case "--after-commit-split": options.afterCommit = true; options.afterCommitSplit = Int(value()) ?? 0
     default: usage()
     }
 }
@@ -425,7 +430,18 @@ if options.user {
     // segment and a new small one), and the next query pays whatever the new snapshot derives on first use
     // (the name mentions renown reads, the coverage keys, the typo pass's vocabulary).
     if options.afterCommit {
-        let index = CSSearchableIndex(name: "bench", container: memory)
+        var target = memory
+        if options.afterCommitSplit > 1 {
+            target = SearchlightContainer()
+            let parts = options.afterCommitSplit
+            let split = CSSearchableIndex(name: "bench", container: target)
+            for part in 0..<parts {
+                let slice = Array(items[(part * docs / parts)..<((part + 1) * docs / parts)])
+                try waitFor { split.indexSearchableItems(slice, completionHandler: $0) }
+            }
+            log("  after-commit index: \(parts) parts, \(split.statistics().segments) segments")
+        }
+        let index = CSSearchableIndex(name: "bench", container: target)
         let context = CSUserQueryContext()
         context.maxResultCount = 20
         context.fetchAttributes = ["title"]
@@ -436,7 +452,7 @@ if options.user {
             try waitFor { index.indexSearchableItems([item], completionHandler: $0) }
             let text = texts[commit % texts.count]
             let start = monotonicNanoseconds()
-            _ = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: memory))
+            _ = run(CSUserQuery(userQueryString: text, userQueryContext: context, container: target))
             times.append(Double(monotonicNanoseconds() - start) / 1000)
             log(String(format: "  after commit %2d: %9.1f us, %d segments", commit, times[commit],
                        index.statistics().segments))

@@ -189,8 +189,9 @@ private struct MergedNames {
     }
 
     /// Adds the holders of the names `segment` (ordinal `ordinal`) holds without naming them. Either every such
-    /// name is looked up in the segment's scope dictionaries, or every term of those dictionaries among the
-    /// names: whichever takes fewer comparisons.
+    /// name is looked up in the segment's scope dictionaries (once while both segments live: the segment keeps
+    /// what it found, `SegmentNames.holders(ofNames:of:in:)`), or every term of those dictionaries among the
+    /// names: whichever takes fewer comparisons the first time.
     mutating func addForeignHolders(_ segment: Segment, ordinal: Int, scope: [Int], lookup: NameMentions.ForeignLookup) {
         let dictionaries = scope.compactMap { segment.terms(FieldID(rawValue: UInt16($0))) }
         guard !dictionaries.isEmpty else { return }
@@ -206,11 +207,20 @@ private struct MergedNames {
         case .byTerm: false
         }
         if byName {
-            slots.reserveCapacity(foreign)
+            // Each foreign name through one segment naming it, whose names the segment keeps the holders of.
+            var wanted = [[Int]](repeating: [], count: parts.count), wantedSlots = wanted
             var next = named.startIndex
             for slot in totals.indices {
-                if next < named.endIndex, named[next] == slot { next += 1 } else { slots.append(slot) }
+                if next < named.endIndex, named[next] == slot { next += 1; continue }
+                let member = memberList[slot == 0 ? 0 : memberEnds[slot - 1]]
+                wanted[member.list].append(member.name)
+                wantedSlots[member.list].append(slot)
             }
+            for list in parts.indices where !wanted[list].isEmpty {
+                let held = parts[ordinal].holders(ofNames: wanted[list], of: parts[list], in: segment)
+                for (slot, count) in zip(wantedSlots[list], held) { totals[slot] += Int(count) }
+            }
+            return
         } else {
             for dictionary in dictionaries {
                 for index in 0..<dictionary.count where dictionary.docFreq[index] > 0 {

@@ -26,12 +26,24 @@ final class SegmentNames: Sendable {
     private let selfHolds: [Bool]
     /// The deleted documents analyzed so far, and how many of them hold each term in a scope field.
     private let dead = Mutex<DeadTerms>(DeadTerms())
+    /// Other segments' names looked up in this segment (`holders(ofNames:of:in:)`), by their `SegmentNames`.
+    private let foreign = Mutex<[ForeignNames]>([])
+    /// How many other segments' names were looked up in this one (tests check they are looked up once).
+    let lookedUp = Atomic<Int>(0)
 
     /// Terms are their bytes, as the index compares them: `String` equality would merge canonically equivalent
     /// terms the analyzer keeps apart (a precomposed Hangul syllable and its conjoining letters).
     private struct DeadTerms {
         var analyzed: Bitset?
         var holders: [[UInt8]: UInt32] = [:]
+    }
+
+    /// Another segment's names' holders in this one (`unknown` until looked up). Weak: the entry goes with the
+    /// other segment's names.
+    private struct ForeignNames {
+        weak var names: SegmentNames?
+        var holders: [UInt32]
+        static let unknown = UInt32.max
     }
 
     init(segment: Segment, field: FieldID, scope: [Int]) {
@@ -139,6 +151,42 @@ final class SegmentNames: Sendable {
         for term in held { holders[term, default: 0] += 1 }
     }
 
+    /// Calls `body` with name `name`'s bytes.
+    func withName<R>(_ name: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let start = name == 0 ? 0 : Int(nameEnds[name - 1])
+        return nameBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<Int(nameEnds[name])])) }
+    }
+
+    /// How many of this segment's documents (`segment`'s, deleted ones included) hold each of `other`'s names
+    /// `wanted` (ascending indices) in a scope field. Neither segment changes, so each name is looked up here once
+    /// while both live: with two large segments, a commit's snapshot no longer looks up thousands of names anew.
+    func holders(ofNames wanted: [Int], of other: SegmentNames, in segment: Segment) -> [UInt32] {
+        assert(other.scope == scope && zip(wanted, wanted.dropFirst()).allSatisfy { $0 < $1 })
+        return foreign.withLock { entries in
+            entries.removeAll { $0.names == nil }
+            let at = entries.firstIndex { $0.names === other } ?? {
+                entries.append(ForeignNames(names: other, holders: [UInt32](repeating: ForeignNames.unknown,
+                                                                               count: other.names.count)))
+                return entries.count - 1
+            }()
+            var counter: SegmentHolderCounter?
+            var lookups = 0
+            defer { lookedUp.add(lookups, ordering: .relaxed) }
+            var result: [UInt32] = []
+            result.reserveCapacity(wanted.count)
+            for name in wanted {
+                if entries[at].holders[name] == ForeignNames.unknown {
+                    // Names in ascending byte order, as the counter needs.
+                    if counter == nil { counter = SegmentHolderCounter(segment, scope: scope) }
+                    entries[at].holders[name] = UInt32(other.withName(name) { counter!.holders(of: $0) })
+                    lookups += 1
+                }
+                result.append(entries[at].holders[name])
+            }
+            return result
+        }
+    }
+
     /// Heap bytes.
     var memoryBytes: Int {
         (names.capacity + ends.capacity) * 8 + (docs.capacity + holders.capacity + nameEnds.capacity) * 4
@@ -146,6 +194,7 @@ final class SegmentNames: Sendable {
             + dead.withLock { state in
                 (state.analyzed?.memoryBytes ?? 0) + state.holders.reduce(0) { $0 + 48 + $1.key.count }
             }
+            + foreign.withLock { $0.reduce(0) { $0 + 16 + $1.holders.capacity * 4 } }
     }
 }
 
