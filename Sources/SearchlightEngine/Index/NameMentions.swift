@@ -38,10 +38,12 @@ public final class NameMentions: Sendable {
     static func build(_ snapshot: IndexSnapshot, field: FieldID, scope: [Int],
                       lookup: ForeignLookup = .cheaper) -> NameMentions {
         let segments = snapshot.segments
-        var counts = segments.map { [UInt32](repeating: 0, count: $0.documentCount) }
         let parts = segments.map { $0.names(field: field, scope: scope) }
         var merged = MergedNames(parts)
-        guard !merged.totals.isEmpty else { return NameMentions(counts: counts, documentCount: snapshot.documentCount) }
+        guard !merged.totals.isEmpty else {
+            return NameMentions(counts: segments.map { [UInt32](repeating: 0, count: $0.documentCount) },
+                                documentCount: snapshot.documentCount)
+        }
         for ordinal in segments.indices { merged.addForeignHolders(segments[ordinal], ordinal: ordinal, scope: scope, lookup: lookup) }
         // Deleted documents hold names no more.
         for ordinal in segments.indices {
@@ -49,17 +51,24 @@ public final class NameMentions: Sendable {
                 if let slot = term.withUnsafeBufferPointer({ merged.slot(of: $0) }) { merged.totals[slot] -= Int(held) }
             }
         }
-        for slot in merged.totals.indices {
-            let holders = merged.totals[slot]
-            for (list, name) in merged.members(of: slot) {
-                let part = parts[list], live = snapshot.live[list]
-                for place in part.documents(of: name) {
-                    let doc = part.document(at: place)
-                    guard live[doc] else { continue }
-                    // The document itself is no mention of its name.
-                    counts[list][doc] = UInt32(max(holders - (part.holdsOwnName(place) ? 1 : 0), 0))
+        // Segment by segment, each named document's count: its name's holders, less itself.
+        var counts: [[UInt32]] = []
+        counts.reserveCapacity(segments.count)
+        for list in segments.indices {
+            let part = parts[list], live = snapshot.live[list]
+            counts.append([UInt32](unsafeUninitializedCapacity: segments[list].documentCount) { buffer, initialized in
+                buffer.initialize(repeating: 0)
+                initialized = buffer.count
+                for name in part.names.indices {
+                    let holders = merged.totals[merged.slot(ofName: name, in: list)]
+                    for place in part.documents(of: name) {
+                        let doc = part.document(at: place)
+                        guard live[doc] else { continue }
+                        // The document itself is no mention of its name.
+                        buffer[doc] = UInt32(max(holders - (part.holdsOwnName(place) ? 1 : 0), 0))
+                    }
                 }
-            }
+            })
         }
         return NameMentions(counts: counts, documentCount: snapshot.documentCount)
     }
@@ -153,6 +162,25 @@ private struct MergedNames {
                     }
                     totals.append(total)
                     memberEnds.append(memberList.count)
+                    guard smallest.count == 1 else { continue }
+                    // A run: the names of that list below every other list's head are the next slots, each one
+                    // compared once (a commit's snapshot merges one large segment's names with a few).
+                    let l = smallest[0], names = parts[l].names.count
+                    var bound = -1
+                    for m in lists where m != l && heads[m] < parts[m].names.count {
+                        let g = bases[m] + heads[m]
+                        if bound < 0 || Self.compare(base, ends, g, bound) < 0 { bound = g }
+                    }
+                    while heads[l] < names {
+                        let g = bases[l] + heads[l]
+                        if bound >= 0, Self.compare(base, ends, g, bound) >= 0 { break }
+                        firsts.append(g)
+                        memberList.append((l, heads[l]))
+                        slotOfName[g] = totals.count
+                        totals.append(Int(parts[l].holders[heads[l]]))
+                        memberEnds.append(memberList.count)
+                        heads[l] += 1
+                    }
                 }
             }
         }
@@ -167,6 +195,9 @@ private struct MergedNames {
         }
         return NameMentions.compare(name(a), name(b))
     }
+
+    /// The slot of segment `list`'s name `name`.
+    func slot(ofName name: Int, in list: Int) -> Int { slotOfName[bases[list] + name] }
 
     /// The segments naming slot `slot`'s name, with its index in each.
     func members(of slot: Int) -> ArraySlice<(list: Int, name: Int)> {
@@ -212,7 +243,7 @@ private struct MergedNames {
             var next = named.startIndex
             for slot in totals.indices {
                 if next < named.endIndex, named[next] == slot { next += 1; continue }
-                let member = memberList[slot == 0 ? 0 : memberEnds[slot - 1]]
+                let member = members(of: slot).first!
                 wanted[member.list].append(member.name)
                 wantedSlots[member.list].append(slot)
             }
