@@ -138,6 +138,31 @@ final class MergePolicyTests: XCTestCase {
         }
     }
 
+    /// Likewise the leading keys and names a user query's ranking built in the sources: the merged segment has
+    /// them when it is published, for the same field and scope, and counts the same as a fresh build.
+    func testABackgroundMergeBuildsTheLeadingKeysAndNamesItsSourcesHad() throws {
+        for searched in [false, true] {
+            let gate = MergeGate()
+            let (writer, add) = try makeWriter(gate: gate, policy: MergePolicy(maxSegments: 24, mergeFactor: 2))
+            try add("a", "nginx"); _ = try writer.commit()
+            try add("b", "an nginx module")
+            let snapshot = try writer.commit()
+            let field = try XCTUnwrap(snapshot.schema.field(named: "body"))
+            if searched {
+                _ = snapshot.nameMentions(of: field)
+                for segment in snapshot.segments { _ = segment.leadingKeys(for: field) }
+            }
+            gate.release()
+            let merged = try XCTUnwrap(writer.publishFinishedMerges())
+            XCTAssertEqual(merged.segments.count, 1)
+            let segment = merged.segments[0]
+            XCTAssertEqual(segment.leadingKeysField, searched ? field : nil)
+            XCTAssertEqual(segment.namesKey?.field, searched ? field : nil)
+            XCTAssertEqual(segment.namesKey?.scope, searched ? merged.schema.defaultFieldNumbers : nil)
+            XCTAssertEqual(merged.nameMentions(of: field)?.count(of: try XCTUnwrap(merged.lookup(id: "a"))), 1)
+        }
+    }
+
     /// Uncommitted changes hold a finished merge back (a snapshot cannot show the merge without them); the next
     /// commit installs it with them.
     func testUncommittedChangesHoldAFinishedMergeForTheCommit() throws {

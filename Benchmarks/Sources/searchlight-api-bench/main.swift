@@ -15,7 +15,8 @@ import Synchronization
 //            process CPU per query); user_typo
 //            the same with the first word misspelled; user_empty an empty query (the fixed cost of a run);
 //            user_after_commit (--after-commit) the first user query after each of 20 one-item commits;
-//            with --after-commit-split K, on an index built from K equal parts in one call each (K large segments)
+//            with --after-commit-split K, on an index built from K equal parts in one call each (K large segments);
+//            user_after_merge the first query once the idle merges that follow have been published
 //   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
 //   fetch    fetchSearchableItems of 20 identifiers (whole items: every attribute, long texts decompressed)
 //   quality  (--quality, instead of all the above) the natural queries of issue 5 on debian-en: each expected
@@ -459,6 +460,13 @@ if options.user {
         }
         record("user_after_commit_p50_us", percentile(times, 0.5))
         record("user_after_commit_max_us", times.max() ?? 0)
+        // The merges an idle index makes (the commits' segments, and with --after-commit-split the large ones, into
+        // fewer), then the first user query on the merged segments: what the merge did not build, it pays for.
+        target.waitForBackgroundMerges()
+        let mergedStart = monotonicNanoseconds()
+        _ = run(CSUserQuery(userQueryString: texts[0], userQueryContext: context, container: target))
+        record("user_after_merge_us", Double(monotonicNanoseconds() - mergedStart) / 1000)
+        log("  after the idle merges: \(index.statistics().segments) segments")
     }
     // The fixed cost of a user query (an empty string matches nothing): start, the hop to the query's queue,
     // the snapshot, the completion handler and the wake-up of the waiting caller. Part of every figure above.

@@ -203,14 +203,17 @@ public final class SearchlightContainer: Sendable {
     }
 
     /// Searchlight extension: builds what user queries read over the items indexed so far (the vocabularies
-    /// typo-tolerant queries walk, the titles' leading keys ranking names covering titles by), so the first
-    /// query after opening a store or a bulk load does not pay for them (tens of milliseconds on 64,000 items).
-    /// `CSUserQuery.prepare()` does this for the default container. Merges build the merged segments'
-    /// vocabularies too; a new segment builds what it lacks on first use.
+    /// typo-tolerant queries walk, the titles' leading keys ranking names covering titles by, how many items
+    /// mention each title for renown), so the first query after opening a store or a bulk load does not pay for
+    /// them (tens of milliseconds each on 64,000 items). `CSUserQuery.prepare()` does this for the default
+    /// container. Merges build what their segments had built; a new segment builds what it lacks on first use.
     public func prepareUserQueries() {
         let engine = published.withLock { $0.engine }
         engine.prepareFuzzySearch()
-        if let title = engine.schema.field(named: "title") { engine.prepareLeadingKeys(title) }
+        if let title = engine.schema.field(named: "title") {
+            engine.prepareLeadingKeys(title)
+            _ = engine.nameMentions(of: title)
+        }
     }
 
     /// The state a query continuing `cursor` reads: the current one, or the snapshot an unsorted cursor was made

@@ -352,6 +352,14 @@ final class Segment: Sendable {
     /// The scope of the cached vocabulary (nil before a fuzzy lookup built one).
     var vocabularyScope: [Int]? { vocabularyCache.withLock { $0?.scope } }
 
+    /// The field of the cached leading keys (nil before a search built them).
+    var leadingKeysField: FieldID? { leadingKeysCache.withLock { $0?.field } }
+
+    /// The field and scope of the cached names (nil before a ranking built them).
+    var namesKey: (field: FieldID, scope: [Int])? {
+        namesCache.withLock { $0.map { (FieldID(rawValue: UInt16($0.field)), $0.scope) } }
+    }
+
     /// Bytes of the cached vocabulary (0 before a fuzzy lookup built one).
     var vocabularyMemoryBytes: Int { vocabularyCache.withLock { $0?.memoryBytes ?? 0 } }
 

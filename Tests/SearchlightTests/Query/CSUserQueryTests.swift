@@ -250,21 +250,25 @@ final class CSUserQueryTests: XCTestCase {
         CSUserQuery.prepareProtectionClasses([])
     }
 
-    /// `prepareUserQueries()` builds the typo-tolerance vocabularies and the titles' leading keys ahead of the
-    /// first user query, which then finds the same items without building more.
+    /// `prepareUserQueries()` builds the typo-tolerance vocabularies, the titles' leading keys and their names
+    /// (renown) ahead of the first user query, which then finds the same items without building more.
     func testPreparingUserQueriesBuildsTheirVocabularies() {
         let engine = { self.container.snapshot().engine }
         XCTAssertEqual(engine().memoryBreakdown["vocabulary"], 0)
         XCTAssertEqual(engine().memoryBreakdown["leadingKeys"], 0)
+        XCTAssertEqual(engine().memoryBreakdown["names"], 0)
         container.prepareUserQueries()
         let built = engine().memoryBreakdown["vocabulary"] ?? 0
         let keys = engine().memoryBreakdown["leadingKeys"] ?? 0
+        let names = engine().memoryBreakdown["names"] ?? 0
         XCTAssertGreaterThan(built, 0)
         XCTAssertGreaterThan(keys, 0)
+        XCTAssertGreaterThan(names, 0)
         XCTAssertEqual(ids("chocolaet cake"), ["recipes"])
         XCTAssertEqual(ids("budg"), ["budget", "garden"])
         XCTAssertEqual(engine().memoryBreakdown["vocabulary"], built)
         XCTAssertEqual(engine().memoryBreakdown["leadingKeys"], keys)
+        XCTAssertEqual(engine().memoryBreakdown["names"], names)
     }
 
     func testMaxRankedResultCountLeavesTheTailUnranked() {
