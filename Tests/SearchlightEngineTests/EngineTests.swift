@@ -467,6 +467,32 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
     }
 
+    /// A segment holding most documents beside small ones is walked on its own vocabulary, each small one on
+    /// its own: no snapshot-wide vocabulary repeats the large one's, and every segment's terms are still found.
+    func testOneLargeSegmentBesideSmallOnesBuildsNoUnion() throws {
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
+        var next = 0
+        func batch(_ count: Int, _ word: String) throws -> IndexSnapshot {
+            for _ in 0..<count {
+                try writer.upsert(doc("\(next)", "\(word) \(next)", "packet analyzer", keywords: ["network"]))
+                next += 1
+            }
+            return try writer.commit()
+        }
+        _ = try batch(400, "wireshark")
+        _ = try batch(10, "zyxwvutsr")
+        var snapshot = try batch(10, "wireshark")
+        XCTAssertEqual(snapshot.segments.map(\.documentCount), [400, 10, 10])
+        XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 410)
+        XCTAssertEqual(snapshot.count(.fuzzy("zyxwvutrs", maxEdits: nil)), 10)
+        XCTAssertEqual(snapshot.vocabularies.coveredSegments, 0, "400 of 420 documents in one segment")
+        XCTAssertEqual(snapshot.segments.filter { $0.vocabularyScope != nil }.count, 3, "each walked on its own")
+        // Once the small ones hold more than a quarter, the union is built.
+        snapshot = try batch(200, "zyxwvutsr")
+        XCTAssertEqual(snapshot.count(.fuzzy("zyxwvutrs", maxEdits: nil)), 210)
+        XCTAssertEqual(snapshot.vocabularies.coveredSegments, 4)
+    }
+
     /// `prepareFuzzySearch()` builds the vocabularies a typo-tolerant search walks (the snapshot-wide one over
     /// several segments, the segment's own for one), and the search then finds the same terms with them.
     func testPrepareFuzzySearchBuildsTheVocabularies() throws {
