@@ -644,3 +644,45 @@ final class MaterializedGroupTests: XCTestCase {
         XCTAssertEqual(snapshot.search(.term("alpha"), limit: 25), Array(expected.prefix(25)))
     }
 }
+
+extension EngineTests {
+    /// A union vocabulary built over two segments goes once a merge folds them into one large segment beside a
+    /// small one: the cache does not keep the merged-away segments (postings and all) alive. (Found by review:
+    /// the rule that walks a large segment on its own returned before dropping the stale union.)
+    func testAMergedAwaySegmentIsNotKeptAliveByAStaleSnapshotVocabulary() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 4, primary: true))
+        let body = try writer.registerField("body", .text(weight: 1))
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
+        var next = 0
+        func batch(_ count: Int, _ word: String) throws {
+            for _ in 0..<count {
+                try writer.upsert(Document(id: "\(next)", values: [(title, .text("\(word) \(next)")),
+                                                                 (body, .text("packet analyzer"))]))
+                next += 1
+            }
+            try writer.commit()
+        }
+        try batch(200, "wireshark")
+        try batch(200, "wireshark")
+        weak var mergedAway: Segment?
+        do {
+            let snapshot = writer.snapshot
+            XCTAssertEqual(snapshot.segments.map(\.documentCount), [200, 200])
+            XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
+            XCTAssertEqual(snapshot.vocabularies.coveredSegments, 2, "a union over two halves")
+            mergedAway = snapshot.segments[0]
+        }
+        // The two large segments merge into one; a small one is committed beside it.
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 2)
+        try batch(10, "zyxwvutsr")
+        do {
+            let snapshot = writer.snapshot
+            XCTAssertEqual(snapshot.segments.map(\.documentCount).sorted(), [10, 400])
+            XCTAssertFalse(snapshot.segments.contains { $0 === mergedAway })
+            XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
+            XCTAssertEqual(snapshot.vocabularies.coveredSegments, 0)
+        }
+        XCTAssertNil(mergedAway, "a segment merged away stays alive in the writer's stale SnapshotVocabulary")
+    }
+}

@@ -16,8 +16,12 @@ final class VocabularyCache: Sendable {
     /// segment is as good (a single segment, or one holding `minimumCoverage` of the documents beside small
     /// ones) or the scope is too wide for the fields' bits.
     func vocabulary(for segments: [Segment], scope: [Int]) -> SnapshotVocabulary? {
-        guard segments.count >= 2, segments.count <= SnapshotVocabulary.maximumSegments,
-              scope.count > 1, scope.count <= SegmentVocabulary.maximumScope else { return nil }
+        guard scope.count > 1, scope.count <= SegmentVocabulary.maximumScope else { return nil }
+        // A single segment is walked on its own; a union cached for earlier segments would only keep them alive.
+        guard segments.count >= 2, segments.count <= SnapshotVocabulary.maximumSegments else {
+            current.withLock { $0 = nil }
+            return nil
+        }
         return current.withLock { cached in
             let total = segments.reduce(0) { $0 + $1.documentCount }
             if let vocabulary = cached, vocabulary.scope == scope {
@@ -27,8 +31,12 @@ final class VocabularyCache: Sendable {
             // One segment holding most documents (a bulk load's, after a few commits): a union would repeat its
             // vocabulary (138 M instructions on 64,000 items, on the first typo-tolerant query after a commit),
             // while walking it and the few small segments each on its own costs a walk per segment.
+            // The union cached before (which covers too little) goes: it holds segments merges may have replaced.
             let largest = segments.reduce(0) { max($0, $1.documentCount) }
-            if Double(largest) >= Self.minimumCoverage * Double(total) { return nil }
+            if Double(largest) >= Self.minimumCoverage * Double(total) {
+                cached = nil
+                return nil
+            }
             let built = SnapshotVocabulary(scope: scope, segments: segments,
                                            vocabularies: segments.map { $0.vocabulary(for: scope) })
             cached = built
