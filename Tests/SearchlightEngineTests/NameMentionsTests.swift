@@ -79,7 +79,7 @@ final class NameMentionsTests: XCTestCase {
     }
 
     /// A writer with a title and a body field holding "a" (named nginx), "b" (mentioning it) and `more`'s documents.
-    private func nginxWriter(_ more: (FieldID, FieldID) -> [Document]) throws -> (IndexWriter, FieldID, FieldID) {
+    func nginxWriter(_ more: (FieldID, FieldID) -> [Document]) throws -> (IndexWriter, FieldID, FieldID) {
         let writer = IndexWriter()
         let title = try writer.registerField("title", .text(weight: 4, primary: true))
         let body = try writer.registerField("body", .text(weight: 1))
@@ -212,5 +212,20 @@ extension NameMentionsTests {
             XCTAssertEqual(after.count(of: address), name == "name3" || name == "name4" ? 2 : 1, name)
         }
         XCTAssertEqual(after.count(of: try XCTUnwrap(second.lookup(id: "new"))), 0)
+    }
+}
+
+extension NameMentionsTests {
+    /// A deleted document has no mentions, though its segment still names it and others still mention the name.
+    func testADeletedDocumentHasNoMentions() throws {
+        let (writer, title, _) = try nginxWriter { _, body in [Document(id: "c", values: [(body, .text("nginx"))])] }
+        let first = try writer.commit()
+        let address = try XCTUnwrap(first.lookup(id: "a"))
+        XCTAssertEqual(first.nameMentions(of: title)?.count(of: address), 2)
+        writer.delete(ids: ["a"])
+        let second = try writer.commit()
+        XCTAssertTrue(second.segments[Int(address.segment)] === first.segments[Int(address.segment)])
+        XCTAssertEqual(second.nameMentions(of: title)?.count(of: address), 0)
+        XCTAssertEqual(second.nameMentions(of: title)?.count(of: DocAddress(segment: 9, doc: 0)), 0, "outside the snapshot")
     }
 }

@@ -7,25 +7,33 @@
 /// (`IndexSnapshot.nameMentions(of:)`), from its segments' `SegmentNames`, which outlive it: after a commit only
 /// the new segment's names are counted from its postings.
 public final class NameMentions: Sendable {
-    /// Per segment (by ordinal), per document: its mentions (0 when its name field is not one term).
-    private let counts: [[UInt32]]
+    /// Per segment (by ordinal): its names and which document bears which.
+    private let parts: [SegmentNames]
+    /// Per segment: its live documents (a deleted one has no mentions).
+    private let live: [Bitset]
+    /// Per segment: where its names start in `holdersOfName`.
+    private let bases: [Int]
+    /// Per segment's name (`bases[segment] + name`): the live documents holding it in a scope field. A
+    /// document's count is read from it, so a snapshot does no work per document.
+    private let holdersOfName: [Int]
     /// The live documents of the snapshot: the most a name can be mentioned by, plus one.
     public let documentCount: Int
 
-    init(counts: [[UInt32]], documentCount: Int) {
-        self.counts = counts
+    private init(parts: [SegmentNames], live: [Bitset], bases: [Int], holdersOfName: [Int], documentCount: Int) {
+        (self.parts, self.live, self.bases, self.holdersOfName) = (parts, live, bases, holdersOfName)
         self.documentCount = documentCount
     }
 
-    /// The mentions of the document at `address` (0 outside the snapshot).
+    /// The mentions of the document at `address` (0 outside the snapshot or deleted): the holders of its name
+    /// less itself.
     public func count(of address: DocAddress) -> Int {
         let segment = Int(address.segment), doc = Int(address.doc)
-        guard segment < counts.count, doc < counts[segment].count else { return 0 }
-        return Int(counts[segment][doc])
+        guard segment < parts.count, let name = parts[segment].name(of: doc), live[segment][doc] else { return 0 }
+        return max(holdersOfName[bases[segment] + name] - (parts[segment].holdsOwnName(doc) ? 1 : 0), 0)
     }
 
-    /// Heap bytes.
-    var memoryBytes: Int { counts.reduce(0) { $0 + $1.capacity * 4 } }
+    /// Heap bytes (the segments' names are counted by their segments).
+    var memoryBytes: Int { (bases.capacity + holdersOfName.capacity) * 8 }
 
     /// Counts the mentions of the names in `field` over `scope` (field numbers) in `snapshot`.
     ///
@@ -40,8 +48,13 @@ public final class NameMentions: Sendable {
         let segments = snapshot.segments
         let parts = segments.map { $0.names(field: field, scope: scope) }
         var merged = MergedNames(parts)
+        var bases: [Int] = [], names = 0
+        for part in parts {
+            bases.append(names)
+            names += part.names.count
+        }
         guard !merged.totals.isEmpty else {
-            return NameMentions(counts: segments.map { [UInt32](repeating: 0, count: $0.documentCount) },
+            return NameMentions(parts: parts, live: snapshot.live, bases: bases, holdersOfName: [],
                                 documentCount: snapshot.documentCount)
         }
         for ordinal in segments.indices { merged.addForeignHolders(segments[ordinal], ordinal: ordinal, scope: scope, lookup: lookup) }
@@ -51,26 +64,14 @@ public final class NameMentions: Sendable {
                 if let slot = term.withUnsafeBufferPointer({ merged.slot(of: $0) }) { merged.totals[slot] -= Int(held) }
             }
         }
-        // Segment by segment, each named document's count: its name's holders, less itself.
-        var counts: [[UInt32]] = []
-        counts.reserveCapacity(segments.count)
-        for list in segments.indices {
-            let part = parts[list], live = snapshot.live[list]
-            counts.append([UInt32](unsafeUninitializedCapacity: segments[list].documentCount) { buffer, initialized in
-                buffer.initialize(repeating: 0)
-                initialized = buffer.count
-                for name in part.names.indices {
-                    let holders = merged.totals[merged.slot(ofName: name, in: list)]
-                    for place in part.documents(of: name) {
-                        let doc = part.document(at: place)
-                        guard live[doc] else { continue }
-                        // The document itself is no mention of its name.
-                        buffer[doc] = UInt32(max(holders - (part.holdsOwnName(place) ? 1 : 0), 0))
-                    }
-                }
-            })
+        // Each segment's names' holders, in the segment's name order: what `count(of:)` reads.
+        var holdersOfName: [Int] = []
+        holdersOfName.reserveCapacity(names)
+        for list in parts.indices {
+            for name in parts[list].names.indices { holdersOfName.append(merged.totals[merged.slot(ofName: name, in: list)]) }
         }
-        return NameMentions(counts: counts, documentCount: snapshot.documentCount)
+        return NameMentions(parts: parts, live: snapshot.live, bases: bases, holdersOfName: holdersOfName,
+                            documentCount: snapshot.documentCount)
     }
 
     /// How `build` finds the names a segment holds without naming them.

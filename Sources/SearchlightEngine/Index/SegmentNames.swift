@@ -16,13 +16,12 @@ final class SegmentNames: Sendable {
     /// The names' bytes, one after another: name `i` is `nameBytes[(i == 0 ? 0 : nameEnds[i - 1])..<nameEnds[i]]`.
     let nameBytes: [UInt8]
     let nameEnds: [UInt32]
-    /// `docs[ends[i - 1]..<ends[i]]` are name `i`'s documents, deleted ones included.
-    private let ends: [Int]
-    private let docs: [UInt32]
+    /// Per document: the index of its name in `names`, or -1 (its name field is not one term).
+    private let nameOfDocument: [Int32]
     /// Per name: the segment's documents holding it in a scope field, deleted ones included.
     let holders: [UInt32]
-    /// Parallel to `docs`: whether the document holds its own name in a scope field. Empty when the name field is
-    /// in the scope, where every named document does.
+    /// Per document: whether it holds its own name in a scope field. Empty when the name field is in the scope,
+    /// where every named document does.
     private let selfHolds: [Bool]
     /// The deleted documents analyzed so far, and how many of them hold each term in a scope field.
     private let dead = Mutex<DeadTerms>(DeadTerms())
@@ -52,7 +51,7 @@ final class SegmentNames: Sendable {
         self.scope = scope
         let inScope = scope.contains(nameField)
         guard let terms = segment.terms(field), nameField < segment.norms.count else {
-            (names, ends, docs, holders, selfHolds, nameBytes, nameEnds) = ([], [], [], [], [], [], [])
+            (names, nameOfDocument, holders, selfHolds, nameBytes, nameEnds) = ([], [], [], [], [], [])
             return
         }
         // The documents whose name field holds one term, found once per document rather than per posting.
@@ -63,11 +62,15 @@ final class SegmentNames: Sendable {
         // A name is a real term: not the stand-in for an overlong word.
         let overlong = Analyzer.overlongBytes.withUnsafeBufferPointer { terms.find($0) }
         var names: [Int] = [], ends: [Int] = [], docs: [UInt32] = []
+        var nameOfDocument = [Int32](repeating: -1, count: segment.documentCount)
         for index in 0..<terms.count where terms.docFreq[index] > 0 && index != overlong {
-            let start = docs.count
+            let start = docs.count, name = Int32(names.count)
             cursor.position(terms: terms, index: index, field: nameField)
             cursor.forEachRemainingBlock { blockDocs, _, count in
-                for k in 0..<count where single[Int(blockDocs[k])] { docs.append(blockDocs[k]) }
+                for k in 0..<count where single[Int(blockDocs[k])] {
+                    docs.append(blockDocs[k])
+                    nameOfDocument[Int(blockDocs[k])] = name
+                }
                 return true
             }
             if docs.count > start {
@@ -76,15 +79,15 @@ final class SegmentNames: Sendable {
             }
         }
         var counter = SegmentHolderCounter(segment, scope: scope)
-        var holders: [UInt32] = [], selfHolds: [Bool] = []
+        var holders: [UInt32] = []
+        var selfHolds = inScope ? [] : [Bool](repeating: false, count: segment.documentCount)
         holders.reserveCapacity(names.count)
-        if !inScope { selfHolds.reserveCapacity(docs.count) }
         for (n, index) in names.enumerated() {
             holders.append(UInt32(terms.withTerm(index) { counter.holders(of: $0, stamping: !inScope) }))
             guard !inScope else { continue }
-            for doc in docs[(n == 0 ? 0 : ends[n - 1])..<ends[n]] { selfHolds.append(counter.lastStamped(Int(doc))) }
+            for doc in docs[(n == 0 ? 0 : ends[n - 1])..<ends[n]] { selfHolds[Int(doc)] = counter.lastStamped(Int(doc)) }
         }
-        (self.names, self.ends, self.docs, self.holders, self.selfHolds) = (names, ends, docs, holders, selfHolds)
+        (self.names, self.nameOfDocument, self.holders, self.selfHolds) = (names, nameOfDocument, holders, selfHolds)
         var nameBytes: [UInt8] = [], nameEnds: [UInt32] = []
         nameEnds.reserveCapacity(names.count)
         for index in names {
@@ -94,14 +97,18 @@ final class SegmentNames: Sendable {
         (self.nameBytes, self.nameEnds) = (nameBytes, nameEnds)
     }
 
-    /// The places of name `name`'s documents (deleted ones included): `document(at:)` is each place's document,
-    /// `holdsOwnName` whether it holds its name in a scope field.
-    func documents(of name: Int) -> Range<Int> { (name == 0 ? 0 : ends[name - 1])..<ends[name] }
+    /// The index in `names` of document `doc`'s name, or nil (its name field is not one term, or `doc` is past the
+    /// segment).
+    @inline(__always)
+    func name(of doc: Int) -> Int? {
+        guard doc < nameOfDocument.count else { return nil }
+        let name = nameOfDocument[doc]
+        return name < 0 ? nil : Int(name)
+    }
 
-    func document(at place: Int) -> Int { Int(docs[place]) }
-
-    /// Whether the named document at `place` holds its own name in a scope field.
-    func holdsOwnName(_ place: Int) -> Bool { selfHolds.isEmpty || selfHolds[place] }
+    /// Whether the named document `doc` holds its own name in a scope field.
+    @inline(__always)
+    func holdsOwnName(_ doc: Int) -> Bool { selfHolds.isEmpty || selfHolds[doc] }
 
     /// How many of the documents `live` marks deleted hold each term in a scope field: their stored texts of the
     /// scope's fields analyzed as the index analyzed them. Deleted documents analyzed for an earlier snapshot are
@@ -189,7 +196,7 @@ final class SegmentNames: Sendable {
 
     /// Heap bytes.
     var memoryBytes: Int {
-        (names.capacity + ends.capacity) * 8 + (docs.capacity + holders.capacity + nameEnds.capacity) * 4
+        names.capacity * 8 + (nameOfDocument.capacity + holders.capacity + nameEnds.capacity) * 4
             + selfHolds.capacity + nameBytes.capacity
             + dead.withLock { state in
                 (state.analyzed?.memoryBytes ?? 0) + state.holders.reduce(0) { $0 + 48 + $1.key.count }
