@@ -432,18 +432,21 @@ final class EngineTests: XCTestCase {
         XCTAssertTrue(twoFields == expectedTwo && !twoFields.isEmpty, "two-field scope")
     }
 
+    /// Commits `count` documents titled `word` and a number (from `next` on), each about a packet analyzer.
+    private func commitBatch(_ count: Int, _ word: String, next: inout Int) throws -> IndexSnapshot {
+        for _ in 0..<count {
+            try writer.upsert(doc("\(next)", "\(word) \(next)", "packet analyzer", keywords: ["network"]))
+            next += 1
+        }
+        return try writer.commit()
+    }
+
     /// The snapshot-wide vocabulary is kept across commits while the segments it covers hold most documents: a
     /// small new segment is walked on its own (its terms still found), a large one makes the next search rebuild.
     func testSnapshotVocabularyKeptWhileItCoversMostDocuments() throws {
         writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
         var next = 0
-        func batch(_ count: Int, _ word: String) throws -> IndexSnapshot {
-            for _ in 0..<count {
-                try writer.upsert(doc("\(next)", "\(word) \(next)", "packet analyzer", keywords: ["network"]))
-                next += 1
-            }
-            return try writer.commit()
-        }
+        func batch(_ count: Int, _ word: String) throws -> IndexSnapshot { try commitBatch(count, word, next: &next) }
         for _ in 0..<3 { _ = try batch(100, "wireshark") }
         var snapshot = try batch(100, "wireshark")
         XCTAssertEqual(snapshot.segments.count, 4)
@@ -472,13 +475,7 @@ final class EngineTests: XCTestCase {
     func testOneLargeSegmentBesideSmallOnesBuildsNoUnion() throws {
         writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
         var next = 0
-        func batch(_ count: Int, _ word: String) throws -> IndexSnapshot {
-            for _ in 0..<count {
-                try writer.upsert(doc("\(next)", "\(word) \(next)", "packet analyzer", keywords: ["network"]))
-                next += 1
-            }
-            return try writer.commit()
-        }
+        func batch(_ count: Int, _ word: String) throws -> IndexSnapshot { try commitBatch(count, word, next: &next) }
         _ = try batch(400, "wireshark")
         _ = try batch(10, "zyxwvutsr")
         var snapshot = try batch(10, "wireshark")
