@@ -69,17 +69,10 @@ final class AnalyzerUpgradeTests: XCTestCase {
         XCTAssertEqual(contents(opened.writer.snapshot), contents(old))
         XCTAssertEqual(opened.clientStates, ["app": [7, 8]])
         XCTAssertNil(opened.writer.snapshot.lookup(id: "d1"))
-        opened.store.waitForBackgroundCheckpoint()
-        XCTAssertNil(opened.store.lastBackgroundError)
-        opened.store.close()
-
         // The checkpoint recorded the current version: the next open loads the segments as they are.
-        let file = try XCTUnwrap(try POSIXFileSystem().readFile(directory + "/" + SnapshotFile.fileName))
-        XCTAssertEqual(try SnapshotFile.decode(file, path: "s").analyzerVersion, Analyzer.version)
-        let reopened = try DurableStore.open(directory: directory)
+        let reopened = try reopenAfterUpgradeCheckpoint(opened.store, directory: directory)
         defer { reopened.store.close() }
         XCTAssertEqual(reopened.report.reanalyzedDocuments, 0)
-        XCTAssertNil(reopened.report.upgradedFromAnalyzerVersion)
         XCTAssertEqual(try overlongHolders(reopened.writer.snapshot), expected)
         XCTAssertEqual(contents(reopened.writer.snapshot), contents(old))
         XCTAssertEqual(reopened.clientStates, ["app": [7, 8]])
@@ -158,14 +151,8 @@ final class AnalyzerUpgradeTests: XCTestCase {
         let opened = try DurableStore.open(directory: directory)
         XCTAssertEqual(opened.report.reanalyzedDocuments, 0)
         XCTAssertEqual(opened.report.upgradedFromAnalyzerVersion, 1)
-        opened.store.waitForBackgroundCheckpoint()
-        XCTAssertNil(opened.store.lastBackgroundError)
-        opened.store.close()
-        let file = try XCTUnwrap(try POSIXFileSystem().readFile(directory + "/" + SnapshotFile.fileName))
-        XCTAssertEqual(try SnapshotFile.decode(file, path: "s").analyzerVersion, Analyzer.version)
-        let reopened = try DurableStore.open(directory: directory)
+        let reopened = try reopenAfterUpgradeCheckpoint(opened.store, directory: directory)
         defer { reopened.store.close() }
-        XCTAssertNil(reopened.report.upgradedFromAnalyzerVersion)
         XCTAssertEqual(reopened.clientStates, ["app": [1]])
         XCTAssertEqual(reopened.writer.snapshot.documentCount, 0)
     }
@@ -214,5 +201,22 @@ private extension DurableStore {
     /// Creates `directory` as a store (then closes it), so a test can put files in place.
     static func open(directoryForSetup directory: String) {
         if let opened = try? open(directory: directory) { opened.store.close() }
+    }
+}
+
+extension AnalyzerUpgradeTests {
+    /// Waits for the upgrade's background checkpoint and closes `store`; checks that the snapshot file now records
+    /// the current analyzer version and that opening the directory again upgrades nothing.
+    func reopenAfterUpgradeCheckpoint(_ store: DurableStore, directory: String, file: StaticString = #filePath,
+                                      line: UInt = #line) throws
+        -> (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport) {
+        store.waitForBackgroundCheckpoint()
+        XCTAssertNil(store.lastBackgroundError, file: file, line: line)
+        store.close()
+        let bytes = try XCTUnwrap(try POSIXFileSystem().readFile(directory + "/" + SnapshotFile.fileName), file: file, line: line)
+        XCTAssertEqual(try SnapshotFile.decode(bytes, path: "s").analyzerVersion, Analyzer.version, file: file, line: line)
+        let reopened = try DurableStore.open(directory: directory)
+        XCTAssertNil(reopened.report.upgradedFromAnalyzerVersion, file: file, line: line)
+        return reopened
     }
 }
