@@ -48,13 +48,8 @@ public final class NameMentions: Sendable {
         let segments = snapshot.segments
         let parts = segments.map { $0.names(field: field, scope: scope) }
         var merged = MergedNames(parts)
-        var bases: [Int] = [], names = 0
-        for part in parts {
-            bases.append(names)
-            names += part.names.count
-        }
         guard !merged.totals.isEmpty else {
-            return NameMentions(parts: parts, live: snapshot.live, bases: bases, holdersOfName: [],
+            return NameMentions(parts: parts, live: snapshot.live, bases: merged.bases, holdersOfName: [],
                                 documentCount: snapshot.documentCount)
         }
         for ordinal in segments.indices { merged.addForeignHolders(segments[ordinal], ordinal: ordinal, scope: scope, lookup: lookup) }
@@ -66,11 +61,11 @@ public final class NameMentions: Sendable {
         }
         // Each segment's names' holders, in the segment's name order: what `count(of:)` reads.
         var holdersOfName: [Int] = []
-        holdersOfName.reserveCapacity(names)
+        holdersOfName.reserveCapacity(merged.nameCount)
         for list in parts.indices {
             for name in parts[list].names.indices { holdersOfName.append(merged.totals[merged.slot(ofName: name, in: list)]) }
         }
-        return NameMentions(parts: parts, live: snapshot.live, bases: bases, holdersOfName: holdersOfName,
+        return NameMentions(parts: parts, live: snapshot.live, bases: merged.bases, holdersOfName: holdersOfName,
                             documentCount: snapshot.documentCount)
     }
 
@@ -105,7 +100,10 @@ private struct MergedNames {
     /// `g = bases[l] + n`) is `bytes[ends[g]..<ends[g + 1]]`.
     private let bytes: [UInt8]
     private let ends: [UInt32]
-    private let bases: [Int]
+    /// Per segment: the index `g` of its first name.
+    let bases: [Int]
+    /// Every segment's names, counted apart.
+    var nameCount: Int { ends.count - 1 }
     /// Per slot: one of its names (`g`), for its bytes.
     private var firsts: [Int] = []
     private var memberEnds: [Int] = []
