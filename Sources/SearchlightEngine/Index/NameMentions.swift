@@ -104,10 +104,8 @@ private struct MergedNames {
     let bases: [Int]
     /// Every segment's names, counted apart.
     var nameCount: Int { ends.count - 1 }
-    /// Per slot: one of its names (`g`), for its bytes.
-    private var firsts: [Int] = []
-    private var memberEnds: [Int] = []
-    private var memberList: [(list: Int, name: Int)] = []
+    /// Per slot: a segment naming it and the name's index there (for its bytes, and to look it up elsewhere).
+    private var firsts: [(list: Int, name: Int)] = []
     /// Per name `g`: its slot (a segment's names' slots ascend).
     private var slotOfName: [Int] = []
 
@@ -125,11 +123,9 @@ private struct MergedNames {
         }
         (self.bytes, self.ends, self.bases) = (bytes, ends, bases)
         let nameCount = ends.count - 1
-        var totals: [Int] = [], firsts: [Int] = [], memberEnds: [Int] = [], memberList: [(list: Int, name: Int)] = []
+        var totals: [Int] = [], firsts: [(list: Int, name: Int)] = []
         totals.reserveCapacity(nameCount)
         firsts.reserveCapacity(nameCount)
-        memberEnds.reserveCapacity(nameCount)
-        memberList.reserveCapacity(nameCount)
         var slotOfName = [Int](repeating: 0, count: nameCount)
         let lists = parts.indices.filter { !parts[$0].names.isEmpty }
         bytes.withUnsafeBufferPointer { bytes in
@@ -152,15 +148,13 @@ private struct MergedNames {
                     guard least >= 0 else { break }
                     let slot = totals.count
                     var total = 0
-                    firsts.append(least)
+                    firsts.append((smallest[0], heads[smallest[0]]))
                     for l in smallest {
                         total += Int(parts[l].holders[heads[l]])
-                        memberList.append((l, heads[l]))
                         slotOfName[bases[l] + heads[l]] = slot
                         heads[l] += 1
                     }
                     totals.append(total)
-                    memberEnds.append(memberList.count)
                     guard smallest.count == 1 else { continue }
                     // A run: the names of that list below every other list's head are the next slots, each one
                     // compared once (a commit's snapshot merges one large segment's names with a few).
@@ -173,17 +167,15 @@ private struct MergedNames {
                     while heads[l] < names {
                         let g = bases[l] + heads[l]
                         if bound >= 0, Self.compare(base, ends, g, bound) >= 0 { break }
-                        firsts.append(g)
-                        memberList.append((l, heads[l]))
+                        firsts.append((l, heads[l]))
                         slotOfName[g] = totals.count
                         totals.append(Int(parts[l].holders[heads[l]]))
-                        memberEnds.append(memberList.count)
                         heads[l] += 1
                     }
                 }
             }
         }
-        (self.totals, self.firsts, self.memberEnds, self.memberList, self.slotOfName) = (totals, firsts, memberEnds, memberList, slotOfName)
+        (self.totals, self.firsts, self.slotOfName) = (totals, firsts, slotOfName)
     }
 
     /// Byte order of names `a` and `b`: negative, zero or positive.
@@ -198,13 +190,8 @@ private struct MergedNames {
     /// The slot of segment `list`'s name `name`.
     func slot(ofName name: Int, in list: Int) -> Int { slotOfName[bases[list] + name] }
 
-    /// The segments naming slot `slot`'s name, with its index in each.
-    func members(of slot: Int) -> ArraySlice<(list: Int, name: Int)> {
-        memberList[(slot == 0 ? 0 : memberEnds[slot - 1])..<memberEnds[slot]]
-    }
-
     func withName<R>(_ slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let g = firsts[slot]
+        let g = bases[firsts[slot].list] + firsts[slot].name
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(ends[g])..<Int(ends[g + 1])])) }
     }
 
@@ -242,7 +229,7 @@ private struct MergedNames {
             var next = named.startIndex
             for slot in totals.indices {
                 if next < named.endIndex, named[next] == slot { next += 1; continue }
-                let member = members(of: slot).first!
+                let member = firsts[slot]
                 wanted[member.list].append(member.name)
                 wantedSlots[member.list].append(slot)
             }
