@@ -44,7 +44,9 @@ struct RankedSearch {
             // window by renown (`WindowRescore`) without ordering the window.
             let ranking = ranking
             var options = options(limit: limit, filter: restriction)
-            options.windowRescore = WindowRescore(window: window) { ranking.renownFactor($0) }
+            options.windowRescore = WindowRescore(window: window, ceiling: UserQueryRanking.renownCeiling) {
+                ranking.renownFactor($0)
+            }
             let hits = snapshot.engine.search(query, options: options)
             var renowned: Set<DocAddress> = []
             for hit in hits where ranking.renownFactor(hit.address) != 1 { renowned.insert(hit.address) }

@@ -133,6 +133,9 @@ package struct UserQueryRanking: Sendable {
     /// 63,666 packages (191st by the other signals).
     package static let renownWindow = 256
 
+    /// The most `renownFactor` gives (`renown` is at most 1).
+    package static let renownCeiling: Float = 2
+
     /// Whether the ascending `addresses` hold `address`.
     static func contains(_ addresses: [DocAddress], _ address: DocAddress) -> Bool {
         var low = 0, high = addresses.count
