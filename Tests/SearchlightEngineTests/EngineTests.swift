@@ -459,7 +459,11 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(snapshot.memoryBreakdown["vocabulary"],
                        cache.memoryBytes + snapshot.segments.reduce(0) { $0 + $1.vocabularyMemoryBytes })
         XCTAssertEqual(snapshot.stats.estimatedMemoryBytes, snapshot.segments.reduce(0) { $0 + $1.memoryBytes }
-                       + snapshot.live.reduce(0) { $0 + $1.memoryBytes } + cache.memoryBytes)
+                       + snapshot.live.reduce(0) { $0 + $1.memoryBytes } + cache.memoryBytes + cache.nearTermsMemoryBytes)
+        // So do the near terms its walks found (`NearTermsCache`).
+        XCTAssertGreaterThan(cache.nearTermsMemoryBytes, 0)
+        XCTAssertEqual(snapshot.memoryBreakdown["nearTerms"],
+                       cache.nearTermsMemoryBytes + snapshot.segments.reduce(0) { $0 + $1.nearTermsMemoryBytes })
         snapshot = try batch(10, "zyxwvutsr")
         XCTAssertEqual(snapshot.count(.fuzzy("zyxwvutrs", maxEdits: nil)), 10, "the uncovered segment is walked")
         XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)

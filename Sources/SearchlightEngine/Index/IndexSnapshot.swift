@@ -487,6 +487,7 @@ public struct IndexSnapshot: Sendable {
         var total: [String: Int] = [:]
         for segment in segments { total.merge(segment.memoryBreakdown, uniquingKeysWith: +) }
         total["vocabulary", default: 0] += vocabularies.memoryBytes
+        total["nearTerms", default: 0] += vocabularies.nearTermsMemoryBytes
         total["liveBits"] = live.reduce(0) { $0 + $1.memoryBytes }
         return total
     }
@@ -496,7 +497,7 @@ public struct IndexSnapshot: Sendable {
         return IndexStats(documents: documentCount, deletedDocuments: total - documentCount,
                           terms: segments.reduce(0) { $0 + $1.termCount }, segments: segments.count,
                           estimatedMemoryBytes: segments.reduce(0) { $0 + $1.memoryBytes } + live.reduce(0) { $0 + $1.memoryBytes }
-                              + vocabularies.memoryBytes)
+                              + vocabularies.memoryBytes + vocabularies.nearTermsMemoryBytes)
     }
 }
 

@@ -362,6 +362,8 @@ final class Segment: Sendable {
 
     /// Bytes of the cached vocabulary (0 before a fuzzy lookup built one).
     var vocabularyMemoryBytes: Int { vocabularyCache.withLock { $0?.memoryBytes ?? 0 } }
+    /// Bytes of the near terms its vocabulary keeps (`NearTermsCache`).
+    var nearTermsMemoryBytes: Int { vocabularyCache.withLock { $0?.nearTermsCache.memoryBytes ?? 0 } }
 
     func id(_ doc: Int) -> String {
         String(decoding: idBytes[Int(idOffsets[doc])..<Int(idOffsets[doc + 1])], as: UTF8.self)
@@ -476,7 +478,7 @@ final class Segment: Sendable {
         for o in numericOffsets { total += o.capacity * 4 }
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
-        return total + vocabularyMemoryBytes + prefixMemoryBytes + championMemoryBytes + leadingKeysMemoryBytes
+        return total + vocabularyMemoryBytes + nearTermsMemoryBytes + prefixMemoryBytes + championMemoryBytes + leadingKeysMemoryBytes
             + namesMemoryBytes
             + columnMemoryBytes + positionColumnMemoryBytes
     }
@@ -489,7 +491,7 @@ final class Segment: Sendable {
             "postings": docBytes.capacity, "positions": positionBytes.capacity,
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
-            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "prefixPostings": prefixMemoryBytes,
+            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "nearTerms": nearTermsMemoryBytes, "prefixPostings": prefixMemoryBytes,
             "championLists": championMemoryBytes, "leadingKeys": leadingKeysMemoryBytes, "names": namesMemoryBytes,
             "frequencyColumns": columnMemoryBytes, "positionColumns": positionColumnMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,

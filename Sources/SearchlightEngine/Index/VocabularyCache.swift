@@ -49,4 +49,6 @@ final class VocabularyCache: Sendable {
 
     /// Bytes of the cached vocabulary (0 before a typo-tolerant search built one).
     var memoryBytes: Int { current.withLock { $0?.memoryBytes ?? 0 } }
+    /// Bytes of the near terms its vocabulary keeps (`NearTermsCache`).
+    var nearTermsMemoryBytes: Int { current.withLock { $0?.nearTermsCache.memoryBytes ?? 0 } }
 }

@@ -596,7 +596,7 @@ struct QueryPlanner {
                 continue
             }
             let vocabulary = segment.vocabulary(for: scope)
-            let near = vocabulary.fuzzy(key, maxEdits: maxEdits)
+            let near = vocabulary.nearTerms(key, maxEdits: maxEdits)
             guard !near.isEmpty else { continue }
             var indices = [[Int]](repeating: [], count: scope.count)
             for term in near {
@@ -643,7 +643,7 @@ struct QueryPlanner {
             if let position = vocabulary.positions[ObjectIdentifier(segment)] { ordinals[position] = ordinal }
         }
         var indices = [[[Int]]](repeating: [], count: ordinals.count)
-        for term in vocabulary.fuzzy(key, maxEdits: maxEdits) {
+        for term in vocabulary.nearTerms(key, maxEdits: maxEdits) {
             vocabulary.withTerm(term) { bytes in
                 for entry in Int(vocabulary.entryStart[term])..<Int(vocabulary.entryStart[term + 1]) {
                     let position = Int(vocabulary.entrySegment[entry])

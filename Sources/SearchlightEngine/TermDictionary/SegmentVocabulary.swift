@@ -5,7 +5,7 @@
 /// same walk near the same prefixes once per field; one walk over the union finds the near terms of all of
 /// them, and only those few are then looked up in the fields that hold them. Built on first use and cached by
 /// the segment (`Segment.vocabulary(for:)`), since segments never change.
-struct SegmentVocabulary: SortedTerms, Sendable {
+struct SegmentVocabulary: NearTermsCaching, Sendable {
     /// The fields, in the order of `fields`' bits.
     let scope: [Int]
     let bytes: [UInt8]
@@ -15,6 +15,8 @@ struct SegmentVocabulary: SortedTerms, Sendable {
     let fields: [UInt32]
     let runs: RunIndex?
     let bloom: TermBloom?
+    /// The near terms found by the walks of this vocabulary so far (`nearTerms(_:maxEdits:)`).
+    let nearTermsCache = NearTermsCache()
 
     /// The most fields a vocabulary covers (one bit each).
     static let maximumScope = 32

@@ -5,7 +5,7 @@
 /// segments share most of their terms. One walk over the union of the segments finds the near terms of all of
 /// them. Kept by a writer's `VocabularyCache` across its snapshots while the segments it covers hold most of the
 /// documents; segments added since are walked one by one.
-struct SnapshotVocabulary: SortedTerms, Sendable {
+struct SnapshotVocabulary: NearTermsCaching, Sendable {
     let scope: [Int]
     /// The segments covered (held, so their identities stay unique while the vocabulary lives).
     let segments: [Segment]
@@ -22,6 +22,8 @@ struct SnapshotVocabulary: SortedTerms, Sendable {
     let entryFields: [UInt32]
     let runs: RunIndex?
     let bloom: TermBloom?
+    /// The near terms found by the walks of this vocabulary so far (`nearTerms(_:maxEdits:)`).
+    let nearTermsCache = NearTermsCache()
 
     /// The most segments one vocabulary covers (positions are 16 bits).
     static let maximumSegments = Int(UInt16.max)

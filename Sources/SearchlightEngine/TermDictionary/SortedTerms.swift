@@ -26,3 +26,15 @@ extension SortedTerms {
         FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs, bloom: bloom)
     }
 }
+
+/// A sorted list that keeps what its fuzzy walks found (the vocabularies the typo-tolerant searches walk).
+protocol NearTermsCaching: SortedTerms {
+    var nearTermsCache: NearTermsCache { get }
+}
+
+extension NearTermsCaching {
+    /// `fuzzy(_:maxEdits:)`, walked once per word and budget for the list's life.
+    func nearTerms(_ query: [UInt8], maxEdits: Int) -> [Int] {
+        nearTermsCache.near(query, maxEdits: maxEdits) { fuzzy(query, maxEdits: maxEdits) }
+    }
+}
