@@ -73,6 +73,15 @@ final class NameMentionsTests: XCTestCase {
                     XCTAssertEqual(byName.count(of: address), expected, "seed \(seed): \(id) named \(name), by name")
                     XCTAssertEqual(byTerm.count(of: address), expected, "seed \(seed): \(id) named \(name), by term")
                 }
+                // Read together, every address of the snapshot (deleted ones and some outside it too) counts as alone.
+                var addresses: [DocAddress] = []
+                for (ordinal, bits) in snapshot.live.enumerated() {
+                    for doc in 0...bits.count { addresses.append(DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))) }
+                }
+                addresses.append(DocAddress(segment: UInt32(snapshot.live.count), doc: 0))
+                addresses.shuffle()
+                XCTAssertEqual(mentions.counts(of: addresses), addresses.map(mentions.count(of:)), "seed \(seed)")
+                XCTAssertTrue(addresses.contains { mentions.count(of: $0) > 0 }, "seed \(seed)")
             }
             XCTAssertGreaterThan(named, 5, "seed \(seed)")
         }

@@ -45,11 +45,13 @@ struct RankedSearch {
             let ranking = ranking
             var options = options(limit: limit, filter: restriction)
             options.windowRescore = WindowRescore(window: window, ceiling: UserQueryRanking.renownCeiling) {
-                ranking.renownFactor($0)
+                ranking.renownFactors($0)
             }
             let hits = snapshot.engine.search(query, options: options)
             var renowned: Set<DocAddress> = []
-            for hit in hits where ranking.renownFactor(hit.address) != 1 { renowned.insert(hit.address) }
+            for (hit, factor) in zip(hits, ranking.renownFactors(hits.map(\.address))) where factor != 1 {
+                renowned.insert(hit.address)
+            }
             return (hits, renowned)
         }
         let ranked = visibleHits(query, limit: max(limit, window))

@@ -113,7 +113,17 @@ package struct UserQueryRanking: Sendable {
     /// results only (`RankedSearch`), so the engine's pruning keeps the other signals' tight ceilings.
     package func renownFactor(_ address: DocAddress) -> Float {
         guard let mentions else { return 1 }
-        return Float(1 + Self.renown(Double(mentions.count(of: address)), of: mentions.documentCount))
+        return Self.renownFactor(mentions: mentions.count(of: address), of: mentions.documentCount)
+    }
+
+    /// `renownFactor` of each address, in order, their mentions read together (`NameMentions.counts(of:)`).
+    package func renownFactors(_ addresses: [DocAddress]) -> [Float] {
+        guard let mentions else { return addresses.map { _ in 1 } }
+        return mentions.counts(of: addresses).map { Self.renownFactor(mentions: $0, of: mentions.documentCount) }
+    }
+
+    private static func renownFactor(mentions: Int, of documents: Int) -> Float {
+        Float(1 + renown(Double(mentions), of: documents))
     }
 
     /// How well known a name `mentions` of `documents` items mention is, 0…1 (see the type's comment).

@@ -32,6 +32,28 @@ public final class NameMentions: Sendable {
         return max(holdersOfName[bases[segment] + name] - (parts[segment].holdsOwnName(doc) ? 1 : 0), 0)
     }
 
+    /// `count(of:)` of each address, in order. A document's name and its name's holders lie anywhere in arrays of
+    /// the segment's size, so each lookup waits on a cache miss or two; here every name is read before any holder
+    /// count, so the misses of different documents overlap instead of following one another.
+    public func counts(of addresses: [DocAddress]) -> [Int] {
+        let n = addresses.count
+        // Pass 1: each document's name (-1: none, deleted or outside the snapshot), as a slot of `holdersOfName`.
+        var slots = [Int](repeating: -1, count: n)
+        for i in 0..<n {
+            let segment = Int(addresses[i].segment), doc = Int(addresses[i].doc)
+            guard segment < parts.count, let name = parts[segment].name(of: doc) else { continue }
+            slots[i] = bases[segment] + name
+        }
+        // Pass 2: the holders, less the document's own holding.
+        var counts = [Int](repeating: 0, count: n)
+        for i in 0..<n where slots[i] >= 0 {
+            let segment = Int(addresses[i].segment), doc = Int(addresses[i].doc)
+            guard live[segment][doc] else { continue }
+            counts[i] = max(holdersOfName[slots[i]] - (parts[segment].holdsOwnName(doc) ? 1 : 0), 0)
+        }
+        return counts
+    }
+
     /// Heap bytes (the segments' names are counted by their segments).
     var memoryBytes: Int { (bases.capacity + holdersOfName.capacity) * 8 }
 

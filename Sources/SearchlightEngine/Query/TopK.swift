@@ -203,39 +203,60 @@ struct TopK: ~Copyable {
 package struct WindowRescore: Sendable {
     package let window: Int
     package let ceiling: Float?
-    package let factor: @Sendable (DocAddress) -> Float
+    /// The factor of each address, in order (asked once or twice per search, for the hits that may place).
+    package let factors: @Sendable ([DocAddress]) -> [Float]
 
-    package init(window: Int, ceiling: Float? = nil, factor: @Sendable @escaping (DocAddress) -> Float) {
+    /// Factors asked for together: a factor that reads memory far apart (renown) overlaps its reads.
+    package init(window: Int, ceiling: Float? = nil, factors: @Sendable @escaping ([DocAddress]) -> [Float]) {
         self.window = window
         self.ceiling = ceiling.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-        self.factor = factor
+        self.factors = factors
+    }
+
+    package init(window: Int, ceiling: Float? = nil, factor: @Sendable @escaping (DocAddress) -> Float) {
+        self.init(window: window, ceiling: ceiling) { $0.map(factor) }
     }
 
     /// The best `limit` of `hits` (the window, in any order) by rescored score, best first.
     func best(_ limit: Int, of hits: some Collection<SearchHit>) -> [SearchHit] {
         var top = TopK(k: limit)
-        @inline(__always) func rescore(_ hit: SearchHit) -> SearchHit {
-            let factor = factor(hit.address)
-            assert(ceiling.map { factor >= 0 && factor <= $0 } ?? true, "a factor outside 0...ceiling")
-            return SearchHit(address: hit.address, score: hit.score * factor)
+        func rescore(_ hits: [SearchHit]) {
+            guard !hits.isEmpty else { return }
+            let factors = factors(hits.map(\.address))
+            precondition(factors.count == hits.count, "one factor per address")
+            for (hit, factor) in zip(hits, factors) {
+                assert(ceiling.map { factor >= 0 && factor <= $0 } ?? true, "a factor outside 0...ceiling")
+                top.insert(SearchHit(address: hit.address, score: hit.score * factor))
+            }
         }
         guard let ceiling, limit > 0, hits.count > limit else {
-            for hit in hits { top.insert(rescore(hit)) }
+            rescore(Array(hits))
             return top.sorted()
         }
         // The first stage's best `limit`, rescored: the page's worst so far.
         var leaders = TopK(k: limit)
         for hit in hits { leaders.insert(hit) }
         let leading = leaders.sorted()
-        for hit in leading { top.insert(rescore(hit)) }
+        rescore(leading)
         let last = leading[leading.count - 1]
+        // Rescored, a hit scores at most score × ceiling (0 for a negative score): below the page's worst it
+        // cannot place. The others are rescored `batch` at a time, the page's worst rising between batches.
+        var pending: [SearchHit] = []
+        pending.reserveCapacity(Self.batch)
         for hit in hits where SearchHit.ranksBefore(last, hit) {
-            // Rescored, at most score × ceiling (0 for a negative score): below the page's worst it cannot place.
             if !hit.score.isNaN, (hit.score > 0 ? hit.score * ceiling : 0) < top.threshold { continue }
-            top.insert(rescore(hit))
+            pending.append(hit)
+            if pending.count == Self.batch {
+                rescore(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
         }
+        rescore(pending)
         return top.sorted()
     }
+
+    /// Hits whose factors are asked for together past the first page.
+    static let batch = 32
 }
 
 /// Options of a ranked search.
