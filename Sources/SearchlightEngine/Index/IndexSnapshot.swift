@@ -185,7 +185,7 @@ public struct IndexSnapshot: Sendable {
                 // A phrase of frequent words: its candidates bounded from frequencies, the best scored first.
                 hits = phrased
             } else {
-                var top = TopK(k: window, buffered: true)
+                var top = TopK(k: window)
                 for ordinal in segments.indices {
                     var iterator = planner.iterator(plan, segment: ordinal, scored: true, root: true)
                     if iterator is EmptyIterator { continue }

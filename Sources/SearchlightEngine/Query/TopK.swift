@@ -17,71 +17,33 @@ public struct SearchHit: Sendable, Equatable {
 /// Keeps the best `k` hits in a binary heap whose root is the worst kept hit, so a candidate that cannot
 /// beat it is rejected with one comparison (`threshold`).
 ///
-/// A large `k` (a rescore's window of hundreds) is kept `buffered` instead, as tantivy's `TopNComputer` keeps
-/// it: hits are appended to a buffer of `2k`, and a full buffer is cut to its best `k` by a selection, the worst of
-/// them becoming the bar later hits must clear. A heap of hundreds sifts each better hit through eight or more
-/// levels on branches no predictor learns; here a hit costs a comparison and a store, and each cut a pass or two
-/// over the buffer for every `k` hits. The bar rises only at a cut, so a pruning caller (`threshold`) sees it
-/// lag behind a heap's; the hits kept are the same.
-///
 /// The heap is a raw buffer the collector owns for one search: no copy-on-write checks or bounds checks on
 /// the per-candidate path (every document of a rare term reaches `insert`).
 struct TopK: ~Copyable {
     let k: Int
-    /// Whether hits are buffered and cut (see the type), not kept in a heap.
-    let buffered: Bool
     private let heap: UnsafeMutablePointer<SearchHit>
-    /// Hits held: at most `k` in a heap, `2k` buffered.
-    private var held = 0
-    /// Buffered: the worst hit kept at the last cut, which a new hit must rank before (nil before the first cut).
-    private var bar: SearchHit?
+    private(set) var count = 0
 
-    /// `buffered` from this `k` on: below it a heap's few levels cost less than the cuts.
-    static let bufferedMinimum = 64
-    /// ... and up to this one (the buffer takes `2k` hits up front).
-    static let bufferedMaximum = 8_192
-
-    init(k: Int, buffered: Bool = false) {
+    init(k: Int) {
         self.k = max(k, 0)
-        self.buffered = buffered && self.k >= Self.bufferedMinimum && self.k <= Self.bufferedMaximum
-        heap = .allocate(capacity: max(self.buffered ? 2 * self.k : self.k, 1))
+        heap = .allocate(capacity: max(self.k, 1))
     }
 
     deinit { heap.deallocate() }
 
-    /// Hits kept (at most `k`).
-    var count: Int { min(held, k) }
-    /// Whether `threshold` bounds the hits to come: the heap holds `k`, or the buffer was cut.
-    var isFull: Bool { buffered ? bar != nil : held >= k }
-    /// Score a new hit must beat (ties included: it may win on address) once full.
-    var threshold: Float {
-        if buffered { return bar?.score ?? -Float.infinity }
-        return isFull && k > 0 ? heap[0].score : -Float.infinity
-    }
+    var isFull: Bool { count >= k }
+    /// Score a new hit must beat (ties included: it may win on address) once the heap is full.
+    var threshold: Float { isFull && k > 0 ? heap[0].score : -Float.infinity }
 
-    /// Whether `insert` would keep `hit` (for now: a buffered one may be cut later).
-    func admits(_ hit: SearchHit) -> Bool {
-        guard k > 0 else { return false }
-        if buffered { return bar.map { SearchHit.ranksBefore(hit, $0) } ?? true }
-        return held < k || SearchHit.ranksBefore(hit, heap[0])
-    }
+    /// Whether `insert` would keep `hit`.
+    func admits(_ hit: SearchHit) -> Bool { k > 0 && (count < k || SearchHit.ranksBefore(hit, heap[0])) }
 
     mutating func insert(_ hit: SearchHit) {
         guard k > 0 else { return }
         let heap = self.heap
-        if buffered {
-            if let bar, !SearchHit.ranksBefore(hit, bar) { return }
-            if held == 2 * k {
-                cut()
-                if let bar, !SearchHit.ranksBefore(hit, bar) { return }
-            }
-            (heap + held).initialize(to: hit)
-            held += 1
-            return
-        }
-        if held < k {
-            var child = held
-            held += 1
+        if count < k {
+            var child = count
+            count += 1
             while child > 0 {
                 let parent = (child - 1) >> 1
                 guard SearchHit.ranksBefore(heap[parent], hit) else { break }
@@ -90,52 +52,7 @@ struct TopK: ~Copyable {
             }
             (heap + child).initialize(to: hit)
         } else if SearchHit.ranksBefore(hit, heap[0]) {
-            Self.replaceRoot(of: heap, count: held, with: hit)
-        }
-    }
-
-    /// Buffered: keeps the best `k` of the buffer in its first `k` places, the worst of them at `k - 1` (the new
-    /// bar).
-    private mutating func cut() {
-        guard held > k else { return }
-        Self.select(heap, count: held, rank: k - 1)
-        held = k
-        bar = heap[k - 1]
-    }
-
-    /// Reorders `base[0..<count]` so that `base[rank]` is the hit that ranks `rank`-th (from 0) and every hit
-    /// before it ranks before it (quickselect, the median of three as pivot; a range that shrinks too slowly is
-    /// sorted instead, so no input makes it quadratic).
-    static func select(_ base: UnsafeMutablePointer<SearchHit>, count: Int, rank: Int) {
-        precondition(rank >= 0 && rank < count, "select: rank out of range")
-        var low = 0, high = count - 1
-        var rounds = 2 * (Int.bitWidth - count.leadingZeroBitCount) + 4
-        @inline(__always) func swapAt(_ i: Int, _ j: Int) {
-            let t = base[i]
-            base[i] = base[j]
-            base[j] = t
-        }
-        while high > low {
-            if rounds == 0 {
-                var rest = UnsafeMutableBufferPointer(start: base + low, count: high - low + 1)
-                rest.sort(by: SearchHit.ranksBefore)
-                return
-            }
-            rounds -= 1
-            // The median of three at `high` as the pivot.
-            let middle = low + (high - low) / 2
-            if SearchHit.ranksBefore(base[middle], base[low]) { swapAt(low, middle) }
-            if SearchHit.ranksBefore(base[high], base[low]) { swapAt(low, high) }
-            if SearchHit.ranksBefore(base[middle], base[high]) { swapAt(middle, high) }
-            let pivot = base[high]
-            var store = low
-            for i in low..<high where SearchHit.ranksBefore(base[i], pivot) {
-                swapAt(i, store)
-                store += 1
-            }
-            swapAt(store, high)
-            if store == rank { return }
-            if rank < store { high = store - 1 } else { low = store + 1 }
+            Self.replaceRoot(of: heap, count: count, with: hit)
         }
     }
 
@@ -160,16 +77,9 @@ struct TopK: ~Copyable {
         heap[parent] = hit
     }
 
-    /// The kept hits, best first: a heap sort of a copy of the heap (its root, the worst hit, goes last), or
-    /// the buffer's best `k` sorted.
-    mutating func sorted() -> [SearchHit] {
-        if buffered {
-            cut()
-            var result = Array(UnsafeBufferPointer(start: heap, count: held))
-            result.sort(by: SearchHit.ranksBefore)
-            return result
-        }
-        var result = Array(UnsafeBufferPointer(start: heap, count: held))
+    /// The kept hits, best first: a heap sort of a copy of the heap (its root, the worst hit, goes last).
+    func sorted() -> [SearchHit] {
+        var result = Array(UnsafeBufferPointer(start: heap, count: count))
         result.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var end = buffer.count
@@ -186,10 +96,7 @@ struct TopK: ~Copyable {
     }
 
     /// The kept hits in no particular order, for a caller that ranks them again (`WindowRescore`).
-    mutating func unordered() -> [SearchHit] {
-        cut()
-        return Array(UnsafeBufferPointer(start: heap, count: held))
-    }
+    func unordered() -> [SearchHit] { Array(UnsafeBufferPointer(start: heap, count: count)) }
 }
 
 /// A second ranking stage over a search's best `window` hits (Lucene's `QueryRescorer`, Elasticsearch's
