@@ -110,7 +110,8 @@ struct TopK: ~Copyable {
 package struct WindowRescore: Sendable {
     package let window: Int
     package let ceiling: Float?
-    /// The factor of each address, in order (asked once or twice per search, for the hits that may place).
+    /// The factor of each address, in order: asked for the first page, then for up to `batch` hits at a time of
+    /// those that may still place.
     package let factors: @Sendable ([DocAddress]) -> [Float]
 
     /// Factors asked for together: a factor that reads memory far apart (renown) overlaps its reads.
