@@ -59,8 +59,9 @@ struct RankedSearch {
         // Only the few mentioned documents move (most have no renown): they are sorted apart and merged into the
         // others, which keep the engine's order, instead of sorting the whole window.
         var risen: [SearchHit] = [], places: [Int] = []
+        let factors = ranking.renownFactors(ranked[..<head].map(\.address))
         for place in 0..<head {
-            let hit = ranked[place], factor = ranking.renownFactor(hit.address)
+            let hit = ranked[place], factor = factors[place]
             guard factor != 1 else { continue }
             risen.append(SearchHit(address: hit.address, score: hit.score * factor))
             places.append(place)

@@ -29,7 +29,14 @@ public final class NameMentions: Sendable {
     public func count(of address: DocAddress) -> Int {
         let segment = Int(address.segment), doc = Int(address.doc)
         guard segment < parts.count, let name = parts[segment].name(of: doc), live[segment][doc] else { return 0 }
-        return max(holdersOfName[bases[segment] + name] - (parts[segment].holdsOwnName(doc) ? 1 : 0), 0)
+        return mentions(slot: bases[segment] + name, segment: segment, doc: doc)
+    }
+
+    /// The mentions of live document `doc` of `segment`, whose name is `slot` of `holdersOfName`: its name's
+    /// holders less itself.
+    @inline(__always)
+    private func mentions(slot: Int, segment: Int, doc: Int) -> Int {
+        max(holdersOfName[slot] - (parts[segment].holdsOwnName(doc) ? 1 : 0), 0)
     }
 
     /// `count(of:)` of each address, in order. A document's name and its name's holders lie anywhere in arrays of
@@ -49,7 +56,7 @@ public final class NameMentions: Sendable {
         for i in 0..<n where slots[i] >= 0 {
             let segment = Int(addresses[i].segment), doc = Int(addresses[i].doc)
             guard live[segment][doc] else { continue }
-            counts[i] = max(holdersOfName[slots[i]] - (parts[segment].holdsOwnName(doc) ? 1 : 0), 0)
+            counts[i] = mentions(slot: slots[i], segment: segment, doc: doc)
         }
         return counts
     }
