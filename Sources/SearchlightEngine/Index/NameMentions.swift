@@ -44,7 +44,8 @@ public final class NameMentions: Sendable {
     /// count, so the misses of different documents overlap instead of following one another.
     public func counts(of addresses: [DocAddress]) -> [Int] {
         let n = addresses.count
-        // Pass 1: each document's name (-1: none, deleted or outside the snapshot), as a slot of `holdersOfName`.
+        // Pass 1: each document's name as a slot of `holdersOfName` (-1: no name, or outside the snapshot; a
+        // deleted document is passed over in pass 2, whose live bits are small enough to stay cached).
         var slots = [Int](repeating: -1, count: n)
         for i in 0..<n {
             let segment = Int(addresses[i].segment), doc = Int(addresses[i].doc)
