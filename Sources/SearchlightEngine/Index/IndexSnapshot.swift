@@ -174,7 +174,7 @@ public struct IndexSnapshot: Sendable {
             let filterPlan = options.filter.map { planner.plan($0, scope: defaults) }
             // A conjunction of two frequent words scores only what their champion covers name, when they vouch.
             if let covered = championConjunction(plan, planner: &planner, window: window, options: options,
-                                                 collecting: collecting) {
+                                                 collecting: collecting, ordered: !unordered) {
                 hits = covered
             } else if let phrased = coverPhrase(plan, planner: &planner, window: window, options: options,
                                                 collecting: collecting) {

@@ -39,8 +39,9 @@ extension IndexSnapshot {
     /// The best `window` hits of `plan`, a ranked conjunction of two clauses over the default fields, when the
     /// clauses' covers vouch for them; nil when they cannot (or the query does not apply), and the caller searches
     /// in full. `collecting`: the rescore applied while collecting, whose ceilings bound a document's rise.
+    /// `ordered`: the hits best first; otherwise in any order, for a caller that ranks them again.
     func championConjunction(_ plan: QueryPlan, planner: inout QueryPlanner, window: Int, options: SearchOptions,
-                             collecting: RescoreWhileCollecting?) -> [SearchHit]? {
+                             collecting: RescoreWhileCollecting?, ordered: Bool = true) -> [SearchHit]? {
         guard options.championLists, options.filter == nil, options.boostField == nil, window > 0,
               window * Self.firstDepth <= ChampionLists.coverCapacity, parameters == factorParameters,
               let scope = championScope, case .and(let clauses) = plan, clauses.count == 2,
@@ -112,7 +113,7 @@ extension IndexSnapshot {
                 if next > budget { return nil }
             }
         }
-        return top.sorted()
+        return ordered ? top.sorted() : top.unordered()
     }
 
     /// Scores `candidates` (ascending, live) of segment `ordinal` with the clauses' iterators, which read only the
@@ -149,10 +150,25 @@ extension IndexSnapshot {
             }
             remaining = kept
         }
+        guard let collecting else {
+            for i in 0..<remaining {
+                top.insert(SearchHit(address: DocAddress(segment: UInt32(ordinal), doc: docs[i]), score: total[i]))
+            }
+            return
+        }
+        // The segment's lifted documents (ascending, as the candidates are); `next` is the first at or after the
+        // current candidate.
+        let lifted = collecting.lifted[UInt32(ordinal)] ?? []
+        var next = 0
         for i in 0..<remaining {
-            let address = DocAddress(segment: UInt32(ordinal), doc: docs[i])
-            let score = total[i]
-            top.insert(SearchHit(address: address, score: collecting.map { $0.rescore(address, score) } ?? score))
+            let doc = docs[i], score = total[i]
+            while next < lifted.count, lifted[next] < doc { next += 1 }
+            let most = next < lifted.count && lifted[next] == doc ? collecting.liftedCeiling : collecting.ceiling
+            // Rescored, it scores at most score × its ceiling: below the worst kept hit it cannot place, and its
+            // rescore (signals read from stored values) is not worked out.
+            guard !top.isFull || top.threshold <= 0 || score * most >= top.threshold else { continue }
+            let address = DocAddress(segment: UInt32(ordinal), doc: doc)
+            top.insert(SearchHit(address: address, score: collecting.rescore(address, score)))
         }
     }
 
