@@ -164,9 +164,8 @@ extension IndexSnapshot {
             let doc = docs[i], score = total[i]
             while next < lifted.count, lifted[next] < doc { next += 1 }
             let most = next < lifted.count && lifted[next] == doc ? collecting.liftedCeiling : collecting.ceiling
-            // Rescored, it scores at most score × its ceiling: below the worst kept hit it cannot place, and its
-            // rescore (signals read from stored values) is not worked out.
-            guard !top.isFull || top.threshold <= 0 || score * most >= top.threshold else { continue }
+            // A hit that cannot place is not rescored (its signals are read from stored values).
+            guard RescoreWhileCollecting.mayPlace(score, ceiling: most, in: top) else { continue }
             let address = DocAddress(segment: UInt32(ordinal), doc: doc)
             top.insert(SearchHit(address: address, score: collecting.rescore(address, score)))
         }

@@ -19,6 +19,14 @@ struct RescoreWhileCollecting {
     /// `threshold` (a rescored score), with a margin for float rounding.
     @inline(__always)
     static func scoreThreshold(_ threshold: Float, ceiling: Float) -> Float { threshold / ceiling * 0.9999 }
+
+    /// Whether a hit scoring `score` before the rescore, which lifts it at most × `ceiling`, may still enter `top`
+    /// (rescored scores): not when `score × ceiling` is below the worst kept hit. A threshold at or below 0 cannot
+    /// be scaled (a negative score's rescore may rise to 0): until it is positive, every hit may.
+    @inline(__always)
+    static func mayPlace(_ score: Float, ceiling: Float, in top: borrowing TopK) -> Bool {
+        !top.isFull || top.threshold <= 0 || score * ceiling >= top.threshold
+    }
 }
 
 extension IndexSnapshot {
@@ -64,7 +72,7 @@ extension IndexSnapshot {
                 }
                 let address = DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))
                 // Rescored, it scores at most score × its ceiling: below the worst kept hit it cannot place.
-                if !top.isFull || top.threshold <= 0 || score * (isLifted ? liftedCeiling : ceiling) >= top.threshold {
+                if RescoreWhileCollecting.mayPlace(score, ceiling: isLifted ? liftedCeiling : ceiling, in: top) {
                     top.insert(SearchHit(address: address, score: rescore.rescore(address, score)))
                 }
             }
