@@ -1,4 +1,5 @@
 @testable import SearchlightEngine
+import Synchronization
 import XCTest
 
 /// Ranked two-clause conjunctions answered from the champion covers (`IndexSnapshot.championConjunction`): the
@@ -94,6 +95,60 @@ final class ChampionConjunctionTests: XCTestCase {
         let (served, _) = compare(snapshot, Self.queries(&g), limits: [1, 20, 36], label: "rescored",
                                 options: RankedPathFixtures.rescored(snapshot))
         XCTAssertGreaterThan(served, 0, "the covers must answer some of these")
+    }
+
+    /// A later round's candidate that ties the k-th rescored hit exactly, at a lower address, takes its place, as it
+    /// does in the full evaluation, which meets it first: a hit whose score times its ceiling equals the k-th is
+    /// rescored (ties are decided by address, not by the bound).
+    func testALaterRoundsTieAtALowerAddressTakesThePlace() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        // Bodies of 20 words (one norm); "ca" and "cb" each in over `ChampionLists.minimumPostings` documents.
+        func add(_ id: String, ca: Int, cb: Int) throws {
+            let words = Array(repeating: "ca", count: ca) + Array(repeating: "cb", count: cb)
+                + Array(repeating: "f", count: 20 - ca - cb)
+            try writer.upsert(Document(id: id, values: [(body, .text(words.joined(separator: " ")))]))
+        }
+        try add("tied", ca: 3, cb: 3)  // third in both covers: read in the second round, first by address
+        for i in 0..<600 { try add("both \(i)", ca: 1, cb: 1) }
+        for i in 0..<1_000 { try add("neither \(i)", ca: 0, cb: 0) }
+        try add("leader", ca: 8, cb: 2)  // heads the "ca" cover: scored in the first round
+        try add("ca only", ca: 7, cb: 0)
+        try add("cb only 1", ca: 0, cb: 9)
+        try add("cb only 2", ca: 0, cb: 8)
+        let snapshot = try writer.commit()
+        let query = Query.and([.term("ca"), .term("cb")])
+        let plain = snapshot.search(query, options: SearchOptions(limit: 5))
+        let tied = try XCTUnwrap(plain.first { snapshot.id(of: $0.address) == "tied" })
+        let leader = try XCTUnwrap(plain.first { snapshot.id(of: $0.address) == "leader" })
+        XCTAssertLessThan(tied.address, leader.address)
+        XCTAssertLessThanOrEqual(tied.score, leader.score, "the leader's factor (tied / leader) stays within 1")
+        // The leader rescores to exactly the tied document's score, which keeps its own (factor 1, the ceiling);
+        // every other document rescores to 0.
+        let value = tied.score, y = tied.address, x = leader.address
+        let rescore: @Sendable (DocAddress, Float) -> Float = { address, score in
+            address == x ? value : address == y ? score : 0
+        }
+        var covered = SearchOptions(limit: 1, rescore: rescore, rescoreCeiling: 1)
+        covered.covers = Self.eager
+        var full = covered
+        full.championLists = false
+        XCTAssertEqual(snapshot.search(query, options: full).map(\.address), [y])
+        XCTAssertEqual(snapshot.search(query, options: covered).map(\.address), [y])
+        XCTAssertTrue(answered(snapshot, query, options: covered), "the covers must answer it")
+        // The second round's other candidates (one "ca" and one "cb" each) score below the leader's rescored score
+        // even at the ceiling: they are not rescored. A lifted document elsewhere (it matches neither word) keeps its
+        // higher ceiling to itself.
+        let asked = Mutex<Set<DocAddress>>([])
+        var counted = covered
+        counted.lifted = [try XCTUnwrap(snapshot.lookup(id: "neither 0"))]
+        counted.liftedCeiling = 3
+        counted.rescore = { address, score in
+            asked.withLock { _ = $0.insert(address) }
+            return rescore(address, score)
+        }
+        XCTAssertEqual(snapshot.search(query, options: counted).map(\.address), [y])
+        XCTAssertEqual(asked.withLock { $0 }, [x, y])
     }
 
     /// Each word in a field of its own, of independent lengths near one another (59 to 127 words: exact norms, scores
