@@ -147,12 +147,13 @@ package struct WindowRescore: Sendable {
         let leading = leaders.sorted()
         rescore(leading)
         let last = leading[leading.count - 1]
-        // Rescored, a hit scores at most score × ceiling (0 for a negative score): below the page's worst it
-        // cannot place. The others are rescored `batch` at a time, the page's worst rising between batches.
+        // Rescored, a hit scores at most score × ceiling: below the page's worst it cannot place (the bound the
+        // collectors use, `RescoreWhileCollecting.mayPlace`). The others are rescored `batch` at a time, the page's
+        // worst rising between batches.
         var pending: [SearchHit] = []
         pending.reserveCapacity(Self.batch)
         for hit in hits where SearchHit.ranksBefore(last, hit) {
-            if !hit.score.isNaN, (hit.score > 0 ? hit.score * ceiling : 0) < top.threshold { continue }
+            guard RescoreWhileCollecting.mayPlace(hit.score, ceiling: ceiling, in: top) else { continue }
             pending.append(hit)
             if pending.count == Self.batch {
                 rescore(pending)
