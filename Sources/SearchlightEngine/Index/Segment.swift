@@ -478,8 +478,8 @@ final class Segment: Sendable {
         for o in numericOffsets { total += o.capacity * 4 }
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
-        return total + vocabularyMemoryBytes + nearTermsMemoryBytes + prefixMemoryBytes + championMemoryBytes + leadingKeysMemoryBytes
-            + namesMemoryBytes
+        return total + vocabularyMemoryBytes + nearTermsMemoryBytes + prefixMemoryBytes + championMemoryBytes
+            + leadingKeysMemoryBytes + namesMemoryBytes
             + columnMemoryBytes + positionColumnMemoryBytes
     }
 
@@ -491,7 +491,8 @@ final class Segment: Sendable {
             "postings": docBytes.capacity, "positions": positionBytes.capacity,
             "skipData": (skipLastDoc.capacity + skipDocOffset.capacity + skipPositionOffset.capacity + skipMaxTf.capacity
                 + skipMaxImpact.capacity) * 4,
-            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "nearTerms": nearTermsMemoryBytes, "prefixPostings": prefixMemoryBytes,
+            "termDictionary": terms, "vocabulary": vocabularyMemoryBytes, "nearTerms": nearTermsMemoryBytes,
+            "prefixPostings": prefixMemoryBytes,
             "championLists": championMemoryBytes, "leadingKeys": leadingKeysMemoryBytes, "names": namesMemoryBytes,
             "frequencyColumns": columnMemoryBytes, "positionColumns": positionColumnMemoryBytes,
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
