@@ -373,8 +373,14 @@ private struct ContainerCore: ~Copyable {
                             case .stored(let earlier): existing = earlier
                             case .deleted: existing = nil
                             case nil:
+                                // In the base, unless this round deleted it (all, or its domain).
                                 existing = everythingDeleted ? nil
-                                    : ContainerSnapshot(engine: base, now: now).item(withIdentifier: id)
+                                    : ContainerSnapshot(engine: base, now: now).item(withIdentifier: id).flatMap { item in
+                                        guard let domain = item.domainIdentifier,
+                                              deletedDomains.contains(where: { IndexWriter.domain(domain, isWithin: $0) })
+                                        else { return item }
+                                        return nil
+                                    }
                             }
                             guard let existing else { continue }  // an update of an absent item is dropped
                             stored = existing.applying(update: item)

@@ -89,6 +89,29 @@ final class CSSearchableIndexTests: XCTestCase {
         XCTAssertEqual(index.itemCount(), 0)
     }
 
+    /// A domain delete earlier in the same batch removed the item: a later update in the batch finds it absent
+    /// and is dropped, as after a delete by identifier (it must not bring the old attributes back).
+    func testUpdateAfterItsDomainWasDeletedInTheSameBatchIsDropped() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("x", title: "Old", domain: "a.b"),
+                                              makeItem("y", title: "Kept", domain: "ab")])
+        index.beginBatch()
+        try await index.deleteSearchableItems(withDomainIdentifiers: ["a"])
+        let update = CSSearchableItem(uniqueIdentifier: "x", domainIdentifier: nil,
+                                      attributeSet: CSSearchableItemAttributeSet(itemContentType: "public.text"))
+        update.attributeSet.contentDescription = "updated"
+        update.isUpdate = true
+        let sibling = CSSearchableItem(uniqueIdentifier: "y", domainIdentifier: nil,
+                                       attributeSet: CSSearchableItemAttributeSet(itemContentType: "public.text"))
+        sibling.attributeSet.contentDescription = "merged"
+        sibling.isUpdate = true
+        try await index.indexSearchableItems([update, sibling])
+        try await index.endBatch(withClientState: Data([1]))
+        XCTAssertEqual(index.allIdentifiers, ["y"], "the update of a deleted item is dropped; one outside the domain merges")
+        XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: ["x"]).isEmpty)
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["y"]).first?.attributeSet.contentDescription, "merged")
+    }
+
     func testUpdateAfterIndexInTheSameCallMerges() async throws {
         let index = makeIndex()
         let update = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: nil,
