@@ -342,7 +342,8 @@ private struct ContainerCore: ~Copyable {
 
     mutating func apply(_ operations: [IndexOperation], clientState: ClientStateChange?,
                         now: Date) throws(CSIndexError) -> IndexSnapshot {
-        if case .compareAndSet(let name, let expected, _) = clientState, clientStates[name] != expected {
+        if case .compareAndSet(let name, let expected, _) = clientState,
+           !Self.sameClientState(clientStates[name], expected) {
             throw .mismatchedState(
                 "the client state stored for index '\(name)' (\(Self.describe(clientStates[name]))) is not the expected "
                     + "state (\(Self.describe(expected))); the batch was not applied")
@@ -473,6 +474,12 @@ private struct ContainerCore: ~Copyable {
             store.checkpointInBackground(snapshot, clientStates: states)
         }
         return snapshot
+    }
+
+    /// Whether a stored client state is the one a compare-and-swap expects. Nothing stored and empty data are the
+    /// same state: the async `fetchLastClientState()` reports the former as the latter, and a caller hands it back.
+    private static func sameClientState(_ stored: Data?, _ expected: Data?) -> Bool {
+        (stored ?? Data()) == (expected ?? Data())
     }
 
     /// Whether item `id` exists at this point of a round: written in it, or present in `base`, unexpired, and not

@@ -54,6 +54,35 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(index.allIdentifiers, ["1", "3"])
     }
 
+    /// The async `fetchLastClientState()` reports "nothing stored" as empty data (its result is not optional):
+    /// handing that back as the expected state must match, as it must after a delete-all cleared the states.
+    func testTheFetchedStateOfAFreshIndexIsTheExpectedState() async throws {
+        let index = makeIndex()
+        let fresh = try await index.fetchLastClientState()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("1", title: "a")])
+        try await index.endIndexBatch(expectedClientState: fresh, newClientState: Data([1]))
+        let stored = try await index.fetchLastClientState()
+        XCTAssertEqual(stored, Data([1]))
+        try await index.deleteAllSearchableItems()
+        let cleared = try await index.fetchLastClientState()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("2", title: "b")])
+        try await index.endIndexBatch(expectedClientState: cleared, newClientState: Data([2]))
+        XCTAssertEqual(index.allIdentifiers, ["2"])
+        // Nothing stored still differs from a state that is not empty.
+        try await index.deleteAllSearchableItems()
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem("3", title: "c")])
+        do {
+            try await index.endIndexBatch(expectedClientState: Data([2]), newClientState: Data([3]))
+            XCTFail("expected mismatchedClientState")
+        } catch {
+            XCTAssertEqual(indexErrorCode(error), .mismatchedClientState)
+        }
+        XCTAssertEqual(index.itemCount(), 0)
+    }
+
     func testOversizedClientStateFailsTheBatch() async throws {
         let index = makeIndex()
         index.beginBatch()
