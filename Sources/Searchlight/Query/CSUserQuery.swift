@@ -89,17 +89,15 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
         let hasTypoBudget = plan.hasTypoBudget
-        var found: [SearchHit] = [], renowned: Set<DocAddress> = []
+        var scored: [SearchHit] = [], renowned: Set<DocAddress> = []
         if !hasTypoBudget || search.maximumMatches(query) >= limit {
-            (found, renowned) = search.hits(query, limit: limit)
+            (scored, renowned) = Self.results(of: query, limit: limit, search: search, in: snapshot)
         }
-        if found.count < limit, hasTypoBudget {
+        if scored.count < limit, hasTypoBudget {
             query = plan.query(typoTolerant: true)
             typoTolerant = true
-            (found, renowned) = search.hits(query, limit: limit)
+            (scored, renowned) = Self.results(of: query, limit: limit, search: search, in: snapshot)
         }
-        // Activities linked to items become those items: one result each (Activities/ActivityResults).
-        let scored = ActivityResults.collapse(found, in: snapshot)
         let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let rankedCount = userValues.maxRankedResultCount
         var hits: [Hit] = scored.enumerated().map { index, hit in
@@ -123,6 +121,22 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
                                            ranking: ranking, addresses: addresses, renowned: renowned)
         userState.withLock { $0.annotator = annotator }
         return Outcome(hits: hits, cursor: nil)
+    }
+
+    /// The best `limit` results of `query`, best first. Activities linked to items become those items, one result
+    /// each (Activities/ActivityResults): when that leaves fewer than `limit`, more hits are asked for until it
+    /// does not or the matches run out (the collapse of a longer best-first list starts with the shorter's).
+    private static func results(of query: Query, limit: Int, search: RankedSearch,
+                                in snapshot: ContainerSnapshot) -> (hits: [SearchHit], renowned: Set<DocAddress>) {
+        var request = limit
+        while true {
+            let (found, renowned) = search.hits(query, limit: request)
+            let collapsed = ActivityResults.collapse(found, in: snapshot)
+            if collapsed.count >= limit || found.count < request || request >= snapshot.engine.documentCount {
+                return (Array(collapsed.prefix(limit)), renowned)
+            }
+            request = min(request * 2, snapshot.engine.documentCount)
+        }
     }
 
     override package func releaseHandlers() {

@@ -41,6 +41,32 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertEqual(fixture.search("favourite"), ["recipe-1"], "matching only the activity still shows the item")
     }
 
+    /// `maxResultCount` caps the results, not the matches before activities collapse into their items: an
+    /// item and its activity are one result, so the capped list is the head of the uncapped one, as long as it.
+    func testMaxResultCountCountsAnItemAndItsActivityOnce() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([
+            makeItem("recipe-1", title: "Tomato soup"), makeItem("recipe-2", title: "Tomato salad with more words here"),
+            makeItem("recipe-3", title: "Tomato pie with a great many more words in its title"),
+        ])
+        // Each activity outranks its item (the word twice in a short title), so the best matches pair up.
+        try await linkedActivity(fixture, title: "Tomato tomato soup", to: "recipe-1").becomeCurrentAndWait()
+        try await linkedActivity(fixture, title: "Tomato tomato salad", to: "recipe-2").becomeCurrentAndWait()
+        let all = runUserQuery("tomato", in: fixture.container)
+        XCTAssertNil(all.error)
+        XCTAssertEqual(all.items.map(\.uniqueIdentifier), ["recipe-1", "recipe-2", "recipe-3"])
+        for cap in 1...3 {
+            let capped = runUserQuery("tomato", in: fixture.container) {
+                $0.enableRankedResults = true
+                $0.maxResultCount = cap
+            }
+            XCTAssertEqual(capped.items.map(\.uniqueIdentifier), Array(all.items.map(\.uniqueIdentifier).prefix(cap)),
+                           "maxResultCount \(cap)")
+        }
+        let unranked = runUserQuery("tomato", in: fixture.container) { $0.maxResultCount = 2 }
+        XCTAssertEqual(unranked.items.count, 2, "unranked results are capped alike")
+    }
+
     func testTiedActivityIsDeletedWithItsItem() async throws {
         let fixture = ActivityFixture()
         let items = [makeItem("a", title: "apple"), makeItem("b", title: "banana", domain: "fruit.yellow"),
