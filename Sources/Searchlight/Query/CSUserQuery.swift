@@ -181,7 +181,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             let docs = snapshot.engine.matches(.term(term))
             let count = base.map { SortedAddresses.intersect($0, docs).count } ?? docs.filter(snapshot.isUnexpired).count
             guard count > 0 else { continue }
-            let suggestion = head + term
+            let suggestion = head + Self.completing(typed, folded: last.term, with: term)
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
             scored.append((suggestion, count, Double(count) * boost, df))
         }
@@ -190,6 +190,18 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         return scored.prefix(maximum).enumerated().map { rank, entry in
             CSSuggestion(text: entry.text, typedCharacters: head.count + typed.count, rank: rank, resultCount: entry.count)
         }
+    }
+
+    /// The last word of a suggestion: the characters typed as typed, then the rest of `term`, a completion of
+    /// `folded` (how the analyzer folded them), in capitals after a run of them. Read again, it must split into the
+    /// words that were counted: the folded term alone lowers a camel-case word's first letter and joins it to the
+    /// word before ("MyWindowCont": "MyWindowcontroller"), and lower-case letters after capitals start a new
+    /// word ("STRA": "STRAsse").
+    static func completing(_ typed: String, folded: String, with term: String) -> String {
+        guard term.utf8.starts(with: folded.utf8) else { return term }
+        let rest = String(decoding: term.utf8.dropFirst(folded.utf8.count), as: UTF8.self)
+        let letters = typed.filter(\.isLetter).suffix(2)
+        return typed + (letters.count == 2 && letters.allSatisfy(\.isUppercase) ? rest.uppercased() : rest)
     }
 
     /// The engagement-store key of a suggestion.

@@ -161,6 +161,26 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(result.batches.joined().map(\.uniqueIdentifier), ["recipes"])
     }
 
+    /// A suggestion keeps the characters typed and adds the rest of the completion: the index's term is folded,
+    /// and writing its first letter in lower case would join a camel-case word to the word before it, so the
+    /// chosen suggestion would find nothing of what its count promised.
+    func testASuggestionKeepsWhatWasTypedSoChoosingItFindsWhatItCounted() throws {
+        let container = makeContainer([item("a", title: "MyWindowControllerDelegate"),
+                                       item("b", title: "XMLHttpRequest handler"), item("c", title: "Große Straße")],
+                                      clock: Self.clock)
+        for (typed, expected, id) in [("MyWindowCont", "MyWindowController", "a"), ("XMLHttpReq", "XMLHttpRequest", "b"),
+                                      ("große Straß", "große Straße", "c"), ("Große STRA", "Große STRASSE", "c"), ("MyWindowC", "MyWindowController", "a")] {
+            let suggestion = try XCTUnwrap(runUserQuery(typed, in: container, suggestions: true).suggestions.first, typed)
+            XCTAssertEqual(suggestion.suggestionText, expected)
+            XCTAssertEqual(String(suggestion.suggestionText[suggestion.typedRange]), typed)
+            XCTAssertEqual(suggestion.resultCount, 1, typed)
+            XCTAssertEqual(runUserQuery(suggestion.suggestionText, in: container).items.map(\.uniqueIdentifier), [id], typed)
+            let refined = CSUserQuery(userQueryString: typed, userQueryContext: CSUserQueryContext(currentSuggestion: suggestion),
+                                      container: container)
+            XCTAssertEqual(runQuery(refined).batches.joined().map(\.uniqueIdentifier), [id], typed)
+        }
+    }
+
     func testSnippetAndExplanation() throws {
         let run = runUserQuery("seeds", in: container)
         let hit = try XCTUnwrap(run.items.first)
