@@ -1,3 +1,4 @@
+import Foundation
 import SearchlightEngine
 import SearchlightQueryLanguage
 
@@ -6,7 +7,8 @@ import SearchlightQueryLanguage
 ///
 /// - No `w`/`t`: the pattern (wildcards `*`, `?` over Unicode scalars) must match the WHOLE value.
 /// - `c` folds case, `d` folds diacritics, with `SearchlightEngine.Folding`, the engine's own tables, applied
-///   to the pattern literals and the value alike. Without them matching is exact (byte for byte).
+///   to the pattern literals and the value alike. Without them matching is exact (byte for byte) between the
+///   texts' canonical compositions (NFC): canonically equivalent texts are one text, as Swift's `==` has it.
 /// - `w`: the pattern must match one word of the value; words are `Analyzer().words(in:)`: split at
 ///   non-alphanumerics and at camelCase boundaries (`"Window"w` hits "MyWindowController"), a CJK run is one
 ///   word. A pattern that itself spans several words never matches under `w`.
@@ -40,12 +42,12 @@ package struct TextMatch: Sendable {
             if modifiers.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
         }
         self.folding = folding
-        matcher = pattern.mapLiterals { Folding.fold($0, options: folding) }.compile()
+        matcher = pattern.mapLiterals { Folding.fold(Self.composed($0), options: folding) }.compile()
         foldsCase = folding.contains(.caseInsensitive)
         if modifiers.contains(.tokenized) || modifiers.contains(.wordBased) {
             quick = nil
         } else {
-            let bytes = { (text: String) in Array(Folding.fold(text, options: folding).utf8) }
+            let bytes = { (text: String) in Array(Folding.fold(Self.composed(text), options: folding).utf8) }
             switch pattern.shape {
             case .presence: quick = .presence
             case .exact(let text): quick = .exact(bytes(text))
@@ -86,17 +88,23 @@ package struct TextMatch: Sendable {
         }
     }
 
+    /// The canonical composition (NFC) of `text`; ASCII text is its own.
+    static func composed(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    }
+
     /// Whether one stored value matches.
     package func matches(_ value: String) -> Bool {
         if modifiers.contains(.tokenized) {
             return Analyzer().tokens(value, mode: .index).contains { matcher.matches($0.term) }
         }
         if modifiers.contains(.wordBased) {
-            return Analyzer().words(in: value).contains { matcher.matches(Folding.fold($0, options: folding)) }
+            let words = Analyzer().words(in: Self.composed(value))
+            return words.contains { matcher.matches(Folding.fold($0, options: folding)) }
         }
         var value = value
         if let quick = value.withUTF8({ quickMatch($0) }) { return quick }
-        return matcher.matches(Folding.fold(value, options: folding))
+        return matcher.matches(Folding.fold(Self.composed(value), options: folding))
     }
 
     /// Whether one stored value, given as its UTF-8 bytes, matches: an ASCII value of a simple whole-value

@@ -94,6 +94,29 @@ final class QueryEvaluationTests: XCTestCase {
         check(#"title == "\*aris""#, [])
     }
 
+    /// Canonically equivalent texts are the same text (Swift's `==` says so): a value stored decomposed matches
+    /// a precomposed pattern and the other way round, with or without modifiers, and `?` is one character of
+    /// either form.
+    func testCanonicallyEquivalentTextsMatchAlike() throws {
+        func item(_ id: String, _ title: String) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = title
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: set)
+        }
+        let container = makeContainer([item("nfd", "Pa\u{301}ris"), item("nfc", "Caf\u{E9}"),
+                                       item("words", "Cafe\u{301} de Pa\u{301}ris")])
+        for (query, expected) in [
+            ("title == \"P\u{E1}ris\"", ["nfd"]), ("title == \"P\u{C1}RIS\"c", ["nfd"]),
+            ("title == \"P?ris\"", ["nfd"]),
+            ("title == \"Cafe\u{301}\"", ["nfc"]), ("title == \"Caf\u{E9}\"", ["nfc"]), ("title == \"caf?\"c", ["nfc"]),
+            ("title == \"*\u{E9} de P\u{E1}*\"", ["words"]), ("title == \"P\u{E1}ris\"w", ["nfd", "words"]),
+            ("title == \"caf\u{E9}\"cw", ["nfc", "words"]), ("title == \"Paris\"d", ["nfd"]),
+            ("title == \"Paris\"", []), ("title == \"Cafe\"", []),
+        ] {
+            XCTAssertEqual(try evaluate(query, in: container), expected.sorted(), query)
+        }
+    }
+
     func testWordModifierSplitsCamelCaseAndPunctuation() {
         check(#"title == "Window"w"#, ["window"])
         check(#"title == "window"w"#, [])

@@ -22,7 +22,8 @@ final class ReferenceEvaluator {
 
     func fold(_ text: String, _ options: Folding.Options) -> String {
         if let hit = folded[text]?[options.rawValue] { return hit }
-        let result = Folding.fold(text, options: options)
+        // Compared in canonical composition (NFC), as TextMatch does.
+        let result = Folding.fold(text.precomposedStringWithCanonicalMapping, options: options)
         folded[text, default: [:]][options.rawValue] = result
         return result
     }
@@ -106,10 +107,11 @@ final class ReferenceEvaluator {
         var options: Folding.Options = []
         if modifiers.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
         if modifiers.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
-        let matcher = pattern.mapLiterals { Folding.fold($0, options: options) }.compile()
+        let matcher = pattern.mapLiterals { Folding.fold($0.precomposedStringWithCanonicalMapping, options: options) }
+            .compile()
         return values.contains { value in
             if modifiers.contains(.wordBased) {
-                return words(value).contains { matcher.matches(fold($0, options)) }
+                return words(value.precomposedStringWithCanonicalMapping).contains { matcher.matches(fold($0, options)) }
             }
             return matcher.matches(fold(value, options))
         }
