@@ -214,7 +214,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     }
 
     /// Ends the batch only if the stored client state equals `expectedClientState` (nil or empty data: no state
-    /// stored yet, as the async `fetchLastClientState()` reports it); otherwise nothing from the batch is applied and the error is `.mismatchedClientState`.
+    /// stored yet, as the async `fetchLastClientState()` reports it); otherwise nothing from the batch is applied
+    /// and the error is `.mismatchedClientState`.
     open func endIndexBatch(expectedClientState: Data?, newClientState: Data,
                             completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         endBatch(.compareAndSet(name: clientStateName, expected: expectedClientState, state: newClientState),

@@ -375,13 +375,13 @@ private struct ContainerCore: ~Copyable {
                             case .deleted: existing = nil
                             case nil:
                                 // In the base, unless this round deleted it (all, or its domain).
-                                existing = everythingDeleted ? nil
-                                    : ContainerSnapshot(engine: base, now: now).item(withIdentifier: id).flatMap { item in
-                                        guard let domain = item.domainIdentifier,
-                                              deletedDomains.contains(where: { IndexWriter.domain(domain, isWithin: $0) })
-                                        else { return item }
-                                        return nil
-                                    }
+                                let based = everythingDeleted ? nil
+                                    : ContainerSnapshot(engine: base, now: now).item(withIdentifier: id)
+                                let domain = based?.domainIdentifier
+                                let domainDeleted = domain.map { domain in
+                                    deletedDomains.contains { IndexWriter.domain(domain, isWithin: $0) }
+                                } ?? false
+                                existing = domainDeleted ? nil : based
                             }
                             guard let existing else { continue }  // an update of an absent item is dropped
                             stored = existing.applying(update: item)
