@@ -65,19 +65,32 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         return (userQueryString, true)
     }
 
-    /// The documents matching every filter query (visible ones only), or nil without filter queries.
-    private func restriction(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Query? {
-        guard !contextValues.filterQueries.isEmpty else { return nil }
-        var expressions: [QueryExpression] = []
-        for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
-        var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
-        return .documents(DocumentSet(evaluator.matches(all: expressions)))
+    /// The documents matching every filter query and holding every overlong word of `plan` (visible ones only),
+    /// or nil when neither restricts.
+    private func restriction(in snapshot: ContainerSnapshot, plan: UserQueryPlan) throws(CSSearchQueryError) -> Query? {
+        var restrictions: [Query] = []
+        if !contextValues.filterQueries.isEmpty {
+            var expressions: [QueryExpression] = []
+            for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
+            var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
+            restrictions.append(.documents(DocumentSet(evaluator.matches(all: expressions))))
+        }
+        if !plan.overlong.isEmpty {
+            // The words no term holds are compared on the texts of the documents holding any such word (few).
+            let engine = snapshot.engine
+            let fields = engine.schema.defaultFieldNumbers.map { FieldID(rawValue: UInt16($0)) }
+            let holding = engine.matches(.terms([Analyzer.overlongTerm])).filter { address in
+                snapshot.isVisible(address) && plan.overlongMatches(fields.flatMap { engine.text($0, of: address) })
+            }
+            restrictions.append(.documents(DocumentSet(holding)))
+        }
+        return restrictions.count > 1 ? .and(restrictions) : restrictions.first
     }
 
     override package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
         let (text, typing) = effectiveText
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
-        let restriction = try restriction(in: snapshot)
+        let restriction = try restriction(in: snapshot, plan: plan)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let engagement = container.engagement.rankingState(at: snapshot.now)
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,
@@ -161,7 +174,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let head = String(decoding: utf8[..<last.byteRange.lowerBound], as: UTF8.self)
         let typed = String(decoding: utf8[last.byteRange], as: UTF8.self)
         let plan = UserQueryPlan(text: head, lastWordIsPrefix: false)
-        let restriction = try restriction(in: snapshot)
+        let restriction = try restriction(in: snapshot, plan: plan)
         // The visible documents matching the other words and the filters, found once (nil: every visible
         // document); each completion's count is its postings intersected with them.
         var base: [DocAddress]?

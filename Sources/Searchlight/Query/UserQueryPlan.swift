@@ -20,25 +20,57 @@ package struct UserQueryPlan: Sendable {
     package static let fuzzyWeight: Float = 0.3
 
     package let words: [Word]
+    /// The words longer than the index's terms (`Analyzer.maxTermBytes`), folded: each must match such a word of
+    /// a document's text (`overlongMatches`), the last as a prefix while typed. Their clause in the query matches
+    /// the documents holding any such word (`Analyzer.overlongTerm`).
+    package let overlong: [Word]
 
     package init(text: String, lastWordIsPrefix: Bool = true) {
-        let tokens = Analyzer().tokens(text, mode: .query)
+        let analyzer = Analyzer()
+        let tokens = analyzer.tokens(text, mode: .query)
         let typing = lastWordIsPrefix && !(text.last.map { $0.isWhitespace } ?? true)
+        let long = text.utf8.count > Analyzer.maxTermBytes ? analyzer.overlongWords(in: text) : []
+        // The word being typed: the last token, unless an overlong word comes after it.
+        let lastEnd = max(tokens.last?.byteRange.upperBound ?? 0, long.last?.upperBound ?? 0)
         words = tokens.enumerated().map { index, token in
-            Word(term: token.term, isPrefix: typing && index == tokens.count - 1, fuzzyIsExact: Self.fuzzyIsExact(token.term))
+            Word(term: token.term, isPrefix: typing && index == tokens.count - 1 && token.byteRange.upperBound == lastEnd,
+                 fuzzyIsExact: Self.fuzzyIsExact(token.term))
+        }
+        let utf8 = Array(text.utf8)
+        overlong = long.map { range in
+            Word(term: Self.foldedWord(String(decoding: utf8[range], as: UTF8.self)),
+                 isPrefix: typing && range.upperBound == lastEnd, fuzzyIsExact: true)
         }
     }
 
     /// Nothing to search for.
-    package var isEmpty: Bool { words.isEmpty }
+    package var isEmpty: Bool { words.isEmpty && overlong.isEmpty }
+
+    /// How an overlong word is compared: folded, in canonical composition.
+    static func foldedWord(_ word: String) -> String { Folding.fold(TextMatch.composed(word)) }
+
+    /// Whether one document's texts hold every overlong word (each an overlong word of them, equal or, for the
+    /// one being typed, extended).
+    func overlongMatches(_ texts: [String]) -> Bool {
+        let analyzer = Analyzer()
+        var held: [String] = []
+        for text in texts {
+            let utf8 = Array(text.utf8)
+            for range in analyzer.overlongWords(in: text) {
+                held.append(Self.foldedWord(String(decoding: utf8[range], as: UTF8.self)))
+            }
+        }
+        return overlong.allSatisfy { word in held.contains { word.isPrefix ? $0.hasPrefix(word.term) : $0 == word.term } }
+    }
 
     /// The engine query: all words, each exact, fuzzy or (last) prefix.
     package var query: Query { query(typoTolerant: true) }
 
     /// The engine query; without typo tolerance each word's near terms are replaced by the word itself.
     package func query(typoTolerant: Bool) -> Query {
-        guard !words.isEmpty else { return .none }
-        return .and(words.map { clause($0, typoTolerant: typoTolerant) })
+        guard !isEmpty else { return .none }
+        let clauses = words.map { clause($0, typoTolerant: typoTolerant) }
+        return .and(overlong.isEmpty ? clauses : clauses + [.terms([Analyzer.overlongTerm])])
     }
 
     /// Whether some word has near terms other than itself (a typo budget), so `typoTolerant` changes the query.

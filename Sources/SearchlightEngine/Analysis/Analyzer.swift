@@ -58,6 +58,14 @@ public struct Analyzer: Sendable {
         }
     }
 
+    /// The words of `text` longer than `maxTermBytes`, which no term holds (the index records `overlongTerm`),
+    /// as byte ranges of `text`, in order: what must be matched on the raw text.
+    public func overlongWords(in text: String) -> [Range<Int>] {
+        var buffer = TokenBuffer()
+        _ = analyze(text, mode: .index, firstPosition: 0, into: &buffer)
+        return buffer.records.filter { $0.kind == .overlong }.map { Int($0.byteStart)..<Int($0.byteEnd) }
+    }
+
     /// Splits text into words the way the index does (identifier parts, camelCase boundaries, CJK runs),
     /// returning the original, unfolded text of each word.
     public func words(in text: String) -> [String] {

@@ -182,6 +182,34 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A word longer than the index's term limit (128 bytes: a hash, or a Thai sentence, which has no spaces)
+    /// has no term, but every word typed must still match: it matches the same word in a document's text,
+    /// folded, and as a prefix while it is being typed. Dropping it found documents without it.
+    func testAWordOverTheTermLimitMustMatchAsEveryWordDoes() throws {
+        let thai = "ภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรคระหว่างคำในประโยคยาวมากมาย"
+        let hash = String(repeating: "0123456789abcdef", count: 10)
+        XCTAssertGreaterThan(thai.utf8.count, 128)
+        let container = makeContainer([
+            item("t", title: thai), item("h", title: "Commit " + hash), item("h2", title: "Commit " + hash + "ff"),
+            item("k", title: "Commit other"), item("x", title: "Other words", description: "commit " + hash + "00"),
+            item("c", title: "Committee " + hash),
+        ], clock: Self.clock)
+        func ids(_ text: String) -> [String] {
+            let run = runUserQuery(text, in: container)
+            XCTAssertNil(run.error, text)
+            return run.items.map(\.uniqueIdentifier).sorted()
+        }
+        XCTAssertEqual(ids("commit"), ["c", "h", "h2", "k", "x"])
+        XCTAssertEqual(ids("commit " + hash), ["h", "h2", "x"], "still typing the hash: a prefix, and only the hash")
+        XCTAssertEqual(ids("commit " + hash + " "), ["h"], "typed whole: the word itself")
+        XCTAssertEqual(ids(hash.uppercased() + " comm"), ["c", "h"], "folded; the other word is the prefix")
+        XCTAssertEqual(ids(hash + "00 other"), ["x"])
+        XCTAssertEqual(ids("other " + thai), [])
+        XCTAssertEqual(ids(thai), ["t"])
+        XCTAssertEqual(ids(thai + " "), ["t"])
+        XCTAssertEqual(ids(String(repeating: "f", count: 200)), [])
+    }
+
     func testSnippetAndExplanation() throws {
         let run = runUserQuery("seeds", in: container)
         let hit = try XCTUnwrap(run.items.first)
