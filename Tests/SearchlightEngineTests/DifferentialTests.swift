@@ -92,6 +92,21 @@ final class DifferentialTests: XCTestCase {
         return result
     }
 
+    /// Whether `a` is within `budget` typo edits of `b`, as the fuzzy walk counts them: Levenshtein edits in
+    /// characters, and with a one-edit budget also one swap of two adjacent, different characters.
+    static func withinEdits(_ a: [UInt8], _ b: [UInt8], _ budget: Int) -> Bool {
+        withinEdits(characters(a), characters(b), budget)
+    }
+
+    static func withinEdits(_ a: [UInt32], _ b: [UInt32], _ budget: Int) -> Bool {
+        if abs(a.count - b.count) > budget { return false }
+        if levenshtein(a, b) <= budget { return true }
+        guard budget == 1, a.count == b.count else { return false }
+        let differing = a.indices.filter { a[$0] != b[$0] }
+        return differing.count == 2 && differing[1] == differing[0] + 1
+            && a[differing[0]] == b[differing[1]] && a[differing[1]] == b[differing[0]]
+    }
+
     /// Levenshtein distance in characters (`characters`) between two byte strings.
     static func levenshtein(_ a: [UInt8], _ b: [UInt8]) -> Int {
         levenshtein(characters(a), characters(b))
@@ -132,7 +147,7 @@ final class DifferentialTests: XCTestCase {
         case .fuzzy(let text, let edits):
             let t = Array(QueryPlanner.foldedPrefix(text).utf8)
             let budget = edits ?? QueryPlanner.typoBudget(QueryPlanner.foldedPrefix(text))
-            return scope.contains { f in terms(f).contains { Self.levenshtein(Array($0.0.utf8), t) <= budget } }
+            return scope.contains { f in terms(f).contains { Self.withinEdits(Array($0.0.utf8), t, budget) } }
         case .terms(let list):
             return scope.contains { f in terms(f).contains { list.contains($0.0) } }
         case .and(let clauses): return !clauses.isEmpty && clauses.allSatisfy { referenceMatches($0, doc, scope: scope, fields: fields) }
@@ -513,21 +528,21 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
-    /// `terms.fuzzy` finds exactly what a brute-force Levenshtein finds among `sorted` (its terms), for random
-    /// queries of up to `maxLength` bytes of `alphabet` and budgets 0 to 2.
+    /// `terms.fuzzy` finds exactly what a brute-force count of edits (`withinEdits`) finds among `sorted` (its
+    /// terms), for random queries of up to `maxLength` bytes of `alphabet` and budgets 0 to 2.
     func checkFuzzy<T: SortedTerms>(_ terms: T, _ sorted: [[UInt8]], _ g: inout Generator, alphabet: [UInt8], queries: Int,
                                     maxLength: Int, _ label: String) {
         for _ in 0..<queries {
             let query = (0..<g.int(maxLength + 1)).map { _ in g.pick(alphabet) }
             let edits = g.int(3)
-            let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
+            let expected = sorted.indices.filter { Self.withinEdits(sorted[$0], query, edits) }
             XCTAssertEqual(terms.fuzzy(query, maxEdits: edits), expected, "\(label): \(query) ~\(edits)")
         }
     }
 
     /// The dictionary's fuzzy walk (shared-prefix rows, pruned runs skipped by galloping) finds exactly the
-    /// terms a brute-force Levenshtein finds, on dense dictionaries of short terms over a small alphabet (long
-    /// runs sharing a prefix, so the skips are exercised at every depth).
+    /// terms a brute-force count of edits finds (`withinEdits`), on dense dictionaries of short terms over a
+    /// small alphabet (long runs sharing a prefix, so the skips are exercised at every depth).
     func testFuzzyDictionaryWalkEqualsBruteForce() {
         var g = Generator(state: 2026)
         for round in 0..<20 {
@@ -545,7 +560,7 @@ final class DifferentialTests: XCTestCase {
             for _ in 0..<30 {
                 let query = (0..<(g.int(8))).map { _ in g.pick(alphabet) }
                 let edits = g.int(3)
-                let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
+                let expected = sorted.indices.filter { Self.withinEdits(sorted[$0], query, edits) }
                 XCTAssertEqual(plain.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits)")
                 XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, "round \(round): \(query) ~\(edits) (run index)")
             }
@@ -554,7 +569,7 @@ final class DifferentialTests: XCTestCase {
 
     /// Edits count characters, not bytes, as the typo budget does: over an alphabet of one- to four-byte
     /// characters, several sharing their lead bytes (é è, ж б, € ₽, two emoji), the walk finds exactly what a
-    /// character Levenshtein finds, plain, with the run index, and through a vocabulary's filter.
+    /// count of character edits finds, plain, with the run index, and through a vocabulary's filter.
     func testFuzzyWalkCountsCharactersNotBytes() {
         var g = Generator(state: 5150)
         let characters = ["a", "b", "é", "è", "ж", "б", "€", "₽", "😀", "😁"].map { Array($0.utf8) }
@@ -572,7 +587,7 @@ final class DifferentialTests: XCTestCase {
             for _ in 0..<30 {
                 let query = (0..<g.int(8)).flatMap { _ in g.pick(alphabet) }
                 let edits = g.int(3)
-                let expected = sorted.indices.filter { Self.levenshtein(sorted[$0], query) <= edits }
+                let expected = sorted.indices.filter { Self.withinEdits(sorted[$0], query, edits) }
                 let label = "round \(round): \(String(decoding: query, as: UTF8.self)) ~\(edits)"
                 XCTAssertEqual(plain.fuzzy(query, maxEdits: edits), expected, label)
                 XCTAssertEqual(indexed.fuzzy(query, maxEdits: edits), expected, label + " (run index)")

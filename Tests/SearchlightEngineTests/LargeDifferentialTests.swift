@@ -171,7 +171,7 @@ final class LargeDifferentialTests: XCTestCase {
                 // Lengths further apart than the budget need more edits: no distance is computed for them.
                 return holding(scope) { term in
                     let c = characters[term] ?? DifferentialTests.characters(Array(term.utf8))
-                    return abs(c.count - t.count) <= budget && DifferentialTests.levenshtein(c, t) <= budget
+                    return abs(c.count - t.count) <= budget && DifferentialTests.withinEdits(c, t, budget)
                 }
             case .terms(let list):
                 return holding(scope) { list.contains($0) }

@@ -6,6 +6,10 @@
 /// Levenshtein automata count them: "привт" is one edit from "привет", not two. The walk still moves a byte at a
 /// time through the sorted bytes; inside a multi-byte character it only gathers bytes, and the character's edits
 /// are computed once its last byte is known.
+///
+/// With a one-edit budget, two adjacent characters swapped ("tuilp" for "tulip", the commonest typo) also count
+/// as one edit, as Lucene's and tantivy's fuzzy queries count them (Damerau): those few terms are looked up
+/// whole after the walk. Two edits already cover one swap; a swap and another edit are not counted as two.
 struct FuzzyWalk {
     /// The query's UTF-8 bytes (suffix lookups and the filter's hashes are by byte).
     let query: UnsafeBufferPointer<UInt8>
@@ -56,22 +60,26 @@ struct FuzzyWalk {
         return (units, starts)
     }
 
-    /// Levenshtein edits between two strings of characters (`units(of:)`): how near an expansion is.
+    /// Edits between two strings of characters (`units(of:)`), a swap of adjacent characters counting as one
+    /// (optimal string alignment): how near an expansion is.
     static func distance(_ a: [UInt32], _ b: [UInt32]) -> Int {
-        var row = Array(0...b.count)
+        // Rows i − 2, i − 1 and i of the table over b's prefixes.
+        var before = [Int](repeating: 0, count: b.count + 1), previous = Array(0...b.count)
+        var row = previous
         for i in a.indices {
-            var diagonal = row[0]
             row[0] = i + 1
             for j in b.indices {
-                let above = row[j + 1]
-                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (a[i] == b[j] ? 0 : 1))
-                diagonal = above
+                var value = min(previous[j + 1] + 1, row[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+                if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] { value = min(value, before[j - 1] + 1) }
+                row[j + 1] = value
             }
+            (before, previous, row) = (previous, row, before)
         }
-        return row[b.count]
+        return previous[b.count]
     }
 
-    /// Indices of terms within `maxEdits` Levenshtein edits (counted in characters) of `query`, ascending.
+    /// Indices of terms within `maxEdits` Levenshtein edits (counted in characters; a swap of adjacent
+    /// characters counts as one within one edit) of `query`, ascending.
     ///
     /// The sorted dictionary is walked as a trie: the terms sharing a prefix are a contiguous run, and the
     /// runs of its next byte are found by binary search on that one byte. Each prefix of whole characters carries
@@ -111,7 +119,40 @@ struct FuzzyWalk {
                 }
             }
         }
+        if maxEdits == 1 { addSwaps(of: query, units: units, starts: starts, bytes: bytes, offsets: offsets, bloom: bloom,
+                                    to: &result) }
         return result
+    }
+
+    /// Adds to `result` (ascending) the terms that are `query` with two adjacent, different characters swapped.
+    static func addSwaps(of query: [UInt8], units: [UInt32], starts: [Int], bytes: [UInt8], offsets: [UInt32],
+                         bloom: TermBloom?, to result: inout [Int]) {
+        guard units.count >= 2 else { return }
+        // An incomplete last sequence moved inside would join the bytes after it: another string of characters.
+        let last = units.count - 1
+        let whole = query.count - starts[last] == unitLength(query[starts[last]])
+        var found: [Int] = []
+        for i in 0..<last where units[i] != units[i + 1] && (whole || i + 1 < last) {
+            var swapped = Array(query[..<starts[i]])
+            swapped += query[starts[i + 1]..<starts[i + 2]]
+            swapped += query[starts[i]..<starts[i + 1]]
+            swapped += query[starts[i + 2]...]
+            if let bloom, !bloom.mayContain(TermBloom.hash(swapped)) { continue }
+            if let index = find(swapped, bytes: bytes, offsets: offsets), !result.contains(index) { found.append(index) }
+        }
+        guard !found.isEmpty else { return }
+        result = (result + found).sorted()
+    }
+
+    /// The index of the term whose bytes are `key` in the sorted list, if any.
+    static func find(_ key: [UInt8], bytes: [UInt8], offsets: [UInt32]) -> Int? {
+        var lower = 0, upper = offsets.count - 1
+        func term(_ index: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[index])..<Int(offsets[index + 1])] }
+        while lower < upper {
+            let mid = (lower + upper) >> 1
+            if term(mid).lexicographicallyPrecedes(key) { lower = mid + 1 } else { upper = mid }
+        }
+        return lower < offsets.count - 1 && term(lower).elementsEqual(key) ? lower : nil
     }
 
     @inline(__always)

@@ -69,6 +69,18 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(typoIDs("lilu pon"), [])
     }
 
+    /// Two adjacent letters swapped, the commonest typo, count as one edit (as in Lucene and tantivy): "tuilp"
+    /// finds "tulip"; a swap in a four-letter word is still no typo allowed, and a swap with another edit is two.
+    func testASwapOfAdjacentLettersIsOneEdit() {
+        XCTAssertEqual(typoIDs("tuilp "), ["tulip"], "5 characters, one swap")
+        XCTAssertEqual(typoIDs("utlip bulb"), ["tulip"], "a swap at the start")
+        XCTAssertEqual(typoIDs("tulpi "), ["tulip"], "a swap at the end")
+        XCTAssertEqual(typoIDs("lavendre "), ["lavender"])
+        XCTAssertEqual(typoIDs("illy "), [], "4 characters allow no edit")
+        XCTAssertEqual(typoIDs("tuilq "), [], "a swap and a substitution are two edits")
+        XCTAssertEqual(typoIDs("chocolaet truf"), ["chocolate"], "within two edits a swap was already found")
+    }
+
     /// Two edits are allowed from nine characters, one below: two substituted letters find "chocolate" but not
     /// "lavender" (eight), which one substituted letter still finds.
     func testTwoTyposFromNineCharacters() {
