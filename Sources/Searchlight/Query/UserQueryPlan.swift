@@ -3,8 +3,8 @@ import SearchlightEngine
 /// Turns what a person typed into an engine query over the default free-text fields.
 ///
 /// The text is analyzed like the index (case and diacritics folded, identifiers split, CJK as bigrams). Every
-/// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9),
-/// as a near term scored lower (`fuzzyWeight`). The last word, while still being typed (no trailing space),
+/// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9; a swap
+/// of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word, while still being typed (no trailing space),
 /// also matches as a prefix. Exact matches score in every clause that accepts them, so they rank above
 /// prefix and fuzzy ones.
 package struct UserQueryPlan: Sendable {
