@@ -41,10 +41,14 @@ struct HTMLMarkupReader {
         var isBlock = false
     }
 
-    /// Elements whose text is not page content.
+    /// Elements whose text is not page content (and `header` / `footer` outside an `<article>` or `<main>`).
     static let suppressed: Set<String> = [
-        "head", "nav", "footer", "aside", "noscript", "template", "svg", "math", "select", "textarea", "button",
+        "head", "nav", "aside", "noscript", "template", "svg", "math", "select", "textarea", "button",
         "script", "style", "iframe", "noembed", "noframes", "xmp", "object", "dialog", "menu",
+    ]
+    /// What a `<head>` may hold: any other start tag ends an open head, as an omitted `</head>` implies.
+    static let headContent: Set<String> = [
+        "base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes", "style", "script", "template",
     ]
     static let void: Set<String> = [
         "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
@@ -172,7 +176,8 @@ struct HTMLMarkupReader {
         }
         var frame = Frame(name: name)
         frame.isBlock = kind.contains(.block)
-        frame.suppressesText = kind.contains(.suppressed) || (name == "header" && contentDepth == 0)
+        let isChrome = (name == "header" || name == "footer") && contentDepth == 0
+        frame.suppressesText = kind.contains(.suppressed) || isChrome
         if !frame.suppressesText {
             for attribute in attributes {
                 switch attribute.name {
@@ -199,6 +204,12 @@ struct HTMLMarkupReader {
 
     /// HTML's implied end tags, for the common cases.
     private mutating func implicitlyClose(before name: String, kind: ElementKind) {
+        if (openCounts["head"] ?? 0) > 0, name != "head", !Self.headContent.contains(name) {
+            while let top = stack.last {
+                pop()
+                if top.name == "head" { break }
+            }
+        }
         guard let top = stack.last?.name else { return }
         switch name {
         case _ where kind.contains(.closesParagraph) && top == "p": pop()

@@ -89,6 +89,15 @@ public indirect enum SchemaValue: Sendable, Hashable {
             return node.string("name") ?? node.string("url") ?? node.string("contentUrl")
         }
     }
+
+    /// The address the value names: the text, or a nested entity's `url` or `contentUrl` (an `ImageObject`'s
+    /// `name` is a caption, not an address).
+    public var address: String? {
+        switch self {
+        case .text: return text
+        case .node(let node): return node.string("url") ?? node.string("contentUrl")
+        }
+    }
 }
 
 extension SchemaNode {

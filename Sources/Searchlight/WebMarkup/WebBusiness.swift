@@ -24,7 +24,7 @@ public struct WebBusiness: Sendable, Hashable {
         types = node.types
         name = node.string("name")
         description = node.string("description")
-        images = WebMarkupURLs.images(of: node, base: base) + WebMarkupURLs.urls(node.strings("logo"), base: base)
+        images = WebMarkupURLs.images(of: node, base: base) + WebMarkupURLs.addresses(of: node, "logo", base: base)
         telephone = node.string("telephone").map { $0.lowercased().hasPrefix("tel:") ? String($0.dropFirst(4)) : $0 }
         if let geo = node.node("geo") {
             let lat = geo.number("latitude"), lon = geo.number("longitude")

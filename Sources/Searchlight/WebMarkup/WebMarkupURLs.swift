@@ -55,7 +55,12 @@ enum WebMarkupURLs {
 
     /// The `image` values of a node: URLs as text or ImageObjects with `url`/`contentUrl`.
     static func images(of node: SchemaNode, base: URL?) -> [URL] {
-        urls(node.strings("image"), base: base)
+        addresses(of: node, "image", base: base)
+    }
+
+    /// The addresses `property` names (`SchemaValue.address`), resolved against `base`.
+    static func addresses(of node: SchemaNode, _ property: String, base: URL?) -> [URL] {
+        urls(node.values(property).compactMap(\.address), base: base)
     }
 
     /// Whether two hosts are the same site, ignoring case and a leading `www.`.

@@ -99,6 +99,12 @@ public struct WebPageExtraction: Sendable {
 
     // MARK: Building
 
+    /// The text trimmed of ASCII whitespace, or nil when nothing is left.
+    static func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingASCIIWhitespace()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     init(pageURL: URL, charset: HTMLCharset, charsetSource: String, markup: HTMLMarkupReader.Result) {
         self.pageURL = pageURL
         self.charset = charset
@@ -113,9 +119,11 @@ public struct WebPageExtraction: Sendable {
             case "description": if metaDescription == nil { metaDescription = WebMarkupText.collapse(content) }
             case "keywords", "news_keywords": keywords.append(content)
             case "article:tag": tags.append(content)
-            case "al:ios:url": if links.iosURL == nil { links.iosURL = content.trimmingASCIIWhitespace() }
-            case "al:ios:app_store_id": if links.appStoreID == nil { links.appStoreID = content.trimmingASCIIWhitespace() }
-            case "al:ios:app_name": if links.appName == nil { links.appName = WebMarkupText.collapse(content) }
+            // An empty value is absent (the banner's then applies), as the banner's own empty fields are.
+            case "al:ios:url": if links.iosURL == nil { links.iosURL = Self.nonEmpty(content) }
+            case "al:ios:app_store_id": if links.appStoreID == nil { links.appStoreID = Self.nonEmpty(content) }
+            case "al:ios:app_name":
+                if links.appName == nil { links.appName = Self.nonEmpty(WebMarkupText.collapse(content)) }
             case "apple-itunes-app": if banner == nil { banner = WebSmartAppBanner(content: content) }
             case _ where key.hasPrefix("og:"): if og[key] == nil { og[key] = content }
             case _ where key.hasPrefix("article:"): if articleMeta[key] == nil { articleMeta[key] = content }

@@ -297,4 +297,40 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.event?.locationName, "Hall")
         XCTAssertEqual(page.event?.images.map(\.absoluteString), ["https://www.example.com/events/i.png"])
     }
+    /// Only the page's own header and footer are chrome: inside an `<article>` or `<main>` both are content (a
+    /// byline, "Posted by").
+    func testAHeaderOrFooterInsideAnArticleIsContent() throws {
+        let page = try extractHTML("""
+            <html><head></head><body><header>Site header</header><article><header>Article header</header>
+            <p>Body</p><footer>Posted by Alice</footer></article><footer>Site footer</footer></body></html>
+            """)
+        XCTAssertEqual(page.textContent, "Article header Body Posted by Alice")
+    }
+
+    /// An `ImageObject` is its `url` or `contentUrl`, never its `name` (which is a caption).
+    func testAnImageObjectIsItsURLNotItsName() throws {
+        let page = try extractHTML("""
+            <script type="application/ld+json">{"@type":"Product","name":"P",
+             "image":[{"@type":"ImageObject","name":"Front view","url":"https://cdn.example.com/a.jpg"},
+                      {"@type":"ImageObject","name":"Cover","contentUrl":"/img/c.jpg"},
+                      {"@type":"ImageObject","name":"No address"}, "https://cdn.example.com/d.jpg"]}</script>
+            """)
+        XCTAssertEqual(page.product?.images.map(\.absoluteString),
+                       ["https://cdn.example.com/a.jpg", "https://www.example.com/img/c.jpg", "https://cdn.example.com/d.jpg"])
+        XCTAssertEqual(page.bestImage?.absoluteString, "https://cdn.example.com/a.jpg")
+    }
+
+    /// An empty (or blank) App Links value is absent: the Smart App Banner's link and app then apply.
+    func testEmptyAppLinksLeaveTheBannersLinkAndApp() throws {
+        let html = """
+            <meta property="al:ios:url" content="  "><meta property="al:ios:app_store_id" content="">
+            <meta name="apple-itunes-app" content="app-id=456, app-argument=myapp://banner/1">
+            """
+        let page = try extractHTML(html)
+        XCTAssertEqual(page.deepLink, "myapp://banner/1")
+        let item = try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://www.example.com/p")!)
+        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.deepLink) as? String, "myapp://banner/1")
+        XCTAssertEqual(WebMarkupIndexer.continuationURL(for: item)?.absoluteString, "myapp://banner/1")
+        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appStoreID) as? String, "456")
+    }
 }

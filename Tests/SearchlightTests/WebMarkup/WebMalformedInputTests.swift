@@ -176,4 +176,20 @@ final class WebMalformedInputTests: XCTestCase {
             XCTAssertTrue([.emptyPage, .unsupportedCharset].contains(error.code), "round \(round): \(error)")
         }
     }
+    /// HTML lets `</head>` be left out: the first element that cannot be in the head (`<body>`, or content such as
+    /// a `<div>`) ends it, as a browser's parser does, so the body's text is the page's text, not hidden head.
+    func testAnOmittedHeadEndTagEndsTheHeadAtTheBody() throws {
+        let page = try extractHTML("<html><head><title>T</title><body><p>Hello world</p></body></html>")
+        XCTAssertEqual(page.title, "T")
+        XCTAssertEqual(page.textContent, "Hello world")
+        let item = try WebMarkupIndexer().item(fromHTML: Data("<head><title>T</title><body><p>Hello world</p>".utf8),
+                                              url: URL(string: "https://www.example.com/p")!)
+        XCTAssertEqual(item.attributeSet.textContent, "Hello world")
+        let content = try extractHTML("<head><meta name=description content=d><title>T</title><div>Shown</div></head><p>too")
+        XCTAssertEqual(content.textContent, "Shown too", "content in the head ends it")
+        let kept = try extractHTML("<head><script>var x</script><style>p{}</style><noscript>n</noscript><link rel=x>"
+                                   + "<meta name=a content=b><title>T</title></head><body>Body")
+        XCTAssertEqual(kept.textContent, "Body", "what the head may hold stays in it, hidden")
+        XCTAssertEqual(kept.title, "T")
+    }
 }
