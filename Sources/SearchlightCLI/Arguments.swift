@@ -18,6 +18,8 @@ struct ArgumentSpec {
     var flags: Set<String> = []
     var options: Set<String> = []
     var repeatable: Set<String> = []
+    /// Whether the command takes operands besides its options (one it has no use for is a usage error).
+    var takesOperands = true
 }
 
 /// Parsed arguments of one subcommand.
@@ -64,6 +66,9 @@ struct Arguments {
             } else {
                 throw UsageError(command: command, message: "unknown option '\(argument)'")
             }
+        }
+        if !spec.takesOperands, let first = positional.first {
+            throw UsageError(command: command, message: "takes no arguments besides its options (got '\(first)')")
         }
     }
 

@@ -80,7 +80,9 @@ let commands: [String: Command] = [
         commandName = "web index"
     }
     if name == "help" {
-        if let topic = rest.first, let command = commands[topic] { Terminal.out(command.help) } else { Terminal.out(toolHelp) }
+        // Two words name the web command ("help web index").
+        let topic = rest.prefix(2) == ["web", "index"] ? "web index" : rest.first
+        if let topic, let command = commands[topic] { Terminal.out(command.help) } else { Terminal.out(toolHelp) }
         return 0
     }
     guard let command = commands[commandName] else {

@@ -15,7 +15,7 @@ enum DemoCommand {
       --keep          keep the temporary store and print its path
     """
 
-    static let spec = ArgumentSpec(flags: ["--keep"], options: ["--fixtures"])
+    static let spec = ArgumentSpec(flags: ["--keep"], options: ["--fixtures"], takesOperands: false)
 
     /// One app's worth of content: Apple scopes items to an app, so each gets its own container (the friends
     /// demo and the Numbers document both use the identifier "1").

@@ -11,7 +11,7 @@ enum ExportCommand {
     move to Elasticsearch or OpenSearch: POST it to /_bulk with Content-Type application/x-ndjson.
     """
 
-    static let spec = ArgumentSpec(options: ["--format", "--index-name", "--output"])
+    static let spec = ArgumentSpec(options: ["--format", "--index-name", "--output"], takesOperands: false)
 
     static func run(_ args: Arguments) throws -> Int32 {
         let format = args.value("--format") ?? "jsonl"

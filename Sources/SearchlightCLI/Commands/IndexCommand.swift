@@ -80,8 +80,8 @@ enum IndexCommand {
                 do {
                     next = try reader.next()
                 } catch let error as InterchangeError {
-                    let position = reader.position
-                    if position <= skipLines { continue }
+                    // A bad line a resumed run already passed was reported by the run that passed it.
+                    if skipLines > 0, reader.position <= skipLines { continue }
                     if args.flag("--strict") {
                         progress.finish()
                         throw CommandFailure(message: "searchlight index: \(path): \(error.description) "
@@ -171,9 +171,9 @@ final class ItemSource {
     /// The next item and its position; throws a bad line's error (the following call continues after it).
     func next() throws -> (CSSearchableItem, Int)? {
         if let lines {
-            let item = try lines.next()
-            position = lines.lineNumber
-            return item.map { ($0, position) }
+            // The bad line's number too, when it throws.
+            defer { position = lines.lineNumber }
+            return try lines.next().map { ($0, lines.lineNumber) }
         }
         if !arrayErrors.isEmpty { throw arrayErrors.removeFirst() }
         guard position < array.count else { return nil }

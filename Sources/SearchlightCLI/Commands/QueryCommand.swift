@@ -27,9 +27,13 @@ enum QueryCommand {
         let limit = try args.integer("--limit", default: 20, minimum: 0)
         let offset = try args.integer("--offset", default: 0, minimum: 0)
         let attributes = (args.value("--attributes") ?? "title,displayName").split(separator: ",").map(String.init)
-        let sort = args.values("--sort").map { spec -> CSSearchQueryContext.SortAttribute in
-            let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-            return CSSearchQueryContext.SortAttribute(parts[0], ascending: parts.count < 2 || parts[1] != "desc")
+        let sort = try args.values("--sort").map { spec throws(UsageError) -> CSSearchQueryContext.SortAttribute in
+            let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let direction = parts.count > 1 ? parts[1] : "asc"
+            guard !parts[0].isEmpty, direction == "asc" || direction == "desc" else {
+                throw UsageError(command: "query", message: "--sort takes ATTR, ATTR:asc or ATTR:desc (got '\(spec)')")
+            }
+            return CSSearchQueryContext.SortAttribute(parts[0], ascending: direction == "asc")
         }
         let container = try StoreAccess.open(args)
         let fromStdin = args.positional == ["-"]

@@ -9,7 +9,7 @@ enum StateCommand {
     Prints the client state of the last committed import batch: which inputs, how far, how many items.
     """
 
-    static let spec = ArgumentSpec()
+    static let spec = ArgumentSpec(takesOperands: false)
 
     static func run(_ args: Arguments) throws -> Int32 {
         let index = CSSearchableIndex(name: StoreAccess.indexName, container: try StoreAccess.open(args))

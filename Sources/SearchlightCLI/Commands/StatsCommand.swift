@@ -10,7 +10,7 @@ enum StatsCommand {
     size of the store on disk.
     """
 
-    static let spec = ArgumentSpec()
+    static let spec = ArgumentSpec(takesOperands: false)
 
     static func run(_ args: Arguments) throws -> Int32 {
         let index = CSSearchableIndex(name: StoreAccess.indexName, container: try StoreAccess.open(args))

@@ -117,6 +117,42 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(stats["items"] as? Int, 7)
     }
 
+    /// A bad line before the first good one is reported like any other (it was dropped silently, even under
+    /// --strict), and so are an array's bad elements.
+    func testABadFirstLineIsReportedAndStopsAStrictRun() throws {
+        let file = try write("first-bad.jsonl", "not json\n" + item("y", "Y") + "\n")
+        let strict = try run(["index", file, "--strict"])
+        XCTAssertEqual(strict.status, 1, strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("line 1"), strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("0 items committed"), strict.stderr)
+        let lenient = try run(["index", file])
+        XCTAssertEqual(lenient.status, 0, lenient.stderr)
+        XCTAssertTrue(lenient.stderr.contains("line 1"), lenient.stderr)
+        XCTAssertTrue(lenient.stderr.contains("indexed 1 items, skipped 1 bad lines"), lenient.stderr)
+        let array = try write("array.json", "[5, " + item("z", "Z") + "]")
+        let arrayRun = try run(["index", array])
+        XCTAssertEqual(arrayRun.status, 0, arrayRun.stderr)
+        XCTAssertTrue(arrayRun.stderr.contains("indexed 1 items, skipped 1 bad lines"), arrayRun.stderr)
+        XCTAssertEqual(try run(["index", array, "--strict"]).status, 1)
+    }
+
+    /// Arguments a command has no use for are usage errors, not ignored: `export out.jsonl` wrote to standard
+    /// output; an empty sort attribute crashed the tool.
+    func testArgumentsACommandCannotUseAreUsageErrors() throws {
+        for arguments in [["export", "out.jsonl"], ["stats", "extra"], ["state", "x"], ["demo", "x"],
+                          ["query", #"title == "a""#, "--sort", ""], ["query", #"title == "a""#, "--sort", ":"],
+                          ["query", #"title == "a""#, "--sort", "title:down"]] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("USAGE") || result.stderr.contains("searchlight"), result.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.jsonl").path))
+        let sorted = try run(["query", #"title == "*""#, "--sort", "title:desc", "--sort", "title:asc"])
+        XCTAssertEqual(sorted.status, 0, sorted.stderr)
+        let webHelp = try run(["help", "web", "index"], useStore: false)
+        XCTAssertTrue(webHelp.stdout.contains("USAGE: searchlight web index"), webHelp.stdout)
+    }
+
     func testIndexMissingFileAndStandardInputAndArrays() throws {
         let missing = try run(["index", directory.appendingPathComponent("nope.jsonl").path])
         XCTAssertEqual(missing.status, 1)
