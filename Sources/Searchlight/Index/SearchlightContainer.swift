@@ -349,6 +349,11 @@ private struct ContainerCore: ~Copyable {
                     + "state (\(Self.describe(expected))); the batch was not applied")
         }
         let base = writer.snapshot
+        // A failed change rolls the writer back, purged expired items included: their expiration goes back too, or
+        // the next change would tell readers none had expired.
+        let expirationBefore = nextExpiration
+        var applied = false
+        defer { if !applied { nextExpiration = expirationBefore } }
         var pending: [String: Pending] = [:]
         var everythingDeleted = false
         var newStates = clientStates
@@ -463,6 +468,7 @@ private struct ContainerCore: ~Copyable {
             writer.rollback()
             throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
         }
+        applied = true
         clientStates = newStates
         writes &+= 1
         if let store, store.needsCheckpoint {

@@ -170,6 +170,37 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertEqual(CSSearchableIndex(name: "e", container: reopened).allIdentifiers, ["kept", "new"])
     }
 
+    /// A write that fails after purging expired items rolls the purge back: the earliest expiration must go
+    /// back with it, or the next write tells readers nothing has expired and the expired item shows again.
+    func testAFailedWriteKeepsExpiredItemsHidden() throws {
+        for fault: StoreFault in [.failWrite(errno: 5), .noSpace] {
+            let clock = TestClock()
+            let fileSystem = FaultInjectingFileSystem()
+            let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(fileSystem),
+                                                     clock: clock.function)
+            let index = CSSearchableIndex(name: "e", container: container)
+            let soon = makeItem("soon", title: "Soon")
+            soon.expirationDate = clock.now.addingTimeInterval(60)
+            let kept = makeItem("kept", title: "Kept")
+            kept.expirationDate = .distantFuture
+            XCTAssertNil(index.completion { index.indexSearchableItems([soon, kept], completionHandler: $0) })
+            clock.advance(by: 120)
+            XCTAssertEqual(index.allIdentifiers, ["kept"])
+            fileSystem.inject(fault)
+            XCTAssertNotNil(index.completion { index.indexSearchableItems([makeItem("x", title: "X")], completionHandler: $0) })
+            fileSystem.inject(fault)
+            XCTAssertNotNil(index.completion { index.deleteAllSearchableItems(completionHandler: $0) })
+            XCTAssertEqual(index.allIdentifiers, ["kept"])
+            let later = makeItem("later", title: "Later")
+            later.expirationDate = .distantFuture
+            XCTAssertNil(index.completion { index.indexSearchableItems([later], completionHandler: $0) })
+            XCTAssertEqual(index.allIdentifiers, ["kept", "later"], "\(fault)")
+            XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: ["soon"]).isEmpty, "\(fault)")
+            XCTAssertNil(container.snapshot().engine.lookup(id: "soon"), "the successful write purged it")
+            container.close()
+        }
+    }
+
     /// Every fault reaches the completion handler as a CSIndexError; the failed call is invisible, later calls
     /// work, and reopening the same files shows exactly the acknowledged calls.
     func testFaultsSurfaceThroughCompletionAndReopenMatchesTheAcknowledgedModel() throws {
