@@ -124,6 +124,8 @@ package struct DecodedBatch: Sendable, Equatable {
     static func decode(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> DecodedBatch {
         let fieldCount = try reader.varint("field count")
         guard fieldCount <= reader.remaining else { throw .init(reason: "field count \(fieldCount) is impossible") }
+        // Field numbers are 16 bits (as a snapshot's are checked).
+        guard fieldCount <= Int(UInt16.max) else { throw .init(reason: "\(fieldCount) fields") }
         var fields: [(name: String, options: FieldOptions)] = []
         for _ in 0..<fieldCount {
             let name = try reader.string("field name")

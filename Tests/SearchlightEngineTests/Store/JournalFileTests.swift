@@ -145,4 +145,30 @@ final class JournalFileTests: XCTestCase {
             XCTAssertTrue(reason.contains("magic"))
         }
     }
+    /// A record whose checksum holds but which names more fields than a field number can address is corrupt:
+    /// a value of field 65,536 trapped on the conversion to a field number.
+    func testARecordWithMoreFieldsThanNumbersIsCorruptionNotATrap() throws {
+        var body = ByteWriter()
+        let fields = Int(UInt16.max) + 2
+        body.varint(fields)
+        for k in 0..<fields {
+            body.string("f\(k)")
+            body.u8(2)
+            body.u32(0)
+            body.u8(0)
+        }
+        body.varint(1)
+        body.u8(1)
+        body.string("x")
+        body.u8(0)
+        body.varint(1)
+        body.varint(fields - 1)
+        body.u8(0)
+        body.string("a")
+        let bytes = JournalFile.header(generation: 0, protectionClass: "") + JournalFile.record(sequence: 1, body: body.bytes)
+        XCTAssertThrowsError(try JournalFile.read(bytes, path: "j")) { error in
+            guard case StoreError.corrupt(_, let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("fields"), reason)
+        }
+    }
 }
