@@ -94,4 +94,32 @@ final class CustomAttributeTests: XCTestCase {
         let error = interchangeError { _ = try ItemJSON.encode(item) }
         XCTAssertTrue(error?.message.contains("attributeSet.customAttributes.weird") == true, error?.message ?? "")
     }
+    /// A custom array nested deeper than the stored form keeps is refused when indexed, with the key named; it
+    /// was accepted and then could be neither fetched nor found. The deepest kept nesting comes back whole.
+    func testArraysNestedDeeperThanKeptAreRefusedNotLost() async throws {
+        func nested(_ depth: Int) -> Any {
+            var value: Any = "leaf"
+            for _ in 0..<depth { value = [value, 1] as [Any] }
+            return value
+        }
+        let key = try XCTUnwrap(CSCustomAttributeKey(keyName: "deep"))
+        func item(_ id: String, depth: Int) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = "ghost"
+            set.setValue(nested(depth), forCustomKey: key)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: set)
+        }
+        let index = CSSearchableIndex(name: "deep", container: SearchlightContainer())
+        do {
+            try await index.indexSearchableItems([item("too-deep", depth: AttributeValue.maximumNestingDepth + 1)])
+            XCTFail("expected invalidItemError")
+        } catch let error as CSIndexError {
+            XCTAssertEqual(error.code, .invalidItemError)
+            XCTAssertTrue(error.message.contains("'deep'") && error.message.contains("nests arrays 32 deep"), error.message)
+        }
+        try await index.indexSearchableItems([item("kept", depth: AttributeValue.maximumNestingDepth)])
+        let fetched = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["kept"]).first)
+        XCTAssertEqual(fetched.attributeSet.snapshot.custom["deep"]?.slot.value,
+                       AttributeValue.fromCustom(nested(AttributeValue.maximumNestingDepth)))
+    }
 }

@@ -103,12 +103,48 @@ final class InterchangeTests: XCTestCase {
         // Nanosecond digits beyond a Double's precision read to the nearest date, which then writes shorter.
         let precise = ISO8601DateCoding.date(from: "2026-11-21T23:05:57.123456789Z")!
         XCTAssertEqual(precise.timeIntervalSince(ISO8601DateCoding.date(from: "2026-11-21T23:05:57Z")!), 0.123456789, accuracy: 1e-6)
-        XCTAssertEqual(ISO8601DateCoding.date(from: ISO8601DateCoding.string(from: precise)), precise)
+        XCTAssertEqual(ISO8601DateCoding.string(from: precise).flatMap(ISO8601DateCoding.date(from:)), precise)
         // Arbitrary modern dates round-trip exactly.
         for seconds in stride(from: 600_000_000.0, to: 900_000_000.0, by: 12_345_678.901_234) {
             let date = Date(timeIntervalSinceReferenceDate: seconds)
-            XCTAssertEqual(ISO8601DateCoding.date(from: ISO8601DateCoding.string(from: date)), date)
+            XCTAssertEqual(ISO8601DateCoding.string(from: date).flatMap(ISO8601DateCoding.date(from:)), date)
         }
+    }
+
+    /// Dates before year 0 or after 9999 are written in ISO 8601's expanded form (a sign, then at least four
+    /// digits of year) and read back exactly; impossible calendar days are refused, not moved to the next month;
+    /// a date no text holds (non-finite, or millions of years away) is an error naming it, never a stand-in.
+    func testDatesOutsideFourDigitYearsAndImpossibleDays() throws {
+        for t in [5e11, 3.2e11, -1e11, -6.4e10, -63_114_076_800, -63_082_540_800.5, 252_423_993_600] {
+            let date = Date(timeIntervalSinceReferenceDate: t)
+            let text = try XCTUnwrap(ISO8601DateCoding.string(from: date), "\(t)")
+            XCTAssertEqual(ISO8601DateCoding.date(from: text), date, text)
+            let set = CSSearchableItemAttributeSet()
+            set.dueDate = date
+            XCTAssertEqual(try ItemJSON.decodeAttributeSet(from: ItemJSON.encode(set)).dueDate, date, text)
+        }
+        XCTAssertEqual(ISO8601DateCoding.string(from: Date(timeIntervalSinceReferenceDate: 5e11)), "+17845-05-16T00:53:20Z")
+        XCTAssertEqual(ISO8601DateCoding.string(from: Date(timeIntervalSinceReferenceDate: -1e11)), "-1168-02-16T14:13:20Z")
+        XCTAssertEqual(ISO8601DateCoding.date(from: "0000-03-01T00:00:00Z"),
+                       ISO8601DateCoding.date(from: "-0001-12-31T00:00:00Z").map { $0.addingTimeInterval(61 * 86_400) })
+        for bad in ["2026-02-31T00:00:00Z", "2026-04-31T00:00:00Z", "2025-02-29T00:00:00Z", "1900-02-29T00:00:00Z",
+                    "+2026-01-01T00:00:00Z", "+026-01-01T00:00:00Z", "-12-01-01T00:00:00Z", "+-2026-01-01T00:00:00Z"] {
+            XCTAssertNil(ISO8601DateCoding.date(from: bad), bad)
+        }
+        XCTAssertNotNil(ISO8601DateCoding.date(from: "2000-02-29T00:00:00Z"))
+        XCTAssertThrowsError(try ItemJSON.decodeItem(from: Data(#"{"uniqueIdentifier":"1","attributeSet":{"dueDate":"2026-02-31T00:00:00Z"}}"#.utf8)))
+        for t in [Double.nan, .infinity, -.infinity, 1e15] {
+            XCTAssertNil(ISO8601DateCoding.string(from: Date(timeIntervalSinceReferenceDate: t)), "\(t)")
+            let set = CSSearchableItemAttributeSet()
+            set.endDate = Date(timeIntervalSinceReferenceDate: t)
+            let error = interchangeError { _ = try ItemJSON.encode(set) }
+            XCTAssertTrue(error?.message.hasPrefix("attributeSet.endDate: cannot write the date") == true, "\(String(describing: error))")
+        }
+        // Indexing refuses a date that is not a time at all.
+        let item = CSSearchableItem(uniqueIdentifier: "nan", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+        item.attributeSet.dueDate = Date(timeIntervalSinceReferenceDate: .nan)
+        XCTAssertTrue(item.validationProblems().contains { $0.message.contains("'dueDate'") && $0.message.contains("date") },
+                      "\(item.validationProblems())")
     }
 
     func testDecodingErrorsNameThePath() {

@@ -2,12 +2,18 @@ import Foundation
 
 /// ISO 8601 date-times for the interchange format, in UTC: `2026-11-21T23:05:57Z`, with a fraction of a second
 /// (up to nanoseconds, trailing zeros trimmed) when the date has one. Reading also accepts `±hh:mm` offsets.
+/// Years outside 0000…9999 take ISO 8601's expanded form, a sign and at least four digits (`+17845-05-16…`,
+/// `-1168-02-17…`), in the proleptic Gregorian calendar as Foundation counts.
 /// Hand-written because `ISO8601DateFormatter` is slow and drops sub-millisecond precision.
 package enum ISO8601DateCoding {
-    package static func string(from date: Date) -> String {
+    /// The farthest from 2001 a written date may be (about three million years): its seconds stay exact integers.
+    package static let maximumSeconds = 1e14
+
+    /// The text of `date`; nil when no text holds it (not finite, or beyond `maximumSeconds`).
+    package static func string(from date: Date) -> String? {
         // Work from the reference-date seconds Date stores, so whole seconds and the fraction split exactly.
         let t = date.timeIntervalSinceReferenceDate
-        guard t.isFinite, abs(t) < 1e14 else { return t < 0 ? "0001-01-01T00:00:00Z" : "9999-12-31T23:59:59Z" }
+        guard t.isFinite, abs(t) < maximumSeconds else { return nil }
         var seconds = t.rounded(.down)
         let fraction = t - seconds  // exact for doubles
         // The fewest fraction digits (up to 9) that read back to exactly this date.
@@ -26,7 +32,8 @@ package enum ISO8601DateCoding {
         var secondOfDay = total % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
         let (y, m, d) = civil(fromDays: days)
-        var s = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+        let year = (0...9999).contains(y) ? pad(y, 4) : (y < 0 ? "-" : "+") + pad(abs(y), 4)
+        var s = year + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
         s += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if scaled > 0 {
             var text = pad(scaled, digits)
@@ -36,7 +43,8 @@ package enum ISO8601DateCoding {
         return s + "Z"
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±hh:mm)`; nil when the text is not such a date-time.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±hh:mm)` (or an expanded `±YYYYY…` year outside 0000…9999); nil
+    /// when the text is not such a date-time, or names a day its month does not have.
     package static func date(from text: String) -> Date? {
         let b = Array(text.utf8)
         var i = 0
@@ -56,11 +64,25 @@ package enum ISO8601DateCoding {
             i += 1
             return true
         }
-        guard let y = number(4), expect(45), let mo = number(2), expect(45), let d = number(2),
+        // An expanded year: a sign, then four digits or more (up to nine), and outside 0000…9999 (one form each).
+        var y: Int64
+        if i < b.count, b[i] == 43 || b[i] == 45 {
+            let negative = b[i] == 45
+            i += 1
+            var digits = 0
+            while i + digits < b.count, b[i + digits] >= 48, b[i + digits] <= 57 { digits += 1 }
+            guard (4...9).contains(digits), let magnitude = number(digits) else { return nil }
+            y = negative ? -magnitude : magnitude
+            guard !(0...9999).contains(y) else { return nil }
+        } else {
+            guard let year = number(4) else { return nil }
+            y = year
+        }
+        guard expect(45), let mo = number(2), expect(45), let d = number(2),
               i < b.count, b[i] == 84 || b[i] == 116 else { return nil }
         i += 1
         guard let h = number(2), expect(58), let mi = number(2), expect(58), let s = number(2) else { return nil }
-        guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, of: y), h < 24, mi < 60, s < 61 else { return nil }
         var fraction = 0.0
         if expect(46) {
             let start = i
@@ -91,6 +113,16 @@ package enum ISO8601DateCoding {
         let days = daysFromCivil(y, mo, d)
         let seconds = days * 86_400 + h * 3600 + mi * 60 + s - offset - unixToReference
         return Date(timeIntervalSinceReferenceDate: Double(seconds) + fraction)
+    }
+
+    /// The days of month `m` (1…12) of year `y` (proleptic Gregorian: a leap year divides by 4, not by 100 unless
+    /// by 400).
+    private static func daysIn(month m: Int64, of y: Int64) -> Int64 {
+        switch m {
+        case 2: return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Seconds from 1970-01-01 to 2001-01-01 (Foundation's reference date).

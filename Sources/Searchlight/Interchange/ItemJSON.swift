@@ -45,7 +45,7 @@ public enum ItemJSON {
         var members = [JSONMember("uniqueIdentifier", .string(item.uniqueIdentifier))]
         if let domain = item.domainIdentifier { members.append(JSONMember("domainIdentifier", .string(domain))) }
         if let expiration = item.explicitExpirationDate {
-            members.append(JSONMember("expirationDate", .string(ISO8601DateCoding.string(from: expiration))))
+            members.append(JSONMember("expirationDate", .string(try dateText(expiration, path: "expirationDate"))))
         }
         if item.isUpdate { members.append(JSONMember("isUpdate", .bool(true))) }
         if item.updateListenerOptions != .default {
@@ -192,8 +192,11 @@ public enum ItemJSON {
         case .string(let s): return .string(s)
         case .strings(let s): return .array(s.map(JSONValue.string))
         case .number(let n): return try numberJSON(n, path: path())
-        case .date(let d): return .string(ISO8601DateCoding.string(from: d))
-        case .dates(let d): return .array(d.map { .string(ISO8601DateCoding.string(from: $0)) })
+        case .date(let d): return .string(try dateText(d, path: path()))
+        case .dates(let ds):
+            var texts: [JSONValue] = []
+            for (i, d) in ds.enumerated() { texts.append(.string(try dateText(d, path: "\(path())[\(i)]"))) }
+            return .array(texts)
         case .url(let u): return .string(u.absoluteString)
         case .data(let d): return .string(d.base64EncodedString())
         case .person(let p): return personJSON(p)
@@ -252,8 +255,13 @@ public enum ItemJSON {
         case .string(let s): return .string(s)
         case .strings(let s): return .array(s.map(JSONValue.string))
         case .number(let n): return try numberJSON(n, path: path())
-        case .date(let d): return .object([JSONMember("$date", .string(ISO8601DateCoding.string(from: d)))])
-        case .dates(let ds): return .array(ds.map { .object([JSONMember("$date", .string(ISO8601DateCoding.string(from: $0)))]) })
+        case .date(let d): return .object([JSONMember("$date", .string(try dateText(d, path: path())))])
+        case .dates(let ds):
+            var dates: [JSONValue] = []
+            for (i, d) in ds.enumerated() {
+                dates.append(.object([JSONMember("$date", .string(try dateText(d, path: "\(path())[\(i)]")))]))
+            }
+            return .array(dates)
         case .url(let u): return .object([JSONMember("$url", .string(u.absoluteString))])
         case .data(let d): return .object([JSONMember("$data", .string(d.base64EncodedString()))])
         case .person(let p): return personJSON(p)
@@ -287,6 +295,16 @@ public enum ItemJSON {
         case .null:
             throw problem(path(), "null is not allowed inside a value (use {\"$null\": true} for NSNull)")
         }
+    }
+
+    /// The ISO 8601 text of a date; a date no text holds (not finite, or millions of years away) is an error, as
+    /// a non-finite number is.
+    private static func dateText(_ date: Date, path: @autoclosure () -> String) throws(InterchangeError) -> String {
+        guard let text = ISO8601DateCoding.string(from: date) else {
+            throw problem(path(), "cannot write the date \(date.timeIntervalSinceReferenceDate) (seconds since 2001; "
+                          + "ISO 8601 text holds finite dates within ±\(ISO8601DateCoding.maximumSeconds) of it)")
+        }
+        return text
     }
 
     private static func numberJSON(_ n: AttributeNumber, path: @autoclosure () -> String) throws(InterchangeError) -> JSONValue {

@@ -92,6 +92,32 @@ package indirect enum AttributeValue: Sendable, Hashable {
         }
     }
 
+    /// Every date inside the value (for finiteness checks).
+    package var dates: [Date] {
+        switch self {
+        case .date(let d): return [d]
+        case .dates(let d): return d
+        case .array(let a): return a.flatMap(\.dates)
+        case .headers(let h): return h.values.flatMap { $0.flatMap(\.dates) }
+        default: return []
+        }
+    }
+
+    /// How deep mixed arrays nest inside the value: 0 for a plain value, an empty array or a homogeneous one;
+    /// one more than the deepest element for an array (or `emailHeaders`) holding elements.
+    package var nestingDepth: Int {
+        switch self {
+        case .array(let a): return a.isEmpty ? 0 : 1 + a.reduce(0) { max($0, $1.nestingDepth) }
+        case .headers(let h):
+            let deepest = h.values.joined().reduce(-1) { max($0, $1.nestingDepth) }
+            return deepest < 0 ? 0 : 1 + deepest
+        default: return 0
+        }
+    }
+
+    /// The deepest nesting a stored value keeps (`StoredValueReader` reads no element deeper).
+    package static let maximumNestingDepth = 31
+
     /// Names of unsupported types anywhere inside the value.
     package var unsupportedTypeNames: [String] {
         switch self {

@@ -146,19 +146,37 @@ extension CSSearchableItemAttributeSet {
         for number in value.numbers where !number.isFinite {
             problems.append(.invalidItem("\(place) holds the non-finite number \(number)"))
         }
+        for date in value.dates where !date.timeIntervalSinceReferenceDate.isFinite {
+            problems.append(.invalidItem("\(place) holds a date of \(date.timeIntervalSinceReferenceDate) seconds, "
+                                         + "which is no time"))
+        }
+        let depth = value.nestingDepth
+        if depth > AttributeValue.maximumNestingDepth {
+            problems.append(.invalidItem("\(place) nests arrays \(depth) deep; at most "
+                                         + "\(AttributeValue.maximumNestingDepth) are kept"))
+        }
         return problems
     }
 }
 
 extension AttributeValue {
-    /// No unsupported type and no non-finite number anywhere inside (what `valueProblems` reports), checked
-    /// without allocating.
+    /// No unsupported type, non-finite number or date, or nesting too deep to keep anywhere inside (what
+    /// `valueProblems` reports), checked without allocating.
     package var isValidAttributeValue: Bool {
+        switch self {
+        case .array, .headers: return hasValidElements && nestingDepth <= Self.maximumNestingDepth
+        default: return hasValidElements
+        }
+    }
+
+    private var hasValidElements: Bool {
         switch self {
         case .unsupported: return false
         case .number(let n): return n.isFinite
-        case .array(let elements): return elements.allSatisfy(\.isValidAttributeValue)
-        case .headers(let headers): return headers.values.allSatisfy { $0.allSatisfy(\.isValidAttributeValue) }
+        case .date(let d): return d.timeIntervalSinceReferenceDate.isFinite
+        case .dates(let ds): return ds.allSatisfy { $0.timeIntervalSinceReferenceDate.isFinite }
+        case .array(let elements): return elements.allSatisfy(\.hasValidElements)
+        case .headers(let headers): return headers.values.allSatisfy { $0.allSatisfy(\.hasValidElements) }
         default: return true
         }
     }
