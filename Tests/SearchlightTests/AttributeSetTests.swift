@@ -34,6 +34,25 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertNil(numbers.contentTypeTree)
     }
 
+    /// A registered type whose parent nothing declared conforms to `public.item` through it (the unknown parent
+    /// is a dynamic type, as any unknown type is); reading a type attribute that names an unknown type registers
+    /// nothing, so other sets' trees do not change with what was read before.
+    func testUnknownParentsAreDynamicTypesAndReadingRegistersNothing() {
+        ContentTypeTree.register("com.example.review-child", conformingTo: ["com.example.review-parent"])
+        XCTAssertEqual(ContentTypeTree.tree(for: "com.example.review-child"),
+                       ["com.example.review-child", "com.example.review-parent", "public.item"])
+        let id = "com.example.review-unknown"
+        let before = CSSearchableItemAttributeSet(itemContentType: id).contentTypeTree
+        XCTAssertEqual(before, [id, "public.item"])
+        let other = CSSearchableItemAttributeSet()
+        other.setValue(.string(id), forAttribute: "sharedItemContentType")
+        XCTAssertEqual(other.sharedItemContentType?.identifier, id)
+        XCTAssertEqual(other.sharedItemContentType?.conforms(to: .item), true)
+        XCTAssertEqual(other.sharedItemContentType?.conforms(to: .data), false)
+        XCTAssertEqual(CSSearchableItemAttributeSet(itemContentType: id).contentTypeTree, before)
+        XCTAssertFalse(ContentTypeTree.isKnown(id))
+    }
+
     func testContentTypeTreeTable() {
         XCTAssertEqual(ContentTypeTree.tree(for: "public.utf8-plain-text"),
                        ["public.utf8-plain-text", "public.plain-text", "public.text", "public.data", "public.content", "public.item"])

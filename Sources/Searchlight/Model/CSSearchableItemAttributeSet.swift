@@ -232,8 +232,13 @@ extension CSSearchableItemAttributeSet {
     }
 
     func uniformTypeAttribute(_ name: String) -> UTType? {
-        if case .string(let v)? = read(name) { return UTType(v) ?? UTType(importedAs: v) }
-        return nil
+        guard case .string(let v)? = read(name) else { return nil }
+        #if canImport(UniformTypeIdentifiers)
+        return UTType(v) ?? UTType(importedAs: v)
+        #else
+        // Reading registers nothing (`UTType(importedAs:)` would declare the type, a child of public.data).
+        return UTType(named: v)
+        #endif
     }
     func setUniformTypeAttribute(_ name: String, _ value: UTType?) {
         write(name, value.map { .string($0.identifier) })

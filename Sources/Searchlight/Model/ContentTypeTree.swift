@@ -123,7 +123,10 @@ public enum ContentTypeTree {
         var seen: Set<String> = [identifier]
         var index = 0
         while index < result.count {
-            for parent in parents(of: result[index]) ?? [] where seen.insert(parent).inserted {
+            // A parent nothing declared is a dynamic type: it conforms to `public.item`, as an unknown type does.
+            let type = result[index]
+            for parent in parents(of: type) ?? (type == "public.item" ? [] : ["public.item"])
+            where seen.insert(parent).inserted {
                 result.append(parent)
             }
             index += 1

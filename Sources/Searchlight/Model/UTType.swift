@@ -26,6 +26,10 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
 
     private init(system identifier: String) { self.identifier = identifier }
 
+    /// A type as named, known or not, registering nothing: an unknown one is a dynamic type (it conforms to
+    /// `public.item` only), as reading an attribute must not change what other types conform to.
+    package init(named identifier: String) { self.identifier = identifier }
+
     public func conforms(to type: UTType) -> Bool { ContentTypeTree.conforms(identifier, to: type.identifier) }
 
     /// Every type this one conforms to, excluding itself.
