@@ -319,7 +319,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// `fetchAttributes` limits the attributes returned (nil: all).
     open func fetchSearchableItems(withIdentifiers identifiers: [String], fetchAttributes: [String]? = nil) -> [CSSearchableItem] {
         let snapshot = container.snapshot()
-        let fetch = fetchAttributes.map(Set.init)
+        // Names as a query's fetch attributes take them (`kMDItem…` aliases too).
+        let fetch = fetchAttributes.map { Set($0.map(AttributeFields.storageName)) }
         return identifiers.compactMap { snapshot.item(withIdentifier: $0, fetch: fetch) }
     }
 

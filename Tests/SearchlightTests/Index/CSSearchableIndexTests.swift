@@ -48,6 +48,12 @@ final class CSSearchableIndexTests: XCTestCase {
         XCTAssertEqual(item.attributeSet.title, "Report")
         XCTAssertNil(item.attributeSet.keywords)
         XCTAssertNil(item.attributeSet.contentDescription)
+        // Spotlight's names too, as a query's fetch attributes take them.
+        let aliased = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["1"],
+                                                              fetchAttributes: ["kMDItemDescription", "kMDItemKeywords"]).first)
+        XCTAssertEqual(aliased.attributeSet.contentDescription, "numbers")
+        XCTAssertEqual(aliased.attributeSet.keywords, ["q3"])
+        XCTAssertNil(aliased.attributeSet.title)
     }
 
     func testIndexingAnExistingIdentifierReplacesTheWholeItem() async throws {
