@@ -380,13 +380,11 @@ private struct ContainerCore: ~Copyable {
                             case .deleted: existing = nil
                             case nil:
                                 // In the base, unless this round deleted it (all, or its domain).
-                                let based = everythingDeleted ? nil
-                                    : ContainerSnapshot(engine: base, now: now).item(withIdentifier: id)
-                                let domain = based?.domainIdentifier
-                                let domainDeleted = domain.map { domain in
-                                    deletedDomains.contains { IndexWriter.domain(domain, isWithin: $0) }
-                                } ?? false
-                                existing = domainDeleted ? nil : based
+                                let survives = Self.itemSurvives(id, pending: pending,
+                                                                 everythingDeleted: everythingDeleted,
+                                                                 deletedDomains: deletedDomains, base: base, now: now)
+                                existing = survives
+                                    ? ContainerSnapshot(engine: base, now: now).item(withIdentifier: id) : nil
                             }
                             guard let existing else { continue }  // an update of an absent item is dropped
                             stored = existing.applying(update: item)

@@ -3,7 +3,7 @@ import Foundation
 /// ISO 8601 date-times for the interchange format, in UTC: `2026-11-21T23:05:57Z`, with a fraction of a second
 /// (up to nanoseconds, trailing zeros trimmed) when the date has one. Reading also accepts `±hh:mm` offsets.
 /// Years outside 0000…9999 take ISO 8601's expanded form, a sign and at least four digits (`+17845-05-16…`,
-/// `-1168-02-17…`), in the proleptic Gregorian calendar as Foundation counts.
+/// `-1168-02-16…`), in the proleptic Gregorian calendar as Foundation counts.
 /// Hand-written because `ISO8601DateFormatter` is slow and drops sub-millisecond precision.
 package enum ISO8601DateCoding {
     /// The farthest from 2001 a written date may be (about three million years): its seconds stay exact integers.

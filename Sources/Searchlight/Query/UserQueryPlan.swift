@@ -4,9 +4,9 @@ import SearchlightEngine
 ///
 /// The text is analyzed like the index (case and diacritics folded, identifiers split, CJK as bigrams). Every
 /// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9; a swap
-/// of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word, while still being typed (no trailing space),
-/// also matches as a prefix. Exact matches score in every clause that accepts them, so they rank above
-/// prefix and fuzzy ones.
+/// of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word, while still
+/// being typed (no trailing space), also matches as a prefix. Exact matches score in every clause that accepts
+/// them, so they rank above prefix and fuzzy ones.
 package struct UserQueryPlan: Sendable {
     /// One analyzed word of the input.
     package struct Word: Sendable, Hashable {
@@ -33,8 +33,8 @@ package struct UserQueryPlan: Sendable {
         // The word being typed: the last token, unless an overlong word comes after it.
         let lastEnd = max(tokens.last?.byteRange.upperBound ?? 0, long.last?.upperBound ?? 0)
         words = tokens.enumerated().map { index, token in
-            Word(term: token.term, isPrefix: typing && index == tokens.count - 1 && token.byteRange.upperBound == lastEnd,
-                 fuzzyIsExact: Self.fuzzyIsExact(token.term))
+            let isLast = index == tokens.count - 1 && token.byteRange.upperBound == lastEnd
+            return Word(term: token.term, isPrefix: typing && isLast, fuzzyIsExact: Self.fuzzyIsExact(token.term))
         }
         let utf8 = Array(text.utf8)
         overlong = long.map { range in
@@ -60,7 +60,9 @@ package struct UserQueryPlan: Sendable {
                 held.append(Self.foldedWord(String(decoding: utf8[range], as: UTF8.self)))
             }
         }
-        return overlong.allSatisfy { word in held.contains { word.isPrefix ? $0.hasPrefix(word.term) : $0 == word.term } }
+        return overlong.allSatisfy { word in
+            held.contains { word.isPrefix ? $0.hasPrefix(word.term) : $0 == word.term }
+        }
     }
 
     /// The engine query: all words, each exact, fuzzy or (last) prefix.

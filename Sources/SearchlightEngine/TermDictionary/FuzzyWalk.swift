@@ -119,8 +119,9 @@ struct FuzzyWalk {
                 }
             }
         }
-        if maxEdits == 1 { addSwaps(of: query, units: units, starts: starts, bytes: bytes, offsets: offsets, bloom: bloom,
-                                    to: &result) }
+        if maxEdits == 1 {
+            addSwaps(of: query, units: units, starts: starts, bytes: bytes, offsets: offsets, bloom: bloom, to: &result)
+        }
         return result
     }
 
@@ -138,7 +139,8 @@ struct FuzzyWalk {
             swapped += query[starts[i]..<starts[i + 1]]
             swapped += query[starts[i + 2]...]
             if let bloom, !bloom.mayContain(TermBloom.hash(swapped)) { continue }
-            if let index = find(swapped, bytes: bytes, offsets: offsets), !result.contains(index) { found.append(index) }
+            guard let index = find(swapped, bytes: bytes, offsets: offsets), !result.contains(index) else { continue }
+            found.append(index)
         }
         guard !found.isEmpty else { return }
         result = (result + found).sorted()
