@@ -180,7 +180,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
             container.submit([operation]) { [weak self] error in
                 if error != nil, let self, !identifiers.isEmpty { self.requestReindex(identifiers) }
                 completion?(error)
-                if error == nil, let self, case .index(let items) = operation { self.generateSystemAttributes(for: items) }
+                if error == nil, let self, case .index(let items) = operation { self.notifySystemAttributes(of: items) }
             }
         }
     }
@@ -254,7 +254,9 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                 }
                 completion?(error)
                 guard error == nil, let self else { return }
-                for case .index(let items) in operations { self.generateSystemAttributes(for: items) }
+                self.notifySystemAttributes(of: operations.flatMap { operation -> [CSSearchableItem] in
+                    if case .index(let items) = operation { return items } else { return [] }
+                })
             }
         }
     }
@@ -266,15 +268,14 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     // MARK: Delegate
 
-    /// Adds the system-generated attributes (`SystemAttributes`) to items that opted in, then tells the delegate
-    /// through `searchableItemsDidUpdate(_:)`, as Core Spotlight does once its models have run.
-    private func generateSystemAttributes(for items: [CSSearchableItem]) {
-        let updates = items.compactMap(SystemAttributes.update(for:))
-        guard !updates.isEmpty else { return }
-        container.submit([.index(updates)]) { [weak self] error in
-            guard error == nil, let self, let delegate = self.indexDelegate else { return }
-            delegate.searchableItemsDidUpdate(self.fetchSearchableItems(withIdentifiers: updates.map(\.uniqueIdentifier)))
-        }
+    /// Tells the delegate through `searchableItemsDidUpdate(_:)` which of the items just written got system
+    /// attributes (`SystemAttributes`, generated in the write itself), as Core Spotlight does once its models
+    /// have run: the versions stored now, those that still opted in (a later write may have replaced one).
+    private func notifySystemAttributes(of items: [CSSearchableItem]) {
+        let identifiers = items.filter { !$0.updateListenerOptions.isEmpty }.map(\.uniqueIdentifier)
+        guard !identifiers.isEmpty, let delegate = indexDelegate else { return }
+        let updated = fetchSearchableItems(withIdentifiers: identifiers).filter { SystemAttributes.update(for: $0) != nil }
+        if !updated.isEmpty { delegate.searchableItemsDidUpdate(updated) }
     }
 
     /// Asks the delegate to re-add items that were acknowledged but could not be applied.

@@ -389,6 +389,8 @@ private struct ContainerCore: ~Copyable {
                             guard let existing else { continue }  // an update of an absent item is dropped
                             stored = existing.applying(update: item)
                         }
+                        // System attributes of items that opted in, made from this version (SystemAttributes).
+                        stored = SystemAttributes.applied(to: stored)
                         let expiration = stored.effectiveExpirationDate(indexedAt: now)
                         stored.explicitExpirationDate = expiration
                         prepared.append((stored, expiration))

@@ -16,6 +16,13 @@ package enum SystemAttributes {
     static let summaryLength = 200
     static let urgentPhrases = ["urgent", "asap", "important", "action required", "deadline"]
 
+    /// `item` with its generated attributes, set on the item itself (a copy the index owns): generated in the
+    /// write that stores it, from the version stored, so a later replacement never receives another version's.
+    package static func applied(to item: CSSearchableItem) -> CSSearchableItem {
+        guard let update = update(for: item) else { return item }
+        return item.applying(update: update)
+    }
+
     /// The `isUpdate` item carrying the generated attributes for `item`, or nil if it opted into nothing that
     /// applies.
     package static func update(for item: CSSearchableItem) -> CSSearchableItem? {

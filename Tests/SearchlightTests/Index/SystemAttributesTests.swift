@@ -51,6 +51,28 @@ final class SystemAttributesTests: XCTestCase {
         XCTAssertNil(index.fetchSearchableItems(withIdentifiers: ["plain"]).first?.attributeSet.textContentSummary)
     }
 
+    /// The attributes are made from the version a write stores, in that write: a version replaced before its
+    /// completion ran must not leave its summary and priority on the replacement, which did not opt in.
+    func testAReplacedVersionsAttributesDoNotLandOnTheNewOne() async throws {
+        let index = makeIndex()
+        let first = mail("m", subject: "URGENT: board deck", options: [.summarization, .priority])
+        let second = mail("m", subject: "Lunch?", options: [])
+        second.attributeSet.textContent = "Shall we get lunch on Friday?"
+        index.indexSearchableItems([first], completionHandler: nil)
+        try await index.indexSearchableItems([second])
+        // Whatever the first write's completion set off has been applied too.
+        for _ in 0..<2 {
+            await withCheckedContinuation { done in index.container.afterPendingWrites { done.resume() } }
+        }
+        let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["m"]).first)
+        XCTAssertEqual(stored.attributeSet.subject, "Lunch?")
+        XCTAssertNil(stored.attributeSet.textContentSummary, "the replaced version's summary")
+        XCTAssertNil(stored.attributeSet.isPriority, "the replaced version's priority")
+        // And an item that opts in has them as soon as its write is acknowledged.
+        try await index.indexSearchableItems([mail("n", subject: "ASAP please", options: [.priority])])
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["n"]).first?.attributeSet.isPriority, 1)
+    }
+
     func testNoSummaryForShortOrNonMessageContent() {
         let short = mail("s", subject: "hi", options: [.summarization])
         short.attributeSet.textContent = "Too short to summarize."
