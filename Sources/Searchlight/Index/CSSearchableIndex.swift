@@ -56,7 +56,12 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                 defer { s.reindexAllRequested = true }
                 return !s.reindexAllRequested
             }
-            if first { container.afterPendingWrites { [weak self] in self?.requestReindexAll() } }
+            if first {
+                container.afterPendingWrites { [weak self] in
+                    guard let self else { return }
+                    container.delegateQueue.async { self.requestReindexAll() }
+                }
+            }
         }
     }
 
@@ -273,15 +278,17 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// have run: the versions stored now, those that still opted in (a later write may have replaced one).
     private func notifySystemAttributes(of items: [CSSearchableItem]) {
         let identifiers = items.filter { !$0.updateListenerOptions.isEmpty }.map(\.uniqueIdentifier)
-        guard !identifiers.isEmpty, let delegate = indexDelegate else { return }
+        guard !identifiers.isEmpty, indexDelegate != nil else { return }
         let updated = fetchSearchableItems(withIdentifiers: identifiers).filter { SystemAttributes.update(for: $0) != nil }
-        if !updated.isEmpty { delegate.searchableItemsDidUpdate(updated) }
+        guard !updated.isEmpty else { return }
+        container.delegateQueue.async { self.indexDelegate?.searchableItemsDidUpdate(updated) }
     }
 
     /// Asks the delegate to re-add items that were acknowledged but could not be applied.
     private func requestReindex(_ identifiers: [String]) {
-        guard let delegate = indexDelegate else { return }
-        delegate.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}
+        container.delegateQueue.async {
+            self.indexDelegate?.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}
+        }
     }
 
     /// Asks the delegate to re-add everything (used when a store is lost).

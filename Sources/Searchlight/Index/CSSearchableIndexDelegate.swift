@@ -3,8 +3,9 @@ import Foundation
 /// Mirror of `CSSearchableIndexDelegate`: how the index asks an app to re-add items it lost or failed to apply,
 /// reports throttling, and asks for item data. Optional requirements have default implementations.
 ///
-/// Searchlight calls the delegate on a private queue, like Core Spotlight; it never throttles, so the throttle
-/// callbacks are never made.
+/// Searchlight calls the delegate on a private queue, like Core Spotlight (one per container, apart from the
+/// completion handlers: a delegate may re-add items and wait for their completion); it never throttles, so the
+/// throttle callbacks are never made.
 public protocol CSSearchableIndexDelegate: AnyObject {
     /// The index lost everything (for example its store could not be read): re-add all items, then call
     /// `acknowledgementHandler` once the app's own state is persisted.

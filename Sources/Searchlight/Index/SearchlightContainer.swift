@@ -33,6 +33,9 @@ public final class SearchlightContainer: Sendable {
     private let published: Mutex<Published>
     private let writeQueue = DispatchQueue(label: "searchlight.container.write")
     private let callbackQueue = DispatchQueue(label: "searchlight.container.callbacks")
+    /// Where index delegates are called: apart from the completion handlers, so a delegate that writes back and
+    /// waits for that write's completion (re-adding items, as asked) does not wait on itself.
+    package let delegateQueue = DispatchQueue(label: "searchlight.container.delegate")
 
     /// The store directory (nil: in memory).
     public let directory: URL?

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import Searchlight
+import SearchlightEngine
 
 final class DelegateTests: XCTestCase {
     final class Recorder: CSIndexExtensionRequestHandler, @unchecked Sendable {
@@ -24,6 +25,40 @@ final class DelegateTests: XCTestCase {
             events.withLock { $0.append("pull \(identifiers)") }
             searchableItemsHandler(fresh)
         }
+    }
+
+    /// Re-adds what it is asked to and waits for that write's completion before acknowledging.
+    final class Rewriter: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        let events = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        override func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
+                                      acknowledgementHandler: @escaping @Sendable () -> Void) {
+            events.withLock { $0.append("ids \(identifiers.sorted())") }
+            let written = DispatchSemaphore(value: 0)
+            searchableIndex.indexSearchableItems(identifiers.map { makeItem($0, title: "again \($0)") }) { _ in written.signal() }
+            let waited = written.wait(timeout: .now() + 5)
+            events.withLock { $0.append(waited == .success ? "written" : "timed out") }
+            acknowledgementHandler()
+            done.signal()
+        }
+    }
+
+    /// A delegate asked to re-add items may write them and wait for the write's completion: delegates are called
+    /// apart from completion handlers, so it does not wait on itself (it timed out, and held every completion).
+    func testADelegateMayWriteBackAndWaitForItsCompletion() throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(fileSystem))
+        let index = CSSearchableIndex(name: "f", container: container)
+        let delegate = Rewriter()
+        index.indexDelegate = delegate
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("ok", title: "Ok")], completionHandler: $0) })
+        fileSystem.inject(.failWrite(errno: 5))
+        XCTAssertNotNil(index.completion { index.indexSearchableItems([makeItem("b1", title: "B1"), makeItem("b2", title: "B2")],
+                                                                   completionHandler: $0) })
+        XCTAssertEqual(delegate.done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(delegate.events.withLock { $0 }, [#"ids ["b1", "b2"]"#, "written"])
+        XCTAssertEqual(index.allIdentifiers, ["b1", "b2", "ok"])
+        container.close()
     }
 
     func testReindexAllReachesTheDelegate() {
