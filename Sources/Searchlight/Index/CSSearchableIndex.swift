@@ -51,7 +51,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         get { delegateLock.withLock { storedDelegate } }
         set {
             delegateLock.withLock { storedDelegate = newValue }
-            guard newValue != nil, container.storeWasLost else { return }
+            guard newValue != nil, container.reindexAllPending(for: clientStateName) else { return }
             let first = state.withLock { s in
                 defer { s.reindexAllRequested = true }
                 return !s.reindexAllRequested
@@ -291,10 +291,14 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Asks the delegate to re-add everything (used when a store is lost).
+    /// Asks the delegate to re-add everything (used when a store is lost); its acknowledgement is recorded in the
+    /// store, which asks again at the next open until it comes.
     package func requestReindexAll() {
         guard let delegate = indexDelegate else { return }
-        delegate.searchableIndex(self, reindexAllSearchableItemsWithAcknowledgementHandler: {})
+        let acknowledge: @Sendable () -> Void = { [container, clientStateName] in
+            container.acknowledgeReindexAll(name: clientStateName)
+        }
+        delegate.searchableIndex(self, reindexAllSearchableItemsWithAcknowledgementHandler: acknowledge)
     }
 
     /// Data of a type the item lists in `providerDataTypeIdentifiers`, from the delegate.

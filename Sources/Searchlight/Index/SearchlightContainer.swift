@@ -43,6 +43,8 @@ public final class SearchlightContainer: Sendable {
     public let protectionClass: FileProtectionType?
     /// What opening the store found (nil: in memory).
     package let recoveryReport: RecoveryReport?
+    /// Index names that acknowledged a pending reindex-all since this container opened.
+    private let acknowledgedReindex = Mutex<Set<String>>([])
 
     /// A new, empty, in-memory container.
     public init(clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -96,6 +98,22 @@ public final class SearchlightContainer: Sendable {
 
     /// Whether opening the store found it unreadable and started empty (index delegates are asked to reindex).
     package var storeWasLost: Bool { recoveryReport?.corruption != nil }
+
+    /// Whether index `name`'s delegate is to be asked to reindex everything: the store was lost, at this open or
+    /// an earlier one, and that index has not acknowledged it yet (a crash before it did asks again).
+    package func reindexAllPending(for name: String) -> Bool {
+        guard let acknowledged = recoveryReport?.reindexAcknowledged else { return false }
+        return !(acknowledgedReindex.withLock { $0.contains(name) } || acknowledged.contains(name))
+    }
+
+    /// Records that index `name` re-added everything after the store was lost (durably: later opens do not ask
+    /// it again). Runs after every write submitted before it.
+    package func acknowledgeReindexAll(name: String) {
+        acknowledgedReindex.withLock { _ = $0.insert(name) }
+        writeQueue.async { [self] in
+            core.withLock { core in try? core.store?.acknowledgeReindex(name: name) }
+        }
+    }
 
     /// The Core Spotlight error for a store failure.
     static func error(from error: StoreError, doing what: String) -> CSIndexError {

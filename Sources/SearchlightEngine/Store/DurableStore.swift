@@ -42,13 +42,17 @@ package struct RecoveryReport: Sendable {
     /// Why the snapshot's documents could not all be analyzed again: those not yet analyzed keep their old terms,
     /// and snapshots go on recording the old version, so every open tries again.
     package var reanalysisError: EngineError?
+    /// A lost store's reindex-all is pending (this open lost the store, or an earlier one did and not every index
+    /// acknowledged it): the index names that acknowledged it (`DurableStore.acknowledgeReindex`); nil: none pending.
+    package var reindexAcknowledged: Set<String>?
 }
 
 /// The durable store under an `IndexWriter`: a journal of batches (appended and fsynced before a batch is
 /// acknowledged) plus snapshots of the committed index (sealed segments, schema, live bits, client states).
 ///
 /// Files in the store directory (0700): `LOCK` (held with `flock` while open), `snapshot.sls` (generation S,
-/// absent until the first checkpoint, S = 0), `journal-G.slj` for G = S, S+1, … (the batches after snapshot G).
+/// absent until the first checkpoint, S = 0), `journal-G.slj` for G = S, S+1, … (the batches after snapshot G),
+/// and after a loss `REINDEX` (the indexes that acknowledged re-adding their items).
 /// A checkpoint first switches to `journal-(G+1).slj`, then writes snapshot G+1 through a temporary file and a
 /// rename (possibly on a background thread) and deletes the older journals; a crash at any point leaves a
 /// snapshot and a chain of journals that replays to exactly the acknowledged batches. See README.md in this
@@ -133,7 +137,38 @@ package final class DurableStore {
         return String(cString: resolved)
     }
 
+    /// The file recording a lost store's pending reindex-all: the index names that acknowledged it, one per line.
+    /// It stays after every index acknowledged (a name added later is asked too, as after the loss itself); the
+    /// next loss starts it again empty.
+    package static let reindexFileName = "REINDEX"
+
+    /// The index names that acknowledged the pending reindex-all, or nil when none is pending (no record).
+    private func readReindexRecord() throws(StoreError) -> Set<String>? {
+        guard let bytes = try fileSystem.readFile(path(Self.reindexFileName)) else { return nil }
+        return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
+    }
+
+    private func writeReindexRecord(_ acknowledged: Set<String>) throws(StoreError) {
+        let text = acknowledged.sorted().map { $0 + "\n" }.joined()
+        try fileSystem.writeAtomically(Array(text.utf8), to: path(Self.reindexFileName), directory: directory)
+    }
+
+    /// Records that index `name` re-added its items after the store was lost (its delegate acknowledged the
+    /// reindex-all), so later opens no longer ask it. Names hold no line break (client-state names).
+    package func acknowledgeReindex(name: String) throws(StoreError) {
+        var acknowledged = try readReindexRecord() ?? []
+        guard !name.contains("\n"), acknowledged.insert(name).inserted else { return }
+        try writeReindexRecord(acknowledged)
+    }
+
     private func recover() throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
+        let (writer, states, recovered) = try recoverContents()
+        var report = recovered
+        if report.corruption == nil { report.reindexAcknowledged = try readReindexRecord() }
+        return (writer, states, report)
+    }
+
+    private func recoverContents() throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
         var report = RecoveryReport()
         let names = try fileSystem.list(directory)
         for name in names where name.hasSuffix(".tmp") { try? fileSystem.remove(path(name)) }
@@ -255,6 +290,9 @@ package final class DurableStore {
             try fileSystem.syncDirectory(directory)
             generation = 0
             try startJournal(generation: 0)
+            // Every index is asked to reindex until it acknowledges, across reopens (a crash before then).
+            try writeReindexRecord([])
+            report.reindexAcknowledged = []
         } catch {
             close()
             throw error

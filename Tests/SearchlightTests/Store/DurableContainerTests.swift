@@ -299,12 +299,58 @@ final class DurableContainerTests: XCTestCase {
         // `calls` is a Mutex; the class is otherwise immutable.
         let calls = Mutex(0)
         let called = DispatchSemaphore(value: 0)
+        /// Whether it acknowledges (false: the app "crashes" before re-adding).
+        let acknowledges: Bool
+        init(acknowledges: Bool = true) {
+            self.acknowledges = acknowledges
+            super.init()
+        }
         override func searchableIndex(_ searchableIndex: CSSearchableIndex,
                                       reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping @Sendable () -> Void) {
             calls.withLock { $0 += 1 }
             called.signal()
-            acknowledgementHandler()
+            if acknowledges { acknowledgementHandler() }
         }
+    }
+
+    /// A lost store asks each index to reindex until that index acknowledges, across reopens (reference §1.4: the
+    /// request may come again after a crash): an index whose app crashed before acknowledging is asked at the next
+    /// open, one that acknowledged is not; a later loss asks everyone again.
+    func testAnUnacknowledgedReindexAllIsAskedAgainAfterACrash() throws {
+        let url = makeStoreURL(self)
+        func corrupt() throws {
+            let journal = url.appendingPathComponent("journal-0.slj")
+            var bytes = try Data(contentsOf: journal)
+            bytes[bytes.count / 3] ^= 0x20
+            try bytes.write(to: journal)
+        }
+        /// Opens the store, sets a delegate on each named index, and says which were asked.
+        func open(acknowledging: [String: Bool], write: Bool = false) throws -> [String] {
+            let container = try SearchlightContainer(directory: url)
+            var asked: [String] = []
+            var recorders: [ReindexRecorder] = []
+            for (name, acknowledges) in acknowledging.sorted(by: { $0.key < $1.key }) {
+                let index = CSSearchableIndex(name: name, container: container)
+                let recorder = ReindexRecorder(acknowledges: acknowledges)
+                recorders.append(recorder)
+                index.indexDelegate = recorder
+                if recorder.called.wait(timeout: .now() + 0.5) == .success { asked.append(name) }
+                // Several records, so a damaged one is corruption, not a torn tail.
+                for n in 0..<(write ? 3 : 0) {
+                    XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("i\(n)", title: "I")]) })
+                }
+            }
+            container.afterPendingWrites {}
+            container.closeWithoutCheckpoint()
+            return asked
+        }
+        XCTAssertEqual(try open(acknowledging: ["r": true], write: true), [])
+        try corrupt()
+        XCTAssertEqual(try open(acknowledging: ["r": false, "other": true]), ["other", "r"], "the loss asks both")
+        XCTAssertEqual(try open(acknowledging: ["r": true, "other": true]), ["r"], "r crashed before acknowledging")
+        XCTAssertEqual(try open(acknowledging: ["r": true, "other": true], write: true), [], "both acknowledged")
+        try corrupt()
+        XCTAssertEqual(try open(acknowledging: ["r": true, "other": true]), ["other", "r"], "a new loss asks again")
     }
 
     func testACorruptStoreStartsEmptyAndAsksEveryIndexToReindexAll() throws {
