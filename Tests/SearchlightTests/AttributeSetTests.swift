@@ -53,6 +53,45 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertFalse(ContentTypeTree.isKnown(id))
     }
 
+    #if !canImport(UniformTypeIdentifiers)
+    /// `UTType` by filename extension and MIME type, as real Core Spotlight code finds an item's type
+    /// (`UTType(filenameExtension: url.pathExtension) ?? .data`): the declared type, else a dynamic one that
+    /// conforms to what was asked and registers nothing else.
+    func testTypesByFilenameExtensionAndMIMEType() throws {
+        XCTAssertEqual(UTType(filenameExtension: "jpg"), .jpeg)
+        XCTAssertEqual(UTType(filenameExtension: "JPEG"), .jpeg)
+        XCTAssertEqual(UTType(mimeType: "application/pdf"), .pdf)
+        XCTAssertEqual(UTType(tag: "txt", tagClass: .filenameExtension, conformingTo: nil), .plainText)
+        XCTAssertEqual(UTType.jpeg.preferredFilenameExtension, "jpeg")
+        XCTAssertEqual(UTType.jpeg.preferredMIMEType, "image/jpeg")
+        XCTAssertEqual(UTType.jpeg.tags[.filenameExtension], ["jpeg", "jpg", "jpe"])
+        XCTAssertTrue(UTType.jpeg.isDeclared && !UTType.jpeg.isDynamic && UTType.jpeg.isPublic)
+        XCTAssertTrue(UTType.jpeg.isSubtype(of: .image) && UTType.image.isSupertype(of: .jpeg))
+        XCTAssertFalse(UTType.jpeg.isSubtype(of: .jpeg))
+        let unknown = try XCTUnwrap(UTType(filenameExtension: "xyzzy"))
+        XCTAssertTrue(unknown.isDynamic && !unknown.isDeclared)
+        XCTAssertTrue(unknown.conforms(to: .data) && unknown.conforms(to: .item))
+        XCTAssertEqual(unknown.tags, [.filenameExtension: ["xyzzy"]])
+        XCTAssertEqual(UTType(filenameExtension: "xyzzy"), unknown, "one dynamic type per tag")
+        let asText = try XCTUnwrap(UTType(filenameExtension: "jpg", conformingTo: .text))
+        XCTAssertTrue(asText.isDynamic && asText.conforms(to: .text), "jpeg is no text: a dynamic type that is")
+        XCTAssertNil(UTType(filenameExtension: ""))
+        XCTAssertNil(UTType.jpeg.localizedDescription)
+        // Real indexers' lines: the types by Apple's names (UTType members and the older kUTType constants).
+        let book = CSSearchableItemAttributeSet(contentType: UTType.epub)
+        XCTAssertEqual(book.contentType, "org.idpf.epub-container")
+        XCTAssertEqual(UTType(filenameExtension: "epub"), .epub)
+        XCTAssertEqual(kUTTypeElectronicPublication, UTType.epub.identifier)
+        XCTAssertTrue(UTType.mpeg4Audio.conforms(to: .audio) && UTType.wav.conforms(to: .audio))
+        XCTAssertEqual(UTType(filenameExtension: "wav"), .wav)
+        XCTAssertEqual(kUTTypeWaveformAudio, UTType.wav.identifier)
+        XCTAssertTrue(UTType.webP.conforms(to: .image) && UTType.pythonScript.conforms(to: .sourceCode))
+        let set = CSSearchableItemAttributeSet(contentType: UTType(filenameExtension: "txt") ?? .data)
+        XCTAssertEqual(set.contentType, "public.plain-text")
+        XCTAssertTrue(set.contentTypeTree?.contains("public.text") == true)
+    }
+    #endif
+
     func testContentTypeTreeTable() {
         XCTAssertEqual(ContentTypeTree.tree(for: "public.utf8-plain-text"),
                        ["public.utf8-plain-text", "public.plain-text", "public.text", "public.data", "public.content", "public.item"])

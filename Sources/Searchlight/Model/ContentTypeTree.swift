@@ -83,6 +83,97 @@ public enum ContentTypeTree {
         "public.unix-executable": ["public.data", "public.executable"],
         "public.font": ["public.data", "public.content"],
         "public.database": ["public.item"],
+        // More of Apple's declared types (UTCoreTypes.h and UniformTypeIdentifiers' `UTType` members).
+        "com.adobe.raw-image": ["public.image"],
+        "com.apple.alias-file": ["public.data", "com.apple.resolvable"],
+        "com.apple.alias-record": ["public.data", "com.apple.resolvable"],
+        "com.apple.applescript.script": ["public.data", "public.script"],
+        "com.apple.applescript.script-bundle": ["com.apple.bundle", "com.apple.package", "public.script"],
+        "com.apple.applescript.text": ["public.script"],
+        "com.apple.application": ["public.executable"],
+        "com.apple.application-and-system-extension": ["com.apple.xpc-service"],
+        "com.apple.application-bundle": ["com.apple.application", "com.apple.bundle", "com.apple.package"],
+        "com.apple.application-file": ["com.apple.application", "public.data"],
+        "com.apple.archive": ["public.data", "public.archive"],
+        "com.apple.arobject": ["public.data"],
+        "com.apple.binary-property-list": ["com.apple.property-list"],
+        "com.apple.bookmark": ["public.data", "com.apple.resolvable"],
+        "com.apple.flat-rtfd": ["public.data", "public.composite-content"],
+        "com.apple.framework": ["com.apple.bundle"],
+        "com.apple.haptics.ahap": [],
+        "com.apple.icns": ["public.image"],
+        "com.apple.ink.inktext": ["public.data"],
+        "com.apple.internet-location": ["public.data", "public.stored-url"],
+        "com.apple.linkpresentation.metadata": ["public.data"],
+        "com.apple.live-photo": [],
+        "com.apple.m4v-video": ["public.mpeg-4"],
+        "com.apple.metadata-importer": ["com.apple.plugin"],
+        "com.apple.mount-point": ["public.item", "com.apple.resolvable"],
+        "com.apple.pict": ["public.image"],
+        "com.apple.plugin": ["com.apple.bundle", "com.apple.package"],
+        "com.apple.property-list": ["public.data"],
+        "com.apple.protected-mpeg-4-audio": ["public.audio"],
+        "com.apple.protected-mpeg-4-video": ["com.apple.m4v-video"],
+        "com.apple.quicklook-generator": ["com.apple.plugin"],
+        "com.apple.quicktime-image": ["public.image"],
+        "com.apple.reality": ["public.data"],
+        "com.apple.resolvable": [],
+        "com.apple.rtfd": ["com.apple.package", "public.composite-content"],
+        "com.apple.scenekit.scene": ["public.3d-content", "public.data"],
+        "com.apple.systempreference.prefpane": ["com.apple.package", "com.apple.bundle"],
+        "com.apple.txn.text-multimedia-data": ["public.data", "public.composite-content"],
+        "com.apple.webarchive": ["public.data", "public.composite-content"],
+        "com.apple.xml-property-list": ["public.xml", "com.apple.property-list"],
+        "com.apple.xpc-service": ["com.apple.bundle", "com.apple.package"],
+        "com.ilm.openexr-image": ["public.image"],
+        "com.microsoft.bmp": ["public.image"],
+        "com.microsoft.ico": ["public.image"],
+        "com.microsoft.internet-shortcut": ["public.data", "public.stored-url"],
+        "com.microsoft.windows-executable": ["public.data", "public.executable"],
+        "com.netscape.javascript-source": ["public.source-code", "public.executable"],
+        "com.pixar.universal-scene-description": ["public.3d-content", "public.data"],
+        "com.pixar.universal-scene-description-mobile": ["public.3d-content", "public.data"],
+        "com.pkware.zip-archive": ["public.data", "public.archive"],
+        "com.rsa.pkcs-12": ["public.data"],
+        "com.sun.java-archive": ["public.zip-archive", "public.executable"],
+        "com.sun.java-class": ["public.data", "public.executable"],
+        "com.sun.java-source": ["public.source-code"],
+        "org.idpf.epub-container": ["public.data", "public.composite-content"],
+        "org.webmproject.webp": ["public.image"],
+        "public.3d-content": ["public.content"],
+        "public.aifc-audio": ["public.audio"],
+        "public.aiff-audio": ["public.aifc-audio"],
+        "public.assembly-source": ["public.source-code"],
+        "public.avi": ["public.movie"],
+        "public.bookmark": [],
+        "public.bzip2-archive": ["public.data", "public.archive"],
+        "public.c-header": ["public.source-code"],
+        "public.c-plus-plus-header": ["public.source-code"],
+        "public.c-plus-plus-source": ["public.source-code"],
+        "public.camera-raw-image": ["public.image"],
+        "public.css": ["public.text"],
+        "public.geojson": [],
+        "public.heics": ["public.heif-standard"],
+        "public.heif": ["public.heif-standard"],
+        "public.jpeg-2000": ["public.image"],
+        "public.jpeg-xl": ["public.image"],
+        "public.m3u-playlist": ["public.text", "public.playlist"],
+        "public.make-source": ["public.script"],
+        "public.midi-audio": ["public.audio"],
+        "public.mpeg": ["public.movie"],
+        "public.mpeg-2-transport-stream": ["public.movie"],
+        "public.mpeg-2-video": ["public.video"],
+        "public.objective-c-plus-plus-source": ["public.source-code"],
+        "public.objective-c-source": ["public.source-code"],
+        "public.perl-script": ["public.shell-script"],
+        "public.php-script": ["public.shell-script"],
+        "public.playlist": [],
+        "public.ruby-script": ["public.shell-script"],
+        "public.stored-url": [],
+        "public.symlink": ["public.item", "com.apple.resolvable"],
+        "public.utf16-external-plain-text": ["public.plain-text"],
+        "public.utf8-tab-separated-values-text": ["public.tab-separated-values-text", "public.utf8-plain-text"],
+        "public.x509-certificate": ["public.data"],
     ]
 
     /// Types the app declared at run time (identifier → direct parents).
@@ -97,8 +188,63 @@ public enum ContentTypeTree {
 
     /// Direct parents of a type, or nil if the type is unknown.
     public static func parents(of identifier: String) -> [String]? {
-        systemTypes[identifier] ?? declared.withLock { $0[identifier] }
+        systemTypes[identifier] ?? declared.withLock { $0[identifier] } ?? dynamic.withLock { $0[identifier]?.parents }
     }
+
+    // MARK: Tags
+
+    /// Types made up for tags no declared type has (identifier → parents and the tag), as Apple's dynamic types.
+    private static let dynamic = Mutex<[String: (parents: [String], tagClass: String, tag: String)]>([:])
+
+    /// How a dynamic type's identifier starts.
+    static let dynamicPrefix = "dyn."
+
+    /// The dynamic type of `tag` of `tagClass` conforming to `supertype` (nil: `public.data`'s parent,
+    /// `public.item`): one identifier per tag, class and supertype.
+    static func dynamicType(tag: String, tagClass: String, conformingTo supertype: String?) -> String {
+        let parent = supertype ?? "public.item"
+        let identifier = dynamicPrefix + hexadecimal(tagClass + "\u{0}" + tag + "\u{0}" + parent)
+        dynamic.withLock { $0[identifier] = ([parent], tagClass, tag) }
+        return identifier
+    }
+
+    private static func hexadecimal(_ text: String) -> String {
+        text.utf8.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined()
+    }
+
+    /// The declared types with `tag` of `tagClass` (the filename extension compared without case), preferred
+    /// first (a type whose first tag it is before one that lists it later).
+    static func types(withTag tag: String, tagClass: String) -> [String] {
+        let key = tagClass == "public.filename-extension" || tagClass == "public.mime-type" ? tag.lowercased() : tag
+        return tagIndex[tagClass]?[key] ?? []
+    }
+
+    /// The tags of `tagClass` of a type: its declaration's, or a dynamic type's own.
+    static func tags(of identifier: String, tagClass: String) -> [String] {
+        if let entry = dynamic.withLock({ $0[identifier] }) { return entry.tagClass == tagClass ? [entry.tag] : [] }
+        guard let tags = systemTags[identifier] else { return [] }
+        return tagClass == "public.filename-extension" ? tags.extensions
+            : tagClass == "public.mime-type" ? tags.mimeTypes : []
+    }
+
+    /// Tag class → tag → the types listing it, preferred first: a type listing it earlier among its own tags
+    /// first, then by identifier (deterministic).
+    private static let tagIndex: [String: [String: [String]]] = {
+        var listed: [String: [String: [(position: Int, identifier: String)]]] = [:]
+        for (identifier, tags) in systemTags {
+            for (tagClass, values) in [("public.filename-extension", tags.extensions), ("public.mime-type", tags.mimeTypes)] {
+                for (position, tag) in values.enumerated() {
+                    listed[tagClass, default: [:]][tag.lowercased(), default: []].append((position, identifier))
+                }
+            }
+        }
+        return listed.mapValues { byTag in
+            byTag.mapValues { entries in
+                entries.sorted { ($0.position, $0.identifier) < ($1.position, $1.identifier) }.map(\.identifier)
+            }
+        }
+    }()
 
     /// True when the type is a known system type or was registered.
     public static func isKnown(_ identifier: String) -> Bool { parents(of: identifier) != nil }

@@ -24,7 +24,66 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private init(system identifier: String) { self.identifier = identifier }
+    init(system identifier: String) { self.identifier = identifier }
+
+    /// The type of a filename extension (default: conforming to `public.data`): the declared type with that
+    /// extension conforming to `supertype`, else a dynamic type (`isDynamic`) conforming to it, as Apple's.
+    public init?(filenameExtension: String, conformingTo supertype: UTType = .data) {
+        self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: supertype)
+    }
+
+    /// The type of a MIME type (default: conforming to `public.data`), declared or dynamic, as Apple's.
+    public init?(mimeType: String, conformingTo supertype: UTType = .data) {
+        self.init(tag: mimeType, tagClass: .mimeType, conformingTo: supertype)
+    }
+
+    /// The type with `tag` of `tagClass` conforming to `supertype` (nil: any): declared, or else dynamic. Nil
+    /// for an empty tag.
+    public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
+        guard !tag.isEmpty, !tag.contains(where: \.isNewline) else { return nil }
+        if let declared = UTType.types(tag: tag, tagClass: tagClass, conformingTo: supertype).first {
+            self = declared
+        } else {
+            self.init(system: ContentTypeTree.dynamicType(tag: tag, tagClass: tagClass.rawValue,
+                                                          conformingTo: supertype?.identifier))
+        }
+    }
+
+    /// The declared types with `tag` of `tagClass` that conform to `supertype` (nil: any), preferred first.
+    public static func types(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) -> [UTType] {
+        ContentTypeTree.types(withTag: tag, tagClass: tagClass.rawValue).filter { identifier in
+            supertype.map { ContentTypeTree.conforms(identifier, to: $0.identifier) } ?? true
+        }.map(UTType.init(system:))
+    }
+
+    /// The first filename extension of the type's declaration, if any.
+    public var preferredFilenameExtension: String? { tags[.filenameExtension]?.first }
+    /// The first MIME type of the type's declaration, if any.
+    public var preferredMIMEType: String? { tags[.mimeType]?.first }
+
+    /// The type's tags by class: filename extensions and MIME types (a dynamic type's own tag).
+    public var tags: [UTTagClass: [String]] {
+        var tags: [UTTagClass: [String]] = [:]
+        for tagClass in [UTTagClass.filenameExtension, .mimeType] {
+            let values = ContentTypeTree.tags(of: identifier, tagClass: tagClass.rawValue)
+            if !values.isEmpty { tags[tagClass] = values }
+        }
+        return tags
+    }
+
+    /// A description for people; Searchlight keeps no localized descriptions (nil).
+    public var localizedDescription: String? { nil }
+    /// Whether a declaration (system or registered) defines the type.
+    public var isDeclared: Bool { ContentTypeTree.isKnown(identifier) && !isDynamic }
+    /// Whether the type was made up for a tag no declared type has.
+    public var isDynamic: Bool { identifier.hasPrefix(ContentTypeTree.dynamicPrefix) }
+    /// Whether the type is a public one (`public.*`).
+    public var isPublic: Bool { identifier.hasPrefix("public.") }
+
+    /// Whether the type conforms to `type` and is not it.
+    public func isSubtype(of type: UTType) -> Bool { self != type && conforms(to: type) }
+    /// Whether `type` conforms to this type and is not it.
+    public func isSupertype(of type: UTType) -> Bool { type.isSubtype(of: self) }
 
     /// A type as named, known or not, registering nothing: an unknown one is a dynamic type (it conforms to
     /// `public.item` only), as reading an attribute must not change what other types conform to.
@@ -38,61 +97,13 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { identifier }
+}
 
-    public static let item = UTType(system: "public.item")
-    public static let content = UTType(system: "public.content")
-    public static let compositeContent = UTType(system: "public.composite-content")
-    public static let data = UTType(system: "public.data")
-    public static let directory = UTType(system: "public.directory")
-    public static let folder = UTType(system: "public.folder")
-    public static let volume = UTType(system: "public.volume")
-    public static let package = UTType(system: "com.apple.package")
-    public static let bundle = UTType(system: "com.apple.bundle")
-    public static let text = UTType(system: "public.text")
-    public static let plainText = UTType(system: "public.plain-text")
-    public static let utf8PlainText = UTType(system: "public.utf8-plain-text")
-    public static let utf16PlainText = UTType(system: "public.utf16-plain-text")
-    public static let rtf = UTType(system: "public.rtf")
-    public static let html = UTType(system: "public.html")
-    public static let xml = UTType(system: "public.xml")
-    public static let json = UTType(system: "public.json")
-    public static let yaml = UTType(system: "public.yaml")
-    public static let commaSeparatedText = UTType(system: "public.comma-separated-values-text")
-    public static let sourceCode = UTType(system: "public.source-code")
-    public static let swiftSource = UTType(system: "public.swift-source")
-    public static let script = UTType(system: "public.script")
-    public static let image = UTType(system: "public.image")
-    public static let jpeg = UTType(system: "public.jpeg")
-    public static let png = UTType(system: "public.png")
-    public static let tiff = UTType(system: "public.tiff")
-    public static let gif = UTType(system: "com.compuserve.gif")
-    public static let heic = UTType(system: "public.heic")
-    public static let svg = UTType(system: "public.svg-image")
-    public static let audiovisualContent = UTType(system: "public.audiovisual-content")
-    public static let audio = UTType(system: "public.audio")
-    public static let mp3 = UTType(system: "public.mp3")
-    public static let movie = UTType(system: "public.movie")
-    public static let video = UTType(system: "public.video")
-    public static let mpeg4Movie = UTType(system: "public.mpeg-4")
-    public static let quickTimeMovie = UTType(system: "com.apple.quicktime-movie")
-    public static let contact = UTType(system: "public.contact")
-    public static let vCard = UTType(system: "public.vcard")
-    public static let message = UTType(system: "public.message")
-    public static let emailMessage = UTType(system: "public.email-message")
-    public static let calendarEvent = UTType(system: "public.calendar-event")
-    public static let toDoItem = UTType(system: "public.to-do-item")
-    public static let url = UTType(system: "public.url")
-    public static let fileURL = UTType(system: "public.file-url")
-    public static let archive = UTType(system: "public.archive")
-    public static let zip = UTType(system: "public.zip-archive")
-    public static let gzip = UTType(system: "org.gnu.gnu-zip-archive")
-    public static let diskImage = UTType(system: "public.disk-image")
-    public static let pdf = UTType(system: "com.adobe.pdf")
-    public static let spreadsheet = UTType(system: "public.spreadsheet")
-    public static let presentation = UTType(system: "public.presentation")
-    public static let executable = UTType(system: "public.executable")
-    public static let unixExecutable = UTType(system: "public.unix-executable")
-    public static let font = UTType(system: "public.font")
-    public static let database = UTType(system: "public.database")
+/// A kind of tag a type is known by (Apple's `UTTagClass`).
+public struct UTTagClass: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let filenameExtension = UTTagClass(rawValue: "public.filename-extension")
+    public static let mimeType = UTTagClass(rawValue: "public.mime-type")
 }
 #endif

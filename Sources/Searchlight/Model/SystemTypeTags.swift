@@ -1,0 +1,146 @@
+extension ContentTypeTree {
+    /// Filename extensions and MIME types of the system types, the preferred one first, as Apple declares them.
+    /// Apple's documentation lists few tags: most are from its system declarations as commonly known, and the
+    /// order of the secondary ones may differ from Apple's.
+    static let systemTags: [String: (extensions: [String], mimeTypes: [String])] = [
+        // MARK: Abstract base types
+        "public.log": (extensions: ["log"], mimeTypes: []),
+        // MARK: Concrete base types, links and URLs
+        "com.apple.internet-location": (extensions: ["inetloc"], mimeTypes: []),
+        "com.microsoft.internet-shortcut": (extensions: ["url"], mimeTypes: []),
+        // MARK: Text
+        "net.daringfireball.markdown": (extensions: ["md", "markdown"], mimeTypes: ["text/markdown"]),
+        "public.comma-separated-values-text": (extensions: ["csv"],
+                                               mimeTypes: ["text/csv", "text/comma-separated-values"]),
+        "public.css": (extensions: ["css"], mimeTypes: ["text/css"]),
+        "public.html": (extensions: ["html", "htm", "shtml", "shtm"], mimeTypes: ["text/html"]),
+        "public.json": (extensions: ["json"], mimeTypes: ["application/json"]),
+        "public.m3u-playlist": (
+            extensions: ["m3u", "m3u8"],
+            mimeTypes: ["audio/mpegurl", "audio/x-mpegurl", "application/x-mpegurl", "application/vnd.apple.mpegurl"]),
+        "public.plain-text": (extensions: ["txt", "text"], mimeTypes: ["text/plain"]),
+        "public.rtf": (extensions: ["rtf"], mimeTypes: ["text/rtf", "application/rtf"]),
+        "public.tab-separated-values-text": (extensions: ["tsv"], mimeTypes: ["text/tab-separated-values"]),
+        "public.vcard": (extensions: ["vcf", "vcard"], mimeTypes: ["text/vcard", "text/x-vcard", "text/directory"]),
+        "public.xml": (extensions: ["xml"], mimeTypes: ["application/xml", "text/xml"]),
+        "public.yaml": (extensions: ["yaml", "yml"], mimeTypes: ["application/x-yaml", "text/yaml"]),
+        // MARK: Source code and scripts
+        "com.apple.applescript.script": (extensions: ["scpt"], mimeTypes: []),
+        "com.apple.applescript.script-bundle": (extensions: ["scptd"], mimeTypes: []),
+        "com.apple.applescript.text": (extensions: ["applescript"], mimeTypes: []),
+        "com.netscape.javascript-source": (
+            extensions: ["js", "jscript", "javascript"],
+            mimeTypes: ["text/javascript", "application/javascript", "application/x-javascript"]),
+        "com.sun.java-source": (extensions: ["java"], mimeTypes: []),
+        "public.assembly-source": (extensions: ["s"], mimeTypes: []),
+        "public.c-header": (extensions: ["h"], mimeTypes: []),
+        "public.c-plus-plus-header": (extensions: ["hpp", "h++", "hxx", "hh"], mimeTypes: []),
+        "public.c-plus-plus-source": (extensions: ["cp", "cpp", "c++", "cc", "cxx"], mimeTypes: []),
+        "public.c-source": (extensions: ["c"], mimeTypes: []),
+        "public.objective-c-plus-plus-source": (extensions: ["mm"], mimeTypes: []),
+        "public.objective-c-source": (extensions: ["m"], mimeTypes: []),
+        "public.perl-script": (extensions: ["pl", "pm"], mimeTypes: ["text/x-perl-script"]),
+        "public.php-script": (extensions: ["php", "php3", "php4", "ph3", "ph4", "phtml"],
+                              mimeTypes: ["text/php", "text/x-php-script", "application/php"]),
+        "public.python-script": (extensions: ["py"], mimeTypes: ["text/x-python-script"]),
+        "public.ruby-script": (extensions: ["rb", "rbw"], mimeTypes: ["text/x-ruby-script"]),
+        "public.shell-script": (extensions: ["sh", "command"], mimeTypes: ["application/x-sh"]),
+        "public.swift-source": (extensions: ["swift"], mimeTypes: []),
+        // MARK: Serialized data (property lists)
+        "com.apple.property-list": (extensions: ["plist"], mimeTypes: []),
+        // MARK: Composite content and documents
+        "com.adobe.pdf": (extensions: ["pdf"], mimeTypes: ["application/pdf"]),
+        "com.apple.iwork.keynote.key": (extensions: ["key"], mimeTypes: []),
+        "com.apple.iwork.numbers.numbers": (extensions: ["numbers"], mimeTypes: []),
+        "com.apple.iwork.pages.pages": (extensions: ["pages"], mimeTypes: []),
+        "com.apple.rtfd": (extensions: ["rtfd"], mimeTypes: []),
+        "com.apple.webarchive": (extensions: ["webarchive"], mimeTypes: ["application/x-webarchive"]),
+        "com.microsoft.excel.xls": (extensions: ["xls"], mimeTypes: ["application/vnd.ms-excel"]),
+        "com.microsoft.powerpoint.ppt": (extensions: ["ppt"], mimeTypes: ["application/vnd.ms-powerpoint"]),
+        "com.microsoft.word.doc": (extensions: ["doc"], mimeTypes: ["application/msword"]),
+        "org.idpf.epub-container": (extensions: ["epub"], mimeTypes: ["application/epub+zip"]),
+        "org.openxmlformats.presentationml.presentation": (
+            extensions: ["pptx"],
+            mimeTypes: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"]),
+        "org.openxmlformats.spreadsheetml.sheet": (
+            extensions: ["xlsx"],
+            mimeTypes: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]),
+        "org.openxmlformats.wordprocessingml.document": (
+            extensions: ["docx"],
+            mimeTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"]),
+        // MARK: Images
+        "com.adobe.raw-image": (extensions: ["dng"], mimeTypes: ["image/x-adobe-dng"]),
+        "com.apple.icns": (extensions: ["icns"], mimeTypes: []),
+        "com.apple.pict": (extensions: ["pict", "pct", "pic"],
+                           mimeTypes: ["image/pict", "image/x-pict", "image/x-macpict"]),
+        "com.apple.quicktime-image": (extensions: ["qtif", "qti"], mimeTypes: ["image/x-quicktime"]),
+        "com.compuserve.gif": (extensions: ["gif"], mimeTypes: ["image/gif"]),
+        "com.ilm.openexr-image": (extensions: ["exr"], mimeTypes: []),
+        "com.microsoft.bmp": (extensions: ["bmp", "dib"], mimeTypes: ["image/bmp", "image/x-bmp"]),
+        "com.microsoft.ico": (extensions: ["ico"], mimeTypes: ["image/vnd.microsoft.icon", "image/x-icon"]),
+        "org.webmproject.webp": (extensions: ["webp"], mimeTypes: ["image/webp"]),
+        "public.heic": (extensions: ["heic"], mimeTypes: ["image/heic"]),
+        "public.heics": (extensions: ["heics"], mimeTypes: ["image/heic-sequence"]),
+        "public.heif": (extensions: ["heif", "hif"], mimeTypes: ["image/heif"]),
+        "public.jpeg": (extensions: ["jpeg", "jpg", "jpe"], mimeTypes: ["image/jpeg"]),
+        "public.jpeg-2000": (extensions: ["jp2", "jpf", "jpx", "j2k", "j2c"], mimeTypes: ["image/jp2", "image/jpx"]),
+        "public.jpeg-xl": (extensions: ["jxl"], mimeTypes: ["image/jxl"]),
+        "public.png": (extensions: ["png"], mimeTypes: ["image/png"]),
+        "public.svg-image": (extensions: ["svg", "svgz"], mimeTypes: ["image/svg+xml"]),
+        "public.tiff": (extensions: ["tiff", "tif"], mimeTypes: ["image/tiff"]),
+        // MARK: 3D content
+        "com.apple.arobject": (extensions: ["arobject"], mimeTypes: []),
+        "com.apple.reality": (extensions: ["reality"], mimeTypes: []),
+        "com.apple.scenekit.scene": (extensions: ["scn"], mimeTypes: []),
+        "com.pixar.universal-scene-description": (extensions: ["usd", "usda", "usdc"], mimeTypes: []),
+        "com.pixar.universal-scene-description-mobile": (extensions: ["usdz"], mimeTypes: ["model/vnd.usdz+zip"]),
+        // MARK: Audiovisual content
+        "com.apple.m4v-video": (extensions: ["m4v"], mimeTypes: ["video/x-m4v"]),
+        "com.apple.protected-mpeg-4-audio": (extensions: ["m4p"], mimeTypes: ["audio/x-m4p"]),
+        "com.apple.quicktime-movie": (extensions: ["mov", "qt"], mimeTypes: ["video/quicktime"]),
+        "com.microsoft.waveform-audio": (extensions: ["wav", "wave", "bwf"],
+                                         mimeTypes: ["audio/vnd.wave", "audio/wav", "audio/wave", "audio/x-wav"]),
+        "public.aifc-audio": (extensions: ["aifc", "aiffc"], mimeTypes: ["audio/x-aifc"]),
+        "public.aiff-audio": (extensions: ["aiff", "aif"], mimeTypes: ["audio/aiff", "audio/x-aiff"]),
+        "public.avi": (extensions: ["avi", "vfw"], mimeTypes: ["video/avi", "video/msvideo", "video/x-msvideo"]),
+        "public.midi-audio": (extensions: ["mid", "midi", "smf", "kar"], mimeTypes: ["audio/midi", "audio/x-midi"]),
+        "public.mp3": (
+            extensions: ["mp3"],
+            mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mpg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg3",
+                        "audio/x-mpeg", "audio/x-mpg"]),
+        "public.mpeg": (extensions: ["mpg", "mpeg", "mpe", "m75", "m15"],
+                        mimeTypes: ["video/mpeg", "video/mpg", "video/x-mpeg", "video/x-mpg"]),
+        "public.mpeg-2-transport-stream": (extensions: ["ts", "mts", "m2ts"], mimeTypes: ["video/mp2t"]),
+        "public.mpeg-2-video": (extensions: ["m2v"], mimeTypes: []),
+        "public.mpeg-4": (extensions: ["mp4", "mpg4"], mimeTypes: ["video/mp4", "video/mp4v"]),
+        "public.mpeg-4-audio": (extensions: ["m4a"], mimeTypes: ["audio/mp4", "audio/x-m4a"]),
+        // MARK: Directories, bundles and packages
+        "com.apple.framework": (extensions: ["framework"], mimeTypes: []),
+        "com.apple.metadata-importer": (extensions: ["mdimporter"], mimeTypes: []),
+        "com.apple.plugin": (extensions: ["plugin"], mimeTypes: []),
+        "com.apple.quicklook-generator": (extensions: ["qlgenerator"], mimeTypes: []),
+        "com.apple.xpc-service": (extensions: ["xpc"], mimeTypes: []),
+        // MARK: Applications and executables
+        "com.apple.application-and-system-extension": (extensions: ["appex"], mimeTypes: []),
+        "com.apple.application-bundle": (extensions: ["app"], mimeTypes: []),
+        "com.apple.systempreference.prefpane": (extensions: ["prefPane"], mimeTypes: []),
+        "com.microsoft.windows-executable": (extensions: ["exe"], mimeTypes: ["application/x-msdownload"]),
+        "com.sun.java-archive": (extensions: ["jar"], mimeTypes: ["application/java-archive"]),
+        "com.sun.java-class": (extensions: ["class"], mimeTypes: []),
+        // MARK: Archives and compression
+        "com.apple.archive": (extensions: ["aar"], mimeTypes: []),
+        "org.gnu.gnu-zip-archive": (extensions: ["gz", "gzip"], mimeTypes: ["application/x-gzip", "application/gzip"]),
+        "public.bzip2-archive": (extensions: ["bz2", "bzip2"], mimeTypes: ["application/x-bzip2"]),
+        "public.tar-archive": (extensions: ["tar"], mimeTypes: ["application/x-tar", "application/tar"]),
+        "public.zip-archive": (extensions: ["zip"], mimeTypes: ["application/zip"]),
+        // MARK: Messages
+        "public.email-message": (extensions: ["eml"], mimeTypes: ["message/rfc822"]),
+        // MARK: Security
+        "com.rsa.pkcs-12": (extensions: ["p12", "pfx"], mimeTypes: ["application/x-pkcs12"]),
+        "public.x509-certificate": (extensions: ["cer", "crt", "der"],
+                                    mimeTypes: ["application/x-x509-ca-cert", "application/pkix-cert"]),
+        // MARK: Miscellaneous
+        "com.apple.haptics.ahap": (extensions: ["ahap"], mimeTypes: []),
+        "public.geojson": (extensions: ["geojson"], mimeTypes: ["application/geo+json"]),
+    ]
+}
