@@ -265,6 +265,23 @@ final class EngineTests: XCTestCase {
         }
     }
 
+    /// A limit or rescore window past the document count (`Int.max` for "all") is that count: nothing is sized by
+    /// it, and every match comes back, ranked as with an exact limit.
+    func testLimitsPastTheDocumentCountAreEveryMatch() throws {
+        try writer.upsert(contentsOf: [doc("1", "alpha beta", ""), doc("2", "alpha", ""), doc("3", "gamma", "")])
+        let s = try writer.commit()
+        let exact = s.search(.term("alpha"), limit: 2)
+        for limit in [Int.max, 1 << 40] {
+            XCTAssertEqual(s.search(.term("alpha"), limit: limit), exact)
+            for ceiling in [nil, Float(1)] {
+                let options = SearchOptions(limit: limit, rescore: { _, score in score }, rescoreWindow: .max,
+                                            rescoreCeiling: ceiling)
+                XCTAssertEqual(s.search(.term("alpha"), options: options).map(\.address), exact.map(\.address))
+            }
+            XCTAssertEqual(s.search(.and([.term("alpha"), .prefix("be")]), limit: limit).count, 1)
+        }
+    }
+
     /// The typo budget counts characters and so do the edits: a Cyrillic or Greek word one letter short is one
     /// edit away (two of its UTF-8 bytes), and a word of five such letters has a budget of one.
     func testFuzzyEditsCountCharacters() throws {

@@ -95,7 +95,9 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let engagement = container.engagement.rankingState(at: snapshot.now)
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,
                                        engagementCeiling: engagement.ceiling, typedText: text)
-        let limit = userValues.maxResultCount > 0 ? userValues.maxResultCount : max(snapshot.engine.documentCount, 1)
+        // All matches (0) or at most `maxResultCount`: never more than the documents there are (`Int.max` too).
+        let everything = max(snapshot.engine.documentCount, 1)
+        let limit = userValues.maxResultCount > 0 ? min(userValues.maxResultCount, everything) : everything
         let search = RankedSearch(snapshot: snapshot, restriction: restriction, ranking: ranking)
         // Typo tolerance only when the words as typed do not fill the requested results. When their document
         // frequencies already show they cannot, the exact search is skipped: its hits would be discarded.

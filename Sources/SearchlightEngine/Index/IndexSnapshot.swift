@@ -150,7 +150,9 @@ public struct IndexSnapshot: Sendable {
 
     /// Ranked search with a static boost and/or a rescoring hook.
     public func search(_ query: Query, options: SearchOptions) -> [SearchHit] {
-        let limit = max(options.limit, 0)
+        // No page holds more hits than there are documents: a limit past that (`Int.max` for "all") is that many,
+        // so nothing is sized by it.
+        let limit = min(max(options.limit, 0), documentCount)
         guard limit > 0, !segments.isEmpty else { return [] }
         var planner = QueryPlanner(snapshot: self, memo: options.memo)
         // A rescore with a ceiling is applied while collecting (exactly the best `limit` by rescored score);
@@ -160,7 +162,8 @@ public struct IndexSnapshot: Sendable {
         // A second stage ranks the first stage's best `firstStage` again.
         let second = options.windowRescore
         let firstStage = max(limit, second?.window ?? 0)
-        let window = options.rescore == nil || collecting != nil ? firstStage : max(firstStage, options.rescoreWindow)
+        let window = min(options.rescore == nil || collecting != nil ? firstStage : max(firstStage, options.rescoreWindow),
+                         max(documentCount, limit))
         // The collected hits need no order when the second stage selects from them directly.
         let unordered = second != nil && (options.rescore == nil || collecting != nil)
         var hits: [SearchHit]

@@ -222,6 +222,16 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(ids(String(repeating: "f", count: 200)), [])
     }
 
+    /// `maxResultCount` as "no practical cap" (`Int.max`, 2^40) gives every match: it overflowed counts and sized
+    /// a 13 TB buffer, killing the process.
+    func testAHugeMaxResultCountIsEveryMatch() {
+        for count in [Int.max, 1 << 40, Int.max - 1] {
+            let run = runUserQuery("budg", in: container) { $0.maxResultCount = count }
+            XCTAssertNil(run.error)
+            XCTAssertEqual(Set(run.items.map(\.uniqueIdentifier)), ["budget", "garden"], "\(count)")
+        }
+    }
+
     func testSnippetAndExplanation() throws {
         let run = runUserQuery("seeds", in: container)
         let hit = try XCTUnwrap(run.items.first)
