@@ -279,7 +279,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     private func notifySystemAttributes(of items: [CSSearchableItem]) {
         let identifiers = items.filter { !$0.updateListenerOptions.isEmpty }.map(\.uniqueIdentifier)
         guard !identifiers.isEmpty, indexDelegate != nil else { return }
-        let updated = fetchSearchableItems(withIdentifiers: identifiers).filter { SystemAttributes.update(for: $0) != nil }
+        let updated = fetchSearchableItems(withIdentifiers: identifiers)
+            .filter { SystemAttributes.update(for: $0) != nil }
         guard !updated.isEmpty else { return }
         container.delegateQueue.async { self.indexDelegate?.searchableItemsDidUpdate(updated) }
     }

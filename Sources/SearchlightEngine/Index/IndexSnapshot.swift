@@ -162,8 +162,8 @@ public struct IndexSnapshot: Sendable {
         // A second stage ranks the first stage's best `firstStage` again.
         let second = options.windowRescore
         let firstStage = max(limit, second?.window ?? 0)
-        let window = min(options.rescore == nil || collecting != nil ? firstStage : max(firstStage, options.rescoreWindow),
-                         max(documentCount, limit))
+        let rescored = options.rescore == nil || collecting != nil ? firstStage : max(firstStage, options.rescoreWindow)
+        let window = min(rescored, max(documentCount, limit))
         // The collected hits need no order when the second stage selects from them directly.
         let unordered = second != nil && (options.rescore == nil || collecting != nil)
         var hits: [SearchHit]
