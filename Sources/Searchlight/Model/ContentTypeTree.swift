@@ -233,7 +233,8 @@ public enum ContentTypeTree {
     private static let tagIndex: [String: [String: [String]]] = {
         var listed: [String: [String: [(position: Int, identifier: String)]]] = [:]
         for (identifier, tags) in systemTags {
-            for (tagClass, values) in [("public.filename-extension", tags.extensions), ("public.mime-type", tags.mimeTypes)] {
+            let classes = [("public.filename-extension", tags.extensions), ("public.mime-type", tags.mimeTypes)]
+            for (tagClass, values) in classes {
                 for (position, tag) in values.enumerated() {
                     listed[tagClass, default: [:]][tag.lowercased(), default: []].append((position, identifier))
                 }

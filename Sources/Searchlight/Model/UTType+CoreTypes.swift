@@ -155,6 +155,7 @@ extension UTType {
     // MARK: Miscellaneous
     public static let ahap = UTType(system: "com.apple.haptics.ahap")  // Apple: macOS 14+
     public static let geoJSON = UTType(system: "public.geojson")  // Apple: macOS 15+
-    public static let linkPresentationMetadata = UTType(system: "com.apple.linkpresentation.metadata")  // Apple: macOS 15+
+    // Apple: macOS 15+
+    public static let linkPresentationMetadata = UTType(system: "com.apple.linkpresentation.metadata")
 }
 #endif
