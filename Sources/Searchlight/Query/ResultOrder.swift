@@ -89,7 +89,10 @@ package struct ResultOrder {
             guard cursor.sortAttributes == sortAttributes else {
                 throw CSSearchQueryError(.invalidQuery, message: "the cursor was made by a query with other sort attributes")
             }
-            guard cursor.generation == snapshot.engine.generation else {
+            // Generations count per writer: the cursor's snapshot must come from this one (another container's,
+            // or a reopened store's, may share the number with other documents at its addresses).
+            guard cursor.generation == snapshot.engine.generation,
+                  cursor.snapshot?.isFromSameWriter(as: snapshot.engine) == true else {
                 throw CSSearchQueryError(.invalidQuery, message:
                     "the index changed since this unsorted cursor was made; set sortAttributes for cursors that survive changes")
             }

@@ -246,6 +246,47 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertFalse(crossed.batches.joined().contains { $0.uniqueIdentifier.hasPrefix("a") })
     }
 
+    /// Generations count per writer, so an unsorted cursor's generation can match another writer's: a cursor from
+    /// another container with the same generation, or from a store before a crash and reopen (whose recovery
+    /// merged the segments), is refused, never paged through other documents' addresses.
+    func testUnsortedCursorOfAnotherWriterIsRefusedWhateverItsGeneration() throws {
+        func page(_ container: SearchlightContainer, limit: Int, cursor: CSSearchQueryCursor?)
+            -> (ids: [String], error: (any Error)?, cursor: CSSearchQueryCursor?) {
+            let first = query(#"title == "Paged*""#, { $0.limit = limit; $0.cursor = cursor }, container: container)
+            let run = runQuery(first)
+            return (run.batches.joined().map(\.uniqueIdentifier), run.error, first.cursor)
+        }
+        let a = makeContainer((0..<4).map { makeItem("a\($0)", title: "Paged") })
+        let b = makeContainer((0..<4).map { makeItem("b\($0)", title: "Paged") })
+        XCTAssertEqual(a.snapshot().engine.generation, b.snapshot().engine.generation)
+        let first = page(a, limit: 1, cursor: nil)
+        let crossed = page(b, limit: 100, cursor: try XCTUnwrap(first.cursor))
+        XCTAssertEqual((crossed.error as? CSSearchQueryError)?.code, .invalidQuery)
+        XCTAssertTrue(crossed.ids.isEmpty)
+
+        let url = makeStoreURL(self)
+        let before: (ids: [String], error: (any Error)?, cursor: CSSearchQueryCursor?)
+        do {
+            let container = try SearchlightContainer(directory: url)
+            container.setIdleMergeDelay(nil)
+            let held = Mutex<[@Sendable () -> Void]>([])
+            container.setMergeStarter { work in held.withLock { $0.append(work) } }  // merges never run
+            let index = CSSearchableIndex(name: "p", container: container)
+            for batch in 0..<4 {
+                let items = (0..<5).map { makeItem("p\(batch * 5 + $0)", title: "Paged \(batch * 5 + $0)") }
+                XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+                if batch == 2 { try container.checkpoint() }
+            }
+            before = page(container, limit: 7, cursor: nil)
+            XCTAssertEqual(before.ids.count, 7)
+            container.closeWithoutCheckpoint()
+        }
+        let reopened = try SearchlightContainer(directory: url)
+        defer { reopened.close() }
+        let after = page(reopened, limit: 100, cursor: try XCTUnwrap(before.cursor))
+        XCTAssertEqual((after.error as? CSSearchQueryError)?.code, .invalidQuery, "\(after.ids)")
+    }
+
     func testAsyncResultsSequence() async throws {
         var ids: [String] = []
         for try await result in query("rating == 3").results {
