@@ -107,7 +107,8 @@ public final class SearchlightContainer: Sendable {
     }
 
     /// Records that index `name` re-added everything after the store was lost (durably: later opens do not ask
-    /// it again). Runs after every write submitted before it.
+    /// it again; if the record cannot be written, the next open asks again). Runs after every write submitted
+    /// before it.
     package func acknowledgeReindexAll(name: String) {
         acknowledgedReindex.withLock { _ = $0.insert(name) }
         writeQueue.async { [self] in

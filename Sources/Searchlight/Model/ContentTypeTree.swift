@@ -199,8 +199,8 @@ public enum ContentTypeTree {
     /// How a dynamic type's identifier starts.
     static let dynamicPrefix = "dyn."
 
-    /// The dynamic type of `tag` of `tagClass` conforming to `supertype` (nil: `public.data`'s parent,
-    /// `public.item`): one identifier per tag, class and supertype.
+    /// The dynamic type of `tag` of `tagClass` conforming to `supertype` (nil: to `public.item` only): one
+    /// identifier per tag, class and supertype.
     static func dynamicType(tag: String, tagClass: String, conformingTo supertype: String?) -> String {
         let parent = supertype ?? "public.item"
         let identifier = dynamicPrefix + hexadecimal(tagClass + "\u{0}" + tag + "\u{0}" + parent)
@@ -209,8 +209,7 @@ public enum ContentTypeTree {
     }
 
     private static func hexadecimal(_ text: String) -> String {
-        text.utf8.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
+        text.utf8.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 
     /// The declared types with `tag` of `tagClass` (the filename extension compared without case), preferred
