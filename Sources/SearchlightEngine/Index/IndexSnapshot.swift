@@ -163,7 +163,7 @@ public struct IndexSnapshot: Sendable {
         let second = options.windowRescore
         let firstStage = max(limit, second?.window ?? 0)
         let rescored = options.rescore == nil || collecting != nil ? firstStage : max(firstStage, options.rescoreWindow)
-        let window = min(rescored, max(documentCount, limit))
+        let window = min(rescored, documentCount)
         // The collected hits need no order when the second stage selects from them directly.
         let unordered = second != nil && (options.rescore == nil || collecting != nil)
         var hits: [SearchHit]
