@@ -11,6 +11,8 @@ import SearchlightQueryLanguage
 ///   exact semantics of `TextMatch`. Only patterns with no literal text (`*`, `?*`) scan the field's documents.
 /// - numbers, dates, `$time.*`, booleans: engine `.range` over the numeric column (`InRange` inclusive).
 /// - `!=` and `!`: the complement within the visible documents; `attr != "*"` is therefore absence.
+/// - `"*"` on a data attribute (`thumbnailData`), which no field indexes: the item blobs of the documents still
+///   allowed; any other pattern never matches bytes.
 /// - `&&` / `||`: set intersection / union of the operands.
 ///
 /// Results are sorted address arrays (merged, never hashed). Each node is evaluated *within* the documents
@@ -214,6 +216,7 @@ package struct QueryEvaluator {
               !Self.isDomainAttribute(comparison.attribute) else { return nil }
         let fields = AttributeFields(comparison.attribute, schema: engine.schema)
         if !fields.numeric.isEmpty, pattern.shape == .presence || number(comparison.value) != nil { return nil }
+        if pattern.shape == .presence, Self.storedOnlyAttribute(comparison.attribute) != nil { return nil }
         let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
         var result: [FieldID: Access] = [:]
         for field in fields.text {
@@ -241,6 +244,9 @@ package struct QueryEvaluator {
         }
         if pattern.shape == .presence {
             result = SortedAddresses.union(result, numeric(fields.numeric, lower: nil, upper: nil, within: within))
+            if let name = Self.storedOnlyAttribute(comparison.attribute) {
+                result = SortedAddresses.union(result, storedPresence(of: name, within: within))
+            }
         } else if let x = number(comparison.value) {
             result = SortedAddresses.union(result, numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x),
                                                            within: within))
@@ -253,6 +259,25 @@ package struct QueryEvaluator {
     static func isDomainAttribute(_ attribute: QueryAttribute) -> Bool {
         guard case .named(let name) = attribute else { return false }
         return AttributeCatalog.descriptor(forQueryName: name)?.name == "domainIdentifier"
+    }
+
+    /// The catalogue name of an attribute whose values no field indexes (data: `thumbnailData`,
+    /// `htmlContentData`), which only the item blob holds.
+    static func storedOnlyAttribute(_ attribute: QueryAttribute) -> String? {
+        guard case .named(let name) = attribute, let descriptor = AttributeCatalog.descriptor(forQueryName: name),
+              descriptor.kind == .data else { return nil }
+        return descriptor.name
+    }
+
+    /// Visible documents (among `within`) that hold a value of a stored-only attribute. Nothing indexes
+    /// these, so this decodes the blob of every document still allowed: the presence test is rare and the
+    /// alternative, a column per data attribute, would cost every item that has one.
+    private mutating func storedPresence(of name: String, within: [DocAddress]?) -> [DocAddress] {
+        let plan = ItemDocumentCodec.FetchPlan([name], schema: engine.schema)
+        let engine = self.engine
+        return (within ?? universe).filter { address in
+            ItemDocumentCodec.item(at: address, in: engine, plan: plan)?.attributeSet.value(forAttribute: name) != nil
+        }
     }
 
     /// Visible documents whose item domain matches. Domains are not in the postings, so this scans the

@@ -154,6 +154,31 @@ final class QueryEvaluationTests: XCTestCase {
         check(#"rating != "*""#, ["window", "chopin", "bare"])
     }
 
+    /// Data attributes have no text or numbers to index, yet `== "*"` must still tell which items hold one
+    /// (it found none before), inside a conjunction too, and `!= "*"` which do not.
+    func testPresenceOfDataAttributes() throws {
+        func item(_ id: String, thumbnail: Data?, html: Data? = nil) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = "photo \(id)"
+            set.thumbnailData = thumbnail
+            set.htmlContentData = html
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: "tests", attributeSet: set)
+        }
+        let container = makeContainer([
+            item("a", thumbnail: Data([1, 2, 3])),
+            item("b", thumbnail: nil, html: Data("<p>x</p>".utf8)),
+            item("c", thumbnail: Data()),
+            item("d", thumbnail: nil),
+        ])
+        XCTAssertEqual(try evaluate(#"thumbnailData == "*""#, in: container), ["a", "c"])
+        XCTAssertEqual(try evaluate(#"kMDItemThumbnailData == *"#, in: container), ["a", "c"])
+        XCTAssertEqual(try evaluate(#"thumbnailData != "*""#, in: container), ["b", "d"])
+        XCTAssertEqual(try evaluate(#"title == "photo"cdw && thumbnailData == "*""#, in: container), ["a", "c"])
+        XCTAssertEqual(try evaluate(#"htmlContentData == "*" || thumbnailData == "*""#, in: container), ["a", "b", "c"])
+        // Bytes are not text: only presence matches them.
+        XCTAssertEqual(try evaluate(#"thumbnailData == "?*""#, in: container), [])
+    }
+
     func testUnknownAttributeNeverMatchesEqualAndAlwaysMatchesNotEqual() {
         check(#"noSuchAttribute == "*""#, [])
         check(#"noSuchAttribute == "x""#, [])
