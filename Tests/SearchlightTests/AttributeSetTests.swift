@@ -28,7 +28,8 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertTrue(numbers.contentTypeTree?.contains("public.spreadsheet") == true)
         XCTAssertTrue(numbers.contentTypeTree?.contains("public.content") == true)
         numbers.contentType = "public.email-message"
-        XCTAssertEqual(numbers.contentTypeTree, ["public.email-message", "public.message", "public.item"])
+        // Apple declares `public.message` without parents (UTCoreTypes.h), so the tree ends there.
+        XCTAssertEqual(numbers.contentTypeTree, ["public.email-message", "public.message"])
         numbers.contentType = nil
         XCTAssertEqual(numbers.slot(forAttribute: "contentTypeTree"), .cleared)
         XCTAssertNil(numbers.contentTypeTree)
@@ -89,6 +90,36 @@ final class AttributeSetTests: XCTestCase {
         let set = CSSearchableItemAttributeSet(contentType: UTType(filenameExtension: "txt") ?? .data)
         XCTAssertEqual(set.contentType, "public.plain-text")
         XCTAssertTrue(set.contentTypeTree?.contains("public.text") == true)
+    }
+
+    /// Parents and tags as Apple declares them (UTCoreTypes.h of the macOS 11.3 SDK, the UTType documentation,
+    /// CoreTypes' declarations), where the table had them from memory.
+    func testSystemDeclarationsMatchApples() throws {
+        XCTAssertTrue(UTType.pythonScript.conforms(to: .shellScript))
+        XCTAssertTrue(UTType.zip.conforms(to: UTType("com.pkware.zip-archive")!) && UTType.zip.conforms(to: .data))
+        XCTAssertEqual(ContentTypeTree.parents(of: "public.archive"), [])
+        XCTAssertTrue(UTType.gzip.conforms(to: .data) && UTType.gzip.conforms(to: .archive))
+        XCTAssertTrue(UTType.mpeg4Audio.conforms(to: .mpeg4Movie))
+        // Office Open XML files are not archives on Apple platforms.
+        let docx = try XCTUnwrap(UTType(filenameExtension: "docx"))
+        XCTAssertFalse(docx.conforms(to: .archive))
+        XCTAssertTrue(docx.conforms(to: .data) && docx.conforms(to: .compositeContent))
+        // The package and the single-file iWork documents are not swapped; `.pages` as data is the single file.
+        XCTAssertTrue(ContentTypeTree.conforms("com.apple.iwork.pages.pages", to: "com.apple.package"))
+        XCTAssertTrue(ContentTypeTree.conforms("com.apple.iwork.pages.sffpages", to: "public.data"))
+        XCTAssertEqual(UTType(filenameExtension: "pages")?.identifier, "com.apple.iwork.pages.sffpages")
+        // Tags that belong to a more specific type than the table had, and preferred tags first.
+        XCTAssertEqual(UTType(filenameExtension: "m4a")?.identifier, "com.apple.m4a-audio")
+        XCTAssertTrue(UTType(filenameExtension: "m4a")?.conforms(to: .mpeg4Audio) == true)
+        XCTAssertEqual(UTType(filenameExtension: "log")?.identifier, "com.apple.log")
+        XCTAssertTrue(UTType(filenameExtension: "log")?.conforms(to: .log) == true)
+        XCTAssertEqual(UTType(filenameExtension: "inetloc")?.identifier, "com.apple.generic-internet-location")
+        XCTAssertEqual(UTType.yaml.preferredFilenameExtension, "yml")
+        XCTAssertEqual(UTType.midi.preferredFilenameExtension, "midi")
+        XCTAssertEqual(UTType(filenameExtension: "flac")?.identifier, "org.xiph.flac")
+        XCTAssertEqual(UTType(mimeType: "application/octet-stream"), .data)
+        XCTAssertEqual(kUTTagClassFilenameExtension, UTTagClass.filenameExtension.rawValue)
+        XCTAssertEqual(kUTTagClassMIMEType, UTTagClass.mimeType.rawValue)
     }
     #endif
 

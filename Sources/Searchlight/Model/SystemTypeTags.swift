@@ -1,12 +1,14 @@
 extension ContentTypeTree {
     /// Filename extensions and MIME types of the system types, the preferred one first, as Apple declares them.
-    /// Apple's documentation lists few tags: most are from its system declarations as commonly known, and the
-    /// order of the secondary ones may differ from Apple's.
+    /// Checked against a generated dump of CoreTypes' declarations of macOS 13–14 (the `uniform-type-identifiers`
+    /// Rust crate's `system_defined.rs`); types newer than that dump (`jxl`, `geojson`, `dng`) and a few secondary
+    /// tags it lacks (`image/x-bmp`, `application/javascript`) are from common use, not from a declaration.
     static let systemTags: [String: (extensions: [String], mimeTypes: [String])] = [
         // MARK: Abstract base types
-        "public.log": (extensions: ["log"], mimeTypes: []),
+        "com.apple.log": (extensions: ["log"], mimeTypes: []),
         // MARK: Concrete base types, links and URLs
-        "com.apple.internet-location": (extensions: ["inetloc"], mimeTypes: []),
+        "com.apple.generic-internet-location": (extensions: ["inetloc"], mimeTypes: []),
+        "com.apple.web-internet-location": (extensions: ["webloc"], mimeTypes: []),
         "com.microsoft.internet-shortcut": (extensions: ["url"], mimeTypes: []),
         // MARK: Text
         "net.daringfireball.markdown": (extensions: ["md", "markdown"], mimeTypes: ["text/markdown"]),
@@ -23,18 +25,18 @@ extension ContentTypeTree {
         "public.tab-separated-values-text": (extensions: ["tsv"], mimeTypes: ["text/tab-separated-values"]),
         "public.vcard": (extensions: ["vcf", "vcard"], mimeTypes: ["text/vcard", "text/x-vcard", "text/directory"]),
         "public.xml": (extensions: ["xml"], mimeTypes: ["application/xml", "text/xml"]),
-        "public.yaml": (extensions: ["yaml", "yml"], mimeTypes: ["application/x-yaml", "text/yaml"]),
+        "public.yaml": (extensions: ["yml", "yaml"], mimeTypes: ["application/x-yaml"]),
         // MARK: Source code and scripts
         "com.apple.applescript.script": (extensions: ["scpt"], mimeTypes: []),
         "com.apple.applescript.script-bundle": (extensions: ["scptd"], mimeTypes: []),
         "com.apple.applescript.text": (extensions: ["applescript"], mimeTypes: []),
         "com.netscape.javascript-source": (
-            extensions: ["js", "jscript", "javascript"],
+            extensions: ["js", "jscript", "javascript", "mjs"],
             mimeTypes: ["text/javascript", "application/javascript", "application/x-javascript"]),
-        "com.sun.java-source": (extensions: ["java"], mimeTypes: []),
+        "com.sun.java-source": (extensions: ["java", "jav"], mimeTypes: []),
         "public.assembly-source": (extensions: ["s"], mimeTypes: []),
         "public.c-header": (extensions: ["h"], mimeTypes: []),
-        "public.c-plus-plus-header": (extensions: ["hpp", "h++", "hxx", "hh"], mimeTypes: []),
+        "public.c-plus-plus-header": (extensions: ["hh", "hp", "hpp", "hxx", "h++", "ipp"], mimeTypes: []),
         "public.c-plus-plus-source": (extensions: ["cp", "cpp", "c++", "cc", "cxx"], mimeTypes: []),
         "public.c-source": (extensions: ["c"], mimeTypes: []),
         "public.objective-c-plus-plus-source": (extensions: ["mm"], mimeTypes: []),
@@ -51,12 +53,17 @@ extension ContentTypeTree {
         // MARK: Composite content and documents
         "com.adobe.pdf": (extensions: ["pdf"], mimeTypes: ["application/pdf"]),
         "com.apple.iwork.keynote.key": (extensions: ["key"], mimeTypes: []),
+        "com.apple.iwork.keynote.sffkey": (extensions: ["key"], mimeTypes: ["application/x-iwork-keynote-sffkey"]),
         "com.apple.iwork.numbers.numbers": (extensions: ["numbers"], mimeTypes: []),
+        "com.apple.iwork.numbers.sffnumbers": (extensions: ["numbers"],
+                                               mimeTypes: ["application/x-iwork-numbers-sffnumbers"]),
         "com.apple.iwork.pages.pages": (extensions: ["pages"], mimeTypes: []),
+        "com.apple.iwork.pages.sffpages": (extensions: ["pages"], mimeTypes: ["application/x-iwork-pages-sffpages"]),
         "com.apple.rtfd": (extensions: ["rtfd"], mimeTypes: []),
         "com.apple.webarchive": (extensions: ["webarchive"], mimeTypes: ["application/x-webarchive"]),
-        "com.microsoft.excel.xls": (extensions: ["xls"], mimeTypes: ["application/vnd.ms-excel"]),
-        "com.microsoft.powerpoint.ppt": (extensions: ["ppt"], mimeTypes: ["application/vnd.ms-powerpoint"]),
+        "com.microsoft.excel.xls": (extensions: ["xls"], mimeTypes: ["application/vnd.ms-excel", "application/msexcel"]),
+        "com.microsoft.powerpoint.ppt": (extensions: ["ppt"],
+                                         mimeTypes: ["application/vnd.ms-powerpoint", "application/mspowerpoint"]),
         "com.microsoft.word.doc": (extensions: ["doc"], mimeTypes: ["application/msword"]),
         "org.idpf.epub-container": (extensions: ["epub"], mimeTypes: ["application/epub+zip"]),
         "org.openxmlformats.presentationml.presentation": (
@@ -82,7 +89,7 @@ extension ContentTypeTree {
         "public.heic": (extensions: ["heic"], mimeTypes: ["image/heic"]),
         "public.heics": (extensions: ["heics"], mimeTypes: ["image/heic-sequence"]),
         "public.heif": (extensions: ["heif", "hif"], mimeTypes: ["image/heif"]),
-        "public.jpeg": (extensions: ["jpeg", "jpg", "jpe"], mimeTypes: ["image/jpeg"]),
+        "public.jpeg": (extensions: ["jpeg", "jpg", "jpe"], mimeTypes: ["image/jpeg", "image/jpg"]),
         "public.jpeg-2000": (extensions: ["jp2", "jpf", "jpx", "j2k", "j2c"], mimeTypes: ["image/jp2", "image/jpx"]),
         "public.jpeg-xl": (extensions: ["jxl"], mimeTypes: ["image/jxl"]),
         "public.png": (extensions: ["png"], mimeTypes: ["image/png"]),
@@ -103,7 +110,7 @@ extension ContentTypeTree {
         "public.aifc-audio": (extensions: ["aifc", "aiffc"], mimeTypes: ["audio/x-aifc"]),
         "public.aiff-audio": (extensions: ["aiff", "aif"], mimeTypes: ["audio/aiff", "audio/x-aiff"]),
         "public.avi": (extensions: ["avi", "vfw"], mimeTypes: ["video/avi", "video/msvideo", "video/x-msvideo"]),
-        "public.midi-audio": (extensions: ["mid", "midi", "smf", "kar"], mimeTypes: ["audio/midi", "audio/x-midi"]),
+        "public.midi-audio": (extensions: ["midi", "mid", "smf", "kar"], mimeTypes: ["audio/midi", "audio/x-midi"]),
         "public.mp3": (
             extensions: ["mp3"],
             mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mpg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg3",
@@ -113,7 +120,8 @@ extension ContentTypeTree {
         "public.mpeg-2-transport-stream": (extensions: ["ts", "mts", "m2ts"], mimeTypes: ["video/mp2t"]),
         "public.mpeg-2-video": (extensions: ["m2v"], mimeTypes: []),
         "public.mpeg-4": (extensions: ["mp4", "mpg4"], mimeTypes: ["video/mp4", "video/mp4v"]),
-        "public.mpeg-4-audio": (extensions: ["m4a"], mimeTypes: ["audio/mp4", "audio/x-m4a"]),
+        "public.mpeg-4-audio": (extensions: ["mp4", "mpg4"], mimeTypes: ["audio/mp4", "audio/mp4a-latm"]),
+        "com.apple.m4a-audio": (extensions: ["m4a"], mimeTypes: ["audio/x-m4a"]),
         // MARK: Directories, bundles and packages
         "com.apple.framework": (extensions: ["framework"], mimeTypes: []),
         "com.apple.metadata-importer": (extensions: ["mdimporter"], mimeTypes: []),
@@ -132,15 +140,39 @@ extension ContentTypeTree {
         "org.gnu.gnu-zip-archive": (extensions: ["gz", "gzip"], mimeTypes: ["application/x-gzip", "application/gzip"]),
         "public.bzip2-archive": (extensions: ["bz2", "bzip2"], mimeTypes: ["application/x-bzip2"]),
         "public.tar-archive": (extensions: ["tar"], mimeTypes: ["application/x-tar", "application/tar"]),
-        "public.zip-archive": (extensions: ["zip"], mimeTypes: ["application/zip"]),
+        "public.zip-archive": (extensions: ["zip"], mimeTypes: ["application/zip", "application/x-zip-compressed"]),
         // MARK: Messages
         "public.email-message": (extensions: ["eml"], mimeTypes: ["message/rfc822"]),
         // MARK: Security
         "com.rsa.pkcs-12": (extensions: ["p12", "pfx"], mimeTypes: ["application/x-pkcs12"]),
-        "public.x509-certificate": (extensions: ["cer", "crt", "der"],
+        "public.x509-certificate": (extensions: ["cer", "crt", "der", "pem"],
                                     mimeTypes: ["application/x-x509-ca-cert", "application/pkix-cert"]),
         // MARK: Miscellaneous
         "com.apple.haptics.ahap": (extensions: ["ahap"], mimeTypes: []),
         "public.geojson": (extensions: ["geojson"], mimeTypes: ["application/geo+json"]),
+        "public.data": (extensions: [], mimeTypes: ["application/octet-stream"]),
+        // MARK: More system declarations (CoreTypes)
+        "com.adobe.encapsulated-postscript": (extensions: ["eps"], mimeTypes: []),
+        "com.adobe.photoshop-image": (extensions: ["psd"], mimeTypes: ["image/vnd.adobe.photoshop"]),
+        "com.adobe.postscript": (extensions: ["ps"], mimeTypes: ["application/postscript"]),
+        "com.apple.coreaudio-format": (extensions: ["caf"], mimeTypes: []),
+        "com.apple.ical.ics": (extensions: ["ics"], mimeTypes: ["text/calendar"]),
+        "com.apple.pkpass": (extensions: ["pkpass"], mimeTypes: ["application/vnd.apple.pkpass"]),
+        "org.7-zip.7-zip-archive": (extensions: ["7z"], mimeTypes: ["application/x-7z-compressed"]),
+        "org.gnu.gnu-tar-archive": (extensions: ["gtar"], mimeTypes: ["application/x-gtar"]),
+        "org.gnu.gnu-zip-tar-archive": (extensions: ["tgz"], mimeTypes: []),
+        "org.oasis-open.opendocument.presentation": (extensions: ["odp"],
+                                                     mimeTypes: ["application/vnd.oasis.opendocument.presentation"]),
+        "org.oasis-open.opendocument.spreadsheet": (extensions: ["ods"],
+                                                    mimeTypes: ["application/vnd.oasis.opendocument.spreadsheet"]),
+        "org.oasis-open.opendocument.text": (extensions: ["odt"], mimeTypes: ["application/vnd.oasis.opendocument.text"]),
+        "org.tukaani.xz-archive": (extensions: ["xz"], mimeTypes: ["application/x-xz"]),
+        "org.webmproject.webm": (extensions: ["webm"], mimeTypes: ["video/webm", "audio/webm"]),
+        "org.xiph.flac": (extensions: ["flac"], mimeTypes: ["audio/flac"]),
+        "public.3gpp": (extensions: ["3gp", "3gpp", "sdv"], mimeTypes: ["video/3gpp", "audio/3gpp"]),
+        "public.aac-audio": (extensions: ["aac", "adts"], mimeTypes: ["audio/aac", "audio/x-aac"]),
+        "public.opentype-font": (extensions: ["otf"], mimeTypes: ["font/otf"]),
+        "public.truetype-ttf-font": (extensions: ["ttf"], mimeTypes: ["font/ttf"]),
+        "public.xhtml": (extensions: ["xhtml", "xhtm", "xht"], mimeTypes: ["application/xhtml+xml"]),
     ]
 }

@@ -149,4 +149,8 @@ public let kUTTypeInkText: String = "com.apple.ink.inktext"
 public let kUTTypeLog: String = "public.log"
 public let kUTTypePKCS12: String = "com.rsa.pkcs-12"
 public let kUTTypeX509Certificate: String = "public.x509-certificate"
+
+// The tag classes of the same headers (`UTTypeCreatePreferredIdentifierForTag(kUTTagClassFilenameExtension, …)`).
+public let kUTTagClassFilenameExtension: String = "public.filename-extension"
+public let kUTTagClassMIMEType: String = "public.mime-type"
 #endif
