@@ -8,7 +8,7 @@ extension CSSearchableItem {
         if hasValidationProblems, let first = validationProblems().first { throw first }
     }
 
-    /// Every problem of this item: empty identifier, malformed domain identifiers, non-finite numbers,
+    /// Every problem of this item: empty identifier, malformed domain identifiers, a NaN expiration, non-finite numbers,
     /// `rankingHint` outside 0…100, custom values of types Apple does not allow, invalid custom key names, and a
     /// type identifier listed in more than one item-provider array.
     package func validationProblems() -> [CSIndexError] {
@@ -26,9 +26,16 @@ extension CSSearchableItem {
         if let domain = domainIdentifier, let problem = Self.domainProblem(domain) {
             problems.append(.invalidItem("\(label): domainIdentifier '\(domain)' \(problem)"))
         }
+        if hasInvalidExpiration {
+            problems.append(.invalidItem("\(label): expirationDate is not a time (NaN seconds since 2001)"))
+        }
         problems += attributeSet.validationProblems(itemLabel: label)
         return problems
     }
+
+    /// A NaN expiration compares false with every time, so the item would be neither expired nor purged
+    /// reliably: refused. (±infinity are times: never, and long ago.)
+    private var hasInvalidExpiration: Bool { expirationDate?.timeIntervalSinceReferenceDate.isNaN == true }
 
     /// A conservative, cheap pre-check of `validationProblems()`: false only when it is certainly empty, found
     /// without building a message, sorting a key or splitting a string. Indexing checks every item, and valid
@@ -38,6 +45,7 @@ extension CSSearchableItem {
         let id = uniqueIdentifier
         if id.isEmpty || ActivityIdentity.isReserved(id) { return true }
         if let domain = domainIdentifier, !Self.isPlainlyWellFormed(domain: domain) { return true }
+        if hasInvalidExpiration { return true }
         return attributeSet.hasValidationProblems
     }
 

@@ -34,6 +34,32 @@ final class ExpirationTests: XCTestCase {
         XCTAssertEqual(index.allIdentifiers, ["later", "new"])
     }
 
+    /// A NaN expiration compares false with every time: accepted, it replaced the stored item, which then
+    /// vanished (unpurged) once any other item expired. It is an invalid item, and the stored one stays.
+    func testNaNExpirationIsRefusedAndKeepsTheStoredItem() {
+        let clock = TestClock()
+        let index = makeIndex(clock: clock)
+        let original = makeItem("x", title: "original")
+        original.expirationDate = .distantFuture
+        XCTAssertNil(index.completion { index.indexSearchableItems([original], completionHandler: $0) })
+        let bad = makeItem("x", title: "replacement")
+        bad.expirationDate = Date(timeIntervalSinceReferenceDate: .nan)
+        let error = index.completion { index.indexSearchableItems([bad], completionHandler: $0) }
+        XCTAssertEqual(indexErrorCode(error), .invalidItemError)
+        XCTAssertTrue((error as? CSIndexError)?.message.contains("expirationDate") == true, "\(String(describing: error))")
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["x"]).first?.attributeSet.title, "original")
+        let shortLived = makeItem("y", title: "short")
+        shortLived.expirationDate = clock.now.addingTimeInterval(10)
+        XCTAssertNil(index.completion { index.indexSearchableItems([shortLived], completionHandler: $0) })
+        clock.advance(by: 20)
+        XCTAssertEqual(index.allIdentifiers, ["x"])
+        // Infinities are times: never, and long ago.
+        let forever = makeItem("z", title: "forever")
+        forever.expirationDate = Date(timeIntervalSinceReferenceDate: .infinity)
+        XCTAssertNil(index.completion { index.indexSearchableItems([forever], completionHandler: $0) })
+        XCTAssertEqual(index.allIdentifiers, ["x", "z"])
+    }
+
     func testReindexingRefreshesTheExpiration() async throws {
         let clock = TestClock()
         let index = makeIndex(clock: clock)
