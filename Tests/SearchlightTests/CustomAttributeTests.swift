@@ -75,6 +75,35 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertEqual(back.snapshot, set.snapshot)
     }
 
+    /// `searchableByDefault` is each item's own key flag. The key's text field took the flags of the item written
+    /// last, so indexing one item changed how every other item's values were searched: free text lost "one".
+    func testAnotherItemsKeyFlagsDoNotChangeHowAnIndexedValueIsSearched() {
+        func item(_ id: String, _ key: CSCustomAttributeKey, _ value: String) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.setValue(value, forCustomKey: key)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: set)
+        }
+        let byDefault = CSCustomAttributeKey(keyName: "tag", searchable: true, searchableByDefault: true,
+                                             unique: false, multiValued: false)!
+        let plain = CSCustomAttributeKey(keyName: "tag")!
+        let container = makeContainer([item("one", byDefault, "zanzibar")])
+        XCTAssertEqual(runUserQuery("zanzibar", in: container).items.map(\.uniqueIdentifier), ["one"])
+        let index = CSSearchableIndex(name: "flags", container: container)
+        XCTAssertNil(index.completion {
+            index.indexSearchableItems([item("two", plain, "zanzibar"), item("three", byDefault, "zanzibar")],
+                                       completionHandler: $0)
+        })
+        // Free text finds the values searched by default only, whichever item was written last.
+        XCTAssertEqual(runUserQuery("zanzibar", in: container).items.map(\.uniqueIdentifier).sorted(), ["one", "three"])
+        XCTAssertNil(index.completion { index.indexSearchableItems([item("four", plain, "zanzibar")], completionHandler: $0) })
+        XCTAssertEqual(runUserQuery("zanzibar", in: container).items.map(\.uniqueIdentifier).sorted(), ["one", "three"])
+        // The query language names the key and finds all of them; fetch gives each value and its flags back.
+        XCTAssertEqual(try evaluate(#"tag == "zanzibar""#, in: container), ["four", "one", "three", "two"])
+        let fetched = index.fetchSearchableItems(withIdentifiers: ["one", "two"])
+        XCTAssertEqual(fetched.map { $0.attributeSet.value(forCustomKey: plain) as? String }, ["zanzibar", "zanzibar"])
+        XCTAssertEqual(fetched.map { $0.attributeSet.snapshot.custom["tag"]?.key.isSearchableByDefault }, [true, false])
+    }
+
     func testUnsupportedValueIsRejectedByValidationNotACrash() {
         struct Opaque {}
         let set = CSSearchableItemAttributeSet()

@@ -15,8 +15,17 @@ package enum ItemDocumentCodec {
     package static let expirationField = "_expiration"
     package static let kindField = "_kind"
 
-    /// The text field of a custom key.
-    package static func customTextField(_ keyName: String) -> String { "$" + keyName }
+    /// The text field of a custom key. Field options are shared by every document in the field, while
+    /// `searchableByDefault` is each item's own key flag: values searched by default get a field of their own,
+    /// so indexing one item never changes how another item's values are searched.
+    package static func customTextField(_ keyName: String, searchableByDefault: Bool = false) -> String {
+        "$" + keyName + (searchableByDefault ? "#d" : "")
+    }
+
+    /// Both text fields a custom key's values may be in.
+    package static func customTextFields(_ keyName: String) -> [String] {
+        [customTextField(keyName), customTextField(keyName, searchableByDefault: true)]
+    }
     /// The numeric field of a custom key.
     package static func customNumericField(_ keyName: String) -> String { "$" + keyName + "#n" }
 
@@ -136,13 +145,14 @@ package enum ItemDocumentCodec {
             guard case .value(let value) = entry.slot else { continue }
             let key = entry.key
             let options = FieldOptions.text(weight: 1, searchableByDefault: key.isSearchableByDefault)
+            let textField = customTextField(keyName, searchableByDefault: key.isSearchableByDefault)
             switch value {
             case .string(let s) where key.isSearchable:
                 entries.append((.customInTextFields, keyName, key, nil))
-                try text(customTextField(keyName), options, single: s)
+                try text(textField, options, single: s)
             case .strings(let list) where key.isSearchable && !list.isEmpty:
                 entries.append((.customInTextFieldsArray, keyName, key, nil))
-                try text(customTextField(keyName), options, list)
+                try text(textField, options, list)
             case .date(let d) where key.isSearchable:
                 entries.append((.customInDateField, keyName, key, nil))
                 try number(customNumericField(keyName), single: d.timeIntervalSinceReferenceDate)
@@ -152,7 +162,7 @@ package enum ItemDocumentCodec {
             default:
                 entries.append((.customValue, keyName, key, value))
                 if key.isSearchable {
-                    try text(customTextField(keyName), options, value.textValues)
+                    try text(textField, options, value.textValues)
                     try numbers(customNumericField(keyName), value.numbers.map(\.doubleValue))
                 }
             }
@@ -201,7 +211,7 @@ package enum ItemDocumentCodec {
             var fields = Set<FieldID>()
             for name in [blobField, expirationField] { if let id = schema.field(named: name) { fields.insert(id) } }
             for name in names {
-                for fieldName in [name, customTextField(name), customNumericField(name)] {
+                for fieldName in [name, customNumericField(name)] + customTextFields(name) {
                     if let id = schema.field(named: fieldName) { fields.insert(id) }
                 }
             }
@@ -287,11 +297,15 @@ package enum ItemDocumentCodec {
             let key = CustomAttributeKeyInfo(keyName: name, isSearchable: flags & 1 != 0,
                                              isSearchableByDefault: flags & 2 != 0, isUnique: flags & 4 != 0,
                                              isMultiValued: flags & 8 != 0)
+            // Stores written before by-default values had a field of their own kept them in the plain one.
+            func customTexts(_ name: String, _ key: CustomAttributeKeyInfo) -> [String]? {
+                texts[customTextField(name, searchableByDefault: key.isSearchableByDefault)] ?? texts[customTextField(name)]
+            }
             let value: AttributeValue?
             switch tag {
             case .customValue: value = reader.value()
-            case .customInTextFields: value = texts[customTextField(name)]?.first.map(AttributeValue.string)
-            case .customInTextFieldsArray: value = texts[customTextField(name)].map(AttributeValue.strings)
+            case .customInTextFields: value = customTexts(name, key)?.first.map(AttributeValue.string)
+            case .customInTextFieldsArray: value = customTexts(name, key).map(AttributeValue.strings)
             case .customInDateField:
                 value = numbers[customNumericField(name)]?.first.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
             case .customInDateFieldsArray:

@@ -5,7 +5,8 @@ import SearchlightQueryLanguage
 ///
 /// - A catalogue name or its `kMDItem…` alias (`AttributeCatalog.descriptor(forQueryName:)`) is the field of the
 ///   same name: text for strings, string arrays, URLs, type identifiers and persons; numeric for numbers and dates.
-/// - Any other name is a custom key: text field `$name`, numeric field `$name#n` (either may be missing).
+/// - Any other name is a custom key: text fields `$name` and `$name#d` (values searched by default), numeric
+///   field `$name#n` (any may be missing).
 /// - `*` is every text field except the full-text bodies (`textContent`, `transcribedTextContent`), as in
 ///   Finder's `(* == "x"cdw || kMDItemTextContent == "x"cdw)`; `**` adds the bodies. Both also cover every
 ///   attribute's numeric column for numeric comparisons. Internal fields (`_item`, `_expiration`, `_kind`) are
@@ -30,7 +31,7 @@ package struct AttributeFields: Sendable, Equatable {
             if let descriptor = AttributeCatalog.descriptor(forQueryName: name) {
                 names = [descriptor.name]
             } else {
-                names = [ItemDocumentCodec.customTextField(name), ItemDocumentCodec.customNumericField(name)]
+                names = ItemDocumentCodec.customTextFields(name) + [ItemDocumentCodec.customNumericField(name)]
             }
             for fieldName in names {
                 guard let id = schema.field(named: fieldName), let info = schema.info(id) else { continue }
