@@ -58,15 +58,15 @@ package final class UserQueryAnnotator: Sendable {
         for attribute in Self.snippetAttributes {
             guard let field = snapshot.engine.schema.field(named: attribute) else { continue }
             for value in snapshot.engine.text(field, of: address) {
-                var ranges: [Range<Int>] = []
-                var answered = Set<Int>()
+                var matches: [(range: Range<Int>, word: Int)] = []
                 for token in analyzer.tokens(value, mode: .index) where token.kind != .compound {
                     for (index, word) in plan.words.enumerated()
                     where plan.accepts(token.term, for: word, fuzzy: fuzzy[word] ?? []) {
-                        answered.insert(index)
-                        if ranges.last.map({ $0.overlaps(token.byteRange) }) != true { ranges.append(token.byteRange) }
+                        matches.append((token.byteRange, index))
                     }
                 }
+                let answered = Set(matches.map(\.word))
+                let ranges = Self.highlights(matches)
                 if !ranges.isEmpty, answered.count > (best?.words ?? 0) {
                     best = (attribute, value, ranges, answered.count)
                 }
@@ -74,6 +74,30 @@ package final class UserQueryAnnotator: Sendable {
         }
         guard let best else { return nil }
         return Self.cut(best.value, attribute: best.attribute, highlights: best.ranges)
+    }
+
+    /// The byte ranges to mark, in order, from the tokens that answered a word. A token holding a shorter one
+    /// that answers the same word (a CJK bigram holding the character typed) is left out, so only what matched
+    /// is marked; overlapping ranges merge (a CJK word matches as overlapping bigrams, all of it marked).
+    static func highlights(_ matches: [(range: Range<Int>, word: Int)]) -> [Range<Int>] {
+        // By start, the longer first: what a range holds follows it, before the next range that starts past its end.
+        let sorted = matches.sorted {
+            $0.range.lowerBound != $1.range.lowerBound ? $0.range.lowerBound < $1.range.lowerBound
+                : $0.range.upperBound > $1.range.upperBound
+        }
+        var ranges: [Range<Int>] = []
+        for (index, match) in sorted.enumerated() {
+            let holdsAnother = sorted[(index + 1)...].prefix { $0.range.lowerBound < match.range.upperBound }.contains {
+                $0.word == match.word && $0.range.upperBound <= match.range.upperBound && $0.range != match.range
+            }
+            if holdsAnother { continue }
+            if let last = ranges.last, last.overlaps(match.range) {
+                ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, match.range.upperBound)
+            } else {
+                ranges.append(match.range)
+            }
+        }
+        return ranges
     }
 
     /// A window of about `snippetBytes` bytes around the first highlight, on scalar boundaries, with `…`

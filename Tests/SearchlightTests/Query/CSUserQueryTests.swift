@@ -252,6 +252,24 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertLessThan(cut.text.utf8.count, 200)
     }
 
+    /// Runs a user query over a one-item container and returns the highlighted words of its snippet.
+    private func snippetWords(title: String, typed: String) throws -> [String]? {
+        let container = makeContainer([makeItem("s", title: title)])
+        let query = CSUserQuery(userQueryString: typed, userQueryContext: nil, container: container)
+        let run = runQuery(query)
+        XCTAssertNil(run.error)
+        let item = try XCTUnwrap(run.batches.first?.first, "the item must match \(typed)")
+        return query.snippet(for: item)?.highlightedWords
+    }
+
+    /// CJK text is indexed as overlapping bigrams: every piece of a typed word is highlighted, merged into one
+    /// highlight (the pieces overlapping the one before were skipped, leaving the word's tail unmarked).
+    func testSnippetHighlightsAllOfATypedCJKWord() throws {
+        XCTAssertEqual(try snippetWords(title: "中文输入法", typed: "中文输")?.joined(), "中文输")
+        XCTAssertEqual(try snippetWords(title: "中文输入法", typed: "输入法")?.joined(), "输入法")
+        XCTAssertEqual(try snippetWords(title: "中文输入法", typed: "输"), ["输"], "the character typed, not its bigram")
+    }
+
     /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
     /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
     /// (ranking hint, recent use, title coverage) differ.
