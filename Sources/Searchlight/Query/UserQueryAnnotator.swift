@@ -59,7 +59,7 @@ package final class UserQueryAnnotator: Sendable {
             guard let field = snapshot.engine.schema.field(named: attribute) else { continue }
             for value in snapshot.engine.text(field, of: address) {
                 var matches: [(range: Range<Int>, word: Int)] = []
-                for token in analyzer.tokens(value, mode: .index) where token.kind != .compound {
+                for token in analyzer.tokens(value, mode: .index) {
                     for (index, word) in plan.words.enumerated()
                     where plan.accepts(token.term, for: word, fuzzy: fuzzy[word] ?? []) {
                         matches.append((token.byteRange, index))
@@ -77,8 +77,9 @@ package final class UserQueryAnnotator: Sendable {
     }
 
     /// The byte ranges to mark, in order, from the tokens that answered a word. A token holding a shorter one
-    /// that answers the same word (a CJK bigram holding the character typed) is left out, so only what matched
-    /// is marked; overlapping ranges merge (a CJK word matches as overlapping bigrams, all of it marked).
+    /// that answers the same word (a CJK bigram holding the character typed, an identifier whose part was typed)
+    /// is left out, so only what matched is marked; overlapping ranges merge (a CJK word matches as overlapping
+    /// bigrams, all of it marked).
     static func highlights(_ matches: [(range: Range<Int>, word: Int)]) -> [Range<Int>] {
         // By start, the longer first: what a range holds follows it, before the next range that starts past its end.
         let sorted = matches.sorted {

@@ -270,6 +270,16 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(try snippetWords(title: "中文输入法", typed: "输"), ["输"], "the character typed, not its bigram")
     }
 
+    /// A match on a whole camelCase identifier (its compound term) has a snippet with the identifier highlighted
+    /// (compound terms were never highlighted, so the snippet was nil).
+    func testSnippetOfAMatchOnAWholeCamelCaseIdentifier() throws {
+        let words = try snippetWords(title: "MyWindowController notes", typed: "mywindowcontroller")
+        XCTAssertNotNil(words, "the item matched on its title, so a snippet with a highlight is expected")
+        XCTAssertFalse(words?.isEmpty ?? true)
+        XCTAssertEqual(words, ["MyWindowController"])
+        XCTAssertEqual(try snippetWords(title: "MyWindowController notes", typed: "my"), ["My"], "the part typed only")
+    }
+
     /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
     /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
     /// (ranking hint, recent use, title coverage) differ.
