@@ -22,7 +22,7 @@ package final class UserQueryAnnotator: Sendable {
     /// Fields a snippet may come from, in order of preference on ties.
     static let snippetAttributes = ["title", "displayName", "contentDescription", "textContent", "keywords",
                                     "alternateNames", "subject", "transcribedTextContent"]
-    /// Snippet length in UTF-8 bytes around the first highlight.
+    /// Snippet length in UTF-8 bytes around the first highlight (more when that highlight alone is longer).
     static let snippetBytes = 160
 
     init(snapshot: ContainerSnapshot, plan: UserQueryPlan, query: Query, typoTolerant: Bool, ranking: UserQueryRanking,
@@ -102,13 +102,15 @@ package final class UserQueryAnnotator: Sendable {
     }
 
     /// A window of about `snippetBytes` bytes around the first highlight, on scalar boundaries, with `…`
-    /// where text was cut.
+    /// where text was cut. The window holds the first highlight whole (starting later, or longer when the
+    /// highlight is), so a long matched word keeps its mark.
     static func cut(_ value: String, attribute: String, highlights: [Range<Int>]) -> CSUserQuery.Snippet {
         let bytes = Array(value.utf8)
         var start = 0, end = bytes.count
         if bytes.count > snippetBytes, let first = highlights.first {
-            start = max(0, first.lowerBound - snippetBytes / 3)
-            end = min(bytes.count, start + snippetBytes)
+            let lead = max(first.lowerBound - snippetBytes / 3, first.upperBound - snippetBytes)
+            start = max(0, min(first.lowerBound, lead))
+            end = min(bytes.count, max(start + snippetBytes, first.upperBound))
             while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
             while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         }

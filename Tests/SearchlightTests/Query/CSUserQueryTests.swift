@@ -280,6 +280,14 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(try snippetWords(title: "MyWindowController notes", typed: "my"), ["My"], "the part typed only")
     }
 
+    /// A long matched word keeps its highlight: the window began a third of its length before the word, which
+    /// then ran past the window's end and lost its mark.
+    func testSnippetKeepsTheHighlightOfALongMatchedWord() throws {
+        let long = String(repeating: "w", count: 120)   // 120 bytes: still a term (limit 128)
+        let words = try snippetWords(title: String(repeating: "filler ", count: 40) + long + " end", typed: long)
+        XCTAssertEqual(words, [long])
+    }
+
     /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
     /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
     /// (ranking hint, recent use, title coverage) differ.
