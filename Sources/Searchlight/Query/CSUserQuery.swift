@@ -178,34 +178,48 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let plan = UserQueryPlan(text: head, lastWordIsPrefix: false)
         let restriction = try restriction(in: snapshot, plan: plan)
         // The visible documents matching the other words and the filters, found once (nil: every visible
-        // document); each completion's count is its postings intersected with them.
+        // document); each completion's count is its postings intersected with them (none: nothing to complete).
         var base: [DocAddress]?
         if !plan.words.isEmpty || restriction != nil {
             var clauses = plan.words.map(plan.clause)
             if let restriction { clauses.append(restriction) }
             base = snapshot.engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses)).filter(snapshot.isUnexpired)
+            if base?.isEmpty == true { return [] }
         }
         var frequency: [String: Int] = [:]
-        for info in snapshot.engine.terms(withPrefix: last.term, in: .defaultFields, limit: 200) {
+        for info in snapshot.engine.terms(withPrefix: last.term, in: .defaultFields, limit: .max) {
             frequency[info.term, default: 0] += info.documentFrequency
         }
-        let candidates = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(30)
+        let maximum = userValues.maxSuggestionCount > 0 ? userValues.maxSuggestionCount : 10
+        // The completions counted, most frequent first. Within the other words' matches a count is a conjunction
+        // with them (it costs no more than they are many), so up to `coOccurrenceCandidates` are counted and a
+        // rare completion that goes with them is found; alone, a count reads the term's postings, so only
+        // `frequentCandidates` are.
+        let budget = base == nil ? Self.frequentCandidates : Self.coOccurrenceCandidates
+        let candidates = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(budget)
+        let within = base.map { Query.documents(DocumentSet($0)) }
         let engagement = container.engagement
         var scored: [(text: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
-            let docs = snapshot.engine.matches(.term(term))
-            let count = base.map { SortedAddresses.intersect($0, docs).count } ?? docs.filter(snapshot.isUnexpired).count
+            let count = within.map { snapshot.engine.count(.and([$0, .term(term)])) }
+                ?? snapshot.engine.matches(.term(term)).filter(snapshot.isUnexpired).count
             guard count > 0 else { continue }
             let suggestion = head + Self.completing(typed, folded: last.term, with: term)
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
             scored.append((suggestion, count, Double(count) * boost, df))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.df != $1.df ? $0.df > $1.df : $0.text < $1.text }
-        let maximum = userValues.maxSuggestionCount > 0 ? userValues.maxSuggestionCount : 10
         return scored.prefix(maximum).enumerated().map { rank, entry in
             CSSuggestion(text: entry.text, typedCharacters: head.count + typed.count, rank: rank, resultCount: entry.count)
         }
     }
+
+    /// How many completions of the last word are counted when no other word restricts them (each count reads the
+    /// term's postings).
+    static let frequentCandidates = 30
+    /// How many completions of the last word are counted within the matches of the other words and the filters
+    /// (each count costs at most as much as those matches are many).
+    static let coOccurrenceCandidates = 200
 
     /// The last word of a suggestion: the characters typed as typed, then the rest of `term`, a completion of
     /// `folded` (how the analyzer folded them), in capitals after a run of them. Read again, it must split into the

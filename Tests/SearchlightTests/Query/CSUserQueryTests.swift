@@ -288,6 +288,23 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(words, [long])
     }
 
+    /// A completion found with the other words is suggested even when many more frequent completions are not
+    /// (only the 30 most frequent overall were counted).
+    func testACompletionThatCoOccursIsNotCrowdedOutByFrequentUnrelatedOnes() {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        var items: [CSSearchableItem] = []
+        for n in 0..<40 {
+            let word = "cho" + String(letters[n / 26]) + String(letters[n % 26])
+            items.append(makeItem("x\(n)a", title: "\(word) kitchen"))
+            items.append(makeItem("x\(n)b", title: "\(word) kitchen"))
+        }
+        items.append(makeItem("g", title: "garden chores"))
+        let container = makeContainer(items)
+        let run = runUserQuery("garden cho", in: container, suggestions: true)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["g"], "the query itself finds the item")
+        XCTAssertEqual(run.suggestions.map(\.suggestionText), ["garden chores"])
+    }
+
     /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
     /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
     /// (ranking hint, recent use, title coverage) differ.
