@@ -193,9 +193,9 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let maximum = userValues.maxSuggestionCount > 0 ? userValues.maxSuggestionCount : 10
         // The completions counted, most frequent first. Within the other words' matches a count is a conjunction
         // with them (it costs no more than they are many), so up to `coOccurrenceCandidates` are counted and a
-        // rare completion that goes with them is found; alone, a count reads the term's postings, so only
-        // `frequentCandidates` are.
-        let budget = base == nil ? Self.frequentCandidates : Self.coOccurrenceCandidates
+        // rare completion that goes with them is found; alone, a count reads the term's postings, so only as many
+        // as are shown, and at least `frequentCandidates` (for engagement to reorder).
+        let budget = max(maximum, base == nil ? Self.frequentCandidates : Self.coOccurrenceCandidates)
         let candidates = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(budget)
         let within = base.map { Query.documents(DocumentSet($0)) }
         let engagement = container.engagement
@@ -215,10 +215,10 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     }
 
     /// How many completions of the last word are counted when no other word restricts them (each count reads the
-    /// term's postings).
+    /// term's postings), unless more suggestions are asked for.
     static let frequentCandidates = 30
     /// How many completions of the last word are counted within the matches of the other words and the filters
-    /// (each count costs at most as much as those matches are many).
+    /// (each count costs at most as much as those matches are many), unless more suggestions are asked for.
     static let coOccurrenceCandidates = 200
 
     /// The last word of a suggestion: the characters typed as typed, then the rest of `term`, a completion of

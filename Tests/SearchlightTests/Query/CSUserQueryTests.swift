@@ -305,6 +305,16 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(run.suggestions.map(\.suggestionText), ["garden chores"])
     }
 
+    /// `maxSuggestionCount` above 30 is honoured (it was capped at 30).
+    func testMaxSuggestionCountAbove30IsHonoured() {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let items = (0..<60).map { n in makeItem("x\(n)", title: "cho" + String(letters[n / 26]) + String(letters[n % 26])) }
+        let container = makeContainer(items)
+        let run = runUserQuery("cho", in: container, configure: { $0.maxSuggestionCount = 50 }, suggestions: true)
+        XCTAssertEqual(run.items.count, 60)
+        XCTAssertEqual(run.suggestions.count, 50)
+    }
+
     /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
     /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
     /// (ranking hint, recent use, title coverage) differ.
