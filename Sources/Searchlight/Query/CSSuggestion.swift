@@ -48,7 +48,8 @@ open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
         return attributed
     }
 
-    /// Ranked order: `.orderedAscending` when this suggestion ranks higher.
+    /// Ranked order: `.orderedAscending` when this suggestion ranks higher; `.orderedSame` for equal ranks, as
+    /// Apple's compares ranks only (`CSUserQuery.Suggestion`'s `<` breaks such ties by text and kind).
     open func compare(byRank other: CSSuggestion) -> ComparisonResult {
         rank == other.rank ? .orderedSame : rank < other.rank ? .orderedAscending : .orderedDescending
     }
@@ -63,7 +64,7 @@ open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
 
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CSSuggestion else { return false }
-        return other.suggestionText == suggestionText && other.rank == rank && other.kind == kind
+        return other.suggestionText == suggestionText && other.rank == rank && other.suggestionKind == suggestionKind
     }
 
     open override var hash: Int { suggestionText.hashValue ^ rank }

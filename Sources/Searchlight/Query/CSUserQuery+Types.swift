@@ -78,9 +78,13 @@ extension CSUserQuery {
 
         public static func == (a: Suggestion, b: Suggestion) -> Bool { a.suggestion.isEqual(b.suggestion) }
         public func hash(into hasher: inout Hasher) { hasher.combine(suggestion.hash) }
-        /// Rank order, best first.
+        /// Rank order, best first; equal ranks (suggestions of different queries) by text, then kind, so `<` is a
+        /// total order consistent with `==` (text, rank and kind).
         public static func < (a: Suggestion, b: Suggestion) -> Bool {
-            a.suggestion.compare(byRank: b.suggestion) == .orderedAscending
+            let (x, y) = (a.suggestion, b.suggestion)
+            if x.rank != y.rank { return x.rank < y.rank }
+            if x.suggestionText != y.suggestionText { return x.suggestionText < y.suggestionText }
+            return x.suggestionKind.rawValue < y.suggestionKind.rawValue
         }
     }
 

@@ -315,6 +315,19 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(run.suggestions.count, 50)
     }
 
+    /// `CSUserQuery.Suggestion` is a strict total order consistent with `==`: of two different suggestions of
+    /// equal rank, one is `<` the other (`<` compared ranks only).
+    func testSuggestionComparableIsATotalOrder() throws {
+        let apples = runUserQuery("app", in: makeContainer([makeItem("a", title: "apple")]), suggestions: true)
+        let bananas = runUserQuery("ban", in: makeContainer([makeItem("b", title: "banana")]), suggestions: true)
+        let x = CSUserQuery.Suggestion(suggestion: try XCTUnwrap(apples.suggestions.first))
+        let y = CSUserQuery.Suggestion(suggestion: try XCTUnwrap(bananas.suggestions.first))
+        XCTAssertTrue(x < y || y < x || x == y, "exactly one of <, ==, > must hold for \(x.id) and \(y.id)")
+        XCTAssertNotEqual(x < y, y < x)
+        XCTAssertFalse(x < x)
+        XCTAssertEqual([y, x].sorted().map(\.id), ["apple", "banana"])
+    }
+
     /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
     /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
     /// (ranking hint, recent use, title coverage) differ.
