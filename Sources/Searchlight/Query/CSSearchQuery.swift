@@ -146,7 +146,7 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
     package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
         var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
         var expressions = [try QueryEvaluator.parse(queryString)]
-        for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
+        expressions += try QueryEvaluator.parse(filters: contextValues.filterQueries)
         // Activities linked to items become those items: one result each (Activities/ActivityResults).
         let matches = ActivityResults.collapse(evaluator.matches(all: expressions), in: snapshot)
         let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)

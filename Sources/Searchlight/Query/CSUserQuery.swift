@@ -70,8 +70,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     private func restriction(in snapshot: ContainerSnapshot, plan: UserQueryPlan) throws(CSSearchQueryError) -> Query? {
         var restrictions: [Query] = []
         if !contextValues.filterQueries.isEmpty {
-            var expressions: [QueryExpression] = []
-            for filter in contextValues.filterQueries { expressions.append(try QueryEvaluator.parse(filter)) }
+            let expressions = try QueryEvaluator.parse(filters: contextValues.filterQueries)
             var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
             restrictions.append(.documents(DocumentSet(evaluator.matches(all: expressions))))
         }

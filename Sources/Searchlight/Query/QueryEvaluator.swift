@@ -41,10 +41,24 @@ package struct QueryEvaluator {
 
     /// Parses a query string, mapping syntax errors to `CSSearchQueryError.invalidQuery` with the position.
     package static func parse(_ query: String) throws(CSSearchQueryError) -> QueryExpression {
+        try parse(query, named: "query")
+    }
+
+    /// Parses a context's `filterQueries`; an error names the filter (its index and text) besides the position,
+    /// which is within that filter.
+    package static func parse(filters: [String]) throws(CSSearchQueryError) -> [QueryExpression] {
+        var expressions: [QueryExpression] = []
+        for (index, filter) in filters.enumerated() {
+            expressions.append(try parse(filter, named: "filter query \(index) (\(filter.debugDescription))"))
+        }
+        return expressions
+    }
+
+    private static func parse(_ query: String, named name: String) throws(CSSearchQueryError) -> QueryExpression {
         do {
             return try QueryParser.parse(query)
         } catch {
-            throw CSSearchQueryError(.invalidQuery, message: "invalid query: \(error.description)")
+            throw CSSearchQueryError(.invalidQuery, message: "invalid \(name): \(error.description)")
         }
     }
 

@@ -119,6 +119,20 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertEqual((filtered.error as? CSSearchQueryError)?.code, .invalidQuery)
     }
 
+    /// An invalid filter query's error says which of `filterQueries` it is, for both kinds of query.
+    func testInvalidFilterQueryErrorSaysWhichFilter() {
+        let container = makeContainer([makeItem("a", title: "zebra")])
+        let filters = [#"title == "zebra""#, "rating >"]
+        let run = runQuery(query(#"title == "z*""#, { $0.filterQueries = filters }, container: container))
+        let error = run.error as? CSSearchQueryError
+        XCTAssertEqual(error?.code, .invalidQuery)
+        XCTAssertEqual(error?.message, #"invalid filter query 1 ("rating >"): expected a value after '>' at offset 8 (found end of query)"#)
+        let user = runUserQuery("zeb", in: container) { $0.filterQueries = filters }
+        let userError = user.error as? CSSearchQueryError
+        XCTAssertEqual(userError?.code, .invalidQuery)
+        XCTAssertTrue(userError?.message.contains("filter query 1") ?? false, userError?.message ?? "no error")
+    }
+
     func testCancelBeforeStartCompletesCancelled() {
         let q = query("rating == 1")
         q.cancel()
