@@ -28,9 +28,12 @@ open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
     public let resultCount: Int
     private let kind: SuggestionKind
 
-    package init(text: String, typedCharacters: Int, rank: Int, resultCount: Int, kind: SuggestionKind = .default) {
+    /// `typedBytes`: the UTF-8 length of the part typed, measured on `text` itself (characters counted apart
+    /// may join in it), rounded down to a character boundary.
+    package init(text: String, typedBytes: Int, rank: Int, resultCount: Int, kind: SuggestionKind = .default) {
         suggestionText = text
-        let end = text.index(text.startIndex, offsetBy: min(max(typedCharacters, 0), text.count))
+        var end = text.utf8.index(text.startIndex, offsetBy: min(max(typedBytes, 0), text.utf8.count))
+        while String.Index(end, within: text) == nil { end = text.utf8.index(before: end) }
         typedRange = text.startIndex..<end
         self.rank = rank
         self.resultCount = resultCount

@@ -208,8 +208,10 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             scored.append((suggestion, count, Double(count) * boost, df))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.df != $1.df ? $0.df > $1.df : $0.text < $1.text }
+        // The typed part: all that was typed, which a suggestion keeps (else the words before the last).
         return scored.prefix(maximum).enumerated().map { rank, entry in
-            CSSuggestion(text: entry.text, typedCharacters: head.count + typed.count, rank: rank, resultCount: entry.count)
+            let typedBytes = entry.text.utf8.starts(with: text.utf8) ? text.utf8.count : head.utf8.count
+            return CSSuggestion(text: entry.text, typedBytes: typedBytes, rank: rank, resultCount: entry.count)
         }
     }
 

@@ -328,6 +328,15 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual([y, x].sorted().map(\.id), ["apple", "banana"])
     }
 
+    /// The typed range is exactly the text typed, even when the text before the last word joins its first
+    /// letter into one character (the counts of the two parts were added).
+    func testTypedRangeIsExactlyWhatWasTyped() throws {
+        let container = makeContainer([makeItem("a", title: "recipes")])
+        let text = "\u{0600}rec"   // ARABIC NUMBER SIGN (Grapheme_Cluster_Break=Prepend) joins the next letter
+        let suggestion = try XCTUnwrap(runUserQuery(text, in: container, suggestions: true).suggestions.first)
+        XCTAssertEqual(String(suggestion.suggestionText[suggestion.typedRange]), text)
+    }
+
     /// The explanation accounts for the score the query ranked by: its first line's value (relevance × signals
     /// factor, the two lines below it) is the item's `rank`, for exact, prefix and typo matches whose signals
     /// (ranking hint, recent use, title coverage) differ.
