@@ -170,6 +170,23 @@ final class ParserConstructTests: XCTestCase {
         }
     }
 
+    /// Integer literals keep their exact value beside the Double, which rounds beyond 2^53.
+    func testIntegerLiteralsAreExact() {
+        let cases: [(String, Int64?)] = [
+            ("42", 42), ("-3", -3), ("+3", 3), ("9007199254740993", 9_007_199_254_740_993),
+            ("9223372036854775807", .max), ("-9223372036854775808", .min), ("0x7fffffffffffffff", .max),
+            ("-0x8000000000000000", .min), ("-0x10", -16), ("0XFF", 255),
+            ("9223372036854775808", nil), ("0x8000000000000000", nil), ("3.0", nil), ("1e3", nil), (".5", nil),
+        ]
+        for (text, integer) in cases {
+            guard case .number(let number)? = comparison("n == \(text)")?.value else {
+                XCTFail(text)
+                continue
+            }
+            XCTAssertEqual(number.integerValue, integer, text)
+        }
+    }
+
     func testAttributes() {
         XCTAssertEqual(comparison(#"* == "x""#)?.attribute, .any)
         XCTAssertEqual(comparison(#"** == "x""#)?.attribute, .anyIncludingContent)

@@ -226,6 +226,22 @@ package enum ItemDocumentCodec {
         return item(from: document, schema: snapshot.schema, fetch: plan.names)
     }
 
+    /// The exact numbers behind a document's numeric column `field`, which holds them as Doubles (rounding
+    /// integers beyond 2^53): a number attribute's or custom key's integers, Doubles and Booleans from the
+    /// blob, or the column itself for dates, which are Doubles. Empty if the document is gone.
+    package static func exactNumbers(of field: FieldID, at address: DocAddress,
+                                     in snapshot: IndexSnapshot) -> [AttributeNumber] {
+        guard let fieldName = snapshot.schema.info(field)?.name else { return [] }
+        // A custom key's numeric field is `$name#n` (`customNumericField`).
+        let custom = fieldName.hasPrefix("$") && fieldName.hasSuffix("#n")
+        let name = custom ? String(fieldName.dropFirst().dropLast(2)) : fieldName
+        let plan = FetchPlan([name], schema: snapshot.schema)
+        guard let storage = item(at: address, in: snapshot, plan: plan)?.attributeSet.snapshot else { return [] }
+        let slot = custom ? storage.custom[name]?.slot : storage.named[name]
+        if case .value(let value)? = slot, !value.numbers.isEmpty { return value.numbers }
+        return snapshot.numbers(field, of: address).map(AttributeNumber.double)
+    }
+
     package static func item(from document: Document, schema: Schema, fetch: Set<String>? = nil) -> CSSearchableItem? {
         item(from: document, schema: schema, fetch: fetch.map(FetchNames.init))
     }

@@ -7,7 +7,8 @@ package enum AttributeNumber: Sendable, Hashable {
     case double(Double)
     case bool(Bool)
 
-    /// The number as a `Double` (what comparisons and range queries use).
+    /// The number as a `Double`, what the index's numeric columns hold (integers beyond 2^53 round; `compare`
+    /// orders numbers exactly).
     package var doubleValue: Double {
         switch self {
         case .int(let v): return Double(v)
@@ -20,6 +21,43 @@ package enum AttributeNumber: Sendable, Hashable {
     package var isFinite: Bool {
         if case .double(let v) = self { return v.isFinite }
         return true
+    }
+
+    /// Orders two numbers exactly: an `Int64` is never rounded to a `Double`, which holds every integer only up
+    /// to 2^53 (a Boolean is 0 or 1). Nil when either is NaN.
+    package static func compare(_ a: AttributeNumber, _ b: AttributeNumber) -> ComparisonResult? {
+        switch (a.integer, b.integer) {
+        case let (x?, y?): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+        case let (x?, nil): return compare(x, b.doubleValue)
+        case let (nil, y?):
+            return compare(y, a.doubleValue).map { $0 == .orderedAscending ? .orderedDescending
+                : $0 == .orderedDescending ? .orderedAscending : .orderedSame }
+        case (nil, nil):
+            let x = a.doubleValue, y = b.doubleValue
+            return x < y ? .orderedAscending : x > y ? .orderedDescending : x == y ? .orderedSame : nil
+        }
+    }
+
+    /// The number as an integer, unless it is a `Double`.
+    private var integer: Int64? {
+        switch self {
+        case .int(let v): return v
+        case .double: return nil
+        case .bool(let v): return v ? 1 : 0
+        }
+    }
+
+    /// Orders an integer and a Double exactly: by the Double's integer part (which fits `Int64` inside
+    /// [-2^63, 2^63)), then by its fraction.
+    private static func compare(_ x: Int64, _ y: Double) -> ComparisonResult? {
+        if y.isNaN { return nil }
+        if y >= 0x1p63 { return .orderedAscending }
+        if y < -0x1p63 { return .orderedDescending }
+        let whole = y.rounded(.towardZero)
+        let integer = Int64(whole)
+        if x != integer { return x < integer ? .orderedAscending : .orderedDescending }
+        let fraction = y - whole
+        return fraction > 0 ? .orderedAscending : fraction < 0 ? .orderedDescending : .orderedSame
     }
 
     /// The `NSNumber` Apple's API hands out.

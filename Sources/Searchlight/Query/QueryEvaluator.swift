@@ -10,6 +10,9 @@ import SearchlightQueryLanguage
 ///   dictionary scan for infix/suffix, exact terms for `t`), each verified on the raw stored values with the
 ///   exact semantics of `TextMatch`. Only patterns with no literal text (`*`, `?*`) scan the field's documents.
 /// - numbers, dates, `$time.*`, booleans: engine `.range` over the numeric column (`InRange` inclusive).
+///   Integers compare exactly (an integer literal that fits `Int64` against the stored `Int64` or Double):
+///   the columns' Doubles decide every bound below 2^53 in magnitude, and for a larger bound the documents
+///   whose column equals its rounded value are checked on their stored numbers (`NumericRange`).
 /// - `!=` and `!`: the complement within the visible documents; `attr != "*"` is therefore absence.
 /// - `"*"` on a data attribute (`thumbnailData`), which no field indexes: the item blobs of the documents still
 ///   allowed; any other pattern never matches bytes.
@@ -109,7 +112,9 @@ package struct QueryEvaluator {
         case .inRange(let test):
             let fields = AttributeFields(test.attribute, schema: engine.schema)
             guard let lower = number(test.lower), let upper = number(test.upper) else { return [] }
-            return numeric(fields.numeric, lower: .inclusive(lower), upper: .inclusive(upper), within: within)
+            let range = NumericRange(lower: .init(value: lower, inclusive: true),
+                                     upper: .init(value: upper, inclusive: true))
+            return numeric(fields.numeric, range, within: within)
         }
     }
 
@@ -198,13 +203,19 @@ package struct QueryEvaluator {
     static func postingsPay(_ estimate: Int, against count: Int) -> Bool { estimate < count * 32 }
 
     /// A query value as a number: numbers, `$time.*` (resolved at the snapshot's `now`), booleans, and strings
-    /// without wildcards that parse as a number.
-    private func number(_ value: QueryValue) -> Double? {
-        if case .string(let pattern) = value {
-            guard let text = pattern.exactText else { return nil }
-            return Double(text.trimmingCharacters(in: .whitespaces))
+    /// without wildcards that parse as a number. Integers that fit `Int64` are exact (`QueryNumber.integerValue`),
+    /// anything else a Double.
+    private func number(_ value: QueryValue) -> AttributeNumber? {
+        switch value {
+        case .string(let pattern):
+            guard let text = pattern.exactText?.trimmingCharacters(in: .whitespaces),
+                  let double = Double(text) else { return nil }
+            return QueryNumber(value: double, text: text).integerValue.map(AttributeNumber.int) ?? .double(double)
+        case .number(let number):
+            return number.integerValue.map(AttributeNumber.int) ?? .double(number.value)
+        case .time, .bool:
+            return value.numericValue(now: snapshot.now, calendar: calendar).map(AttributeNumber.double)
         }
-        return value.numericValue(now: snapshot.now, calendar: calendar)
     }
 
     /// `==`, `<`, `>`, `<=`, `>=` (never `!=`, which the caller turned into a complement).
@@ -213,14 +224,8 @@ package struct QueryEvaluator {
         if case .string = comparison.value, comparison.op == .equal {
             return textComparison(comparison, fields: fields, within: within)
         }
-        guard let x = number(comparison.value) else { return [] }
-        switch comparison.op {
-        case .equal, .notEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x), within: within)
-        case .less: return numeric(fields.numeric, lower: nil, upper: .exclusive(x), within: within)
-        case .lessOrEqual: return numeric(fields.numeric, lower: nil, upper: .inclusive(x), within: within)
-        case .greater: return numeric(fields.numeric, lower: .exclusive(x), upper: nil, within: within)
-        case .greaterOrEqual: return numeric(fields.numeric, lower: .inclusive(x), upper: nil, within: within)
-        }
+        guard let x = number(comparison.value), let range = NumericRange(comparison.op, x) else { return [] }
+        return numeric(fields.numeric, range, within: within)
     }
 
     /// How each text field of a string `==` comparison finds its candidates, or nil when the comparison can
@@ -257,13 +262,12 @@ package struct QueryEvaluator {
             result = SortedAddresses.union(result, domains(match, within: within))
         }
         if pattern.shape == .presence {
-            result = SortedAddresses.union(result, numeric(fields.numeric, lower: nil, upper: nil, within: within))
+            result = SortedAddresses.union(result, numeric(fields.numeric, .any, within: within))
             if let name = Self.storedOnlyAttribute(comparison.attribute) {
                 result = SortedAddresses.union(result, storedPresence(of: name, within: within))
             }
-        } else if let x = number(comparison.value) {
-            result = SortedAddresses.union(result, numeric(fields.numeric, lower: .inclusive(x), upper: .inclusive(x),
-                                                           within: within))
+        } else if let x = number(comparison.value), let range = NumericRange(.equal, x) {
+            result = SortedAddresses.union(result, numeric(fields.numeric, range, within: within))
         }
         return result
     }
@@ -300,22 +304,29 @@ package struct QueryEvaluator {
         (within ?? universe).filter { address in engine.domain(of: address).map(match.matches) ?? false }
     }
 
-    /// Visible documents with a value of any of `fields` within the bounds (nil bounds: any value).
-    private func numeric(_ fields: [FieldID], lower: NumericBound?, upper: NumericBound?,
-                         within: [DocAddress]?) -> [DocAddress] {
+    /// Visible documents with a value of any of `fields` within `range`.
+    private func numeric(_ fields: [FieldID], _ range: NumericRange, within: [DocAddress]?) -> [DocAddress] {
         guard !fields.isEmpty else { return [] }
         if let within, within.count * 8 < max(engine.documentCount, 1) {
             // Few documents left: read their values instead of scanning the whole columns.
-            return within.filter { address in
-                fields.contains { field in
-                    engine.numbers(field, of: address).contains { NumericBound.contains($0, lower: lower, upper: upper) }
-                }
-            }
+            return within.filter { numeric(fields, range, contains: $0) }
         }
-        let clauses = fields.map { Query.range($0, lower: lower, upper: upper) }
+        let clauses = fields.map { Query.range($0, lower: range.engineLower, upper: range.engineUpper) }
         let query = clauses.count == 1 ? clauses[0] : .or(clauses)
-        if let within { return SortedAddresses.intersect(within, engine.matches(query)) }
-        return engine.matches(.and([query, snapshot.liveFilter]))
+        let found = within.map { SortedAddresses.intersect($0, engine.matches(query)) }
+            ?? engine.matches(.and([query, snapshot.liveFilter]))
+        // The engine range included rounded bounds: the documents at them are checked exactly.
+        return range.isExact ? found : found.filter { numeric(fields, range, contains: $0) }
+    }
+
+    /// Whether a document has a value of any of `fields` within `range`, reading its exact stored numbers only
+    /// where the column's Doubles cannot tell.
+    private func numeric(_ fields: [FieldID], _ range: NumericRange, contains address: DocAddress) -> Bool {
+        fields.contains { field in
+            if let decided = range.contains(columns: engine.numbers(field, of: address)) { return decided }
+            let exact = ItemDocumentCodec.exactNumbers(of: field, at: address, in: engine)
+            return exact.contains(where: range.contains(exactly:))
+        }
     }
 
     /// How a text field's candidates are found.

@@ -4,6 +4,8 @@ import SearchlightEngine
 /// One sort key value: numbers before text, a missing value last.
 package enum SortValue: Sendable, Hashable {
     case number(Double)
+    /// A stored integer beyond 2^53, which a Double would round; ordered exactly against `number`.
+    case integer(Int64)
     case text(String)
     case missing
 
@@ -13,14 +15,24 @@ package enum SortValue: Sendable, Hashable {
         case (.missing, .missing): return .orderedSame
         case (.missing, _): return .orderedDescending
         case (_, .missing): return .orderedAscending
-        case (.number, .text): return .orderedAscending
-        case (.text, .number): return .orderedDescending
-        case let (.number(x), .number(y)):
-            if x == y { return .orderedSame }
-            return (x < y) == ascending ? .orderedAscending : .orderedDescending
         case let (.text(x), .text(y)):
             if x == y { return .orderedSame }
             return (x < y) == ascending ? .orderedAscending : .orderedDescending
+        case (.text, _): return .orderedDescending
+        case (_, .text): return .orderedAscending
+        default:
+            guard let x = a.exactNumber, let y = b.exactNumber, let order = AttributeNumber.compare(x, y),
+                  order != .orderedSame else { return .orderedSame }
+            return (order == .orderedAscending) == ascending ? .orderedAscending : .orderedDescending
+        }
+    }
+
+    /// The value as an exact number; nil for text and a missing value.
+    private var exactNumber: AttributeNumber? {
+        switch self {
+        case .number(let x): return .double(x)
+        case .integer(let x): return .int(x)
+        case .text, .missing: return nil
         }
     }
 }
@@ -41,10 +53,27 @@ package struct ResultOrder {
         sortAttributes.map { sort in
             let fields = AttributeFields(.named(sort.attribute), schema: snapshot.engine.schema)
             let numbers = fields.numeric.flatMap { snapshot.engine.numbers($0, of: address) }
-            if let n = sort.ascending ? numbers.min() : numbers.max() { return .number(n) }
+            if let n = sort.ascending ? numbers.min() : numbers.max() {
+                guard abs(n) >= NumericRange.exactMagnitude else { return .number(n) }
+                return exactKey(fields.numeric, of: address, ascending: sort.ascending) ?? .number(n)
+            }
             let texts = fields.text.flatMap { snapshot.engine.text($0, of: address) }.map { Folding.fold($0) }
             if let t = sort.ascending ? texts.min() : texts.max() { return .text(t) }
             return .missing
+        }
+    }
+
+    /// The smallest (ascending) or largest exact stored number of `fields`, for a column value of 2^53 or more
+    /// in magnitude, where Doubles round integers.
+    private func exactKey(_ fields: [FieldID], of address: DocAddress, ascending: Bool) -> SortValue? {
+        let numbers = fields.flatMap { ItemDocumentCodec.exactNumbers(of: $0, at: address, in: snapshot.engine) }
+        let wanted: ComparisonResult = ascending ? .orderedAscending : .orderedDescending
+        guard var chosen = numbers.first else { return nil }
+        for number in numbers.dropFirst() where AttributeNumber.compare(number, chosen) == wanted { chosen = number }
+        switch chosen {
+        case .int(let x): return .integer(x)
+        case .double(let x): return .number(x)
+        case .bool(let x): return .number(x ? 1 : 0)
         }
     }
 

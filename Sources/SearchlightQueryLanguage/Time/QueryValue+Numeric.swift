@@ -1,9 +1,10 @@
 import Foundation
 
 extension QueryValue {
-    /// The value as a number for numeric and date comparisons: numbers as written, `$time.*` resolved to
-    /// seconds since 2001 (how dates compare), `true`/`false` as 1/0 (bool-like attributes are NSNumber 0/1);
-    /// nil for strings. Resolve with the same `now` for every comparison of one query.
+    /// The value as a number for numeric and date comparisons: numbers as written (as a Double, which rounds
+    /// integers beyond 2^53; `QueryNumber.integerValue` keeps them exact), `$time.*` resolved to seconds since
+    /// 2001 (how dates compare), `true`/`false` as 1/0 (bool-like attributes are NSNumber 0/1); nil for strings.
+    /// Resolve with the same `now` for every comparison of one query.
     public func numericValue(now: Date, calendar: Calendar) -> Double? {
         switch self {
         case .number(let number): number.value
