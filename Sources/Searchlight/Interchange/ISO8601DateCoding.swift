@@ -7,7 +7,8 @@ import Foundation
 /// Hand-written because `ISO8601DateFormatter` is slow and drops sub-millisecond precision.
 package enum ISO8601DateCoding {
     /// The farthest from 2001 a written date may be (about three million years): its seconds stay exact integers.
-    package static let maximumSeconds = 1e14
+    /// The same bound as the dates an item may hold, so every indexed item can be written out.
+    package static let maximumSeconds = AttributeValue.maximumDateSeconds
 
     /// The text of `date`; nil when no text holds it (not finite, or beyond `maximumSeconds`).
     package static func string(from date: Date) -> String? {

@@ -8,7 +8,7 @@ extension CSSearchableItem {
         if hasValidationProblems, let first = validationProblems().first { throw first }
     }
 
-    /// Every problem of this item: empty identifier, malformed domain identifiers, a NaN expiration, non-finite numbers,
+    /// Every problem of this item: empty identifier, malformed domain identifiers, an unkeepable expiration, non-finite numbers,
     /// `rankingHint` outside 0…100, custom values of types Apple does not allow, invalid custom key names, and a
     /// type identifier listed in more than one item-provider array.
     package func validationProblems() -> [CSIndexError] {
@@ -26,16 +26,17 @@ extension CSSearchableItem {
         if let domain = domainIdentifier, let problem = Self.domainProblem(domain) {
             problems.append(.invalidItem("\(label): domainIdentifier '\(domain)' \(problem)"))
         }
-        if hasInvalidExpiration {
-            problems.append(.invalidItem("\(label): expirationDate is not a time (NaN seconds since 2001)"))
+        if hasInvalidExpiration, let seconds = expirationDate?.timeIntervalSinceReferenceDate {
+            problems.append(.invalidItem("\(label): expirationDate is \(seconds) seconds since 2001, "
+                                         + AttributeValue.unkeepableDateReason))
         }
         problems += attributeSet.validationProblems(itemLabel: label)
         return problems
     }
 
-    /// A NaN expiration compares false with every time, so the item would be neither expired nor purged
-    /// reliably: refused. (±infinity are times: never, and long ago.)
-    private var hasInvalidExpiration: Bool { expirationDate?.timeIntervalSinceReferenceDate.isNaN == true }
+    /// An expiration must be a date the index can keep: a NaN one compares false with every time (the item
+    /// would be neither expired nor purged reliably), and one beyond the keepable range could not be exported.
+    private var hasInvalidExpiration: Bool { expirationDate.map { !AttributeValue.isKeepable($0) } ?? false }
 
     /// A conservative, cheap pre-check of `validationProblems()`: false only when it is certainly empty, found
     /// without building a message, sorting a key or splitting a string. Indexing checks every item, and valid
@@ -154,9 +155,9 @@ extension CSSearchableItemAttributeSet {
         for number in value.numbers where !number.isFinite {
             problems.append(.invalidItem("\(place) holds the non-finite number \(number)"))
         }
-        for date in value.dates where !date.timeIntervalSinceReferenceDate.isFinite {
-            problems.append(.invalidItem("\(place) holds a date of \(date.timeIntervalSinceReferenceDate) seconds, "
-                                         + "which is no time"))
+        for date in value.dates where !AttributeValue.isKeepable(date) {
+            problems.append(.invalidItem("\(place) holds a date of \(date.timeIntervalSinceReferenceDate) seconds "
+                                         + "since 2001, \(AttributeValue.unkeepableDateReason)"))
         }
         let depth = value.nestingDepth
         if depth > AttributeValue.maximumNestingDepth {
@@ -168,6 +169,19 @@ extension CSSearchableItemAttributeSet {
 }
 
 extension AttributeValue {
+    /// The farthest from 2001 a date may be (about three million years), so that every stored date can be
+    /// written out again (`searchlight export`, the interchange format) with exact whole seconds.
+    package static let maximumDateSeconds = 1e14
+
+    /// Whether a date is a time the index can keep and write out: finite and within `maximumDateSeconds`.
+    package static func isKeepable(_ date: Date) -> Bool {
+        abs(date.timeIntervalSinceReferenceDate) < maximumDateSeconds  // false for NaN and the infinities too
+    }
+
+    /// What is wrong with a date `isKeepable` refuses, for messages.
+    package static let unkeepableDateReason = "which is no time (dates must be finite and within about three "
+        + "million years of 2001, ±1e14 seconds)"
+
     /// No unsupported type, non-finite number or date, or nesting too deep to keep anywhere inside (what
     /// `valueProblems` reports), checked without allocating.
     package var isValidAttributeValue: Bool {
@@ -181,8 +195,8 @@ extension AttributeValue {
         switch self {
         case .unsupported: return false
         case .number(let n): return n.isFinite
-        case .date(let d): return d.timeIntervalSinceReferenceDate.isFinite
-        case .dates(let ds): return ds.allSatisfy { $0.timeIntervalSinceReferenceDate.isFinite }
+        case .date(let d): return Self.isKeepable(d)
+        case .dates(let ds): return ds.allSatisfy(Self.isKeepable)
         case .array(let elements): return elements.allSatisfy(\.hasValidElements)
         case .headers(let headers): return headers.values.allSatisfy { $0.allSatisfy(\.hasValidElements) }
         default: return true

@@ -53,11 +53,30 @@ final class ExpirationTests: XCTestCase {
         XCTAssertNil(index.completion { index.indexSearchableItems([shortLived], completionHandler: $0) })
         clock.advance(by: 20)
         XCTAssertEqual(index.allIdentifiers, ["x"])
-        // Infinities are times: never, and long ago.
-        let forever = makeItem("z", title: "forever")
+    }
+
+    /// Every indexed item can be written out again (`searchlight export`): an expiration or an attribute date
+    /// that is infinite or millions of years away was indexed, and then the export of the whole index failed on it.
+    func testDatesThatCouldNotBeExportedAreRefused() throws {
+        let index = makeIndex()
+        let forever = makeItem("forever", title: "a")
         forever.expirationDate = Date(timeIntervalSinceReferenceDate: .infinity)
-        XCTAssertNil(index.completion { index.indexSearchableItems([forever], completionHandler: $0) })
-        XCTAssertEqual(index.allIdentifiers, ["x", "z"])
+        let far = makeItem("far", title: "b")
+        far.expirationDate = Date(timeIntervalSinceReferenceDate: 1e15)
+        let farDate = makeItem("farDate", title: "c")
+        farDate.attributeSet.contentCreationDate = Date(timeIntervalSinceReferenceDate: -1e15)
+        for item in [forever, far, farDate] {
+            let error = index.completion { index.indexSearchableItems([item], completionHandler: $0) }
+            XCTAssertEqual(indexErrorCode(error), .invalidItemError, item.uniqueIdentifier)
+            XCTAssertTrue((error as? CSIndexError)?.message.contains("three million years") == true,
+                          "\(String(describing: error))")
+        }
+        let edge = makeItem("edge", title: "d")
+        edge.expirationDate = Date(timeIntervalSinceReferenceDate: 9.9e13)
+        edge.attributeSet.contentCreationDate = Date(timeIntervalSinceReferenceDate: -9.9e13)
+        XCTAssertNil(index.completion { index.indexSearchableItems([edge], completionHandler: $0) })
+        let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["edge"]).first)
+        XCTAssertNoThrow(try ItemJSON.encode(stored))
     }
 
     func testReindexingRefreshesTheExpiration() async throws {
