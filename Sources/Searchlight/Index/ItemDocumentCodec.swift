@@ -22,6 +22,14 @@ package enum ItemDocumentCodec {
         "$" + keyName + (searchableByDefault ? "#d" : "")
     }
 
+    /// The attribute whose values a text field holds: a custom key's name for its text fields, else the field's
+    /// own name (a catalogue attribute's).
+    package static func attributeName(ofTextField field: String) -> String {
+        guard field.hasPrefix("$") else { return field }
+        let name = field.dropFirst()
+        return String(name.hasSuffix("#d") ? name.dropLast(2) : name)
+    }
+
     /// Both text fields a custom key's values may be in.
     package static func customTextFields(_ keyName: String) -> [String] {
         [customTextField(keyName), customTextField(keyName, searchableByDefault: true)]

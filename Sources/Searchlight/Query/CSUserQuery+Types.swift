@@ -10,7 +10,7 @@ extension CSUserQuery {
 
     /// Searchlight extension: a piece of an item's text with the matched words marked.
     public struct Snippet: Sendable, Hashable {
-        /// The attribute the text comes from (`title`, `contentDescription`, …).
+        /// The attribute the text comes from (`title`, `contentDescription`, `city`, …; a custom key's name).
         public let attribute: String
         /// The text, with `…` where it was cut.
         public let text: String

@@ -19,7 +19,8 @@ package final class UserQueryAnnotator: Sendable {
     /// most queries never ask for one, and a fuzzy dictionary walk per word costs milliseconds.
     private let fuzzyCache = Mutex<[UserQueryPlan.Word: Set<String>]?>(nil)
 
-    /// Fields a snippet may come from, in order of preference on ties.
+    /// The attributes a snippet prefers, in order of preference on ties; any other field searched by default
+    /// follows (`snippetFields`).
     static let snippetAttributes = ["title", "displayName", "contentDescription", "textContent", "keywords",
                                     "alternateNames", "subject", "transcribedTextContent"]
     /// Snippet length in UTF-8 bytes around the first highlight (more when that highlight alone is longer).
@@ -55,8 +56,7 @@ package final class UserQueryAnnotator: Sendable {
         let analyzer = Analyzer()
         let fuzzy = self.fuzzy
         var best: (attribute: String, value: String, ranges: [Range<Int>], words: Int)?
-        for attribute in Self.snippetAttributes {
-            guard let field = snapshot.engine.schema.field(named: attribute) else { continue }
+        for (attribute, field) in snippetFields {
             for value in snapshot.engine.text(field, of: address) {
                 var matches: [(range: Range<Int>, word: Int)] = []
                 for token in analyzer.tokens(value, mode: .index) {
@@ -74,6 +74,22 @@ package final class UserQueryAnnotator: Sendable {
         }
         guard let best else { return nil }
         return Self.cut(best.value, attribute: best.attribute, highlights: best.ranges)
+    }
+
+    /// The fields a snippet may come from, with the attribute each is reported as: the preferred attributes, then
+    /// every other field searched by default (an item matches through any of them: `authorNames`, `city`, custom
+    /// keys searched by default, reported under their key name).
+    private var snippetFields: [(attribute: String, field: FieldID)] {
+        let schema = snapshot.engine.schema
+        var fields: [(attribute: String, field: FieldID)] = Self.snippetAttributes.compactMap { name in
+            schema.field(named: name).map { (name, $0) }
+        }
+        let preferred = Set(fields.map(\.field))
+        for field in schema.defaultFields where !preferred.contains(field) {
+            guard let name = schema.info(field)?.name else { continue }
+            fields.append((ItemDocumentCodec.attributeName(ofTextField: name), field))
+        }
+        return fields
     }
 
     /// The byte ranges to mark, in order, from the tokens that answered a word. A token holding a shorter one

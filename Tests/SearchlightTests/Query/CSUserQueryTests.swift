@@ -252,6 +252,28 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertLessThan(cut.text.utf8.count, 200)
     }
 
+    /// An item matched through any attribute searched by default has a snippet from it, custom keys named by
+    /// their key name (only 8 preferred attributes were read, so a match in `authorNames`, `city` or a custom
+    /// key had no snippet).
+    func testSnippetOfAMatchInAnotherDefaultSearchableAttribute() throws {
+        let item = makeItem("x", title: "Field notes")
+        item.attributeSet.authorNames = ["Jane Goodall"]
+        item.attributeSet.city = "Kigoma"
+        let species = try XCTUnwrap(CSCustomAttributeKey(keyName: "species", searchable: true, searchableByDefault: true,
+                                                         unique: false, multiValued: false))
+        item.attributeSet.setValue("chimpanzee", forCustomKey: species)
+        let container = makeContainer([item], clock: Self.clock)
+        for (typed, attribute, word) in [("goodall", "authorNames", "Goodall"), ("kigoma", "city", "Kigoma"),
+                                         ("chimpanzee", "species", "chimpanzee")] {
+            let run = runUserQuery(typed, in: container)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["x"], typed)
+            let hit = try XCTUnwrap(run.items.first, typed)
+            let snippet = try XCTUnwrap(run.query.snippet(for: hit), typed)
+            XCTAssertEqual(snippet.attribute, attribute, typed)
+            XCTAssertEqual(snippet.highlightedWords, [word], typed)
+        }
+    }
+
     /// Runs a user query over a one-item container and returns the highlighted words of its snippet.
     private func snippetWords(title: String, typed: String) throws -> [String]? {
         let container = makeContainer([makeItem("s", title: title)])
