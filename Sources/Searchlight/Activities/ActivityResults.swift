@@ -34,10 +34,30 @@ package enum ActivityResults {
 
     /// Collapses engine hits (best first), keeping their order.
     package static func collapse(_ hits: [SearchHit], in snapshot: ContainerSnapshot) -> [SearchHit] {
-        guard mayHoldActivities(snapshot) else { return hits }
-        return collapse(hits.map { ($0.address, Double($0.score)) }, in: snapshot).map {
-            SearchHit(address: $0.address, score: Float($0.score))
+        collapseKeepingSources(hits, in: snapshot).hits
+    }
+
+    /// `collapse`, also giving the hit whose score a result carries where it is another document (an item found
+    /// through its linked activity, or better through it): that document is what matched, so it is the one a
+    /// snippet or an explanation of the result reads.
+    package static func collapseKeepingSources(_ hits: [SearchHit], in snapshot: ContainerSnapshot)
+        -> (hits: [SearchHit], sources: [DocAddress: DocAddress]) {
+        guard mayHoldActivities(snapshot) else { return (hits, [:]) }
+        var result: [SearchHit] = []
+        var sources: [DocAddress: DocAddress] = [:]
+        var position: [DocAddress: Int] = [:]
+        for hit in hits {
+            guard let address = representative(of: hit.address, in: snapshot) else { continue }
+            if let index = position[address] {
+                guard hit.score > result[index].score else { continue }
+                result[index] = SearchHit(address: address, score: hit.score)
+            } else {
+                position[address] = result.count
+                result.append(SearchHit(address: address, score: hit.score))
+            }
+            sources[address] = address == hit.address ? nil : hit.address
         }
+        return (result, sources)
     }
 
     /// Collapses unranked matches given in address order; the result is in address order, without duplicates.

@@ -103,14 +103,14 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
         let hasTypoBudget = plan.hasTypoBudget
-        var scored: [SearchHit] = [], renowned: Set<DocAddress> = []
+        var scored: [SearchHit] = [], renowned: Set<DocAddress> = [], sources: [DocAddress: DocAddress] = [:]
         if !hasTypoBudget || search.maximumMatches(query) >= limit {
-            (scored, renowned) = Self.results(of: query, limit: limit, search: search, in: snapshot)
+            (scored, renowned, sources) = Self.results(of: query, limit: limit, search: search, in: snapshot)
         }
         if scored.count < limit, hasTypoBudget {
             query = plan.query(typoTolerant: true)
             typoTolerant = true
-            (scored, renowned) = Self.results(of: query, limit: limit, search: search, in: snapshot)
+            (scored, renowned, sources) = Self.results(of: query, limit: limit, search: search, in: snapshot)
         }
         let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let rankedCount = userValues.maxRankedResultCount
@@ -129,8 +129,9 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         }
         if contextValues.offset > 0 { hits.removeFirst(min(contextValues.offset, hits.count)) }
         if contextValues.limit > 0, hits.count > contextValues.limit { hits.removeLast(hits.count - contextValues.limit) }
+        // What each result's score came from (a linked activity's document for an item found through it).
         var addresses = [String: DocAddress](minimumCapacity: hits.count)
-        for hit in hits { addresses[hit.entry.identifier] = hit.entry.address }
+        for hit in hits { addresses[hit.entry.identifier] = sources[hit.entry.address] ?? hit.entry.address }
         let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, query: query, typoTolerant: typoTolerant,
                                            ranking: ranking, addresses: addresses, renowned: renowned)
         userState.withLock { $0.annotator = annotator }
@@ -140,14 +141,15 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// The best `limit` results of `query`, best first. Activities linked to items become those items, one result
     /// each (Activities/ActivityResults): when that leaves fewer than `limit`, more hits are asked for until it
     /// does not or the matches run out (the collapse of a longer best-first list starts with the shorter's).
-    private static func results(of query: Query, limit: Int, search: RankedSearch,
-                                in snapshot: ContainerSnapshot) -> (hits: [SearchHit], renowned: Set<DocAddress>) {
+    /// `sources`: the hit whose score a result carries, where it is another document (`collapseKeepingSources`).
+    private static func results(of query: Query, limit: Int, search: RankedSearch, in snapshot: ContainerSnapshot)
+        -> (hits: [SearchHit], renowned: Set<DocAddress>, sources: [DocAddress: DocAddress]) {
         var request = limit
         while true {
             let (found, renowned) = search.hits(query, limit: request)
-            let collapsed = ActivityResults.collapse(found, in: snapshot)
+            let (collapsed, sources) = ActivityResults.collapseKeepingSources(found, in: snapshot)
             if collapsed.count >= limit || found.count < request || request >= snapshot.engine.documentCount {
-                return (Array(collapsed.prefix(limit)), renowned)
+                return (Array(collapsed.prefix(limit)), renowned, sources)
             }
             request = min(request * 2, snapshot.engine.documentCount)
         }

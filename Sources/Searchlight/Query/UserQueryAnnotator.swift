@@ -12,6 +12,8 @@ package final class UserQueryAnnotator: Sendable {
     /// Whether near terms were searched (and so are highlighted).
     let typoTolerant: Bool
     let ranking: UserQueryRanking
+    /// The document each result identifier is annotated from: the one whose score was delivered (a linked
+    /// activity's for an item found through it, whose own document may not match).
     let addresses: [String: DocAddress]
     /// The results renown raised (`RankedSearch.hits`): their factor includes it.
     let renowned: Set<DocAddress>

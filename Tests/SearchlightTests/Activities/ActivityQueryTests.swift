@@ -74,6 +74,30 @@ final class ActivityQueryTests: XCTestCase {
         XCTAssertEqual(item.attributeSet.title, "Tomato soup", "the item wins")
     }
 
+    /// An item found only through its linked activity has a snippet and an explanation of the score it was
+    /// delivered with, from the activity's document (the item's own, which does not match, gave neither).
+    func testAnItemFoundThroughItsActivityHasASnippetAndExplanation() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
+                                                      makeItem("recipe-2", title: "Onion soup")])
+        let activity = fixture.activity(title: "Grandma favourite")
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.relatedUniqueIdentifier = "recipe-1"
+        activity.contentAttributeSet = set
+        try await activity.becomeCurrentAndWait()
+
+        let run = runUserQuery("favourite", in: fixture.container)
+        XCTAssertNil(run.error)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["recipe-1"])
+        let hit = try XCTUnwrap(run.items.first)
+        let snippet = try XCTUnwrap(run.query.snippet(for: hit))
+        XCTAssertEqual(snippet.highlightedWords, ["favourite"])
+        let explanation = try XCTUnwrap(run.query.explanation(for: hit))
+        let first = try XCTUnwrap(explanation.split(separator: "\n").first)
+        let total = try XCTUnwrap(Float(String(first.prefix { $0 != " " })), explanation)
+        XCTAssertEqual(Double(total), hit.rank, accuracy: hit.rank * 1e-5, explanation)
+    }
+
     func testFrequentlySelectedItemOvertakesAnEquallyRelevantOneThenFallsBack() async throws {
         let fixture = ActivityFixture()
         let items = [makeItem("x", title: "Quarterly report"), makeItem("y", title: "Quarterly report")]
