@@ -59,7 +59,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         set { let box = HandlerBox(newValue); userState.withLock { $0.suggestionsHandler = box } }
     }
 
-    /// The text searched and whether its last word is still being typed.
+    /// The text searched and whether it is being typed (its last word a prefix, its words typo tolerant); else it
+    /// is a chosen suggestion, made of the index's terms, searched as it is so that it finds what it counted.
     private var effectiveText: (text: String, typing: Bool) {
         if let suggestion = userValues.currentSuggestion { return (suggestion.suggestionText, false) }
         return (userQueryString, true)
@@ -102,7 +103,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // frequencies already show they cannot, the exact search is skipped: its hits would be discarded.
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
-        let hasTypoBudget = plan.hasTypoBudget
+        let hasTypoBudget = typing && plan.hasTypoBudget
         var scored: [SearchHit] = [], renowned: Set<DocAddress> = [], sources: [DocAddress: DocAddress] = [:]
         if !hasTypoBudget || search.maximumMatches(query) >= limit {
             (scored, renowned, sources) = Self.results(of: query, limit: limit, search: search, in: snapshot)
@@ -169,6 +170,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
 
     /// Completions of the last word from the index's terms, ranked by how many visible items (that also match
     /// the other words and the filters) each would find, then by document frequency; the typed part is marked.
+    /// Counted as choosing the suggestion searches it: every word as it is, without typo tolerance.
     package func suggestions(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [CSSuggestion] {
         let text = userQueryString
         let tokens = Analyzer().tokens(text, mode: .query)
@@ -182,7 +184,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // document); each completion's count is its postings intersected with them (none: nothing to complete).
         var base: [DocAddress]?
         if !plan.words.isEmpty || restriction != nil {
-            var clauses = plan.words.map(plan.clause)
+            var clauses = plan.words.map { plan.clause($0, typoTolerant: false) }
             if let restriction { clauses.append(restriction) }
             base = snapshot.engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses)).filter(snapshot.isUnexpired)
             if base?.isEmpty == true { return [] }

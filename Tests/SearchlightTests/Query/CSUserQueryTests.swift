@@ -194,6 +194,25 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// Choosing a suggestion finds exactly the items its `resultCount` promised: its words are searched as they
+    /// are, without typo tolerance ("houses" counted 1 but found 4, "house" counted 3 but found 4, the two being
+    /// one edit apart), and the other words are counted so too.
+    func testChoosingASuggestionFindsItsResultCount() throws {
+        let container = makeContainer([makeItem("a", title: "houses for sale"), makeItem("b", title: "house"),
+                                       makeItem("c", title: "house boat"), makeItem("d", title: "green house")],
+                                      clock: Self.clock)
+        for typed in ["hous", "green hous", "grean hous"] {
+            let suggestions = runUserQuery(typed, in: container, suggestions: true).suggestions
+            if typed == "hous" { XCTAssertEqual(Set(suggestions.map(\.suggestionText)), ["houses", "house"]) }
+            for suggestion in suggestions {
+                let context = CSUserQueryContext(currentSuggestion: suggestion)
+                let chosen = runQuery(CSUserQuery(userQueryString: typed, userQueryContext: context, container: container))
+                XCTAssertNil(chosen.error)
+                XCTAssertEqual(chosen.batches.joined().count, suggestion.resultCount, suggestion.suggestionText)
+            }
+        }
+    }
+
     /// A word longer than the index's term limit (128 bytes: a hash, or a Thai sentence, which has no spaces)
     /// has no term, but every word typed must still match: it matches the same word in a document's text,
     /// folded, and as a prefix while it is being typed. Dropping it found documents without it.
