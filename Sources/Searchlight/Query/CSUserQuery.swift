@@ -170,6 +170,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
 
     /// Completions of the last word from the index's terms, ranked by how many visible items (that also match
     /// the other words and the filters) each would find, then by document frequency; the typed part is marked.
+    /// The shown ones are written as an item holding the completion writes it (`surface(of:within:in:)`).
     /// Counted as choosing the suggestion searches it: every word as it is, without typo tolerance.
     package func suggestions(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [CSSuggestion] {
         let text = userQueryString
@@ -202,18 +203,25 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let candidates = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(budget)
         let within = base.map { Query.documents(DocumentSet($0)) }
         let engagement = container.engagement
-        var scored: [(text: String, count: Int, score: Double, df: Int)] = []
+        var scored: [(text: String, term: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
             let count = within.map { snapshot.engine.count(.and([$0, .term(term)])) }
                 ?? snapshot.engine.matches(.term(term)).filter(snapshot.isUnexpired).count
             guard count > 0 else { continue }
             let suggestion = head + Self.completing(typed, folded: last.term, with: term)
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
-            scored.append((suggestion, count, Double(count) * boost, df))
+            scored.append((suggestion, term, count, Double(count) * boost, df))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.df != $1.df ? $0.df > $1.df : $0.text < $1.text }
-        // The typed part: all that was typed, which a suggestion keeps (else the words before the last).
+        // The last word as an item holding it writes it, where that lines up with what was typed; the typed
+        // part is then the characters standing for what was typed.
         return scored.prefix(maximum).enumerated().map { rank, entry in
+            if let surface = Self.surface(of: entry.term, within: within, in: snapshot),
+               let (word, typedBytes) = Self.completing(typed, folded: last.term, with: entry.term, surface: surface) {
+                return CSSuggestion(text: head + word, typedBytes: head.utf8.count + typedBytes, rank: rank,
+                                    resultCount: entry.count)
+            }
+            // The typed part: all that was typed, which a suggestion keeps (else the words before the last).
             let typedBytes = entry.text.utf8.starts(with: text.utf8) ? text.utf8.count : head.utf8.count
             return CSSuggestion(text: entry.text, typedBytes: typedBytes, rank: rank, resultCount: entry.count)
         }
@@ -238,8 +246,53 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         return typed + (letters.count == 2 && letters.allSatisfy(\.isUppercase) ? rest.uppercased() : rest)
     }
 
-    /// The engagement-store key of a suggestion.
-    static func engagementKey(_ suggestionText: String) -> String { "suggestion:" + suggestionText }
+    /// The engagement-store key of a suggestion: its text folded, so the key ranking reads (from the completion
+    /// as counted, folded) is the key a shown suggestion records (as items write it: "amelie", "amélie").
+    static func engagementKey(_ suggestionText: String) -> String { "suggestion:" + Folding.fold(suggestionText) }
+
+    /// How an item writes `term` (a folded index term): the token of that term in a default-field text of the
+    /// first visible document holding it (within `within`, the documents counted), as it is written there.
+    static func surface(of term: String, within: Query?, in snapshot: ContainerSnapshot) -> String? {
+        let engine = snapshot.engine
+        let holding = engine.matches(within.map { .and([$0, .term(term)]) } ?? .term(term))
+        guard let address = holding.first(where: snapshot.isUnexpired) else { return nil }
+        let analyzer = Analyzer()
+        for field in engine.schema.defaultFields {
+            for value in engine.text(field, of: address) {
+                if let token = analyzer.tokens(value, mode: .index).first(where: { $0.term == term }) {
+                    return String(decoding: Array(value.utf8)[token.byteRange], as: UTF8.self)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The last word of a suggestion written as `surface` (how an item writes `term`), with the UTF-8 length of
+    /// the part standing for what was typed. `typed` (folded: `folded`) must fold as the surface's first as many
+    /// characters do; those keep their typed case, and one that differs beyond case is the surface's, in the typed
+    /// case ("ame" with "Amélie": "amélie"; "Rés" with "Result": "Result"). The rest follows the rules of
+    /// `completing(_:folded:with:)` (capitals after a run of them). Nil when the typed characters do not line up
+    /// with the surface's, or the word would not read again as `term`.
+    static func completing(_ typed: String, folded: String, with term: String,
+                           surface: String) -> (word: String, typedBytes: Int)? {
+        let typedCharacters = Array(typed), surfaceCharacters = Array(surface)
+        guard surfaceCharacters.count >= typedCharacters.count,
+              Folding.fold(String(surfaceCharacters[..<typedCharacters.count])) == folded else { return nil }
+        var word = ""
+        for (mine, theirs) in zip(typedCharacters, surfaceCharacters) {
+            if mine == theirs || mine.lowercased() == theirs.lowercased() {
+                word.append(mine)
+            } else {
+                word += mine.isUppercase ? theirs.uppercased() : theirs.lowercased()
+            }
+        }
+        let typedBytes = word.utf8.count
+        let rest = String(surfaceCharacters[typedCharacters.count...])
+        let letters = typed.filter(\.isLetter).suffix(2)
+        word += letters.count == 2 && letters.allSatisfy(\.isUppercase) ? rest.uppercased() : rest
+        guard Analyzer().tokens(word, mode: .query).map(\.term) == [term] else { return nil }
+        return (word, typedBytes)
+    }
 
     /// The annotator of the finished run (nil before it ran).
     var annotator: UserQueryAnnotator? { userState.withLock { $0.annotator } }

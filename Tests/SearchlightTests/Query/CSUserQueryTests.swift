@@ -213,6 +213,25 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A suggestion shows the word as items write it (the index's term is folded): "ame" suggested "amelie" for
+    /// "Amélie", and "Rés" suggested "Résult", a word no item holds ("Result list"). What was typed keeps its
+    /// case; a letter that differs beyond case is the item's.
+    func testASuggestionShowsTheWordAsItemsWriteIt() throws {
+        let container = makeContainer([makeItem("a", title: "Amélie"), makeItem("r", title: "Result list")],
+                                      clock: Self.clock)
+        for (typed, expected, typedPart, id) in [("ame", "amélie", "amé", "a"), ("AME", "AMÉLIE", "AMÉ", "a"),
+                                                 ("Amé", "Amélie", "Amé", "a"), ("Rés", "Result", "Res", "r"),
+                                                 ("res", "result", "res", "r")] {
+            let suggestions = runUserQuery(typed, in: container, suggestions: true).suggestions
+            XCTAssertEqual(suggestions.map(\.suggestionText), [expected], typed)
+            let suggestion = try XCTUnwrap(suggestions.first, typed)
+            XCTAssertEqual(String(suggestion.suggestionText[suggestion.typedRange]), typedPart, typed)
+            XCTAssertEqual(runUserQuery(suggestion.suggestionText, in: container).items.map(\.uniqueIdentifier), [id])
+        }
+        // Engagement recorded under the shown text is what ranking reads for the completion as counted.
+        XCTAssertEqual(CSUserQuery.engagementKey("amélie"), CSUserQuery.engagementKey("amelie"))
+    }
+
     /// A word longer than the index's term limit (128 bytes: a hash, or a Thai sentence, which has no spaces)
     /// has no term, but every word typed must still match: it matches the same word in a document's text,
     /// folded, and as a prefix while it is being typed. Dropping it found documents without it.
