@@ -135,6 +135,8 @@ extension SchemaNode {
 
     /// Replaces `{"@id": "…"}` reference values in top-level entities with the top-level entity of that `@id`
     /// (one level, so reference cycles cannot loop): `@graph` pages refer to their author and publisher this way.
+    /// A property holds each referenced entity once (a repeat is one value, as in RDF), so reading a property walks
+    /// an entity once, not once per reference: the work stays linear in the page.
     static func resolvingReferences(_ nodes: [SchemaNode]) -> [SchemaNode] {
         var byID: [String: SchemaNode] = [:]
         for node in nodes {
@@ -144,10 +146,11 @@ extension SchemaNode {
         return nodes.map { node in
             var resolved = node
             for (property, values) in node.properties where property != "@id" {
-                resolved.properties[property] = values.map { value in
+                var seen: Set<String> = []
+                resolved.properties[property] = values.compactMap { value in
                     guard case .node(let reference) = value, reference.types.isEmpty, reference.properties.count == 1,
                           let id = reference.string("@id"), let target = byID[id] else { return value }
-                    return .node(target)
+                    return seen.insert(id).inserted ? .node(target) : nil
                 }
             }
             return resolved

@@ -59,6 +59,31 @@ final class WebMalformedInputTests: XCTestCase {
         XCTAssertEqual(page.textContent, "after")
     }
 
+    /// 4,000 references to one entity with 4,000 values: the property holds the entity once (a repeat is one value,
+    /// as in RDF), so reading it walks those values once, not once per reference (quadratic: ~15 s).
+    func testRepeatedJSONLDReferencesResolveToOneValue() throws {
+        let n = 4_000
+        let refs = Array(repeating: ##"{"@id":"#b"}"##, count: n).joined(separator: ",")
+        let empties = Array(repeating: #"{"x":1}"#, count: n).joined(separator: ",")
+        let start = Date()
+        let page = try extractHTML(#"<script type="application/ld+json">{"@context":"https://schema.org","@graph":["#
+            + #"{"@type":"Product","name":["# + refs + ##"]},{"@id":"#b","@type":"Thing","name":["## + empties + "]}]}</script>")
+        let elapsed = Date().timeIntervalSince(start)
+        let product = try XCTUnwrap(page.jsonLD.first)
+        XCTAssertEqual(product.values("name").count, 1)
+        XCTAssertEqual(product.node("name")?.values("name").count, n)
+        XCTAssertNotNil(page.product)
+        XCTAssertNil(page.product?.name)
+        XCTAssertLessThan(elapsed, 3)
+        // Distinct references and other values keep their places.
+        let article = try extractHTML("""
+            <script type="application/ld+json">{"@graph":[{"@type":"Article","headline":"H",
+              "author":[{"@id":"#a"},{"@id":"#c"},{"@id":"#a"},"Dee",{"@id":"#c"}]},
+              {"@id":"#a","name":"Ann"},{"@id":"#c","name":"Cy"}]}</script>
+            """).article
+        XCTAssertEqual(article?.authors, ["Ann", "Cy", "Dee"])
+    }
+
     func testDeepNestingIsCapped() throws {
         let depth = 20_000
         let html = String(repeating: "<div itemscope itemprop=x>", count: depth) + "deep" + String(repeating: "</div>", count: depth)
