@@ -6,7 +6,8 @@ import SearchlightEngine
 /// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9; a swap
 /// of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word, while still
 /// being typed (no trailing space), also matches as a prefix. Exact matches score in every clause that accepts
-/// them, so they rank above prefix and fuzzy ones.
+/// them, so they rank above prefix and fuzzy ones; near terms score only where the word as typed does not
+/// match, so a match of the words as typed scores the same with and without typo tolerance.
 package struct UserQueryPlan: Sendable {
     /// One analyzed word of the input.
     package struct Word: Sendable, Hashable {
@@ -82,16 +83,20 @@ package struct UserQueryPlan: Sendable {
     package func clause(_ word: Word) -> Query { clause(word, typoTolerant: true) }
 
     /// The clause of one word, with or without its near terms.
+    ///
+    /// The word itself scores (1 + `fuzzyWeight`) × its term either way, and its near terms score only in the
+    /// documents the word as typed does not match (neither the term nor, while typed, a completion): so every
+    /// document the exact clause matches scores the same in both, and a page the words as typed fill
+    /// (`CSUserQuery`'s exact pass) is the head of the typo-tolerant ranking. Added to the term instead, the
+    /// near terms' group (its idf that of its most frequent term) reordered exact matches by their neighbours.
     package func clause(_ word: Word, typoTolerant: Bool) -> Query {
-        var options: [Query]
+        let asTyped: Query = word.isPrefix ? .prefix(word.term) : .term(word.term)
+        var options: [Query] = [.boost(.term(word.term), 1 + Self.fuzzyWeight)]
         if typoTolerant && !word.fuzzyIsExact {
-            options = [.term(word.term), .boost(.fuzzy(word.term, maxEdits: nil), Self.fuzzyWeight)]
-        } else {
-            // The word is its own only near term (no typo budget, or typo tolerance off): term + 0.3 × term,
-            // one term group instead of two identical ones in a disjunction (same score up to float rounding).
-            options = [.boost(.term(word.term), 1 + Self.fuzzyWeight)]
+            // `.fuzzy` expands to the term itself too: the exclusion leaves its group the typo-only matches.
+            options.append(.boost(.not(.fuzzy(word.term, maxEdits: nil), excluding: asTyped), Self.fuzzyWeight))
         }
-        if word.isPrefix { options.append(.prefix(word.term)) }
+        if word.isPrefix { options.append(asTyped) }
         return options.count == 1 ? options[0] : .or(options)
     }
 

@@ -448,9 +448,43 @@ final class ExclusionIterator: DocIterator {
     }
     override func score() -> Float { include.score() }
     override var cost: Int { include.cost }
+    // The included query's bounds hold for the subset of its matches this iterator keeps.
     override var maxScore: Float { include.maxScore }
     override func explain() -> Explanation { include.explain() }
     override func blockBound() -> (bound: Float, upTo: Int)? { include.blockBound() }
+    override func scoreBound(from first: Int, through last: Int) -> Float? {
+        include.scoreBound(from: first, through: last)
+    }
+    override func nextCompetitive(_ threshold: Float) -> Int {
+        var candidate = include.nextCompetitive(threshold)
+        while candidate != Self.end, exclude.advance(candidate) == candidate { candidate = include.nextCompetitive(threshold) }
+        doc = candidate
+        return doc
+    }
+    /// The included query's batch (a term group's, walking a field at a time), less the excluded candidates.
+    override func scoreCandidates(_ candidates: UnsafeBufferPointer<UInt32>, scores: UnsafeMutablePointer<Float>,
+                                  matched: UnsafeMutablePointer<Bool>) {
+        include.scoreCandidates(candidates, scores: scores, matched: matched)
+        for (i, candidate) in candidates.enumerated() where matched[i] {
+            let target = Int(candidate)
+            if (exclude.doc < target ? exclude.advance(target) : exclude.doc) == target { matched[i] = false }
+        }
+    }
+    /// The included query's list (a term group's merge of its postings), less the excluded documents.
+    override func listMatches(into docs: inout [UInt32], scores: inout [Float]) {
+        let start = docs.count
+        include.listMatches(into: &docs, scores: &scores)
+        var kept = start
+        for i in start..<docs.count {
+            let target = Int(docs[i])
+            if (exclude.doc < target ? exclude.advance(target) : exclude.doc) == target { continue }
+            docs[kept] = docs[i]
+            scores[kept] = scores[i]
+            kept += 1
+        }
+        docs.removeSubrange(kept...)
+        scores.removeSubrange(kept...)
+    }
 }
 
 /// Multiplies a child's score.

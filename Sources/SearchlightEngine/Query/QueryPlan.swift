@@ -817,7 +817,7 @@ struct QueryPlanner {
             if children.isEmpty { return EmptyIterator() }
             return children.count == 1 ? children[0] : DisjunctionIterator(children)
         case .not(let include, let exclude):
-            let inner = iterator(include, segment: ordinal, scored: scored, driver: driver)
+            let inner = iterator(include, segment: ordinal, scored: scored, driver: driver, batched: batched)
             if inner is EmptyIterator { return inner }
             let excluded = iterator(exclude, segment: ordinal, scored: false)
             if excluded is EmptyIterator { return inner }

@@ -46,6 +46,32 @@ final class RankingWindowTests: XCTestCase {
         XCTAssertEqual(ranked.count, 5)
         XCTAssertEqual(ranked.first, "app", "\(ranked)")
     }
+
+    /// `maxResultCount = k` gives the first k of the full ranking: A and B hold both words exactly, so they score
+    /// the same whether the words as typed fill the page (the exact pass) or typo tolerance runs ("house" has a
+    /// frequent near term, "horse", which must not blend into an exact match's score, held by B or not).
+    func testMaxResultCountReturnsTheHeadOfTheFullRanking() {
+        for extra in ["", " horse"] {
+            var items = [makeItem("A", title: "Alpha", description: "house house house garden"),
+                         makeItem("B", title: "Bravo", description: "house garden garden garden" + extra),
+                         makeItem("C", title: "Charlie", description: "garden")]
+            for n in 0..<20 { items.append(makeItem("h\(n)", title: "Horse \(n)", description: "horse")) }
+            assertHeadsOfTheFullRanking(makeContainer(items))
+        }
+    }
+
+    func assertHeadsOfTheFullRanking(_ container: SearchlightContainer, line: UInt = #line) {
+        for text in ["house garden ", "house garden", "garden house"] {
+            let all = runUserQuery(text, in: container).items
+            for count in 1...2 {
+                let head = runUserQuery(text, in: container) { $0.enableRankedResults = true; $0.maxResultCount = count }.items
+                XCTAssertEqual(head.map(\.uniqueIdentifier), all.prefix(count).map(\.uniqueIdentifier), "\(text) \(count)",
+                               line: line)
+                XCTAssertEqual(head.map(\.rank), all.prefix(count).map(\.rank), "\(text) \(count)", line: line)
+            }
+        }
+    }
+
     /// The signals rank every match, not a window of the best by BM25F: an item that 200 others out-score on
     /// BM25F alone still comes first when its ranking hint and recent use lift it past them all.
     func testSignalsLiftAnItemPastEveryBetterMatch() {
