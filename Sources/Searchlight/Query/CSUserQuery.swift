@@ -94,7 +94,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let engagement = container.engagement.rankingState(at: snapshot.now)
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,
-                                       engagementCeiling: engagement.ceiling, typedText: text)
+                                       engagementCeiling: engagement.ceiling, typedText: text, typing: plan.typing)
         // All matches (0) or at most `maxResultCount`: never more than the documents there are (`Int.max` too).
         let everything = max(snapshot.engine.documentCount, 1)
         let limit = userValues.maxResultCount > 0 ? min(userValues.maxResultCount, everything) : everything

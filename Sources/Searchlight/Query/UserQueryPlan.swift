@@ -25,11 +25,14 @@ package struct UserQueryPlan: Sendable {
     /// a document's text (`overlongMatches`), the last as a prefix while typed. Their clause in the query matches
     /// the documents holding any such word (`Analyzer.overlongTerm`).
     package let overlong: [Word]
+    /// Whether the last word is still being typed (no trailing space), so it matches as a prefix.
+    package let typing: Bool
 
     package init(text: String, lastWordIsPrefix: Bool = true) {
         let analyzer = Analyzer()
         let tokens = analyzer.tokens(text, mode: .query)
         let typing = lastWordIsPrefix && !(text.last.map { $0.isWhitespace } ?? true)
+        self.typing = typing
         let long = text.utf8.count > Analyzer.maxTermBytes ? analyzer.overlongWords(in: text) : []
         // The word being typed: the last token, unless an overlong word comes after it.
         let lastEnd = max(tokens.last?.byteRange.upperBound ?? 0, long.last?.upperBound ?? 0)

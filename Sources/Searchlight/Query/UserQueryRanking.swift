@@ -6,7 +6,8 @@ import SearchlightEngine
 /// final = bm25f × (1 + 0.5·coverage) × (1 + 0.5·hint) × (1 + 0.25·recency) × engagement, then × (1 + renown) for
 /// the first `renownWindow` results by that, where
 /// - coverage = how much of the title the typed text is, when the normalized title starts with the normalized
-///   text, byte for byte (`Folding.foldCollapsingWhitespace`)
+///   text, byte for byte (`Folding.foldCollapsingWhitespace`), and, once the last word is finished (a trailing
+///   space, a chosen suggestion), at a word's end: "car " is no prefix of "Carpet"
 ///   (typed length / title length, so "thunderb" prefers "thunderbird" to "thunderbird-l10n-af"; 1 for an
 ///   exact title), else 0;
 /// - hint = `rankingHint` clamped to 0…100, divided by 100 (0 when absent);
@@ -30,6 +31,8 @@ package struct UserQueryRanking: Sendable {
     let title: FieldID?
     /// The typed text, folded, single-spaced; empty disables the coverage signal.
     let typed: String
+    /// Whether the typed text's last word is still being typed: a prefix of a title's word, not only a word.
+    let typing: Bool
     /// How many items mention each item's title (nil: no title field).
     let mentions: NameMentions?
 
@@ -37,11 +40,13 @@ package struct UserQueryRanking: Sendable {
     /// every title may (tests lower it).
     /// `engagementCeiling`: at least every record's factor at the snapshot's time (`EngagementLedger.rankingState`);
     /// nil works it out from the records.
+    /// `typing`: whether the last word of `typedText` is still being typed (`UserQueryPlan.typing`).
     package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record],
-                 engagementCeiling: Double? = nil, typedText: String = "", coveringLimit: Int = 1024) {
+                 engagementCeiling: Double? = nil, typedText: String = "", typing: Bool = true, coveringLimit: Int = 1024) {
         self.snapshot = snapshot
         title = snapshot.engine.schema.field(named: "title")
         typed = Self.normalize(typedText)
+        self.typing = typing
         rankingHint = snapshot.engine.schema.field(named: "rankingHint")
         lastUsedDate = snapshot.engine.schema.field(named: "lastUsedDate")
         self.engagement = engagement
@@ -90,7 +95,8 @@ package struct UserQueryRanking: Sendable {
             for value in mayCover ? snapshot.engine.text(title, of: address) : [] where Self.mayStart(value, with: typed) {
                 let folded = Self.normalize(value)
                 // Bytes, as `LeadingKeys` compares them (a byte prefix is a scalar prefix: coverage stays ≤ 1).
-                guard folded.utf8.starts(with: typed.utf8), !folded.isEmpty else { continue }
+                guard folded.utf8.starts(with: typed.utf8), !folded.isEmpty,
+                      typing || Self.endsAtWord(folded, typed) else { continue }
                 coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
             }
             factor *= 1 + 0.5 * coverage
@@ -154,6 +160,16 @@ package struct UserQueryRanking: Sendable {
             if addresses[mid] < address { low = mid + 1 } else { high = mid }
         }
         return low < addresses.count && addresses[low] == address
+    }
+
+    /// Whether `typed`, a byte prefix of `title`, ends where a word of `title` does: the title ends there, or the
+    /// typed text's last character or the title's next one is no word character (`Analyzer.continuesWord`).
+    static func endsAtWord(_ title: String, _ typed: String) -> Bool {
+        let scalars = title.unicodeScalars
+        // A byte prefix of valid UTF-8 ends at a scalar boundary.
+        let end = title.utf8.index(title.utf8.startIndex, offsetBy: typed.utf8.count)
+        guard end < scalars.endIndex, let last = typed.unicodeScalars.last else { return true }
+        return !Analyzer.continuesWord(last) || !Analyzer.continuesWord(scalars[end])
     }
 
     /// Whether `value`, normalized, can start with `typed` (already normalized): false when the first

@@ -66,6 +66,12 @@ public struct Analyzer: Sendable {
         return buffer.records.filter { $0.kind == .overlong }.map { Int($0.byteStart)..<Int($0.byteEnd) }
     }
 
+    /// Whether `scalar` continues a word for the analyzer (not a separator, a connector or CJK, which is split
+    /// into bigrams): where a word of folded text ends.
+    package static func continuesWord(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x80 ? CharacterClass.ascii[Int(scalar.value)] : CharacterClass.classify(scalar.value)).isWordCharacter
+    }
+
     /// Splits text into words the way the index does (identifier parts, camelCase boundaries, CJK runs),
     /// returning the original, unfolded text of each word.
     public func words(in text: String) -> [String] {

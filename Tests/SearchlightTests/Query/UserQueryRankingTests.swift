@@ -265,6 +265,21 @@ final class UserQueryRankingTests: XCTestCase {
         XCTAssertGreaterThan(covered, 100)
     }
 
+    /// A finished word ("car ", trailing space) is not a prefix: a title starting with a longer word ("Carpet")
+    /// earns no coverage from it, one starting with the word itself ("Car wash") does.
+    func testTitleCoverageNotEarnedByAFinishedWord() throws {
+        let container = makeContainer([makeItem("carpet", title: "Carpet cleaning", description: "for your car"),
+                                       makeItem("vehicle", title: "Vehicle cleaning", description: "for your car"),
+                                       makeItem("wash", title: "Car wash", description: "for your car")])
+        let items = runUserQuery("car ", in: container).items
+        let rank = Dictionary(uniqueKeysWithValues: items.map { ($0.uniqueIdentifier, $0.rank) })
+        XCTAssertEqual(try XCTUnwrap(rank["carpet"]), try XCTUnwrap(rank["vehicle"]), accuracy: 1e-9, "\(rank)")
+        XCTAssertEqual(items.first?.uniqueIdentifier, "wash", "\(rank)")
+        // While typed, "car" is a prefix of "Carpet": coverage lifts it.
+        let typing = Dictionary(uniqueKeysWithValues: runUserQuery("car", in: container).items.map { ($0.uniqueIdentifier, $0.rank) })
+        XCTAssertGreaterThan(try XCTUnwrap(typing["carpet"]), try XCTUnwrap(typing["vehicle"]))
+    }
+
     func testPrefixWhileTyping() {
         let ids = top("thunderb", 3)
         XCTAssertEqual(ids.first, "deb:thunderbird", "\(ids)")
