@@ -113,7 +113,8 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// The order ranked results are delivered in: higher rank first, ties by the results' identifiers (the `<`
-    /// of `CSSearchQuery.Results.Item` and `CSUserQuery.Item`).
+    /// of `CSSearchQuery.Results.Item` and `CSUserQuery.Item`). Which of the results tied at a
+    /// `maxResultCount` cut make the page is the index's order (the engine selects by score, then address).
     package static func ranksBefore(_ a: CSSearchableItem, id aID: String, _ b: CSSearchableItem, id bID: String) -> Bool {
         switch a.compare(byRank: b) {
         case .orderedAscending: return true

@@ -123,7 +123,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         if !contextValues.sortAttributes.isEmpty {
             hits.sort { order.precedes(($0.entry.key, $0.entry.identifier), ($1.entry.key, $1.entry.identifier)) }
         } else if userValues.enableRankedResults {
-            // The ranked head keeps its order; the unranked tail follows in index order.
+            // The ranked head keeps its order, ties by identifier; the unranked tail follows in index order.
+            Self.orderTies(&hits[..<min(rankedCount, hits.count)])
             if hits.count > rankedCount { hits[rankedCount...].sort { $0.entry.address < $1.entry.address } }
         } else {
             hits.sort { $0.entry.address < $1.entry.address }
@@ -137,6 +138,18 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
                                            ranking: ranking, addresses: addresses, renowned: renowned)
         userState.withLock { $0.annotator = annotator }
         return Outcome(hits: hits, cursor: nil)
+    }
+
+    /// Sorts each run of equal ranks in `hits` (best first) by identifier, the order `CSSearchableItem.ranksBefore`
+    /// documents: the engine breaks ties by address. Work on the delivered results only, after the ranking.
+    private static func orderTies(_ hits: inout ArraySlice<Hit>) {
+        var start = hits.startIndex
+        while start < hits.endIndex {
+            var end = start + 1
+            while end < hits.endIndex, hits[end].rank == hits[start].rank { end += 1 }
+            if end - start > 1 { hits[start..<end].sort { $0.entry.identifier < $1.entry.identifier } }
+            start = end
+        }
     }
 
     /// The best `limit` results of `query`, best first. Activities linked to items become those items, one result

@@ -42,7 +42,8 @@ open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
         set { userState.withLock { $0.disableSemanticSearch = newValue } }
     }
 
-    /// At most this many results (0, the default: all matches).
+    /// At most this many results (0, the default: all matches): the best by rank, of results tied at the cut
+    /// those first in index order.
     open var maxResultCount: Int {
         get { userState.withLock { $0.maxResultCount } }
         set { userState.withLock { $0.maxResultCount = max(newValue, 0) } }

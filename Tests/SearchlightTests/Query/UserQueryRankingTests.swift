@@ -72,6 +72,18 @@ final class RankingWindowTests: XCTestCase {
         }
     }
 
+    /// Tied results are delivered as `CSUserQuery.Item`'s `<` sorts them (`CSSearchableItem.ranksBefore`): ties by
+    /// identifier, not in index order.
+    func testTiedResultsAreDeliveredByIdentifier() {
+        let container = makeContainer([makeItem("b", title: "same"), makeItem("a", title: "same"),
+                                       makeItem("c", title: "same"), makeItem("d", title: "same same")])
+        for configure: (CSUserQueryContext) -> Void in [{ $0.enableRankedResults = true },
+                                                        { $0.enableRankedResults = true; $0.maxResultCount = 3 }] {
+            let items = runUserQuery("same", in: container, configure: configure).items
+            XCTAssertEqual(Set(items.filter { $0.uniqueIdentifier != "d" }.map(\.rank)).count, 1, "tied")
+            XCTAssertEqual(items.map(\.uniqueIdentifier), items.map { CSUserQuery.Item(item: $0) }.sorted().map(\.id))
+        }
+    }
     /// The signals rank every match, not a window of the best by BM25F: an item that 200 others out-score on
     /// BM25F alone still comes first when its ranking hint and recent use lift it past them all.
     func testSignalsLiftAnItemPastEveryBetterMatch() {
