@@ -60,7 +60,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     }
 
     /// The text searched and whether it is being typed (its last word a prefix, its words typo tolerant); else it
-    /// is a chosen suggestion, made of the index's terms, searched as it is so that it finds what it counted.
+    /// is a chosen suggestion, whose completed last word (an index term) is searched as it is, without near terms, so it
+    /// finds what it counted.
     private var effectiveText: (text: String, typing: Bool) {
         if let suggestion = userValues.currentSuggestion { return (suggestion.suggestionText, false) }
         return (userQueryString, true)
@@ -89,7 +90,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
 
     override package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
         let (text, typing) = effectiveText
-        let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing)
+        let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing, lastWordIsChosen: !typing)
         let restriction = try restriction(in: snapshot, plan: plan)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let engagement = container.engagement.rankingState(at: snapshot.now)
@@ -103,7 +104,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // frequencies already show they cannot, the exact search is skipped: its hits would be discarded.
         var query = plan.query(typoTolerant: false)
         var typoTolerant = false
-        let hasTypoBudget = typing && plan.hasTypoBudget
+        let hasTypoBudget = plan.hasTypoBudget
         var scored: [SearchHit] = [], renowned: Set<DocAddress> = [], sources: [DocAddress: DocAddress] = [:]
         if !hasTypoBudget || search.maximumMatches(query) >= limit {
             (scored, renowned, sources) = Self.results(of: query, limit: limit, search: search, in: snapshot)
@@ -184,7 +185,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// Completions of the last word from the index's terms, ranked by how many visible items (that also match
     /// the other words and the filters) each would find, then by document frequency; the typed part is marked.
     /// The shown ones are written as an item holding the completion writes it (`surface(of:within:in:)`).
-    /// Counted as choosing the suggestion searches it: every word as it is, without typo tolerance.
+    /// Counted as choosing the suggestion searches it: the other words typo tolerant, the completion as it is.
     package func suggestions(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [CSSuggestion] {
         let text = userQueryString
         let tokens = Analyzer().tokens(text, mode: .query)
@@ -198,7 +199,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // document); each completion's count is its postings intersected with them (none: nothing to complete).
         var base: [DocAddress]?
         if !plan.words.isEmpty || restriction != nil {
-            var clauses = plan.words.map { plan.clause($0, typoTolerant: false) }
+            var clauses = plan.words.map(plan.clause)
             if let restriction { clauses.append(restriction) }
             base = snapshot.engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses)).filter(snapshot.isUnexpired)
             if base?.isEmpty == true { return [] }

@@ -18,8 +18,8 @@ open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
     public override init() { super.init() }
 
     /// A context that refines the search around a suggestion the user picked: the query runs on the
-    /// suggestion's full text, every word complete and as it is (no typo tolerance), so it finds the items the
-    /// suggestion's `resultCount` counted.
+    /// suggestion's full text, every word complete, the completed last word as it is (no typo tolerance; the words
+    /// before it keep theirs), so it finds the items the suggestion's `resultCount` counted.
     public convenience init(currentSuggestion: CSSuggestion?) {
         self.init()
         userState.withLock { $0.currentSuggestion = currentSuggestion }

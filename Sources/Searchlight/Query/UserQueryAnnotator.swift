@@ -44,7 +44,7 @@ package final class UserQueryAnnotator: Sendable {
         fuzzyCache.withLock { cache in
             if let cache { return cache }
             var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
-            for word in plan.words where typoTolerant {
+            for word in plan.words where typoTolerant && !word.fuzzyIsExact {
                 fuzzy[word] = Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: nil).map(\.term))
             }
             cache = fuzzy

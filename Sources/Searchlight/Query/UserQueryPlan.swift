@@ -13,7 +13,8 @@ package struct UserQueryPlan: Sendable {
     package struct Word: Sendable, Hashable {
         package let term: String
         package let isPrefix: Bool
-        /// `UserQueryPlan.fuzzyIsExact(term)`, found once (it runs the analyzer).
+        /// No near terms: `UserQueryPlan.fuzzyIsExact(term)` (found once, it runs the analyzer), or a chosen
+        /// completion.
         let fuzzyIsExact: Bool
     }
 
@@ -28,7 +29,10 @@ package struct UserQueryPlan: Sendable {
     /// Whether the last word is still being typed (no trailing space), so it matches as a prefix.
     package let typing: Bool
 
-    package init(text: String, lastWordIsPrefix: Bool = true) {
+    /// `lastWordIsChosen`: the last word is a completion the person picked (a suggestion's, an index term), so it
+    /// matches as it is, without near terms; the words before it keep their typo tolerance, as they had when the
+    /// suggestion was counted.
+    package init(text: String, lastWordIsPrefix: Bool = true, lastWordIsChosen: Bool = false) {
         let analyzer = Analyzer()
         let tokens = analyzer.tokens(text, mode: .query)
         let typing = lastWordIsPrefix && !(text.last.map { $0.isWhitespace } ?? true)
@@ -38,7 +42,8 @@ package struct UserQueryPlan: Sendable {
         let lastEnd = max(tokens.last?.byteRange.upperBound ?? 0, long.last?.upperBound ?? 0)
         words = tokens.enumerated().map { index, token in
             let isLast = index == tokens.count - 1 && token.byteRange.upperBound == lastEnd
-            return Word(term: token.term, isPrefix: typing && isLast, fuzzyIsExact: Self.fuzzyIsExact(token.term))
+            return Word(term: token.term, isPrefix: typing && isLast,
+                        fuzzyIsExact: (lastWordIsChosen && isLast) || Self.fuzzyIsExact(token.term))
         }
         let utf8 = Array(text.utf8)
         overlong = long.map { range in

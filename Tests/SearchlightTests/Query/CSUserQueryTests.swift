@@ -204,6 +204,8 @@ final class CSUserQueryTests: XCTestCase {
         for typed in ["hous", "green hous", "grean hous"] {
             let suggestions = runUserQuery(typed, in: container, suggestions: true).suggestions
             if typed == "hous" { XCTAssertEqual(Set(suggestions.map(\.suggestionText)), ["houses", "house"]) }
+            // A typo in an earlier word is tolerated while counting and when the suggestion is chosen.
+            if typed == "grean hous" { XCTAssertEqual(suggestions.map(\.suggestionText), ["grean house"]) }
             for suggestion in suggestions {
                 let context = CSUserQueryContext(currentSuggestion: suggestion)
                 let chosen = runQuery(CSUserQuery(userQueryString: typed, userQueryContext: context, container: container))
