@@ -271,13 +271,22 @@ package final class DurableStore {
     }
 
     /// Moves every store file aside (never deletes it) and starts an empty store at generation 0.
+    ///
+    /// The loss is made durable first (an empty REINDEX record, written before anything moves), so when a later step
+    /// fails or the process dies, the next open still asks every index to reindex. The snapshot moves first, then
+    /// the journals oldest first, so what an interrupted move leaves behind is found corrupt again and moved too.
     private func startOver(after error: StoreError, names: [String])
         throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
         var report = RecoveryReport()
         report.corruption = error
         let suffix = ".corrupt-\(time(nil))"
+        let journals = names.compactMap { name in JournalFile.generation(ofFileName: name).map { ($0, name) } }
+        let storeFiles = names.filter { $0 == SnapshotFile.fileName } + journals.sorted { $0.0 < $1.0 }.map(\.1)
         do {
-            for name in names where name == SnapshotFile.fileName || JournalFile.generation(ofFileName: name) != nil {
+            // Every index is asked to reindex until it acknowledges, across reopens (a crash before then).
+            try writeReindexRecord([])
+            report.reindexAcknowledged = []
+            for name in storeFiles {
                 var target = name + suffix
                 var n = 1
                 while names.contains(target) {
@@ -290,9 +299,6 @@ package final class DurableStore {
             try fileSystem.syncDirectory(directory)
             generation = 0
             try startJournal(generation: 0)
-            // Every index is asked to reindex until it acknowledges, across reopens (a crash before then).
-            try writeReindexRecord([])
-            report.reindexAcknowledged = []
         } catch {
             close()
             throw error

@@ -270,6 +270,59 @@ final class DurableStoreTests: XCTestCase {
         XCTAssertEqual(state(reopened), fresh)
     }
 
+    /// Resetting a corrupt store is interrupted at each of its steps in turn (a failed write, fsync, rename or
+    /// directory fsync; a crash there leaves the same files): the next open still reports the loss (corrupt again,
+    /// or a reindex-all pending), shows none of the old data, and every old file is still there or moved aside.
+    func testAResetInterruptedAtAnyStepStillReportsTheLossAtTheNextOpen() throws {
+        for fault in [StoreFault.failWrite(errno: 5), .failSync, .failRename, .failDirectorySync] {
+            for skip in 0..<10 {
+                let directory = makeStoreDirectory(self)
+                var model = StoreModel(), states: [String: [UInt8]] = [:]
+                do {
+                    let opened = try open(directory)
+                    for n in 1...4 { commit(n, opened, model: &model, states: &states) }
+                    try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+                    for n in 5...9 { commit(n, opened, model: &model, states: &states) }
+                    opened.store.close()
+                }
+                let journal = directory + "/journal-1.slj"
+                var bytes = try XCTUnwrap(FileManager.default.contents(atPath: journal))
+                bytes[60] ^= 0x01  // valid records follow: corruption
+                try bytes.write(to: URL(fileURLWithPath: journal))
+                let originals = try ["snapshot.sls", "journal-1.slj"].map {
+                    try XCTUnwrap(FileManager.default.contents(atPath: directory + "/" + $0))
+                }
+                let fileSystem = FaultInjectingFileSystem()
+                fileSystem.inject(fault, skip: skip)
+                let label = "\(fault) skip \(skip)"
+                do {
+                    let opened = try open(directory, fileSystem)
+                    // The reset has fewer steps of this kind: it completed.
+                    XCTAssertEqual(fileSystem.firedFaults, [], label)
+                    XCTAssertNotNil(opened.report.corruption, label)
+                    opened.store.close()
+                    break
+                } catch {
+                    XCTAssertEqual(fileSystem.firedFaults, [fault], label)
+                }
+                let reopened = try open(directory)
+                XCTAssertTrue(reopened.report.corruption != nil || reopened.report.reindexAcknowledged == [],
+                              "\(label): the loss is not reported")
+                XCTAssertEqual(reopened.writer.snapshot.documentCount, 0, label)
+                XCTAssertTrue(reopened.clientStates.isEmpty, label)
+                let kept = try FileManager.default.contentsOfDirectory(atPath: directory).compactMap {
+                    FileManager.default.contents(atPath: directory + "/" + $0)
+                }
+                for original in originals { XCTAssertTrue(kept.contains(original), "\(label): a file is gone") }
+                reopened.store.close()
+                // Reported again until acknowledged.
+                let again = try open(directory)
+                XCTAssertEqual(again.report.reindexAcknowledged, [], label)
+                again.store.close()
+            }
+        }
+    }
+
     func testDamagedSnapshotOrMissingSnapshotIsReportedAndStartsEmpty() throws {
         for damage in ["flip", "magic", "missing"] {
             let directory = makeStoreDirectory(self)

@@ -397,6 +397,41 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertEqual(first.itemCount(), 1)
     }
 
+    /// A corrupt store whose reset is interrupted once its files were moved aside (here the new journal cannot be
+    /// renamed into place; a full disk or a crash there is the same): the acknowledged batches are only in
+    /// `*.corrupt-*` files, so the next open must still ask the delegates to reindex, not look like a healthy store.
+    func testALossWhoseResetWasInterruptedStillAsksTheDelegatesAtTheNextOpen() throws {
+        let url = makeStoreURL(self)
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "r", container: container)
+            for n in 0..<3 { XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("i\(n)", title: "I")]) }) }
+            container.closeWithoutCheckpoint()
+        }
+        // A damaged first record: valid records follow, so it is corruption (not a torn tail).
+        let journal = url.appendingPathComponent("journal-0.slj")
+        var bytes = try Data(contentsOf: journal)
+        bytes[bytes.count / 3] ^= 0x20
+        try bytes.write(to: journal)
+        // The reset writes REINDEX (rename 1), moves journal-0 aside (rename 2), starts a new journal-0 (rename 3).
+        let faults = FaultInjectingFileSystem()
+        faults.inject(.failRename, skip: 2)
+        XCTAssertThrowsError(try SearchlightContainer(directory: url, options: storeOptions(faults))) { error in
+            XCTAssertEqual((error as? CSIndexError)?.code, .indexUnavailableError)
+        }
+        XCTAssertEqual(faults.firedFaults, [.failRename])
+        let moved = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.contains(".corrupt-") }
+        XCTAssertEqual(moved.count, 1, "the acknowledged batches are only in the moved-aside file now")
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "r", container: container)
+        XCTAssertEqual(index.allIdentifiers, [])
+        XCTAssertTrue(container.reindexAllPending(for: "r"), "the lost batches are never asked for again")
+        let recorder = ReindexRecorder()
+        index.indexDelegate = recorder
+        XCTAssertEqual(recorder.called.wait(timeout: .now() + 5), .success)
+        container.close()
+    }
+
     func testNewerFormatVersionIsAClearError() throws {
         let url = makeStoreURL(self)
         do {
