@@ -178,6 +178,8 @@ package final class DurableStore {
         writer.buildsChampionLists = options.championLists
         var states: [String: [UInt8]] = [:]
         var journalContents: JournalFile.Contents?
+        // The journal whose end is a torn tail, and its length without it.
+        var torn: (path: String, validLength: Int)?
         var staleBefore: UInt64 = 0
         // The analyzer version of the loaded snapshot's segments (the running one when there are none).
         var loadedAnalyzerVersion = Analyzer.version
@@ -201,6 +203,9 @@ package final class DurableStore {
             }
             staleBefore = snapshotGeneration
             generation = chain.last?.0 ?? snapshotGeneration
+            // A torn tail (an append a crash cut short) can only end the chain: appends go to the last journal, or,
+            // after a journal switch that failed, to the one before the new, empty one. Damage at the end of a journal
+            // that a later journal's records follow is corruption: cutting it off would leave a hole in the history.
             for (journalGeneration, name) in chain {
                 let journalPath = path(name)
                 guard let bytes = try fileSystem.readFile(journalPath) else {
@@ -210,6 +215,11 @@ package final class DurableStore {
                 guard contents.generation == journalGeneration else {
                     throw StoreError.corrupt(path: journalPath, reason: "its header says generation \(contents.generation)")
                 }
+                if let torn, !contents.batches.isEmpty || contents.tornBytes > 0 {
+                    throw StoreError.corrupt(path: torn.path, reason: "its last record is damaged and a later "
+                                             + "journal holds records after it")
+                }
+                if contents.tornBytes > 0 { torn = (journalPath, contents.validLength) }
                 if report.recordedProtectionClass == nil { report.recordedProtectionClass = contents.protectionClass }
                 do {
                     for batch in contents.batches { try batch.apply(to: writer, clientStates: &states) }
@@ -251,13 +261,16 @@ package final class DurableStore {
         // Stale journals of older generations are fully contained in the snapshot.
         for (journalGeneration, name) in journals where journalGeneration < staleBefore { try? fileSystem.remove(path(name)) }
         do {
+            // Cut the torn tail off (also one before an empty last journal: the records appended next must not follow it).
+            if let torn {
+                let descriptor = try fileSystem.openForAppending(torn.path, truncate: false)
+                defer { fileSystem.close(descriptor) }
+                try fileSystem.truncate(descriptor, to: torn.validLength, path: torn.path)
+                try fileSystem.sync(descriptor, path: torn.path)
+            }
             if let contents = journalContents {
                 let journalPath = path(JournalFile.fileName(generation: generation))
                 journalDescriptor = try fileSystem.openForAppending(journalPath, truncate: false)
-                if contents.tornBytes > 0 {
-                    try fileSystem.truncate(journalDescriptor, to: contents.validLength, path: journalPath)
-                    try fileSystem.sync(journalDescriptor, path: journalPath)
-                }
                 journalLength = contents.validLength
                 nextSequence = UInt64(contents.batches.count) + 1
             } else {

@@ -270,6 +270,88 @@ final class DurableStoreTests: XCTestCase {
         XCTAssertEqual(state(reopened), fresh)
     }
 
+    /// Only the last journal of a chain takes appends: once a checkpoint started the next one, nothing is appended
+    /// to the earlier journal again, so a damaged end there is damage, not a torn append. Cutting it off and replaying
+    /// the later journal would leave a hole (the later batches and client state without the cut ones).
+    func testADamagedEndOfAJournalBeforeTheLastIsCorruptionNotATornTail() throws {
+        for damaged in ["journal-1.slj", "journal-2.slj"] {
+            let directory = makeStoreDirectory(self)
+            let fileSystem = FaultInjectingFileSystem()
+            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            do {
+                let opened = try open(directory, fileSystem)
+                for n in 1...4 { commit(n, opened, model: &model, states: &states) }
+                try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+                for n in 5...8 { commit(n, opened, model: &model, states: &states) }
+                fileSystem.inject(.failRename, skip: 1)  // the journal switch works, the snapshot's rename fails
+                XCTAssertThrowsError(try opened.store.checkpoint(opened.writer.snapshot, clientStates: states))
+                for n in 9...10 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+                opened.store.close()
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(),
+                           ["LOCK", "journal-1.slj", "journal-2.slj", "snapshot.sls"])
+            let path = directory + "/" + damaged
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+            try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: path))
+            let opened = try open(directory)
+            if damaged == "journal-2.slj" {
+                // The chain's last journal: a torn tail, cut off; batch 10 is lost, nothing before it.
+                XCTAssertNil(opened.report.corruption)
+                XCTAssertGreaterThan(opened.report.tornTailBytes, 0)
+                var upTo9 = StoreModel()
+                for n in 1...9 { upTo9.apply(modelBatch(n)) }
+                XCTAssertEqual(state(opened), upTo9)
+                continue
+            }
+            guard case .corrupt(let file, _)? = opened.report.corruption else {
+                return XCTFail("a hole in the history was not reported: \(state(opened).clientStates)")
+            }
+            XCTAssertEqual(file, path)
+            XCTAssertEqual(opened.writer.snapshot.documentCount, 0, "never half the data")
+            XCTAssertTrue(opened.clientStates.isEmpty)
+            XCTAssertEqual(opened.report.movedAside.count, 3)
+            XCTAssertEqual(opened.report.reindexAcknowledged, [])
+        }
+    }
+
+    /// A journal switch that failed after creating the new journal (its directory fsync failed) leaves it empty
+    /// while appends go on in the one before; a crash in such an append tears the end of a journal that is not the
+    /// last. Nothing follows it, so it is a torn tail: cut off, and later records do not follow it.
+    func testATornTailBeforeTheEmptyJournalOfAFailedSwitchIsCutOff() throws {
+        let directory = makeStoreDirectory(self)
+        let fileSystem = FaultInjectingFileSystem()
+        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        do {
+            let opened = try open(directory, fileSystem)
+            for n in 1...4 { commit(n, opened, model: &model, states: &states) }
+            fileSystem.inject(.failDirectorySync)
+            XCTAssertThrowsError(try opened.store.checkpoint(opened.writer.snapshot, clientStates: states))
+            for n in 5...6 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
+            opened.store.close()
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(),
+                       ["LOCK", "journal-0.slj", "journal-1.slj"])
+        let journal = directory + "/journal-0.slj"
+        let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
+        let torn = JournalFile.record(sequence: 7, body: try record(modelBatch(7), writer: IndexWriter()).encoded())
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(torn.prefix(torn.count / 2)))
+        try handle.close()
+        do {
+            let opened = try open(directory)
+            XCTAssertNil(opened.report.corruption)
+            XCTAssertEqual(opened.report.tornTailBytes, torn.count / 2)
+            XCTAssertEqual(state(opened), model)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, cleanLength)
+            XCTAssertTrue(commit(8, opened, model: &model, states: &states))
+            opened.store.close()
+        }
+        let reopened = try open(directory)
+        XCTAssertNil(reopened.report.corruption)
+        XCTAssertEqual(state(reopened), model)
+    }
+
     /// Resetting a corrupt store is interrupted at each of its steps in turn (a failed write, fsync, rename or
     /// directory fsync; a crash there leaves the same files): the next open still reports the loss (corrupt again,
     /// or a reindex-all pending), shows none of the old data, and every old file is still there or moved aside.

@@ -432,6 +432,44 @@ final class DurableContainerTests: XCTestCase {
         container.close()
     }
 
+    /// Snapshot 1 (batches 1-3), journal-1 (4, 5) and, after a checkpoint whose snapshot was not written, journal-2
+    /// (6). Damage at the end of journal-1 is not a torn append (journal-2 took the appends after it): cutting it off
+    /// would show batch 6 and client state "6" without batch 5, and the app would never add batch 5 again.
+    func testADamagedEndOfAJournalBeforeTheLastIsALossNotAHoleInTheHistory() throws {
+        let url = makeStoreURL(self)
+        func batch(_ index: CSSearchableIndex, _ n: Int) {
+            XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("b\(n)", title: "Batch \(n)")]) })
+        }
+        do {
+            let faults = FaultInjectingFileSystem()
+            let container = try SearchlightContainer(directory: url, options: storeOptions(faults))
+            container.setIdleMergeDelay(nil)
+            let index = CSSearchableIndex(name: "h", container: container)
+            for n in 1...3 { batch(index, n) }
+            try container.checkpoint()
+            for n in 4...5 { batch(index, n) }
+            // The checkpoint switches to journal-2 (rename 1), then its snapshot's rename fails (rename 2).
+            faults.inject(.failRename, skip: 1)
+            XCTAssertThrowsError(try container.checkpoint())
+            batch(index, 6)
+            container.closeWithoutCheckpoint()
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+        XCTAssertEqual(names.filter { $0.hasSuffix(".slj") || $0.hasSuffix(".sls") },
+                       ["journal-1.slj", "journal-2.slj", "snapshot.sls"])
+        let journal = url.appendingPathComponent("journal-1.slj")
+        let bytes = try Data(contentsOf: journal)
+        try bytes.prefix(bytes.count - 3).write(to: journal)  // batch 5's record is incomplete now
+
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "h", container: container)
+        XCTAssertTrue(container.storeWasLost, "state \(String(describing: index.lastClientState)), \(index.allIdentifiers)")
+        XCTAssertEqual(index.allIdentifiers, [], "never half the data")
+        XCTAssertNil(index.lastClientState)
+        XCTAssertTrue(container.reindexAllPending(for: "h"))
+        container.close()
+    }
+
     func testNewerFormatVersionIsAClearError() throws {
         let url = makeStoreURL(self)
         do {
