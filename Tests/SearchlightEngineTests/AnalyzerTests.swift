@@ -130,6 +130,19 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.tokens("a MyWindow b").map(\.position), [0, 1, 2, 1, 3])
     }
 
+    /// Folding never moves a word boundary: text and its fold split alike, so a pattern folded before it is analyzed
+    /// (`CandidateTerms`) finds the terms of the raw value. Full-width `．＿－` fold to connectors and join as they
+    /// do; a connector joins across the combining marks folding removes.
+    func testFoldingDoesNotMoveWordBoundaries() {
+        XCTAssertEqual(terms("１．５"), ["1", "5", "1.5"])
+        XCTAssertEqual(terms("ｆｉｌｅ＿ｎａｍｅ－２"), ["file", "name", "2", "file_name-2"])
+        XCTAssertEqual(terms("a-\u{301}b"), ["a", "b", "a-b"])
+        XCTAssertEqual(terms("a-\u{301}"), ["a"])
+        for text in ["１．５倍", "ｆｉｌｅ＿ｎａｍｅ", "Ａ－Ｂ．ｃ", "a-\u{301}b", "x_\u{308}\u{301}y.z", "a．\u{301}b", "e\u{301}-\u{301}e"] {
+            XCTAssertEqual(terms(text), terms(Folding.fold(text)), text)
+        }
+    }
+
     func testCJKBigramsAndUnigrams() {
         let tokens = analyzer.tokens("中文字")
         XCTAssertEqual(tokens.map(\.term), ["中", "中文", "文", "文字", "字"])

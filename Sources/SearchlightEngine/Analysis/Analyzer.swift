@@ -28,7 +28,9 @@ public struct Analyzer: Sendable {
     /// - 1: before 2026-11-30 (stores record no version; they read as 0).
     /// - 2: a word over `maxTermBytes` is recorded as `overlongTerm` (it had no term); folding by table for every
     ///   scalar (112 scalars above U+2000 folded otherwise, U+212B ANGSTROM SIGN to å).
-    public static let version: UInt32 = 2
+    /// - 3: full-width `－．＿` are connectors, and a connector joins across the combining marks folding removes
+    ///   (`１．５` → 1, 5, 1.5; `a-\u{301}b` → a, b, a-b), as in the text's fold.
+    public static let version: UInt32 = 3
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -412,14 +414,14 @@ private struct Walker {
                 }
                 if cls != .mark { previous = cls }
                 index += length
-            } else if cls == .connector, index + 1 < bytes.count, classify(index + 1).cls.isWordCharacter,
-                      classify(index + 1).cls != .mark {
+            } else if cls == .connector, let next = joinedPart(after: index + length) {
                 scratch.parts.append((partFoldStart, scratch.whole.count, partByteStart, index))
-                scratch.whole.append(UInt8(value))
+                // A full-width connector folds to its ASCII one (U+FF0D, U+FF0E, U+FF3F are U+FEE0 above it).
+                scratch.whole.append(UInt8(value < 0x80 ? value : value - 0xFEE0))
                 partFoldStart = scratch.whole.count
-                partByteStart = index + 1
+                partByteStart = next
                 previous = .separator
-                index += 1
+                index = next
             } else {
                 break
             }
@@ -451,6 +453,21 @@ private struct Walker {
         }
         position = base + emitted
         return index
+    }
+
+    /// Where the part a connector joins starts: the word character at `index`, or after the combining marks there
+    /// that folding removes (the connector joins the word in the fold, so it does in the text); nil when no word
+    /// character (or a mark that stays) follows, and the connector ends the compound.
+    func joinedPart(after index: Int) -> Int? {
+        var index = index
+        var folded: (UInt32, UInt32, UInt32) = (0, 0, 0)
+        while index < bytes.count {
+            let (cls, value, length) = classify(index)
+            guard cls == .mark else { return cls.isWordCharacter ? index : nil }
+            guard Folding.foldScalar(value, options: .all, into: &folded) == 0 else { return nil }
+            index += length
+        }
+        return nil
     }
 
     /// Reads a run of CJK characters and emits unigrams and overlapping bigrams.

@@ -46,6 +46,8 @@ enum CharacterClass: UInt8 {
     /// Classifies a non-ASCII scalar (slow path, by Unicode general category).
     static func classify(_ value: UInt32) -> CharacterClass {
         if isCJK(value) { return .cjk }
+        // Full-width `－．＿` fold to `-._`: connectors like them, so text and its fold split into the same words.
+        if value == 0xFF0D || value == 0xFF0E || value == 0xFF3F { return .connector }
         guard let scalar = Unicode.Scalar(value) else { return .separator }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .titlecaseLetter: return .upper

@@ -117,6 +117,22 @@ final class QueryEvaluationTests: XCTestCase {
         }
     }
 
+    /// A value equals itself however folding would split it: full-width `．＿－` (which fold to connectors) and a
+    /// connector before a combining mark. Fillers make the evaluator take its postings path.
+    func testValueWhoseFoldJoinsPartsMatchesItself() throws {
+        var items = [makeItem("fwNumber", title: "１．５"), makeItem("fwIdent", title: "ｆｉｌｅ＿ｎａｍｅ"),
+                     makeItem("fwPrice", title: "１．５倍の価格"), makeItem("markAfterHyphen", title: "a-\u{301}b")]
+        for n in 0..<200 { items.append(makeItem("f\(n)", title: "filler \(n)")) }
+        let container = makeContainer(items)
+        for (query, expected) in [
+            (#"title == "１．５""#, ["fwNumber"]), (#"title == "ｆｉｌｅ＿ｎａｍｅ""#, ["fwIdent"]),
+            (#"title == "１．５*""#, ["fwNumber", "fwPrice"]), (#"title == "1.5*"cd"#, ["fwNumber", "fwPrice"]),
+            ("title == \"a-\u{301}b\"", ["markAfterHyphen"]), (#"title == "a-b"d"#, ["markAfterHyphen"]),
+        ] {
+            XCTAssertEqual(try evaluate(query, in: container), expected.sorted(), query)
+        }
+    }
+
     func testWordModifierSplitsCamelCaseAndPunctuation() {
         check(#"title == "Window"w"#, ["window"])
         check(#"title == "window"w"#, [])
