@@ -156,6 +156,18 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.tokens("a中文").map { String(decoding: bytes[$0.byteRange], as: UTF8.self) }, ["a", "中", "中文", "文"])
     }
 
+    /// A CJK run is analyzed in canonical composition (NFC), its tokens spanning whole characters of the source.
+    func testCJKRunsAreAnalyzedInCanonicalComposition() {
+        let jamo = "\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}"  // 한국, conjoining jamo
+        XCTAssertEqual(terms(jamo), terms("한국"))
+        XCTAssertEqual(analyzer.tokens(jamo).map(\.byteRange), [0..<9, 0..<18, 9..<18])
+        XCTAssertEqual(terms(jamo, .query), ["한국"])
+        XCTAssertEqual(terms("か\u{3099}っこう"), terms("がっこう"))
+        XCTAssertEqual(terms("\u{F900}子"), terms("\u{8C48}子"))
+        XCTAssertEqual(terms("\u{F900}子 x", .words), ["\u{8C48}子", "x"])
+        XCTAssertEqual(analyzer.words(in: "\u{F900}子 x"), ["\u{F900}子", "x"])
+    }
+
     func testWordSplitter() {
         XCTAssertEqual(analyzer.words(in: "MyWindowController loads Report.Numbers 中文"),
                        ["My", "Window", "Controller", "loads", "Report", "Numbers", "中文"])

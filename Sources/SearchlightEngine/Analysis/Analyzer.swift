@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one analyzer used at index time and at query time: it walks UTF-8 bytes (ASCII fast path), folds
 /// case and diacritics by table, splits identifiers into parts while keeping the whole, and turns CJK runs
 /// into overlapping bigrams plus unigrams (Lucene CJK style).
@@ -30,7 +32,9 @@ public struct Analyzer: Sendable {
     ///   scalar (112 scalars above U+2000 folded otherwise, U+212B ANGSTROM SIGN to å).
     /// - 3: full-width `－．＿` are connectors, and a connector joins across the combining marks folding removes
     ///   (`１．５` → 1, 5, 1.5; `a-\u{301}b` → a, b, a-b), as in the text's fold.
-    public static let version: UInt32 = 3
+    /// - 4: a CJK run holding a scalar NFC changes (conjoining jamo, kana with U+3099/U+309A, compatibility
+    ///   ideographs) is analyzed in its canonical composition.
+    public static let version: UInt32 = 4
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -470,40 +474,77 @@ private struct Walker {
         return nil
     }
 
-    /// Reads a run of CJK characters and emits unigrams and overlapping bigrams.
+    /// Reads a run of CJK characters and emits unigrams and overlapping bigrams: of the source bytes, or of the
+    /// run's canonical composition when it holds a scalar NFC changes (`normalizeCJKRun`).
     mutating func cjkRun<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int {
         scratch.parts.removeAll(keepingCapacity: true)
         var index = start
+        var normalizes = false
         while index < bytes.count {
-            let (cls, _, length) = classify(index)
+            let (cls, value, length) = classify(index)
             guard cls == .cjk else { break }
-            scratch.parts.append((0, 0, index, index + length))
+            normalizes = normalizes || CharacterClass.mayChangeInCJKNormalization(value)
+            scratch.parts.append((index, index + length, index, index + length))
             index += length
         }
+        if normalizes {
+            normalizeCJKRun(start..<index)
+            let terms = scratch.whole
+            terms.withUnsafeBufferPointer { emitCJK(from: $0, start: start, end: index, into: &sink) }
+        } else {
+            emitCJK(from: bytes, start: start, end: index, into: &sink)
+        }
+        return index
+    }
+
+    /// Replaces the parts of a CJK run with its characters' canonical compositions, kept in `scratch.whole`
+    /// (decomposed Hangul, as macOS file names store it, kana with a combining voicing mark, compatibility
+    /// ideographs): canonically equivalent texts get the same terms, and each part still spans whole characters
+    /// of the source, where highlights fall. Rare, so kept out of line.
+    @inline(never)
+    mutating func normalizeCJKRun(_ run: Range<Int>) {
+        scratch.whole.removeAll(keepingCapacity: true)
+        scratch.parts.removeAll(keepingCapacity: true)
+        var byteStart = run.lowerBound
+        for character in String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self) {
+            let byteEnd = byteStart + character.utf8.count
+            let foldStart = scratch.whole.count
+            scratch.whole.append(contentsOf: String(character).precomposedStringWithCanonicalMapping.utf8)
+            if scratch.whole.count > foldStart {
+                scratch.parts.append((foldStart, scratch.whole.count, byteStart, byteEnd))
+            }
+            byteStart = byteEnd
+        }
+    }
+
+    /// Emits the unigrams and bigrams of the parts in `scratch.parts`, whose terms are the `fold` ranges of `terms`.
+    mutating func emitCJK<Sink: TokenSink>(from terms: UnsafeBufferPointer<UInt8>, start: Int, end: Int,
+                                           into sink: inout Sink) {
         let parts = scratch.parts
         let count = parts.count
         let base = position
-        let bytes = self.bytes
-        let slice = { (from: Int, to: Int) in UnsafeBufferPointer(rebasing: bytes[from..<to]) }
+        let slice = { (from: Int, to: Int) in UnsafeBufferPointer(rebasing: terms[from..<to]) }
         switch mode {
         case .words:
-            sink.take(slice(start, index), position: base, byteStart: start, byteEnd: index, kind: .word)
+            if count > 0 {
+                sink.take(slice(parts[0].foldStart, parts[count - 1].foldEnd), position: base, byteStart: start,
+                          byteEnd: end, kind: .word)
+            }
         case .query where count > 1:
             for k in 0..<(count - 1) {
-                sink.take(slice(parts[k].byteStart, parts[k + 1].byteEnd), position: base + UInt32(k),
+                sink.take(slice(parts[k].foldStart, parts[k + 1].foldEnd), position: base + UInt32(k),
                           byteStart: parts[k].byteStart, byteEnd: parts[k + 1].byteEnd, kind: .cjkBigram)
             }
         default:
             for k in 0..<count {
-                sink.take(slice(parts[k].byteStart, parts[k].byteEnd), position: base + UInt32(k),
+                sink.take(slice(parts[k].foldStart, parts[k].foldEnd), position: base + UInt32(k),
                           byteStart: parts[k].byteStart, byteEnd: parts[k].byteEnd, kind: .cjkUnigram)
                 if mode == .index, k + 1 < count {
-                    sink.take(slice(parts[k].byteStart, parts[k + 1].byteEnd), position: base + UInt32(k),
+                    sink.take(slice(parts[k].foldStart, parts[k + 1].foldEnd), position: base + UInt32(k),
                               byteStart: parts[k].byteStart, byteEnd: parts[k + 1].byteEnd, kind: .cjkBigram)
                 }
             }
         }
-        position = base + UInt32(mode == .words ? 1 : count)
-        return index
+        position = base + UInt32(mode == .words ? min(count, 1) : count)
     }
 }

@@ -272,6 +272,29 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// Typed text finds CJK stored in another canonically equivalent form (Hangul as conjoining jamo, as macOS
+    /// file names store it; kana with a combining voicing mark; a compatibility ideograph), and the highlights
+    /// fall on characters of the stored text.
+    func testCanonicallyEquivalentCJKIsFound() throws {
+        func found(_ text: String) -> [String] {
+            let run = runUserQuery(text, in: scriptsContainer)
+            XCTAssertNil(run.error)
+            return run.items.map(\.uniqueIdentifier)
+        }
+        XCTAssertEqual(found("한국어"), ["hangulNFD"])
+        XCTAssertEqual(found("한국"), ["hangulNFD"])
+        XCTAssertEqual(found("がっこう"), ["kanaNFD"])
+        XCTAssertEqual(found("\u{8C48}子"), ["compatIdeograph"])
+        let run = runUserQuery("\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}", in: scriptsContainer)  // 한국, as typed on macOS
+        let item = try XCTUnwrap(run.items.first { $0.uniqueIdentifier == "hangulNFD" })
+        let snippet = try XCTUnwrap(run.query.snippet(for: item))
+        XCTAssertEqual(snippet.highlightedWords, ["\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}"])
+        let boundaries = Set(Array(snippet.text.indices) + [snippet.text.endIndex])
+        for range in snippet.highlights {
+            XCTAssertTrue(boundaries.contains(range.lowerBound) && boundaries.contains(range.upperBound), snippet.text)
+        }
+    }
+
     func testSnippetAndExplanation() throws {
         let run = runUserQuery("seeds", in: container)
         let hit = try XCTUnwrap(run.items.first)

@@ -133,6 +133,17 @@ final class QueryEvaluationTests: XCTestCase {
         }
     }
 
+    /// CJK text is one text in any canonically equivalent form: Hangul stored as conjoining jamo, kana with a
+    /// combining voicing mark and a compatibility ideograph match precomposed (canonical) patterns.
+    func testCanonicallyEquivalentCJKMatchesAlike() throws {
+        for (query, expected) in [
+            (#"title == "*한국*""#, "hangulNFD"), (#"title == "한국어*"cdw"#, "hangulNFD"),
+            (#"title == "*がっこう*""#, "kanaNFD"), ("title == \"*\u{8C48}子*\"", "compatIdeograph"),
+        ] {
+            XCTAssertEqual(try evaluate(query, in: scriptsContainer), [expected], query)
+        }
+    }
+
     func testWordModifierSplitsCamelCaseAndPunctuation() {
         check(#"title == "Window"w"#, ["window"])
         check(#"title == "window"w"#, [])

@@ -63,3 +63,28 @@ func runQuery(_ query: CSSearchQuery, timeout: TimeInterval = 20) -> (batches: [
     Thread.sleep(forTimeInterval: 0.02)
     return box.withLock { $0 }
 }
+
+/// Titles in many scripts and Unicode forms (decomposed Hangul and kana, compatibility and variation-selected
+/// ideographs, half-width kana, Arabic and Hebrew points, ß, İ, a ligature, a soft hyphen) among 300 fillers, so
+/// the evaluator takes its postings path (a tiny index is scanned).
+let scriptsContainer: SearchlightContainer = {
+    var items = [
+        // 한국어 문서, written as conjoining jamo (NFD: how macOS file names store Hangul).
+        makeItem("hangulNFD", title: "\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}\u{110B}\u{1165} 문서"),
+        // がっこう with a combining voiced sound mark (NFD).
+        makeItem("kanaNFD", title: "か\u{3099}っこう"),
+        // U+F900 is a CJK compatibility ideograph; its canonical (NFC) form is U+8C48.
+        makeItem("compatIdeograph", title: "\u{F900}子"),
+        makeItem("halfwidth", title: "ｶﾀｶﾅ ﾃｽﾄ"),
+        makeItem("arabic", title: "مُحَمَّد رسول"),
+        makeItem("hebrew", title: "שָׁלוֹם עולם"),
+        makeItem("sharp", title: "Große Straße"),
+        makeItem("turkish", title: "İstanbul"),
+        makeItem("ligature", title: "ﬁnal report"),
+        // 葛 with an ideographic variation selector (U+E0100), as Japanese place and person names are written.
+        makeItem("ivs", title: "葛\u{E0100}飾区"),
+        makeItem("shy", title: "Wiki\u{00AD}pedia"),
+    ]
+    for n in 0..<300 { items.append(makeItem("filler\(n)", title: "filler item number \(n)", description: "beta gamma")) }
+    return makeContainer(items)
+}()
