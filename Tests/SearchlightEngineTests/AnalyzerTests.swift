@@ -168,6 +168,14 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.words(in: "\u{F900}子 x"), ["\u{F900}子", "x"])
     }
 
+    /// A variation selector belongs to the CJK character before it: the run goes on, and the terms leave it out.
+    func testVariationSelectorsStayInsideCJKRuns() {
+        XCTAssertEqual(terms("葛\u{E0100}飾区"), terms("葛飾区"))
+        XCTAssertEqual(analyzer.tokens("葛\u{E0100}飾").map(\.byteRange), [0..<7, 0..<10, 7..<10])
+        XCTAssertEqual(terms("葛\u{FE00}飾", .query), ["葛飾"])
+        XCTAssertEqual(analyzer.words(in: "葛\u{E0100}飾 x"), ["葛\u{E0100}飾", "x"])
+    }
+
     func testWordSplitter() {
         XCTAssertEqual(analyzer.words(in: "MyWindowController loads Report.Numbers 中文"),
                        ["My", "Window", "Controller", "loads", "Report", "Numbers", "中文"])

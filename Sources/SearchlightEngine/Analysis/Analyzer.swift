@@ -34,7 +34,9 @@ public struct Analyzer: Sendable {
     ///   (`１．５` → 1, 5, 1.5; `a-\u{301}b` → a, b, a-b), as in the text's fold.
     /// - 4: a CJK run holding a scalar NFC changes (conjoining jamo, kana with U+3099/U+309A, compatibility
     ///   ideographs) is analyzed in its canonical composition.
-    public static let version: UInt32 = 4
+    /// - 5: a variation selector (U+FE00–FE0F, U+E0100–E01EF) after a CJK character is part of it, left out of
+    ///   the terms (it split the run).
+    public static let version: UInt32 = 5
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -482,9 +484,14 @@ private struct Walker {
         var normalizes = false
         while index < bytes.count {
             let (cls, value, length) = classify(index)
-            guard cls == .cjk else { break }
-            normalizes = normalizes || CharacterClass.mayChangeInCJKNormalization(value)
-            scratch.parts.append((index, index + length, index, index + length))
+            if cls != .cjk {
+                // A variation selector picks a glyph of the character before it: part of that character.
+                guard CharacterClass.isVariationSelector(value) else { break }
+                normalizes = true
+            } else {
+                normalizes = normalizes || CharacterClass.mayChangeInCJKNormalization(value)
+                scratch.parts.append((index, index + length, index, index + length))
+            }
             index += length
         }
         if normalizes {
@@ -499,8 +506,9 @@ private struct Walker {
 
     /// Replaces the parts of a CJK run with its characters' canonical compositions, kept in `scratch.whole`
     /// (decomposed Hangul, as macOS file names store it, kana with a combining voicing mark, compatibility
-    /// ideographs): canonically equivalent texts get the same terms, and each part still spans whole characters
-    /// of the source, where highlights fall. Rare, so kept out of line.
+    /// ideographs), without variation selectors (a glyph choice: 葛 with or without one is one word to search):
+    /// equivalent texts get the same terms, and each part still spans whole characters of the source, where
+    /// highlights fall. Rare, so kept out of line.
     @inline(never)
     mutating func normalizeCJKRun(_ run: Range<Int>) {
         scratch.whole.removeAll(keepingCapacity: true)
@@ -509,7 +517,9 @@ private struct Walker {
         for character in String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self) {
             let byteEnd = byteStart + character.utf8.count
             let foldStart = scratch.whole.count
-            scratch.whole.append(contentsOf: String(character).precomposedStringWithCanonicalMapping.utf8)
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: character.unicodeScalars.lazy.filter { !CharacterClass.isVariationSelector($0.value) })
+            scratch.whole.append(contentsOf: String(scalars).precomposedStringWithCanonicalMapping.utf8)
             if scratch.whole.count > foldStart {
                 scratch.parts.append((foldStart, scratch.whole.count, byteStart, byteEnd))
             }

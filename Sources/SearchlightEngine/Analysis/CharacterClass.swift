@@ -50,6 +50,11 @@ enum CharacterClass: UInt8 {
         value &- 0x1100 < 0x100 || value &- 0x3099 < 2 || value &- 0xF900 < 0x200 || value &- 0x2F800 < 0x220
     }
 
+    /// Whether a scalar is a variation selector (U+FE00–FE0F, the ideographic ones U+E0100–E01EF), which picks a
+    /// glyph of the character before it.
+    @inline(__always)
+    static func isVariationSelector(_ value: UInt32) -> Bool { value &- 0xFE00 < 0x10 || value &- 0xE0100 < 0xF0 }
+
     /// Classifies a non-ASCII scalar (slow path, by Unicode general category).
     static func classify(_ value: UInt32) -> CharacterClass {
         if isCJK(value) { return .cjk }

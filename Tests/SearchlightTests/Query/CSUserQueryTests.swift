@@ -295,6 +295,16 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// An ideographic variation selector (a glyph choice, as Japanese names are written) does not split the word:
+    /// typed text finds it with or without the selector.
+    func testVariationSelectorDoesNotSplitACJKWord() {
+        for text in ["葛飾", "葛\u{E0100}飾", "葛\u{FE00}飾区"] {
+            let run = runUserQuery(text, in: scriptsContainer)
+            XCTAssertNil(run.error)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["ivs"], text)
+        }
+    }
+
     func testSnippetAndExplanation() throws {
         let run = runUserQuery("seeds", in: container)
         let hit = try XCTUnwrap(run.items.first)
