@@ -176,6 +176,16 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.words(in: "葛\u{E0100}飾 x"), ["葛\u{E0100}飾", "x"])
     }
 
+    /// Format characters (soft hyphen, word joiner, direction marks) belong to the word around them (UAX #29 WB4)
+    /// and are left out of its terms; the zero-width space and the zero-width (non-)joiners still separate words.
+    func testFormatCharactersStayInsideWords() {
+        XCTAssertEqual(terms("Wiki\u{AD}pedia"), ["wikipedia"])
+        XCTAssertEqual(analyzer.tokens("Wiki\u{AD}pedia x").map(\.byteRange), [0..<11, 12..<13])
+        XCTAssertEqual(terms("\u{AD}co\u{2060}op\u{200E} re-\u{AD}do"), ["coop", "re", "do", "re-do"])
+        XCTAssertEqual(terms("a\u{200B}b c\u{200C}d"), ["a", "b", "c", "d"])
+        XCTAssertEqual(analyzer.words(in: "Wiki\u{AD}pedia"), ["Wiki\u{AD}pedia"])
+    }
+
     func testWordSplitter() {
         XCTAssertEqual(analyzer.words(in: "MyWindowController loads Report.Numbers 中文"),
                        ["My", "Window", "Controller", "loads", "Report", "Numbers", "中文"])

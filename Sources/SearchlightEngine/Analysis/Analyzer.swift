@@ -36,7 +36,9 @@ public struct Analyzer: Sendable {
     ///   ideographs) is analyzed in its canonical composition.
     /// - 5: a variation selector (U+FE00–FE0F, U+E0100–E01EF) after a CJK character is part of it, left out of
     ///   the terms (it split the run).
-    public static let version: UInt32 = 5
+    /// - 6: a format character (soft hyphen, word joiner, direction marks; not U+200B–200D) inside a word is part
+    ///   of it and of no term (`Wiki\u{AD}pedia` → wikipedia; it split the word).
+    public static let version: UInt32 = 6
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -187,7 +189,7 @@ private struct Walker {
         while index < bytes.count {
             let (cls, _, length) = classify(index)
             switch cls {
-            case .separator, .connector, .mark:
+            case .separator, .connector, .mark, .format:
                 index += length
             case .cjk:
                 index = cjkRun(from: index, into: &sink)
@@ -412,13 +414,13 @@ private struct Walker {
                 }
                 if value < 0x80 {
                     scratch.whole.append(cls == .upper ? UInt8(value) | 0x20 : UInt8(value))
-                } else {
+                } else if cls != .format {
                     let count = Folding.foldScalar(value, options: .all, into: &folded)
                     if count > 0 { Self.appendUTF8(folded.0, to: &scratch.whole) }
                     if count > 1 { Self.appendUTF8(folded.1, to: &scratch.whole) }
                     if count > 2 { Self.appendUTF8(folded.2, to: &scratch.whole) }
                 }
-                if cls != .mark { previous = cls }
+                if cls != .mark && cls != .format { previous = cls }
                 index += length
             } else if cls == .connector, let next = joinedPart(after: index + length) {
                 scratch.parts.append((partFoldStart, scratch.whole.count, partByteStart, index))
@@ -462,15 +464,17 @@ private struct Walker {
     }
 
     /// Where the part a connector joins starts: the word character at `index`, or after the combining marks there
-    /// that folding removes (the connector joins the word in the fold, so it does in the text); nil when no word
-    /// character (or a mark that stays) follows, and the connector ends the compound.
+    /// that folding removes (the connector joins the word in the fold, so it does in the text) and the format
+    /// characters; nil when no word character (or a mark that stays) follows, and the connector ends the compound.
     func joinedPart(after index: Int) -> Int? {
         var index = index
         var folded: (UInt32, UInt32, UInt32) = (0, 0, 0)
         while index < bytes.count {
             let (cls, value, length) = classify(index)
-            guard cls == .mark else { return cls.isWordCharacter ? index : nil }
-            guard Folding.foldScalar(value, options: .all, into: &folded) == 0 else { return nil }
+            if cls != .format {
+                guard cls == .mark else { return cls.isWordCharacter ? index : nil }
+                guard Folding.foldScalar(value, options: .all, into: &folded) == 0 else { return nil }
+            }
             index += length
         }
         return nil

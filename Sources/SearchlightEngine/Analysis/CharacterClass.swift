@@ -1,7 +1,8 @@
 /// How the tokenizer sees one Unicode scalar: token characters (with their case, for camelCase splits),
-/// connectors that may join identifier parts, CJK characters (bigrammed) and separators.
+/// connectors that may join identifier parts, CJK characters (bigrammed) and separators. A format character
+/// (soft hyphen, word joiner, direction marks) is part of the word around it, as UAX #29 has it, but of no term.
 enum CharacterClass: UInt8 {
-    case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector
+    case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector, format
 
     var isWordCharacter: Bool { self != .separator && self != .connector && self != .cjk }
 
@@ -67,6 +68,8 @@ enum CharacterClass: UInt8 {
         case .otherLetter, .modifierLetter: return .otherLetter
         case .nonspacingMark, .spacingMark, .enclosingMark: return .mark
         case .decimalNumber, .letterNumber, .otherNumber: return .digit
+        // The zero-width space separates words (Thai, Khmer); the zero-width (non-)joiners stay separators.
+        case .format: return value &- 0x200B < 3 ? .separator : .format
         default: return .separator
         }
     }

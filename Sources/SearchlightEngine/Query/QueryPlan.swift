@@ -310,7 +310,8 @@ struct QueryPlanner {
     /// `foldedPrefix`, scalar by scalar (any text).
     static func foldedPrefixByScalars(_ text: String) -> String {
         let folded = Folding.foldScalars(text, options: .all)
-        let scalars = Array(folded.unicodeScalars)
+        // Format characters are in no term (`CharacterClass.format`).
+        let scalars = Array(folded.unicodeScalars.filter { $0.value < 0x80 || CharacterClass.classify($0.value) != .format })
         func isWord(_ s: Unicode.Scalar) -> Bool {
             s.value < 0x80 ? CharacterClass.ascii[Int(s.value)].isWordCharacter : CharacterClass.classify(s.value) != .separator
         }

@@ -305,6 +305,15 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A soft hyphen (a format character: UAX #29 keeps it inside the word) does not split the word it hyphenates.
+    func testSoftHyphenDoesNotSplitAWord() {
+        for text in ["wikipedia", "Wikiped", "wiki\u{AD}pedia"] {
+            let run = runUserQuery(text, in: scriptsContainer)
+            XCTAssertNil(run.error)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["shy"], text)
+        }
+    }
+
     func testSnippetAndExplanation() throws {
         let run = runUserQuery("seeds", in: container)
         let hit = try XCTUnwrap(run.items.first)
