@@ -186,6 +186,14 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.words(in: "Wiki\u{AD}pedia"), ["Wiki\u{AD}pedia"])
     }
 
+    /// Half-width katakana are analyzed as full-width ones, a half-width voicing mark joining the kana before it.
+    func testHalfWidthKatakanaFoldToFullWidth() {
+        XCTAssertEqual(terms("ｶﾀｶﾅ ｶﾞｯｺｳ"), terms("カタカナ ガッコウ"))
+        XCTAssertEqual(analyzer.tokens("ｶﾞｯ").map(\.byteRange), [0..<6, 0..<9, 6..<9])
+        XCTAssertEqual(Folding.foldDiacritics("ｶﾞｯﾊﾟ"), "カ\u{3099}ッハ\u{309A}")
+        XCTAssertEqual(Folding.foldCase("ｶ"), "ｶ")
+    }
+
     func testWordSplitter() {
         XCTAssertEqual(analyzer.words(in: "MyWindowController loads Report.Numbers 中文"),
                        ["My", "Window", "Controller", "loads", "Report", "Numbers", "中文"])

@@ -27,6 +27,14 @@ enum FoldingDefinition {
         return value == 0x3000 ? 0x20 : nil
     }
 
+    /// Half-width katakana (U+FF66–U+FF9F), which fold to full-width ones (their compatibility decomposition; the
+    /// voicing marks to the combining U+3099 and U+309A, which compose with the kana before them) as Lucene's
+    /// CJKWidthFilter and Foundation's width-insensitive comparison do.
+    static func halfWidthKatakana(_ value: UInt32) -> UInt32? {
+        guard value >= 0xFF66, value <= 0xFF9F, let scalar = Unicode.Scalar(value) else { return nil }
+        return String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars.first?.value
+    }
+
     /// The combining marks diacritic folding removes (the blocks of combining diacritical marks): what the generated
     /// list's diacritic entries fold to nothing.
     static func isCombiningMark(_ value: UInt32) -> Bool {
@@ -55,11 +63,15 @@ enum FoldingDefinition {
     }
 
     /// The table's entries for `value`: its case fold, its diacritic fold and the diacritic fold of its case fold,
-    /// packed (`FoldingTable.pack`). CJK characters (`CharacterClass.isCJK`: Hangul syllables, kana with voicing marks,
-    /// compatibility ideographs decompose canonically) fold to themselves: the analyzer indexes their source bytes
-    /// as unigrams and bigrams, so a folded query literal must keep those bytes to find them (`CandidateTerms`).
+    /// packed (`FoldingTable.pack`). CJK characters (`CharacterClass.isCJK`: Hangul syllables, kana with voicing
+    /// marks, compatibility ideographs decompose canonically) fold to themselves, but for half-width katakana: the
+    /// analyzer indexes their source bytes, or their canonical composition, as unigrams and bigrams, so a folded query
+    /// literal must keep them whole to find them (`CandidateTerms`).
     static func entries(_ value: UInt32) -> (case: UInt64, diacritic: UInt64, both: UInt64) {
         let same = FoldingTable.pack([value])
+        if let fullWidth = halfWidthKatakana(value) {
+            return (same, FoldingTable.pack([fullWidth]), FoldingTable.pack([fullWidth]))
+        }
         guard let scalar = Unicode.Scalar(value), !CharacterClass.isCJK(value) else { return (same, same, same) }
         let folded = caseFold(scalar)
         let withoutMarks = diacriticFold([scalar])

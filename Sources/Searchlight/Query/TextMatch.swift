@@ -42,12 +42,12 @@ package struct TextMatch: Sendable {
             if modifiers.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
         }
         self.folding = folding
-        matcher = pattern.mapLiterals { Folding.fold(Self.composed($0), options: folding) }.compile()
+        matcher = pattern.mapLiterals { Self.folded($0, options: folding) }.compile()
         foldsCase = folding.contains(.caseInsensitive)
         if modifiers.contains(.tokenized) || modifiers.contains(.wordBased) {
             quick = nil
         } else {
-            let bytes = { (text: String) in Array(Folding.fold(Self.composed(text), options: folding).utf8) }
+            let bytes = { (text: String) in Array(Self.folded(text, options: folding).utf8) }
             switch pattern.shape {
             case .presence: quick = .presence
             case .exact(let text): quick = .exact(bytes(text))
@@ -93,6 +93,12 @@ package struct TextMatch: Sendable {
         text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
     }
 
+    /// `text` composed, folded, and composed again: folding can leave a combining mark a character takes (a
+    /// half-width voicing mark folds to U+3099, which composes with the kana before it).
+    static func folded(_ text: String, options: Folding.Options) -> String {
+        options.isEmpty ? composed(text) : composed(Folding.fold(composed(text), options: options))
+    }
+
     /// Whether one stored value matches.
     package func matches(_ value: String) -> Bool {
         if modifiers.contains(.tokenized) {
@@ -100,11 +106,11 @@ package struct TextMatch: Sendable {
         }
         if modifiers.contains(.wordBased) {
             let words = Analyzer().words(in: Self.composed(value))
-            return words.contains { matcher.matches(Folding.fold($0, options: folding)) }
+            return words.contains { matcher.matches(Self.folded($0, options: folding)) }
         }
         var value = value
         if let quick = value.withUTF8({ quickMatch($0) }) { return quick }
-        return matcher.matches(Folding.fold(Self.composed(value), options: folding))
+        return matcher.matches(Self.folded(value, options: folding))
     }
 
     /// Whether one stored value, given as its UTF-8 bytes, matches: an ASCII value of a simple whole-value

@@ -38,7 +38,8 @@ public struct Analyzer: Sendable {
     ///   the terms (it split the run).
     /// - 6: a format character (soft hyphen, word joiner, direction marks; not U+200B–200D) inside a word is part
     ///   of it and of no term (`Wiki\u{AD}pedia` → wikipedia; it split the word).
-    public static let version: UInt32 = 6
+    /// - 7: half-width katakana fold to full-width ones (`ｶﾞ` → ガ), as Lucene's CJKWidthFilter does.
+    public static let version: UInt32 = 7
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -508,9 +509,9 @@ private struct Walker {
         return index
     }
 
-    /// Replaces the parts of a CJK run with its characters' canonical compositions, kept in `scratch.whole`
+    /// Replaces the parts of a CJK run with its characters' folded canonical compositions, kept in `scratch.whole`
     /// (decomposed Hangul, as macOS file names store it, kana with a combining voicing mark, compatibility
-    /// ideographs), without variation selectors (a glyph choice: 葛 with or without one is one word to search):
+    /// ideographs, half-width katakana), without variation selectors (a glyph choice: 葛 with or without one is one word to search):
     /// equivalent texts get the same terms, and each part still spans whole characters of the source, where
     /// highlights fall. Rare, so kept out of line.
     @inline(never)
@@ -518,11 +519,18 @@ private struct Walker {
         scratch.whole.removeAll(keepingCapacity: true)
         scratch.parts.removeAll(keepingCapacity: true)
         var byteStart = run.lowerBound
+        var folded: (UInt32, UInt32, UInt32) = (0, 0, 0)
         for character in String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self) {
             let byteEnd = byteStart + character.utf8.count
             let foldStart = scratch.whole.count
             var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: character.unicodeScalars.lazy.filter { !CharacterClass.isVariationSelector($0.value) })
+            for scalar in character.unicodeScalars where !CharacterClass.isVariationSelector(scalar.value) {
+                // Folding changes only half-width katakana here (to full-width: `ｶﾞ` to `カ` U+3099, composed below).
+                let count = Folding.foldScalar(scalar.value, options: .all, into: &folded)
+                if count > 0, let s = Unicode.Scalar(folded.0) { scalars.append(s) }
+                if count > 1, let s = Unicode.Scalar(folded.1) { scalars.append(s) }
+                if count > 2, let s = Unicode.Scalar(folded.2) { scalars.append(s) }
+            }
             scratch.whole.append(contentsOf: String(scalars).precomposedStringWithCanonicalMapping.utf8)
             if scratch.whole.count > foldStart {
                 scratch.parts.append((foldStart, scratch.whole.count, byteStart, byteEnd))

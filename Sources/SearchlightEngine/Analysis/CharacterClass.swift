@@ -44,11 +44,13 @@ enum CharacterClass: UInt8 {
         }
     }
 
-    /// Whether a CJK scalar may change when its run is put in canonical composition (NFC): conjoining Hangul jamo,
-    /// the combining kana voicing marks, compatibility ideographs. Range tests, so plain runs keep their fast path.
+    /// Whether a CJK scalar may change when its run is folded and put in canonical composition (NFC): conjoining
+    /// Hangul jamo, the combining kana voicing marks, compatibility ideographs, half-width katakana. Range tests, so
+    /// plain runs keep their fast path.
     @inline(__always)
     static func mayChangeInCJKNormalization(_ value: UInt32) -> Bool {
         value &- 0x1100 < 0x100 || value &- 0x3099 < 2 || value &- 0xF900 < 0x200 || value &- 0x2F800 < 0x220
+            || value &- 0xFF66 < 0x3A
     }
 
     /// Whether a scalar is a variation selector (U+FE00–FE0F, the ideographic ones U+E0100–E01EF), which picks a

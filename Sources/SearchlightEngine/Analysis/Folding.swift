@@ -8,7 +8,8 @@ public enum Folding {
         /// Unicode lowercase mapping plus ß → ss and final sigma → sigma.
         public static let caseInsensitive = Options(rawValue: 1)
         /// Combining marks removed (é → e, Greek tonos, Vietnamese marks), special letters folded
-        /// (ø → o, ł → l, æ → ae, đ → d, þ → th) and full-width forms mapped to ASCII.
+        /// (ø → o, ł → l, æ → ae, đ → d, þ → th), full-width forms mapped to ASCII and half-width katakana to
+        /// full-width ones.
         public static let diacriticInsensitive = Options(rawValue: 2)
         /// Both foldings: what the index uses.
         public static let all: Options = [.caseInsensitive, .diacriticInsensitive]

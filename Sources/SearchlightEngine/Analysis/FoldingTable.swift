@@ -3,7 +3,7 @@
 /// (Latin, Greek, Cyrillic... one load), `FoldingPages` above. Case folding is Unicode's full
 /// lowercase mapping plus ß → ss and ς → σ; diacritic folding is canonical decomposition with combining marks
 /// removed, plus the letters every search engine folds though they do not decompose (ø → o, ł → l, æ → ae, þ → th)
-/// and full-width forms (Ａ → A); CJK characters fold to themselves (the analyzer indexes their source bytes, or their
+/// and full-width forms (Ａ → A), half-width katakana to full-width ones (ｶ → カ); other CJK characters fold to themselves (the analyzer indexes their source bytes, or their
 /// canonical composition).
 ///
 /// An entry packs up to three output scalars (21 bits each) and a count in the top two bits; a count of

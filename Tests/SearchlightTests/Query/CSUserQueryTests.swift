@@ -314,6 +314,15 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
+    func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
+        for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {
+            let run = runUserQuery(text, in: scriptsContainer)
+            XCTAssertNil(run.error)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["halfwidth"], text)
+        }
+    }
+
     func testSnippetAndExplanation() throws {
         let run = runUserQuery("seeds", in: container)
         let hit = try XCTUnwrap(run.items.first)

@@ -144,6 +144,14 @@ final class QueryEvaluationTests: XCTestCase {
         }
     }
 
+    /// `d` folds half-width katakana to full-width ones, as it folds full-width Latin to ASCII.
+    func testDiacriticInsensitiveFoldsHalfWidthKatakana() throws {
+        for (query, expected) in [(#"title == "*カタカナ*"cd"#, ["halfwidth"]), (#"title == "カタカナ テスト"d"#, ["halfwidth"]),
+                                  (#"title == "*カタカナ*""#, [])] {
+            XCTAssertEqual(try evaluate(query, in: scriptsContainer), expected, query)
+        }
+    }
+
     func testWordModifierSplitsCamelCaseAndPunctuation() {
         check(#"title == "Window"w"#, ["window"])
         check(#"title == "window"w"#, [])
