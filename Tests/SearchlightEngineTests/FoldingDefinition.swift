@@ -35,12 +35,22 @@ enum FoldingDefinition {
         return String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars.first?.value
     }
 
-    /// The combining marks diacritic folding removes (the blocks of combining diacritical marks): what the generated
-    /// list's diacritic entries fold to nothing.
+    /// The combining marks diacritic folding removes (the blocks of combining diacritical marks, and the Hebrew
+    /// points and Arabic harakat: every nonspacing mark of those blocks, as Foundation's `.diacriticInsensitive`
+    /// removes them; Indic vowel signs and viramas stay, as there): what the generated list's diacritic entries
+    /// fold to nothing.
     static func isCombiningMark(_ value: UInt32) -> Bool {
         (0x300...0x36F).contains(value) || (0x1AB0...0x1AFF).contains(value)
             || (0x1DC0...0x1DFF).contains(value) || (0x20D0...0x20FF).contains(value)
-            || (0xFE20...0xFE2F).contains(value)
+            || (0xFE20...0xFE2F).contains(value) || isHebrewOrArabicMark(value)
+    }
+
+    /// The nonspacing marks of the Hebrew (U+0591–U+05C7) and Arabic (U+0610–U+06ED) blocks.
+    static func isHebrewOrArabicMark(_ value: UInt32) -> Bool {
+        (0x591...0x5BD).contains(value) || value == 0x5BF || (0x5C1...0x5C2).contains(value)
+            || (0x5C4...0x5C5).contains(value) || value == 0x5C7 || (0x610...0x61A).contains(value)
+            || (0x64B...0x65F).contains(value) || value == 0x670 || (0x6D6...0x6DC).contains(value)
+            || (0x6DF...0x6E4).contains(value) || (0x6E7...0x6E8).contains(value) || (0x6EA...0x6ED).contains(value)
     }
 
     /// Canonical decomposition with combining marks removed, plus the special letters and full-width forms above.

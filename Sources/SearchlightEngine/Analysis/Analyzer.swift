@@ -39,7 +39,9 @@ public struct Analyzer: Sendable {
     /// - 6: a format character (soft hyphen, word joiner, direction marks; not U+200B–200D) inside a word is part
     ///   of it and of no term (`Wiki\u{AD}pedia` → wikipedia; it split the word).
     /// - 7: half-width katakana fold to full-width ones (`ｶﾞ` → ガ), as Lucene's CJKWidthFilter does.
-    public static let version: UInt32 = 7
+    /// - 8: Hebrew points and Arabic harakat are diacritics, removed by folding (`مُحَمَّد` → محمد), as Foundation's
+    ///   diacritic-insensitive comparison removes them.
+    public static let version: UInt32 = 8
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).

@@ -7,7 +7,7 @@ public enum Folding {
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Unicode lowercase mapping plus ß → ss and final sigma → sigma.
         public static let caseInsensitive = Options(rawValue: 1)
-        /// Combining marks removed (é → e, Greek tonos, Vietnamese marks), special letters folded
+        /// Combining marks removed (é → e, Greek tonos, Vietnamese marks, Hebrew points, Arabic harakat), special letters folded
         /// (ø → o, ł → l, æ → ae, đ → d, þ → th), full-width forms mapped to ASCII and half-width katakana to
         /// full-width ones.
         public static let diacriticInsensitive = Options(rawValue: 2)

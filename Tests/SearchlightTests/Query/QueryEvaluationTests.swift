@@ -152,6 +152,19 @@ final class QueryEvaluationTests: XCTestCase {
         }
     }
 
+    /// `d` removes Arabic harakat and Hebrew niqqud, as Foundation's diacritic-insensitive comparison does
+    /// (`"مُحَمَّد".compare("محمد", options: .diacriticInsensitive) == .orderedSame`): vocalized text was not found by
+    /// its usual unvocalized spelling. Without `d` the marks still count.
+    func testDiacriticInsensitiveRemovesArabicAndHebrewMarks() throws {
+        XCTAssertEqual("مُحَمَّد".compare("محمد", options: .diacriticInsensitive), .orderedSame)
+        for (query, expected) in [(#"title == "*محمد*"d"#, ["arabic"]), (#"title == "*שלום*"cd"#, ["hebrew"]),
+                                  (#"title == "محمد*"d"#, ["arabic"]), (#"title == "*محمد*""#, [])] {
+            XCTAssertEqual(try evaluate(query, in: scriptsContainer), expected, query)
+        }
+        XCTAssertEqual(runUserQuery("محمد", in: scriptsContainer).items.map(\.uniqueIdentifier), ["arabic"])
+        XCTAssertEqual(runUserQuery("שלום", in: scriptsContainer).items.map(\.uniqueIdentifier), ["hebrew"])
+    }
+
     func testWordModifierSplitsCamelCaseAndPunctuation() {
         check(#"title == "Window"w"#, ["window"])
         check(#"title == "window"w"#, [])
