@@ -212,7 +212,8 @@ final class DifferentialTests: XCTestCase {
             let fields = try Fields.register(in: writer)
             var model: [String: ReferenceDocument] = [:]
             var committed = model
-            var snapshot = writer.snapshot
+            // Committed, so a rollback before the first batch's commit keeps them.
+            var snapshot = try writer.commit()
             for step in 0..<(60 + g.int(60)) {
                 switch g.int(10) {
                 case 0...5:

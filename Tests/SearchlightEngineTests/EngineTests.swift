@@ -553,6 +553,31 @@ final class EngineTests: XCTestCase {
         XCTAssertLessThan(Double(last), Double(baseline) * 1.10, "memory after churn \(last) vs \(baseline)")
     }
 
+    /// A rolled-back call drops the fields it registered: a call refused at the field limit (`tooManyFields`)
+    /// leaves room for later fields, and the committed fields keep their ids.
+    func testRollbackDropsTheFieldsTheCallRegistered() throws {
+        try writer.upsert(doc("1", "kept"))
+        _ = try writer.commit()
+        let committed = writer.schema.fields.count
+        var refused: EngineError?
+        do {
+            for n in 0..<Int(UInt16.max) { try writer.registerField("f\(n)", .text()) }
+        } catch {
+            refused = error
+        }
+        XCTAssertEqual(refused, .tooManyFields)
+        writer.rollback()
+        XCTAssertEqual(writer.schema.fields.count, committed)
+        XCTAssertNil(writer.schema.field(named: "f0"))
+        XCTAssertEqual(writer.schema.field(named: "title"), title)
+        let fresh = try writer.registerField("fresh", .text())
+        XCTAssertEqual(Int(fresh.rawValue), committed)
+        try writer.upsert(Document(id: "2", values: [(title, .text("later")), (fresh, .text("value"))]))
+        let s = try writer.commit()
+        XCTAssertEqual(ids(s, .term("kept")), ["1"])
+        XCTAssertEqual(ids(s, .scoped(.field(fresh), .term("value"))), ["2"])
+    }
+
     func testInvalidInputIsATypedError() throws {
         XCTAssertThrowsError(try writer.upsert(Document(id: "", values: []))) { XCTAssertEqual($0 as? EngineError, .emptyIdentifier) }
         XCTAssertThrowsError(try writer.upsert(Document(id: "a", values: [(FieldID(rawValue: 99), .text("x"))])))

@@ -81,9 +81,10 @@ package enum ItemDocumentCodec {
     /// Converts `items` (each with its absolute expiration) and upserts them in order through `recorder`, the same
     /// as converting and upserting them one by one with `document(for:expiration:writer:)`. With several analysis
     /// threads the writer converts them in parallel against the schema as it is (no field registered); an item
-    /// that needs a new field (or changed options) is converted again in order, registering.
-    static func upsert(_ items: [(item: CSSearchableItem, expiration: Date)],
-                       into recorder: inout RecordingWriter) throws(EngineError) {
+    /// that needs a new field (or changed options) is converted again in order, registering. When an item's
+    /// conversion fails (a field past the index's limit), `refused` gets its identifier before the error is thrown.
+    static func upsert(_ items: [(item: CSSearchableItem, expiration: Date)], into recorder: inout RecordingWriter,
+                       refused: (String) -> Void = { _ in }) throws(EngineError) {
         let writer = recorder.writer
         let schema = writer.schema
         try recorder.upsert(count: items.count, make: { index in
@@ -95,7 +96,12 @@ package enum ItemDocumentCodec {
                 return id
             }
         }, makeInOrder: { index throws(EngineError) in
-            try document(for: items[index].item, expiration: items[index].expiration, writer: writer)
+            do throws(EngineError) {
+                return try document(for: items[index].item, expiration: items[index].expiration, writer: writer)
+            } catch {
+                refused(items[index].item.uniqueIdentifier)
+                throw error
+            }
         })
     }
 

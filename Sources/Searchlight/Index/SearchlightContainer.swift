@@ -383,6 +383,8 @@ private struct ContainerCore: ~Copyable {
         // Activities tied to an item die with it: track what this round deletes (see the pass after the loop).
         var deletedDomains: [String] = []
         var itemsMayHaveGone = now.timeIntervalSinceReferenceDate >= nextExpiration
+        // The item whose conversion failed, if one did.
+        var refusedItem: String?
         do {
             try purgeExpired(now: now, recorder: &recorder)
             for operation in operations {
@@ -419,7 +421,7 @@ private struct ContainerCore: ~Copyable {
                         pending[id] = .stored(stored)
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
-                    try ItemDocumentCodec.upsert(prepared, into: &recorder)
+                    try ItemDocumentCodec.upsert(prepared, into: &recorder) { refusedItem = $0 }
                 case .deleteIdentifiers(let ids):
                     // Item deletes never reach activity records (their own namespace).
                     let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }
@@ -468,6 +470,12 @@ private struct ContainerCore: ~Copyable {
             }
         } catch {
             writer.rollback()
+            if error == .tooManyFields, let refusedItem {
+                // Bad input rather than a fault of the index: an item with more custom keys than the limit.
+                throw .invalidItem("item '\(refusedItem)' needs more attribute fields than the index can hold (at most "
+                                   + "65,535 attribute fields per index: every catalogue attribute and custom key in "
+                                   + "use); nothing from this call was applied")
+            }
             throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
         }
         // Durable before visible: the journal record (changes and client state together) is fsynced before the

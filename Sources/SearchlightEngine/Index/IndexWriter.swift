@@ -481,11 +481,14 @@ public final class IndexWriter {
     }
 
     /// Discards every change since the last commit, so a caller whose batch failed half-way leaves the
-    /// index exactly as the last snapshot shows it (fields registered meanwhile stay registered).
+    /// index exactly as the last snapshot shows it. That includes the schema: fields registered meanwhile are
+    /// dropped (no committed segment uses them), or a batch refused at the field limit would leave it full and
+    /// every later new field would fail.
     public func rollback() {
         // A pending merge stays: installing it finds its sources by identity among the restored segments.
         segments = snapshot.segments
         live = snapshot.live
+        schema = snapshot.schema
         buffer = SegmentBuilder()
         bufferLive = []
         dirty = false

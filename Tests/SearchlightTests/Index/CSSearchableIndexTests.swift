@@ -169,6 +169,29 @@ final class CSSearchableIndexTests: XCTestCase {
         XCTAssertEqual(index.itemCount(), 0)
     }
 
+    /// An item needing more fields than an index holds is invalid input, refused by name; the fields the refused
+    /// call registered go with it, so later items may still add new custom keys and catalogue attributes.
+    func testAnItemWithMoreFieldsThanTheIndexHoldsIsRefusedAndLeavesNoFieldBehind() {
+        let index = makeIndex()
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("keep", title: "kept")], completionHandler: $0) })
+        // One text field per custom key: one key more than the fields left.
+        let keys = Int(UInt16.max) - index.container.snapshot().engine.schema.fields.count + 1
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        for n in 0..<keys { set.setValue("v\(n)" as NSString, forCustomKey: customKey("k\(n)")) }
+        let big = CSSearchableItem(uniqueIdentifier: "big", domainIdentifier: nil, attributeSet: set)
+        let refused = index.completion { index.indexSearchableItems([big], completionHandler: $0) }
+        XCTAssertEqual(indexErrorCode(refused), .invalidItemError)
+        let message = (refused as? CSIndexError)?.message ?? ""
+        XCTAssertTrue(message.contains("'big'") && message.contains("65,535"), message)
+        let fresh = makeItem("fresh", title: "fresh")
+        fresh.attributeSet.setValue("x" as NSString, forCustomKey: customKey("freshKey"))
+        XCTAssertNil(index.completion { index.indexSearchableItems([fresh], completionHandler: $0) })
+        let plain = makeItem("plain", title: "plain")
+        plain.attributeSet.artist = "someone"
+        XCTAssertNil(index.completion { index.indexSearchableItems([plain], completionHandler: $0) })
+        XCTAssertEqual(index.allIdentifiers, ["fresh", "keep", "plain"])
+    }
+
     /// A large call is copied and screened on several threads: the invalid items far into it are still named
     /// (in order) and nothing is applied; a valid large call is applied from copies the caller cannot change.
     func testALargeCallIsScreenedWholeAndCopied() async throws {
