@@ -151,4 +151,37 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertEqual(fetched.attributeSet.snapshot.custom["deep"]?.slot.value,
                        AttributeValue.fromCustom(nested(AttributeValue.maximumNestingDepth)))
     }
+
+    /// A mixed array `depth` levels deep, built without recursion.
+    private static func deeplyNested(_ depth: Int) -> [Any] {
+        var value: [Any] = ["leaf", NSNumber(value: 1)]
+        for _ in 0..<depth { value = [value, "x"] }
+        return value
+    }
+
+    /// Setting a value nested far deeper than is kept neither overflows the stack (converting it bridged every
+    /// level to Foundation, recursively) nor is lost silently: indexing refuses it, naming the key.
+    func testAVeryDeeplyNestedArrayIsRefusedNotACrash() {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.setValue(Self.deeplyNested(10_000), forCustomKey: customKey("deep"))
+        let index = makeIndex()
+        let item = CSSearchableItem(uniqueIdentifier: "deep", domainIdentifier: nil, attributeSet: set)
+        let error = index.completion { index.indexSearchableItems([item], completionHandler: $0) }
+        XCTAssertEqual(indexErrorCode(error), .invalidItemError)
+        let message = (error as? CSIndexError)?.message ?? ""
+        XCTAssertTrue(message.contains("'deep'") && message.contains("nests arrays more than 31 deep"), message)
+    }
+
+    /// Converting a nested custom value stops one level past the kept depth: whatever lies below is not walked
+    /// (each level used to bridge everything below it, quadratic in the depth).
+    func testConvertingADeeplyNestedArrayStopsPastTheKeptDepth() {
+        let start = Date()
+        let value = AttributeValue.fromCustom(Self.deeplyNested(2_000))
+        let seconds = Date().timeIntervalSince(start)
+        XCTAssertEqual(value.nestingDepth, AttributeValue.maximumNestingDepth + 2)
+        XCTAssertLessThan(seconds, 2, "converting a 2,000-deep array took \(seconds) s")
+        // Values up to one level past the limit are converted whole (their depth is reported exactly).
+        XCTAssertEqual(AttributeValue.fromCustom(Self.deeplyNested(30)).nestingDepth, 31)
+        XCTAssertEqual(AttributeValue.fromCustom(Self.deeplyNested(31)).nestingDepth, 32)
+    }
 }

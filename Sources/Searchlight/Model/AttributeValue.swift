@@ -23,8 +23,23 @@ package indirect enum AttributeValue: Sendable, Hashable {
 
     /// Builds the value of a custom attribute (or an `emailHeaders` element) from what a caller passed:
     /// String, NSNumber or Swift numbers, Date, Data, URL, CSPerson, CSLocalizedString, NSNull, or arrays of those.
-    /// Anything else becomes `.unsupported`, which validation rejects with a clear error.
-    package static func fromCustom(_ value: Any) -> AttributeValue {
+    /// Anything else becomes `.unsupported`, which validation rejects with a clear error. Arrays nested past
+    /// what is kept are not converted (see `fromCustom(_:enclosingArrays:)`).
+    package static func fromCustom(_ value: Any) -> AttributeValue { fromCustom(value, enclosingArrays: 0) }
+
+    /// `fromCustom` of a value inside `enclosingArrays` arrays. Swift arrays and dictionaries are told by their
+    /// type first: a Foundation cast tried on one (`as NSString`, `as Date`...) bridges it to an NSArray or
+    /// NSDictionary, every element and level of it, so each level of a nested value paid for everything below
+    /// (quadratic) and a deep one overflowed the stack. Inside `maximumNestingDepth + 1` arrays the value is too
+    /// deep to keep whatever lies below (each enclosing array holds an array, so none is homogeneous): an array
+    /// there becomes a one-level placeholder instead of being converted, and validation refuses the value
+    /// (`nestingDepth` is then `maximumNestingDepth + 2`, which it reports as nesting more than is kept).
+    private static func fromCustom(_ value: Any, enclosingArrays: Int) -> AttributeValue {
+        if let array = value as? any CustomValueArray {
+            if enclosingArrays > maximumNestingDepth { return tooDeepPlaceholder }
+            return .normalizedArray(array.customElements.map { fromCustom($0, enclosingArrays: enclosingArrays + 1) })
+        }
+        if value is any CustomValueDictionary { return .unsupported(typeName: String(describing: type(of: value))) }
         switch value {
         case let v as String: return .string(v)
         case let v as NSString: return .string(v as String)
@@ -37,13 +52,17 @@ package indirect enum AttributeValue: Sendable, Hashable {
         case let v as CSPerson: return .person(v.value)
         case is NSNull: return .null
         case let v as AttributeValue: return v
-        case let v as [Any]: return .normalizedArray(v.map(fromCustom))
-        case let v as NSArray: return .normalizedArray(v.map(fromCustom))
+        case let v as NSArray:
+            if enclosingArrays > maximumNestingDepth { return tooDeepPlaceholder }
+            return .normalizedArray(v.map { fromCustom($0, enclosingArrays: enclosingArrays + 1) })
         default:
             if let n = AttributeNumber(any: value) { return .number(n) }
             return .unsupported(typeName: String(describing: type(of: value)))
         }
     }
+
+    /// What an array nested past the kept depth becomes: one level of mixed array, holding nothing invalid.
+    private static let tooDeepPlaceholder = AttributeValue.array([.null])
 
     /// Collapses homogeneous arrays into the plural cases so equal arrays have one representation.
     package static func normalizedArray(_ elements: [AttributeValue]) -> AttributeValue {
@@ -154,3 +173,17 @@ package enum AttributeSlot: Sendable, Hashable {
         return nil
     }
 }
+
+/// Any Swift array, found by a dynamic cast that never bridges to Foundation (`AttributeValue.fromCustom`).
+private protocol CustomValueArray {
+    var customElements: [Any] { get }
+}
+
+extension Array: CustomValueArray {
+    fileprivate var customElements: [Any] { map { $0 } }
+}
+
+/// Any Swift dictionary (not an allowed custom value), found without bridging it to an NSDictionary.
+private protocol CustomValueDictionary {}
+
+extension Dictionary: CustomValueDictionary {}

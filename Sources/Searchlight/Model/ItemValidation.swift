@@ -159,10 +159,11 @@ extension CSSearchableItemAttributeSet {
             problems.append(.invalidItem("\(place) holds a date of \(date.timeIntervalSinceReferenceDate) seconds "
                                          + "since 2001, \(AttributeValue.unkeepableDateReason)"))
         }
-        let depth = value.nestingDepth
-        if depth > AttributeValue.maximumNestingDepth {
-            problems.append(.invalidItem("\(place) nests arrays \(depth) deep; at most "
-                                         + "\(AttributeValue.maximumNestingDepth) are kept"))
+        let depth = value.nestingDepth, kept = AttributeValue.maximumNestingDepth
+        if depth > kept {
+            // Conversion stops past the limit (`AttributeValue.fromCustom`): a cut value shows as more than kept.
+            let shown = depth > kept + 1 ? "more than \(kept)" : "\(depth)"
+            problems.append(.invalidItem("\(place) nests arrays \(shown) deep; at most \(kept) are kept"))
         }
         return problems
     }
