@@ -184,4 +184,31 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertEqual(AttributeValue.fromCustom(Self.deeplyNested(30)).nestingDepth, 31)
         XCTAssertEqual(AttributeValue.fromCustom(Self.deeplyNested(31)).nestingDepth, 32)
     }
+
+    /// One item with 40,000 custom keys is indexed (alone, and again in a batch analyzed on several threads) and
+    /// fetched in linear time: each of its fields used to be looked up by a linear search of the others, in the
+    /// segment builder (indexing), its batch preparation and the decoder (fetching), which took minutes here.
+    func testAnItemWithTensOfThousandsOfCustomKeysIndexesAndFetchesInLinearTime() {
+        let keys = 40_000
+        let index = makeIndex()
+        let wide = makeItem("wide", title: "wide")
+        for n in 0..<keys { wide.attributeSet.setValue("v\(n)" as NSString, forCustomKey: customKey("k\(n)")) }
+        var start = Date()
+        XCTAssertNil(index.completion { index.indexSearchableItems([wide], completionHandler: $0) })
+        let indexing = Date().timeIntervalSince(start)
+        // Its fields now exist: in a batch of several chunks it is prepared off the writer like any other item.
+        start = Date()
+        let batch = [wide] + (0..<(2 * 64)).map { makeItem("i\($0)", title: "item \($0)") }
+        XCTAssertNil(index.completion { index.indexSearchableItems(batch, completionHandler: $0) })
+        let batching = Date().timeIntervalSince(start)
+        start = Date()
+        let fetched = index.fetchSearchableItems(withIdentifiers: ["wide"]).first
+        let fetching = Date().timeIntervalSince(start)
+        XCTAssertEqual(fetched?.attributeSet.snapshot.custom.count, keys)
+        XCTAssertEqual(fetched?.attributeSet.value(forCustomKey: customKey("k\(keys - 1)")) as? String, "v\(keys - 1)")
+        XCTAssertEqual(index.itemCount(), 1 + 2 * 64)
+        XCTAssertLessThan(indexing, 20, "indexing an item with \(keys) custom keys took \(indexing) s")
+        XCTAssertLessThan(batching, 20, "indexing it again in a batch took \(batching) s")
+        XCTAssertLessThan(fetching, 20, "fetching it took \(fetching) s")
+    }
 }

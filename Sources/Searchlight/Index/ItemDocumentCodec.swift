@@ -275,19 +275,33 @@ package enum ItemDocumentCodec {
     }
 
     /// Values grouped by field name, in first-seen order: a document decodes few fields, so a linear search
-    /// beats hashing every name into a dictionary.
+    /// beats hashing every name into a dictionary; past `linearLimit` groups (an item with many custom keys)
+    /// names are found through one, or decoding would be quadratic in the number of fields.
     private struct Grouped<Value> {
-        var groups: [(name: String, values: [Value])] = []
+        private(set) var groups: [(name: String, values: [Value])] = []
+        /// Group positions by name, once there are more than `linearLimit` groups.
+        private var positions: [String: Int]?
+        private static var linearLimit: Int { 8 }
 
         mutating func append(_ value: Value, to name: String) {
-            if let index = groups.firstIndex(where: { $0.name == name }) {
+            if let index = position(of: name) {
                 groups[index].values.append(value)
-            } else {
-                groups.append((name, [value]))
+                return
+            }
+            groups.append((name, [value]))
+            if positions != nil {
+                positions![name] = groups.count - 1
+            } else if groups.count > Self.linearLimit {
+                positions = Dictionary(uniqueKeysWithValues: groups.indices.map { (groups[$0].name, $0) })
             }
         }
 
-        subscript(name: String) -> [Value]? { groups.first { $0.name == name }?.values }
+        private func position(of name: String) -> Int? {
+            if let positions { return positions[name] }
+            return groups.firstIndex { $0.name == name }
+        }
+
+        subscript(name: String) -> [Value]? { position(of: name).map { groups[$0].values } }
     }
 
     private static func item(from document: Document, schema: Schema, fetch: FetchNames?) -> CSSearchableItem? {

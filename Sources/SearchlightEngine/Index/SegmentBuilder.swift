@@ -65,7 +65,11 @@ struct SegmentBuilder {
     private var termSeen: [UInt64] = []
     private var fieldLength: [Int] = []
     private var fieldNextPosition: [UInt32] = []
+    /// The text fields the document being added has values in, in first-value order.
     private var touchedText: [Int] = []
+    /// Per field: the document (+ 1) that last had a text value in it, so whether the document being added has
+    /// touched a field is one lookup, not a search of `touchedText` (an item may have thousands of fields).
+    private var textTouchedBy: [UInt32] = []
     /// Field kinds by id, refreshed when the schema grows (avoids copying FieldInfo per value).
     private var kinds: [FieldOptions.Kind] = []
 
@@ -88,6 +92,7 @@ struct SegmentBuilder {
             numericValues.append([])
             fieldLength.append(0)
             fieldNextPosition.append(0)
+            textTouchedBy.append(0)
         }
     }
 
@@ -110,15 +115,15 @@ struct SegmentBuilder {
     /// a field, stored record); a nil document has nothing here (it is analyzed when added).
     static func prepare(_ documents: [Document?], kinds: [FieldOptions.Kind], analyzer: Analyzer) -> AnalyzedTexts {
         var result = AnalyzedTexts()
-        var next: [(field: UInt16, position: UInt32)] = []
-        for document in documents {
+        // Per field: the next free position, valid when `nextOf` holds the document's number (+ 1); one lookup
+        // per value, however many fields a document has.
+        var next = [UInt32](repeating: 0, count: kinds.count), nextOf = [Int](repeating: 0, count: kinds.count)
+        for (number, document) in documents.enumerated() {
             result.documentStarts.append(result.valueEnds.count)
-            next.removeAll(keepingCapacity: true)
             for (field, value) in document?.values ?? [] {
                 let f = Int(field.rawValue)
                 guard f < kinds.count, kinds[f] == .text, case .text(let text) = value else { continue }
-                let known = next.firstIndex { $0.field == field.rawValue }
-                let first = known.map { next[$0].position + valueGap } ?? 0
+                let first = nextOf[f] == number + 1 ? next[f] + valueGap : 0
                 let recordStart = result.tokens.records.count
                 let end = analyzer.analyze(text, mode: .index, firstPosition: first, into: &result.tokens)
                 result.tokens.bytes.withUnsafeBufferPointer { bytes in
@@ -128,7 +133,8 @@ struct SegmentBuilder {
                             UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.termLength)]), field: field.rawValue))
                     }
                 }
-                if let known { next[known].position = end } else { next.append((field.rawValue, end)) }
+                next[f] = end
+                nextOf[f] = number + 1
                 result.valueEnds.append((result.tokens.records.count, end))
             }
             if let document { StoredFields.encode(document.values, into: &result.stored) }
@@ -154,8 +160,11 @@ struct SegmentBuilder {
             let kind = kinds[f]
             switch (kind, value) {
             case (.text, .text(let text)):
-                let seen = touchedText.contains(f)
-                if !seen { touchedText.append(f) }
+                let seen = textTouchedBy[f] == doc + 1
+                if !seen {
+                    touchedText.append(f)
+                    textTouchedBy[f] = doc + 1
+                }
                 let first = seen ? fieldNextPosition[f] + Self.valueGap : 0
                 let next: UInt32
                 if let texts = analyzed?.texts {
@@ -263,7 +272,7 @@ struct SegmentBuilder {
         swap(&tfs, &entryTf)
         swap(&starts, &entryPositionStart)
         // Norms, numeric offsets, stored values, id and domain.
-        for f in 0..<norms.count where !norms[f].isEmpty || touchedText.contains(f) {
+        for f in 0..<norms.count where !norms[f].isEmpty || textTouchedBy[f] == doc + 1 {
             if norms[f].isEmpty { norms[f] = [UInt8](repeating: 0, count: Int(doc)) }
             norms[f].append(FieldNorm.encode(fieldLength[f]))
         }
