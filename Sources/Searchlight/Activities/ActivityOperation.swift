@@ -59,7 +59,7 @@ package enum ActivityWriter {
     /// activities tied to them; `NSUserActivity.deleteAllSavedUserActivities` removes activities), skipping
     /// expired ones and those in domains the round already deleted. Returns their earliest expiration.
     static func restoreUntiedActivities(from base: IndexSnapshot, into recorder: inout RecordingWriter, now: Date,
-                                        excludingDomains domains: [String]) throws(EngineError) -> Double {
+                                        excludingDomains domains: DomainPrefixes) throws(EngineError) -> Double {
         let expirationField = base.schema.field(named: ItemDocumentCodec.expirationField)
         var earliest = Double.infinity
         for address in activityAddresses(in: base) {
@@ -67,9 +67,7 @@ package enum ActivityWriter {
                   let document = base.document(at: address) else { continue }
             let expiration = expirationField.flatMap { base.numbers($0, of: address).first } ?? .infinity
             guard expiration > now.timeIntervalSinceReferenceDate else { continue }
-            if let domain = document.domain, domains.contains(where: { IndexWriter.domain(domain, isWithin: $0) }) {
-                continue
-            }
+            if let domain = document.domain, domains.covers(domain) { continue }
             try recorder.upsert(document)
             earliest = min(earliest, expiration)
         }

@@ -381,7 +381,7 @@ private struct ContainerCore: ~Copyable {
         var newStates = clientStates
         var recorder = RecordingWriter(writer: writer, recording: store != nil)
         // Activities tied to an item die with it: track what this round deletes (see the pass after the loop).
-        var deletedDomains: [String] = []
+        var deletedDomains = DomainPrefixes()
         var itemsMayHaveGone = now.timeIntervalSinceReferenceDate >= nextExpiration
         // The item whose conversion failed, if one did.
         var refusedItem: String?
@@ -430,11 +430,12 @@ private struct ContainerCore: ~Copyable {
                     itemsMayHaveGone = true
                 case .deleteDomains(let domains):
                     recorder.delete(domains: domains)
-                    deletedDomains += domains
+                    deletedDomains.insert(contentsOf: domains)
                     itemsMayHaveGone = true
+                    let deleting = DomainPrefixes(domains)
                     for (id, entry) in pending {
                         guard case .stored(let item) = entry, let domain = item.domainIdentifier else { continue }
-                        if domains.contains(where: { IndexWriter.domain(domain, isWithin: $0) }) { pending[id] = .deleted }
+                        if deleting.covers(domain) { pending[id] = .deleted }
                     }
                 case .deleteAll:
                     recorder.deleteAll()
@@ -521,7 +522,7 @@ private struct ContainerCore: ~Copyable {
     /// Whether item `id` exists at this point of a round: written in it, or present in `base`, unexpired, and not
     /// deleted by the round (by identifier, domain or delete-all).
     private static func itemSurvives(_ id: String, pending: [String: Pending], everythingDeleted: Bool,
-                                     deletedDomains: [String], base: IndexSnapshot, now: Date) -> Bool {
+                                     deletedDomains: DomainPrefixes, base: IndexSnapshot, now: Date) -> Bool {
         guard !ActivityIdentity.isReserved(id) else { return false }
         switch pending[id] {
         case .stored: return true
@@ -530,7 +531,7 @@ private struct ContainerCore: ~Copyable {
             let snapshot = ContainerSnapshot(engine: base, now: now)
             guard !everythingDeleted, let address = base.lookup(id: id), snapshot.isVisible(address) else { return false }
             guard let domain = base.domain(of: address) else { return true }
-            return !deletedDomains.contains { IndexWriter.domain(domain, isWithin: $0) }
+            return !deletedDomains.covers(domain)
         }
     }
 
