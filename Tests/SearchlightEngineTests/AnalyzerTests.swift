@@ -100,6 +100,18 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(Folding.fold("ÉCOLE"), "ecole")
     }
 
+    /// `c` is Unicode full case folding, as Foundation's `.caseInsensitive` folding: beyond lowercasing it maps
+    /// ligatures, long s, micro sign and final sigma to what they are the case variants of; Cherokee folds to its
+    /// small letters, as Foundation's does, and İ keeps its dot.
+    func testCaseFoldingIsFullCaseFolding() {
+        for (text, folded) in [("ﬁnal", "final"), ("ﬆ", "st"), ("ſ", "s"), ("µ", "μ"), ("ς", "σ"), ("ẞ", "ss"),
+                               ("ŉ", "ʼn"), ("\u{13A0}\u{AB70}", "\u{AB70}\u{AB70}"), ("İ", "i\u{307}")] {
+            XCTAssertEqual(Folding.foldCase(text), folded, text)
+            XCTAssertEqual(Folding.foldCase(text), text.folding(options: .caseInsensitive, locale: nil), text)
+        }
+        XCTAssertEqual(terms("ﬁnal ﬂoor"), ["final", "floor"])
+    }
+
     func testUTF8OffsetsOfNonASCII() {
         let text = "naïve café"
         let tokens = analyzer.tokens(text)

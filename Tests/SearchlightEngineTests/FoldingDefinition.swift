@@ -13,11 +13,18 @@ enum FoldingDefinition {
         0x138: "q", 0x149: "n", 0x17F: "s",
     ]
 
-    /// Full Unicode lowercase mapping, plus ß → ss (case folding, not just lowercasing).
+    /// Unicode full case folding, as Foundation's `.caseInsensitive` folding: a scalar case folding changes folds to
+    /// the lowercase mapping of its uppercase mapping (ﬁ → fi, ß → ss, ς → σ, ſ → s, µ → μ), ẞ to ss; any
+    /// other to its lowercase mapping, so Cherokee folds to its small letters, as Foundation's does (Unicode's
+    /// folds them to the capitals: the same classes).
     static func caseFold(_ scalar: Unicode.Scalar) -> [UInt32] {
-        if scalar.value == 0xDF || scalar.value == 0x1E9E { return [0x73, 0x73] }
-        if scalar.value == 0x3C2 { return [0x3C3] }  // final sigma folds to sigma
-        return scalar.properties.lowercaseMapping.unicodeScalars.map(\.value)
+        if scalar.value == 0x1E9E { return [0x73, 0x73] }
+        guard scalar.properties.changesWhenCaseFolded else {
+            return scalar.properties.lowercaseMapping.unicodeScalars.map(\.value)
+        }
+        return scalar.properties.uppercaseMapping.unicodeScalars.flatMap {
+            $0.properties.lowercaseMapping.unicodeScalars.map(\.value)
+        }
     }
 
     /// Full-width forms of ASCII (U+FF01–U+FF5E) and the ideographic space, which fold to ASCII though their

@@ -41,7 +41,9 @@ public struct Analyzer: Sendable {
     /// - 7: half-width katakana fold to full-width ones (`ｶﾞ` → ガ), as Lucene's CJKWidthFilter does.
     /// - 8: Hebrew points and Arabic harakat are diacritics, removed by folding (`مُحَمَّد` → محمد), as Foundation's
     ///   diacritic-insensitive comparison removes them.
-    public static let version: UInt32 = 8
+    /// - 9: case folding is Unicode full case folding, as Foundation's (`ﬁnal` → final, ſ → s, µ → μ; it only
+    ///   lowercased).
+    public static let version: UInt32 = 9
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).

@@ -5,7 +5,8 @@ public enum Folding {
     public struct Options: OptionSet, Sendable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
-        /// Unicode lowercase mapping plus ß → ss and final sigma → sigma.
+        /// Unicode full case folding, as Foundation's `.caseInsensitive` (ß → ss, ς → σ, ﬁ → fi, ſ → s; Cherokee to
+        /// its small letters).
         public static let caseInsensitive = Options(rawValue: 1)
         /// Combining marks removed (é → e, Greek tonos, Vietnamese marks, Hebrew points, Arabic harakat), special letters folded
         /// (ø → o, ł → l, æ → ae, đ → d, þ → th), full-width forms mapped to ASCII and half-width katakana to

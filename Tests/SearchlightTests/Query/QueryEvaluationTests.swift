@@ -144,6 +144,23 @@ final class QueryEvaluationTests: XCTestCase {
         }
     }
 
+    /// `c` is Unicode full case folding, as Foundation's `.caseInsensitive` folding (ﬁ → fi), and the folded
+    /// texts are composed again: a capital whose fold takes a mark matches the precomposed small letter.
+    func testCaseInsensitiveIsFullCaseFolding() throws {
+        XCTAssertEqual(try evaluate(#"title == "final report"c"#, in: scriptsContainer), ["ligature"])
+        XCTAssertEqual(try evaluate(#"title == "FINAL*"c"#, in: scriptsContainer), ["ligature"])
+        XCTAssertEqual(try evaluate(#"title == "final report""#, in: scriptsContainer), [])
+        XCTAssertEqual(runUserQuery("final", in: scriptsContainer).items.map(\.uniqueIdentifier), ["ligature"])
+        var items = [makeItem("iota", title: "\u{390}"), makeItem("apostropheN", title: "\u{149}"),
+                     makeItem("jCaron", title: "\u{1F0}")]
+        for n in 0..<200 { items.append(makeItem("f\(n)", title: "filler \(n)")) }
+        let container = makeContainer(items)
+        for (query, expected) in [("title == \"\u{3AA}\u{301}\"c", ["iota"]), ("title == \"\u{2BC}N\"c", ["apostropheN"]),
+                                  ("title == \"J\u{30C}\"c", ["jCaron"]), ("title == \"\u{3AA}\u{301}\"", [])] {
+            XCTAssertEqual(try evaluate(query, in: container), expected, query)
+        }
+    }
+
     /// `d` folds half-width katakana to full-width ones, as it folds full-width Latin to ASCII.
     func testDiacriticInsensitiveFoldsHalfWidthKatakana() throws {
         for (query, expected) in [(#"title == "*カタカナ*"cd"#, ["halfwidth"]), (#"title == "カタカナ テスト"d"#, ["halfwidth"]),
