@@ -59,6 +59,20 @@ final class WildcardMatcherTests: XCTestCase {
         XCTAssertTrue(matches("*?é?*", "日本é語"))
     }
 
+    /// With boundaries (the ends of the source characters' folds), `?` matches up to the next one: ß folded to ss
+    /// is one unit, forwards, backwards and between stars.
+    func testQuestionMarkStepsToTheNextBoundary() {
+        func matches(_ pattern: String) -> Bool {
+            StringPattern(wildcardText: pattern).compile().matches("grosse", boundaries: [1, 2, 3, 5, 6])
+        }
+        XCTAssertTrue(matches("gro?e"))
+        XCTAssertTrue(matches("*o?e"))
+        XCTAssertTrue(matches("*o?e*"))
+        XCTAssertTrue(matches("?r*"))
+        XCTAssertFalse(matches("gro??e"))
+        XCTAssertFalse(StringPattern(wildcardText: "gro?e").compile().matches("grosse"))
+    }
+
     func testEscapedWildcardsAreLiterals() {
         XCTAssertEqual(StringPattern(wildcardText: #"a\*"#).shape, .exact("a*"))
         XCTAssertTrue(matches(#"a\*"#, "a*"))

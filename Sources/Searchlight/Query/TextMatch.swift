@@ -5,7 +5,8 @@ import SearchlightQueryLanguage
 /// The exact semantics of `attr == "pattern"modifiers` on one text value, shared by the indexed evaluator's
 /// verification step (the reference evaluator in the tests re-implements them independently).
 ///
-/// - No `w`/`t`: the pattern (wildcards `*`, `?` over Unicode scalars) must match the WHOLE value.
+/// - No `w`/`t`: the pattern (wildcards `*`, `?` over Unicode scalars) must match the WHOLE value. Under `c`/`d`,
+///   `?` also matches one character whose fold is several scalars (ß → ss).
 /// - `c` folds case, `d` folds diacritics, with `SearchlightEngine.Folding`, the engine's own tables, applied
 ///   to the pattern literals and the value alike. Without them matching is exact (byte for byte) between the
 ///   texts' canonical compositions (NFC): canonically equivalent texts are one text, as Swift's `==` has it.
@@ -106,11 +107,28 @@ package struct TextMatch: Sendable {
         }
         if modifiers.contains(.wordBased) {
             let words = Analyzer().words(in: Self.composed(value))
-            return words.contains { matcher.matches(Self.folded($0, options: folding)) }
+            return words.contains {
+                matcher.matches(Self.folded($0, options: folding)) || matchesByCharacter($0)
+            }
         }
         var value = value
         if let quick = value.withUTF8({ quickMatch($0) }) { return quick }
-        return matcher.matches(Self.folded(value, options: folding))
+        return matcher.matches(Self.folded(value, options: folding)) || matchesByCharacter(value)
+    }
+
+    /// Whether `value` matches with each `?` taking one character's whole fold: where folding makes a character
+    /// several scalars (ß → ss, İ → i̇), `?` still matches that one character, so a case- or
+    /// diacritic-insensitive match only adds matches. False when the pattern has no `?` or no fold expands.
+    private func matchesByCharacter(_ value: String) -> Bool {
+        guard matcher.hasAnyOne, !folding.isEmpty else { return false }
+        var text = "", ends: [Int] = [], expands = false
+        for character in Self.composed(value) {
+            let fold = Self.folded(String(character), options: folding)
+            expands = expands || fold.unicodeScalars.count > 1
+            text += fold
+            ends.append(text.utf8.count)
+        }
+        return expands && matcher.matches(text, boundaries: ends)
     }
 
     /// Whether one stored value, given as its UTF-8 bytes, matches: an ASCII value of a simple whole-value

@@ -30,6 +30,8 @@ public struct WildcardMatcher: Sendable {
 
     /// The pattern this matcher was compiled from.
     public let pattern: StringPattern
+    /// Whether the pattern has a `?`.
+    public let hasAnyOne: Bool
 
     public init(_ pattern: StringPattern) {
         self.pattern = pattern
@@ -53,6 +55,7 @@ public struct WildcardMatcher: Sendable {
         self.anchoredStart = !(segments.first?.isEmpty ?? true)
         self.anchoredEnd = !(segments.last?.isEmpty ?? true)
         self.segments = segments.filter { !$0.isEmpty }
+        hasAnyOne = pattern.segments.contains(.anyOne)
     }
 
     /// Whether the whole of `text` matches the pattern.
@@ -79,19 +82,30 @@ public struct WildcardMatcher: Sendable {
         return matches(utf8: text, steps: &steps)
     }
 
+    /// Whether the whole of `text` matches the pattern with `?` matching up to the next of `boundaries` (byte
+    /// offsets into `text`, ascending) rather than one scalar: for a folded text whose units are the folds of the
+    /// source's characters (ß → ss), so `?` is one source character.
+    public func matches(_ text: String, boundaries: [Int]) -> Bool {
+        var isBoundary = [Bool](repeating: false, count: text.utf8.count + 1)
+        for offset in boundaries where offset <= text.utf8.count { isBoundary[offset] = true }
+        var steps = 0
+        return Array(text.utf8).withUnsafeBufferPointer { matches(utf8: $0, steps: &steps, boundaries: isBoundary) }
+    }
+
     /// The matcher proper; `steps` counts byte comparisons and scalar steps so tests can check linearity
-    /// without timing anything.
-    package func matches(utf8 text: UnsafeBufferPointer<UInt8>, steps: inout Int) -> Bool {
+    /// without timing anything. `boundaries`, when given, flags the offsets `?` steps to (`matches(_:boundaries:)`).
+    package func matches(utf8 text: UnsafeBufferPointer<UInt8>, steps: inout Int,
+                         boundaries: [Bool]? = nil) -> Bool {
         let count = text.count
         if !hasStar {
             // No wildcard run: the single (possibly empty) segment must cover the text exactly.
             guard let only = segments.first else { return count == 0 }
-            return match(only, in: text, at: 0, steps: &steps) == count
+            return match(only, in: text, at: 0, steps: &steps, boundaries: boundaries) == count
         }
         var position = 0
         var middle = segments[...]
         if anchoredStart, let first = middle.first {
-            guard let end = match(first, in: text, at: 0, steps: &steps) else { return false }
+            guard let end = match(first, in: text, at: 0, steps: &steps, boundaries: boundaries) else { return false }
             position = end
             middle = middle.dropFirst()
         }
@@ -101,18 +115,21 @@ public struct WildcardMatcher: Sendable {
             middle = middle.dropLast()
         }
         for segment in middle {
-            guard let end = find(segment, in: text, from: position, steps: &steps) else { return false }
+            guard let end = find(segment, in: text, from: position, steps: &steps, boundaries: boundaries) else {
+                return false
+            }
             position = end
         }
         if let last {
-            return matchBackwards(last, in: text, endingAt: count, notBefore: position, steps: &steps)
+            return matchBackwards(last, in: text, endingAt: count, notBefore: position, steps: &steps,
+                                  boundaries: boundaries)
         }
         return true
     }
 
     /// Matches `segment` starting exactly at `start`; returns the end offset or nil.
     private func match(_ segment: [Piece], in text: UnsafeBufferPointer<UInt8>, at start: Int,
-                       steps: inout Int) -> Int? {
+                       steps: inout Int, boundaries: [Bool]?) -> Int? {
         var position = start
         for piece in segment {
             switch piece {
@@ -127,6 +144,11 @@ public struct WildcardMatcher: Sendable {
                 guard position < text.count else { return nil }
                 steps += 1
                 position = Self.nextScalar(in: text, after: position)
+                if let boundaries {
+                    while position < text.count, !boundaries[position] {
+                        position = Self.nextScalar(in: text, after: position)
+                    }
+                }
             }
         }
         return position
@@ -134,14 +156,15 @@ public struct WildcardMatcher: Sendable {
 
     /// Finds the leftmost match of `segment` at or after `start`; returns its end offset or nil.
     private func find(_ segment: [Piece], in text: UnsafeBufferPointer<UInt8>, from start: Int,
-                      steps: inout Int) -> Int? {
+                      steps: inout Int, boundaries: [Bool]?) -> Int? {
         var candidate = start
         if case .bytes(let bytes)? = segment.first, let firstByte = bytes.first {
             // A literal start: jump between occurrences of its first byte (a UTF-8 lead byte, so every hit is
             // on a scalar boundary).
             while candidate < text.count {
                 steps += 1
-                if text[candidate] == firstByte, let end = match(segment, in: text, at: candidate, steps: &steps) {
+                if text[candidate] == firstByte, let end = match(segment, in: text, at: candidate, steps: &steps,
+                                                                  boundaries: boundaries) {
                     return end
                 }
                 candidate += 1
@@ -149,7 +172,9 @@ public struct WildcardMatcher: Sendable {
             return nil
         }
         while candidate < text.count {
-            if let end = match(segment, in: text, at: candidate, steps: &steps) { return end }
+            if let end = match(segment, in: text, at: candidate, steps: &steps, boundaries: boundaries) {
+                return end
+            }
             steps += 1
             candidate = Self.nextScalar(in: text, after: candidate)
         }
@@ -158,7 +183,7 @@ public struct WildcardMatcher: Sendable {
 
     /// Matches `segment` so that it ends exactly at `end` and starts no earlier than `floor`.
     private func matchBackwards(_ segment: [Piece], in text: UnsafeBufferPointer<UInt8>, endingAt end: Int,
-                                notBefore floor: Int, steps: inout Int) -> Bool {
+                                notBefore floor: Int, steps: inout Int, boundaries: [Bool]?) -> Bool {
         var position = end
         for piece in segment.reversed() {
             switch piece {
@@ -173,7 +198,9 @@ public struct WildcardMatcher: Sendable {
                 guard position > floor else { return false }
                 steps += 1
                 position -= 1
-                while position > floor, text[position] & 0xC0 == 0x80 { position -= 1 }
+                while position > floor, text[position] & 0xC0 == 0x80 || boundaries?[position] == false {
+                    position -= 1
+                }
             }
         }
         return true

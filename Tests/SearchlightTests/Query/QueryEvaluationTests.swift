@@ -161,6 +161,18 @@ final class QueryEvaluationTests: XCTestCase {
         }
     }
 
+    /// `?` is one character of the value under `c` and `d` too, where folding makes it several scalars (ß → ss,
+    /// İ → i̇): a case- or diacritic-insensitive match only adds matches.
+    func testSingleCharacterWildcardMatchesACharacterFoldingExpands() throws {
+        for (query, expected) in [(#"title == "Gro?e*""#, ["sharp"]), (#"title == "Gro?e*"c"#, ["sharp"]),
+                                  (#"title == "gro?e*"cd"#, ["sharp"]), (#"title == "*stra?e"c"#, ["sharp"]),
+                                  (#"title == "?stanbul""#, ["turkish"]), (#"title == "?stanbul"c"#, ["turkish"]),
+                                  (#"title == "?stanbul"cd"#, ["turkish"]), (#"title == "stra?e"cw"#, ["sharp"]),
+                                  (#"title == "gros?e*"c"#, ["sharp"])] {
+            XCTAssertEqual(try evaluate(query, in: scriptsContainer), expected, query)
+        }
+    }
+
     /// `d` folds half-width katakana to full-width ones, as it folds full-width Latin to ASCII.
     func testDiacriticInsensitiveFoldsHalfWidthKatakana() throws {
         for (query, expected) in [(#"title == "*カタカナ*"cd"#, ["halfwidth"]), (#"title == "カタカナ テスト"d"#, ["halfwidth"]),
