@@ -216,16 +216,11 @@ final class DurableStoreTests: XCTestCase {
         }
         let journal = directory + "/journal-0.slj"
         let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
-        // A record whose append was cut short by a crash.
-        let torn = JournalFile.record(sequence: 6, body: try record(modelBatch(6), writer: IndexWriter()).encoded())
-        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
-        handle.seekToEndOfFile()
-        handle.write(Data(torn.prefix(torn.count / 2)))
-        try handle.close()
+        let tornBytes = try appendTornRecord(6, to: journal)
         do {
             let opened = try open(directory)
             XCTAssertNil(opened.report.corruption)
-            XCTAssertEqual(opened.report.tornTailBytes, torn.count / 2)
+            XCTAssertEqual(opened.report.tornTailBytes, tornBytes)
             XCTAssertEqual(state(opened), model)
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, cleanLength)
             XCTAssertTrue(commit(7, opened, model: &model, states: &states))
@@ -234,6 +229,17 @@ final class DurableStoreTests: XCTestCase {
         let reopened = try open(directory)
         XCTAssertEqual(reopened.report.tornTailBytes, 0)
         XCTAssertEqual(state(reopened), model)
+    }
+
+    /// Appends half of batch `n`'s record to `journal`, as a crash during its append leaves it; returns the bytes
+    /// written (the torn tail open must cut off).
+    func appendTornRecord(_ n: Int, to journal: String) throws -> Int {
+        let torn = JournalFile.record(sequence: UInt64(n), body: try record(modelBatch(n), writer: IndexWriter()).encoded())
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(torn.prefix(torn.count / 2)))
+        try handle.close()
+        return torn.count / 2
     }
 
     func testCorruptionInTheMiddleStartsEmptyAndMovesFilesAside() throws {
@@ -333,15 +339,11 @@ final class DurableStoreTests: XCTestCase {
                        ["LOCK", "journal-0.slj", "journal-1.slj"])
         let journal = directory + "/journal-0.slj"
         let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
-        let torn = JournalFile.record(sequence: 7, body: try record(modelBatch(7), writer: IndexWriter()).encoded())
-        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
-        handle.seekToEndOfFile()
-        handle.write(Data(torn.prefix(torn.count / 2)))
-        try handle.close()
+        let tornBytes = try appendTornRecord(7, to: journal)
         do {
             let opened = try open(directory)
             XCTAssertNil(opened.report.corruption)
-            XCTAssertEqual(opened.report.tornTailBytes, torn.count / 2)
+            XCTAssertEqual(opened.report.tornTailBytes, tornBytes)
             XCTAssertEqual(state(opened), model)
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, cleanLength)
             XCTAssertTrue(commit(8, opened, model: &model, states: &states))

@@ -354,14 +354,17 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertEqual(try open(acknowledging: ["r": true, "other": true]), ["other", "r"], "a new loss asks again")
     }
 
+    /// Three acknowledged batches of index "r" (client states "0"…"2"), closed as a crash would leave them.
+    private func writeThreeBatches(to url: URL) throws {
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "r", container: container)
+        for n in 0..<3 { XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("i\(n)", title: "I")]) }) }
+        container.closeWithoutCheckpoint()
+    }
+
     func testACorruptStoreStartsEmptyAndAsksEveryIndexToReindexAll() throws {
         let url = makeStoreURL(self)
-        do {
-            let container = try SearchlightContainer(directory: url)
-            let index = CSSearchableIndex(name: "r", container: container)
-            for n in 0..<3 { XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("i\(n)", title: "I")]) }) }
-            container.closeWithoutCheckpoint()
-        }
+        try writeThreeBatches(to: url)
         // A healthy reopen asks nobody.
         do {
             let container = try SearchlightContainer(directory: url)
@@ -403,12 +406,7 @@ final class DurableContainerTests: XCTestCase {
     /// `*.corrupt-*` files, so the next open must still ask the delegates to reindex, not look like a healthy store.
     func testALossWhoseResetWasInterruptedStillAsksTheDelegatesAtTheNextOpen() throws {
         let url = makeStoreURL(self)
-        do {
-            let container = try SearchlightContainer(directory: url)
-            let index = CSSearchableIndex(name: "r", container: container)
-            for n in 0..<3 { XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems([makeItem("i\(n)", title: "I")]) }) }
-            container.closeWithoutCheckpoint()
-        }
+        try writeThreeBatches(to: url)
         // A damaged first record: valid records follow, so it is corruption (not a torn tail).
         let journal = url.appendingPathComponent("journal-0.slj")
         var bytes = try Data(contentsOf: journal)
