@@ -5,6 +5,8 @@ import SearchlightQueryLanguage
 ///
 /// - A catalogue name or its `kMDItem…` alias (`AttributeCatalog.descriptor(forQueryName:)`) is the field of the
 ///   same name: text for strings, string arrays, URLs, type identifiers and persons; numeric for numbers and dates.
+/// - `textContent` (`kMDItemTextContent`) also covers `transcribedTextContent`: the reference (§2.6) queries a
+///   transcript as the body.
 /// - Any other name is a custom key: text fields `$name` and `$name#d` (values searched by default), numeric
 ///   field `$name#n` (any may be missing).
 /// - `*` is every text field except the full-text bodies (`textContent`, `transcribedTextContent`), as in
@@ -29,7 +31,7 @@ package struct AttributeFields: Sendable, Equatable {
         case .named(let name):
             let names: [String]
             if let descriptor = AttributeCatalog.descriptor(forQueryName: name) {
-                names = [descriptor.name]
+                names = descriptor.name == "textContent" ? ["textContent", "transcribedTextContent"] : [descriptor.name]
             } else {
                 names = ItemDocumentCodec.customTextFields(name) + [ItemDocumentCodec.customNumericField(name)]
             }

@@ -256,6 +256,25 @@ final class QueryEvaluationTests: XCTestCase {
         XCTAssertEqual(try evaluate(#"thumbnailData == "?*""#, in: container), [])
     }
 
+    /// A transcript is queried as the body (reference §2.6: "`transcribedTextContent`, queried as `textContent`"):
+    /// `textContent` and its `kMDItem` alias found only the `textContent` field.
+    func testTextContentCoversTranscribedTextContent() throws {
+        func item(_ id: String, _ configure: (CSSearchableItemAttributeSet) -> Void) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            configure(set)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: set)
+        }
+        let container = makeContainer([
+            item("song") { $0.textContent = "Follow us on Twitter, today" },
+            item("talk") { $0.transcribedTextContent = "the budget meeting about twitter" },
+            item("memo") { $0.contentDescription = "budget review" },
+        ])
+        XCTAssertEqual(try evaluate(#"textContent == "twitter"cdwt"#, in: container), ["song", "talk"])
+        XCTAssertEqual(try evaluate(#"kMDItemTextContent == "*budget*"cd"#, in: container), ["talk"])
+        XCTAssertEqual(try evaluate(#"* == "budget*"cdw || textContent == "budget*"cdw"#, in: container), ["memo", "talk"])
+        XCTAssertEqual(try evaluate(#"transcribedTextContent == "*twitter*"cd"#, in: container), ["talk"])
+    }
+
     func testUnknownAttributeNeverMatchesEqualAndAlwaysMatchesNotEqual() {
         check(#"noSuchAttribute == "*""#, [])
         check(#"noSuchAttribute == "x""#, [])

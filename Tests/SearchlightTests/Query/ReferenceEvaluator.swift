@@ -133,6 +133,9 @@ final class ReferenceEvaluator {
         case .named(let name):
             if let descriptor = AttributeCatalog.descriptor(forQueryName: name) {
                 if let value = storage.named[descriptor.name]?.value { add(value) }
+                if descriptor.name == "textContent", let value = storage.named["transcribedTextContent"]?.value {
+                    add(value)
+                }
             } else if let value = storage.custom[name]?.slot.value {
                 add(value)
             }
