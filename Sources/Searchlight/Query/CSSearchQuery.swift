@@ -31,7 +31,8 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
         var foundItemCount = 0
         var foundItemsHandler = HandlerBox<([CSSearchableItem]) -> Void>()
         var completionHandler = HandlerBox<((any Error)?) -> Void>()
-        var protectionClasses: [FileProtectionType] = []
+        /// Apple's default when the app declares no default data protection (reference §1.12).
+        var protectionClasses: [FileProtectionType] = [.completeUntilFirstUserAuthentication]
         var cursor: CSSearchQueryCursor?
         var calendar = Calendar.current
     }
@@ -90,7 +91,8 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
         set { let box = HandlerBox(newValue); state.withLock { $0.completionHandler = box } }
     }
 
-    /// Which protection classes to search (recorded; a container's items are all searched).
+    /// Which protection classes to search (recorded; a container's items are all searched); by default
+    /// `.completeUntilFirstUserAuthentication`, as Apple's without a data-protection entitlement.
     open var protectionClasses: [FileProtectionType] {
         get { state.withLock { $0.protectionClasses } }
         set { state.withLock { $0.protectionClasses = newValue } }

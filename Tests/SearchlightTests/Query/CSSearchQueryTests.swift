@@ -21,6 +21,15 @@ final class CSSearchQueryTests: XCTestCase {
         return CSSearchQuery(queryString: string, queryContext: context, container: container)
     }
 
+    /// Apple's default protection classes for a query, without a data-protection entitlement (reference §1.12).
+    func testProtectionClassesDefaultToCompleteUntilFirstUserAuthentication() {
+        let container = makeContainer([])
+        let query = CSSearchQuery(queryString: "true", queryContext: nil, container: container)
+        XCTAssertEqual(query.protectionClasses.map(\.rawValue), [FileProtectionType.completeUntilFirstUserAuthentication.rawValue])
+        let userQuery = CSUserQuery(userQueryString: "x", userQueryContext: nil, container: container)
+        XCTAssertEqual(userQuery.protectionClasses.map(\.rawValue), [FileProtectionType.completeUntilFirstUserAuthentication.rawValue])
+    }
+
     func testBatchesCountsAndOneCompletion() {
         let q = query(#"title == "Note*""#)
         let run = runQuery(q)
