@@ -7,6 +7,29 @@ public enum CSSuggestionHighlightAttribute: AttributedStringKey {
     public static let name = "CSSuggestionHighlight"
 }
 
+/// Apple's `CSSuggestionHighlightAttributeName`: the attribute's name in an `NSAttributedString`.
+public let CSSuggestionHighlightAttributeName: String = CSSuggestionHighlightAttribute.name
+
+extension NSAttributedString.Key {
+    /// Apple's `.suggestionHighlight` (`CSSuggestionHighlightAttributeName`).
+    public static let suggestionHighlight = NSAttributedString.Key(CSSuggestionHighlightAttributeName)
+}
+
+extension AttributeScopes {
+    /// The attributes Searchlight sets, so code can write `run.suggestionHighlight` as with Apple's.
+    public struct SearchlightAttributes: AttributeScope {
+        public let suggestionHighlight: CSSuggestionHighlightAttribute
+    }
+
+    public var searchlight: SearchlightAttributes.Type { SearchlightAttributes.self }
+}
+
+extension AttributeDynamicLookup {
+    public subscript<T: AttributedStringKey>(
+        dynamicMember keyPath: KeyPath<AttributeScopes.SearchlightAttributes, T>
+    ) -> T { self[T.self] }
+}
+
 /// Mirror of `CSSuggestion`: a completion of what the user typed, drawn from the index's terms.
 open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
     // `@unchecked Sendable` is sound: every stored property is an immutable `let` of a Sendable type.

@@ -136,6 +136,16 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertNil(fetched.items.first?.attributeSet.contentDescription)
     }
 
+    /// Apple's names for the highlight compile and mark the typed part: `.suggestionHighlight` on runs and as an
+    /// `NSAttributedString.Key` (`CSSuggestionHighlightAttributeName`).
+    func testSuggestionHighlightHasApplesNames() throws {
+        let container = makeContainer([makeItem("a", title: "recipes")], clock: Self.clock)
+        let suggestion = try XCTUnwrap(runUserQuery("rec", in: container, suggestions: true).suggestions.first)
+        let typed = suggestion.localizedAttributedSuggestion.runs.filter { $0.suggestionHighlight == true }
+        XCTAssertEqual(typed.map { String(suggestion.localizedAttributedSuggestion[$0.range].characters) }, ["rec"])
+        XCTAssertEqual(NSAttributedString.Key.suggestionHighlight.rawValue, CSSuggestionHighlightAttributeName)
+    }
+
     func testSuggestionsCompleteTheLastWordWithTheTypedPartHighlighted() throws {
         let run = runUserQuery("garden pla", in: container, suggestions: true)
         XCTAssertEqual(run.query.foundSuggestionCount, run.suggestions.count)
