@@ -183,7 +183,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         case .record: container.afterPendingWrites { completion?(nil) }
         case .apply:
             container.submit([operation]) { [weak self] error in
-                if error != nil, let self, !identifiers.isEmpty { self.requestReindex(identifiers) }
+                if let error, Self.asksReindex(error), let self, !identifiers.isEmpty { self.requestReindex(identifiers) }
                 completion?(error)
                 if error == nil, let self, case .index(let items) = operation { self.notifySystemAttributes(of: items) }
             }
@@ -254,7 +254,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         case .fail(let error): finish(error, completion)
         case .commit(let operations, let identifiers):
             container.submit(operations, clientState: change) { [weak self] error in
-                if let error, error.code != .mismatchedClientState, let self, !identifiers.isEmpty {
+                if let error, Self.asksReindex(error), let self, !identifiers.isEmpty {
                     self.requestReindex(identifiers)
                 }
                 completion?(error)
@@ -286,6 +286,16 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     }
 
     /// Asks the delegate to re-add items that were acknowledged but could not be applied.
+    /// Whether a failed write asks the delegate to re-add its items: only when the index failed to keep what it
+    /// accepted (reference §3.5), never for a call refused as bad input or a client state that did not match (a
+    /// delegate re-adding an invalid item would be refused, and asked, again and again).
+    static func asksReindex(_ error: CSIndexError) -> Bool {
+        switch error.code {
+        case .invalidItemError, .invalidClientStateError, .mismatchedClientState: return false
+        default: return true
+        }
+    }
+
     private func requestReindex(_ identifiers: [String]) {
         container.delegateQueue.async {
             self.indexDelegate?.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}

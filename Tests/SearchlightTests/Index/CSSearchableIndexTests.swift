@@ -173,6 +173,8 @@ final class CSSearchableIndexTests: XCTestCase {
     /// call registered go with it, so later items may still add new custom keys and catalogue attributes.
     func testAnItemWithMoreFieldsThanTheIndexHoldsIsRefusedAndLeavesNoFieldBehind() {
         let index = makeIndex()
+        let delegate = ReindexCounter()
+        index.indexDelegate = delegate
         XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("keep", title: "kept")], completionHandler: $0) })
         // One text field per custom key: one key more than the fields left.
         let keys = Int(UInt16.max) - index.container.snapshot().engine.schema.fields.count + 1
@@ -190,6 +192,9 @@ final class CSSearchableIndexTests: XCTestCase {
         plain.attributeSet.artist = "someone"
         XCTAssertNil(index.completion { index.indexSearchableItems([plain], completionHandler: $0) })
         XCTAssertEqual(index.allIdentifiers, ["fresh", "keep", "plain"])
+        // Bad input, refused: nothing for the delegate to re-add (asked, a delegate re-adding it would loop).
+        index.container.delegateQueue.sync {}
+        XCTAssertEqual(delegate.asked.withLock { $0 }, [])
     }
 
     /// A large call is copied and screened on several threads: the invalid items far into it are still named

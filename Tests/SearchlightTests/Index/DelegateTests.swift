@@ -4,6 +4,17 @@ import XCTest
 @testable import Searchlight
 import SearchlightEngine
 
+/// Records which identifiers an index asks to re-add.
+final class ReindexCounter: CSIndexExtensionRequestHandler, @unchecked Sendable {
+    let asked = Mutex<[[String]]>([])
+    override func searchableIndex(_ searchableIndex: CSSearchableIndex,
+                                  reindexSearchableItemsWithIdentifiers identifiers: [String],
+                                  acknowledgementHandler: @escaping @Sendable () -> Void) {
+        asked.withLock { $0.append(identifiers) }
+        acknowledgementHandler()
+    }
+}
+
 final class DelegateTests: XCTestCase {
     final class Recorder: CSIndexExtensionRequestHandler, @unchecked Sendable {
         let events = Mutex<[String]>([])
@@ -58,6 +69,31 @@ final class DelegateTests: XCTestCase {
         XCTAssertEqual(delegate.done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(delegate.events.withLock { $0 }, [#"ids ["b1", "b2"]"#, "written"])
         XCTAssertEqual(index.allIdentifiers, ["b1", "b2", "ok"])
+        container.close()
+    }
+
+    /// Only a write that failed after it was accepted asks the delegate to re-add its items (reference §3.5); a call
+    /// refused for bad input was asked too, so a delegate re-adding the same invalid item looped forever.
+    func testRefusedInputDoesNotAskTheDelegateToReindex() throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(fileSystem))
+        let index = CSSearchableIndex(name: "r", container: container)
+        let delegate = ReindexCounter()
+        index.indexDelegate = delegate
+        let invalid = makeItem("bad", title: "Bad")
+        invalid.attributeSet.latitude = NSNumber(value: Double.nan)
+        XCTAssertEqual(indexErrorCode(index.completion { index.indexSearchableItems([invalid], completionHandler: $0) }),
+                       .invalidItemError)
+        index.beginBatch()
+        index.indexSearchableItems([makeItem("b", title: "B")])
+        XCTAssertEqual(indexErrorCode(index.completion {
+            index.endBatch(withClientState: Data(count: 400), completionHandler: $0)
+        }), .invalidClientStateError)
+        // A write the store could not make does ask.
+        fileSystem.inject(.failWrite(errno: 5))
+        XCTAssertNotNil(index.completion { index.indexSearchableItems([makeItem("io", title: "Io")], completionHandler: $0) })
+        container.delegateQueue.sync {}
+        XCTAssertEqual(delegate.asked.withLock { $0 }, [["io"]])
         container.close()
     }
 
