@@ -17,8 +17,15 @@ package enum ActivityDonor {
             return
         }
         if let donor { container.activities.registerDonor(donor, for: donation.recordIdentifier) }
-        if visit { container.engagement.recordDonation(of: donation.resultIdentifier, at: container.clock()) }
-        container.submit([.activities(.donate(donation))]) { completion?($0) }
+        let visited = visit ? container.clock() : nil
+        container.submit([.activities(.donate(donation))]) { error in
+            // A visit counts only for a stored record: one tied to an item that does not exist is dropped, and
+            // counted, it lifted that item once indexed.
+            if error == nil, let visited, container.snapshot().engine.lookup(id: donation.recordIdentifier) != nil {
+                container.engagement.recordDonation(of: donation.resultIdentifier, at: visited)
+            }
+            completion?(error)
+        }
     }
 
     /// Deletes the records donated with these persistent identifiers.

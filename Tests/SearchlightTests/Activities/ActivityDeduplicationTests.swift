@@ -28,6 +28,21 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertEqual(fixture.activities.count, 1)
     }
 
+    /// A dropped donation is no visit: counted, it lifted the item it named once that item was indexed.
+    func testADroppedTiedDonationEarnsNoEngagement() async throws {
+        let fixture = ActivityFixture()
+        let early = linkedActivity(fixture, title: "Something else", to: "y")
+        for _ in 0..<3 { try await early.becomeCurrentAndWait() }
+        XCTAssertTrue(fixture.activities.isEmpty, "dropped: y does not exist")
+        try await fixture.index.indexSearchableItems([makeItem("x", title: "Quarterly report"),
+                                                      makeItem("y", title: "Quarterly report")])
+        XCTAssertNil(fixture.container.engagement.record(for: "y", at: fixture.clock.now))
+        XCTAssertEqual(runUserQuery("quarterly", in: fixture.container).items.map(\.uniqueIdentifier), ["x", "y"])
+        // Once stored, a visit counts.
+        try await early.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.container.engagement.record(for: "y", at: fixture.clock.now)?.donations, 1)
+    }
+
     func testTiedActivityAndItemAreOneResultAndTheItemWins() async throws {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
