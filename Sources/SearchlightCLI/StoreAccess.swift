@@ -8,9 +8,14 @@ enum StoreAccess {
     /// The index name the tool's batches use for their client state.
     static let indexName = "searchlight-cli"
 
-    /// The container persisted in `--store DIR` (created when missing).
-    static func open(_ args: Arguments) throws -> SearchlightContainer {
+    /// The container persisted in `--store DIR`. A command that writes (`create`) creates a missing store; a
+    /// read-only one refuses it (a mistyped `--store` is an error, not an empty index) and creates nothing.
+    static func open(_ args: Arguments, create: Bool = false) throws -> SearchlightContainer {
         let directory = args.storeDirectory
+        var isDirectory: ObjCBool = false
+        if !create, !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw CommandFailure(message: "searchlight \(args.command): no store at \(directory.path) (index items into it first, or check --store)")
+        }
         do {
             return try SearchlightContainer(directory: directory)
         } catch {

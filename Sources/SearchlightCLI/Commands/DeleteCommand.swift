@@ -20,7 +20,7 @@ enum DeleteCommand {
         guard modes == 1 else {
             throw UsageError(command: "delete", message: "give exactly one of --id ID..., --domain D... or --all")
         }
-        let index = CSSearchableIndex(name: StoreAccess.indexName, container: try StoreAccess.open(args))
+        let index = CSSearchableIndex(name: StoreAccess.indexName, container: try StoreAccess.open(args, create: true))
         let before = index.itemCount()
         if all {
             try StoreAccess.perform { index.deleteAllSearchableItems(completionHandler: $0) }

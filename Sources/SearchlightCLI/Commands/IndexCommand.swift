@@ -34,7 +34,7 @@ enum IndexCommand {
                 throw CommandFailure(message: "searchlight index: no such file: \(path)")
             }
         }
-        let container = try StoreAccess.open(args)
+        let container = try StoreAccess.open(args, create: true)
         let index = CSSearchableIndex(name: StoreAccess.indexName, container: container)
         let fingerprint = ImportCheckpoint.fingerprint(of: inputs)
 

@@ -147,6 +147,7 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("USAGE") || result.stderr.contains("searchlight"), result.stderr)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.jsonl").path))
+        XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n")]).status, 0)
         let sorted = try run(["query", #"title == "*""#, "--sort", "title:desc", "--sort", "title:asc"])
         XCTAssertEqual(sorted.status, 0, sorted.stderr)
         let webHelp = try run(["help", "web", "index"], useStore: false)
@@ -302,5 +303,21 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(demo.stdout.contains("Becky"), demo.stdout)
         XCTAssertTrue(demo.stdout.contains("deb:wireshark"), demo.stdout)
         XCTAssertTrue(demo.stdout.contains("July Report.Numbers"), demo.stdout)
+    }
+
+    // MARK: Review findings
+
+    /// A read-only command on a store that does not exist (a mistyped --store) must fail, not report an empty
+    /// index with status 0 and create the directory.
+    func testReadCommandsOnMissingStoreFail() throws {
+        let missing = directory.appendingPathComponent("no-such-store").path
+        for args in [["search", "anything"], ["query", #"title == "x""#], ["export"], ["stats"], ["state"], ["get", "x"]] {
+            let r = try run(args + ["--store", missing], useStore: false)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stdout)")
+            XCTAssertTrue(r.stderr.contains(missing), "\(args): no message naming the store: \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "a read-only command created the store directory")
+        XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n"), "--store", missing], useStore: false).status, 0)
+        XCTAssertEqual(try run(["stats", "--store", missing], useStore: false).status, 0)
     }
 }
