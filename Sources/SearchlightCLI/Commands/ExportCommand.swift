@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Searchlight
 
@@ -21,11 +26,15 @@ enum ExportCommand {
         let indexName = args.value("--index-name") ?? "searchlight"
         let container = try StoreAccess.open(args)
         let handle: FileHandle
+        let output = args.value("--output") ?? "standard output"
         if let output = args.value("--output") {
-            guard FileManager.default.createFile(atPath: output, contents: nil), let h = FileHandle(forWritingAtPath: output) else {
-                throw CommandFailure(message: "searchlight export: cannot create \(output)")
+            // Opened in place (created or truncated), not replaced by an atomic createFile: a device or a
+            // link given as the output stays what it is.
+            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard descriptor >= 0 else {
+                throw CommandFailure(message: "searchlight export: cannot create \(output): \(String(cString: strerror(errno)))")
             }
-            handle = h
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         } else {
             handle = .standardOutput
         }
@@ -43,13 +52,24 @@ enum ExportCommand {
             buffer.append(0x0A)
             count += 1
             if buffer.count > 1 << 20 {
-                handle.write(buffer)
+                try write(buffer, to: handle, output: output)
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        handle.write(buffer)
-        if handle !== FileHandle.standardOutput { try handle.close() }
+        try write(buffer, to: handle, output: output)
+        if handle !== FileHandle.standardOutput {
+            do { try handle.close() } catch {
+                throw CommandFailure(message: "searchlight export: cannot write \(output): \(error.localizedDescription)")
+            }
+        }
         Terminal.err("exported \(count) items")
         return 0
+    }
+
+    /// Writes `data`; a failed write (disk full, closed pipe) is a failure naming the output, not a short export.
+    private static func write(_ data: Data, to handle: FileHandle, output: String) throws {
+        do { try handle.write(contentsOf: data) } catch {
+            throw CommandFailure(message: "searchlight export: cannot write \(output): \(error.localizedDescription)")
+        }
     }
 }

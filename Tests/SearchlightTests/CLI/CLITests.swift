@@ -320,4 +320,17 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n"), "--store", missing], useStore: false).status, 0)
         XCTAssertEqual(try run(["stats", "--store", missing], useStore: false).status, 0)
     }
+
+    /// Writing the export must report a failed write (disk full), not claim every item was exported.
+    func testExportReportsAFailedWrite() throws {
+        let file = try write("items.jsonl", (1...50).map { item("i\($0)", "item \($0)") }.joined(separator: "\n") + "\n")
+        XCTAssertEqual(try run(["index", file]).status, 0)
+        let r = try run(["export", "--output", "/dev/full"])
+        XCTAssertEqual(r.status, 1, "exit 0 although nothing was written: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("cannot write /dev/full"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("exported 50 items"), r.stderr)
+        // The output is opened in place: the device is not replaced by a regular file.
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType,
+                       .typeCharacterSpecial)
+    }
 }
