@@ -72,6 +72,11 @@ let commands: [String: Command] = [
     rest.removeFirst()
     var commandName = name
     if name == "web" {
+        // 'web --help' is the help of its only command.
+        if let first = rest.first, ["--help", "-h"].contains(first) {
+            Terminal.out(WebIndexCommand.help)
+            return 0
+        }
         guard rest.first == "index" else {
             Terminal.err("searchlight web: the only web command is 'web index PATH...'")
             return 2

@@ -333,4 +333,14 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType,
                        .typeCharacterSpecial)
     }
+
+    /// `--help` of every subcommand prints its usage with status 0, `web` included.
+    func testWebHelp() throws {
+        for flag in ["--help", "-h"] {
+            let r = try run(["web", flag], useStore: false)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("USAGE: searchlight web index"), r.stdout + r.stderr)
+        }
+        XCTAssertEqual(try run(["web", "crawl"], useStore: false).status, 2)
+    }
 }
