@@ -96,7 +96,7 @@ enum IndexCommand {
                 // Invalid items are bad input like a malformed line: reported with their position, never
                 // silently dropped from a batch whose checkpoint moves past them.
                 if let problem = item.validationProblems().first {
-                    let error = InterchangeError(line: position, message: problem.message)
+                    let error = reader.error(at: position, message: problem.message)
                     if args.flag("--strict") {
                         progress.finish()
                         throw CommandFailure(message: "searchlight index: \(path): \(error.description) "
@@ -166,6 +166,12 @@ final class ItemSource {
                 throw CommandFailure(message: "searchlight index: \(path): \(error)")
             }
         }
+    }
+
+    /// An error at `position`: a line of a JSON Lines input, an element of a JSON array (named as its reader does).
+    func error(at position: Int, message: String) -> InterchangeError {
+        lines == nil ? InterchangeError(message: "array element \(position): \(message)")
+                     : InterchangeError(line: position, message: message)
     }
 
     /// The next item and its position; throws a bad line's error (the following call continues after it).

@@ -343,4 +343,15 @@ final class CLITests: XCTestCase {
         }
         XCTAssertEqual(try run(["web", "crawl"], useStore: false).status, 2)
     }
+
+    /// An invalid item in a JSON array file is reported by its array element, as every other array error is;
+    /// its element number is not a line number (this file has one line).
+    func testInvalidItemInArrayFileIsNamedByElementNotLine() throws {
+        let file = try write("items.json", "[" + item("e1", "x") + ", " + item("e2", "y") + ", "
+            + #"{"uniqueIdentifier":"e3","expirationDate":"-300000000-01-01T00:00:00Z"}]"#)
+        let r = try run(["index", file])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("array element 3: item 'e3'"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("line 3"), "the file has one line: \(r.stderr)")
+    }
 }
