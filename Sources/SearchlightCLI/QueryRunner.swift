@@ -37,6 +37,20 @@ enum QueryRunner {
         return lines
     }
 
+    /// Whether a result is a donated activity not linked to an item (its record identifier is internal).
+    static func isActivity(_ item: CSSearchableItem) -> Bool { ActivityIdentity.isActivity(item.uniqueIdentifier) }
+
+    /// How a result is named in output: an item by its identifier; an activity, whose internal record identifier
+    /// holds U+0000, as "activity" and its persistent identifier ("activity id P") or else its type.
+    static func displayIdentifier(_ item: CSSearchableItem) -> String {
+        guard isActivity(item) else { return item.uniqueIdentifier }
+        let rest = item.uniqueIdentifier.dropFirst(ActivityIdentity.namespace.count)
+        if rest.hasPrefix("p:") { return "activity id " + rest.dropFirst(2) }
+        // "t:TYPE:DIGEST"
+        let typeAndDigest = rest.dropFirst(2)
+        return "activity " + (typeAndDigest.lastIndex(of: ":").map { typeAndDigest[..<$0] } ?? typeAndDigest)
+    }
+
     /// The item's attributes as a JSON object (the interchange shape).
     static func jsonObject(_ item: CSSearchableItem) -> Any {
         guard let data = try? ItemJSON.encode(item), let object = try? JSONSerialization.jsonObject(with: data) else {

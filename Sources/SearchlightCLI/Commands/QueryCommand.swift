@@ -54,7 +54,11 @@ enum QueryCommand {
                 continue
             }
             if args.json || fromStdin {
-                Terminal.json(["query": text, "count": outcome.items.count, "items": outcome.items.map(QueryRunner.jsonObject)])
+                // Only items are interchange objects ('searchlight index' input); matching activities are counted.
+                let items = outcome.items.filter { !QueryRunner.isActivity($0) }
+                var object: [String: Any] = ["query": text, "count": items.count, "items": items.map(QueryRunner.jsonObject)]
+                if items.count < outcome.items.count { object["activities"] = outcome.items.count - items.count }
+                Terminal.json(object)
                 continue
             }
             if outcome.items.isEmpty { Terminal.out("no items match") }
@@ -65,7 +69,7 @@ enum QueryCommand {
                           let value = object[name] ?? (object["customAttributes"] as? [String: Any])?[name] else { return nil }
                     return "\(name)=\(value)"
                 }
-                Terminal.out("\(item.uniqueIdentifier)  " + shown.joined(separator: "  "))
+                Terminal.out("\(QueryRunner.displayIdentifier(item))  " + shown.joined(separator: "  "))
             }
             Terminal.err("\(outcome.items.count) items")
         }

@@ -68,10 +68,11 @@ enum SearchCommand {
             func annotator(_ item: CSSearchableItem) -> CSUserQuery { sources[item.uniqueIdentifier] ?? query }
             if args.json || fromStdin {
                 let results: [[String: Any]] = items.map { item in
-                    var entry: [String: Any] = ["id": item.uniqueIdentifier, "score": item.rank,
+                    let source = QueryRunner.isActivity(item) ? "activity"
+                        : webIdentifiers.contains(item.uniqueIdentifier) ? "web" : "app"
+                    var entry: [String: Any] = ["id": QueryRunner.displayIdentifier(item), "score": item.rank,
                                                 "title": item.attributeSet.title ?? NSNull(),
-                                                "domain": item.domainIdentifier ?? NSNull(),
-                                                "source": webIdentifiers.contains(item.uniqueIdentifier) ? "web" : "app"]
+                                                "domain": item.domainIdentifier ?? NSNull(), "source": source]
                     if let snippet = annotator(item).snippet(for: item) {
                         entry["snippet"] = ["attribute": snippet.attribute, "text": snippet.text,
                                             "highlights": snippet.highlightedWords]
@@ -104,11 +105,11 @@ enum SearchCommand {
             return
         }
         for (rank, item) in items.enumerated() {
-            let title = item.attributeSet.title ?? item.uniqueIdentifier
+            let title = item.attributeSet.title ?? QueryRunner.displayIdentifier(item)
             let subtitle = item.attributeSet.displayName.map { " — \($0)" } ?? ""
             let source = web.contains(item.uniqueIdentifier) ? "[web] " : ""
             Terminal.out(String(format: "%2d. ", rank + 1) + source + title + subtitle
-                         + "  [\(item.uniqueIdentifier), score \(String(format: "%.2f", item.rank))]")
+                         + "  [\(QueryRunner.displayIdentifier(item)), score \(String(format: "%.2f", item.rank))]")
             if let snippet = annotator(item).snippet(for: item) {
                 Terminal.out("    " + highlighted(snippet))
             }

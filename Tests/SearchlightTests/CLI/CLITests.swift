@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import Searchlight
 
 /// Runs the real `searchlight` executable: every subcommand, bad input and exit codes.
 final class CLITests: XCTestCase {
@@ -354,4 +355,42 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("array element 3: item 'e3'"), r.stderr)
         XCTAssertFalse(r.stderr.contains("line 3"), "the file has one line: \(r.stderr)")
     }
+
+    #if !canImport(Darwin)
+    /// A result that is a donated activity (not linked to an item) is named without its internal record identifier
+    /// (raw U+0000 bytes), and `query --json` gives no interchange "item" for it that `index` would refuse.
+    func testActivityResultsPrintNoInternalIdentifiers() async throws {
+        let container = try SearchlightContainer(directory: URL(fileURLWithPath: store))
+        let index = CSSearchableIndex(name: "app", container: container)
+        try await index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup")])
+        let loose = NSUserActivity(activityType: "com.example.view")
+        loose.title = "Yak walk"
+        loose.isEligibleForSearch = true
+        loose.container = container
+        try await loose.becomeCurrentAndWait()
+        let kept = NSUserActivity(activityType: "com.example.view")
+        kept.title = "Yak ride"
+        kept.persistentIdentifier = "ride-7"
+        kept.isEligibleForSearch = true
+        kept.container = container
+        try await kept.becomeCurrentAndWait()
+        container.close()
+
+        let search = try run(["search", "yak"])
+        XCTAssertEqual(search.status, 0)
+        XCTAssertTrue(search.stdout.contains("Yak walk  [activity com.example.view, score"), search.stdout)
+        XCTAssertTrue(search.stdout.contains("Yak ride  [activity id ride-7, score"), search.stdout)
+        XCTAssertFalse(search.stdout.contains("\u{0}"), "NUL bytes in the output: \(search.stdout.debugDescription)")
+        let searchJSON = try run(["search", "yak", "--json"])
+        XCTAssertFalse(searchJSON.stdout.contains("\\u0000"), searchJSON.stdout)
+        XCTAssertTrue(searchJSON.stdout.contains(#""source":"activity""#), searchJSON.stdout)
+        let query = try run(["query", #"title == "Yak*""#])
+        XCTAssertTrue(query.stdout.contains("activity com.example.view  title=Yak walk"), query.stdout)
+        XCTAssertFalse(query.stdout.contains("\u{0}"), "NUL bytes in the output: \(query.stdout.debugDescription)")
+        let json = try XCTUnwrap(try run(["query", #"title == "Yak*" || title == "Tomato*""#, "--json"]).json().first)
+        XCTAssertEqual(json["count"] as? Int, 1)
+        XCTAssertEqual(json["activities"] as? Int, 2)
+        XCTAssertEqual((json["items"] as? [[String: Any]])?.compactMap { $0["uniqueIdentifier"] as? String }, ["recipe-1"])
+    }
+    #endif
 }
