@@ -214,32 +214,30 @@ final class DurableStoreTests: XCTestCase {
             for n in 1...5 { commit(n, opened, model: &model, states: &states) }
             opened.store.close()
         }
-        let journal = directory + "/journal-0.slj"
-        let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
-        let tornBytes = try appendTornRecord(6, to: journal)
-        do {
-            let opened = try open(directory)
-            XCTAssertNil(opened.report.corruption)
-            XCTAssertEqual(opened.report.tornTailBytes, tornBytes)
-            XCTAssertEqual(state(opened), model)
-            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, cleanLength)
-            XCTAssertTrue(commit(7, opened, model: &model, states: &states))
-            opened.store.close()
-        }
+        try assertTornRecordIsCut(6, in: directory + "/journal-0.slj", of: directory, model: &model, states: &states)
         let reopened = try open(directory)
         XCTAssertEqual(reopened.report.tornTailBytes, 0)
         XCTAssertEqual(state(reopened), model)
     }
 
-    /// Appends half of batch `n`'s record to `journal`, as a crash during its append leaves it; returns the bytes
-    /// written (the torn tail open must cut off).
-    func appendTornRecord(_ n: Int, to journal: String) throws -> Int {
+    /// Appends half of batch `n`'s record to `journal`, as a crash during its append leaves it, then opens the store:
+    /// the torn tail is cut (the journal back to its length before, nothing reported corrupt, the state the model's),
+    /// and batch `n + 1` commits after it.
+    func assertTornRecordIsCut(_ n: Int, in journal: String, of directory: String, model: inout StoreModel,
+                               states: inout [String: [UInt8]], line: UInt = #line) throws {
+        let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
         let torn = JournalFile.record(sequence: UInt64(n), body: try record(modelBatch(n), writer: IndexWriter()).encoded())
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
         handle.seekToEndOfFile()
         handle.write(Data(torn.prefix(torn.count / 2)))
         try handle.close()
-        return torn.count / 2
+        let opened = try open(directory)
+        XCTAssertNil(opened.report.corruption, line: line)
+        XCTAssertEqual(opened.report.tornTailBytes, torn.count / 2, line: line)
+        XCTAssertEqual(state(opened), model, line: line)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, cleanLength, line: line)
+        XCTAssertTrue(commit(n + 1, opened, model: &model, states: &states), line: line)
+        opened.store.close()
     }
 
     func testCorruptionInTheMiddleStartsEmptyAndMovesFilesAside() throws {
@@ -337,18 +335,7 @@ final class DurableStoreTests: XCTestCase {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(),
                        ["LOCK", "journal-0.slj", "journal-1.slj"])
-        let journal = directory + "/journal-0.slj"
-        let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
-        let tornBytes = try appendTornRecord(7, to: journal)
-        do {
-            let opened = try open(directory)
-            XCTAssertNil(opened.report.corruption)
-            XCTAssertEqual(opened.report.tornTailBytes, tornBytes)
-            XCTAssertEqual(state(opened), model)
-            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, cleanLength)
-            XCTAssertTrue(commit(8, opened, model: &model, states: &states))
-            opened.store.close()
-        }
+        try assertTornRecordIsCut(7, in: directory + "/journal-0.slj", of: directory, model: &model, states: &states)
         let reopened = try open(directory)
         XCTAssertNil(reopened.report.corruption)
         XCTAssertEqual(state(reopened), model)
