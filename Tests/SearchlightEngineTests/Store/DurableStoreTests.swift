@@ -240,20 +240,27 @@ final class DurableStoreTests: XCTestCase {
         opened.store.close()
     }
 
-    func testCorruptionInTheMiddleStartsEmptyAndMovesFilesAside() throws {
-        let directory = makeStoreDirectory(self)
+    /// A store with batches 1–4 in its snapshot and 5–9 in `journal-1.slj`, whose first record is then damaged
+    /// (valid records follow it, so it is corruption, not a torn tail). Returns the journal's path.
+    @discardableResult
+    func storeWithDamagedJournal(_ directory: String) throws -> String {
         var model = StoreModel(), states: [String: [UInt8]] = [:]
-        do {
-            let opened = try open(directory)
-            for n in 1...4 { commit(n, opened, model: &model, states: &states) }
-            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
-            for n in 5...9 { commit(n, opened, model: &model, states: &states) }
-            opened.store.close()
-        }
+        let opened = try open(directory)
+        for n in 1...4 { commit(n, opened, model: &model, states: &states) }
+        try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+        for n in 5...9 { commit(n, opened, model: &model, states: &states) }
+        opened.store.close()
         let journal = directory + "/journal-1.slj"
         var bytes = try XCTUnwrap(FileManager.default.contents(atPath: journal))
         bytes[60] ^= 0x01
         try bytes.write(to: URL(fileURLWithPath: journal))
+        return journal
+    }
+
+    func testCorruptionInTheMiddleStartsEmptyAndMovesFilesAside() throws {
+        let directory = makeStoreDirectory(self)
+        let journal = try storeWithDamagedJournal(directory)
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: journal))
         let opened = try open(directory)
         guard case .corrupt(let path, _)? = opened.report.corruption else {
             return XCTFail("corruption not reported: \(String(describing: opened.report.corruption))")
@@ -348,18 +355,7 @@ final class DurableStoreTests: XCTestCase {
         for fault in [StoreFault.failWrite(errno: 5), .failSync, .failRename, .failDirectorySync] {
             for skip in 0..<10 {
                 let directory = makeStoreDirectory(self)
-                var model = StoreModel(), states: [String: [UInt8]] = [:]
-                do {
-                    let opened = try open(directory)
-                    for n in 1...4 { commit(n, opened, model: &model, states: &states) }
-                    try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
-                    for n in 5...9 { commit(n, opened, model: &model, states: &states) }
-                    opened.store.close()
-                }
-                let journal = directory + "/journal-1.slj"
-                var bytes = try XCTUnwrap(FileManager.default.contents(atPath: journal))
-                bytes[60] ^= 0x01  // valid records follow: corruption
-                try bytes.write(to: URL(fileURLWithPath: journal))
+                try storeWithDamagedJournal(directory)
                 let originals = try ["snapshot.sls", "journal-1.slj"].map {
                     try XCTUnwrap(FileManager.default.contents(atPath: directory + "/" + $0))
                 }
