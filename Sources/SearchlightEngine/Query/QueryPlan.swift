@@ -118,7 +118,8 @@ struct QueryPlanner {
             if clauses.isEmpty { return .none }
             return .or(clauses.map { plan($0, scope: scope) })
         case .not(let include, let exclude):
-            return .not(plan(include, scope: scope), plan(exclude, scope: scope))
+            let excluded = plan(exclude, scope: scope)
+            return .not(Self.withoutCovered(plan(include, scope: scope), by: excluded), excluded)
         case .scoped(let newScope, let inner):
             return plan(inner, scope: resolve(newScope))
         case .range(let field, let lower, let upper):
@@ -128,6 +129,27 @@ struct QueryPlanner {
         case .boost(let inner, let factor): return .boost(plan(inner, scope: scope), factor)
         case .documents(let set): return .documents(set)
         }
+    }
+
+    /// An and-not's included group without the entries every document of which the exclusion holds (the excluded
+    /// term itself, or a completion of the excluded prefix, in a field the exclusion covers): they could only add
+    /// postings to walk and drop. The group keeps its idf, so what it scores is unchanged. A typo-tolerant word's
+    /// near terms exclude the word as typed (`.not(.fuzzy(w), excluding: .prefix(w))`), and most near terms of a
+    /// prefix being typed are its completions.
+    static func withoutCovered(_ include: QueryPlan, by exclude: QueryPlan) -> QueryPlan {
+        guard case .group(let entries, let idf, let label) = include else { return include }
+        let kept: [QueryPlan.GroupEntry]
+        switch exclude {
+        case .prefix(let fields, let key, _, _):
+            let covered = Set(fields.map(\.field))
+            kept = entries.filter { !(covered.contains($0.field) && $0.term.starts(with: key)) }
+        case .group(let excluded, _, _):
+            kept = entries.filter { entry in !excluded.contains { $0.field == entry.field && $0.term == entry.term } }
+        default:
+            return include
+        }
+        if kept.count == entries.count { return include }
+        return kept.isEmpty ? .none : .group(entries: kept, idf: idf, label: label)
     }
 
     /// A leaf's plan, from the memo when there is one.
