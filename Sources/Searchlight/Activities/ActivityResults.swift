@@ -14,25 +14,8 @@ package enum ActivityResults {
         snapshot.engine.schema.field(named: ActivityDocumentCodec.activityField) != nil
     }
 
-    /// Collapses ranked hits (best first); the order of survivors is kept.
-    package static func collapse(_ hits: [(address: DocAddress, score: Double)],
-                                 in snapshot: ContainerSnapshot) -> [(address: DocAddress, score: Double)] {
-        guard mayHoldActivities(snapshot) else { return hits }
-        var result: [(address: DocAddress, score: Double)] = []
-        var position: [DocAddress: Int] = [:]
-        for hit in hits {
-            guard let address = representative(of: hit.address, in: snapshot) else { continue }
-            if let index = position[address] {
-                result[index].score = max(result[index].score, hit.score)
-            } else {
-                position[address] = result.count
-                result.append((address, hit.score))
-            }
-        }
-        return result
-    }
-
-    /// Collapses engine hits (best first), keeping their order.
+    /// Collapses ranked engine hits (best first), keeping the order of survivors; a result carries the better
+    /// score of its item and the activities standing for it.
     package static func collapse(_ hits: [SearchHit], in snapshot: ContainerSnapshot) -> [SearchHit] {
         collapseKeepingSources(hits, in: snapshot).hits
     }

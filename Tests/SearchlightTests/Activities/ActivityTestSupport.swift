@@ -30,8 +30,7 @@ struct ActivityFixture {
     func search(_ text: String) -> [String] {
         let snapshot = container.snapshot()
         let hits = snapshot.engine.search(.term(text), limit: 100, filter: snapshot.liveFilter)
-        return ActivityResults.collapse(hits.map { ($0.address, Double($0.score)) }, in: snapshot)
-            .compactMap { snapshot.engine.id(of: $0.address) }
+        return ActivityResults.collapse(hits, in: snapshot).compactMap { snapshot.engine.id(of: $0.address) }
     }
 
     /// Every visible activity record.
