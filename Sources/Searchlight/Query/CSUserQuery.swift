@@ -256,8 +256,13 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     static func completing(_ typed: String, folded: String, with term: String) -> String {
         guard term.utf8.starts(with: folded.utf8) else { return term }
         let rest = String(decoding: term.utf8.dropFirst(folded.utf8.count), as: UTF8.self)
+        return typed + Self.rest(rest, after: typed)
+    }
+
+    /// The rest of a completed word as written after `typed`: in capitals after a run of them ("STRA": "STRASSE").
+    private static func rest(_ rest: String, after typed: String) -> String {
         let letters = typed.filter(\.isLetter).suffix(2)
-        return typed + (letters.count == 2 && letters.allSatisfy(\.isUppercase) ? rest.uppercased() : rest)
+        return letters.count == 2 && letters.allSatisfy(\.isUppercase) ? rest.uppercased() : rest
     }
 
     /// The engagement-store key of a suggestion: its text folded, so the key ranking reads (from the completion
@@ -301,9 +306,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             }
         }
         let typedBytes = word.utf8.count
-        let rest = String(surfaceCharacters[typedCharacters.count...])
-        let letters = typed.filter(\.isLetter).suffix(2)
-        word += letters.count == 2 && letters.allSatisfy(\.isUppercase) ? rest.uppercased() : rest
+        word += Self.rest(String(surfaceCharacters[typedCharacters.count...]), after: typed)
         guard Analyzer().tokens(word, mode: .query).map(\.term) == [term] else { return nil }
         return (word, typedBytes)
     }
