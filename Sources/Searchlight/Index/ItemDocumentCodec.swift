@@ -22,13 +22,16 @@ package enum ItemDocumentCodec {
         "$" + keyName + (searchableByDefault ? "#d" : "")
     }
 
+    /// The custom key whose values a field holds (`$name`, `$name#d`, `$name#n`), or nil for a catalogue field.
+    package static func customKeyName(ofField field: String) -> String? {
+        guard field.hasPrefix("$") else { return nil }
+        let name = field.dropFirst()
+        return String(name.hasSuffix("#d") || name.hasSuffix("#n") ? name.dropLast(2) : name)
+    }
+
     /// The attribute whose values a text field holds: a custom key's name for its text fields, else the field's
     /// own name (a catalogue attribute's).
-    package static func attributeName(ofTextField field: String) -> String {
-        guard field.hasPrefix("$") else { return field }
-        let name = field.dropFirst()
-        return String(name.hasSuffix("#d") ? name.dropLast(2) : name)
-    }
+    package static func attributeName(ofTextField field: String) -> String { customKeyName(ofField: field) ?? field }
 
     /// Both text fields a custom key's values may be in.
     package static func customTextFields(_ keyName: String) -> [String] {
@@ -246,12 +249,11 @@ package enum ItemDocumentCodec {
     package static func exactNumbers(of field: FieldID, at address: DocAddress,
                                      in snapshot: IndexSnapshot) -> [AttributeNumber] {
         guard let fieldName = snapshot.schema.info(field)?.name else { return [] }
-        // A custom key's numeric field is `$name#n` (`customNumericField`).
-        let custom = fieldName.hasPrefix("$") && fieldName.hasSuffix("#n")
-        let name = custom ? String(fieldName.dropFirst().dropLast(2)) : fieldName
+        let custom = customKeyName(ofField: fieldName)
+        let name = custom ?? fieldName
         let plan = FetchPlan([name], schema: snapshot.schema)
         guard let storage = item(at: address, in: snapshot, plan: plan)?.attributeSet.snapshot else { return [] }
-        let slot = custom ? storage.custom[name]?.slot : storage.named[name]
+        let slot = custom != nil ? storage.custom[name]?.slot : storage.named[name]
         if case .value(let value)? = slot, !value.numbers.isEmpty { return value.numbers }
         return snapshot.numbers(field, of: address).map(AttributeNumber.double)
     }
