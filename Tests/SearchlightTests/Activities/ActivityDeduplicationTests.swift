@@ -7,19 +7,9 @@ import XCTest
 /// Reference §3.7: activities linked to items by `relatedUniqueIdentifier` / `weakRelatedUniqueIdentifier`, and
 /// the separate identifier namespaces of activities and items.
 final class ActivityDeduplicationTests: XCTestCase {
-    private func linkedActivity(_ fixture: ActivityFixture, title: String, to item: String,
-                                weak: Bool = false, domain: String? = nil) -> NSUserActivity {
-        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
-        if weak { set.weakRelatedUniqueIdentifier = item } else { set.relatedUniqueIdentifier = item }
-        set.domainIdentifier = domain
-        let activity = fixture.activity(title: title)
-        activity.contentAttributeSet = set
-        return activity
-    }
-
     func testTiedActivityIsStoredOnlyIfItsItemExists() async throws {
         let fixture = ActivityFixture()
-        let early = linkedActivity(fixture, title: "recipe soup", to: "recipe-1")
+        let early = fixture.linkedActivity(title: "recipe soup", to: "recipe-1")
         try await early.becomeCurrentAndWait()
         XCTAssertTrue(fixture.activities.isEmpty, "the item does not exist yet: the activity is dropped")
 
@@ -31,7 +21,7 @@ final class ActivityDeduplicationTests: XCTestCase {
     /// A dropped donation is no visit: counted, it lifted the item it named once that item was indexed.
     func testADroppedTiedDonationEarnsNoEngagement() async throws {
         let fixture = ActivityFixture()
-        let early = linkedActivity(fixture, title: "Something else", to: "y")
+        let early = fixture.linkedActivity(title: "Something else", to: "y")
         for _ in 0..<3 { try await early.becomeCurrentAndWait() }
         XCTAssertTrue(fixture.activities.isEmpty, "dropped: y does not exist")
         try await fixture.index.indexSearchableItems([makeItem("x", title: "Quarterly report"),
@@ -47,7 +37,7 @@ final class ActivityDeduplicationTests: XCTestCase {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
                                                       makeItem("recipe-2", title: "Onion soup")])
-        let activity = linkedActivity(fixture, title: "Tomato soup", to: "recipe-1")
+        let activity = fixture.linkedActivity(title: "Tomato soup", to: "recipe-1")
         activity.keywords = ["favourite"]
         try await activity.becomeCurrentAndWait()
         XCTAssertEqual(fixture.activities.count, 1)
@@ -65,8 +55,8 @@ final class ActivityDeduplicationTests: XCTestCase {
             makeItem("recipe-3", title: "Tomato pie with a great many more words in its title"),
         ])
         // Each activity outranks its item (the word twice in a short title), so the best matches pair up.
-        try await linkedActivity(fixture, title: "Tomato tomato soup", to: "recipe-1").becomeCurrentAndWait()
-        try await linkedActivity(fixture, title: "Tomato tomato salad", to: "recipe-2").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "Tomato tomato soup", to: "recipe-1").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "Tomato tomato salad", to: "recipe-2").becomeCurrentAndWait()
         let all = runUserQuery("tomato", in: fixture.container)
         XCTAssertNil(all.error)
         XCTAssertEqual(all.items.map(\.uniqueIdentifier), ["recipe-1", "recipe-2", "recipe-3"])
@@ -88,7 +78,7 @@ final class ActivityDeduplicationTests: XCTestCase {
                      makeItem("c", title: "cherry")]
         try await fixture.index.indexSearchableItems(items)
         for (id, title) in [("a", "apple visit"), ("b", "banana visit"), ("c", "cherry visit")] {
-            try await linkedActivity(fixture, title: title, to: id).becomeCurrentAndWait()
+            try await fixture.linkedActivity(title: title, to: id).becomeCurrentAndWait()
         }
         let loose = fixture.activity(title: "loose visit")
         try await loose.becomeCurrentAndWait()
@@ -130,7 +120,7 @@ final class ActivityDeduplicationTests: XCTestCase {
     func testReplacingAnItemKeepsItsActivity() async throws {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("a", title: "first")])
-        try await linkedActivity(fixture, title: "visit", to: "a").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "visit", to: "a").becomeCurrentAndWait()
         try await fixture.index.indexSearchableItems([makeItem("a", title: "second")])
         XCTAssertEqual(fixture.activities.count, 1)
         XCTAssertEqual(fixture.search("visit"), ["a"])
@@ -139,7 +129,7 @@ final class ActivityDeduplicationTests: XCTestCase {
     func testDeleteAndReindexInOneBatchKeepsTheActivity() async throws {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("a", title: "first")])
-        try await linkedActivity(fixture, title: "visit", to: "a").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "visit", to: "a").becomeCurrentAndWait()
         fixture.index.beginBatch()
         try await fixture.index.deleteSearchableItems(withIdentifiers: ["a"])
         try await fixture.index.indexSearchableItems([makeItem("a", title: "again")])
@@ -157,7 +147,7 @@ final class ActivityDeduplicationTests: XCTestCase {
         let item = makeItem("a", title: "ticket")
         item.expirationDate = fixture.clock.now.addingTimeInterval(60)
         try await fixture.index.indexSearchableItems([item])
-        try await linkedActivity(fixture, title: "boarding pass", to: "a").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "boarding pass", to: "a").becomeCurrentAndWait()
         XCTAssertEqual(fixture.search("boarding"), ["a"])
         fixture.clock.advance(by: 61)
         XCTAssertTrue(fixture.search("boarding").isEmpty, "hidden as soon as its item expired")
@@ -168,7 +158,7 @@ final class ActivityDeduplicationTests: XCTestCase {
 
     func testWeakLinkDeduplicatesWithoutTyingLifetimes() async throws {
         let fixture = ActivityFixture()
-        let early = linkedActivity(fixture, title: "song lyrics", to: "song-1", weak: true)
+        let early = fixture.linkedActivity(title: "song lyrics", to: "song-1", weak: true)
         try await early.becomeCurrentAndWait()
         XCTAssertEqual(fixture.activities.count, 1, "stored although the item does not exist")
         XCTAssertEqual(fixture.search("lyrics"), [fixture.activities[0].identifier], "alone it is its own result")

@@ -50,16 +50,10 @@ final class ActivityQueryTests: XCTestCase {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
                                                       makeItem("song-1", title: "Soup song")])
-        let tied = fixture.activity(title: "Tomato soup")
-        let tiedSet = CSSearchableItemAttributeSet(itemContentType: "public.text")
-        tiedSet.relatedUniqueIdentifier = "recipe-1"
-        tied.contentAttributeSet = tiedSet
+        let tied = fixture.linkedActivity(title: "Tomato soup", to: "recipe-1")
         tied.keywords = ["dinner"]
         try await tied.becomeCurrentAndWait()
-        let weak = fixture.activity(title: "Soup song lyrics")
-        let weakSet = CSSearchableItemAttributeSet(itemContentType: "public.text")
-        weakSet.weakRelatedUniqueIdentifier = "song-1"
-        weak.contentAttributeSet = weakSet
+        let weak = fixture.linkedActivity(title: "Soup song lyrics", to: "song-1", weak: true)
         try await weak.becomeCurrentAndWait()
         XCTAssertEqual(fixture.activities.count, 2)
 
@@ -80,10 +74,7 @@ final class ActivityQueryTests: XCTestCase {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
                                                       makeItem("recipe-2", title: "Onion soup")])
-        let activity = fixture.activity(title: "Grandma favourite")
-        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
-        set.relatedUniqueIdentifier = "recipe-1"
-        activity.contentAttributeSet = set
+        let activity = fixture.linkedActivity(title: "Grandma favourite", to: "recipe-1")
         try await activity.becomeCurrentAndWait()
 
         let run = runUserQuery("favourite", in: fixture.container)
@@ -141,10 +132,7 @@ final class ActivityQueryTests: XCTestCase {
         XCTAssertEqual(userQuery("garden", in: fixture.container), ["b", "a"])
 
         // An activity tied to "a" that the user keeps coming back to lifts "a" (visits count as engagement).
-        let visit = fixture.activity(title: "Garden plan")
-        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
-        set.relatedUniqueIdentifier = "a"
-        visit.contentAttributeSet = set
+        let visit = fixture.linkedActivity(title: "Garden plan", to: "a")
         for _ in 0..<12 { try await visit.becomeCurrentAndWait() }
         XCTAssertEqual(userQuery("garden", in: fixture.container), ["a", "b"])
     }

@@ -25,6 +25,17 @@ struct ActivityFixture {
         return activity
     }
 
+    /// An activity linked to the item `item` by `relatedUniqueIdentifier` (or, `weak`, by
+    /// `weakRelatedUniqueIdentifier`), donating to this fixture's container.
+    func linkedActivity(title: String, to item: String, weak: Bool = false, domain: String? = nil) -> NSUserActivity {
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        if weak { set.weakRelatedUniqueIdentifier = item } else { set.relatedUniqueIdentifier = item }
+        set.domainIdentifier = domain
+        let activity = activity(title: title)
+        activity.contentAttributeSet = set
+        return activity
+    }
+
     /// Result identifiers for free text, as queries deliver them: matched through the engine, expired ones
     /// hidden, activities collapsed into their items; best first.
     func search(_ text: String) -> [String] {
