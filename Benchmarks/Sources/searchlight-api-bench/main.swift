@@ -17,6 +17,9 @@ import Synchronization
 //            user_after_commit (--after-commit) the first user query after each of 20 one-item commits;
 //            with --after-commit-split K, on an index built from K equal parts in one call each (K large segments);
 //            user_after_merge the first query once the idle merges that follow have been published
+//   suggest  (--suggest) every keystroke of the as-you-type texts ("w", "we", "web", "web s", "web se", ...):
+//            CSUserQuery top 20 with a suggestions handler (up to 10 completions of the last word);
+//            suggest_1 the keystrokes whose last word is one letter (the widest completions)
 //   ql       CSSearchQuery-language queries; parse: QueryParser on a ~100-character query
 //   fetch    fetchSearchableItems of 20 identifiers (whole items: every attribute, long texts decompressed)
 //   quality  (--quality, instead of all the above) the natural queries of issue 5 on debian-en: each expected
@@ -53,6 +56,8 @@ struct Options {
     /// `--after-commit-split K`: the commits go to a second index, built from K equal parts of the corpus (one
     /// `indexSearchableItems` call each, no wait for merges), so its layout holds K large segments.
     var afterCommitSplit = 0
+    /// `--suggest`: after the user queries, every keystroke of the as-you-type texts with suggestions asked for.
+    var suggest = false
 }
 
 func usage() -> Never {
@@ -60,7 +65,7 @@ func usage() -> Never {
     USAGE: searchlight-api-bench --corpus FILE|- --queries FILE [--replicate K] [--batch N] [--rounds N]
                                  [--build-rounds N] [--no-durable] [--build-only] [--no-user] [--no-user-empty] [--ql-rounds N] [--ql-only N] [--fetch-rounds N]
                                  [--slowest N]
-                                 [--user-text TEXT ...] [--engagement N] [--after-commit] [--after-commit-split K] [--web DIR] [--json]
+                                 [--user-text TEXT ...] [--engagement N] [--after-commit] [--after-commit-split K] [--suggest] [--web DIR] [--json]
            searchlight-api-bench --corpus FILE|- --quality
 
     """.utf8))
@@ -98,6 +103,7 @@ while let argument = arguments.next() {
     case "--web": options.web = value()
     case "--json": options.json = true
     case "--quality": options.quality = true
+    case "--suggest": options.suggest = true
     case "--after-commit": options.afterCommit = true
     case "--after-commit-split": options.afterCommit = true; options.afterCommitSplit = Int(value()) ?? 0
     default: usage()
@@ -342,6 +348,15 @@ func run(_ query: CSSearchQuery) -> Int {
     return count.withLock { $0 }
 }
 
+/// Runs a user query with a suggestions handler (set here, off the main actor: the query calls it on its own
+/// queue); the number of suggestions delivered.
+func runSuggesting(_ query: CSUserQuery) -> Int {
+    let count = Mutex(0)
+    query.foundSuggestionsHandler = { list in count.withLock { $0 += list.count } }
+    _ = run(query)
+    return count.withLock { $0 }
+}
+
 func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
@@ -426,6 +441,48 @@ if options.user {
             engaging.userEngaged(chosen, visibleItems: visible, interaction: .select)
         }
         userQueries("user_engaged", options.userTexts.isEmpty ? typed : options.userTexts)
+    }
+    if options.suggest {
+        // Every keystroke of the typed texts, as a search box sends them: the first word letter by letter, then
+        // the second after a space. Each runs the results (top 20) and the completions of its last word.
+        var keystrokes: [String] = []
+        for text in options.userTexts.isEmpty ? typed : options.userTexts {
+            let words = text.split(separator: " ").map(String.init)
+            var head = ""
+            for word in words {
+                for length in 1...max(word.count, 1) { keystrokes.append(head + String(word.prefix(length))) }
+                head += word + " "
+            }
+        }
+        var times: [Double] = [], oneLetter: [Double] = []
+        var cpu = 0.0
+        var suggestions = 0
+        for round in 0...options.rounds {
+            let roundCPU = processCPUSeconds()
+            defer { if round > 0 { cpu += processCPUSeconds() - roundCPU } }
+            for text in keystrokes {
+                let context = CSUserQueryContext()
+                context.maxResultCount = 20
+                context.fetchAttributes = ["title"]
+                let query = CSUserQuery(userQueryString: text, userQueryContext: context, container: memory)
+                let start = monotonicNanoseconds()
+                let found = runSuggesting(query)
+                let micros = Double(monotonicNanoseconds() - start) / 1000
+                if round > 0 {
+                    times.append(micros)
+                    if text.split(separator: " ").last?.count == 1 { oneLetter.append(micros) }
+                } else {
+                    suggestions += found
+                }
+            }
+        }
+        record("suggest_queries", Double(keystrokes.count))
+        record("suggest_p50_us", percentile(times, 0.5))
+        record("suggest_p99_us", percentile(times, 0.99))
+        record("suggest_cpu_us", times.isEmpty ? 0 : cpu / Double(times.count) * 1e6)
+        record("suggest_1_p50_us", percentile(oneLetter, 0.5))
+        record("suggest_1_max_us", oneLetter.max() ?? 0)
+        record("suggest_suggestions", Double(suggestions))
     }
     // The first user query after a commit: each of 20 commits replaces one item (a deletion in the large
     // segment and a new small one), and the next query pays whatever the new snapshot derives on first use
