@@ -107,6 +107,12 @@ final class DifferentialTests: XCTestCase {
             && a[differing[0]] == b[differing[1]] && a[differing[1]] == b[differing[0]]
     }
 
+    /// Whether some prefix of `term` (whole characters) is within `budget` edits of `query` (`withinEdits`): a
+    /// fuzzy prefix match.
+    static func prefixWithinEdits(_ term: [UInt32], _ query: [UInt32], _ budget: Int) -> Bool {
+        (0...term.count).contains { withinEdits(Array(term[..<$0]), query, budget) }
+    }
+
     /// Levenshtein distance in characters (`characters`) between two byte strings.
     static func levenshtein(_ a: [UInt8], _ b: [UInt8]) -> Int {
         levenshtein(characters(a), characters(b))
@@ -148,6 +154,12 @@ final class DifferentialTests: XCTestCase {
             let t = Array(QueryPlanner.foldedPrefix(text).utf8)
             let budget = edits ?? QueryPlanner.typoBudget(QueryPlanner.foldedPrefix(text))
             return scope.contains { f in terms(f).contains { Self.withinEdits(Array($0.0.utf8), t, budget) } }
+        case .fuzzyPrefix(let text, let edits):
+            let t = Self.characters(Array(QueryPlanner.foldedPrefix(text).utf8))
+            let budget = edits ?? QueryPlanner.typoBudget(QueryPlanner.foldedPrefix(text))
+            return scope.contains { f in
+                terms(f).contains { Self.prefixWithinEdits(Self.characters(Array($0.0.utf8)), t, budget) }
+            }
         case .terms(let list):
             return scope.contains { f in terms(f).contains { list.contains($0.0) } }
         case .and(let clauses): return !clauses.isEmpty && clauses.allSatisfy { referenceMatches($0, doc, scope: scope, fields: fields) }
@@ -595,6 +607,47 @@ final class DifferentialTests: XCTestCase {
                 XCTAssertEqual(vocabulary.fuzzy(query, maxEdits: edits), expected, label + " (filter)")
             }
         }
+    }
+
+    /// The walk's prefix mode finds exactly the terms some prefix of which is within the budget (brute force: the
+    /// least edits over a term's prefixes, a swap of adjacent characters one edit within a budget of one, as the
+    /// whole-word walk counts it), as disjoint runs each under its near prefix: over ASCII and multi-byte
+    /// alphabets, plain, with the run index and through a vocabulary's cache, 480 seeded queries.
+    func testFuzzyPrefixWalkEqualsBruteForce() {
+        var g = Generator(state: 3031)
+        let ascii = ["a", "b", "c", "d"].map { Array($0.utf8) }
+        let wide = ["a", "b", "é", "è", "ж", "€", "😀"].map { Array($0.utf8) }
+        var matched = 0
+        for round in 0..<16 {
+            let characters = round.isMultiple(of: 2) ? ascii : wide
+            let alphabet = Array(characters.prefix(3 + g.int(characters.count - 2)))
+            var words = Set<[UInt8]>()
+            for _ in 0..<(30 + g.int(400)) { words.insert((0..<(1 + g.int(8))).flatMap { _ in g.pick(alphabet) }) }
+            let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+            let plain = Self.dictionary(sorted, runIndexMinimum: .max)
+            let indexed = Self.dictionary(sorted, runIndexMinimum: 0)
+            let vocabulary = SegmentVocabulary(scope: [1, 2], dictionaries: [indexed, nil])
+            for _ in 0..<30 {
+                let query = (0..<g.int(7)).flatMap { _ in g.pick(alphabet) }
+                let edits = g.int(3)
+                let label = "round \(round): \(String(decoding: query, as: UTF8.self)) ~\(edits)"
+                let units = Self.characters(query)
+                let expected = sorted.indices.filter { Self.prefixWithinEdits(Self.characters(sorted[$0]), units, edits) }
+                matched += expected.count
+                let found = plain.fuzzyPrefixes(query, maxEdits: edits)
+                XCTAssertEqual(found.flatMap { Array($0.terms) }, expected, label)
+                XCTAssertEqual(indexed.fuzzyPrefixes(query, maxEdits: edits), found, label + " (run index)")
+                XCTAssertEqual(vocabulary.nearPrefixes(query, maxEdits: edits), found, label + " (vocabulary)")
+                XCTAssertEqual(vocabulary.nearPrefixes(query, maxEdits: edits), found, label + " (cached)")
+                for prefix in found {
+                    // Each run is every term under its prefix, which is within the budget.
+                    let bytes = Array(sorted[prefix.terms.lowerBound].prefix(prefix.length))
+                    XCTAssertEqual(Array(sorted.indices.filter { sorted[$0].starts(with: bytes) }), Array(prefix.terms), label)
+                    XCTAssertTrue(Self.withinEdits(Self.characters(bytes), units, edits), label + ": \(bytes)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(matched, 2_000, "the queries were too far from the terms to test anything")
     }
 
     /// A segment's vocabulary of several fields is the sorted union of their dictionaries, each term marked

@@ -296,6 +296,40 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(Set(s.fuzzyTerms("κοσμ", maxEdits: 1).map(\.term)), ["κοσμε"])
     }
 
+    /// A fuzzy prefix matches the terms some prefix of which is within the typo budget of the text: a substitution,
+    /// an adjacent swap, in characters; none under 5 characters, 2 edits from 9; the exact completions too.
+    func testFuzzyPrefixToleratesTyposInsideTheWordBeingTyped() throws {
+        try writer.upsert(contentsOf: [doc("keyboards", "Mechanical keyboards"), doc("keynote", "keynote slides"),
+                                       doc("ru", "клавиатура"), doc("other", "kettle")])
+        let s = try writer.commit()
+        XCTAssertEqual(ids(s, .fuzzyPrefix("kwybo", maxEdits: nil)), ["keyboards"])
+        XCTAssertEqual(ids(s, .fuzzyPrefix("kebyo", maxEdits: nil)), ["keyboards"], "a swap is one edit")
+        XCTAssertEqual(Set(ids(s, .fuzzyPrefix("keybo", maxEdits: nil))), ["keyboards", "keynote"],
+                       "its exact completions too")
+        XCTAssertEqual(ids(s, .fuzzyPrefix("kwyb", maxEdits: nil)), [], "4 characters: no typo budget")
+        XCTAssertEqual(ids(s, .fuzzyPrefix("keyb", maxEdits: nil)), ["keyboards"])
+        XCTAssertEqual(ids(s, .fuzzyPrefix("kwyboqrds", maxEdits: nil)), ["keyboards"], "9 characters: 2 edits")
+        XCTAssertEqual(ids(s, .fuzzyPrefix("kwyboqrd", maxEdits: nil)), [], "8 characters: 1 edit")
+        XCTAssertEqual(ids(s, .fuzzyPrefix("клваи", maxEdits: nil)), ["ru"], "a swap of two Cyrillic letters")
+        XCTAssertEqual(s.fuzzyPrefixes("kwybo"), ["keybo"])
+        XCTAssertEqual(s.fuzzyPrefixes("kwyb"), [])
+    }
+
+    /// Past `maxNearPrefixes` near prefixes, a fuzzy prefix keeps those over the most terms, then the first in
+    /// byte order: the same every time.
+    func testFuzzyPrefixesPastTheCapKeepThoseOverTheMostTerms() throws {
+        let letters = Array("cdefghijklmnopqrstuvwxyz").prefix(IndexSnapshot.maxNearPrefixes + 4)
+        var docs = letters.map { doc("a\($0)", "a\($0)cde") }
+        docs += ["", "one", "two"].map { doc("az\($0)", "azcde\($0)") }  // "azcde": three terms
+        try writer.upsert(contentsOf: docs)
+        let s = try writer.commit()
+        let prefixes = s.fuzzyPrefixes("abcde")
+        XCTAssertEqual(prefixes.count, IndexSnapshot.maxNearPrefixes)
+        XCTAssertTrue(prefixes.contains("azcde"))
+        let expected = Set(["azone", "aztwo", "az"] + letters.prefix(IndexSnapshot.maxNearPrefixes - 1).map { "a\($0)" })
+        XCTAssertEqual(Set(s.matches(.fuzzyPrefix("abcde", maxEdits: nil)).compactMap { s.id(of: $0) }), expected)
+    }
+
     /// Past `maxExpansions` near terms, a fuzzy query keeps the nearest (the term itself first), then the most
     /// frequent: not the first fields' terms, which dropped the exact and one-edit terms of a later field.
     func testFuzzyExpansionsPastTheCapKeepTheNearest() throws {

@@ -173,6 +173,13 @@ final class LargeDifferentialTests: XCTestCase {
                     let c = characters[term] ?? DifferentialTests.characters(Array(term.utf8))
                     return abs(c.count - t.count) <= budget && DifferentialTests.withinEdits(c, t, budget)
                 }
+            case .fuzzyPrefix(let text, let edits):
+                let t = DifferentialTests.characters(Array(QueryPlanner.foldedPrefix(text).utf8))
+                let budget = edits ?? QueryPlanner.typoBudget(QueryPlanner.foldedPrefix(text))
+                return holding(scope) { term in
+                    DifferentialTests.prefixWithinEdits(characters[term] ?? DifferentialTests.characters(Array(term.utf8)),
+                                                        t, budget)
+                }
             case .terms(let list):
                 return holding(scope) { list.contains($0) }
             case .and(let clauses):

@@ -65,6 +65,9 @@ final class NearTermsCacheTests: XCTestCase {
         XCTAssertEqual(walks.withLock { $0 }, 1, "walked again")
         XCTAssertEqual(near("wiresh", 2), [6, 2], "another budget is another walk")
         XCTAssertEqual(walks.withLock { $0 }, 2)
+        XCTAssertEqual(cache.near(Array("wiresh".utf8), maxEdits: 1, prefix: true) { [7] }, [7], "near prefixes: another walk")
+        XCTAssertEqual(cache.near(Array("wiresh".utf8), maxEdits: 1, prefix: true) { [8] }, [7])
+        XCTAssertEqual(near("wiresh", 1), [6, 1])
         for i in 0..<(NearTermsCache.capacity + 10) {
             XCTAssertEqual(near("w\(i)", 1), ["w\(i)".utf8.count, 1])
             XCTAssertLessThanOrEqual(cache.count, NearTermsCache.capacity)

@@ -26,6 +26,12 @@ public struct IndexSnapshot: Sendable {
     /// (`QueryPlanner.nearest`). (Prefix queries keep every expansion: wide prefixes read precomputed lists,
     /// `PrefixPostings`.)
     public static let maxExpansions = 256
+    /// Fuzzy prefix queries expand at most this many near prefixes, those over the most terms first
+    /// (`QueryPlanner.nearestPrefixes`). Each is read as a prefix is (a wide one from its precomputed list, a
+    /// narrow one as its at most `PrefixPostings.minimumExpansions` terms), so this bounds a field's sources in a
+    /// segment as Lucene's `maxExpansions` (50 terms) bounds a fuzzy query's. A 5-character word has about ten
+    /// near prefixes in a large vocabulary; the cap stops a short one over a dense vocabulary.
+    public static let maxNearPrefixes = 16
 
     /// Everything but `parameters`, in one immutable object: a search copies its snapshot into its planner, and a
     /// copy of a dozen arrays and objects was a dozen retains and releases (about 45 per search: 4% of a term
@@ -461,6 +467,17 @@ public struct IndexSnapshot: Sendable {
         let fields = planner.resolve(scope)
         let near = planner.nearTerms(key, maxEdits: edits, scope: fields)
         return collectTerms(fields, lists: near.map { lists in lists.map { ($0.terms, $0.indices) } })
+    }
+
+    /// The near prefixes a `.fuzzyPrefix` query of `text` expands (`maxEdits` nil: the default typo budget), in
+    /// byte order: every term starting with one matches it (for highlighting what a word being typed found).
+    public func fuzzyPrefixes(_ text: String, maxEdits: Int? = nil, in scope: FieldScope = .defaultFields) -> [String] {
+        let term = QueryPlanner.foldedPrefix(text)
+        guard !term.isEmpty else { return [] }
+        let edits = min(max(maxEdits ?? QueryPlanner.typoBudget(term), 0), 2)
+        let planner = QueryPlanner(snapshot: self)
+        return planner.nearestPrefixes(Array(term.utf8), maxEdits: edits, scope: planner.resolve(scope))
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Builds what typo-tolerant searches over `scope` walk: each segment's vocabulary and the one across

@@ -203,7 +203,7 @@ extension IndexSnapshot {
                                      lists: lists, enumerated: enumerated, planner: &planner) else { return false }
             keys.append(head)
             return true
-        case .prefix(_, let key, let idf, _):
+        case .prefix(_, let key?, let idf, _):
             guard let head = keyHead(plan, key: key, prefix: true, scale: idf * factor * stretch, ordinal: ordinal,
                                      lists: lists, enumerated: enumerated, planner: &planner) else { return false }
             keys.append(head)

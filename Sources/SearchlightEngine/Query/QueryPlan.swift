@@ -21,15 +21,16 @@ indirect enum QueryPlan: Sendable {
         case terms(Range<Int>, exact: Int32)
     }
 
-    /// A prefix in one field: its place in each segment (by ordinal).
+    /// A prefix in one field: its place in each segment (by ordinal). A fuzzy prefix has one per near prefix and field.
     struct PrefixField: Sendable {
         let field: Int
         let places: [PrefixPlace]
     }
 
     case group(entries: [GroupEntry], idf: Float, label: String)
-    /// Every term starting with a prefix, scored as one group (as `.group` would score the expanded terms).
-    case prefix(fields: [PrefixField], key: [UInt8], idf: Float, label: String)
+    /// Every term starting with a prefix, scored as one group (as `.group` would score the expanded terms); `key`
+    /// is the prefix, nil for the several near prefixes of a fuzzy prefix.
+    case prefix(fields: [PrefixField], key: [UInt8]?, idf: Float, label: String)
     /// A phrase in the fields where each of its terms occurs, with where each term lies in each segment's
     /// dictionary of the field (found while planning, for the idf).
     struct PhraseField: Sendable {
@@ -109,6 +110,8 @@ struct QueryPlanner {
             return memoized(1, [text], nil, scope) { prefixPlan(text, scope: scope) }
         case .fuzzy(let text, let maxEdits):
             return memoized(2, [text], maxEdits, scope) { fuzzyPlan(text, maxEdits: maxEdits, scope: scope) }
+        case .fuzzyPrefix(let text, let maxEdits):
+            return memoized(4, [text], maxEdits, scope) { fuzzyPrefixPlan(text, maxEdits: maxEdits, scope: scope) }
         case .terms(let terms):
             return memoized(3, terms, nil, scope) { termsPlan(terms, scope: scope) }
         case .and(let clauses):
@@ -140,7 +143,7 @@ struct QueryPlanner {
         guard case .group(let entries, let idf, let label) = include else { return include }
         let kept: [QueryPlan.GroupEntry]
         switch exclude {
-        case .prefix(let fields, let key, _, _):
+        case .prefix(let fields, let key?, _, _):
             let covered = Set(fields.map(\.field))
             kept = entries.filter { !(covered.contains($0.field) && $0.term.starts(with: key)) }
         case .group(let excluded, _, _):
@@ -416,31 +419,39 @@ struct QueryPlanner {
         let key = Array(prefix.utf8)
         var fields: [QueryPlan.PrefixField] = []
         var df = 0
-        key.withUnsafeBufferPointer { k in
-            for field in scope {
-                var places = [QueryPlan.PrefixPlace](repeating: .absent, count: snapshot.segments.count)
-                var fieldDF = 0
-                var held: [(terms: FieldTerms, range: Range<Int>)] = []
-                for (ordinal, segment) in snapshot.segments.enumerated() {
-                    guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
-                    let range = terms.prefixRange(k)
-                    guard !range.isEmpty else { continue }
-                    held.append((terms, range))
-                    let (place, largest) = Self.prefixPlace(k, range: range, terms: terms, segment: segment, field: field,
-                                                            primary: isPrimary(field))
-                    places[ordinal] = place
-                    fieldDF = largest
-                }
-                guard !held.isEmpty else { continue }
-                fields.append(QueryPlan.PrefixField(field: field, places: places))
-                // Several segments hold terms: a term's frequency is its sum over them.
-                df = max(df, held.count == 1 ? fieldDF : Self.largestDocFreq(held))
-            }
+        for field in scope {
+            guard let (found, largest) = prefixField(key, field: field) else { continue }
+            fields.append(found)
+            df = max(df, largest)
         }
         if fields.isEmpty { return .none }
         let group = QueryPlan.prefix(fields: fields, key: key, idf: idf(df), label: "\(prefix)*")
         clauses.append(group)
         return clauses.count == 1 ? group : .and(clauses)
+    }
+
+    /// The terms starting with `key` in `field`: their place in each segment and the largest document frequency
+    /// among them (summed over segments); nil when no segment has one.
+    private func prefixField(_ key: [UInt8], field: Int) -> (field: QueryPlan.PrefixField, largest: Int)? {
+        var places = [QueryPlan.PrefixPlace](repeating: .absent, count: snapshot.segments.count)
+        var fieldDF = 0
+        var held: [(terms: FieldTerms, range: Range<Int>)] = []
+        key.withUnsafeBufferPointer { k in
+            for (ordinal, segment) in snapshot.segments.enumerated() {
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                let range = terms.prefixRange(k)
+                guard !range.isEmpty else { continue }
+                held.append((terms, range))
+                let (place, largest) = Self.prefixPlace(k, range: range, terms: terms, segment: segment, field: field,
+                                                        primary: isPrimary(field))
+                places[ordinal] = place
+                fieldDF = largest
+            }
+        }
+        guard !held.isEmpty else { return nil }
+        // Several segments hold terms: a term's frequency is its sum over them.
+        return (QueryPlan.PrefixField(field: field, places: places),
+                held.count == 1 ? fieldDF : Self.largestDocFreq(held))
     }
 
     /// Where the terms starting with `key` (at `range`, not empty, of `terms`, one segment's dictionary of
@@ -590,6 +601,70 @@ struct QueryPlanner {
             (distances[a], -frequencies[a], a) < (distances[b], -frequencies[b], b)
         }
         return order.prefix(count).sorted()
+    }
+
+    /// Every term with a prefix within the typo budget of the folded text (`.fuzzyPrefix`): the terms under its near
+    /// prefixes (`nearestPrefixes`), each read in each field and segment as a prefix is (a wide one from its
+    /// precomputed list), scored as one group whose idf is that of its most frequent term.
+    private func fuzzyPrefixPlan(_ text: String, maxEdits: Int?, scope: [Int]) -> QueryPlan {
+        let term = Self.foldedPrefix(text)
+        guard !term.isEmpty else { return .none }
+        let edits = min(max(maxEdits ?? Self.typoBudget(term), 0), 2)
+        var fields: [QueryPlan.PrefixField] = []
+        var df = 0
+        for prefix in nearestPrefixes(Array(term.utf8), maxEdits: edits, scope: scope) {
+            for field in scope {
+                guard let (found, largest) = prefixField(prefix, field: field) else { continue }
+                fields.append(found)
+                df = max(df, largest)
+            }
+        }
+        if fields.isEmpty { return .none }
+        return .prefix(fields: fields, key: nil, idf: idf(df), label: "\(term)*~\(edits)")
+    }
+
+    /// The near prefixes of `key` within `maxEdits` in `scope`'s terms (walked as `nearTerms` walks them), in byte
+    /// order, but for those the stand-in for overlong words starts with (it is no word). Past
+    /// `IndexSnapshot.maxNearPrefixes`, those over the most terms are kept: each is at the edge of the budget (the
+    /// walk stops at the first prefix within it), so edits do not tell them apart, and the commoner stem is the
+    /// likelier word.
+    func nearestPrefixes(_ key: [UInt8], maxEdits: Int, scope: [Int]) -> [[UInt8]] {
+        // Each near prefix, with the most terms under it in one list walked.
+        var found: [[UInt8]: Int] = [:]
+        func add<List: SortedTerms>(_ list: List, _ near: [FuzzyWalk.NearPrefix]) {
+            for prefix in near {
+                let bytes = list.withTerm(prefix.terms.lowerBound) { Array($0.prefix(prefix.length)) }
+                guard !Analyzer.overlongBytes.starts(with: bytes) else { continue }
+                found[bytes] = max(found[bytes] ?? 0, prefix.terms.count)
+            }
+        }
+        let shared = Self.walksVocabularies(scope)
+        var covered = Set<Int>()
+        if shared, let vocabulary = snapshot.vocabularies.vocabulary(for: snapshot.segments, scope: scope) {
+            add(vocabulary, vocabulary.nearPrefixes(key, maxEdits: maxEdits))
+            for (ordinal, segment) in snapshot.segments.enumerated()
+            where vocabulary.positions[ObjectIdentifier(segment)] != nil { covered.insert(ordinal) }
+        }
+        for (ordinal, segment) in snapshot.segments.enumerated() where !covered.contains(ordinal) {
+            if shared {
+                let vocabulary = segment.vocabulary(for: scope)
+                add(vocabulary, vocabulary.nearPrefixes(key, maxEdits: maxEdits))
+                continue
+            }
+            for field in scope {
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                add(terms, terms.fuzzyPrefixes(key, maxEdits: maxEdits))
+            }
+        }
+        // Byte order; a near prefix under another (each list's walk keeps the shorter) would count its terms twice.
+        var prefixes: [[UInt8]] = []
+        for prefix in found.keys.sorted(by: { $0.lexicographicallyPrecedes($1) })
+        where !(prefixes.last.map { prefix.starts(with: $0) } ?? false) {
+            prefixes.append(prefix)
+        }
+        guard prefixes.count > IndexSnapshot.maxNearPrefixes else { return prefixes }
+        let order = prefixes.indices.sorted { a, b in (-(found[prefixes[a]] ?? 0), a) < (-(found[prefixes[b]] ?? 0), b) }
+        return order.prefix(IndexSnapshot.maxNearPrefixes).sorted().map { prefixes[$0] }
     }
 
     /// Whether a fuzzy lookup over `scope` walks vocabularies (several fields, few enough for their bits) rather

@@ -10,7 +10,18 @@
 /// With a one-edit budget, two adjacent characters swapped ("tuilp" for "tulip", the commonest typo) also count
 /// as one edit, as Lucene's and tantivy's fuzzy queries count them (Damerau): those few terms are looked up
 /// whole after the walk. Two edits already cover one swap; a swap and another edit are not counted as two.
+///
+/// In prefix mode (`nearPrefixes`) a term matches when some prefix of it is within the budget, as tantivy's
+/// `FuzzyTermQuery::new_prefix` and Meilisearch match a word still being typed: the walk records each such prefix
+/// (a near prefix) with the run of terms under it, and does not descend below it.
 struct FuzzyWalk {
+    /// The terms under a near prefix: `terms`, all starting with the same `length` bytes, whose edits to the query
+    /// are within the budget.
+    struct NearPrefix: Equatable {
+        let terms: Range<Int>
+        let length: Int
+    }
+
     /// The query's UTF-8 bytes (suffix lookups and the filter's hashes are by byte).
     let query: UnsafeBufferPointer<UInt8>
     /// The query's characters, each its UTF-8 bytes packed into one value (`unit`).
@@ -30,6 +41,8 @@ struct FuzzyWalk {
     let bloom: TermBloom?
     /// `prefixHashes[d]`: the filter hash of the `d` bytes the terms being visited share.
     let prefixHashes: UnsafeMutablePointer<UInt64>
+    /// Prefix mode: the result holds near prefixes (first term, end, byte length), not term indices.
+    let prefixMode: Bool
 
     /// Bytes in the UTF-8 sequence `lead` starts; 1 for ASCII and for a byte that starts none (a stray
     /// continuation byte or 0xF8...0xFF), which then stands alone. Terms are valid UTF-8; the rule only has to be
@@ -90,10 +103,53 @@ struct FuzzyWalk {
     /// runs of the first two bytes, the widest, come from the `RunIndex` when the dictionary has one.
     static func matches(_ query: [UInt8], maxEdits: Int, bytes: [UInt8], offsets: [UInt32], runs: RunIndex?,
                         bloom: TermBloom? = nil) -> [Int] {
+        let (units, starts) = Self.units(of: query)
+        var result = walk(query, units: units, starts: starts, maxEdits: maxEdits, bytes: bytes, offsets: offsets,
+                          runs: runs, bloom: bloom, prefixMode: false)
+        if maxEdits == 1 {
+            addSwaps(of: query, units: units, starts: starts, bytes: bytes, offsets: offsets, bloom: bloom, to: &result)
+        }
+        return result
+    }
+
+    /// The near prefixes of `query` within `maxEdits` (counted as `matches` counts them), ascending and disjoint:
+    /// every term of the list that has a prefix within the budget lies under exactly one, the shortest such
+    /// prefix of its run. The walk is `matches`' with each prefix that is itself within the budget recorded
+    /// instead of entered; where the budget is spent, the runs under prefix + the rest of the query are searched.
+    static func nearPrefixes(_ query: [UInt8], maxEdits: Int, bytes: [UInt8], offsets: [UInt32],
+                             runs: RunIndex?) -> [NearPrefix] {
+        let (units, starts) = Self.units(of: query)
+        let found = walk(query, units: units, starts: starts, maxEdits: maxEdits, bytes: bytes, offsets: offsets,
+                         runs: runs, bloom: nil, prefixMode: true)
+        var prefixes: [NearPrefix] = []
+        prefixes.reserveCapacity(found.count / 3)
+        for i in stride(from: 0, to: found.count, by: 3) {
+            prefixes.append(NearPrefix(terms: found[i]..<found[i + 1], length: found[i + 2]))
+        }
+        if maxEdits == 1 {
+            // Two adjacent characters swapped: the runs under the swapped query.
+            for swapped in swaps(of: query, units: units, starts: starts) {
+                let range = prefixRange(swapped, bytes: bytes, offsets: offsets)
+                if !range.isEmpty { prefixes.append(NearPrefix(terms: range, length: swapped.count)) }
+            }
+        }
+        // A run found twice, or inside another (a suffix lookup's, a swap's): the outer one, the shorter prefix.
+        prefixes.sort { ($0.terms.lowerBound, -$0.terms.count) < ($1.terms.lowerBound, -$1.terms.count) }
+        var merged: [NearPrefix] = []
+        merged.reserveCapacity(prefixes.count)
+        for prefix in prefixes where merged.last.map({ prefix.terms.lowerBound >= $0.terms.upperBound }) ?? true {
+            merged.append(prefix)
+        }
+        return merged
+    }
+
+    /// The walk of `matches` (without the swaps), or of `nearPrefixes` in prefix mode: term indices, or near
+    /// prefixes as (first term, end, byte length) triples.
+    private static func walk(_ query: [UInt8], units: [UInt32], starts: [Int], maxEdits: Int, bytes: [UInt8],
+                             offsets: [UInt32], runs: RunIndex?, bloom: TermBloom?, prefixMode: Bool) -> [Int] {
         var result: [Int] = []
         let count = offsets.count - 1
         guard count > 0, maxEdits >= 0 else { return result }
-        let (units, starts) = Self.units(of: query)
         let n = units.count
         let width = n + 1
         // No term of n + maxEdits + 1 or more characters matches; a character is at most 4 bytes.
@@ -112,38 +168,62 @@ struct FuzzyWalk {
                             let walk = FuzzyWalk(query: q, units: units, unitStarts: starts, budget: Int32(maxEdits),
                                                  rows: rows, width: width, levelLimit: levelLimit,
                                                  base: all.baseAddress!, offsets: offsets, runs: runs, bloom: bloom,
-                                                 prefixHashes: prefixHashes)
+                                                 prefixHashes: prefixHashes, prefixMode: prefixMode)
                             walk.visit(0, count, depth: 0, level: 0, into: &result)
                         }
                     }
                 }
             }
         }
-        if maxEdits == 1 {
-            addSwaps(of: query, units: units, starts: starts, bytes: bytes, offsets: offsets, bloom: bloom, to: &result)
-        }
         return result
     }
 
-    /// Adds to `result` (ascending) the terms that are `query` with two adjacent, different characters swapped.
-    static func addSwaps(of query: [UInt8], units: [UInt32], starts: [Int], bytes: [UInt8], offsets: [UInt32],
-                         bloom: TermBloom?, to result: inout [Int]) {
-        guard units.count >= 2 else { return }
+    /// The byte strings that are `query` with two adjacent, different characters swapped.
+    static func swaps(of query: [UInt8], units: [UInt32], starts: [Int]) -> [[UInt8]] {
+        guard units.count >= 2 else { return [] }
         // An incomplete last sequence moved inside would join the bytes after it: another string of characters.
         let last = units.count - 1
         let whole = query.count - starts[last] == unitLength(query[starts[last]])
-        var found: [Int] = []
+        var swaps: [[UInt8]] = []
         for i in 0..<last where units[i] != units[i + 1] && (whole || i + 1 < last) {
             var swapped = Array(query[..<starts[i]])
             swapped += query[starts[i + 1]..<starts[i + 2]]
             swapped += query[starts[i]..<starts[i + 1]]
             swapped += query[starts[i + 2]...]
+            swaps.append(swapped)
+        }
+        return swaps
+    }
+
+    /// Adds to `result` (ascending) the terms that are `query` with two adjacent, different characters swapped.
+    static func addSwaps(of query: [UInt8], units: [UInt32], starts: [Int], bytes: [UInt8], offsets: [UInt32],
+                         bloom: TermBloom?, to result: inout [Int]) {
+        var found: [Int] = []
+        for swapped in swaps(of: query, units: units, starts: starts) {
             if let bloom, !bloom.mayContain(TermBloom.hash(swapped)) { continue }
             guard let index = find(swapped, bytes: bytes, offsets: offsets), !result.contains(index) else { continue }
             found.append(index)
         }
         guard !found.isEmpty else { return }
         result = (result + found).sorted()
+    }
+
+    /// The indices of the terms starting with `key` in the sorted list.
+    static func prefixRange(_ key: [UInt8], bytes: [UInt8], offsets: [UInt32]) -> Range<Int> {
+        func term(_ index: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[index])..<Int(offsets[index + 1])] }
+        let count = offsets.count - 1
+        var lower = 0, upper = count
+        while lower < upper {
+            let mid = (lower + upper) >> 1
+            if term(mid).lexicographicallyPrecedes(key) { lower = mid + 1 } else { upper = mid }
+        }
+        var end = lower
+        upper = count
+        while end < upper {
+            let mid = (end + upper) >> 1
+            if term(mid).starts(with: key) { end = mid + 1 } else { upper = mid }
+        }
+        return lower..<end
     }
 
     /// The index of the term whose bytes are `key` in the sorted list, if any.
@@ -235,6 +315,11 @@ struct FuzzyWalk {
         var low = low
         let row = rows + level * width
         let n = width - 1
+        if prefixMode, cell(row, n, level: level) <= budget {
+            // A near prefix: every term under it matches.
+            result += [low, high, depth]
+            return
+        }
         // The prefix itself, if it is a term, sorts first.
         if length(low) == depth {
             if cell(row, n, level: level) <= budget { result.append(low) }
@@ -269,9 +354,17 @@ struct FuzzyWalk {
             // term of this run matches only if its suffix IS query[j...] for a j where the row reaches the
             // budget. Those few terms are looked up directly instead of walking down the run byte by byte.
             let first = result.count
+            let top = min(upper, n - 1)
+            if prefixMode {
+                // The runs under prefix + query[j...]: nested or apart, merged by `nearPrefixes`.
+                if row[0] <= budget { addRun(suffix: 0, in: low, high, depth: depth, to: &result) }
+                if lower <= top {
+                    for j in lower...top where row[j] <= budget { addRun(suffix: j, in: low, high, depth: depth, to: &result) }
+                }
+                return
+            }
             // Only cell 0 and the band can be within the budget (`cell`); the empty suffix (j = n) was the prefix itself.
             if row[0] <= budget, let index = find(suffix: 0, in: low, high, depth: depth) { result.append(index) }
-            let top = min(upper, n - 1)
             if lower <= top {
                 for j in lower...top where row[j] <= budget {
                     if let index = find(suffix: j, in: low, high, depth: depth) { result.append(index) }
@@ -292,7 +385,9 @@ struct FuzzyWalk {
             // A term that ends inside a character is not UTF-8 (the analyzer never makes one); like a query
             // (`units(of:)`), it ends with that partial character.
             _ = extend(level, with: unit)
-            if cell(rows + (level + 1) * width, width - 1, level: level + 1) <= budget { result.append(low) }
+            if cell(rows + (level + 1) * width, width - 1, level: level + 1) <= budget {
+                if prefixMode { result += [low, low + 1, depth] } else { result.append(low) }
+            }
             low += 1
         }
         var index = low
@@ -341,6 +436,36 @@ struct FuzzyWalk {
             if compare(mid, depth: depth, key, keyLength) < 0 { lower = mid + 1 } else { upper = mid }
         }
         return lower < high && compare(lower, depth: depth, key, keyLength) == 0 ? lower : nil
+    }
+
+    /// Appends, as a near prefix, the run in `low..<high` (terms sharing their first `depth` bytes, all longer) of
+    /// the terms whose bytes after `depth` start with those of the query's characters `j...`, if any.
+    func addRun(suffix j: Int, in low: Int, _ high: Int, depth: Int, to result: inout [Int]) {
+        let start = unitStarts[j]
+        let key = query.baseAddress! + start, keyLength = query.count - start
+        guard low < high, key[0] >= byte(low, depth), key[0] <= byte(high - 1, depth) else { return }
+        var lower = low, upper = high
+        while lower < upper {
+            let mid = (lower + upper) >> 1
+            if compare(mid, depth: depth, prefix: key, keyLength) < 0 { lower = mid + 1 } else { upper = mid }
+        }
+        var end = lower
+        upper = high
+        while end < upper {
+            let mid = (end + upper) >> 1
+            if compare(mid, depth: depth, prefix: key, keyLength) == 0 { end = mid + 1 } else { upper = mid }
+        }
+        if end > lower { result += [lower, end, depth + keyLength] }
+    }
+
+    /// Comparison of term `index`'s bytes after `depth`, cut to `keyLength`, with `key`: 0 when they start with it.
+    @inline(__always)
+    func compare(_ index: Int, depth: Int, prefix key: UnsafePointer<UInt8>, _ keyLength: Int) -> Int {
+        let start = Int(offsets[index]) + depth
+        let length = Int(offsets[index + 1]) - start
+        let term = base + start
+        for i in 0..<min(length, keyLength) where term[i] != key[i] { return Int(term[i]) - Int(key[i]) }
+        return length < keyLength ? -1 : 0
     }
 
     /// Lexicographic comparison of term `index`'s bytes after `depth` with `key`.

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// The near terms a vocabulary's fuzzy walk found, by query word and edit budget, kept for the vocabulary's life.
+/// The near terms a vocabulary's fuzzy walk found, by query word and edit budget, kept for the vocabulary's life;
+/// and, for a word being typed, its near prefixes (`FuzzyWalk.nearPrefixes`, as (first term, end, length) triples).
 ///
 /// What a person types repeats its words at every keystroke ("wiresh", "wiresha", "wireshar"), and each
 /// typo-tolerant search walks the vocabulary near every word again: the walk was the largest part of planning a
@@ -11,6 +12,8 @@ final class NearTermsCache: Sendable {
     struct Key: Hashable, Sendable {
         let word: [UInt8]
         let maxEdits: Int
+        /// The walk's prefix mode: near prefixes, not near terms.
+        var prefix = false
     }
 
     /// Words kept, at most.
@@ -20,9 +23,10 @@ final class NearTermsCache: Sendable {
 
     init() {}
 
-    /// The near terms of `word` within `maxEdits`: the ones found before, or `walk()`'s, kept.
-    func near(_ word: [UInt8], maxEdits: Int, walk: () -> [Int]) -> [Int] {
-        let key = Key(word: word, maxEdits: maxEdits)
+    /// The near terms (or, `prefix`, near prefixes) of `word` within `maxEdits`: the ones found before, or
+    /// `walk()`'s, kept.
+    func near(_ word: [UInt8], maxEdits: Int, prefix: Bool = false, walk: () -> [Int]) -> [Int] {
+        let key = Key(word: word, maxEdits: maxEdits, prefix: prefix)
         if let found = entries.withLock({ $0[key] }) { return found }
         let found = walk()
         entries.withLock { entries in

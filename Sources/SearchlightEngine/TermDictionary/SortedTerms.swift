@@ -25,6 +25,11 @@ extension SortedTerms {
     func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
         FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs, bloom: bloom)
     }
+
+    /// The runs of terms that have a prefix within `maxEdits` of `query` (`FuzzyWalk.nearPrefixes`).
+    func fuzzyPrefixes(_ query: [UInt8], maxEdits: Int) -> [FuzzyWalk.NearPrefix] {
+        FuzzyWalk.nearPrefixes(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs)
+    }
 }
 
 /// A sorted list that keeps what its fuzzy walks found (the vocabularies the typo-tolerant searches walk).
@@ -36,5 +41,15 @@ extension NearTermsCaching {
     /// `fuzzy(_:maxEdits:)`, walked once per word and budget for the list's life.
     func nearTerms(_ query: [UInt8], maxEdits: Int) -> [Int] {
         nearTermsCache.near(query, maxEdits: maxEdits) { fuzzy(query, maxEdits: maxEdits) }
+    }
+
+    /// `fuzzyPrefixes(_:maxEdits:)`, walked once per word and budget for the list's life.
+    func nearPrefixes(_ query: [UInt8], maxEdits: Int) -> [FuzzyWalk.NearPrefix] {
+        let found = nearTermsCache.near(query, maxEdits: maxEdits, prefix: true) {
+            fuzzyPrefixes(query, maxEdits: maxEdits).flatMap { [$0.terms.lowerBound, $0.terms.upperBound, $0.length] }
+        }
+        return stride(from: 0, to: found.count, by: 3).map {
+            FuzzyWalk.NearPrefix(terms: found[$0]..<found[$0 + 1], length: found[$0 + 2])
+        }
     }
 }
