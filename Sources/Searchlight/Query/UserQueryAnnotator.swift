@@ -17,7 +17,8 @@ package final class UserQueryAnnotator: Sendable {
     let addresses: [String: DocAddress]
     /// The results renown raised (`RankedSearch.hits`): their factor includes it.
     let renowned: Set<DocAddress>
-    /// Typo-tolerant expansions of each word (folded terms), computed on the first snippet request only:
+    /// Typo-tolerant expansions of each word (folded terms; near prefixes for the word being typed), computed on
+    /// the first snippet request only:
     /// most queries never ask for one, and a fuzzy dictionary walk per word costs milliseconds.
     private let fuzzyCache = Mutex<[UserQueryPlan.Word: Set<String>]?>(nil)
 
@@ -45,7 +46,8 @@ package final class UserQueryAnnotator: Sendable {
             if let cache { return cache }
             var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
             for word in plan.words where typoTolerant && !word.fuzzyIsExact {
-                fuzzy[word] = Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: nil).map(\.term))
+                fuzzy[word] = word.isPrefix ? Set(snapshot.engine.fuzzyPrefixes(word.term))
+                    : Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: nil).map(\.term))
             }
             cache = fuzzy
             return fuzzy

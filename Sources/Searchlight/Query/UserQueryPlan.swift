@@ -5,7 +5,8 @@ import SearchlightEngine
 /// The text is analyzed like the index (case and diacritics folded, identifiers split, CJK as bigrams). Every
 /// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9; a swap
 /// of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word, while still
-/// being typed (no trailing space), also matches as a prefix. Exact matches score in every clause that accepts
+/// being typed (no trailing space), also matches as a prefix, and its near terms are those with a prefix within
+/// the budget (`.fuzzyPrefix`: "kwybo" finds "keyboards"). Exact matches score in every clause that accepts
 /// them, so they rank above prefix and fuzzy ones; near terms score only where the word as typed does not
 /// match, so a match of the words as typed scores the same with and without typo tolerance.
 package struct UserQueryPlan: Sendable {
@@ -101,8 +102,10 @@ package struct UserQueryPlan: Sendable {
         let asTyped: Query = word.isPrefix ? .prefix(word.term) : .term(word.term)
         var options: [Query] = [.boost(.term(word.term), 1 + Self.fuzzyWeight)]
         if typoTolerant && !word.fuzzyIsExact {
-            // `.fuzzy` expands to the term itself too: the exclusion leaves its group the typo-only matches.
-            options.append(.boost(.not(.fuzzy(word.term, maxEdits: nil), excluding: asTyped), Self.fuzzyWeight))
+            // `.fuzzy` expands to the term itself too (`.fuzzyPrefix` to its completions): the exclusion leaves its
+            // group the typo-only matches.
+            let near: Query = word.isPrefix ? .fuzzyPrefix(word.term, maxEdits: nil) : .fuzzy(word.term, maxEdits: nil)
+            options.append(.boost(.not(near, excluding: asTyped), Self.fuzzyWeight))
         }
         if word.isPrefix { options.append(asTyped) }
         return options.count == 1 ? options[0] : .or(options)
@@ -119,8 +122,10 @@ package struct UserQueryPlan: Sendable {
     }
 
     /// Whether a folded index term answers `word` (for highlighting): equal, a completion of the last word, or
-    /// one of the word's typo-tolerant expansions (`fuzzy`).
+    /// one of the word's typo-tolerant expansions (`fuzzy`: its near terms, or the near prefixes of the word being
+    /// typed, which the term then starts with).
     package func accepts(_ term: String, for word: Word, fuzzy: Set<String>) -> Bool {
-        term == word.term || (word.isPrefix && term.hasPrefix(word.term)) || fuzzy.contains(term)
+        if term == word.term || (word.isPrefix && term.hasPrefix(word.term)) { return true }
+        return word.isPrefix ? fuzzy.contains { term.hasPrefix($0) } : fuzzy.contains(term)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Searchlight
+import SearchlightEngine
 
 /// `CSUserQuery` behaviour on small hand-made collections.
 final class CSUserQueryTests: XCTestCase {
@@ -88,6 +89,55 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(typoIDs("chacolatu truf"), ["chocolate"], "the typo first, the last word a prefix")
         XCTAssertEqual(typoIDs("lavindar "), [], "8 characters allow 1 edit, not 2")
         XCTAssertEqual(typoIDs("lavinder "), ["lavender"], "8 characters, 1 edit")
+    }
+
+    /// Words being typed, with typos inside them, none within two edits of another's start.
+    lazy var typingContainer: SearchlightContainer = makeContainer([
+        item("keyboards", title: "Mechanical keyboards"), item("russian", title: "Клавиатура ноутбука"),
+        item("chocolate", title: "Chocolate truffles"), item("kettle", title: "Kettle"),
+    ], clock: Self.clock)
+
+    func typingIDs(_ text: String, _ configure: (CSUserQueryContext) -> Void = { $0.enableRankedResults = true }) -> [String] {
+        let run = runUserQuery(text, in: typingContainer, configure: configure)
+        XCTAssertNil(run.error)
+        return run.items.map(\.uniqueIdentifier)
+    }
+
+    /// The word being typed tolerates typos inside what is typed so far, as Meilisearch's and tantivy's prefix
+    /// fuzzy matching do: a term matches when some prefix of it is within the typo budget (1 edit from 5
+    /// characters, 2 from 9, an adjacent swap one edit), in characters.
+    func testTyposInsideTheWordBeingTyped() {
+        XCTAssertEqual(typingIDs("kwybo"), ["keyboards"], "a substitution")
+        XCTAssertEqual(typingIDs("kebyo"), ["keyboards"], "an adjacent swap")
+        XCTAssertEqual(typingIDs("mechanical kwybo"), ["keyboards"], "the last word of several")
+        XCTAssertEqual(typingIDs("kwyb"), [], "4 characters allow no edit")
+        XCTAssertEqual(typingIDs("chicilate"), ["chocolate"], "9 characters, 2 edits")
+        XCTAssertEqual(typingIDs("chicilat"), [], "8 characters allow 1 edit, not 2")
+        XCTAssertEqual(typingIDs("клваи"), ["russian"], "a swap of two Cyrillic letters")
+        XCTAssertEqual(typingIDs("kwybo "), [], "a finished word is not a prefix")
+    }
+
+    /// A fuzzy-prefix match ranks below an exact-prefix match of the same item quality, and is highlighted. The
+    /// typo pass runs only when the words as typed do not fill the page; the exact pass's query is the one it
+    /// was before prefixes were typo tolerant (the word as typed and its completions), the typo pass's adds the
+    /// near prefixes' terms where the word as typed does not match, scored `fuzzyWeight`.
+    func testAnExactPrefixRanksAboveATypoInsideIt() throws {
+        let container = makeContainer([item("exact", title: "Keyboards"), item("typo", title: "Kaybords")], clock: Self.clock)
+        let run = runUserQuery("keybo", in: container)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["exact", "typo"])
+        guard run.items.count == 2 else { return }
+        XCTAssertGreaterThan(run.items[0].rank, run.items[1].rank)
+        let typo = try XCTUnwrap(run.items.last)
+        XCTAssertEqual(run.query.snippet(for: typo)?.highlightedWords, ["Kaybords"])
+        let filled = runUserQuery("keybo", in: container) { $0.enableRankedResults = true; $0.maxResultCount = 1 }
+        XCTAssertEqual(filled.items.map(\.uniqueIdentifier), ["exact"])
+        let plan = UserQueryPlan(text: "keybo")
+        let asTyped: [Query] = [.boost(.term("keybo"), 1 + UserQueryPlan.fuzzyWeight), .prefix("keybo")]
+        XCTAssertEqual(plan.query(typoTolerant: false), .and([.or(asTyped)]))
+        let near = Query.boost(.not(.fuzzyPrefix("keybo", maxEdits: nil), excluding: .prefix("keybo")), UserQueryPlan.fuzzyWeight)
+        XCTAssertEqual(plan.query(typoTolerant: true), .and([.or([asTyped[0], near, asTyped[1]])]))
+        XCTAssertEqual(UserQueryPlan(text: "keybo", lastWordIsPrefix: false, lastWordIsChosen: true).query,
+                       .and([asTyped[0]]), "a chosen completion stays exact")
     }
 
     func testCJKAndCamelCase() {
