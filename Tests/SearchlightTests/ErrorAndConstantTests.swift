@@ -61,6 +61,49 @@ final class ErrorAndConstantTests: XCTestCase {
         }
     }
 
+    func testErrorsAreBuiltAndBridgedLikeApplesBridgedErrors() {
+        let a = CSIndexError(.indexUnavailableError)
+        let b = CSSearchQueryError(.cancelled)
+        let c = CSIndexError(.quotaExceeded, userInfo: [NSLocalizedDescriptionKey: "full"])
+        XCTAssertEqual(a.code, .indexUnavailableError)
+        XCTAssertEqual(b.code, .cancelled)
+        XCTAssertEqual(c.userInfo[NSLocalizedDescriptionKey] as? String, "full")
+        XCTAssertEqual(c.localizedDescription, "full")
+        XCTAssertEqual(c.message, "full")
+        XCTAssertTrue(a.localizedDescription.contains("-1000"), a.localizedDescription)
+        XCTAssertEqual(CSIndexError(_nsError: a as NSError).code, .indexUnavailableError)
+        XCTAssertEqual(CSSearchQueryError(_nsError: b as NSError).code, .cancelled)
+        XCTAssertEqual(CSIndexError(_nsError: c as NSError).userInfo[NSLocalizedDescriptionKey] as? String, "full")
+        XCTAssertEqual(CSIndexError.invalidItemError, CSIndexError.Code.invalidItemError)
+        XCTAssertEqual(CSSearchQueryError.invalidQuery, CSSearchQueryError.Code.invalidQuery)
+
+        // An NSError of another domain, or with a code Apple does not define, becomes `unknown…`, not a crash.
+        let foreign = CSIndexError(_nsError: NSError(domain: "Other", code: 7))
+        XCTAssertEqual(foreign.code, .unknownError)
+        XCTAssertEqual((foreign.userInfo[NSUnderlyingErrorKey] as? NSError)?.domain, "Other")
+        XCTAssertTrue(foreign.message.contains("Other"), foreign.message)
+        XCTAssertEqual(CSSearchQueryError(_nsError: NSError(domain: CSSearchQueryErrorDomain, code: -2999)).code, .unknown)
+
+        // The library's own errors keep their message in userInfo and bridge with their domain and code.
+        let thrown = CSIndexError.invalidItem("item 'x': attribute 'latitude' is not finite")
+        XCTAssertEqual(thrown.userInfo[NSLocalizedDescriptionKey] as? String, "item 'x': attribute 'latitude' is not finite")
+        XCTAssertEqual(thrown.message, "item 'x': attribute 'latitude' is not finite")
+        let ns = thrown as NSError
+        XCTAssertEqual(ns.domain, CSIndexErrorDomain)
+        XCTAssertEqual(ns.code, -1001)
+        XCTAssertEqual(ns.userInfo[NSLocalizedDescriptionKey] as? String, thrown.message)
+        XCTAssertEqual(ns.localizedDescription, thrown.message)
+        let invalid = CSSearchQueryError.invalid("query 'title == ' ends early at column 10") as NSError
+        XCTAssertEqual(invalid.domain, CSSearchQueryErrorDomain)
+        XCTAssertEqual(invalid.code, -2002)
+        XCTAssertEqual(invalid.userInfo[NSLocalizedDescriptionKey] as? String, "query 'title == ' ends early at column 10")
+
+        // Equal by code and description; hashed by code.
+        XCTAssertEqual(a, CSIndexError(.indexUnavailableError))
+        XCTAssertNotEqual(c, CSIndexError(.quotaExceeded, userInfo: [NSLocalizedDescriptionKey: "other"]))
+        XCTAssertEqual(Set([a, CSIndexError(.indexUnavailableError), c]).count, 2)
+    }
+
     func testConstants() {
         XCTAssertEqual(CSSearchableItemActionType, "com.apple.corespotlightitem")
         XCTAssertEqual(CSSearchableItemActivityIdentifier, "kCSSearchableItemActivityIdentifier")

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Mirror of `CSSearchQueryError` (domain `CSSearchQueryErrorDomain`, raw codes -2000…-2003) with a message.
-/// Matches like Apple's: `catch CSSearchQueryError.invalidQuery`, `error.code == .cancelled`.
+/// Matches like Apple's: `catch CSSearchQueryError.invalidQuery`, `error.code == .cancelled`; built like Apple's
+/// bridged errors: `CSSearchQueryError(.cancelled)`, `init(_:userInfo:)`, `init(_nsError:)`, `userInfo`.
 public struct CSSearchQueryError: CustomNSError, LocalizedError, Hashable, Sendable {
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         case unknown = -2000
@@ -11,18 +12,49 @@ public struct CSSearchQueryError: CustomNSError, LocalizedError, Hashable, Senda
     }
 
     public let code: Code
-    /// What went wrong (for `.invalidQuery`: where in the query string).
-    public let message: String
+    /// Kept in an `NSError` because that is `Sendable` and a `[String: Any]` is not (Apple's bridged error
+    /// structs keep theirs the same way).
+    private let stored: NSError
 
-    public init(_ code: Code, message: String) {
+    /// Apple's initialiser: `userInfo[NSLocalizedDescriptionKey]`, if any, becomes the description.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
-        self.message = message
+        stored = NSError(domain: Self.errorDomain, code: code.rawValue, userInfo: userInfo)
     }
+
+    /// An error whose description is `message` (how the library builds the errors it throws).
+    public init(_ code: Code, message: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
+    /// Apple's bridging initialiser. Where Apple's traps on an error of another domain or an unknown code, this
+    /// one gives `.unknown` holding that error under `NSUnderlyingErrorKey`.
+    public init(_nsError error: NSError) {
+        if error.domain == Self.errorDomain, let code = Code(rawValue: error.code) {
+            self.init(code, userInfo: error.userInfo)
+        } else {
+            self.init(.unknown, userInfo: [
+                NSUnderlyingErrorKey: error,
+                NSLocalizedDescriptionKey: "error \(error.code) of domain '\(error.domain)' is not a known CSSearchQueryError code",
+            ])
+        }
+    }
+
+    /// Apple's user-info dictionary; the library's own errors carry their message under
+    /// `NSLocalizedDescriptionKey`.
+    public var userInfo: [String: Any] { stored.userInfo }
+    /// What went wrong (for `.invalidQuery`: where in the query string).
+    /// Foundation's generic text when `userInfo` has no description.
+    public var message: String { stored.localizedDescription }
 
     public static var errorDomain: String { CSSearchQueryErrorDomain }
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
-    public var errorDescription: String? { message }
+    public var errorUserInfo: [String: Any] { userInfo }
+    public var errorDescription: String? { userInfo[NSLocalizedDescriptionKey] as? String }
+
+    /// Equal when code and description are (Apple compares the underlying `NSError`s).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     public static var unknown: Code { .unknown }
     public static var indexUnreachable: Code { .indexUnreachable }
