@@ -134,4 +134,23 @@ final class DelegateTests: XCTestCase {
         XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["p"]).first?.attributeSet.title, "Pulled")
         XCTAssertEqual(recorder.events.withLock { $0 }, ["pull [\"p\"]"])
     }
+
+    /// A Spotlight File Import extension as ported apps write it (ZoomNewSpotlight): nothing calls it on Linux,
+    /// but the subclass compiles unchanged and the app can call `update` itself.
+    func testAnImportExtensionSubclassFillsTheAttributeSetItIsGiven() throws {
+        class ImportExtension: CSImportExtension {
+            override func update(_ attributes: CSSearchableItemAttributeSet, forFileAt: URL) throws {
+                attributes.title = forFileAt.lastPathComponent
+            }
+        }
+        let set = CSSearchableItemAttributeSet(contentType: .data)
+        let url = URL(fileURLWithPath: "/tmp/notes/meeting.zoom")
+        let importer: CSImportExtension = ImportExtension()
+        try importer.update(set, forFileAt: url)
+        XCTAssertEqual(set.title, "meeting.zoom")
+
+        let untouched = CSSearchableItemAttributeSet(contentType: .data)
+        try CSImportExtension().update(untouched, forFileAt: url)
+        XCTAssertNil(untouched.title)
+    }
 }
