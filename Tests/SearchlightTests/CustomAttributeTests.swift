@@ -43,16 +43,16 @@ final class CustomAttributeTests: XCTestCase {
         set.setValue(["mixed", NSNumber(value: 1)] as [Any], forCustomKey: key("mixed"))
         set.setValue(URL(string: "https://example.com")!, forCustomKey: key("url"))
 
-        XCTAssertEqual(set.value(forCustomKey: key("s")) as? String, "text")
+        XCTAssertEqual(set.value(forCustomKey: key("s")) as Any? as? String, "text")
         XCTAssertEqual(set.value(forCustomKey: key("n")) as? NSNumber, 12)
         XCTAssertEqual(set.value(forAttribute: "n"), .number(.int(12)))
         XCTAssertEqual(set.value(forAttribute: "d"), .number(.double(2.5)))
         XCTAssertEqual(set.value(forAttribute: "b"), .number(.bool(true)))
-        XCTAssertEqual(set.value(forCustomKey: key("date")) as? Date, date)
-        XCTAssertEqual(set.value(forCustomKey: key("data")) as? Data, Data([9, 8]))
+        XCTAssertEqual(set.value(forCustomKey: key("date")) as Any? as? Date, date)
+        XCTAssertEqual(set.value(forCustomKey: key("data")) as Any? as? Data, Data([9, 8]))
         XCTAssertTrue(set.value(forCustomKey: key("null")) is NSNull)
         XCTAssertEqual((set.value(forCustomKey: key("person")) as? CSPerson)?.displayName, "Ann")
-        XCTAssertEqual(set.value(forCustomKey: key("strings")) as? [String], ["a", "b"])
+        XCTAssertEqual(set.value(forCustomKey: key("strings")) as Any? as? [String], ["a", "b"])
         XCTAssertEqual(set.value(forAttribute: "numbers"), .array([.number(.int(1)), .number(.double(2.5))]))
         XCTAssertEqual(set.value(forAttribute: "dates"), .dates([date, date]))
         XCTAssertNil(set.value(forCustomKey: key("missing")))
@@ -62,6 +62,46 @@ final class CustomAttributeTests: XCTestCase {
         let item = CSSearchableItem(uniqueIdentifier: "c1", domainIdentifier: nil, attributeSet: set)
         let back = try roundTrip(item)
         XCTAssertEqual(back.attributeSet.snapshot, set.snapshot)
+    }
+
+    /// Values read back typed as Apple declares them (`(any NSSecureCoding)?`), each the Foundation object Apple
+    /// hands back, whether it was set as a Swift value or as that object.
+    func testCustomValuesReadBackAsSecureCodingObjects() throws {
+        func key(_ n: String) -> CSCustomAttributeKey { CSCustomAttributeKey(keyName: n)! }
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        let date = Date(timeIntervalSinceReferenceDate: 812_345_678)
+        set.setValue("zcode" as NSString, forCustomKey: key("genre"))
+        set.setValue(NSNumber(value: 1999), forCustomKey: key("year"))
+        set.setValue(["hanrychen"] as NSArray, forCustomKey: key("names"))
+        set.setValue(date, forCustomKey: key("date"))
+        set.setValue(Data([1, 2]), forCustomKey: key("data"))
+        set.setValue(URL(string: "https://example.com/a")!, forCustomKey: key("url"))
+        set.setValue(NSNull(), forCustomKey: key("null"))
+        set.setValue(CSPerson(displayName: "Ann", handles: ["a@x"], handleIdentifier: "email"), forCustomKey: key("person"))
+        set.setValue(["mixed", NSNumber(value: 1)] as [Any], forCustomKey: key("mixed"))
+        set.setValue(nil, forCustomKey: key("cleared"))
+
+        let genre: (any NSSecureCoding)? = set.value(forCustomKey: key("genre"))
+        XCTAssertEqual(genre as? NSString, "zcode")
+        XCTAssertEqual(genre as Any? as? String, "zcode")
+        XCTAssertEqual(set.value(forCustomKey: key("year")) as? NSNumber, 1999)
+        XCTAssertEqual(set.value(forCustomKey: key("year")) as Any? as? Int, 1999)
+        XCTAssertEqual(set.value(forCustomKey: key("names")) as? NSArray, ["hanrychen"] as NSArray)
+        XCTAssertEqual(set.value(forCustomKey: key("names")) as Any? as? [String], ["hanrychen"])
+        XCTAssertEqual(set.value(forCustomKey: key("date")) as? NSDate, date as NSDate)
+        XCTAssertEqual(set.value(forCustomKey: key("data")) as? NSData, Data([1, 2]) as NSData)
+        XCTAssertEqual(set.value(forCustomKey: key("url")) as? NSURL, URL(string: "https://example.com/a")! as NSURL)
+        XCTAssertTrue(set.value(forCustomKey: key("null")) is NSNull)
+        let person = try XCTUnwrap(set.value(forCustomKey: key("person")) as? CSPerson)
+        XCTAssertEqual(person.handles, ["a@x"])
+        let archived = try NSKeyedArchiver.archivedData(withRootObject: person, requiringSecureCoding: true)
+        XCTAssertEqual(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSPerson.self, from: archived), person)
+        let mixed = try XCTUnwrap(set.value(forCustomKey: key("mixed")) as? NSArray)
+        XCTAssertEqual(mixed.count, 2)
+        XCTAssertEqual(mixed[0] as? NSString, "mixed")
+        XCTAssertEqual(mixed[1] as? NSNumber, 1)
+        XCTAssertNil(set.value(forCustomKey: key("cleared")))
+        XCTAssertNil(set.value(forCustomKey: key("missing")))
     }
 
     func testNonDefaultKeyFlagsRoundTrip() throws {
@@ -100,7 +140,7 @@ final class CustomAttributeTests: XCTestCase {
         // The query language names the key and finds all of them; fetch gives each value and its flags back.
         XCTAssertEqual(try evaluate(#"tag == "zanzibar""#, in: container), ["four", "one", "three", "two"])
         let fetched = index.fetchSearchableItems(withIdentifiers: ["one", "two"])
-        XCTAssertEqual(fetched.map { $0.attributeSet.value(forCustomKey: plain) as? String }, ["zanzibar", "zanzibar"])
+        XCTAssertEqual(fetched.map { $0.attributeSet.value(forCustomKey: plain) as Any? as? String }, ["zanzibar", "zanzibar"])
         XCTAssertEqual(fetched.map { $0.attributeSet.snapshot.custom["tag"]?.key.isSearchableByDefault }, [true, false])
     }
 

@@ -82,7 +82,8 @@ package indirect enum AttributeValue: Sendable, Hashable {
         return .array(elements)
     }
 
-    /// The Foundation object Apple's `value(forCustomKey:)` would return.
+    /// The value as Swift and Foundation types (String, NSNumber, Date, URL, CSPerson, arrays), as `emailHeaders`
+    /// hands its values back; `secureCodingValue` is the form `value(forCustomKey:)` returns.
     package var foundationValue: Any {
         switch self {
         case .string(let v): return v
@@ -98,6 +99,26 @@ package indirect enum AttributeValue: Sendable, Hashable {
         case .null: return NSNull()
         case .array(let v): return v.map(\.foundationValue)
         case .unsupported(let name): return "<unsupported \(name)>"
+        }
+    }
+
+    /// The object Apple's `value(forCustomKey:)` returns: the Foundation class of `foundationValue` (NSString,
+    /// NSNumber, NSDate, NSURL, NSData, CSPerson, NSNull, or an NSArray / NSDictionary of those).
+    package var secureCodingValue: any NSSecureCoding {
+        switch self {
+        case .string(let v): return NSString(string: v)
+        case .strings(let v): return NSArray(array: v.map(NSString.init(string:)))
+        case .number(let v): return v.nsNumber
+        case .date(let v): return v as NSDate
+        case .dates(let v): return NSArray(array: v.map { $0 as NSDate })
+        case .url(let v): return v as NSURL
+        case .data(let v): return v as NSData
+        case .person(let v): return CSPerson(v)
+        case .persons(let v): return NSArray(array: v.map(CSPerson.init))
+        case .headers(let v): return NSDictionary(dictionary: v.mapValues { NSArray(array: $0.map(\.secureCodingValue)) })
+        case .null: return NSNull()
+        case .array(let v): return NSArray(array: v.map(\.secureCodingValue))
+        case .unsupported(let name): return NSString(string: "<unsupported \(name)>")
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Mirror of `CSPerson`: an author or recipient with display name and handles (emails, phone numbers).
-open class CSPerson: NSObject, NSCopying, @unchecked Sendable {
+/// `NSSecureCoding` like Apple's, so `value(forCustomKey:)` can hand one back as Apple types it.
+open class CSPerson: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // `@unchecked Sendable` is sound: the only mutable state (`contactIdentifier`) lives inside a `Mutex`.
     private let state: Mutex<PersonValue>
 
@@ -30,6 +31,30 @@ open class CSPerson: NSObject, NSCopying, @unchecked Sendable {
     }
 
     open func copy(with zone: NSZone? = nil) -> Any { CSPerson(value) }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    open func encode(with coder: NSCoder) {
+        let v = value
+        coder.encode(v.displayName.map(NSString.init(string:)), forKey: "displayName")
+        coder.encode(NSArray(array: v.handles.map(NSString.init(string:))), forKey: "handles")
+        coder.encode(NSString(string: v.handleIdentifier), forKey: "handleIdentifier")
+        coder.encode(v.contactIdentifier.map(NSString.init(string:)), forKey: "contactIdentifier")
+    }
+
+    /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when handles or their identifier
+    /// are missing or of another type.
+    public required init?(coder: NSCoder) {
+        guard let handles = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "handles") as? [String],
+              let handleIdentifier = coder.decodeObject(of: NSString.self, forKey: "handleIdentifier") else { return nil }
+        state = Mutex(PersonValue(
+            displayName: coder.decodeObject(of: NSString.self, forKey: "displayName").map(String.init),
+            handles: handles, handleIdentifier: String(handleIdentifier),
+            contactIdentifier: coder.decodeObject(of: NSString.self, forKey: "contactIdentifier").map(String.init)))
+        super.init()
+    }
 
     open override func isEqual(_ object: Any?) -> Bool { (object as? CSPerson)?.value == value }
     open override var hash: Int { value.hashValue }

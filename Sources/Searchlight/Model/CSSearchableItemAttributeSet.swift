@@ -73,17 +73,25 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, @unchecked Sendabl
 
     // MARK: Custom attributes
 
-    /// Sets (or, with `nil`, clears) a custom attribute. Apple allows String, NSNumber, NSNull, Data, Date,
-    /// CSPerson and arrays of those; Swift numbers, URL and CSLocalizedString are accepted too. Other values are
-    /// kept and reported by validation when the item is indexed (`CSIndexError.invalidItemError`).
+    /// Sets (or, with `nil`, clears) a custom attribute, with Apple's signature. Apple allows NSString, NSNumber,
+    /// NSNull, NSData, NSDate, CSPerson and arrays of those.
+    open func setValue(_ value: (any NSSecureCoding)?, forCustomKey key: CSCustomAttributeKey) {
+        setValue(value as Any?, forCustomKey: key)
+    }
+
+    /// Sets (or, with `nil`, clears) a custom attribute given as a Swift value: String, Swift numbers, Date, Data,
+    /// URL, CSLocalizedString and arrays of those are accepted too. Other values are kept and reported by
+    /// validation when the item is indexed (`CSIndexError.invalidItemError`).
     open func setValue(_ value: Any?, forCustomKey key: CSCustomAttributeKey) {
         let slot: AttributeSlot = value.map { .value(AttributeValue.fromCustom($0)) } ?? .cleared
         storage.withLock { $0.custom[key.keyName] = CustomAttributeEntry(key: key.info, slot: slot) }
     }
 
-    /// The custom attribute's value as Foundation objects (String, NSNumber, Date, Data, CSPerson, NSNull, arrays).
-    open func value(forCustomKey key: CSCustomAttributeKey) -> Any? {
-        storage.withLock { $0.custom[key.keyName]?.slot.value }?.foundationValue
+    /// The custom attribute's value typed as Apple's: NSString, NSNumber, NSDate, NSURL, NSData, CSPerson, NSNull or
+    /// an NSArray of those, whatever form it was set in. `as? String` (or `[String]`, `Date`...) on it works, but on
+    /// Linux the compiler warns that such a cast "always fails"; `as? NSString` or `as Any? as? String` does not.
+    open func value(forCustomKey key: CSCustomAttributeKey) -> (any NSSecureCoding)? {
+        storage.withLock { $0.custom[key.keyName]?.slot.value }?.secureCodingValue
     }
 
     // MARK: NSCopying

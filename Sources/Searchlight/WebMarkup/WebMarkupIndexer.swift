@@ -114,8 +114,8 @@ public struct WebMarkupIndexer: Sendable {
     /// The URL continuation should open for a web item: its deep link when it has one (the app handles it),
     /// otherwise the page.
     public static func continuationURL(for item: CSSearchableItem) -> URL? {
-        if let link = item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.deepLink) as? String,
-           let url = URL(string: link), url.scheme != nil {
+        if let link = item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.deepLink) as? NSString,
+           let url = URL(string: String(link)), url.scheme != nil {
             return url
         }
         return item.attributeSet.url ?? item.attributeSet.contentURL

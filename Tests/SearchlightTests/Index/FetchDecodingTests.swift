@@ -59,7 +59,7 @@ final class FetchDecodingTests: XCTestCase {
         // Fetching a custom key gives its value, and a catalogue attribute its value.
         let first = try XCTUnwrap(snapshot.lookup(id: "id3"))
         let item = try XCTUnwrap(ItemDocumentCodec.item(at: first, in: snapshot, fetch: ["tags", "title"]))
-        XCTAssertEqual(item.attributeSet.value(forCustomKey: tags) as? [String], ["red", "green"])
+        XCTAssertEqual(item.attributeSet.value(forCustomKey: tags) as Any? as? [String], ["red", "green"])
         XCTAssertEqual(item.attributeSet.title, "title 3")
         XCTAssertNil(item.attributeSet.contentDescription)
         // Many names (tested through a set, not one by one): every attribute but the description, exactly as

@@ -30,7 +30,7 @@ final class PublicWebIndexTests: XCTestCase {
         // The stored item keeps what the mapping set, custom keys included.
         let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["https://greenkitchen.example/recipes/pesto"]).first)
         XCTAssertEqual(stored.attributeSet.title, "Grandma's Basil Pesto")
-        XCTAssertEqual(stored.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.recipeYield) as? String, "4 servings")
+        XCTAssertEqual(stored.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.recipeYield) as Any? as? String, "4 servings")
         XCTAssertEqual(stored.attributeSet.duration?.doubleValue, 4200)
 
         // Nothing leaked into another container.

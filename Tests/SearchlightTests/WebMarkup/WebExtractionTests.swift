@@ -329,8 +329,8 @@ final class WebExtractionTests: XCTestCase {
         let page = try extractHTML(html)
         XCTAssertEqual(page.deepLink, "myapp://banner/1")
         let item = try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://www.example.com/p")!)
-        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.deepLink) as? String, "myapp://banner/1")
+        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.deepLink) as Any? as? String, "myapp://banner/1")
         XCTAssertEqual(WebMarkupIndexer.continuationURL(for: item)?.absoluteString, "myapp://banner/1")
-        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appStoreID) as? String, "456")
+        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appStoreID) as Any? as? String, "456")
     }
 }
