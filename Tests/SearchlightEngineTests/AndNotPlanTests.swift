@@ -56,4 +56,78 @@ final class AndNotPlanTests: XCTestCase {
                            min(3, expected.count), word)
         }
     }
+
+    /// Two segments: in the first "pack" has few terms (read as terms); in the second "pack" and "libob" are wide
+    /// (read from their lists), and every longer term of "libob" starts with "libobj".
+    func prefixSnapshot() throws -> IndexSnapshot {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 2))
+        let body = try writer.registerField("body", .text())
+        let first = ["pack of cards", "package manager", "packet loss", "packaged app", "packs and packages", "pcakage x",
+                     "pacman", "racket pack", "libobj tools", "libob here"]
+        for (i, text) in first.enumerated() {
+            try writer.upsert(Document(id: "a\(i)", values: [(title, .text(text)), (body, .text(i % 2 == 0 ? "packet" : "plain"))]))
+        }
+        _ = try writer.commit()
+        let letters = Array("abcdefgh")
+        for i in 0..<64 {
+            let suffix = "\(letters[i / 8])\(letters[i % 8])"
+            let text = "packa\(suffix) libobj\(suffix) pack\(i % 3 == 0 ? "et" : "s")"
+            try writer.upsert(Document(id: "b\(i)", values: [(title, .text(text)), (body, .text(i % 4 == 0 ? "libob" : "pacbage"))]))
+        }
+        return try writer.commit()
+    }
+
+    /// The typed prefix's terms among those of its near prefixes ("packa…" under "pack") are never read: a range of
+    /// terms is cut around them, a list they hold whole is left out; a list they hold in part stays.
+    func testNearPrefixesLeaveOutTheTypedPrefixsTerms() throws {
+        let snapshot = try prefixSnapshot()
+        XCTAssertEqual(snapshot.segments.count, 2)
+        let planner = QueryPlanner(snapshot: snapshot)
+        let scope = planner.resolve(.defaultFields)
+        var lists: [String] = []
+        for word in ["packa", "libobj"] {
+            let key = Array(word.utf8)
+            let andNot = planner.plan(.not(.fuzzyPrefix(word, maxEdits: 1), excluding: .prefix(word)), scope: scope)
+            guard case .not(.prefix(let fields, _, _, _), _) = andNot else { return XCTFail("\(andNot)") }
+            var read = 0
+            for prefix in fields {
+                for (ordinal, place) in prefix.places.enumerated() {
+                    guard let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(prefix.field))) else { continue }
+                    switch place {
+                    case .absent: break
+                    case .terms(let range, _):
+                        for index in range {
+                            read += 1
+                            XCTAssertFalse(terms.withTerm(index) { $0.starts(with: key) }, word)
+                        }
+                    case .list(let list, _):
+                        lists.append(String(decoding: list.key(0), as: UTF8.self))
+                    }
+                }
+            }
+            XCTAssertGreaterThan(read, 0, word)
+        }
+        // "pack"'s list holds "packet" and "packs" too; "libob"'s holds only "libobj…".
+        XCTAssertEqual(lists, ["pack"])
+    }
+
+    func testNearPrefixesAnswerAndScoreAsWritten() throws {
+        let snapshot = try prefixSnapshot()
+        for word in ["packa", "libobj", "packag", "pcaka", "lbiobj", "packe"] {
+            let fuzzy = Query.fuzzyPrefix(word, maxEdits: 1)
+            let excluded = Set(snapshot.matches(.prefix(word)))
+            let expected = snapshot.search(fuzzy, limit: 200).filter { !excluded.contains($0.address) }
+            XCTAssertFalse(expected.isEmpty, word)
+            let found = snapshot.search(.not(fuzzy, excluding: .prefix(word)), limit: 200)
+            XCTAssertEqual(found.map(\.address), expected.map(\.address), word)
+            XCTAssertEqual(found.map(\.score), expected.map(\.score), word)
+            // Led by a rarer word, the near prefixes are asked about its candidates only.
+            let led = Set(snapshot.matches(.term("cards"))).union(snapshot.matches(.term("racket")))
+            let both = snapshot.search(.and([.not(fuzzy, excluding: .prefix(word)), .or([.term("cards"), .term("racket")])]), limit: 200)
+            XCTAssertEqual(Set(both.map(\.address)), Set(expected.map(\.address)).intersection(led), word)
+            XCTAssertEqual(snapshot.search(.boost(.not(fuzzy, excluding: .prefix(word)), 0.3), limit: 3).count,
+                           min(3, expected.count), word)
+        }
+    }
 }

@@ -29,7 +29,8 @@ indirect enum QueryPlan: Sendable {
 
     case group(entries: [GroupEntry], idf: Float, label: String)
     /// Every term starting with a prefix, scored as one group (as `.group` would score the expanded terms); `key`
-    /// is the prefix, nil for the several near prefixes of a fuzzy prefix.
+    /// is the prefix, nil for the several near prefixes of a fuzzy prefix or when an and-not left some of its
+    /// terms out (`QueryPlanner.withoutCovered`).
     case prefix(fields: [PrefixField], key: [UInt8]?, idf: Float, label: String)
     /// A phrase in the fields where each of its terms occurs, with where each term lies in each segment's
     /// dictionary of the field (found while planning, for the idf).
@@ -122,7 +123,7 @@ struct QueryPlanner {
             return .or(clauses.map { plan($0, scope: scope) })
         case .not(let include, let exclude):
             let excluded = plan(exclude, scope: scope)
-            return .not(Self.withoutCovered(plan(include, scope: scope), by: excluded), excluded)
+            return .not(withoutCovered(plan(include, scope: scope), by: excluded), excluded)
         case .scoped(let newScope, let inner):
             return plan(inner, scope: resolve(newScope))
         case .range(let field, let lower, let upper):
@@ -134,25 +135,109 @@ struct QueryPlanner {
         }
     }
 
-    /// An and-not's included group without the entries every document of which the exclusion holds (the excluded
-    /// term itself, or a completion of the excluded prefix, in a field the exclusion covers): they could only add
-    /// postings to walk and drop. The group keeps its idf, so what it scores is unchanged. A typo-tolerant word's
-    /// near terms exclude the word as typed (`.not(.fuzzy(w), excluding: .prefix(w))`), and most near terms of a
-    /// prefix being typed are its completions.
-    static func withoutCovered(_ include: QueryPlan, by exclude: QueryPlan) -> QueryPlan {
-        guard case .group(let entries, let idf, let label) = include else { return include }
-        let kept: [QueryPlan.GroupEntry]
-        switch exclude {
-        case .prefix(let fields, let key?, _, _):
-            let covered = Set(fields.map(\.field))
-            kept = entries.filter { !(covered.contains($0.field) && $0.term.starts(with: key)) }
-        case .group(let excluded, _, _):
-            kept = entries.filter { entry in !excluded.contains { $0.field == entry.field && $0.term == entry.term } }
+    /// An and-not's included leaf without what its exclusion holds whole, in the fields the exclusion covers: the
+    /// excluded term itself, or the completions of the excluded prefix. They could only add postings to walk and
+    /// drop. The leaf keeps its idf, so what it scores is unchanged. A typo-tolerant word's near terms exclude the
+    /// word as typed (`.not(.fuzzy(w), excluding: .term(w))`, and `.fuzzyPrefix(w)` excluding `.prefix(w)` for the
+    /// word being typed): most near terms of a prefix being typed are its completions, and its nearest near prefix
+    /// (the prefix less its last letter) reads them all.
+    func withoutCovered(_ include: QueryPlan, by exclude: QueryPlan) -> QueryPlan {
+        switch include {
+        case .group(let entries, let idf, let label):
+            let kept: [QueryPlan.GroupEntry]
+            switch exclude {
+            case .prefix(let fields, let key?, _, _):
+                let covered = Set(fields.map(\.field))
+                kept = entries.filter { !(covered.contains($0.field) && $0.term.starts(with: key)) }
+            case .group(let excluded, _, _):
+                kept = entries.filter { entry in !excluded.contains { $0.field == entry.field && $0.term == entry.term } }
+            default:
+                return include
+            }
+            if kept.count == entries.count { return include }
+            return kept.isEmpty ? .none : .group(entries: kept, idf: idf, label: label)
+        case .prefix(let fields, _, let idf, let label):
+            guard case .prefix(let excluded, let key?, _, _) = exclude,
+                  let kept = prefixFields(fields, without: key, read: excluded) else { return include }
+            // The fields left no longer read one prefix's terms.
+            return kept.isEmpty ? .none : .prefix(fields: kept, key: nil, idf: idf, label: label)
         default:
             return include
         }
-        if kept.count == entries.count { return include }
-        return kept.isEmpty ? .none : .group(entries: kept, idf: idf, label: label)
+    }
+
+    /// A prefix plan's fields without the terms of the prefix `key`, which `excluded` reads; nil when they read none
+    /// of them. A range of terms loses the key's range: a near prefix ("pack" for "packa") keeps the terms before it
+    /// and, as a field entry of its own right after, those after it, so the terms keep their order. A precomputed
+    /// list is left out when the key's range holds every term it stands for, and read otherwise: its postings are
+    /// merged, so those of the covered terms cannot be told apart.
+    private func prefixFields(_ fields: [QueryPlan.PrefixField], without key: [UInt8],
+                              read excluded: [QueryPlan.PrefixField]) -> [QueryPlan.PrefixField]? {
+        // The key's terms in each field and segment: the range the exclusion reads, looked up where it reads a list.
+        var covered: [Int: [Range<Int>]] = [:]
+        for prefix in excluded {
+            let field = FieldID(rawValue: UInt16(prefix.field))
+            covered[prefix.field] = prefix.places.enumerated().map { ordinal, place in
+                switch place {
+                case .absent: return 0..<0
+                case .terms(let range, _): return range
+                case .list:
+                    guard let terms = snapshot.segments[ordinal].terms(field) else { return 0..<0 }
+                    return key.withUnsafeBufferPointer { terms.prefixRange($0) }
+                }
+            }
+        }
+        var kept: [QueryPlan.PrefixField] = []
+        kept.reserveCapacity(fields.count + 1)
+        var changed = false
+        for prefix in fields {
+            guard let ranges = covered[prefix.field] else {
+                kept.append(prefix)
+                continue
+            }
+            var before = prefix.places
+            var after = [QueryPlan.PrefixPlace](repeating: .absent, count: prefix.places.count)
+            for (ordinal, place) in prefix.places.enumerated() where ordinal < ranges.count && !ranges[ordinal].isEmpty {
+                guard let terms = snapshot.segments[ordinal].terms(FieldID(rawValue: UInt16(prefix.field))),
+                      let (lower, upper) = Self.place(place, without: ranges[ordinal], of: key, terms: terms) else { continue }
+                before[ordinal] = lower
+                after[ordinal] = upper
+                changed = true
+            }
+            for places in [before, after] where places.contains(where: { if case .absent = $0 { false } else { true } }) {
+                kept.append(QueryPlan.PrefixField(field: prefix.field, places: places))
+            }
+        }
+        return changed ? kept : nil
+    }
+
+    /// `place` (in one segment's dictionary `terms`) without the terms at `excluded`, those of the prefix `key`: what
+    /// is left before and after them (`.absent` for none), or nil when it reads none of them. Prefix ranges are
+    /// nested or apart, so a range is cut in two at most.
+    static func place(_ place: QueryPlan.PrefixPlace, without excluded: Range<Int>, of key: [UInt8],
+                      terms: FieldTerms) -> (QueryPlan.PrefixPlace, QueryPlan.PrefixPlace)? {
+        switch place {
+        case .absent:
+            return nil
+        case .terms(let range, let exact):
+            guard range.overlaps(excluded) else { return nil }
+            let lower = range.lowerBound..<max(range.lowerBound, min(range.upperBound, excluded.lowerBound))
+            let upper = min(range.upperBound, max(range.lowerBound, excluded.upperBound))..<range.upperBound
+            func part(_ part: Range<Int>) -> QueryPlan.PrefixPlace {
+                part.isEmpty ? .absent : .terms(part, exact: part.contains(Int(exact)) ? exact : -1)
+            }
+            return (part(lower), part(upper))
+        case .list(let list, let exact):
+            // Only a list of a prefix of the key, or of a longer prefix, can hold the key's terms.
+            let listed = list.key(0)
+            guard key.starts(with: listed) || listed.starts(with: key) else { return nil }
+            // The list's terms: those under its prefix, but for the prefix itself (read on its own at `exact`).
+            var range = listed.withUnsafeBufferPointer { terms.prefixRange($0) }
+            if exact >= 0 { range = (range.lowerBound + 1)..<range.upperBound }
+            guard range.lowerBound >= excluded.lowerBound, range.upperBound <= excluded.upperBound else { return nil }
+            guard exact >= 0, !excluded.contains(Int(exact)) else { return (.absent, .absent) }
+            return (.terms(Int(exact)..<Int(exact) + 1, exact: exact), .absent)
+        }
     }
 
     /// A leaf's plan, from the memo when there is one.
