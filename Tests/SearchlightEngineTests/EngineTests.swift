@@ -369,6 +369,65 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(Set(s.fuzzyTerms("progam").map(\.term)), ["program"])
     }
 
+    /// A prefix's top terms: each term's document frequencies summed over the fields and segments (what summing
+    /// `terms(withPrefix:)`'s per-field entries gives), most first, ties in byte order, cut at the limit.
+    func testTopTermsWithPrefixSumOverFieldsAndSegments() throws {
+        try writer.upsert(contentsOf: [doc("1", "program programming", "progress"), doc("2", "program", "programmer")])
+        _ = try writer.commit()
+        try writer.upsert(contentsOf: [doc("3", "progress", keywords: ["program"]), doc("4", "prognosis", "program"),
+                                       doc("5", "other", "prologue")])
+        let s = try writer.commit()
+        let expected = ["program 4", "progress 2", "prognosis 1", "programmer 1", "programming 1"]
+        var summed: [String: Int] = [:]
+        for info in s.terms(withPrefix: "prog", limit: .max) { summed[info.term, default: 0] += info.documentFrequency }
+        XCTAssertEqual(summed.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key) \($0.value)" },
+                       expected)
+        for limit in 0...6 {
+            XCTAssertEqual(s.topTerms(withPrefix: "Prog", limit: limit).map { "\($0.term) \($0.documentFrequency)" },
+                           Array(expected.prefix(limit)), "limit \(limit)")
+        }
+        XCTAssertEqual(s.topTerms(withPrefix: "pro", in: .field(body), limit: 10).map(\.term),
+                       ["program", "programmer", "progress", "prologue"])
+        XCTAssertTrue(s.topTerms(withPrefix: "zz", limit: 10).isEmpty)
+    }
+
+    /// Counting or finding a query's matches among a list of documents (ascending, across segments) finds what the
+    /// query and'ed with the list as a document set finds; the first match accepted ends the walk.
+    func testCountAndFirstMatchAmongDocumentsAgreeWithADocumentSet() throws {
+        for batch in 0..<3 {
+            try writer.upsert(contentsOf: (batch * 40..<batch * 40 + 40).map { i in
+                doc("\(i)", i % 3 == 0 ? "alpha x" : "x", i % 5 == 0 ? "beta" : "y", keywords: i % 2 == 0 ? ["gamma"] : [])
+            })
+            _ = try writer.commit()
+        }
+        writer.delete(ids: ["0", "15", "42", "90", "119"])
+        let s = try writer.commit()
+        let all = s.matches(.all)
+        let lists: [[DocAddress]] = [all, all.enumerated().filter { $0.offset % 2 == 1 }.map(\.element),
+                                     all.enumerated().filter { $0.offset % 7 == 3 }.map(\.element), [], [all[all.count - 1]]]
+        let queries: [Query] = [.term("alpha"), .term("beta"), .term("gamma"), .term("missing"),
+                                .and([.term("alpha"), .term("beta")]), .or([.term("alpha"), .term("beta")])]
+        for (n, list) in lists.enumerated() {
+            for query in queries {
+                let expected = s.matches(.and([.documents(DocumentSet(list)), query]))
+                XCTAssertEqual(s.count(query, among: list), expected.count, "list \(n), \(query)")
+                XCTAssertEqual(s.firstMatch(query, among: list) { _ in true }, expected.first, "list \(n), \(query)")
+                XCTAssertEqual(s.firstMatch(query, among: list) { $0.doc % 4 == 3 }, expected.first { $0.doc % 4 == 3 },
+                               "list \(n), \(query)")
+            }
+        }
+        for query in queries {
+            XCTAssertEqual(s.count(query, among: nil), s.count(query))
+            XCTAssertEqual(s.firstMatch(query, among: nil) { $0.doc % 4 == 3 }, s.matches(query).first { $0.doc % 4 == 3 })
+        }
+        var asked = 0
+        _ = s.firstMatch(.term("gamma"), among: all) { _ in
+            asked += 1
+            return asked == 2
+        }
+        XCTAssertEqual(asked, 2)
+    }
+
     /// A term's plan names the fields some segment has it in, with its place in each segment, and no other.
     func testTermPlanLeavesOutFieldsWithoutTheTerm() throws {
         try writer.upsert(contentsOf: [doc("1", "alpha", "beta"), doc("2", "gamma", "beta alpha")])

@@ -184,7 +184,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
 
     /// Completions of the last word from the index's terms, ranked by how many visible items (that also match
     /// the other words and the filters) each would find, then by document frequency; the typed part is marked.
-    /// The shown ones are written as an item holding the completion writes it (`surface(of:within:in:)`).
+    /// The shown ones are written as an item holding the completion writes it (`surface(of:among:in:)`).
     /// Counted as choosing the suggestion searches it: the other words typo tolerant, the completion as it is.
     package func suggestions(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [CSSuggestion] {
         let text = userQueryString
@@ -204,23 +204,20 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             base = snapshot.engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses)).filter(snapshot.isUnexpired)
             if base?.isEmpty == true { return [] }
         }
-        var frequency: [String: Int] = [:]
-        for info in snapshot.engine.terms(withPrefix: last.term, in: .defaultFields, limit: .max) {
-            frequency[info.term, default: 0] += info.documentFrequency
-        }
         let maximum = userValues.maxSuggestionCount > 0 ? userValues.maxSuggestionCount : 10
         // The completions counted, most frequent first. Within the other words' matches a count is a conjunction
         // with them (it costs no more than they are many), so up to `coOccurrenceCandidates` are counted and a
         // rare completion that goes with them is found; alone, a count reads the term's postings, so only as many
         // as are shown, and at least `frequentCandidates` (for engagement to reorder).
         let budget = max(maximum, base == nil ? Self.frequentCandidates : Self.coOccurrenceCandidates)
-        let candidates = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(budget)
-        let within = base.map { Query.documents(DocumentSet($0)) }
+        let candidates = snapshot.engine.topTerms(withPrefix: last.term, in: .defaultFields, limit: budget)
+        guard !candidates.isEmpty else { return [] }
+        // The documents a count walks (nil: every live one, all visible while none can have expired).
+        let among = base ?? (snapshot.noneExpired ? nil : snapshot.visibleAddresses())
         let engagement = container.engagement
         var scored: [(text: String, term: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
-            let count = within.map { snapshot.engine.count(.and([$0, .term(term)])) }
-                ?? snapshot.engine.matches(.term(term)).filter(snapshot.isUnexpired).count
+            let count = snapshot.engine.count(.term(term), among: among)
             guard count > 0 else { continue }
             let suggestion = head + Self.completing(typed, folded: last.term, with: term)
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
@@ -230,7 +227,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // The last word as an item holding it writes it, where that lines up with what was typed; the typed
         // part is then the characters standing for what was typed.
         return scored.prefix(maximum).enumerated().map { rank, entry in
-            if let surface = Self.surface(of: entry.term, within: within, in: snapshot),
+            if let surface = Self.surface(of: entry.term, among: among, in: snapshot),
                let (word, typedBytes) = Self.completing(typed, folded: last.term, with: entry.term, surface: surface) {
                 return CSSuggestion(text: head + word, typedBytes: head.utf8.count + typedBytes, rank: rank,
                                     resultCount: entry.count)
@@ -270,11 +267,10 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     static func engagementKey(_ suggestionText: String) -> String { "suggestion:" + Folding.fold(suggestionText) }
 
     /// How an item writes `term` (a folded index term): the token of that term in a default-field text of the
-    /// first visible document holding it (within `within`, the documents counted), as it is written there.
-    static func surface(of term: String, within: Query?, in snapshot: ContainerSnapshot) -> String? {
+    /// first visible document holding it (among `among`, the documents counted; nil: all), as it is written there.
+    static func surface(of term: String, among: [DocAddress]?, in snapshot: ContainerSnapshot) -> String? {
         let engine = snapshot.engine
-        let holding = engine.matches(within.map { .and([$0, .term(term)]) } ?? .term(term))
-        guard let address = holding.first(where: snapshot.isUnexpired) else { return nil }
+        guard let address = engine.firstMatch(.term(term), among: among, where: snapshot.isUnexpired) else { return nil }
         let analyzer = Analyzer()
         for field in engine.schema.defaultFields {
             for value in engine.text(field, of: address) {

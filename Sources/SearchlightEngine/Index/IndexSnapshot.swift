@@ -268,7 +268,10 @@ public struct IndexSnapshot: Sendable {
     /// Every live document matching `query`, in address order (unranked).
     public func matches(_ query: Query) -> [DocAddress] {
         var result: [DocAddress] = []
-        forEachMatch(query) { result.append($0) }
+        forEachMatch(query) {
+            result.append($0)
+            return true
+        }
         return result
     }
 
@@ -278,11 +281,91 @@ public struct IndexSnapshot: Sendable {
     /// Number of live documents matching `query`.
     public func count(_ query: Query) -> Int {
         var total = 0
-        forEachMatch(query) { _ in total += 1 }
+        forEachMatch(query) { _ in
+            total += 1
+            return true
+        }
         return total
     }
 
-    private func forEachMatch(_ query: Query, _ body: (DocAddress) -> Void) {
+    /// Number of live documents among `documents` (ascending addresses of this snapshot; nil: every document)
+    /// that `query` matches: what counting `.and([.documents(_), query])` finds, without a document set to build.
+    package func count(_ query: Query, among documents: [DocAddress]?) -> Int {
+        guard let documents else { return count(query) }
+        var total = 0
+        forEachMatch(query, among: documents) { _ in
+            total += 1
+            return true
+        }
+        return total
+    }
+
+    /// The first live document in address order among `documents` (ascending addresses of this snapshot; nil:
+    /// every document) that `query` matches and `accept` accepts; the walk stops there.
+    package func firstMatch(_ query: Query, among documents: [DocAddress]?,
+                            where accept: (DocAddress) -> Bool) -> DocAddress? {
+        var found: DocAddress?
+        let visit = { (address: DocAddress) -> Bool in
+            if accept(address) { found = address }
+            return found == nil
+        }
+        if let documents { forEachMatch(query, among: documents, visit) } else { forEachMatch(query, visit) }
+        return found
+    }
+
+    /// Calls `body` with each live document among `documents` (ascending) that `query` matches, in order, until
+    /// it returns false. Per segment the query's matches and the list leap past each other: the iterator advances
+    /// to the next listed document, the list gallops to the iterator's, so a short side bounds the work.
+    private func forEachMatch(_ query: Query, among documents: [DocAddress], _ body: (DocAddress) -> Bool) {
+        var planner = QueryPlanner(snapshot: self)
+        let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
+        var start = 0
+        while start < documents.count {
+            let segment = documents[start].segment, ordinal = Int(segment)
+            guard ordinal < segments.count else { return }
+            let end = Self.lowerBound(documents, DocAddress(segment: segment &+ 1, doc: 0), from: start)
+            let iterator = planner.iterator(plan, segment: ordinal, scored: false)
+            let alive = live[ordinal]
+            var doc = -1, index = start
+            while index < end {
+                let target = Int(documents[index].doc)
+                if doc < target {
+                    doc = iterator.advance(target)
+                    if doc == DocIterator.end { break }
+                }
+                if doc == target {
+                    if alive[doc], !body(documents[index]) { return }
+                    index += 1
+                } else {
+                    index = Self.lowerBound(documents, DocAddress(segment: segment, doc: UInt32(clamping: doc)),
+                                            from: index + 1, to: end)
+                }
+            }
+            start = max(end, start + 1)
+        }
+    }
+
+    /// The first index from `start` (up to `end`, default the end) whose address is not below `address`,
+    /// galloping: about the log of the distance moved.
+    private static func lowerBound(_ documents: [DocAddress], _ address: DocAddress, from start: Int,
+                                   to end: Int? = nil) -> Int {
+        let end = end ?? documents.count
+        var low = start, step = 1, high = start
+        while high < end, documents[high] < address {
+            low = high + 1
+            high = start + step
+            step <<= 1
+        }
+        high = min(high, end)
+        while low < high {
+            let mid = (low + high) >> 1
+            if documents[mid] < address { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Calls `body` with each live document `query` matches, in address order, until it returns false.
+    private func forEachMatch(_ query: Query, _ body: (DocAddress) -> Bool) {
         var planner = QueryPlanner(snapshot: self)
         let plan = planner.plan(query, scope: planner.resolve(.defaultFields))
         for ordinal in segments.indices {
@@ -290,7 +373,7 @@ public struct IndexSnapshot: Sendable {
             let alive = live[ordinal]
             var doc = iterator.next()
             while doc != DocIterator.end {
-                if alive[doc] { body(DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))) }
+                if alive[doc], !body(DocAddress(segment: UInt32(ordinal), doc: UInt32(doc))) { return }
                 doc = iterator.next()
             }
         }
@@ -451,6 +534,33 @@ public struct IndexSnapshot: Sendable {
     public func terms(withPrefix prefix: String, in scope: FieldScope = .defaultFields, limit: Int = 20) -> [TermInfo] {
         let key = Array(QueryPlanner.foldedPrefix(prefix).utf8)
         return Array(collectTerms(scope) { terms in key.withUnsafeBufferPointer { Array(terms.prefixRange($0)) } }.prefix(limit))
+    }
+
+    /// The `limit` dictionary terms starting with the folded prefix that the most documents hold, their document
+    /// frequencies summed over the fields of `scope` and the segments (deleted documents count until merged), most
+    /// first, ties in byte order: a word's completions. The prefix's runs are merged on their bytes and a String is
+    /// made for each term kept only (`terms(withPrefix:)` makes one per field and segment entry, then sorts them all).
+    package func topTerms(withPrefix prefix: String, in scope: FieldScope = .defaultFields,
+                          limit: Int) -> [(term: String, documentFrequency: Int)] {
+        let key = Array(QueryPlanner.foldedPrefix(prefix).utf8)
+        var lists: [FieldTerms] = [], ranges: [Range<Int>] = []
+        for field in fieldIDs(scope) {
+            for segment in segments {
+                guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                let range = key.withUnsafeBufferPointer { terms.prefixRange($0) }
+                if !range.isEmpty {
+                    lists.append(terms)
+                    ranges.append(range)
+                }
+            }
+        }
+        var top = TopTerms(limit: limit)
+        TermListMerge.merge(lists, ranges: ranges) { term, holders in
+            // The stand-in for overlong words is no term to suggest.
+            guard !term.elementsEqual(Analyzer.overlongBytes) else { return }
+            top.offer(term, documentFrequency: holders.reduce(0) { $0 + Int(lists[$1.list].docFreq[$1.index]) })
+        }
+        return top.ranked()
     }
 
     /// Dictionary terms satisfying a predicate (infix and suffix wildcards), scanning the dictionary only.

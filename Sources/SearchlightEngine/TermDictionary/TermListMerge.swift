@@ -1,5 +1,6 @@
 /// A k-way merge of sorted term lists (each strictly ascending): every distinct term once, in byte order, with the
-/// lists holding it and its index in each. Builds the vocabularies (`SegmentVocabulary`, `SnapshotVocabulary`).
+/// lists holding it and its index in each. Builds the vocabularies (`SegmentVocabulary`, `SnapshotVocabulary`) and
+/// lists a prefix's completions (`IndexSnapshot.topTerms`, over the prefix's range of each list).
 ///
 /// The lists' current terms sit in a binary heap, so a term costs about log k comparisons instead of a scan of
 /// every list; the lists' bytes and offsets are first copied into one buffer each, so a comparison reads raw
@@ -8,17 +9,23 @@ enum TermListMerge {
     /// One holder of a term: the list and the term's index in it.
     typealias Holder = (list: Int, index: Int)
 
-    static func merge<L: SortedTerms>(_ lists: [L], _ body: (UnsafeBufferPointer<UInt8>, [Holder]) -> Void) {
-        let counts = lists.map { $0.offsets.count - 1 }
+    /// `ranges`: the terms of each list to merge (nil: all); a holder's index is still the term's in its list.
+    static func merge<L: SortedTerms>(_ lists: [L], ranges: [Range<Int>]? = nil,
+                                      _ body: (UnsafeBufferPointer<UInt8>, [Holder]) -> Void) {
+        let ranges = ranges ?? lists.map { 0..<($0.offsets.count - 1) }
+        precondition(ranges.count == lists.count)
+        let counts = ranges.map(\.count)
         var offsetBase: [Int] = []
         var allBytes: [UInt8] = [], allOffsets: [Int] = []
-        allBytes.reserveCapacity(lists.reduce(0) { $0 + $1.bytes.count })
-        allOffsets.reserveCapacity(lists.reduce(0) { $0 + $1.offsets.count })
-        for list in lists {
+        allBytes.reserveCapacity(zip(lists, ranges).reduce(0) { total, entry in
+            total + Int(entry.0.offsets[entry.1.upperBound]) - Int(entry.0.offsets[entry.1.lowerBound])
+        })
+        allOffsets.reserveCapacity(ranges.reduce(0) { $0 + $1.count + 1 })
+        for (list, range) in zip(lists, ranges) {
             offsetBase.append(allOffsets.count)
-            let base = allBytes.count
-            allBytes.append(contentsOf: list.bytes)
-            allOffsets.append(contentsOf: list.offsets.map { base + Int($0) })
+            let start = Int(list.offsets[range.lowerBound]), base = allBytes.count - start
+            allBytes.append(contentsOf: list.bytes[start..<Int(list.offsets[range.upperBound])])
+            allOffsets.append(contentsOf: list.offsets[range.lowerBound...range.upperBound].map { base + Int($0) })
         }
         // Raw buffers, not captured arrays: the nested functions below would otherwise check exclusive access on
         // every read.
@@ -77,7 +84,7 @@ enum TermListMerge {
                     while heapCount > 0, first || compare(term(heap[0]), current) == 0 {
                         first = false
                         let next = heap[0]
-                        holders.append((next, head[next]))
+                        holders.append((next, ranges[next].lowerBound + head[next]))
                         head[next] += 1
                         if head[next] == counts[next] {
                             heapCount -= 1

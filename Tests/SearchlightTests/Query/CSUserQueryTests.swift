@@ -294,6 +294,24 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(CSUserQuery.engagementKey("amélie"), CSUserQuery.engagementKey("amelie"))
     }
 
+    /// An expired item (not yet purged) is no item for suggestions: its words are not suggested, it is not counted,
+    /// and a word is shown as a visible item writes it. Alone and with another word, as once no item can have
+    /// expired a count reads no expiration.
+    func testSuggestionsLeaveOutExpiredItems() throws {
+        let clock = TestClock()
+        let expiring = makeItem("old", title: "Amélie amethyst notes")
+        expiring.expirationDate = clock.now.addingTimeInterval(3_600)
+        let container = makeContainer([expiring, makeItem("new", title: "Amelie notes")], clock: clock)
+        func suggestions(_ text: String) -> [String] {
+            runUserQuery(text, in: container, suggestions: true).suggestions.map { "\($0.suggestionText) \($0.resultCount)" }
+        }
+        XCTAssertEqual(suggestions("am"), ["amélie 2", "amethyst 1"])
+        XCTAssertEqual(suggestions("notes am"), ["notes amélie 2", "notes amethyst 1"])
+        clock.advance(by: 7_200)
+        XCTAssertEqual(suggestions("am"), ["amelie 1"])
+        XCTAssertEqual(suggestions("notes am"), ["notes amelie 1"])
+    }
+
     /// A word longer than the index's term limit (128 bytes: a hash, or a Thai sentence, which has no spaces)
     /// has no term, but every word typed must still match: it matches the same word in a document's text,
     /// folded, and as a prefix while it is being typed. Dropping it found documents without it.
