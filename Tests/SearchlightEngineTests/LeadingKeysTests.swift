@@ -15,9 +15,10 @@ final class LeadingKeysTests: XCTestCase {
         var values = Self.samples
         for _ in 0..<2_000 { values.append((0..<g.int(9)).map { _ in g.pick(alphabet) }.joined()) }
         for value in values {
-            let expected = LeadingKeys.key(Array(Folding.foldCollapsingWhitespace(value).utf8))
+            let normalized = Folding.foldCollapsingWhitespace(value)
             let actual = Array(value.utf8).withUnsafeBufferPointer { LeadingKeys.leadingKey($0) }
-            XCTAssertEqual(actual, expected, value.debugDescription)
+            XCTAssertEqual(actual.key, LeadingKeys.key(Array(normalized.utf8)), value.debugDescription)
+            XCTAssertEqual(actual.scalars, normalized.unicodeScalars.count, value.debugDescription)
         }
     }
 
@@ -59,5 +60,18 @@ final class LeadingKeysTests: XCTestCase {
             }
         }
         XCTAssertNil(snapshot.documents(title, mayStartWith: "t", limit: 3))
+        // Each document's head: its one value's key and normalized length, or several.
+        let leading = snapshot.leadingKeys(title)
+        for (i, own) in values.enumerated() where i != 5 {
+            let address = try XCTUnwrap(snapshot.lookup(id: "d\(i)"))
+            let head = leading[Int(address.segment)].head(of: Int(address.doc))
+            guard own.count == 1 else {
+                XCTAssertEqual(head, .several, "d\(i)")
+                continue
+            }
+            let normalized = Folding.foldCollapsingWhitespace(own[0])
+            XCTAssertEqual(head, .one(key: LeadingKeys.key(Array(normalized.utf8)), scalars: normalized.unicodeScalars.count),
+                           "d\(i)")
+        }
     }
 }

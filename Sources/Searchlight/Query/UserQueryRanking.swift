@@ -41,8 +41,11 @@ package struct UserQueryRanking: Sendable {
     /// `engagementCeiling`: at least every record's factor at the snapshot's time (`EngagementLedger.rankingState`);
     /// nil works it out from the records.
     /// `typing`: whether the last word of `typedText` is still being typed (`UserQueryPlan.typing`).
+    /// `readsHeads`: whether coverage may be decided from the title's `LeadingKeys` heads (tests turn it off to
+    /// compare with reading every title).
     package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record],
-                 engagementCeiling: Double? = nil, typedText: String = "", typing: Bool = true, coveringLimit: Int = 1024) {
+                 engagementCeiling: Double? = nil, typedText: String = "", typing: Bool = true, coveringLimit: Int = 1024,
+                 readsHeads: Bool = true) {
         self.snapshot = snapshot
         title = snapshot.engine.schema.field(named: "title")
         typed = Self.normalize(typedText)
@@ -57,6 +60,15 @@ package struct UserQueryRanking: Sendable {
             covering = snapshot.engine.documents(title, mayStartWith: typed, limit: coveringLimit)
         } else {
             covering = []
+        }
+        // A typed NUL byte would match a shorter title's zero padding: such a text reads the titles.
+        if let title, readsHeads, !typed.isEmpty, !typed.utf8.contains(0) {
+            heads = snapshot.engine.leadingKeys(title)
+            let bytes = min(typed.utf8.count, 8)
+            typedKey = LeadingKeys.key(typed.utf8.prefix(8))
+            typedMask = UInt64.max << UInt64(8 * (8 - bytes))
+        } else {
+            (heads, typedKey, typedMask) = (nil, 0, 0)
         }
         // Each factor's ceiling, multiplied in `factor`'s order (so the float product stays at or below it),
         // with and without the coverage factor.
@@ -82,24 +94,20 @@ package struct UserQueryRanking: Sendable {
     package let ceiling: Float
     /// No document's `factor` exceeds this.
     package let coveringCeiling: Float
+    /// Each segment's `LeadingKeys` of the title, or nil: a candidate whose head rules the typed text out, or
+    /// decides its coverage, has no stored title read. A wide prefix ("l") has too many covering titles to name,
+    /// and reading every candidate's title cost most of its search.
+    private let heads: [LeadingKeys]?
+    /// The typed text's first eight bytes as a head's key has them, and the mask of those it has.
+    private let typedKey: UInt64, typedMask: UInt64
 
     /// The multiplier for one document.
     package func factor(_ address: DocAddress) -> Float {
         var factor: Double = 1
-        // Most hits' titles start with another letter: the pre-check reads their stored bytes without building
-        // a string per title.
+        // Most hits' titles start with another letter: their heads, or a pre-check of their stored bytes, rule
+        // them out without building a string per title.
         if let title, !typed.isEmpty, covering.map({ Self.contains($0, address) }) ?? true {
-            var coverage = 0.0
-            let typedStart = typed.utf8.first
-            let mayCover = snapshot.engine.containsText(title, of: address) { Self.mayStart($0, with: typedStart) }
-            for value in mayCover ? snapshot.engine.text(title, of: address) : [] where Self.mayStart(value, with: typed) {
-                let folded = Self.normalize(value)
-                // Bytes, as `LeadingKeys` compares them (a byte prefix is a scalar prefix: coverage stays ≤ 1).
-                guard folded.utf8.starts(with: typed.utf8), !folded.isEmpty,
-                      typing || Self.endsAtWord(folded, typed) else { continue }
-                coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
-            }
-            factor *= 1 + 0.5 * coverage
+            factor *= 1 + 0.5 * coverage(title, address)
         }
         if let rankingHint, let hint = snapshot.engine.numbers(rankingHint, of: address).first, hint.isFinite {
             factor *= 1 + 0.5 * min(max(hint, 0), 100) / 100
@@ -113,6 +121,34 @@ package struct UserQueryRanking: Sendable {
             factor *= EngagementLedger.factor(record, at: snapshot.now)
         }
         return Float(factor)
+    }
+
+    /// How much of the document's title the typed text covers (see the type's comment), 0 when none starts with it.
+    private func coverage(_ title: FieldID, _ address: DocAddress) -> Double {
+        if let heads, Int(address.segment) < heads.count {
+            switch heads[Int(address.segment)].head(of: Int(address.doc)) {
+            case .none:
+                return 0
+            case let .one(key, scalars):
+                // The key is the title's first eight normalized bytes, zero-padded: a typed text of at most eight
+                // bytes that it starts with is a prefix of the title; one that differs is none.
+                guard key & typedMask == typedKey else { return 0 }
+                if typing, typed.utf8.count <= 8 { return Double(typed.unicodeScalars.count) / Double(scalars) }
+            case .several:
+                break
+            }
+        }
+        var coverage = 0.0
+        let typedStart = typed.utf8.first
+        let mayCover = snapshot.engine.containsText(title, of: address) { Self.mayStart($0, with: typedStart) }
+        for value in mayCover ? snapshot.engine.text(title, of: address) : [] where Self.mayStart(value, with: typed) {
+            let folded = Self.normalize(value)
+            // Bytes, as `LeadingKeys` compares them (a byte prefix is a scalar prefix: coverage stays ≤ 1).
+            guard folded.utf8.starts(with: typed.utf8), !folded.isEmpty,
+                  typing || Self.endsAtWord(folded, typed) else { continue }
+            coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
+        }
+        return coverage
     }
 
     /// The renown factor of one document, 1…2 (1 without a title field): applied to the first `renownWindow`

@@ -443,6 +443,10 @@ public struct IndexSnapshot: Sendable {
         return found
     }
 
+    /// Each segment's `LeadingKeys` of `field`, by ordinal, built on first use: a per-document signal reads how a
+    /// document's value begins (`LeadingKeys.head(of:)`) without reading its stored record.
+    package func leadingKeys(_ field: FieldID) -> [LeadingKeys] { segments.map { $0.leadingKeys(for: field) } }
+
     public func id(of address: DocAddress) -> String? {
         valid(address) ? segments[Int(address.segment)].id(Int(address.doc)) : nil
     }

@@ -277,6 +277,35 @@ final class UserQueryRankingTests: XCTestCase {
         XCTAssertGreaterThan(covered, 100)
     }
 
+    /// One- and two-letter texts have too many covering titles to name (over Debian's 63,666; here a limit of 0
+    /// stands for that), so coverage is decided from the titles' `LeadingKeys` heads: every factor, and the ranked
+    /// page of each text, must be those of reading every title.
+    func testShortTextsRankAsReadingEveryTitle() {
+        let snapshot = Self.container.snapshot()
+        var unnamed = 0
+        for text in ["l", "li", "a", "s", "p", "x", "g", "co", "lib", "web s", "python l", "thunderbird", "Fire "] {
+            for (typing, coveringLimit) in [(true, 0), (false, 0), (true, 1024)] {
+                let heads = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: text, typing: typing,
+                                             coveringLimit: coveringLimit)
+                let titles = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: text, typing: typing,
+                                              coveringLimit: coveringLimit, readsHeads: false)
+                if heads.covering == nil { unnamed += 1 }
+                for address in snapshot.engine.matches(.all) {
+                    XCTAssertEqual(heads.factor(address), titles.factor(address), "\(text) \(typing) \(address)")
+                }
+                let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing, lastWordIsChosen: !typing)
+                let query = plan.query(typoTolerant: false)
+                for limit in [1, 20, 300] {
+                    let expected = RankedSearch(snapshot: snapshot, restriction: nil, ranking: titles).hits(query, limit: limit)
+                    let actual = RankedSearch(snapshot: snapshot, restriction: nil, ranking: heads).hits(query, limit: limit)
+                    XCTAssertEqual(actual.hits, expected.hits, "\(text) \(typing) top \(limit)")
+                    XCTAssertEqual(actual.renowned, expected.renowned, "\(text) \(typing) top \(limit)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(unnamed, 20, "titles too many to name")
+    }
+
     /// A finished word ("car ", trailing space) is not a prefix: a title starting with a longer word ("Carpet")
     /// earns no coverage from it, one starting with the word itself ("Car wash") does.
     func testTitleCoverageNotEarnedByAFinishedWord() throws {
