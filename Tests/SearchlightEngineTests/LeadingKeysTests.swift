@@ -74,4 +74,23 @@ final class LeadingKeysTests: XCTestCase {
                            "d\(i)")
         }
     }
+
+    /// With one value per document, a prefix's live documents are counted before any is listed: past the limit
+    /// it names none, at it every one (deleted documents not counted).
+    func testLimitCountsLiveDocumentsOnce() throws {
+        let writer = IndexWriter()
+        let title = try writer.registerField("title", .text(weight: 3, primary: true))
+        for i in 0..<30 {
+            try writer.upsert(Document(id: "d\(i)", values: [(title, .text(i % 3 == 0 ? "Other \(i)" : "Lib \(i)"))]))
+            if i % 10 == 9 { _ = try writer.commit() }
+        }
+        writer.delete(ids: ["d1", "d2"])
+        let snapshot = try writer.commit()
+        let expected = (0..<30).filter { $0 % 3 != 0 && $0 != 1 && $0 != 2 }.map { snapshot.lookup(id: "d\($0)") }
+        XCTAssertEqual(expected.count, 18)
+        XCTAssertEqual(snapshot.documents(title, mayStartWith: "l", limit: 18), expected.compactMap { $0 })
+        XCTAssertNil(snapshot.documents(title, mayStartWith: "l", limit: 17))
+        XCTAssertEqual(snapshot.documents(title, mayStartWith: "o", limit: 10)?.count, 10)
+        XCTAssertNil(snapshot.documents(title, mayStartWith: "o", limit: 9))
+    }
 }

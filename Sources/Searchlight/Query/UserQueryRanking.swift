@@ -49,6 +49,7 @@ package struct UserQueryRanking: Sendable {
         self.snapshot = snapshot
         title = snapshot.engine.schema.field(named: "title")
         typed = Self.normalize(typedText)
+        typedScalars = Double(typed.unicodeScalars.count)
         self.typing = typing
         rankingHint = snapshot.engine.schema.field(named: "rankingHint")
         lastUsedDate = snapshot.engine.schema.field(named: "lastUsedDate")
@@ -100,6 +101,8 @@ package struct UserQueryRanking: Sendable {
     private let heads: [LeadingKeys]?
     /// The typed text's first eight bytes as a head's key has them, and the mask of those it has.
     private let typedKey: UInt64, typedMask: UInt64
+    /// The typed text's length in scalars (coverage's numerator).
+    private let typedScalars: Double
 
     /// The multiplier for one document.
     package func factor(_ address: DocAddress) -> Float {
@@ -133,7 +136,7 @@ package struct UserQueryRanking: Sendable {
                 // The key is the title's first eight normalized bytes, zero-padded: a typed text of at most eight
                 // bytes that it starts with is a prefix of the title; one that differs is none.
                 guard key & typedMask == typedKey else { return 0 }
-                if typing, typed.utf8.count <= 8 { return Double(typed.unicodeScalars.count) / Double(scalars) }
+                if typing, typed.utf8.count <= 8 { return typedScalars / Double(scalars) }
             case .several:
                 break
             }
@@ -146,7 +149,7 @@ package struct UserQueryRanking: Sendable {
             // Bytes, as `LeadingKeys` compares them (a byte prefix is a scalar prefix: coverage stays ≤ 1).
             guard folded.utf8.starts(with: typed.utf8), !folded.isEmpty,
                   typing || Self.endsAtWord(folded, typed) else { continue }
-            coverage = max(coverage, Double(typed.unicodeScalars.count) / Double(folded.unicodeScalars.count))
+            coverage = max(coverage, typedScalars / Double(folded.unicodeScalars.count))
         }
         return coverage
     }

@@ -432,6 +432,13 @@ public struct IndexSnapshot: Sendable {
     /// first eight bytes; nil when there are more than `limit`. Each segment's `LeadingKeys` is built on first use.
     package func documents(_ field: FieldID, mayStartWith prefix: String, limit: Int) -> [DocAddress]? {
         let bytes = Array(prefix.utf8)
+        // Counted first, so a wide prefix ("l") gives up before sorting thousands of candidates.
+        var counted = 0
+        for ordinal in segments.indices {
+            guard let count = segments[ordinal].leadingKeys(for: field).liveCount(bytes, alive: live[ordinal]) else { break }
+            counted += count
+            if counted > limit { return nil }
+        }
         var found: [DocAddress] = []
         for ordinal in segments.indices {
             let alive = live[ordinal]

@@ -19,6 +19,8 @@ package final class LeadingKeys: Sendable {
     /// By document: its one value's length in scalars after normalizing; 0 with none, `several` with more.
     private let lengths: [UInt32]
     private static let several = UInt32.max
+    /// Whether no document has several values: each appears in `docs` at most once.
+    let distinct: Bool
 
     init(segment: Segment, field: FieldID) {
         self.field = field
@@ -47,6 +49,7 @@ package final class LeadingKeys: Sendable {
         docs = pairs.map(\.doc)
         self.heads = heads
         self.lengths = lengths
+        distinct = !lengths.contains(Self.several)
     }
 
     var memoryBytes: Int { keys.capacity * 8 + docs.capacity * 4 + heads.capacity * 8 + lengths.capacity * 4 }
@@ -108,15 +111,30 @@ package final class LeadingKeys: Sendable {
     /// The documents (ascending, distinct) with a value that may start with `prefix` (already normalized by
     /// `Folding.foldCollapsingWhitespace`): every one that does, and possibly others sharing its first bytes.
     func candidates(_ prefix: [UInt8]) -> [UInt32] {
-        let low = Self.key(prefix, padding: 0), high = Self.key(prefix, padding: 0xFF)
-        let start = lowerBound(low), end = lowerBound(high, strictlyAbove: true)
-        guard start < end else { return [] }
-        var found = Array(docs[start..<end])
+        let range = keyRange(prefix)
+        guard !range.isEmpty else { return [] }
+        var found = Array(docs[range])
         found.sort()
         var unique: [UInt32] = []
         unique.reserveCapacity(found.count)
         for doc in found where unique.last != doc { unique.append(doc) }
         return unique
+    }
+
+    /// How many documents `alive` keeps of those `candidates(prefix)` names, counted without sorting them (a
+    /// wide prefix names too many to be worth it); nil when a document has several values, which would count
+    /// more than once.
+    func liveCount(_ prefix: [UInt8], alive: Bitset) -> Int? {
+        guard distinct else { return nil }
+        var count = 0
+        for doc in docs[keyRange(prefix)] where alive[Int(doc)] { count += 1 }
+        return count
+    }
+
+    /// The positions of the keys a value starting with `prefix` may have.
+    private func keyRange(_ prefix: [UInt8]) -> Range<Int> {
+        let start = lowerBound(Self.key(prefix, padding: 0))
+        return start..<max(start, lowerBound(Self.key(prefix, padding: 0xFF), strictlyAbove: true))
     }
 
     /// The first index whose key is ≥ `key` (> `key` when `strictlyAbove`).
