@@ -130,4 +130,23 @@ final class AndNotPlanTests: XCTestCase {
                            min(3, expected.count), word)
         }
     }
+    /// A word being typed inside a conjunction led by a rarer word: the typed prefix its near prefixes exclude is only
+    /// asked about the lead's candidates, so it is walked (seeking to them) as the prefix's own clause is, not
+    /// accumulated whole over the segment as if nothing led.
+    func testTheExcludedPrefixIsWalkedWhereARarerWordLeads() throws {
+        let snapshot = try prefixSnapshot()
+        var planner = QueryPlanner(snapshot: snapshot)
+        let scope = planner.resolve(.defaultFields)
+        let word = Query.or([.boost(.term("packa"), 1.3),
+                             .boost(.not(.fuzzyPrefix("packa", maxEdits: 1), excluding: .prefix("packa")), 0.3),
+                             .prefix("packa")])
+        let plan = planner.plan(.and([.term("libobjaa"), word]), scope: scope)
+        let conjunction = try XCTUnwrap(planner.iterator(plan, segment: 1, scored: true) as? ConjunctionIterator)
+        let disjunction = try XCTUnwrap(conjunction.children.lazy.compactMap { $0 as? DisjunctionIterator }.first)
+        let exclusion = try XCTUnwrap(disjunction.children.lazy.compactMap { ($0 as? BoostIterator)?.child as? ExclusionIterator }.first)
+        let typed = try XCTUnwrap(disjunction.children.last)
+        XCTAssertTrue(typed is TermGroupIterator, "the typed prefix's clause seeks: \(type(of: typed))")
+        XCTAssertTrue(exclusion.exclude is TermGroupIterator, "the exclusion seeks too: \(type(of: exclusion.exclude))")
+        XCTAssertTrue(exclusion.include is TermGroupIterator, "the near prefixes seek: \(type(of: exclusion.include))")
+    }
 }

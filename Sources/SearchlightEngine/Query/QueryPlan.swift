@@ -1002,7 +1002,9 @@ struct QueryPlanner {
         case .not(let include, let exclude):
             let inner = iterator(include, segment: ordinal, scored: scored, driver: driver, batched: batched)
             if inner is EmptyIterator { return inner }
-            let excluded = iterator(exclude, segment: ordinal, scored: false)
+            // The exclusion is asked only about the included matches: driven by them, a wide one (the typed prefix
+            // a word's near prefixes exclude) seeks to them instead of accumulating the whole segment.
+            let excluded = iterator(exclude, segment: ordinal, scored: false, driver: min(driver, inner.cost))
             if excluded is EmptyIterator { return inner }
             return ExclusionIterator(include: inner, exclude: excluded)
         case .range(let field, let lower, let upper):
