@@ -330,6 +330,20 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(Set(s.matches(.fuzzyPrefix("abcde", maxEdits: nil)).compactMap { s.id(of: $0) }), expected)
     }
 
+    /// Past `maxNearPrefixes` near prefixes, a fuzzy prefix still keeps the one the typed text starts with (its
+    /// completions are the text's exact completions), whatever the typo near prefixes hold.
+    func testFuzzyPrefixKeepsItsExactCompletionsPastTheCap() throws {
+        var docs = [doc("exact", "abcdef")]
+        // 16 one-substitution near prefixes "bbcde", "cbcde", ... each over two terms; "abcd" is over one.
+        for letter in "bcdefghijklmnopq" {
+            docs += [doc("\(letter)1", "\(letter)bcdeq"), doc("\(letter)2", "\(letter)bcdew")]
+        }
+        try writer.upsert(contentsOf: docs)
+        let s = try writer.commit()
+        XCTAssertTrue(s.fuzzyPrefixes("abcde").contains("abcd"), "near prefixes: \(s.fuzzyPrefixes("abcde"))")
+        XCTAssertTrue(ids(s, .fuzzyPrefix("abcde", maxEdits: nil)).contains("exact"))
+    }
+
     /// Past `maxExpansions` near terms, a fuzzy query keeps the nearest (the term itself first), then the most
     /// frequent: not the first fields' terms, which dropped the exact and one-edit terms of a later field.
     func testFuzzyExpansionsPastTheCapKeepTheNearest() throws {

@@ -710,9 +710,9 @@ struct QueryPlanner {
 
     /// The near prefixes of `key` within `maxEdits` in `scope`'s terms (walked as `nearTerms` walks them), in byte
     /// order, but for those the stand-in for overlong words starts with (it is no word). Past
-    /// `IndexSnapshot.maxNearPrefixes`, those over the most terms are kept: each is at the edge of the budget (the
-    /// walk stops at the first prefix within it), so edits do not tell them apart, and the commoner stem is the
-    /// likelier word.
+    /// `IndexSnapshot.maxNearPrefixes`, the one the typed text starts with (its completions are the text's exact
+    /// ones) is kept, then those over the most terms: each is at the edge of the budget (the walk stops at the first
+    /// prefix within it), so edits do not tell them apart, and the commoner stem is the likelier word.
     func nearestPrefixes(_ key: [UInt8], maxEdits: Int, scope: [Int]) -> [[UInt8]] {
         // Each near prefix, with the most terms under it in one list walked.
         var found: [[UInt8]: Int] = [:]
@@ -748,7 +748,11 @@ struct QueryPlanner {
             prefixes.append(prefix)
         }
         guard prefixes.count > IndexSnapshot.maxNearPrefixes else { return prefixes }
-        let order = prefixes.indices.sorted { a, b in (-(found[prefixes[a]] ?? 0), a) < (-(found[prefixes[b]] ?? 0), b) }
+        // The one the typed text starts with holds its exact completions: always kept.
+        func rank(_ i: Int) -> (Int, Int, Int) {
+            (key.starts(with: prefixes[i]) ? 0 : 1, -(found[prefixes[i]] ?? 0), i)
+        }
+        let order = prefixes.indices.sorted { rank($0) < rank($1) }
         return order.prefix(IndexSnapshot.maxNearPrefixes).sorted().map { prefixes[$0] }
     }
 
