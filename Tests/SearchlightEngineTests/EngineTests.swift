@@ -315,19 +315,19 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(s.fuzzyPrefixes("kwyb"), [])
     }
 
-    /// Past `maxNearPrefixes` near prefixes, a fuzzy prefix keeps those over the most terms, then the first in
-    /// byte order: the same every time.
-    func testFuzzyPrefixesPastTheCapKeepThoseOverTheMostTerms() throws {
-        let letters = Array("cdefghijklmnopqrstuvwxyz").prefix(IndexSnapshot.maxNearPrefixes + 4)
-        var docs = letters.map { doc("a\($0)", "a\($0)cde") }
-        docs += ["", "one", "two"].map { doc("az\($0)", "azcde\($0)") }  // "azcde": three terms
+    /// Past `maxNearPrefixes` near prefixes, a fuzzy prefix keeps those sharing the longest start with the typed
+    /// text (the typo comes later), then the first in byte order: the same every time, whatever the terms under them.
+    func testFuzzyPrefixesPastTheCapKeepThoseSharingTheLongestStart() throws {
+        let letters = Array("abcdefghijklmnopqrst").prefix(IndexSnapshot.maxNearPrefixes + 4)
+        // 20 near prefixes "yacde", "ybcde", ... sharing one byte; "yzcxe" shares three.
+        let docs = letters.map { doc("y\($0)", "y\($0)cde") } + [doc("late", "yzcxe")]
         try writer.upsert(contentsOf: docs)
         let s = try writer.commit()
-        let prefixes = s.fuzzyPrefixes("abcde")
+        let prefixes = s.fuzzyPrefixes("yzcde")
         XCTAssertEqual(prefixes.count, IndexSnapshot.maxNearPrefixes)
-        XCTAssertTrue(prefixes.contains("azcde"))
-        let expected = Set(["azone", "aztwo", "az"] + letters.prefix(IndexSnapshot.maxNearPrefixes - 1).map { "a\($0)" })
-        XCTAssertEqual(Set(s.matches(.fuzzyPrefix("abcde", maxEdits: nil)).compactMap { s.id(of: $0) }), expected)
+        XCTAssertTrue(prefixes.contains("yzcxe"), "three bytes shared, last in byte order: \(prefixes)")
+        let expected = Set(["late"] + letters.prefix(IndexSnapshot.maxNearPrefixes - 1).map { "y\($0)" })
+        XCTAssertEqual(Set(ids(s, .fuzzyPrefix("yzcde", maxEdits: nil))), expected)
     }
 
     /// Past `maxNearPrefixes` near prefixes, a fuzzy prefix still keeps the one the typed text starts with (its
@@ -342,6 +342,43 @@ final class EngineTests: XCTestCase {
         let s = try writer.commit()
         XCTAssertTrue(s.fuzzyPrefixes("abcde").contains("abcd"), "near prefixes: \(s.fuzzyPrefixes("abcde"))")
         XCTAssertTrue(ids(s, .fuzzyPrefix("abcde", maxEdits: nil)).contains("exact"))
+    }
+
+    /// The same documents in one segment or two: past the near-prefix cap, a fuzzy prefix matches the same
+    /// documents (the cap ranked near prefixes by their terms in the one list walked, a figure of the layout).
+    func testFuzzyPrefixMatchesTheSameDocumentsWhateverTheSegmentLayout() throws {
+        func build(split: Bool) throws -> (IndexSnapshot, FieldID) {
+            let writer = IndexWriter()
+            let title = try writer.registerField("title", .text(weight: 4, primary: true))
+            _ = try writer.registerField("body", .text())
+            var first: [Document] = [], second: [Document] = []
+            // "bbcde": three terms in each half (six in all); 16 more near prefixes, four terms each, in the first.
+            for (i, suffix) in ["q", "w", "e"].enumerated() {
+                first.append(Document(id: "b\(i)", values: [(title, .text("bbcde\(suffix)"))]))
+                second.append(Document(id: "b\(i + 3)", values: [(title, .text("bbcde\(["r", "t", "y"][i])"))]))
+            }
+            for letter in "cdefghijklmnopqr" {
+                for (i, suffix) in ["q", "w", "e", "r"].enumerated() {
+                    first.append(Document(id: "\(letter)\(i)", values: [(title, .text("\(letter)bcde\(suffix)"))]))
+                }
+            }
+            if split {
+                try writer.upsert(contentsOf: first)
+                _ = try writer.commit()
+                try writer.upsert(contentsOf: second)
+            } else {
+                try writer.upsert(contentsOf: first + second)
+            }
+            return (try writer.commit(), title)
+        }
+        let (one, title1) = try build(split: false)
+        let (two, title2) = try build(split: true)
+        XCTAssertEqual([one.segments.count, two.segments.count], [1, 2])
+        func found(_ s: IndexSnapshot, _ scope: FieldScope) -> [String] {
+            ids(s, .scoped(scope, .fuzzyPrefix("abcde", maxEdits: nil))).sorted()
+        }
+        XCTAssertEqual(found(one, .field(title1)), found(two, .field(title2)))
+        XCTAssertEqual(found(one, .defaultFields), found(two, .defaultFields))
     }
 
     /// Past `maxExpansions` near terms, a fuzzy query keeps the nearest (the term itself first), then the most

@@ -711,16 +711,17 @@ struct QueryPlanner {
     /// The near prefixes of `key` within `maxEdits` in `scope`'s terms (walked as `nearTerms` walks them), in byte
     /// order, but for those the stand-in for overlong words starts with (it is no word). Past
     /// `IndexSnapshot.maxNearPrefixes`, the one the typed text starts with (its completions are the text's exact
-    /// ones) is kept, then those over the most terms: each is at the edge of the budget (the walk stops at the first
-    /// prefix within it), so edits do not tell them apart, and the commoner stem is the likelier word.
+    /// ones) is kept, then those sharing the longest start with the text (first letters are seldom the mistyped
+    /// ones), then the first in byte order. Each is at the edge of the budget (the walk stops at the first
+    /// prefix within it), so edits do not tell them apart; and the ranking uses the bytes alone, not the terms
+    /// under each, which a walk counts per list, so the same documents match whatever the segment layout.
     func nearestPrefixes(_ key: [UInt8], maxEdits: Int, scope: [Int]) -> [[UInt8]] {
-        // Each near prefix, with the most terms under it in one list walked.
-        var found: [[UInt8]: Int] = [:]
+        var found = Set<[UInt8]>()
         func add<List: SortedTerms>(_ list: List, _ near: [FuzzyWalk.NearPrefix]) {
             for prefix in near {
                 let bytes = list.withTerm(prefix.terms.lowerBound) { Array($0.prefix(prefix.length)) }
                 guard !Analyzer.overlongBytes.starts(with: bytes) else { continue }
-                found[bytes] = max(found[bytes] ?? 0, prefix.terms.count)
+                found.insert(bytes)
             }
         }
         let shared = Self.walksVocabularies(scope)
@@ -741,16 +742,17 @@ struct QueryPlanner {
                 add(terms, terms.fuzzyPrefixes(key, maxEdits: maxEdits))
             }
         }
-        // Byte order; a near prefix under another (each list's walk keeps the shorter) would count its terms twice.
+        // Byte order; a near prefix under another (each list's walk keeps the shorter) would read its terms twice.
         var prefixes: [[UInt8]] = []
-        for prefix in found.keys.sorted(by: { $0.lexicographicallyPrecedes($1) })
+        for prefix in found.sorted(by: { $0.lexicographicallyPrecedes($1) })
         where !(prefixes.last.map { prefix.starts(with: $0) } ?? false) {
             prefixes.append(prefix)
         }
         guard prefixes.count > IndexSnapshot.maxNearPrefixes else { return prefixes }
         // The one the typed text starts with holds its exact completions: always kept.
         func rank(_ i: Int) -> (Int, Int, Int) {
-            (key.starts(with: prefixes[i]) ? 0 : 1, -(found[prefixes[i]] ?? 0), i)
+            let shared = zip(key, prefixes[i]).prefix { $0 == $1 }.count
+            return (key.starts(with: prefixes[i]) ? 0 : 1, -shared, i)
         }
         let order = prefixes.indices.sorted { rank($0) < rank($1) }
         return order.prefix(IndexSnapshot.maxNearPrefixes).sorted().map { prefixes[$0] }
