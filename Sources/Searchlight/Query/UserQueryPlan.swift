@@ -123,9 +123,10 @@ package struct UserQueryPlan: Sendable {
 
     /// Whether a folded index term answers `word` (for highlighting): equal, a completion of the last word, or
     /// one of the word's typo-tolerant expansions (`fuzzy`: its near terms, or the near prefixes of the word being
-    /// typed, which the term then starts with).
+    /// typed, which the term then starts with). Prefixes compare by bytes, as the engine matches them: a word
+    /// being typed can end inside a grapheme ("किताब" in "किताबो"), which `hasPrefix` would not accept.
     package func accepts(_ term: String, for word: Word, fuzzy: Set<String>) -> Bool {
-        if term == word.term || (word.isPrefix && term.hasPrefix(word.term)) { return true }
-        return word.isPrefix ? fuzzy.contains { term.hasPrefix($0) } : fuzzy.contains(term)
+        if term == word.term || (word.isPrefix && term.utf8.starts(with: word.term.utf8)) { return true }
+        return word.isPrefix ? fuzzy.contains { term.utf8.starts(with: $0.utf8) } : fuzzy.contains(term)
     }
 }

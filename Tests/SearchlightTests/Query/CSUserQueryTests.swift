@@ -117,6 +117,20 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(typingIDs("kwybo "), [], "a finished word is not a prefix")
     }
 
+    /// A word being typed that ends inside a grapheme ("किताब" for "किताबो": the vowel sign joins the "ब") is
+    /// highlighted where it matches, as typed or with a typo ("कीताब"): the engine matches prefixes by bytes, and
+    /// highlighting compared Strings, by grapheme.
+    func testAPrefixEndingInsideAGraphemeIsHighlighted() throws {
+        let container = makeContainer([item("book", title: "किताबो")], clock: Self.clock)
+        for text in ["किताब", "कीताब"] {
+            let run = runUserQuery(text, in: container)
+            XCTAssertNil(run.error)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["book"], text)
+            let found = try XCTUnwrap(run.items.first)
+            XCTAssertEqual(run.query.snippet(for: found)?.highlightedWords, ["किताबो"], text)
+        }
+    }
+
     /// A fuzzy-prefix match ranks below an exact-prefix match of the same item quality, and is highlighted. The
     /// typo pass runs only when the words as typed do not fill the page; the exact pass's query is the one it
     /// was before prefixes were typo tolerant (the word as typed and its completions), the typo pass's adds the
