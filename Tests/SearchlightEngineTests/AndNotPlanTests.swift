@@ -149,4 +149,55 @@ final class AndNotPlanTests: XCTestCase {
         XCTAssertTrue(exclusion.exclude is TermGroupIterator, "the exclusion seeks too: \(type(of: exclusion.exclude))")
         XCTAssertTrue(exclusion.include is TermGroupIterator, "the near prefixes seek: \(type(of: exclusion.include))")
     }
+
+    /// Randomized: the typo pass's and-not (`.not(.fuzzyPrefix(w), excluding: .prefix(w))`, trimmed by
+    /// `withoutCovered`) answers and scores as the fuzzy prefix less the typed prefix's matches, over several
+    /// segments with wide prefixes (lists) and deletions, alone and led by a rarer term.
+    func testTrimmedNearPrefixesAgreeWithTheUntrimmedQueryRandomized() throws {
+        var seed: UInt64 = 12345
+        func next(_ n: Int) -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int((seed >> 33) % UInt64(n)) }
+        let letters = Array("packetz")
+        var failures: [String] = []
+        for round in 0..<6 {
+            let writer = IndexWriter()
+            let title = try writer.registerField("title", .text(weight: 4, primary: true))
+            let body = try writer.registerField("body", .text())
+            var vocabulary: [String] = []
+            for _ in 0..<150 {
+                vocabulary.append("pa" + String((0..<(2 + next(5))).map { _ in letters[next(letters.count)] }))
+            }
+            var id = 0
+            for _ in 0..<(2 + round % 3) {
+                for _ in 0..<(60 + next(80)) {
+                    let t = (0..<(1 + next(3))).map { _ in vocabulary[next(vocabulary.count)] }.joined(separator: " ")
+                    let b = (0..<(1 + next(4))).map { _ in vocabulary[next(vocabulary.count)] }.joined(separator: " ")
+                    try writer.upsert(Document(id: "d\(id)", values: [(title, .text(t)), (body, .text(b + (next(5) == 0 ? " rare" : "")))]))
+                    id += 1
+                }
+                if next(2) == 0 { writer.delete(ids: (0..<10).map { _ in "d\(next(max(id, 1)))" }) }
+                _ = try writer.commit()
+            }
+            let s = try writer.commit()
+            for _ in 0..<40 {
+                var w = Array(vocabulary[next(vocabulary.count)])
+                if w.count < 5 { w += Array("kk") }
+                w = Array(w.prefix(5 + next(max(1, w.count - 4))))
+                if next(2) == 0 { w[next(w.count)] = letters[next(letters.count)] }
+                let word = String(w)
+                let fuzzy = Query.fuzzyPrefix(word, maxEdits: nil)
+                let excluded = Set(s.matches(.prefix(word)))
+                let expected = s.search(fuzzy, limit: 2000).filter { !excluded.contains($0.address) }
+                let found = s.search(.not(fuzzy, excluding: .prefix(word)), limit: 2000)
+                if found.map(\.address) != expected.map(\.address) || found.map(\.score) != expected.map(\.score) {
+                    let e = Dictionary(uniqueKeysWithValues: expected.map { ($0.address, $0.score) })
+                    let diff = found.filter { e[$0.address] != $0.score }.prefix(3).map { "\(s.id(of: $0.address) ?? "?"): \($0.score) vs \(String(describing: e[$0.address]))" }
+                    failures.append("round \(round) \(word) (\(s.segments.count) segments): \(found.count) vs \(expected.count) hits; \(diff)")
+                }
+                let rare = Set(s.matches(.term("rare")))
+                let led = Set(s.search(.and([.term("rare"), .not(fuzzy, excluding: .prefix(word))]), limit: 2000).map(\.address))
+                if led != Set(expected.map(\.address)).intersection(rare) { failures.append("round \(round) \(word): led by rare differs") }
+            }
+        }
+        XCTAssertTrue(failures.isEmpty, "\(failures.count) failures: \(failures.prefix(5))")
+    }
 }
