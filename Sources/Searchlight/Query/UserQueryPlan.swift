@@ -60,7 +60,8 @@ package struct UserQueryPlan: Sendable {
     static func foldedWord(_ word: String) -> String { Folding.fold(TextMatch.composed(word)) }
 
     /// Whether one document's texts hold every overlong word (each an overlong word of them, equal or, for the
-    /// one being typed, extended).
+    /// one being typed, extended; by UTF-8 bytes, as the engine compares terms, so a word typed up to inside a
+    /// letter still matches).
     func overlongMatches(_ texts: [String]) -> Bool {
         let analyzer = Analyzer()
         var held: [String] = []
@@ -71,7 +72,7 @@ package struct UserQueryPlan: Sendable {
             }
         }
         return overlong.allSatisfy { word in
-            held.contains { word.isPrefix ? $0.hasPrefix(word.term) : $0 == word.term }
+            held.contains { word.isPrefix ? $0.utf8.starts(with: word.term.utf8) : $0.utf8.elementsEqual(word.term.utf8) }
         }
     }
 

@@ -131,6 +131,20 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A typed word longer than a term (`Analyzer.maxTermBytes`) is compared with the documents' overlong words
+    /// by bytes, as the engine compares terms: typed up to inside a letter ("…किताब" of "…किताबो"), it still
+    /// finds the word being typed.
+    func testAnOverlongPrefixEndingInsideAGraphemeFindsItsWord() throws {
+        let word = String(repeating: "किताबो", count: 8)
+        XCTAssertGreaterThan(word.utf8.count, Analyzer.maxTermBytes)
+        let container = makeContainer([item("book", title: word), item("other", title: "किताबो")], clock: Self.clock)
+        let typed = String(repeating: "किताबो", count: 7) + "किताब"
+        XCTAssertGreaterThan(typed.utf8.count, Analyzer.maxTermBytes)
+        let run = runUserQuery(typed, in: container)
+        XCTAssertNil(run.error)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["book"])
+    }
+
     /// A fuzzy-prefix match ranks below an exact-prefix match of the same item quality, and is highlighted. The
     /// typo pass runs only when the words as typed do not fill the page; the exact pass's query is the one it
     /// was before prefixes were typo tolerant (the word as typed and its completions), the typo pass's adds the
