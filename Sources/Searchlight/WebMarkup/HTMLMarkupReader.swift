@@ -164,7 +164,8 @@ struct HTMLMarkupReader {
         }
         let kind = Self.kinds[name] ?? []
         implicitlyClose(before: name, kind: kind)
-        let isVoid = kind.contains(.void) || (selfClosing && isInForeignContent)
+        // `/>` closes a foreign element (`<svg>`, `<math>` and anything inside them) at once; HTML ignores it elsewhere.
+        let isVoid = kind.contains(.void) || (selfClosing && (isInForeignContent || name == "svg" || name == "math"))
         if name == "br" || name == "hr" { breakText() }
         if stack.count >= Self.maximumDepth {
             if !reportedDepth {

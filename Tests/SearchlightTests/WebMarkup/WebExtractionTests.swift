@@ -307,6 +307,20 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.textContent, "Article header Body Posted by Alice")
     }
 
+    /// A self-closing `<svg/>` or `<math/>` is already closed (HTML honours `/>` on foreign elements): the text and
+    /// `<title>` after it are the page's, not hidden inside it.
+    func testASelfClosingSVGOrMathEndsAtOnce() throws {
+        let svg = try extractHTML("<body><svg width=\"0\" aria-hidden=\"true\"/><p>Handmade walnut boards</p></body>")
+        XCTAssertEqual(svg.textContent, "Handmade walnut boards")
+        let math = try extractHTML("<body><div><math/><p>Pythagoras proof</p></div><p>Second</p></body>")
+        XCTAssertEqual(math.textContent, "Pythagoras proof Second")
+        let title = try extractHTML("<svg/><title>Real title</title><p>Body</p>")
+        XCTAssertEqual(title.title, "Real title")
+        let nested = try extractHTML("<svg><title>Icon</title><path/></svg><p>After</p>")
+        XCTAssertEqual(nested.textContent, "After")
+        XCTAssertNil(nested.title, "an SVG <title> is not the page's")
+    }
+
     /// An `ImageObject` is its `url` or `contentUrl`, never its `name` (which is a caption).
     func testAnImageObjectIsItsURLNotItsName() throws {
         let page = try extractHTML("""
