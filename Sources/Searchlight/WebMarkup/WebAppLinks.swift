@@ -14,27 +14,26 @@ public struct WebSmartAppBanner: Sendable, Hashable {
     /// Passed to the app when it opens from the banner; Searchlight uses it as the deep link.
     public var appArgument: String?
 
-    /// Parses the banner's `content`; nil without an `app-id`.
+    /// The keys Safari reads from the banner's `content`.
+    private static let keys: Set<String> = ["app-id", "app-argument", "affiliate-data", "app-clip-bundle-id", "app-clip-display"]
+
+    /// Parses the banner's `content`, keys in any order; nil without an `app-id`.
     init?(content: String) {
-        var appID: String?, argument: String?
-        // The argument is a URL that may itself contain commas, so it runs to the end once reached.
-        var rest = Substring(content)
-        while !rest.isEmpty {
-            let trimmed = rest.drop(while: { $0 == " " || $0 == "," || $0 == "\t" })
-            if trimmed.prefix(13).lowercased() == "app-argument=" {  // look at the prefix only: linear overall
-                argument = String(trimmed.dropFirst("app-argument=".count)).trimmingASCIIWhitespace()
-                break
-            }
-            let part = trimmed.prefix(while: { $0 != "," })
-            rest = trimmed.dropFirst(part.count)
-            if let eq = part.firstIndex(of: "=") {
-                let key = part[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
-                let value = part[part.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-                if key == "app-id", !value.isEmpty { appID = value }
+        var appID: String?, argument: Substring?, argumentRunsOn = false
+        // The argument is a URL that may itself contain commas, so it runs on until a comma followed by a banner key.
+        for part in content.split(separator: ",", omittingEmptySubsequences: false) {
+            if let eq = part.firstIndex(of: "="),
+               case let key = part[..<eq].trimmingCharacters(in: .whitespaces).lowercased(), Self.keys.contains(key) {
+                let value = part[part.index(after: eq)...]
+                argumentRunsOn = key == "app-argument"
+                if argumentRunsOn { argument = value }
+                if key == "app-id", case let id = value.trimmingCharacters(in: .whitespaces), !id.isEmpty { appID = id }
+            } else if argumentRunsOn, let start = argument?.startIndex {
+                argument = content[start..<part.endIndex]
             }
         }
         guard let appID else { return nil }
         self.appID = appID
-        appArgument = argument.flatMap { $0.isEmpty ? nil : $0 }
+        appArgument = argument.map { String($0).trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -160,8 +160,14 @@ final class WebExtractionTests: XCTestCase {
 
     func testSmartAppBannerVariants() {
         XCTAssertEqual(WebSmartAppBanner(content: "app-id=1")?.appArgument, nil)
-        XCTAssertEqual(WebSmartAppBanner(content: " App-Argument=x://a,b , app-id=7")?.appID, nil,
-                       "everything after app-argument is the argument")
+        let argumentFirst = WebSmartAppBanner(content: " App-Argument=x://a,b , app-id=7")
+        XCTAssertEqual(argumentFirst?.appID, "7", "a banner key after a comma ends the argument")
+        XCTAssertEqual(argumentFirst?.appArgument, "x://a,b")
+        let clip = WebSmartAppBanner(content: "app-argument=myapp://item/42, app-id=123456789, app-clip-display=card")
+        XCTAssertEqual(clip?.appID, "123456789")
+        XCTAssertEqual(clip?.appArgument, "myapp://item/42")
+        XCTAssertEqual(WebSmartAppBanner(content: "app-id=1, app-argument=x://a?q=b, c=d")?.appArgument, "x://a?q=b, c=d",
+                       "a comma before anything but a banner key is the argument's")
         XCTAssertEqual(WebSmartAppBanner(content: "app-id=7, affiliate-data=at=1, APP-ARGUMENT=x://a,b")?.appArgument, "x://a,b")
         XCTAssertNil(WebSmartAppBanner(content: "app-argument=x://y"))
         XCTAssertNil(WebSmartAppBanner(content: ""))
