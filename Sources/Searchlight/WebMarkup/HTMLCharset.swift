@@ -26,6 +26,11 @@ public enum HTMLCharset: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The WHATWG labels of UTF-16 (LE and BE), which Searchlight does not decode.
+    static let utf16Labels: Set<String> = [
+        "utf-16", "utf-16le", "utf-16be", "unicode", "unicodefeff", "unicodefffe", "ucs-2", "iso-10646-ucs-2", "csunicode",
+    ]
+
     /// Windows-1252's 0x80–0x9F block (0 marks the five unassigned bytes, which map to the C1 control of the
     /// same value as WHATWG specifies).
     static let windows1252High: [UInt16] = [

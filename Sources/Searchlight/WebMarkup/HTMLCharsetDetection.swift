@@ -1,6 +1,6 @@
 /// Finds a page's charset the way browsers do, in order: a byte-order mark, the transport's `Content-Type`
 /// (given by the caller), a `<meta charset>` or `<meta http-equiv="Content-Type" content="…charset=…">` within the
-/// first 4096 bytes, and otherwise UTF-8 if the bytes are valid UTF-8, else Windows-1252.
+/// first 4096 bytes (where UTF-16 means UTF-8), and otherwise UTF-8 if the bytes are valid UTF-8, else Windows-1252.
 struct HTMLCharsetDetection {
     /// Where the charset came from.
     enum Source: String, Sendable, Hashable {
@@ -33,11 +33,20 @@ struct HTMLCharsetDetection {
             return HTMLCharsetDetection(charset: charset, source: .transport)
         }
         if let (label, offset) = metaDeclaration(in: UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, prescanLength)])) {
-            guard let charset = HTMLCharset(label: label) else { throw Unsupported(label: label, offset: offset) }
+            guard let charset = charset(metaLabel: label) else { throw Unsupported(label: label, offset: offset) }
             return HTMLCharsetDetection(charset: charset, source: .metaTag)
         }
         if HTMLCharset.isValidUTF8(bytes) { return HTMLCharsetDetection(charset: .utf8, source: .validUTF8) }
         return HTMLCharsetDetection(charset: .windows1252, source: .fallback)
+    }
+
+    /// The charset a `<meta>` label declares. The tag was just read as ASCII, so the page is not UTF-16: as in the
+    /// WHATWG prescan, a declared UTF-16 means UTF-8, and `x-user-defined` means Windows-1252.
+    static func charset(metaLabel label: String) -> HTMLCharset? {
+        let name = label.trimmingASCIIWhitespace().lowercased()
+        if HTMLCharset.utf16Labels.contains(name) { return .utf8 }
+        if name == "x-user-defined" { return .windows1252 }
+        return HTMLCharset(label: name)
     }
 
     /// The charset label of the first `<meta>` that declares one, with the tag's offset. Tag syntax is ASCII in

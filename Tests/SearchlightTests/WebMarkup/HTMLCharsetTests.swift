@@ -62,6 +62,24 @@ final class HTMLCharsetTests: XCTestCase {
         XCTAssertEqual(page.issues.first?.kind, .invalidUTF8)
     }
 
+    /// A `<meta>` read as ASCII cannot be in UTF-16, so (as the WHATWG prescan says) declaring UTF-16 means UTF-8,
+    /// and `x-user-defined` means Windows-1252. A byte-order mark or `Content-Type` saying UTF-16 is still refused.
+    func testMetaCharsetUTF16IsReadAsUTF8() throws {
+        for label in ["utf-16", "UTF-16LE", "utf-16be", "ucs-2"] {
+            let page = try WebMarkupIndexer().extract(html: Data("<meta charset=\"\(label)\"><title>Caf\u{E9}</title>".utf8), url: url)
+            XCTAssertEqual(page.charset, .utf8, label)
+            XCTAssertEqual(page.charsetSource, "metaTag", label)
+            XCTAssertEqual(page.title, "Caf\u{E9}", label)
+        }
+        let userDefined = Data("<meta charset=x-user-defined><title>caf\u{E9}</title>".utf8).replacingUTF8("é", with: [0xE9])
+        let page = try WebMarkupIndexer().extract(html: userDefined, url: url)
+        XCTAssertEqual(page.charset, .windows1252)
+        XCTAssertEqual(page.title, "caf\u{E9}")
+        XCTAssertThrowsError(try WebMarkupIndexer().extract(html: Data("<p>x".utf8), url: url, contentType: "text/html; charset=utf-16")) {
+            XCTAssertEqual(($0 as? WebMarkupError)?.code, .unsupportedCharset)
+        }
+    }
+
     func testUnsupportedCharsetIsATypedErrorWithItsPlace() {
         let html = "<!doctype html>\n<html><head>\n  <meta charset=\"shift_jis\">\n<title>x</title>"
         XCTAssertThrowsError(try WebMarkupIndexer().extract(html: Data(html.utf8), url: url)) { error in
