@@ -31,6 +31,59 @@ public enum HTMLCharset: String, Sendable, Hashable, CaseIterable {
         "utf-16", "utf-16le", "utf-16be", "unicode", "unicodefeff", "unicodefffe", "ucs-2", "iso-10646-ucs-2", "csunicode",
     ]
 
+    /// The WHATWG labels (https://encoding.spec.whatwg.org/#names-and-labels) of the other encodings Searchlight
+    /// does not decode, one encoding a line.
+    static let undecodedLabels: Set<String> = [
+        "866", "cp866", "csibm866", "ibm866",
+        "csisolatin2", "iso-8859-2", "iso-ir-101", "iso8859-2", "iso88592", "iso_8859-2", "iso_8859-2:1987", "l2", "latin2",
+        "csisolatin3", "iso-8859-3", "iso-ir-109", "iso8859-3", "iso88593", "iso_8859-3", "iso_8859-3:1988", "l3", "latin3",
+        "csisolatin4", "iso-8859-4", "iso-ir-110", "iso8859-4", "iso88594", "iso_8859-4", "iso_8859-4:1988", "l4", "latin4",
+        "csisolatincyrillic", "cyrillic", "iso-8859-5", "iso-ir-144", "iso8859-5", "iso88595", "iso_8859-5", "iso_8859-5:1988",
+        "arabic", "asmo-708", "csiso88596e", "csiso88596i", "csisolatinarabic", "ecma-114", "iso-8859-6", "iso-8859-6-e",
+        "iso-8859-6-i", "iso-ir-127", "iso8859-6", "iso88596", "iso_8859-6", "iso_8859-6:1987",
+        "csisolatingreek", "ecma-118", "elot_928", "greek", "greek8", "iso-8859-7", "iso-ir-126", "iso8859-7", "iso88597",
+        "iso_8859-7", "iso_8859-7:1987", "sun_eu_greek",
+        "csiso88598e", "csisolatinhebrew", "hebrew", "iso-8859-8", "iso-8859-8-e", "iso-ir-138", "iso8859-8", "iso88598",
+        "iso_8859-8", "iso_8859-8:1988", "visual",
+        "csiso88598i", "iso-8859-8-i", "logical",
+        "csisolatin6", "iso-8859-10", "iso-ir-157", "iso8859-10", "iso885910", "l6", "latin6",
+        "iso-8859-13", "iso8859-13", "iso885913",
+        "iso-8859-14", "iso8859-14", "iso885914",
+        "csisolatin9", "iso-8859-15", "iso8859-15", "iso885915", "iso_8859-15", "l9",
+        "iso-8859-16",
+        "cskoi8r", "koi", "koi8", "koi8-r", "koi8_r",
+        "koi8-ru", "koi8-u",
+        "csmacintosh", "mac", "macintosh", "x-mac-roman",
+        "dos-874", "iso-8859-11", "iso8859-11", "iso885911", "tis-620", "windows-874",
+        "cp1250", "windows-1250", "x-cp1250",
+        "cp1251", "windows-1251", "x-cp1251",
+        "cp1253", "windows-1253", "x-cp1253",
+        "cp1254", "csisolatin5", "iso-8859-9", "iso-ir-148", "iso8859-9", "iso88599", "iso_8859-9", "iso_8859-9:1989", "l5",
+        "latin5", "windows-1254", "x-cp1254",
+        "cp1255", "windows-1255", "x-cp1255",
+        "cp1256", "windows-1256", "x-cp1256",
+        "cp1257", "windows-1257", "x-cp1257",
+        "cp1258", "windows-1258", "x-cp1258",
+        "x-mac-cyrillic", "x-mac-ukrainian",
+        "chinese", "csgb2312", "csiso58gb231280", "gb2312", "gb_2312", "gb_2312-80", "gbk", "iso-ir-58", "x-gbk",
+        "gb18030",
+        "big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5",
+        "cseucpkdfmtjapanese", "euc-jp", "x-euc-jp",
+        "csiso2022jp", "iso-2022-jp",
+        "csshiftjis", "ms932", "ms_kanji", "shift-jis", "shift_jis", "sjis", "windows-31j", "x-sjis",
+        "cseuckr", "csksc56011987", "euc-kr", "iso-ir-149", "korean", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601",
+        "ksc_5601", "windows-949",
+        "csiso2022kr", "hz-gb-2312", "iso-2022-cn", "iso-2022-cn-ext", "iso-2022-kr", "replacement",
+        "x-user-defined",
+    ]
+
+    /// Whether `label` names an encoding at all. One that does not (a template placeholder, MySQL's `utf8mb4`) is
+    /// ignored as browsers ignore it, while a real encoding Searchlight does not decode is an error.
+    static func namesAnEncoding(_ label: String) -> Bool {
+        let name = label.trimmingASCIIWhitespace().lowercased()
+        return HTMLCharset(label: name) != nil || utf16Labels.contains(name) || undecodedLabels.contains(name)
+    }
+
     /// Windows-1252's 0x80–0x9F block (0 marks the five unassigned bytes, which map to the C1 control of the
     /// same value as WHATWG specifies).
     static let windows1252High: [UInt16] = [

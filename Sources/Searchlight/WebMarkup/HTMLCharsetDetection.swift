@@ -1,6 +1,7 @@
 /// Finds a page's charset the way browsers do, in order: a byte-order mark, the transport's `Content-Type`
 /// (given by the caller), a `<meta charset>` or `<meta http-equiv="Content-Type" content="…charset=…">` within the
 /// first 4096 bytes (where UTF-16 means UTF-8), and otherwise UTF-8 if the bytes are valid UTF-8, else Windows-1252.
+/// A label that names no encoding is skipped, as browsers skip it.
 struct HTMLCharsetDetection {
     /// Where the charset came from.
     enum Source: String, Sendable, Hashable {
@@ -28,7 +29,7 @@ struct HTMLCharsetDetection {
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             throw Unsupported(label: "UTF-16 (byte-order mark)", offset: 0)
         }
-        if let transportLabel {
+        if let transportLabel, HTMLCharset.namesAnEncoding(transportLabel) {
             guard let charset = HTMLCharset(label: transportLabel) else { throw Unsupported(label: transportLabel, offset: nil) }
             return HTMLCharsetDetection(charset: charset, source: .transport)
         }
@@ -49,18 +50,22 @@ struct HTMLCharsetDetection {
         return HTMLCharset(label: name)
     }
 
-    /// The charset label of the first `<meta>` that declares one, with the tag's offset. Tag syntax is ASCII in
+    /// The charset label of the first `<meta>` that names an encoding, with the tag's offset. Tag syntax is ASCII in
     /// every supported encoding, so the raw bytes can be tokenized directly.
     static func metaDeclaration(in prefix: UnsafeBufferPointer<UInt8>) -> (String, Int)? {
         guard mentionsCharset(prefix) else { return nil }  // most pages: no tokenizing twice
         var tokenizer = HTMLTokenizer(bytes: prefix)
         while let token = tokenizer.next() {
             guard case .startTag(let name, let attributes, _, let offset) = token, name == "meta" else { continue }
-            if let charset = attributes.value("charset") { return (charset.trimmingASCIIWhitespace(), offset) }
-            if attributes.value("http-equiv")?.lowercased() == "content-type", let content = attributes.value("content"),
-               let label = charsetParameter(content) {
-                return (label, offset)
+            let label: String?
+            if let charset = attributes.value("charset") {
+                label = charset.trimmingASCIIWhitespace()
+            } else if attributes.value("http-equiv")?.lowercased() == "content-type", let content = attributes.value("content") {
+                label = charsetParameter(content)
+            } else {
+                label = nil
             }
+            if let label, HTMLCharset.namesAnEncoding(label) { return (label, offset) }
         }
         return nil
     }

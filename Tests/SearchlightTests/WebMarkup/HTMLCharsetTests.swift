@@ -80,6 +80,26 @@ final class HTMLCharsetTests: XCTestCase {
         }
     }
 
+    /// A label that names no encoding (a template placeholder, MySQL's `utf8mb4`) is ignored, as browsers do:
+    /// detection goes on to the next declaration, then to sniffing. A real encoding Searchlight lacks is still refused.
+    func testLabelsThatNameNoEncodingAreIgnored() throws {
+        let bogusMeta = try WebMarkupIndexer().extract(html: Data("<meta charset=\"{{charset}}\"><title>Hello</title>".utf8), url: url)
+        XCTAssertEqual(bogusMeta.charsetSource, "validUTF8")
+        XCTAssertEqual(bogusMeta.title, "Hello")
+        let latin1 = Data("<meta charset=utf8mb4><meta charset=iso-8859-1><title>caf\u{E9}</title>".utf8).replacingUTF8("é", with: [0xE9])
+        let nextMeta = try WebMarkupIndexer().extract(html: latin1, url: url)
+        XCTAssertEqual(nextMeta.charsetSource, "metaTag")
+        XCTAssertEqual(nextMeta.title, "caf\u{E9}")
+        let transport = try WebMarkupIndexer().extract(html: latin1, url: url, contentType: "text/html; charset=utf8mb4")
+        XCTAssertEqual(transport.charsetSource, "metaTag")
+        XCTAssertEqual(transport.title, "caf\u{E9}")
+        for label in ["KOI8-R", "gb2312", "x-mac-cyrillic", "iso-2022-kr"] {
+            XCTAssertThrowsError(try WebMarkupIndexer().extract(html: Data("<meta charset=\"\(label)\"><p>x".utf8), url: url)) {
+                XCTAssertEqual(($0 as? WebMarkupError)?.code, .unsupportedCharset, label)
+            }
+        }
+    }
+
     func testUnsupportedCharsetIsATypedErrorWithItsPlace() {
         let html = "<!doctype html>\n<html><head>\n  <meta charset=\"shift_jis\">\n<title>x</title>"
         XCTAssertThrowsError(try WebMarkupIndexer().extract(html: Data(html.utf8), url: url)) { error in
