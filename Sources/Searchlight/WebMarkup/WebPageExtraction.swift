@@ -37,6 +37,8 @@ public struct WebPageExtraction: Sendable {
     public var product: WebProduct?
     public var recipe: WebRecipe?
     public var event: WebEvent?
+    /// The Organization or LocalBusiness the page is about; nil for one only named as a publisher or in sitewide
+    /// markup (see `subjectBusiness(among:)`).
     public var business: WebBusiness?
     public var article: WebArticle?
     /// The names of the first `BreadcrumbList`, in position order.
@@ -168,9 +170,36 @@ public struct WebPageExtraction: Sendable {
         product = entities.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
         recipe = entities.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
         event = entities.first(where: WebEvent.matches).map { WebEvent($0, base: base) }
-        business = entities.first(where: { $0.isA(WebBusiness.types) }).map { WebBusiness($0, base: base) }
+        business = Self.subjectBusiness(among: entities).map { WebBusiness($0, base: base) }
         article = entities.first(where: { $0.isA(WebArticle.types) }).map { WebArticle($0, base: base) }
         breadcrumbs = entities.first(where: { $0.isA(["BreadcrumbList"]) }).map(Self.breadcrumbNames) ?? []
+    }
+
+    /// Page types of schema.org: the entity that says what a page is about.
+    static let webPageTypes: Set<String> = [
+        "WebPage", "AboutPage", "CheckoutPage", "CollectionPage", "ContactPage", "FAQPage", "ItemPage", "MedicalWebPage",
+        "ProfilePage", "QAPage", "RealEstateListing", "SearchResultsPage",
+    ]
+
+    /// The Organization or LocalBusiness the page is about. Sites put their Organization on every page (a
+    /// WebSite's publisher, logo markup), so it is the subject only when the page's WebPage names it as its
+    /// `mainEntity` or `about`, or, on a page without WebPage or WebSite markup, when no other top-level entity
+    /// refers to it (as a publisher, author, brand...).
+    static func subjectBusiness(among entities: [SchemaNode]) -> SchemaNode? {
+        let pages = entities.filter { $0.isA(webPageTypes) }
+        for page in pages {
+            for value in page.values("mainEntity") + page.values("about") {
+                if case .node(let node) = value, node.isA(WebBusiness.types) { return node }
+            }
+        }
+        guard pages.isEmpty, !entities.contains(where: { $0.isA(["WebSite"]) }) else { return nil }
+        var referenced: Set<String> = []
+        for entity in entities {
+            for (property, values) in entity.properties where property != "@id" {
+                for case .node(let node) in values { if let id = node.string("@id") { referenced.insert(id) } }
+            }
+        }
+        return entities.first { $0.isA(WebBusiness.types) && !referenced.contains($0.string("@id") ?? "") }
     }
 
     /// The names of a BreadcrumbList's items sorted by `position` (page order when absent).

@@ -10,8 +10,8 @@ enum WebPageItemMapping {
     static func item(from page: WebPageExtraction, descriptionFallbackLength: Int) -> CSSearchableItem {
         let event = page.event
         let isEvent = event != nil && page.product == nil && page.recipe == nil && page.article == nil
-        // Organization details describe the page only when it is about the organization itself, not when a
-        // publisher or seller is listed next to an article or product.
+        // Organization details describe the page only when it is about the organization itself (see
+        // `WebPageExtraction.subjectBusiness`), and never next to an article, product, recipe or event.
         let business = page.product == nil && page.recipe == nil && page.article == nil && !isEvent ? page.business : nil
         let set = CSSearchableItemAttributeSet(contentType: isEvent ? .calendarEvent : .html)
         var custom: [CSCustomAttributeKey: AttributeValue] = [:]

@@ -106,6 +106,33 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertNil(set.phoneNumbers)
     }
 
+    /// Sitewide Organization markup (Yoast's `WebSite.publisher`, a publisher `@id` reference) is not the subject of
+    /// every page: the page keeps its `<title>` and gets no phone or location. An organization is the subject
+    /// only when the page's WebPage says so (`mainEntity`/`about`), or when nothing else on the page refers to it
+    /// and there is no WebPage or WebSite markup.
+    func testSitewideOrganizationIsNotEveryPagesSubject() throws {
+        func item(_ jsonLD: String) throws -> CSSearchableItem {
+            let html = "<title>Pricing plans</title><script type=\"application/ld+json\">\(jsonLD)</script><p>Plans</p>"
+            return try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://www.example.com/pricing")!)
+        }
+        let organization = ##"{"@type":"Organization","@id":"#org","name":"Acme Inc","telephone":"+1-555-0100"}"##
+        let sitewide = try item(##"{"@graph":[{"@type":"WebPage","@id":"#page","isPartOf":{"@id":"#site"}},"##
+            + ##"{"@type":"WebSite","@id":"#site","name":"Acme","publisher":{"@id":"#org"}},"## + organization + "]}")
+        XCTAssertEqual(sitewide.attributeSet.title, "Pricing plans")
+        XCTAssertNil(sitewide.attributeSet.phoneNumbers)
+        XCTAssertNil(sitewide.attributeSet.namedLocation)
+        let publisher = try item(##"[{"@type":"SoftwareApplication","name":"Acme App","publisher":{"@id":"#org"}},"## + organization + "]")
+        XCTAssertEqual(publisher.attributeSet.title, "Pricing plans")
+        XCTAssertNil(publisher.attributeSet.phoneNumbers, "a publisher is not the page's subject")
+
+        let about = try item(##"{"@graph":[{"@type":"AboutPage","mainEntity":{"@id":"#org"}},"## + organization + "]}")
+        XCTAssertEqual(about.attributeSet.phoneNumbers, ["+1-555-0100"])
+        XCTAssertEqual(about.attributeSet.namedLocation, "Acme Inc")
+        let inline = try item(##"{"@type":"ContactPage","about":{"@type":"LocalBusiness","name":"Acme Shop","telephone":"1"}}"##)
+        XCTAssertEqual(inline.attributeSet.namedLocation, "Acme Shop")
+        XCTAssertEqual(try item(organization).attributeSet.phoneNumbers, ["+1-555-0100"], "alone, it is the subject")
+    }
+
     func testDeepLinksFromAppLinksAndBanner() throws {
         let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
