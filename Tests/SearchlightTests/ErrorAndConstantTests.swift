@@ -43,6 +43,30 @@ final class ErrorAndConstantTests: XCTestCase {
         XCTAssertFalse(CSIndexError.invalidItemError ~= NSError(domain: "Other", code: -1001))
     }
 
+    /// The README's ways to catch an index error on Linux, where `catch let error as NSError` lets the struct pass:
+    /// `catch let error as CSIndexError`, or `error as NSError` inside a plain `catch`.
+    func testIndexErrorsAreCaughtTheWaysTheReadmeShows() async {
+        let index = CSSearchableIndex(name: "CatchIndexErrors-\(UUID().uuidString)")
+        let bad = CSSearchableItem(uniqueIdentifier: "", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet(contentType: .text))
+        do {
+            try await index.indexSearchableItems([bad])
+            XCTFail("an empty identifier must be refused")
+        } catch let error as CSIndexError {
+            XCTAssertEqual(error.code, .invalidItemError)
+        } catch {
+            XCTFail("not a CSIndexError: \(type(of: error))")
+        }
+        do {
+            try await index.indexSearchableItems([bad])
+            XCTFail("an empty identifier must be refused")
+        } catch {
+            let error = error as NSError
+            XCTAssertEqual(error.domain, CSIndexErrorDomain)
+            XCTAssertEqual(error.code, CSIndexError.Code.invalidItemError.rawValue)
+            XCTAssertFalse(error.localizedDescription.isEmpty)
+        }
+    }
+
     func testSearchQueryErrorCodes() {
         XCTAssertEqual(CSSearchQueryError.Code.unknown.rawValue, -2000)
         XCTAssertEqual(CSSearchQueryError.Code.indexUnreachable.rawValue, -2001)
