@@ -381,6 +381,49 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(found(one, .defaultFields), found(two, .defaultFields))
     }
 
+    /// Past `maxNearPrefixes` near prefixes, only those a live document holds compete: deleted documents' terms
+    /// stay in the dictionaries until a merge drops them, and 16 deleted items' near prefixes, sharing a longer
+    /// start with the typed text, pushed out the one a live item holds. The answer must not depend on deletions.
+    func testFuzzyPrefixPastTheCapIgnoresDeletedDocumentsTerms() throws {
+        let decoys = Array("abfghijklmnopqrs").map { "yzc\($0)e" }  // near prefixes of "yzcde", three bytes shared
+        XCTAssertEqual(decoys.count, IndexSnapshot.maxNearPrefixes)
+        try writer.upsert(contentsOf: [doc("live", "ybcde notes"), doc("other", "unrelated")]
+                          + (0..<300).map { doc("filler\($0)", "filler text \($0)") }
+                          + decoys.enumerated().map { doc("d\($0.offset)", $0.element) })
+        _ = try writer.commit()
+        writer.delete(ids: decoys.indices.map { "d\($0)" })
+        let s = try writer.commit()
+        XCTAssertEqual(s.segments.count, 1, "the deleted items' terms are still in its dictionaries")
+        XCTAssertEqual(s.documentCount, 302)
+        XCTAssertEqual(s.fuzzyPrefixes("yzcde"), ["ybcde"])
+        XCTAssertEqual(ids(s, .fuzzyPrefix("yzcde", maxEdits: nil)), ["live"], "over the default fields' vocabulary")
+        XCTAssertEqual(ids(s, .scoped(.field(title), .fuzzyPrefix("yzcde", maxEdits: nil))), ["live"], "over one field's terms")
+    }
+
+    /// A writer's cached vocabulary (`VocabularyCache`) may still cover a segment the snapshot no longer holds (all
+    /// its documents deleted, or merged away), with terms no segment holds any more: past `maxNearPrefixes` near
+    /// prefixes, theirs do not compete either.
+    func testFuzzyPrefixPastTheCapIgnoresTermsOfSegmentsNoLongerInTheSnapshot() throws {
+        let decoys = Array("abfghijklmnopqrs").map { "yzc\($0)e" }
+        // Three segments, none holding three quarters of the documents: one vocabulary is cached for them.
+        try writer.upsert(contentsOf: [doc("live", "ybcde notes")] + (0..<39).map { doc("a\($0)", "filler \($0)") })
+        _ = try writer.commit()
+        try writer.upsert(contentsOf: decoys.enumerated().map { doc("d\($0.offset)", $0.element) })
+        _ = try writer.commit()
+        try writer.upsert(contentsOf: (0..<40).map { doc("c\($0)", "more \($0)") })
+        let before = try writer.commit()
+        XCTAssertEqual(before.segments.count, 3)
+        before.prepareFuzzySearch()
+        XCTAssertEqual(writer.snapshot.vocabularies.coveredSegments, 3)
+        writer.delete(ids: decoys.indices.map { "d\($0)" })
+        let s = try writer.commit()
+        XCTAssertEqual(s.segments.count, 2, "the decoys' segment is dropped")
+        XCTAssertNotNil(s.vocabularies.vocabulary(for: s.segments, scope: QueryPlanner(snapshot: s).resolve(.defaultFields)))
+        XCTAssertEqual(s.vocabularies.coveredSegments, 3, "the cached vocabulary still covers it")
+        XCTAssertEqual(s.fuzzyPrefixes("yzcde"), ["ybcde"])
+        XCTAssertEqual(ids(s, .fuzzyPrefix("yzcde", maxEdits: nil)), ["live"])
+    }
+
     /// Past `maxExpansions` near terms, a fuzzy query keeps the nearest (the term itself first), then the most
     /// frequent: not the first fields' terms, which dropped the exact and one-edit terms of a later field.
     func testFuzzyExpansionsPastTheCapKeepTheNearest() throws {

@@ -26,8 +26,8 @@ public struct IndexSnapshot: Sendable {
     /// (`QueryPlanner.nearest`). (Prefix queries keep every expansion: wide prefixes read precomputed lists,
     /// `PrefixPostings`.)
     public static let maxExpansions = 256
-    /// Fuzzy prefix queries expand at most this many near prefixes, the typed text's own and those sharing the
-    /// longest start with it first (`QueryPlanner.nearestPrefixes`). Each is read as a prefix is (a wide one from its precomputed list, a
+    /// Fuzzy prefix queries expand at most this many near prefixes, among those live documents hold the typed
+    /// text's own and those sharing the longest start with it first (`QueryPlanner.nearestPrefixes`). Each is read as a prefix is (a wide one from its precomputed list, a
     /// narrow one as its at most `PrefixPostings.minimumExpansions` terms), so this bounds a field's sources in a
     /// segment as Lucene's `maxExpansions` (50 terms) bounds a fuzzy query's. A 5-character word has about ten
     /// near prefixes in a large vocabulary; the cap stops a short one over a dense vocabulary.

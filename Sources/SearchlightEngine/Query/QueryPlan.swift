@@ -710,11 +710,13 @@ struct QueryPlanner {
 
     /// The near prefixes of `key` within `maxEdits` in `scope`'s terms (walked as `nearTerms` walks them), in byte
     /// order, but for those the stand-in for overlong words starts with (it is no word). Past
-    /// `IndexSnapshot.maxNearPrefixes`, the one the typed text starts with (its completions are the text's exact
-    /// ones) is kept, then those sharing the longest start with the text (first letters are seldom the mistyped
-    /// ones), then the first in byte order. Each is at the edge of the budget (the walk stops at the first
-    /// prefix within it), so edits do not tell them apart; and the ranking uses the bytes alone, not the terms
-    /// under each, which a walk counts per list, so the same documents match whatever the segment layout.
+    /// `IndexSnapshot.maxNearPrefixes`, those no live document holds go (`holdsLiveTerm`: deleted documents' terms
+    /// would crowd out a live one's, so the answer depended on what was deleted); if still past it, the one the
+    /// typed text starts with (its completions are the text's exact ones) is kept, then those sharing the longest
+    /// start with the text (first letters are seldom the mistyped ones), then the first in byte order. Each is at
+    /// the edge of the budget (the walk stops at the first prefix within it), so edits do not tell them apart; and
+    /// the ranking uses the bytes alone, not the terms under each, which a walk counts per list, so the same
+    /// documents match whatever the segment layout.
     func nearestPrefixes(_ key: [UInt8], maxEdits: Int, scope: [Int]) -> [[UInt8]] {
         var found = Set<[UInt8]>()
         func add<List: SortedTerms>(_ list: List, _ near: [FuzzyWalk.NearPrefix]) {
@@ -749,6 +751,9 @@ struct QueryPlanner {
             prefixes.append(prefix)
         }
         guard prefixes.count > IndexSnapshot.maxNearPrefixes else { return prefixes }
+        // Only near prefixes a live document holds compete for the cap, or the answer would depend on deletions.
+        prefixes.removeAll { !holdsLiveTerm(withPrefix: $0, scope: scope) }
+        guard prefixes.count > IndexSnapshot.maxNearPrefixes else { return prefixes }
         // The one the typed text starts with holds its exact completions: always kept.
         func rank(_ i: Int) -> (Int, Int, Int) {
             let shared = zip(key, prefixes[i]).prefix { $0 == $1 }.count
@@ -756,6 +761,30 @@ struct QueryPlanner {
         }
         let order = prefixes.indices.sorted { rank($0) < rank($1) }
         return order.prefix(IndexSnapshot.maxNearPrefixes).sorted().map { prefixes[$0] }
+    }
+
+    /// Whether a live document holds a term starting with `prefix` in a field of `scope`, in a segment of the
+    /// snapshot: deleted documents' terms stay in the dictionaries until a merge drops them, and a cached
+    /// `SnapshotVocabulary` may still cover segments the snapshot no longer holds. Stops at the first live posting.
+    func holdsLiveTerm(withPrefix prefix: [UInt8], scope: [Int]) -> Bool {
+        prefix.withUnsafeBufferPointer { key in
+            for (ordinal, segment) in snapshot.segments.enumerated() {
+                let alive = snapshot.live[ordinal]
+                var cursor: PostingCursor?
+                for field in scope {
+                    guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
+                    for index in terms.prefixRange(key) {
+                        let reader = cursor ?? PostingCursor(segment: segment)
+                        cursor = reader
+                        reader.position(terms: terms, index: index, field: field)
+                        while reader.next() != PostingCursor.end {
+                            if alive[reader.doc] { return true }
+                        }
+                    }
+                }
+            }
+            return false
+        }
     }
 
     /// Whether a fuzzy lookup over `scope` walks vocabularies (several fields, few enough for their bits) rather

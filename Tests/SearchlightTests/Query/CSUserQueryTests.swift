@@ -117,6 +117,32 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(typingIDs("kwybo "), [], "a finished word is not a prefix")
     }
 
+    /// Deleted items' words stay in the index until a merge drops them, and counted toward the near prefixes the
+    /// word being typed reads: after 16 items with words near "kwybo" were deleted, typing it no longer found
+    /// "Mechanical keyboards", which it finds in an index that never held them.
+    func testDeletedItemsDoNotHideATypoInsideTheWordBeingTyped() throws {
+        let decoys = Array("acdfghijlmnpqrst").map { "kw\($0)bo" }
+        XCTAssertEqual(decoys.count, IndexSnapshot.maxNearPrefixes)
+        func build(withDecoys: Bool) -> SearchlightContainer {
+            let container = SearchlightContainer(clock: Self.clock.function)
+            let index = CSSearchableIndex(name: "typing", container: container)
+            var items = [item("keyboards", title: "Mechanical keyboards")]
+            items += (0..<300).map { item("f\($0)", title: "filler \($0)") }
+            if withDecoys { items += decoys.enumerated().map { item("d\($0.offset)", title: $0.element) } }
+            XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+            if withDecoys {
+                let ids = decoys.indices.map { "d\($0)" }
+                XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: ids, completionHandler: $0) })
+            }
+            container.waitForBackgroundMerges()
+            return container
+        }
+        let clean = build(withDecoys: false), used = build(withDecoys: true)
+        XCTAssertEqual(used.snapshot().count, clean.snapshot().count, "the same visible items")
+        XCTAssertEqual(runUserQuery("kwybo", in: clean).items.map(\.uniqueIdentifier), ["keyboards"])
+        XCTAssertEqual(runUserQuery("kwybo", in: used).items.map(\.uniqueIdentifier), ["keyboards"])
+    }
+
     /// A word being typed that ends inside a grapheme ("किताब" for "किताबो": the vowel sign joins the "ब") is
     /// highlighted where it matches, as typed or with a typo ("कीताब"): the engine matches prefixes by bytes, and
     /// highlighting compared Strings, by grapheme.
