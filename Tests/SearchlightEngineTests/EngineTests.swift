@@ -315,6 +315,21 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(s.fuzzyPrefixes("kwyb"), [])
     }
 
+    /// A budget covering the whole text (one letter with one edit, two with two) puts the empty prefix within it:
+    /// every term matches, the text's exact completions among them. The empty prefix was dropped as a prefix of
+    /// the stand-in for overlong words, so nothing matched, while one letter more matched again.
+    func testFuzzyPrefixWhoseBudgetCoversTheWholeTextMatchesEveryTerm() throws {
+        try writer.upsert(contentsOf: [doc("apple", "apple pie"), doc("about", "about us"), doc("zebra", "zebra")])
+        let s = try writer.commit()
+        XCTAssertEqual(Set(ids(s, .prefix("a"))), ["about", "apple"])
+        XCTAssertEqual(s.fuzzyPrefixes("a", maxEdits: 1), [""])
+        XCTAssertEqual(Set(ids(s, .fuzzyPrefix("a", maxEdits: 1))), ["about", "apple", "zebra"])
+        XCTAssertEqual(Set(ids(s, .fuzzyPrefix("ab", maxEdits: 2))), ["about", "apple", "zebra"])
+        XCTAssertEqual(Set(ids(s, .scoped(.field(title), .fuzzyPrefix("ab", maxEdits: 2)))), ["about", "apple", "zebra"])
+        XCTAssertEqual(ids(s, .not(.fuzzyPrefix("a", maxEdits: 1), excluding: .prefix("a"))), ["zebra"])
+        XCTAssertEqual(Set(ids(s, .fuzzyPrefix("abc", maxEdits: 2))), ["about", "apple"])
+    }
+
     /// Past `maxNearPrefixes` near prefixes, a fuzzy prefix keeps those sharing the longest start with the typed
     /// text (the typo comes later), then the first in byte order: the same every time, whatever the terms under them.
     func testFuzzyPrefixesPastTheCapKeepThoseSharingTheLongestStart() throws {

@@ -44,8 +44,9 @@ public indirect enum Query: Sendable, Equatable {
     /// Terms within `maxEdits` (nil: 1 from 5 characters, 2 from 9, else exact) of the folded text.
     case fuzzy(String, maxEdits: Int?)
     /// Terms with a prefix within `maxEdits` (nil: as `.fuzzy`) of the folded text: a word still being typed, typos
-    /// and all ("kwybo" finds "keyboards"), its exact completions too. At most `IndexSnapshot.maxNearPrefixes` near
-    /// prefixes (prefixes of terms within the budget) are expanded; their terms score as one group.
+    /// and all ("kwybo" finds "keyboards"), its exact completions too; a budget covering the whole text matches
+    /// every term (the empty prefix is within it). At most `IndexSnapshot.maxNearPrefixes` near prefixes (prefixes
+    /// of terms within the budget) are expanded; their terms score as one group.
     case fuzzyPrefix(String, maxEdits: Int?)
     /// Exact dictionary terms (already analyzed, e.g. from `terms(matching:)`), scored as one term group.
     case terms([String])

@@ -709,7 +709,7 @@ struct QueryPlanner {
     }
 
     /// The near prefixes of `key` within `maxEdits` in `scope`'s terms (walked as `nearTerms` walks them), in byte
-    /// order, but for those the stand-in for overlong words starts with (it is no word). Past
+    /// order, but for the non-empty ones the stand-in for overlong words starts with (it is no word). Past
     /// `IndexSnapshot.maxNearPrefixes`, those no live document holds go (`holdsLiveTerm`: deleted documents' terms
     /// would crowd out a live one's, so the answer depended on what was deleted); if still past it, the one the
     /// typed text starts with (its completions are the text's exact ones) is kept, then those sharing the longest
@@ -722,7 +722,8 @@ struct QueryPlanner {
         func add<List: SortedTerms>(_ list: List, _ near: [FuzzyWalk.NearPrefix]) {
             for prefix in near {
                 let bytes = list.withTerm(prefix.terms.lowerBound) { Array($0.prefix(prefix.length)) }
-                guard !Analyzer.overlongBytes.starts(with: bytes) else { continue }
+                // The empty prefix (a budget covering the whole text) is every term's, not the stand-in's.
+                guard bytes.isEmpty || !Analyzer.overlongBytes.starts(with: bytes) else { continue }
                 found.insert(bytes)
             }
         }
