@@ -264,4 +264,17 @@ final class AttributeSetTests: XCTestCase {
         set.title = String(s)
         XCTAssertFalse(set.title?.isEmpty ?? true)
     }
+
+    /// CSPerson adopts NSSecureCoding "like Apple's": a keyed archive round trip keeps it.
+    func testPersonArchivesAndUnarchives() throws {
+        let person = CSPerson(displayName: "Ann", handles: ["a@x", "+1 555"], handleIdentifier: "email")
+        person.contactIdentifier = "C1"
+        let data = try NSKeyedArchiver.archivedData(withRootObject: person, requiringSecureCoding: true)
+        let back = try NSKeyedUnarchiver.unarchivedObject(ofClass: CSPerson.self, from: data)
+        XCTAssertEqual(back, person)
+        XCTAssertEqual(back?.contactIdentifier, "C1")
+        let anonymous = CSPerson(displayName: nil, handles: [], handleIdentifier: "phone")
+        let data2 = try NSKeyedArchiver.archivedData(withRootObject: anonymous, requiringSecureCoding: true)
+        XCTAssertEqual(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSPerson.self, from: data2), anonymous)
+    }
 }

@@ -104,6 +104,28 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertNil(set.value(forCustomKey: key("missing")))
     }
 
+    /// Copying a custom attribute from one attribute set to another through Apple's typed API
+    /// (`value(forCustomKey:)` hands back an `(any NSSecureCoding)?`, `setValue(_:forCustomKey:)` takes one) must
+    /// keep the value and leave the item valid.
+    func testCustomValuesCopyThroughTheSecureCodingAPI() {
+        func key(_ n: String) -> CSCustomAttributeKey { CSCustomAttributeKey(keyName: n)! }
+        let source = CSSearchableItemAttributeSet()
+        let date = Date(timeIntervalSinceReferenceDate: 812_345_678)
+        let values: [(String, Any)] = [("s", "text"), ("n", NSNumber(value: 12)), ("d", 2.5), ("b", true), ("date", date),
+                                       ("data", Data([1, 2])), ("null", NSNull()), ("url", URL(string: "https://example.com/x")!),
+                                       ("strings", ["a", "b"]), ("dates", [date, date]), ("mixed", ["m", NSNumber(value: 1)] as [Any]),
+                                       ("person", CSPerson(displayName: "Ann", handles: ["a@x"], handleIdentifier: "email")),
+                                       ("urls", [URL(string: "https://a.example")!, URL(string: "https://b.example")!])]
+        for (name, value) in values { source.setValue(value, forCustomKey: key(name)) }
+        let copy = CSSearchableItemAttributeSet()
+        for (name, _) in values { copy.setValue(source.value(forCustomKey: key(name)), forCustomKey: key(name)) }
+        for (name, _) in values {
+            XCTAssertEqual(copy.value(forAttribute: name), source.value(forAttribute: name), name)
+        }
+        let problems = CSSearchableItem(uniqueIdentifier: "x", domainIdentifier: nil, attributeSet: copy).validationProblems()
+        XCTAssertTrue(problems.isEmpty, "\(problems)")
+    }
+
     func testNonDefaultKeyFlagsRoundTrip() throws {
         let set = CSSearchableItemAttributeSet()
         let key = CSCustomAttributeKey(keyName: "tags", searchable: true, searchableByDefault: true, unique: false, multiValued: true)!

@@ -128,6 +128,40 @@ final class ErrorAndConstantTests: XCTestCase {
         XCTAssertEqual(Set([a, CSIndexError(.indexUnavailableError), c]).count, 2)
     }
 
+    /// An error bridged to NSError and back (`init(_nsError:)`) is the same error, with its code, message and
+    /// user info; Apple's `init(_:userInfo:)` keeps a description.
+    func testErrorsRoundTripThroughNSError() {
+        let error = CSIndexError(.invalidItemError, message: "item 'x': title is not a string")
+        let ns = error as NSError
+        XCTAssertEqual(ns.domain, CSIndexErrorDomain)
+        XCTAssertEqual(ns.code, CSIndexError.Code.invalidItemError.rawValue)
+        XCTAssertEqual(ns.localizedDescription, "item 'x': title is not a string")
+        let back = CSIndexError(_nsError: ns)
+        XCTAssertEqual(back, error)
+        XCTAssertEqual(back.code, .invalidItemError)
+        XCTAssertEqual(back.message, error.message)
+        let custom = CSIndexError(.quotaExceeded, userInfo: [NSLocalizedDescriptionKey: "full", "extra": 7])
+        XCTAssertEqual(custom.message, "full")
+        XCTAssertEqual(custom.userInfo["extra"] as? Int, 7)
+        XCTAssertEqual((custom as NSError).userInfo["extra"] as? Int, 7)
+        let plain = CSIndexError(.quotaExceeded)
+        XCTAssertFalse(plain.message.isEmpty)
+        XCTAssertEqual(plain.errorDescription, nil)
+        let q = CSSearchQueryError(.cancelled, message: "cancelled by the app")
+        XCTAssertEqual(CSSearchQueryError(_nsError: q as NSError), q)
+        let foreign = CSSearchQueryError(_nsError: NSError(domain: "Other", code: 5))
+        XCTAssertEqual(foreign.code, .unknown)
+        XCTAssertEqual((foreign.userInfo[NSUnderlyingErrorKey] as? NSError)?.domain, "Other")
+        // Hashable consistent with ==.
+        XCTAssertEqual(Set([error, back]).count, 1)
+        do {
+            throw error
+        } catch CSIndexError.invalidItemError {
+        } catch {
+            XCTFail("pattern did not match: \(error)")
+        }
+    }
+
     func testConstants() {
         XCTAssertEqual(CSSearchableItemActionType, "com.apple.corespotlightitem")
         XCTAssertEqual(CSSearchableItemActivityIdentifier, "kCSSearchableItemActivityIdentifier")

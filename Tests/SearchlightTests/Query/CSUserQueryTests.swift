@@ -143,6 +143,19 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(runUserQuery("kwybo", in: used).items.map(\.uniqueIdentifier), ["keyboards"])
     }
 
+    /// A typo inside the word being typed, matched only in a non-title attribute, is highlighted there.
+    func testTypoInsideTheTypedWordIsHighlightedInTheDescription() throws {
+        let container = makeContainer([makeItem("k", title: "Desk setup", description: "Mechanical keyboards and mice"),
+                                       makeItem("m", title: "Мышь", description: "беспроводная клавиатура")])
+        for (text, id, word) in [("kwybo", "k", "keyboards"), ("mechanical kwybo", "k", "keyboards"), ("клваи", "m", "клавиатура")] {
+            let run = runUserQuery(text, in: container)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), [id], text)
+            let item = try XCTUnwrap(run.items.first)
+            XCTAssertTrue(run.query.snippet(for: item)?.highlightedWords.contains(word) ?? false,
+                          "\(text): \(String(describing: run.query.snippet(for: item)?.highlightedWords))")
+        }
+    }
+
     /// A word being typed that ends inside a grapheme ("किताब" for "किताबो": the vowel sign joins the "ब") is
     /// highlighted where it matches, as typed or with a typo ("कीताब"): the engine matches prefixes by bytes, and
     /// highlighting compared Strings, by grapheme.
@@ -238,6 +251,31 @@ final class CSUserQueryTests: XCTestCase {
         let fetched = runUserQuery("recipes", in: container) { $0.fetchAttributes = ["title"] }
         XCTAssertEqual(fetched.items.first?.attributeSet.title, "Recipes")
         XCTAssertNil(fetched.items.first?.attributeSet.contentDescription)
+    }
+
+    /// A suggestion's surface form and count come from visible items only: not a deleted one (its segment
+    /// kept, not merged), not an expired one, not one a filter query leaves out.
+    func testSuggestionSurfaceAndCountIgnoreDeletedExpiredAndFilteredItems() throws {
+        let clock = TestClock()
+        let container = SearchlightContainer(clock: clock.function)
+        let index = CSSearchableIndex(name: "suggestions", container: container)
+        var items = (0..<200).map { makeItem("f\($0)", title: "filler \($0)", domain: "two") }
+        items.insert(makeItem("deleted", title: "Amélie deleted", domain: "one"), at: 0)
+        let expiring = makeItem("expired", title: "AMÉLIE expired", domain: "one")
+        expiring.expirationDate = clock.now.addingTimeInterval(10)
+        items.insert(expiring, at: 1)
+        items.insert(makeItem("other", title: "amélie other", domain: "two"), at: 2)
+        items.append(makeItem("live", title: "Amelie live", domain: "one"))
+        XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+        XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: ["deleted"], completionHandler: $0) })
+        clock.advance(by: 20)
+        let plain = runUserQuery("am", in: container, suggestions: true).suggestions
+        XCTAssertEqual(plain.map { "\($0.suggestionText) \($0.resultCount)" }, ["amélie 2"], "'other' holds it first")
+        let filtered = runUserQuery("am", in: container, configure: { $0.filterQueries = [#"domainIdentifier == "one""#] },
+                                    suggestions: true).suggestions
+        XCTAssertEqual(filtered.map { "\($0.suggestionText) \($0.resultCount)" }, ["amelie 1"])
+        let withWord = runUserQuery("live am", in: container, suggestions: true).suggestions
+        XCTAssertEqual(withWord.map { "\($0.suggestionText) \($0.resultCount)" }, ["live amelie 1"])
     }
 
     /// Apple's names for the highlight compile and mark the typed part: `.suggestionHighlight` on runs and as an

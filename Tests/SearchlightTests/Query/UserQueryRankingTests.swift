@@ -213,6 +213,30 @@ final class UserQueryRankingTests: XCTestCase {
         }
     }
 
+    /// Coverage from the `LeadingKeys` heads equals coverage from reading every title, for multi-byte titles
+    /// (combining marks, CJK, whitespace runs), typed texts under and over eight bytes, typing or not.
+    func testCoverageFromHeadsEqualsReadingTitlesMultiByte() {
+        let titles = ["Café au lait", "cafe\u{301} noir", "CAFÉ", "  Ça   va ", "中文输入法", "中文", "Ελληνικά γράμματα",
+                      "ελληνικα", "naïve résumé", "naive", "ǅemal", "Straße", "STRASSE", "ﬁsh and chips", "fish",
+                      "Ｆｕｌｌ width", "full", "a\u{00A0}b", "a b", "x\u{200B}y", "xy", "İstanbul", "istanbul"]
+        let container = makeContainer(titles.enumerated().map { makeItem("t\($0.offset)", title: $0.element) })
+        let snapshot = container.snapshot()
+        var failures: [String] = []
+        for text in ["c", "ca", "caf", "café", "cafe ", "cafe n", "ça", "ça va", "中", "中文", "中文输", "ελ", "ελληνικα γ",
+                     "naï", "naive r", "dž", "ǆe", "stra", "straß", "strass", "fi", "ﬁ", "ｆｕ", "fu", "full w", "a b",
+                     "a\u{00A0}", "x", "xy", "i̇s", "is", "ist"] {
+            for typing in [true, false] {
+                let heads = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: text, typing: typing, coveringLimit: 0)
+                let titles = UserQueryRanking(snapshot: snapshot, engagement: [:], typedText: text, typing: typing, coveringLimit: 0,
+                                              readsHeads: false)
+                for address in snapshot.engine.matches(.all) where heads.factor(address) != titles.factor(address) {
+                    failures.append("'\(text)' typing \(typing) \(snapshot.engine.id(of: address) ?? "?"): \(heads.factor(address)) vs \(titles.factor(address))")
+                }
+            }
+        }
+        XCTAssertTrue(failures.isEmpty, "\(failures.count): \(failures.prefix(8))")
+    }
+
     /// A one-word title other items mention ranks above an equally relevant unmentioned one; a title that is a
     /// word nearly every item holds ("the": 30 of the 32 others) earns little.
     func testRenownLiftsANameOtherItemsMention() throws {
