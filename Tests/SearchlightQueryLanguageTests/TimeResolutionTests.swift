@@ -105,6 +105,36 @@ final class TimeResolutionTests: XCTestCase {
                        Date(timeIntervalSince1970: 951_868_800).timeIntervalSinceReferenceDate, "leap-year February")
     }
 
+    /// ISO 8601 is proleptic Gregorian: a date before the 1582 switch (Foundation's Gregorian calendar is Julian
+    /// there) resolves the same with a zone as without one in a calendar of that zone.
+    func testISODateBeforeTheGregorianSwitchIsProlepticWithoutAZone() throws {
+        let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        for zone in [0, 7_200, -18_000] {
+            let cal = try calendar(zone: TimeZone(secondsFromGMT: zone))
+            for text in ["1500-03-01T00:00:00", "0001-01-01T00:00:00", "1582-10-14T12:30:00", "1582-10-15T00:00:00"] {
+                let offset = String(format: "%@%02d:00", zone < 0 ? "-" : "+", abs(zone) / 3600)
+                XCTAssertEqual(resolved("$time.iso(\(text))", now: now, cal),
+                               resolved("$time.iso(\(text)\(offset))", now: now, cal), "\(text) in \(offset)")
+            }
+        }
+        XCTAssertEqual(resolved("$time.iso(1500-03-01)", now: now, try calendar(zone: TimeZone(secondsFromGMT: 0))),
+                       Date(timeIntervalSinceReferenceDate: -15_804_979_200))
+    }
+
+    /// Local times a daylight-saving change skips or repeats read as Foundation's calendar reads them: in the
+    /// offset in effect before the change.
+    func testISOLocalTimeAroundDaylightSavingChanges() throws {
+        let newYork = try calendar(zone: TimeZone(identifier: "America/New_York"))
+        let now = try date(newYork, 2026, 1, 2)
+        for text in ["2026-03-08T01:59", "2026-03-08T02:30", "2026-03-08T03:00", "2026-11-01T00:59", "2026-11-01T01:30",
+                     "2026-11-01T02:00", "2026-11-01T02:30", "1883-11-18T12:00", "1850-06-01T00:00"] {
+            let parsed = try XCTUnwrap(ISODateTime(parsing: text))
+            let components = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day,
+                                            hour: parsed.hour, minute: parsed.minute)
+            XCTAssertEqual(resolved("$time.iso(\(text))", now: now, newYork), newYork.date(from: components), text)
+        }
+    }
+
     func testOffsetsBuiltInCodeAreClampedNotTrapped() throws {
         let cal = try calendar()
         let now = try date(cal, 2026, 1, 2)

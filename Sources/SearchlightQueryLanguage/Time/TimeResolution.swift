@@ -7,7 +7,8 @@ import Foundation
 /// - `yesterday(n)`: `today(n - 1)`.
 /// - `this_week(n)`: the start of the local week containing `now` (per `calendar.firstWeekday`) plus n weeks.
 /// - `this_month(n)`, `this_year(n)`: the start of the month/year containing `now`, moved n months/years.
-/// - `iso`: absolute when the text has a zone, otherwise read in `calendar.timeZone`.
+/// - `iso`: absolute when the text has a zone, otherwise read in `calendar.timeZone`; proleptic Gregorian either
+///   way (ISO 8601), whatever `calendar`'s identifier.
 /// - `absolute(s)`: s seconds after 2001-01-01T00:00:00Z.
 ///
 /// Offsets beyond `TimeExpression.maximumOffset(for:)` are clamped so calendar arithmetic stays in range.
@@ -41,19 +42,24 @@ public func resolve(_ time: TimeExpression, now: Date, calendar: Calendar) -> Da
         return adding(.year, offset, to: yearStart, approximateSeconds: 365.2425 * 86_400)
     case .iso(let date):
         if let seconds = date.secondsSinceReferenceDate { return Date(timeIntervalSinceReferenceDate: seconds) }
-        var gregorian = Calendar(identifier: .gregorian)
-        gregorian.timeZone = calendar.timeZone
-        let components = DateComponents(year: date.year, month: date.month, day: date.day, hour: date.hour,
-                                        minute: date.minute, second: date.second)
-        if let local = gregorian.date(from: components) {
-            return local.addingTimeInterval(date.fraction)
-        }
-        let wallClock = date.localSecondsSinceReferenceDate
-        let zoneOffset = calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: wallClock))
-        return Date(timeIntervalSinceReferenceDate: wallClock - Double(zoneOffset))
+        return localInstant(wallClock: date.localSecondsSinceReferenceDate, in: calendar.timeZone)
     case .absolute(let seconds):
         return Date(timeIntervalSinceReferenceDate: seconds.value)
     }
+}
+
+/// The instant a wall-clock reading (seconds since 2001 as if it were UTC; proleptic Gregorian, as ISO 8601 is,
+/// where Foundation's Gregorian calendar is Julian before 1582-10-15) names in `zone`. A reading a daylight-saving
+/// change skips or repeats is read in the offset in effect before the change, as Foundation's calendar reads it.
+func localInstant(wallClock: Double, in zone: TimeZone) -> Date {
+    func offset(at seconds: Double) -> Double {
+        Double(zone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: seconds)))
+    }
+    // The offset a day before is the one before any change near the reading; a change since moves to the later one.
+    let before = wallClock - offset(at: wallClock - 86_400)
+    let after = wallClock - offset(at: before)
+    let instant = after != before && wallClock - offset(at: after) == after ? after : before
+    return Date(timeIntervalSinceReferenceDate: instant)
 }
 
 extension TimeExpression {

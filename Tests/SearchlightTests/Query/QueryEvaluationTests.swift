@@ -315,6 +315,18 @@ final class QueryEvaluationTests: XCTestCase {
         check("kMDItemContentCreationDate > $time.iso(2001-01-01T00:00:00Z)", ["paris", "lower", "chopin"])
     }
 
+    /// A date before the 1582 Gregorian switch matches the same stored instant with or without a zone (UTC
+    /// calendar): ISO 8601 dates are proleptic Gregorian.
+    func testISODateBeforeTheGregorianSwitchMatchesTheStoredDate() throws {
+        let item = makeItem("old", title: "Old map")
+        item.attributeSet.contentCreationDate = Date(timeIntervalSinceReferenceDate: -15_804_979_200) // 1500-03-01Z
+        let container = makeContainer([item, makeItem("new", title: "New map")])
+        XCTAssertEqual(try evaluate("contentCreationDate == $time.iso(1500-03-01T00:00:00Z)", in: container), ["old"])
+        XCTAssertEqual(try evaluate("contentCreationDate == $time.iso(1500-03-01T00:00:00)", in: container), ["old"])
+        XCTAssertEqual(try evaluate("InRange(contentCreationDate, $time.iso(1500-03-01), $time.iso(1500-03-02))",
+                                    in: container), ["old"])
+    }
+
     func testCustomKeysAndAliases() {
         check(#"status == "open""#, ["paris"])
         check(#"status == "OPEN"c"#, ["paris"])
