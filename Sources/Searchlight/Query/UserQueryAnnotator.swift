@@ -121,18 +121,17 @@ package final class UserQueryAnnotator: Sendable {
         return ranges
     }
 
-    /// A window of about `snippetBytes` bytes around the first highlight, on scalar boundaries, with `…`
-    /// where text was cut. The window holds the first highlight whole (starting later, or longer when the
-    /// highlight is), so a long matched word keeps its mark.
+    /// A window of about `snippetBytes` bytes around the first highlight, on Character boundaries (an accent
+    /// stays on its letter, none fuses with the `…`), with `…` where text was cut. The window holds the first
+    /// highlight whole (starting later, or longer when the highlight is), so a long matched word keeps its mark.
     static func cut(_ value: String, attribute: String, highlights: [Range<Int>]) -> CSUserQuery.Snippet {
         let bytes = Array(value.utf8)
         var start = 0, end = bytes.count
         if bytes.count > snippetBytes, let first = highlights.first {
             let lead = max(first.lowerBound - snippetBytes / 3, first.upperBound - snippetBytes)
-            start = max(0, min(first.lowerBound, lead))
-            end = min(bytes.count, max(start + snippetBytes, first.upperBound))
-            while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            let from = max(0, min(first.lowerBound, lead))
+            end = characterBoundary(min(bytes.count, max(from + snippetBytes, first.upperBound)), in: value, up: true)
+            start = characterBoundary(from, in: value, up: false)
         }
         let prefix = start > 0 ? "…" : ""
         let suffix = end < bytes.count ? "…" : ""
@@ -146,6 +145,16 @@ package final class UserQueryAnnotator: Sendable {
             ranges.append(lower..<upper)
         }
         return CSUserQuery.Snippet(attribute: attribute, text: text, highlights: ranges)
+    }
+
+    /// The Character boundary of `value` at or before UTF-8 offset `offset` (`up`: at or after it).
+    static func characterBoundary(_ offset: Int, in value: String, up: Bool) -> Int {
+        let utf8 = value.utf8
+        var index = utf8.index(utf8.startIndex, offsetBy: min(max(offset, 0), utf8.count))
+        while String.Index(index, within: value) == nil {
+            index = up ? utf8.index(after: index) : utf8.index(before: index)
+        }
+        return utf8.distance(from: utf8.startIndex, to: index)
     }
 
     /// The score breakdown: the engine's BM25F explanation times the ranking factor.

@@ -571,6 +571,23 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(words, [long])
     }
 
+    /// A long value is cut around the match between Characters: it was cut between Unicode scalars, so a
+    /// decomposed "é" lost its accent at the end and the orphaned accent fused with the leading "…".
+    func testSnippetCutOfALongTextKeepsWholeCharacters() throws {
+        let filler = String(repeating: "e\u{301}", count: 200)
+        let value = filler + " needle " + filler
+        let container = makeContainer([makeItem("long", title: "Long", description: value)])
+        let run = runUserQuery("needle", in: container)
+        let snippet = try XCTUnwrap(run.query.snippet(for: try XCTUnwrap(run.items.first)))
+        XCTAssertEqual(snippet.highlightedWords, ["needle"])
+        XCTAssertEqual(snippet.text.first, "…", "the first Character is \(Array(snippet.text.unicodeScalars.prefix(2)))")
+        XCTAssertEqual(snippet.text.last, "…", "the last Characters are \(Array(snippet.text.suffix(2)))")
+        let body = snippet.text.unicodeScalars.dropFirst().dropLast()
+        XCTAssertEqual(body.first, "e")
+        XCTAssertEqual(body.last, "\u{301}")
+        XCTAssertTrue(value.unicodeScalars.count > body.count && value.contains(String(body)))
+    }
+
     /// A completion found with the other words is suggested even when many more frequent completions are not
     /// (only the 30 most frequent overall were counted).
     func testACompletionThatCoOccursIsNotCrowdedOutByFrequentUnrelatedOnes() {
