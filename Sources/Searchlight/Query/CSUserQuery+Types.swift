@@ -14,17 +14,23 @@ extension CSUserQuery {
         public let attribute: String
         /// The text, with `…` where it was cut.
         public let text: String
-        /// The matched words within `text`.
+        /// The matched words within `text`, in order, on Character boundaries.
         public let highlights: [Range<String.Index>]
 
-        /// The text with the highlights marked by `CSSuggestionHighlightAttribute`.
+        /// The text with the highlights marked by `CSSuggestionHighlightAttribute`. Built piece by piece, so every
+        /// highlight is marked as it is (none is dropped for lack of a matching `AttributedString` index).
         public var attributedText: AttributedString {
-            var attributed = AttributedString(text)
-            for range in highlights {
-                guard let lower = AttributedString.Index(range.lowerBound, within: attributed),
-                      let upper = AttributedString.Index(range.upperBound, within: attributed) else { continue }
-                attributed[lower..<upper][CSSuggestionHighlightAttribute.self] = true
+            var attributed = AttributedString()
+            var position = text.startIndex
+            for range in highlights where range.upperBound > position {
+                let lower = max(range.lowerBound, position)
+                attributed += AttributedString(String(text[position..<lower]))
+                var marked = AttributedString(String(text[lower..<range.upperBound]))
+                marked[CSSuggestionHighlightAttribute.self] = true
+                attributed += marked
+                position = range.upperBound
             }
+            attributed += AttributedString(String(text[position...]))
             return attributed
         }
 

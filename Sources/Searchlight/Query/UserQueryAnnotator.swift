@@ -66,7 +66,7 @@ package final class UserQueryAnnotator: Sendable {
                 for token in analyzer.tokens(value, mode: .index) {
                     for (index, word) in plan.words.enumerated()
                     where plan.accepts(token.term, for: word, fuzzy: fuzzy[word] ?? []) {
-                        matches.append((token.byteRange, index))
+                        matches.append((Self.characterRange(token.byteRange, in: value), index))
                     }
                 }
                 let answered = Set(matches.map(\.word))
@@ -145,6 +145,12 @@ package final class UserQueryAnnotator: Sendable {
             ranges.append(lower..<upper)
         }
         return CSUserQuery.Snippet(attribute: attribute, text: text, highlights: ranges)
+    }
+
+    /// `range` (UTF-8 offsets into `value`) widened to whole Characters: a word the analyzer ends inside one (before
+    /// a ZERO WIDTH NON-JOINER, which belongs to the Character before it) is marked with all of that Character.
+    static func characterRange(_ range: Range<Int>, in value: String) -> Range<Int> {
+        characterBoundary(range.lowerBound, in: value, up: false)..<characterBoundary(range.upperBound, in: value, up: true)
     }
 
     /// The Character boundary of `value` at or before UTF-8 offset `offset` (`up`: at or after it).

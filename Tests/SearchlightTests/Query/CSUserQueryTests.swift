@@ -571,6 +571,29 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(words, [long])
     }
 
+    /// A highlight is on Character boundaries and marked in `attributedText`: the analyzer splits Persian words at
+    /// a ZERO WIDTH NON-JOINER, which belongs to the Character before it, so the highlight of "می" ended inside a
+    /// Character and `attributedText` dropped it.
+    func testSnippetHighlightBeforeAZeroWidthNonJoinerIsOnACharacterBoundary() throws {
+        let container = makeContainer([makeItem("fa", title: "می\u{200C}خواهم بروم")])
+        let run = runUserQuery("می", in: container)
+        XCTAssertNil(run.error)
+        let snippet = try XCTUnwrap(run.query.snippet(for: try XCTUnwrap(run.items.first)))
+        XCTAssertEqual(snippet.highlightedWords, ["می\u{200C}"])
+        let boundaries = Set(Array(snippet.text.indices) + [snippet.text.endIndex])
+        for range in snippet.highlights {
+            XCTAssertTrue(boundaries.contains(range.lowerBound) && boundaries.contains(range.upperBound), snippet.text)
+        }
+        let marked = snippet.attributedText.runs.filter { $0[CSSuggestionHighlightAttribute.self] != nil }
+        XCTAssertEqual(marked.map { String(snippet.attributedText[$0.range].characters) }, snippet.highlightedWords)
+        // Even off Character boundaries, `attributedText` marks a highlight.
+        let text = "می\u{200C}خواهم"
+        let inside = text.utf8.index(text.startIndex, offsetBy: 4)
+        let raw = CSUserQuery.Snippet(attribute: "title", text: text, highlights: [text.startIndex..<inside])
+        XCTAssertEqual(raw.attributedText.runs.filter { $0[CSSuggestionHighlightAttribute.self] != nil }.count, 1)
+        XCTAssertEqual(String(raw.attributedText.characters), text)
+    }
+
     /// A long value is cut around the match between Characters: it was cut between Unicode scalars, so a
     /// decomposed "é" lost its accent at the end and the orphaned accent fused with the leading "…".
     func testSnippetCutOfALongTextKeepsWholeCharacters() throws {
