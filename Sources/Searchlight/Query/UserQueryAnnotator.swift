@@ -54,7 +54,7 @@ package final class UserQueryAnnotator: Sendable {
         }
     }
 
-    /// The best snippet of an item: the attribute value whose tokens answer the most words.
+    /// The best snippet of an item: the attribute value whose tokens (and overlong words) answer the most words.
     func snippet(for identifier: String) -> CSUserQuery.Snippet? {
         guard let address = addresses[identifier] else { return nil }
         let analyzer = Analyzer()
@@ -67,6 +67,14 @@ package final class UserQueryAnnotator: Sendable {
                     for (index, word) in plan.words.enumerated()
                     where plan.accepts(token.term, for: word, fuzzy: fuzzy[word] ?? []) {
                         matches.append((Self.characterRange(token.byteRange, in: value), index))
+                    }
+                }
+                // A typed word longer than a term matches on the stored text (`UserQueryPlan.overlong`).
+                if !plan.overlong.isEmpty, value.utf8.count > Analyzer.maxTermBytes {
+                    for (range, held) in UserQueryPlan.overlongWords(in: value, analyzer: analyzer) {
+                        for (index, word) in plan.overlong.enumerated() where plan.accepts(overlong: held, for: word) {
+                            matches.append((Self.characterRange(range, in: value), plan.words.count + index))
+                        }
                     }
                 }
                 let answered = Set(matches.map(\.word))

@@ -64,16 +64,20 @@ package struct UserQueryPlan: Sendable {
     /// letter still matches).
     func overlongMatches(_ texts: [String]) -> Bool {
         let analyzer = Analyzer()
-        var held: [String] = []
-        for text in texts {
-            let utf8 = Array(text.utf8)
-            for range in analyzer.overlongWords(in: text) {
-                held.append(Self.foldedWord(String(decoding: utf8[range], as: UTF8.self)))
-            }
-        }
-        return overlong.allSatisfy { word in
-            held.contains { word.isPrefix ? $0.utf8.starts(with: word.term.utf8) : $0.utf8.elementsEqual(word.term.utf8) }
-        }
+        let held = texts.flatMap { Self.overlongWords(in: $0, analyzer: analyzer).map(\.folded) }
+        return overlong.allSatisfy { word in held.contains { accepts(overlong: $0, for: word) } }
+    }
+
+    /// The overlong words of a document's text: their byte ranges, and their text folded as `overlong` is.
+    static func overlongWords(in text: String, analyzer: Analyzer) -> [(range: Range<Int>, folded: String)] {
+        let utf8 = Array(text.utf8)
+        return analyzer.overlongWords(in: text).map { ($0, foldedWord(String(decoding: utf8[$0], as: UTF8.self))) }
+    }
+
+    /// Whether a folded overlong word of a document's text answers `word` (one of `overlong`), as
+    /// `overlongMatches` compares them.
+    func accepts(overlong held: String, for word: Word) -> Bool {
+        word.isPrefix ? held.utf8.starts(with: word.term.utf8) : held.utf8.elementsEqual(word.term.utf8)
     }
 
     /// The engine query: all words, each exact, fuzzy or (last) prefix.

@@ -611,6 +611,21 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertTrue(value.unicodeScalars.count > body.count && value.contains(String(body)))
     }
 
+    /// A match on a typed word longer than a term (`Analyzer.maxTermBytes`, matched on the stored text) is
+    /// highlighted: snippets looked at terms only, so such a match had no snippet, or one without that word.
+    func testSnippetOfAMatchOnAnOverlongWord() throws {
+        let long = String(repeating: "w", count: 140)
+        let container = makeContainer([makeItem("s", title: "Notes " + long + " end"), makeItem("t", title: "other")])
+        let run = runUserQuery(long, in: container)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["s"])
+        XCTAssertEqual(run.query.snippet(for: try XCTUnwrap(run.items.first))?.highlightedWords, [long])
+        let both = runUserQuery("notes " + long.uppercased(), in: container)
+        XCTAssertEqual(both.query.snippet(for: try XCTUnwrap(both.items.first))?.highlightedWords, ["Notes", long])
+        let typing = runUserQuery("notes " + long.dropLast(3), in: container)
+        XCTAssertEqual(typing.query.snippet(for: try XCTUnwrap(typing.items.first))?.highlightedWords, ["Notes", long],
+                       "the word being typed marks the stored word it starts")
+    }
+
     /// A completion found with the other words is suggested even when many more frequent completions are not
     /// (only the 30 most frequent overall were counted).
     func testACompletionThatCoOccursIsNotCrowdedOutByFrequentUnrelatedOnes() {
