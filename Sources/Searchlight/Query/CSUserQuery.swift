@@ -124,9 +124,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         if !contextValues.sortAttributes.isEmpty {
             hits.sort { order.precedes(($0.entry.key, $0.entry.identifier), ($1.entry.key, $1.entry.identifier)) }
         } else if userValues.enableRankedResults {
-            // The ranked head keeps its order, ties by identifier; the unranked tail follows in index order.
-            Self.orderTies(&hits[..<min(rankedCount, hits.count)])
-            if hits.count > rankedCount { hits[rankedCount...].sort { $0.entry.address < $1.entry.address } }
+            // Best first, ties by identifier: the unranked tail (rank 0) too, so `Item`'s `<` keeps the order.
+            Self.orderTies(&hits[...])
         } else {
             hits.sort { $0.entry.address < $1.entry.address }
         }

@@ -55,7 +55,8 @@ open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
         set { userState.withLock { $0.maxSuggestionCount = max(newValue, 0) } }
     }
 
-    /// Only this many top results are ranked (default 100); the rest follow in index order with rank 0.
+    /// Only this many top results are ranked (default 100); the rest follow with rank 0, by identifier as
+    /// `CSUserQuery.Item`'s `<` orders ties.
     open var maxRankedResultCount: Int {
         get { userState.withLock { $0.maxRankedResultCount } }
         set { userState.withLock { $0.maxRankedResultCount = max(newValue, 0) } }

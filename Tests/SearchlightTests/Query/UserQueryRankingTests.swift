@@ -84,6 +84,24 @@ final class RankingWindowTests: XCTestCase {
             XCTAssertEqual(items.map(\.uniqueIdentifier), items.map { CSUserQuery.Item(item: $0) }.sorted().map(\.id))
         }
     }
+    /// The unranked results past `maxRankedResultCount` (rank 0) are delivered as `CSUserQuery.Item`'s `<` sorts
+    /// them, by identifier, as Apple's docs tell apps to sort: they came in index order.
+    func testUnrankedTailIsDeliveredInTheOrderItemComparableGives() {
+        let items = ["e", "d", "c", "b", "a"].enumerated().map { n, id in
+            makeItem(id, title: "apple " + String(repeating: "x ", count: n))
+        }
+        let container = makeContainer(items)
+        for ranked in [2, 0] {
+            let run = runUserQuery("apple", in: container) { $0.enableRankedResults = true; $0.maxRankedResultCount = ranked }
+            XCTAssertNil(run.error)
+            XCTAssertEqual(run.items.filter { $0.rank == 0 }.count, 5 - ranked)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), run.items.map { CSUserQuery.Item(item: $0) }.sorted().map(\.id),
+                           "maxRankedResultCount \(ranked)")
+        }
+        let unranked = runUserQuery("apple", in: container) { $0.enableRankedResults = false }
+        XCTAssertEqual(unranked.items.map(\.uniqueIdentifier), ["e", "d", "c", "b", "a"], "without ranking, index order")
+    }
+
     /// The signals rank every match, not a window of the best by BM25F: an item that 200 others out-score on
     /// BM25F alone still comes first when its ranking hint and recent use lift it past them all.
     func testSignalsLiftAnItemPastEveryBetterMatch() {
