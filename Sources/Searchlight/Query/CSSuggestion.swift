@@ -1,9 +1,10 @@
 import Foundation
 
 /// Marks the runs of `CSSuggestion.localizedAttributedSuggestion` that the user already typed (Apple's
-/// `.suggestionHighlight`).
+/// `.suggestionHighlight`). The value is, as Apple documents, the text that was suggested (the whole
+/// `suggestionText`); on a `CSUserQuery.Snippet`'s highlights, the text the highlight marks.
 public enum CSSuggestionHighlightAttribute: AttributedStringKey {
-    public typealias Value = Bool
+    public typealias Value = String
     public static let name = "CSSuggestionHighlight"
 }
 
@@ -64,13 +65,13 @@ open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
-    /// The suggestion with the typed part marked by `CSSuggestionHighlightAttribute`.
+    /// The suggestion with the typed part marked by `CSSuggestionHighlightAttribute` (its value the suggested text).
     public var localizedAttributedSuggestion: AttributedString {
         var attributed = AttributedString(suggestionText)
         let typed = suggestionText[typedRange].count
         guard typed > 0 else { return attributed }
         let end = attributed.characters.index(attributed.startIndex, offsetBy: typed)
-        attributed[attributed.startIndex..<end][CSSuggestionHighlightAttribute.self] = true
+        attributed[attributed.startIndex..<end][CSSuggestionHighlightAttribute.self] = suggestionText
         return attributed
     }
 

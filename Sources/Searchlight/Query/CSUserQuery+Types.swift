@@ -17,16 +17,18 @@ extension CSUserQuery {
         /// The matched words within `text`, in order, on Character boundaries.
         public let highlights: [Range<String.Index>]
 
-        /// The text with the highlights marked by `CSSuggestionHighlightAttribute`. Built piece by piece, so every
-        /// highlight is marked as it is (none is dropped for lack of a matching `AttributedString` index).
+        /// The text with the highlights marked by `CSSuggestionHighlightAttribute` (its value the text marked).
+        /// Built piece by piece, so every highlight is marked as it is (none is dropped for lack of a matching
+        /// `AttributedString` index).
         public var attributedText: AttributedString {
             var attributed = AttributedString()
             var position = text.startIndex
             for range in highlights where range.upperBound > position {
                 let lower = max(range.lowerBound, position)
                 attributed += AttributedString(String(text[position..<lower]))
-                var marked = AttributedString(String(text[lower..<range.upperBound]))
-                marked[CSSuggestionHighlightAttribute.self] = true
+                let word = String(text[lower..<range.upperBound])
+                var marked = AttributedString(word)
+                marked[CSSuggestionHighlightAttribute.self] = word
                 attributed += marked
                 position = range.upperBound
             }

@@ -283,9 +283,26 @@ final class CSUserQueryTests: XCTestCase {
     func testSuggestionHighlightHasApplesNames() throws {
         let container = makeContainer([makeItem("a", title: "recipes")], clock: Self.clock)
         let suggestion = try XCTUnwrap(runUserQuery("rec", in: container, suggestions: true).suggestions.first)
-        let typed = suggestion.localizedAttributedSuggestion.runs.filter { $0.suggestionHighlight == true }
+        let typed = suggestion.localizedAttributedSuggestion.runs.filter { $0.suggestionHighlight != nil }
         XCTAssertEqual(typed.map { String(suggestion.localizedAttributedSuggestion[$0.range].characters) }, ["rec"])
         XCTAssertEqual(NSAttributedString.Key.suggestionHighlight.rawValue, CSSuggestionHighlightAttributeName)
+    }
+
+    /// Apple: the value of `.suggestionHighlight` "is an NSString object with the text that Spotlight suggested";
+    /// it was a Bool. A snippet's highlight carries the text it marks.
+    func testSuggestionHighlightValueIsTheSuggestedText() throws {
+        let container = makeContainer([makeItem("a", title: "search suggestion")], clock: Self.clock)
+        let run = runUserQuery("search sug", in: container, suggestions: true)
+        let suggestion = try XCTUnwrap(run.suggestions.first)
+        XCTAssertEqual(suggestion.suggestionText, "search suggestion")
+        let attributed = suggestion.localizedAttributedSuggestion
+        let marked = attributed.runs.compactMap { run in run.suggestionHighlight.map { (run.range, $0) } }
+        XCTAssertEqual(marked.map { String(attributed[$0.0].characters) }, ["search sug"])
+        let value: Any? = marked.first?.1
+        XCTAssertEqual(value as? String, "search suggestion")
+        let snippet = try XCTUnwrap(run.query.snippet(for: try XCTUnwrap(run.items.first)))
+        let highlights = snippet.attributedText.runs.compactMap(\.suggestionHighlight)
+        XCTAssertEqual(highlights.map { $0 as Any as? String }, ["search", "suggestion"])
     }
 
     func testSuggestionsCompleteTheLastWordWithTheTypedPartHighlighted() throws {
@@ -295,7 +312,7 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(first.suggestionText, "garden planning")
         XCTAssertEqual(first.suggestionKind, .default)
         XCTAssertEqual(String(first.suggestionText[first.typedRange]), "garden pla")
-        let highlighted = first.localizedAttributedSuggestion.runs.filter { $0[CSSuggestionHighlightAttribute.self] == true }
+        let highlighted = first.localizedAttributedSuggestion.runs.filter { $0[CSSuggestionHighlightAttribute.self] != nil }
             .map { String(first.localizedAttributedSuggestion[$0.range].characters) }
         XCTAssertEqual(highlighted, ["garden pla"])
         for (a, b) in zip(run.suggestions, run.suggestions.dropFirst()) {
@@ -500,7 +517,7 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(snippet.attribute, "contentDescription")
         XCTAssertEqual(snippet.highlightedWords, ["Seeds"])
         XCTAssertTrue(snippet.text.hasPrefix("Seeds"))
-        let marked = snippet.attributedText.runs.filter { $0[CSSuggestionHighlightAttribute.self] == true }
+        let marked = snippet.attributedText.runs.filter { $0[CSSuggestionHighlightAttribute.self] != nil }
         XCTAssertEqual(marked.map { String(snippet.attributedText[$0.range].characters) }, ["Seeds"])
         let explanation = try XCTUnwrap(run.query.explanation(for: hit))
         XCTAssertTrue(explanation.contains("BM25F"), explanation)
