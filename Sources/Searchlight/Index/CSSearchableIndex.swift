@@ -326,13 +326,16 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         return try delegate.data(for: self, itemIdentifier: identifier, typeIdentifier: typeIdentifier)
     }
 
-    /// Asks the delegate for fresh versions of these items and indexes what it returns (the iOS 18.4 pull model).
+    /// Asks the delegate (on the delegate queue) for fresh versions of these items and indexes what it returns
+    /// (the iOS 18.4 pull model). The request keeps this instance until the delegate answers, so the items are
+    /// indexed and the completion handler runs even if the caller let the instance go meanwhile.
     open func refreshSearchableItems(withIdentifiers identifiers: [String],
                                      completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
-        guard let delegate = indexDelegate else { return finish(nil, completionHandler) }
-        delegate.searchableItems(forIdentifiers: identifiers) { [weak self] items in
-            guard let self else { return }
-            self.indexSearchableItems(items, completionHandler: completionHandler)
+        container.delegateQueue.async {
+            guard let delegate = self.indexDelegate else { return self.finish(nil, completionHandler) }
+            delegate.searchableItems(forIdentifiers: identifiers) { items in
+                self.indexSearchableItems(items, completionHandler: completionHandler)
+            }
         }
     }
 

@@ -135,6 +135,38 @@ final class DelegateTests: XCTestCase {
         XCTAssertEqual(recorder.events.withLock { $0 }, ["pull [\"p\"]"])
     }
 
+    /// Hands fresh items over later, from another thread, and records whether it was asked on the delegate queue.
+    final class LateRefresher: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        static let onDelegateQueue = DispatchSpecificKey<Bool>()
+        let askedOnDelegateQueue = Mutex<[Bool]>([])
+        override func searchableItems(forIdentifiers identifiers: [String],
+                                      searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {
+            askedOnDelegateQueue.withLock { $0.append(DispatchQueue.getSpecific(key: Self.onDelegateQueue) == true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+                searchableItemsHandler(identifiers.map { makeItem($0, title: "Fresh \($0)") })
+            }
+        }
+    }
+
+    /// A refresh outlives the index instance that asked: the delegate's items were dropped, and the completion
+    /// handler never ran, when the instance was released before the delegate answered. The delegate is asked on
+    /// the delegate queue, as documented (it was asked on the caller's thread).
+    func testRefreshCompletesEvenIfTheIndexObjectIsReleased() throws {
+        let container = SearchlightContainer()
+        container.delegateQueue.setSpecific(key: LateRefresher.onDelegateQueue, value: true)
+        let delegate = LateRefresher()
+        let done = DispatchSemaphore(value: 0)
+        do {
+            let index = CSSearchableIndex(name: "refresh", container: container)
+            index.indexDelegate = delegate
+            index.refreshSearchableItems(withIdentifiers: ["x"]) { _ in done.signal() }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "the completion handler never ran")
+        let check = CSSearchableIndex(name: "check", container: container)
+        XCTAssertEqual(check.fetchSearchableItems(withIdentifiers: ["x"]).first?.attributeSet.title, "Fresh x")
+        XCTAssertEqual(delegate.askedOnDelegateQueue.withLock { $0 }, [true])
+    }
+
     /// A Spotlight File Import extension as ported apps write it (ZoomNewSpotlight): nothing calls it on Linux,
     /// but the subclass compiles unchanged and the app can call `update` itself.
     func testAnImportExtensionSubclassFillsTheAttributeSetItIsGiven() throws {
