@@ -6,7 +6,8 @@ package enum ActivityDonor {
     /// Validates and stores `donation` for `donor` (the live activity object). A `visit` (the activity became
     /// current, as opposed to a re-save of the current one) also counts as engagement for its result.
     /// `completion` gets nil once the record is visible to queries (or was dropped because the item it is tied to
-    /// does not exist, as Apple does), or the error that kept it out.
+    /// does not exist, as Apple does), or the error that kept it out; it runs on the container's callback queue, in
+    /// call order, and must not block (an app's handler goes through `SearchlightContainer.callHandler(_:)`).
     package static func save(_ donation: ActivityDonation, donor: ActivityRegistry.Activity?, in container: SearchlightContainer,
                              visit: Bool, completion: (@Sendable (CSIndexError?) -> Void)?) {
         let problems = donation.validationProblems()
@@ -28,14 +29,16 @@ package enum ActivityDonor {
         }
     }
 
-    /// Deletes the records donated with these persistent identifiers.
+    /// Deletes the records donated with these persistent identifiers, then calls the app's `completion`.
     package static func delete(persistentIdentifiers: [String], in container: SearchlightContainer,
                                completion: @escaping @Sendable () -> Void) {
-        container.submit([.activities(.deletePersistentIdentifiers(persistentIdentifiers))]) { _ in completion() }
+        container.submit([.activities(.deletePersistentIdentifiers(persistentIdentifiers))]) { _ in
+            container.callHandler(completion)
+        }
     }
 
-    /// Deletes every activity record of the container (items stay).
+    /// Deletes every activity record of the container (items stay), then calls the app's `completion`.
     package static func deleteAll(in container: SearchlightContainer, completion: @escaping @Sendable () -> Void) {
-        container.submit([.activities(.deleteAll)]) { _ in completion() }
+        container.submit([.activities(.deleteAll)]) { _ in container.callHandler(completion) }
     }
 }

@@ -326,7 +326,7 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
         }
         ActivityDonor.save(donation, donor: self, in: container, visit: visit) { [weak self] error in
             self?.state.withLock { $0.lastDonationError = error }
-            completion?(error)
+            if let completion { container.callHandler { completion(error) } }
         }
     }
 
@@ -335,7 +335,7 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
                         _ completion: (@Sendable (CSIndexError?) -> Void)?) {
         container.afterPendingWrites { [weak self] in
             self?.state.withLock { $0.lastDonationError = error }
-            completion?(error)
+            if let completion { container.callHandler { completion(error) } }
         }
     }
 

@@ -16,7 +16,7 @@ public enum SearchlightActivityDonation {
                                      completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         activity.becomeCurrent()
         guard activity.isEligibleForSearch else {
-            container.afterPendingWrites { completionHandler?(nil) }
+            container.afterPendingWrites { container.callHandler { completionHandler?(nil) } }
             return
         }
         let info: [String: UserInfoValue]
@@ -25,7 +25,7 @@ public enum SearchlightActivityDonation {
         } catch {
             let failure = CSIndexError.invalidItem("activity of type '\(activity.activityType)': \(error.message); "
                                                    + "the activity was not indexed")
-            container.afterPendingWrites { completionHandler?(failure) }
+            container.afterPendingWrites { container.callHandler { completionHandler?(failure) } }
             return
         }
         let donation = ActivityDonation(
@@ -36,7 +36,9 @@ public enum SearchlightActivityDonation {
             targetContentIdentifier: activity.targetContentIdentifier, expirationDate: activity.expirationDate,
             isEligibleForHandoff: activity.isEligibleForHandoff,
             isEligibleForPublicIndexing: activity.isEligibleForPublicIndexing)
-        ActivityDonor.save(donation, donor: nil, in: container, visit: true) { completionHandler?($0) }
+        ActivityDonor.save(donation, donor: nil, in: container, visit: true) { error in
+            container.callHandler { completionHandler?(error) }
+        }
     }
 
     /// Deletes the activities donated to `container` with these persistent identifiers.

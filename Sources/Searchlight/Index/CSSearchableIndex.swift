@@ -9,7 +9,8 @@ import Synchronization
 /// Instances share their container's items (Apple: all index instances of an app share the app's items); the
 /// `name` selects which client state batches read and write. Every call is atomic: if one item is invalid,
 /// nothing from the call is applied and the error names the offending identifiers. When a completion handler runs
-/// (or the `async` call returns), every query sees the change.
+/// (or the `async` call returns), every query sees the change. Completion handlers are handed over in the order of
+/// the calls, each to run on its own thread: a handler may make another call and wait for its completion.
 ///
 /// Inside a batch (`beginBatch()` … `endBatch(withClientState:)`), calls are validated and recorded, their
 /// completion handlers run once recorded, and the whole batch becomes visible, with its client state, at once.
@@ -180,18 +181,20 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
         switch route {
         case .fail(let error): finish(error, completion)
-        case .record: container.afterPendingWrites { completion?(nil) }
+        case .record: finish(nil, completion)
         case .apply:
-            container.submit([operation]) { [weak self] error in
+            container.submit([operation]) { [weak self, container] error in
                 if let error, Self.asksReindex(error), let self, !identifiers.isEmpty { self.requestReindex(identifiers) }
-                completion?(error)
+                if let completion { container.callHandler { completion(error) } }
                 if error == nil, let self, case .index(let items) = operation { self.notifySystemAttributes(of: items) }
             }
         }
     }
 
+    /// Calls `completion` after every earlier call's.
     private func finish(_ error: CSIndexError?, _ completion: (@Sendable ((any Error)?) -> Void)?) {
-        container.afterPendingWrites { completion?(error) }
+        guard let completion else { return }
+        container.afterPendingWrites { [container] in container.callHandler { completion(error) } }
     }
 
     // MARK: Batches
@@ -253,11 +256,11 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         switch outcome {
         case .fail(let error): finish(error, completion)
         case .commit(let operations, let identifiers):
-            container.submit(operations, clientState: change) { [weak self] error in
+            container.submit(operations, clientState: change) { [weak self, container] error in
                 if let error, Self.asksReindex(error), let self, !identifiers.isEmpty {
                     self.requestReindex(identifiers)
                 }
-                completion?(error)
+                if let completion { container.callHandler { completion(error) } }
                 guard error == nil, let self else { return }
                 self.notifySystemAttributes(of: operations.flatMap { operation -> [CSSearchableItem] in
                     if case .index(let items) = operation { return items } else { return [] }
@@ -268,7 +271,9 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// The client state stored by the last batch of this index name (nil if none, or after delete-all).
     open func fetchLastClientState(completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        container.fetchClientState(name: clientStateName) { completionHandler($0, nil) }
+        container.fetchClientState(name: clientStateName) { [container] state in
+            container.callHandler { completionHandler(state, nil) }
+        }
     }
 
     // MARK: Delegate

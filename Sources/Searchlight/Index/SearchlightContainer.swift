@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Writes run one at a time on a private serial queue; each call or batch is applied and committed as one engine
 /// snapshot before its completion handler runs (read-your-writes). Readers take the current snapshot under a lock
-/// held only for a reference copy, so a long write never blocks them.
+/// held only for a reference copy, so a long write never blocks them. Apps' completion handlers are handed over
+/// in submission order, each to run on its own thread, so one may make another call and wait for its completion.
 ///
 /// A container opened on a directory is durable: each call or batch is journaled (with its client state) and
 /// fsynced before it becomes visible and before its completion handler runs; `checkpoint()` and `close()` write
@@ -32,7 +33,11 @@ public final class SearchlightContainer: Sendable {
     private let core: Mutex<ContainerCore>
     private let published: Mutex<Published>
     private let writeQueue = DispatchQueue(label: "searchlight.container.write")
+    /// Where the library's own completion work runs, in submission order (it never blocks).
     private let callbackQueue = DispatchQueue(label: "searchlight.container.callbacks")
+    /// Where apps' completion handlers run: handed over from the callback queue in order, each on its own thread,
+    /// so a handler that waits for another call's completion holds none of the others.
+    private let handlerQueue = DispatchQueue(label: "searchlight.container.handlers", attributes: .concurrent)
     /// Where index delegates are called: apart from the completion handlers, so a delegate that writes back and
     /// waits for that write's completion (re-adding items, as asked) does not wait on itself.
     package let delegateQueue = DispatchQueue(label: "searchlight.container.delegate")
@@ -250,12 +255,21 @@ public final class SearchlightContainer: Sendable {
         return ContainerSnapshot(engine: current, now: clock(), expirationFloor: floor)
     }
 
-    /// Calls `body` on the callback queue after every write submitted before it has been applied.
+    /// Calls `body` on the callback queue after every write submitted before it has been applied, and after the
+    /// completion work of those writes. `body` must not block: an app's handler goes through `callHandler(_:)`.
     package func afterPendingWrites(_ body: @escaping @Sendable () -> Void) {
         writeQueue.async { [callbackQueue] in callbackQueue.async(execute: body) }
     }
 
-    /// The client state last stored for `name`, read after every write submitted before it.
+    /// Runs an app's completion handler apart from the callback queue. Called from the callback queue, handlers
+    /// are handed over in submission order; none waits for another to return, so a handler may make another
+    /// call and wait for its completion.
+    package func callHandler(_ handler: @escaping @Sendable () -> Void) {
+        handlerQueue.async(execute: handler)
+    }
+
+    /// The client state last stored for `name`, read after every write submitted before it; `completion` runs on
+    /// the callback queue, like `afterPendingWrites(_:)`'s body.
     package func fetchClientState(name: String, completion: @escaping @Sendable (Data?) -> Void) {
         writeQueue.async { [self] in
             let state = core.withLock { $0.clientStates[name] }
@@ -266,7 +280,8 @@ public final class SearchlightContainer: Sendable {
     // MARK: Writing
 
     /// Applies `operations` and then `clientState` atomically: either all become visible in one new snapshot,
-    /// or none do and `completion` gets the error. Completions run in submission order.
+    /// or none do and `completion` gets the error. Completions run on the callback queue in submission order and
+    /// must not block: an app's handler goes through `callHandler(_:)`.
     package func submit(_ operations: [IndexOperation], clientState: ClientStateChange? = nil,
                         completion: @escaping @Sendable (CSIndexError?) -> Void) {
         writeQueue.async { [self] in

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import Searchlight
 
@@ -282,6 +283,26 @@ final class CSSearchableIndexTests: XCTestCase {
             }
         }
         XCTAssertNil(deleteError)
+    }
+
+    /// A completion handler may make another call and wait for its completion (with a semaphore, or by bridging
+    /// to `async`): every handler ran on one serial queue, so the inner completion waited behind the handler
+    /// waiting for it, and held every later completion of the container.
+    func testCompletionHandlerMayWaitForAnotherWrite() {
+        let index = makeIndex()
+        let done = DispatchSemaphore(value: 0)
+        let waited = Mutex<[DispatchTimeoutResult]>([])
+        index.indexSearchableItems([makeItem("a", title: "A")]) { _ in
+            let written = DispatchSemaphore(value: 0)
+            index.indexSearchableItems([makeItem("b", title: "B")]) { _ in written.signal() }
+            let fetched = DispatchSemaphore(value: 0)
+            index.fetchLastClientState { _, _ in fetched.signal() }
+            waited.withLock { $0 = [written.wait(timeout: .now() + 5), fetched.wait(timeout: .now() + 5)] }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(waited.withLock { $0 }, [.success, .success], "a handler waiting on another call's completion")
+        XCTAssertEqual(index.allIdentifiers, ["a", "b"])
     }
 
     func testContainersAreIsolatedAndNamesShareOneContainer() async throws {
