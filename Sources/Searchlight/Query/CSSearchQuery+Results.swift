@@ -3,7 +3,8 @@ import Foundation
 extension CSSearchQuery {
     /// The results as an `AsyncSequence` (Swift overlay, iOS 16). Iterating starts the query (use either this or
     /// the handler properties, not both); the iterator throws the query's error, e.g. `.invalidQuery`, and
-    /// ending the iteration early cancels the query.
+    /// ending the iteration early cancels the query. Cancelling the iterating task cancels the query too, and the
+    /// iterator throws its `.cancelled` error, so a list cut short never looks complete.
     public var results: Results { Results(query: self) }
 
     public struct Results: AsyncSequence, Sendable {
@@ -34,16 +35,14 @@ extension CSSearchQuery {
         }
 
         public struct AsyncIterator: AsyncIteratorProtocol {
-            let query: CSSearchQuery
-            var stream: AsyncThrowingStream<Item, any Error>.Iterator?
+            var base: QueryStreamIterator<Item>
 
-            public mutating func next() async throws -> Item? {
-                if stream == nil { stream = query.itemStream().makeAsyncIterator() }
-                return try await stream?.next()
-            }
+            public mutating func next() async throws -> Item? { try await base.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(query: query) }
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: QueryStreamIterator(query: query) { [query] in query.itemStream() })
+        }
     }
 
     /// Wires the handlers into a stream and starts the query.
@@ -59,5 +58,36 @@ extension CSSearchQuery {
             }
             launch()
         }
+    }
+}
+
+/// What the iterators of `results`, `responses` and `suggestions` read: the query's stream, started by the first
+/// `next()`. A task cancelled while iterating (or before) cancels the query and gets its `.cancelled` error, once,
+/// as a query cancelled otherwise ends: the stream alone just ends, which made a list cut short look complete.
+package struct QueryStreamIterator<Element> {
+    private let query: CSSearchQuery
+    private let start: () -> AsyncThrowingStream<Element, any Error>
+    private var stream: AsyncThrowingStream<Element, any Error>.Iterator?
+    private var ended = false
+
+    package init(query: CSSearchQuery, start: @escaping () -> AsyncThrowingStream<Element, any Error>) {
+        self.query = query
+        self.start = start
+    }
+
+    package mutating func next() async throws -> Element? {
+        guard !ended else { return nil }
+        var iterator = stream ?? start().makeAsyncIterator()
+        stream = iterator
+        do {
+            if let element = try await iterator.next(), !Task.isCancelled { return element }
+        } catch {
+            ended = true
+            throw error
+        }
+        ended = true
+        guard Task.isCancelled else { return nil }
+        query.cancel()
+        throw CSSearchQueryError.cancelledQuery()
     }
 }

@@ -96,10 +96,11 @@ extension CSUserQuery {
         }
     }
 
-    /// Items and suggestions as they arrive (suggestions first). Iterating starts the query.
+    /// Items and suggestions as they arrive (suggestions first). Iterating starts the query; like `results`, the
+    /// iterator throws the query's error, and cancelling the iterating task cancels the query and throws `.cancelled`.
     public var responses: Responses { Responses(query: self) }
 
-    /// Only the suggestions. Iterating starts the query.
+    /// Only the suggestions. Iterating starts the query (and ends as `responses` does).
     public var suggestions: Suggestions { Suggestions(query: self) }
 
     public struct Responses: AsyncSequence, Sendable {
@@ -119,15 +120,13 @@ extension CSUserQuery {
         let query: CSUserQuery
 
         public struct AsyncIterator: AsyncIteratorProtocol {
-            let query: CSUserQuery
-            var stream: AsyncThrowingStream<Response, any Error>.Iterator?
-            public mutating func next() async throws -> Response? {
-                if stream == nil { stream = query.responseStream(items: true).makeAsyncIterator() }
-                return try await stream?.next()
-            }
+            var base: QueryStreamIterator<Response>
+            public mutating func next() async throws -> Response? { try await base.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(query: query) }
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: QueryStreamIterator(query: query) { [query] in query.responseStream(items: true) })
+        }
     }
 
     public struct Suggestions: AsyncSequence, Sendable {
@@ -135,18 +134,18 @@ extension CSUserQuery {
         let query: CSUserQuery
 
         public struct AsyncIterator: AsyncIteratorProtocol {
-            let query: CSUserQuery
-            var stream: AsyncThrowingStream<Responses.Response, any Error>.Iterator?
+            var base: QueryStreamIterator<Responses.Response>
             public mutating func next() async throws -> Suggestion? {
-                if stream == nil { stream = query.responseStream(items: false).makeAsyncIterator() }
-                while let response = try await stream?.next() {
+                while let response = try await base.next() {
                     if case .suggestion(let suggestion) = response { return suggestion }
                 }
                 return nil
             }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(query: query) }
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: QueryStreamIterator(query: query) { [query] in query.responseStream(items: false) })
+        }
     }
 
     /// Wires the handlers into a stream and starts the query.

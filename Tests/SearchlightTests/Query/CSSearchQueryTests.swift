@@ -336,6 +336,19 @@ final class CSSearchQueryTests: XCTestCase {
         }
     }
 
+    /// Cancelling the task that iterates `results` cancels the query and ends the iteration with `.cancelled`,
+    /// as a cancelled query ends: the iteration ended with nil, so a list cut short looked complete.
+    func testTaskCancelledMidIterationEndsWithAnError() async throws {
+        let container = makeContainer((0..<1000).map { makeItem("r\($0)", title: "Review note \($0)") })
+        for early in [false, true] {
+            let query = CSSearchQuery(queryString: #"title == "Review*""#, queryContext: nil, container: container)
+            let (count, error) = await iterateCancelled(query.results, early: early)
+            XCTAssertEqual((error as? CSSearchQueryError)?.code, .cancelled,
+                           "cancelled \(early ? "before iterating" : "mid-iteration"), it ended after \(count) of 1000")
+            XCTAssertTrue(query.isCancelled)
+        }
+    }
+
     @available(*, deprecated)
     func testAppleInitializersSearchTheDefaultContainer() {
         let token = "zqdefault\(UInt32.random(in: 0..<UInt32.max))"

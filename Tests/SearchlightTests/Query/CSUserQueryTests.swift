@@ -744,6 +744,24 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(only.map(\.id), ["recipes"])
     }
 
+    /// Cancelling the task that iterates `responses` or `suggestions` cancels the query and ends the iteration
+    /// with `.cancelled`: mid-iteration it ended with nil (a list cut short looked complete), and a task cancelled
+    /// before iterating was handed every response without the query being cancelled.
+    func testTaskCancelledWhileIteratingResponsesEndsWithAnError() async throws {
+        let container = makeContainer((0..<1000).map { item("r\($0)", title: "Review note \($0)") })
+        for early in [false, true] {
+            let query = CSUserQuery(userQueryString: "review", userQueryContext: nil, container: container)
+            let (count, error) = await iterateCancelled(query.responses, early: early)
+            XCTAssertEqual((error as? CSSearchQueryError)?.code, .cancelled,
+                           "cancelled \(early ? "before iterating" : "mid-iteration"), it ended after \(count) responses")
+            XCTAssertTrue(query.isCancelled)
+        }
+        let query = CSUserQuery(userQueryString: "revi", userQueryContext: nil, container: container)
+        let (_, error) = await iterateCancelled(query.suggestions, early: true)
+        XCTAssertEqual((error as? CSSearchQueryError)?.code, .cancelled)
+        XCTAssertTrue(query.isCancelled)
+    }
+
     func testContextDefaultsAndCopy() {
         let context = CSUserQueryContext.userQueryContext
         XCTAssertFalse(context.enableRankedResults)

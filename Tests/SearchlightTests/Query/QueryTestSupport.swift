@@ -12,6 +12,30 @@ let utcCalendar: Calendar = {
     return calendar
 }()
 
+/// Iterates `sequence` in a task that is cancelled before it iterates (`early`) or once the first element has
+/// come; returns how many elements came and the error the iteration ended with.
+func iterateCancelled<S: AsyncSequence & Sendable>(_ sequence: S, early: Bool) async -> (count: Int, error: (any Error)?) {
+    let started = AsyncStream<Void>.makeStream()
+    let task = Task { () -> (Int, (any Error)?) in
+        defer { started.continuation.finish() }
+        if early { withUnsafeCurrentTask { $0?.cancel() } }
+        var count = 0
+        do {
+            for try await _ in sequence {
+                count += 1
+                if count == 1 { started.continuation.yield() }
+                try? await Task.sleep(nanoseconds: 1_000_000)
+            }
+        } catch {
+            return (count, error)
+        }
+        return (count, nil)
+    }
+    for await _ in started.stream { break }
+    task.cancel()
+    return await task.value
+}
+
 /// A container holding `items` (indexed and committed), on `clock`.
 func makeContainer(_ items: [CSSearchableItem], clock: TestClock = TestClock(),
                    file: StaticString = #filePath, line: UInt = #line) -> SearchlightContainer {
