@@ -303,17 +303,22 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
                                 isEligibleForPrediction: s.isEligibleForPrediction)
     }
 
-    /// Saves the activity: asks the delegate first if `needsSave`, then indexes it if eligible for search.
+    /// Saves the activity: asks the delegate first if `needsSave`, then indexes it if eligible for search. A save
+    /// made while the delegate is being asked (`becomeCurrent()` from `userActivityWillSave`) does not ask again,
+    /// which would recurse; the outer save clears `needsSave` once the delegate returns.
     private func save(visit: Bool, completion: (@Sendable (CSIndexError?) -> Void)?) {
         let container = self.container
-        let ask = state.withLock { s -> Bool in
+        let (outermost, ask) = state.withLock { s -> (Bool, Bool) in
+            guard !s.isSaving else { return (false, false) }
             s.isSaving = true
-            return s.needsSave
+            return (true, s.needsSave)
         }
         if ask { delegate?.userActivityWillSave(self) }
         let eligible = state.withLock { s -> Bool in
-            s.needsSave = false
-            s.isSaving = false
+            if outermost {
+                s.needsSave = false
+                s.isSaving = false
+            }
             return s.isEligibleForSearch
         }
         guard eligible else { return finish(nil, in: container, completion) }

@@ -150,6 +150,25 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertEqual(delegate.events, ["willSave", "willSave"])
     }
 
+    /// `becomeCurrent()` from inside `userActivityWillSave` saves without asking again: it asked again (needsSave
+    /// was still set) and recursed without bound.
+    func testBecomeCurrentFromWillSaveDoesNotRecurse() async throws {
+        let fixture = ActivityFixture()
+        let delegate = RecordingActivityDelegate()
+        let activity = fixture.activity(title: "draft")
+        delegate.onWillSave = { [unowned delegate] activity in
+            activity.title = "final title"
+            if delegate.events.count < 50 { activity.becomeCurrent() }  // capped: the test reports instead of crashing
+        }
+        activity.delegate = delegate
+        activity.needsSave = true
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(delegate.events, ["willSave"])
+        XCTAssertFalse(activity.needsSave)
+        await fixture.settle()
+        XCTAssertEqual(fixture.activities.map(\.donation.title), ["final title"])
+    }
+
     func testDelegateIsWeak() {
         let activity = NSUserActivity(activityType: "t")
         var delegate: RecordingActivityDelegate? = RecordingActivityDelegate()
