@@ -151,7 +151,7 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
         expressions += try QueryEvaluator.parse(filters: contextValues.filterQueries)
         // Activities linked to items become those items: one result each (Activities/ActivityResults).
         let matches = ActivityResults.collapse(evaluator.matches(all: expressions), in: snapshot)
-        let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
+        let order = try ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let entries = try order.page(matches, cursor: contextValues.cursor, offset: contextValues.offset,
                                      limit: contextValues.limit)
         return Outcome(hits: entries.map { Hit(entry: $0, rank: 0) },

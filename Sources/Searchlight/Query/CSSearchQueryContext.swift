@@ -30,9 +30,12 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
 
     /// Searchlight extension: one sort key. Numbers and dates sort by their numeric column (smallest value
     /// first ascending, largest first descending), text by its case- and diacritic-folded value; items
-    /// lacking the attribute come last; ties fall back to the unique identifier.
+    /// lacking the attribute come last; ties fall back to the unique identifier. `domainIdentifier` sorts by
+    /// the item's domain.
     public struct SortAttribute: Sendable, Hashable {
-        /// A property name, `kMDItem…` alias or custom key name.
+        /// A property name, `kMDItem…` alias or custom key name. Any other name (one `CSCustomAttributeKey`
+        /// refuses, e.g. `""` or `"title "`) fails the query with `invalidQuery`; a valid custom key that no
+        /// item holds sorts every item as lacking it.
         public var attribute: String
         public var ascending: Bool
         public init(_ attribute: String, ascending: Bool = true) {

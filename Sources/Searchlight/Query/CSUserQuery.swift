@@ -92,6 +92,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let (text, typing) = effectiveText
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing, lastWordIsChosen: !typing)
         let restriction = try restriction(in: snapshot, plan: plan)
+        let order = try ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let engagement = container.engagement.rankingState(at: snapshot.now)
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,
@@ -114,7 +115,6 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             typoTolerant = true
             (scored, renowned, sources) = Self.results(of: query, limit: limit, search: search, in: snapshot)
         }
-        let order = ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let rankedCount = userValues.maxRankedResultCount
         var hits: [Hit] = scored.enumerated().map { index, hit in
             let entry = ResultOrder.Entry(address: hit.address, identifier: snapshot.engine.id(of: hit.address) ?? "",

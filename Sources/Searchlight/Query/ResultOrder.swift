@@ -48,7 +48,22 @@ package struct ResultOrder {
     let snapshot: ContainerSnapshot
     let sortAttributes: [CSSearchQueryContext.SortAttribute]
 
-    /// The sort key of one document.
+    /// Fails with `invalidQuery` for a sort attribute that can never name an attribute: neither a property name
+    /// or `kMDItem…` alias nor a valid custom key name (a valid key no item holds yet sorts as missing).
+    init(snapshot: ContainerSnapshot,
+         sortAttributes: [CSSearchQueryContext.SortAttribute]) throws(CSSearchQueryError) {
+        for (index, sort) in sortAttributes.enumerated() {
+            guard AttributeCatalog.descriptor(forQueryName: sort.attribute) == nil,
+                  let problem = CustomAttributeKeyInfo.problem(withKeyName: sort.attribute) else { continue }
+            throw CSSearchQueryError(.invalidQuery, message: "invalid sort attribute \(index) "
+                + "(\(sort.attribute.debugDescription)): not a property name or kMDItem alias, and \(problem)")
+        }
+        self.snapshot = snapshot
+        self.sortAttributes = sortAttributes
+    }
+
+    /// The sort key of one document. `domainIdentifier` sorts by the item's domain too, as the query language
+    /// matches it: the domain lives in the document's identity, not in a field.
     func key(of address: DocAddress) -> [SortValue] {
         sortAttributes.map { sort in
             let fields = AttributeFields(.named(sort.attribute), schema: snapshot.engine.schema)
@@ -57,7 +72,11 @@ package struct ResultOrder {
                 guard abs(n) >= NumericRange.exactMagnitude else { return .number(n) }
                 return exactKey(fields.numeric, of: address, ascending: sort.ascending) ?? .number(n)
             }
-            let texts = fields.text.flatMap { snapshot.engine.text($0, of: address) }.map { Folding.fold($0) }
+            var texts = fields.text.flatMap { snapshot.engine.text($0, of: address) }.map { Folding.fold($0) }
+            if QueryEvaluator.isDomainAttribute(.named(sort.attribute)),
+               let domain = snapshot.engine.domain(of: address) {
+                texts.append(Folding.fold(domain))
+            }
             if let t = sort.ascending ? texts.min() : texts.max() { return .text(t) }
             return .missing
         }

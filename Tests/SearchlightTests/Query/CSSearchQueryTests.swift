@@ -196,6 +196,47 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertEqual(byRating.batches.joined().map(\.uniqueIdentifier), ["n104", "n109", "n114"])
     }
 
+    /// `domainIdentifier` (and its `kMDItem…` alias) sorts by the item's domain, folded like any text; items
+    /// without a domain come last.
+    func testSortByDomainIdentifier() {
+        let domains = ["Dom.c", "dom.a", nil, "dom.d", "dom.B"]
+        let container = makeContainer(domains.enumerated().map { makeItem("s\($0)", title: "Sorted", domain: $1) })
+        for attribute in ["domainIdentifier", "kMDItemDomainIdentifier"] {
+            for (ascending, expected) in [(true, ["s1", "s4", "s0", "s3", "s2"]), (false, ["s3", "s0", "s4", "s1", "s2"])] {
+                let run = runQuery(query("true", { $0.sortAttributes = [.init(attribute, ascending: ascending)] },
+                                         container: container))
+                XCTAssertNil(run.error)
+                XCTAssertEqual(run.batches.joined().map(\.uniqueIdentifier), expected, "\(attribute) ascending \(ascending)")
+            }
+        }
+    }
+
+    /// A sort attribute that can never name an attribute (not a property, `kMDItem…` alias or valid custom key
+    /// name) fails either kind of query, saying which one; a valid custom key no item holds sorts as missing.
+    func testInvalidSortAttributeIsAnErrorSayingWhichOne() {
+        let container = makeContainer((0..<3).map { makeItem("v\($0)", title: "Valid \(2 - $0)") })
+        for bad in ["", "title ", "no such attribute!", "a\u{0}b", "kMDItemNoSuchKey", "*"] {
+            let run = runQuery(query("true", { $0.sortAttributes = [.init("title"), .init(bad)] }, container: container))
+            let error = run.error as? CSSearchQueryError
+            XCTAssertEqual(error?.code, .invalidQuery, bad.debugDescription)
+            XCTAssertTrue(error?.message.hasPrefix("invalid sort attribute 1 (\(bad.debugDescription)): ") ?? false,
+                          error?.message ?? "no error for \(bad.debugDescription)")
+            XCTAssertTrue(run.batches.isEmpty)
+            for text in ["valid", ""] {
+                let user = runUserQuery(text, in: container) { $0.sortAttributes = [.init(bad)] }
+                XCTAssertEqual((user.error as? CSSearchQueryError)?.code, .invalidQuery, "\(bad.debugDescription) '\(text)'")
+            }
+        }
+        let run = runQuery(query("true", { $0.sortAttributes = [.init("title ")] }, container: container))
+        XCTAssertEqual((run.error as? CSSearchQueryError)?.message, #"invalid sort attribute 0 ("title "): not a "#
+            + #"property name or kMDItem alias, and custom attribute key name 'title ' may contain only ASCII letters, "#
+            + #"digits and '_'"#)
+        let unheld = runQuery(query("true", { $0.sortAttributes = [.init("neverSetKey"), .init("kMDItemTitle")] },
+                                    container: container))
+        XCTAssertNil(unheld.error)
+        XCTAssertEqual(unheld.batches.joined().map(\.uniqueIdentifier), ["v2", "v1", "v0"])
+    }
+
     func testSortedCursorContinuesAfterTheLastResultEvenAfterChanges() throws {
         let clock = TestClock()
         let container = makeContainer((0..<30).map { makeItem("c\($0)", title: "Item \(1000 + $0)") }, clock: clock)
