@@ -66,19 +66,19 @@ package final class UserQueryAnnotator: Sendable {
                 for token in analyzer.tokens(value, mode: .index) {
                     for (index, word) in plan.words.enumerated()
                     where plan.accepts(token.term, for: word, fuzzy: fuzzy[word] ?? []) {
-                        matches.append((Self.characterRange(token.byteRange, in: value), index))
+                        matches.append((token.byteRange, index))
                     }
                 }
                 // A typed word longer than a term matches on the stored text (`UserQueryPlan.overlong`).
                 if !plan.overlong.isEmpty, value.utf8.count > Analyzer.maxTermBytes {
                     for (range, held) in UserQueryPlan.overlongWords(in: value, analyzer: analyzer) {
                         for (index, word) in plan.overlong.enumerated() where plan.accepts(overlong: held, for: word) {
-                            matches.append((Self.characterRange(range, in: value), plan.words.count + index))
+                            matches.append((range, plan.words.count + index))
                         }
                     }
                 }
                 let answered = Set(matches.map(\.word))
-                let ranges = Self.highlights(matches)
+                let ranges = Self.highlights(Self.characterRanges(matches, in: value))
                 if !ranges.isEmpty, answered.count > (best?.words ?? 0) {
                     best = (attribute, value, ranges, answered.count)
                 }
@@ -138,8 +138,9 @@ package final class UserQueryAnnotator: Sendable {
         if bytes.count > snippetBytes, let first = highlights.first {
             let lead = max(first.lowerBound - snippetBytes / 3, first.upperBound - snippetBytes)
             let from = max(0, min(first.lowerBound, lead))
-            end = characterBoundary(min(bytes.count, max(from + snippetBytes, first.upperBound)), in: value, up: true)
-            start = characterBoundary(from, in: value, up: false)
+            let window = characterBoundaries([(from, false), (max(from + snippetBytes, first.upperBound), true)], in: value)
+            start = window[0]
+            end = window[1]
         }
         let prefix = start > 0 ? "…" : ""
         let suffix = end < bytes.count ? "…" : ""
@@ -155,20 +156,34 @@ package final class UserQueryAnnotator: Sendable {
         return CSUserQuery.Snippet(attribute: attribute, text: text, highlights: ranges)
     }
 
-    /// `range` (UTF-8 offsets into `value`) widened to whole Characters: a word the analyzer ends inside one (before
-    /// a ZERO WIDTH NON-JOINER, which belongs to the Character before it) is marked with all of that Character.
-    static func characterRange(_ range: Range<Int>, in value: String) -> Range<Int> {
-        characterBoundary(range.lowerBound, in: value, up: false)..<characterBoundary(range.upperBound, in: value, up: true)
+    /// Each match's range (UTF-8 offsets into `value`) widened to whole Characters: a word the analyzer ends inside
+    /// one (before a ZERO WIDTH NON-JOINER, which belongs to the Character before it) is marked with all of that
+    /// Character.
+    static func characterRanges(_ matches: [(range: Range<Int>, word: Int)], in value: String) -> [(range: Range<Int>, word: Int)] {
+        let bounds = characterBoundaries(matches.flatMap { [($0.range.lowerBound, false), ($0.range.upperBound, true)] },
+                                         in: value)
+        return matches.indices.map { (bounds[2 * $0]..<bounds[2 * $0 + 1], matches[$0].word) }
     }
 
-    /// The Character boundary of `value` at or before UTF-8 offset `offset` (`up`: at or after it).
-    static func characterBoundary(_ offset: Int, in value: String, up: Bool) -> Int {
-        let utf8 = value.utf8
-        var index = utf8.index(utf8.startIndex, offsetBy: min(max(offset, 0), utf8.count))
-        while String.Index(index, within: value) == nil {
-            index = up ? utf8.index(after: index) : utf8.index(before: index)
+    /// The Character boundary of `value` at or before each UTF-8 offset (`up`: at or after it), in the order
+    /// asked, found in one pass over the Characters: checking offsets one at a time re-segments the Character
+    /// they fall in each time, quadratic in a long one (a letter with thousands of combining marks).
+    static func characterBoundaries(_ offsets: [(offset: Int, up: Bool)], in value: String) -> [Int] {
+        let order = offsets.indices.sorted { offsets[$0].offset < offsets[$1].offset }
+        var boundaries = [Int](repeating: 0, count: offsets.count)
+        var next = 0, start = 0
+        for character in value {
+            guard next < order.count else { break }
+            let end = start + character.utf8.count
+            while next < order.count, case let asked = offsets[order[next]], asked.offset < end {
+                boundaries[order[next]] = asked.up && asked.offset > start ? end : start
+                next += 1
+            }
+            start = end
         }
-        return utf8.distance(from: utf8.startIndex, to: index)
+        // Offsets at or past the end.
+        for index in order[next...] { boundaries[index] = start }
+        return boundaries
     }
 
     /// The score breakdown: the engine's BM25F explanation times the ranking factor.

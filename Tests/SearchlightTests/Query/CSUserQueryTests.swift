@@ -588,6 +588,23 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(words, [long])
     }
 
+    /// A snippet of text holding a huge Character (a letter with 100,000 combining accents) is cut after it, whole.
+    /// Each Character boundary was found by stepping byte by byte, re-segmenting the Character at each step:
+    /// quadratic, about 20 s at 20,000 accents, so this test would run for minutes; found in one pass, it takes
+    /// milliseconds.
+    func testSnippetOfTextHoldingAHugeCharacterIsCutInOnePass() throws {
+        let huge = "x" + String(repeating: "\u{0301}", count: 100_000)
+        let snippet = UserQueryAnnotator.cut("match " + huge + " tail", attribute: "textContent", highlights: [0..<5])
+        XCTAssertEqual(snippet.highlightedWords, ["match"])
+        XCTAssertEqual(snippet.text, "match " + huge + "…", "the window ends after the huge Character, not inside it")
+        XCTAssertEqual(UserQueryAnnotator.characterBoundaries([(7, false), (7, true), (6, true), (-1, false), (99, true)],
+                                                              in: "ab " + "x\u{0301}\u{0302}" + " c"),
+                       [3, 8, 8, 0, 10])
+        let container = makeContainer([makeItem("zalgo", title: "Note", description: "match " + huge + " tail")])
+        let run = runUserQuery("match", in: container)
+        XCTAssertEqual(run.query.snippet(for: try XCTUnwrap(run.items.first))?.highlightedWords, ["match"])
+    }
+
     /// A highlight is on Character boundaries and marked in `attributedText`: the analyzer splits Persian words at
     /// a ZERO WIDTH NON-JOINER, which belongs to the Character before it, so the highlight of "می" ended inside a
     /// Character and `attributedText` dropped it.
