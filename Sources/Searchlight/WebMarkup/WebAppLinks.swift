@@ -17,17 +17,18 @@ public struct WebSmartAppBanner: Sendable, Hashable {
     /// The keys Safari reads from the banner's `content`.
     private static let keys: Set<String> = ["app-id", "app-argument", "affiliate-data", "app-clip-bundle-id", "app-clip-display"]
 
-    /// Parses the banner's `content`, keys in any order; nil without an `app-id`.
+    /// Parses the banner's `content`, keys in any order; nil without an `app-id`. Keys and values are trimmed of
+    /// ASCII whitespace, newlines included: an attribute value may run over several lines.
     init?(content: String) {
         var appID: String?, argument: Substring?, argumentRunsOn = false
         // The argument is a URL that may itself contain commas, so it runs on until a comma followed by a banner key.
         for part in content.split(separator: ",", omittingEmptySubsequences: false) {
             if let eq = part.firstIndex(of: "="),
-               case let key = part[..<eq].trimmingCharacters(in: .whitespaces).lowercased(), Self.keys.contains(key) {
+               case let key = String(part[..<eq]).trimmingASCIIWhitespace().lowercased(), Self.keys.contains(key) {
                 let value = part[part.index(after: eq)...]
                 argumentRunsOn = key == "app-argument"
                 if argumentRunsOn { argument = value }
-                if key == "app-id", case let id = value.trimmingCharacters(in: .whitespaces), !id.isEmpty { appID = id }
+                if key == "app-id", case let id = String(value).trimmingASCIIWhitespace(), !id.isEmpty { appID = id }
             } else if argumentRunsOn, let start = argument?.startIndex {
                 argument = content[start..<part.endIndex]
             }

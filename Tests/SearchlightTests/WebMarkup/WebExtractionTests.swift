@@ -176,6 +176,16 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(WebSmartAppBanner(content: long)?.appID, "9")
     }
 
+    /// A banner written over several lines keeps its keys: they were trimmed of spaces and tabs only, so a key
+    /// after a newline was not one, and a leading newline lost the whole banner.
+    func testSmartAppBannerWrittenOverSeveralLines() throws {
+        let banner = try XCTUnwrap(WebSmartAppBanner(content: "app-id=123456789,\n  app-argument=myapp://items/7\r\n"))
+        XCTAssertEqual(banner.appID, "123456789")
+        XCTAssertEqual(banner.appArgument, "myapp://items/7")
+        XCTAssertEqual(WebSmartAppBanner(content: "\n  app-id=123456789\n")?.appID, "123456789")
+        XCTAssertEqual(WebSmartAppBanner(content: "\tapp-argument=x://a,\n\tapp-id=\n7\n")?.appID, "7")
+    }
+
     func testAppLinks() throws {
         let page = try extractFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(page.appLinks, WebAppLinks(iosURL: "trailapp://trails/17", appStoreID: "987654321", appName: "TrailApp"))
