@@ -182,17 +182,14 @@ public struct WebPageExtraction: Sendable {
     ]
 
     /// The Organization or LocalBusiness the page is about. Sites put their Organization on every page (a
-    /// WebSite's publisher, logo markup), so it is the subject only when the page's WebPage names it as its
-    /// `mainEntity` or `about`, or, on a page without WebPage or WebSite markup, when no other top-level entity
-    /// refers to it (as a publisher, author, brand...).
+    /// WebSite's publisher, logo markup), so it is the subject when the page's WebPage names it as its
+    /// `mainEntity` or `about`, or, unless a WebPage names something else, when no other top-level entity refers
+    /// to it (as a publisher, author, brand...). WebSite markup alone says nothing of the subject: Google asks for
+    /// it on a business's own home page.
     static func subjectBusiness(among entities: [SchemaNode]) -> SchemaNode? {
-        let pages = entities.filter { $0.isA(webPageTypes) }
-        for page in pages {
-            for value in page.values("mainEntity") + page.values("about") {
-                if case .node(let node) = value, node.isA(WebBusiness.types) { return node }
-            }
-        }
-        guard pages.isEmpty, !entities.contains(where: { $0.isA(["WebSite"]) }) else { return nil }
+        let subjects = entities.filter { $0.isA(webPageTypes) }.flatMap { $0.values("mainEntity") + $0.values("about") }
+        for case .node(let node) in subjects where node.isA(WebBusiness.types) { return node }
+        guard subjects.isEmpty else { return nil }
         var referenced: Set<String> = []
         for entity in entities {
             for (property, values) in entity.properties where property != "@id" {

@@ -133,6 +133,26 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(try item(organization).attributeSet.phoneNumbers, ["+1-555-0100"], "alone, it is the subject")
     }
 
+    /// A business's home page with the WebSite markup Google recommends for home pages is about the business:
+    /// any WebSite markup kept the business from being the subject, dropping its phone and address.
+    func testBusinessHomePageWithWebSiteMarkupIsAboutTheBusiness() throws {
+        func item(_ jsonLD: String) throws -> CSSearchableItem {
+            let html = "<title>Luigi's Trattoria</title><script type=\"application/ld+json\">\(jsonLD)</script><p>Menu</p>"
+            return try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://luigis.example.com/")!)
+        }
+        let website = ##"{"@type":"WebSite","@id":"#site","name":"Luigi's","url":"https://luigis.example.com/"}"##
+        let restaurant = ##"{"@type":"Restaurant","@id":"#luigis","name":"Luigi's Trattoria","telephone":"+1-555-0199","##
+            + ##""address":{"@type":"PostalAddress","streetAddress":"1 Main St","addressLocality":"Springfield"}}"##
+        let home = try item("[" + website + "," + restaurant + "]")
+        XCTAssertEqual(home.attributeSet.phoneNumbers, ["+1-555-0199"])
+        XCTAssertEqual(home.attributeSet.namedLocation, "Luigi's Trattoria")
+        XCTAssertEqual(home.attributeSet.city, "Springfield")
+        // A WebPage naming something else as its main entity is not about the business.
+        let menu = try item(##"{"@graph":[{"@type":"WebPage","mainEntity":{"@id":"#menu"}},{"@type":"Menu","@id":"#menu","##
+            + ##""name":"Dinner"},"## + website + "," + restaurant + "]}")
+        XCTAssertNil(menu.attributeSet.phoneNumbers)
+    }
+
     func testDeepLinksFromAppLinksAndBanner() throws {
         let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
