@@ -183,21 +183,31 @@ public struct WebPageExtraction: Sendable {
 
     /// The Organization or LocalBusiness the page is about. Sites put their Organization on every page (a
     /// WebSite's publisher, logo markup), so it is the subject when the page's WebPage names it as its
-    /// `mainEntity` or `about`, or, unless a WebPage names something else, when no other top-level entity refers
-    /// to it (as a publisher, author, brand...). WebSite markup alone says nothing of the subject: Google asks for
-    /// it on a business's own home page.
+    /// `mainEntity` or `about`, or, unless a WebPage names something else, when no other top-level entity names it
+    /// as its publisher, author, brand... (`attributionProperties`). WebSite markup alone says nothing of the
+    /// subject: Google asks for it on a business's own home page.
     static func subjectBusiness(among entities: [SchemaNode]) -> SchemaNode? {
         let subjects = entities.filter { $0.isA(webPageTypes) }.flatMap { $0.values("mainEntity") + $0.values("about") }
         for case .node(let node) in subjects where node.isA(WebBusiness.types) { return node }
         guard subjects.isEmpty else { return nil }
-        var referenced: Set<String> = []
+        var attributed: Set<String> = []
         for entity in entities {
-            for (property, values) in entity.properties where property != "@id" {
-                for case .node(let node) in values { if let id = node.string("@id") { referenced.insert(id) } }
+            for property in attributionProperties {
+                for case .node(let node) in entity.values(property) {
+                    if let id = node.string("@id") { attributed.insert(id) }
+                }
             }
         }
-        return entities.first { $0.isA(WebBusiness.types) && !referenced.contains($0.string("@id") ?? "") }
+        return entities.first { $0.isA(WebBusiness.types) && !attributed.contains($0.string("@id") ?? "") }
     }
+
+    /// Properties that name an organization as who made, published, sold or stands behind another entity: one so
+    /// named is not the page's subject. Others, such as a Review's `itemReviewed`, do not say so.
+    static let attributionProperties = [
+        "publisher", "sdPublisher", "author", "creator", "contributor", "editor", "brand", "manufacturer", "producer",
+        "provider", "seller", "offeredBy", "sourceOrganization", "copyrightHolder", "parentOrganization", "funder",
+        "sponsor", "worksFor", "memberOf", "affiliation",
+    ]
 
     /// The names of a BreadcrumbList's items sorted by `position` (page order when absent).
     static func breadcrumbNames(_ list: SchemaNode) -> [String] {

@@ -153,6 +153,25 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertNil(menu.attributeSet.phoneNumbers)
     }
 
+    /// A business reviewed on its own page stays its subject: a Review's (or AggregateRating's) `itemReviewed`
+    /// reference to it was taken for a publisher-like reference, dropping its phone.
+    func testBusinessReviewedOnItsOwnPageIsItsSubject() throws {
+        func item(_ jsonLD: String) throws -> CSSearchableItem {
+            let html = "<title>Luigi's Trattoria</title><script type=\"application/ld+json\">\(jsonLD)</script><p>Menu</p>"
+            return try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://luigis.example.com/")!)
+        }
+        let restaurant = ##"{"@type":"Restaurant","@id":"#luigis","name":"Luigi's Trattoria","telephone":"+1-555-0199"}"##
+        let review = try item("[" + restaurant + ##",{"@type":"Review","itemReviewed":{"@id":"#luigis"},"##
+            + ##""reviewRating":{"@type":"Rating","ratingValue":5},"author":{"@type":"Person","name":"Ann"}}]"##)
+        XCTAssertEqual(review.attributeSet.phoneNumbers, ["+1-555-0199"])
+        let rating = try item("[" + restaurant + ##",{"@type":"AggregateRating","itemReviewed":{"@id":"#luigis"},"##
+            + ##""ratingValue":4.5,"reviewCount":12}]"##)
+        XCTAssertEqual(rating.attributeSet.phoneNumbers, ["+1-555-0199"])
+        // An author or brand reference still marks an attribution, not the subject.
+        let brand = try item("[" + restaurant + ##",{"@type":"Thing","name":"Sauce","brand":{"@id":"#luigis"}}]"##)
+        XCTAssertNil(brand.attributeSet.phoneNumbers)
+    }
+
     func testDeepLinksFromAppLinksAndBanner() throws {
         let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
