@@ -277,4 +277,90 @@ final class AttributeSetTests: XCTestCase {
         let data2 = try NSKeyedArchiver.archivedData(withRootObject: anonymous, requiringSecureCoding: true)
         XCTAssertEqual(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSPerson.self, from: data2), anonymous)
     }
+
+    /// Apple's attribute set is `NSSecureCoding`: a keyed archive (secure coding required) keeps every attribute of
+    /// the catalogue, each kind exactly (Int64 beyond a Double's precision, Bool, sub-second dates), cleared slots,
+    /// and custom values of every kind with their keys' flags.
+    func testAttributeSetArchivesEveryAttributeAndCustomValue() throws {
+        XCTAssertTrue(CSSearchableItemAttributeSet.supportsSecureCoding)
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        for descriptor in AttributeCatalog.all where !["contentType", "contentTypeTree"].contains(descriptor.name) {
+            set.setValue(sample(for: descriptor).stored, forAttribute: descriptor.name)
+        }
+        set.rating = NSNumber(value: Int64.max - 1)
+        set.playCount = NSNumber(value: true)
+        set.comment = nil  // cleared, not unset
+        let tags = try XCTUnwrap(CSCustomAttributeKey(keyName: "tags", searchable: true, searchableByDefault: true,
+                                                      unique: true, multiValued: true))
+        let person = CSPerson(displayName: nil, handles: ["+1 555"], handleIdentifier: "phone")
+        person.contactIdentifier = "C9"
+        let customs: [String: Any] = [
+            "big": Int64.min, "flag": false, "ratio": 0.1, "when": Date(timeIntervalSinceReferenceDate: 1.000_000_1),
+            "blob": Data([0, 255]), "link": URL(string: "https://example.com/x?y=1")!, "who": person,
+            "none": NSNull(), "mixed": ["a", 2, Date(timeIntervalSinceReferenceDate: 3)] as [Any],
+        ]
+        for (name, value) in customs { set.setValue(value, forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: name))) }
+        set.setValue(["x", "y"], forCustomKey: tags)
+        set.setValue(nil as Any?, forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: "gone")))
+
+        let data = try NSKeyedArchiver.archivedData(withRootObject: set, requiringSecureCoding: true)
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self, from: data))
+        XCTAssertEqual(back.snapshot, set.snapshot)
+        XCTAssertEqual(back.snapshot.named.count, AttributeCatalog.all.count)
+        XCTAssertEqual(back.rating?.int64Value, Int64.max - 1)
+        XCTAssertEqual(back.slot(forAttribute: "comment"), .cleared)
+        XCTAssertEqual(back.value(forCustomKey: tags) as? NSArray, ["x", "y"] as NSArray)
+        XCTAssertEqual(back.snapshot.custom["tags"]?.key, tags.info)
+        XCTAssertEqual((back.value(forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: "big"))) as? NSNumber)?.int64Value, Int64.min)
+        XCTAssertEqual(back.value(forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: "who"))) as? CSPerson, person)
+    }
+
+    /// A corrupt or hostile archive of an attribute set decodes to nothing (an error), never a crash or a set
+    /// holding what the API could not have stored.
+    func testCorruptAttributeSetArchiveFailsCleanly() throws {
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        set.title = "T"
+        set.setValue(7, forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: "n")))
+        var writer = StoredValueWriter()
+        writer.storage(set.snapshot)
+        let good = writer.bytes
+        func unarchive(_ storage: Any?) -> CSSearchableItemAttributeSet? {
+            guard let data = try? NSKeyedArchiver.archivedData(withRootObject: ForgedArchive(storage), requiringSecureCoding: true),
+                  let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+            unarchiver.decodingFailurePolicy = .setErrorAndReturn  // as `unarchivedObject(ofClass:from:)` sets it
+            unarchiver.setClass(CSSearchableItemAttributeSet.self, forClassName: NSStringFromClass(ForgedArchive.self))
+            return unarchiver.decodeObject(of: CSSearchableItemAttributeSet.self, forKey: NSKeyedArchiveRootObjectKey)
+        }
+        XCTAssertEqual(unarchive(NSData(data: Data(good)))?.title, "T", "the forging itself works")
+        XCTAssertNil(unarchive(nil))
+        for cut in 0..<good.count { XCTAssertNil(unarchive(NSData(data: Data(good[..<cut]))), "truncated at \(cut)") }
+        XCTAssertNil(unarchive(NSData(data: Data(good + [0]))), "trailing bytes")
+        var rng = SeededGenerator(seed: 7)
+        for _ in 0..<300 {
+            var bytes = good
+            bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            _ = unarchive(NSData(data: Data(bytes)))  // any outcome but a crash
+        }
+        func forged(_ storage: AttributeStorage) -> NSData {
+            var w = StoredValueWriter()
+            w.storage(storage)
+            return NSData(data: Data(w.bytes))
+        }
+        XCTAssertNil(unarchive(forged(AttributeStorage(named: ["notAnAttribute": .value(.string("x"))]))))
+        XCTAssertNil(unarchive(forged(AttributeStorage(named: ["title": .value(.number(.int(1)))]))), "wrong kind")
+        let badKey = CustomAttributeKeyInfo(keyName: "kMDItemTitle")
+        XCTAssertNil(unarchive(forged(AttributeStorage(custom: ["kMDItemTitle": CustomAttributeEntry(key: badKey, slot: .cleared)]))))
+        XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self,
+                                                                    from: Data("not an archive".utf8)))
+    }
+}
+
+/// Stands in for an attribute set in a forged archive, encoding whatever `storage` it is given (internal, not
+/// private: `NSKeyedArchiver` names only top-level classes).
+final class ForgedArchive: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    let storage: Any?
+    init(_ storage: Any?) { self.storage = storage }
+    init?(coder: NSCoder) { nil }
+    func encode(with coder: NSCoder) { coder.encode(storage, forKey: "storage") }
 }

@@ -101,6 +101,42 @@ final class SearchableItemTests: XCTestCase {
         XCTAssertFalse(merged.isUpdate)
         XCTAssertEqual(stored.attributeSet.keywords, ["k"], "inputs unchanged")
     }
+
+    /// Apple's item is `NSSecureCoding`: a keyed archive keeps its identifiers, the expiration date the caller set
+    /// (or its absence), `isUpdate`, the listener options and the attribute set.
+    func testItemArchivesAndUnarchives() throws {
+        XCTAssertTrue(CSSearchableItem.supportsSecureCoding)
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        set.title = "Title"
+        set.rating = 3
+        let item = CSSearchableItem(uniqueIdentifier: "id-1", domainIdentifier: "mail.inbox", attributeSet: set)
+        item.expirationDate = Date(timeIntervalSinceReferenceDate: 900_000_000.25)
+        item.isUpdate = true
+        item.updateListenerOptions = [.summarization, .priority]
+        let data = try NSKeyedArchiver.archivedData(withRootObject: item, requiringSecureCoding: true)
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: data))
+        XCTAssertEqual(back.uniqueIdentifier, "id-1")
+        XCTAssertEqual(back.domainIdentifier, "mail.inbox")
+        XCTAssertEqual(back.explicitExpirationDate, item.explicitExpirationDate)
+        XCTAssertTrue(back.isUpdate)
+        XCTAssertEqual(back.updateListenerOptions, [.summarization, .priority])
+        XCTAssertEqual(back.attributeSet.snapshot, set.snapshot)
+
+        let plain = CSSearchableItem(uniqueIdentifier: "id-2", domainIdentifier: nil, attributeSet: .init())
+        let plainData = try NSKeyedArchiver.archivedData(withRootObject: plain, requiringSecureCoding: true)
+        let plainBack = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: plainData))
+        XCTAssertNil(plainBack.domainIdentifier)
+        XCTAssertNil(plainBack.explicitExpirationDate, "the default expiration still applies")
+        XCTAssertFalse(plainBack.isUpdate)
+        XCTAssertEqual(plainBack.updateListenerOptions, .default)
+        XCTAssertTrue(plainBack.attributeSet.snapshot.isEmpty)
+
+        // A corrupt archive fails to decode instead of crashing.
+        for cut in stride(from: 0, to: data.count, by: 7) {
+            _ = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: data.prefix(cut))
+        }
+        XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: Data([0, 1, 2])))
+    }
 }
 
 final class ValidationTests: XCTestCase {

@@ -175,3 +175,73 @@ package struct StoredValueReader {
         return result
     }
 }
+
+// MARK: - Whole attribute sets
+
+extension StoredValueWriter {
+    /// An attribute set's whole storage: every catalogue slot and custom entry (cleared ones too) with its key's
+    /// flags, in name order. `CSSearchableItemAttributeSet` archives this for `NSSecureCoding`.
+    package mutating func storage(_ storage: AttributeStorage) {
+        varint(UInt64(storage.named.count))
+        for (name, slot) in storage.named.sorted(by: { $0.key < $1.key }) {
+            string(name)
+            self.slot(slot)
+        }
+        varint(UInt64(storage.custom.count))
+        for (name, entry) in storage.custom.sorted(by: { $0.key < $1.key }) {
+            let key = entry.key
+            string(name)
+            byte((key.isSearchable ? 1 : 0) | (key.isSearchableByDefault ? 2 : 0) | (key.isUnique ? 4 : 0)
+                 | (key.isMultiValued ? 8 : 0))
+            self.slot(entry.slot)
+        }
+    }
+
+    private mutating func slot(_ slot: AttributeSlot) {
+        if case .value(let v) = slot { byte(1); value(v) } else { byte(0) }
+    }
+}
+
+extension StoredValueReader {
+    /// Reads what `StoredValueWriter.storage(_:)` wrote; nil unless every catalogue name is known and holds a value
+    /// of its kind, every custom key name is valid and the flags are known (a hostile archive cannot smuggle in
+    /// what the API could not have set).
+    package mutating func storage() -> AttributeStorage? {
+        guard let namedCount = varint() else { return nil }
+        var storage = AttributeStorage()
+        for _ in 0..<namedCount {
+            guard let name = string(), let descriptor = AttributeCatalog.descriptor(named: name),
+                  let slot = slot(), slot.value.map({ $0.fits(descriptor.kind) }) ?? true else { return nil }
+            storage.named[name] = slot
+        }
+        guard storage.named.count == namedCount, let customCount = varint() else { return nil }
+        for _ in 0..<customCount {
+            guard let name = string(), CustomAttributeKeyInfo.problem(withKeyName: name) == nil,
+                  let flags = byte(), flags < 16, let slot = slot() else { return nil }
+            let key = CustomAttributeKeyInfo(keyName: name, isSearchable: flags & 1 != 0,
+                                             isSearchableByDefault: flags & 2 != 0, isUnique: flags & 4 != 0,
+                                             isMultiValued: flags & 8 != 0)
+            storage.custom[name] = CustomAttributeEntry(key: key, slot: slot)
+        }
+        return storage.custom.count == customCount ? storage : nil
+    }
+
+    private mutating func slot() -> AttributeSlot? {
+        switch byte() {
+        case 0: return .cleared
+        case 1: return value().map(AttributeSlot.value)
+        default: return nil
+        }
+    }
+}
+
+extension AttributeValue {
+    /// Whether this is the shape a catalogue attribute of `kind` holds (what its typed setter stores).
+    fileprivate func fits(_ kind: AttributeKind) -> Bool {
+        switch (kind, self) {
+        case (.string, .string), (.uniformType, .string), (.strings, .strings), (.number, .number), (.date, .date),
+             (.dates, .dates), (.url, .url), (.data, .data), (.persons, .persons), (.headers, .headers): return true
+        default: return false
+        }
+    }
+}

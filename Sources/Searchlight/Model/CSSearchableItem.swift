@@ -3,7 +3,7 @@ import Synchronization
 
 /// Mirror of Core Spotlight's `CSSearchableItem`: an identifier, an optional domain, an expiration date and an
 /// attribute set. `isUpdate` turns indexing into a merge (reference §3.1).
-open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
+open class CSSearchableItem: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // `@unchecked Sendable` is sound: all mutable state is the `State` value inside a `Mutex`; the attribute
     // set it references is itself thread-safe.
     private struct State: Sendable {
@@ -121,6 +121,39 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
         case .orderedDescending: return false
         case .orderedSame: return aID < bID
         }
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the identifiers, the expiration date the caller set (none: the default applies), `isUpdate`,
+    /// the update listener options and the attribute set.
+    open func encode(with coder: NSCoder) {
+        let s = state.withLock { $0 }
+        coder.encode(NSString(string: s.uniqueIdentifier), forKey: "uniqueIdentifier")
+        coder.encode(s.domainIdentifier.map(NSString.init(string:)), forKey: "domainIdentifier")
+        coder.encode(s.explicitExpirationDate.map { $0 as NSDate }, forKey: "expirationDate")
+        coder.encode(s.isUpdate, forKey: "isUpdate")
+        coder.encode(Int64(bitPattern: UInt64(s.updateListenerOptions.rawValue)), forKey: "updateListenerOptions")
+        coder.encode(s.attributeSet, forKey: "attributeSet")
+    }
+
+    /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when the identifier or attribute
+    /// set is missing or of another type.
+    public required init?(coder: NSCoder) {
+        guard let identifier = coder.decodeObject(of: NSString.self, forKey: "uniqueIdentifier"),
+              let attributeSet = coder.decodeObject(of: CSSearchableItemAttributeSet.self, forKey: "attributeSet")
+        else { return nil }
+        var s = State(uniqueIdentifier: String(identifier),
+                      domainIdentifier: coder.decodeObject(of: NSString.self, forKey: "domainIdentifier").map(String.init),
+                      attributeSet: attributeSet)
+        s.explicitExpirationDate = coder.decodeObject(of: NSDate.self, forKey: "expirationDate").map { $0 as Date }
+        s.isUpdate = coder.decodeBool(forKey: "isUpdate")
+        s.updateListenerOptions = UpdateListenerOptions(
+            rawValue: UInt(truncatingIfNeeded: coder.decodeInt64(forKey: "updateListenerOptions")))
+        state = Mutex(s)
+        super.init()
     }
 
     /// A deep copy, including a copy of the attribute set.

@@ -11,7 +11,7 @@ import UniformTypeIdentifiers
 /// (unset), `.cleared` (the caller assigned `nil`, which an `isUpdate` merge turns into a removal) or a value.
 ///
 /// Apple says to mutate an attribute set from one thread at a time; this one is genuinely thread-safe instead.
-open class CSSearchableItemAttributeSet: NSObject, NSCopying, @unchecked Sendable {
+open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // `@unchecked Sendable` is sound: the only stored state is `storage`, a `Mutex` around a value type
     // (`AttributeStorage`, itself `Sendable`), and every read and write goes through `withLock`.
     private let storage: Mutex<AttributeStorage>
@@ -92,6 +92,28 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, @unchecked Sendabl
     /// Linux the compiler warns that such a cast "always fails"; `as? NSString` or `as Any? as? String` does not.
     open func value(forCustomKey key: CSCustomAttributeKey) -> (any NSSecureCoding)? {
         storage.withLock { $0.custom[key.keyName]?.slot.value }?.secureCodingValue
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the whole storage as one binary value (the index's stored value codec): every attribute and custom
+    /// value keeps its exact kind (Int64, Bool, dates to the bit, persons...), cleared slots and custom key flags.
+    open func encode(with coder: NSCoder) {
+        var writer = StoredValueWriter()
+        writer.storage(snapshot)
+        coder.encode(NSData(data: Data(writer.bytes)), forKey: "storage")
+    }
+
+    /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when the storage is missing,
+    /// truncated or names attributes, kinds or custom keys the API could not have set.
+    public required init?(coder: NSCoder) {
+        guard let data = coder.decodeObject(of: NSData.self, forKey: "storage") else { return nil }
+        var reader = StoredValueReader([UInt8](data as Data))
+        guard let decoded = reader.storage(), reader.isAtEnd else { return nil }
+        storage = Mutex(decoded)
+        super.init()
     }
 
     // MARK: NSCopying
