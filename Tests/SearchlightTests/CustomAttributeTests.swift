@@ -273,4 +273,23 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertLessThan(batching, 20, "indexing it again in a batch took \(batching) s")
         XCTAssertLessThan(fetching, 20, "fetching it took \(fetching) s")
     }
+
+    /// Apple's `CSCustomAttributeKey` is `NSSecureCoding`: a keyed archive keeps the name and every flag; a corrupt
+    /// archive fails to decode instead of crashing.
+    func testKeyArchivesAndUnarchives() throws {
+        XCTAssertTrue(CSCustomAttributeKey.supportsSecureCoding)
+        for flags in 0..<16 {
+            let key = try XCTUnwrap(CSCustomAttributeKey(keyName: "key_\(flags)", searchable: flags & 1 != 0,
+                                                         searchableByDefault: flags & 2 != 0, unique: flags & 4 != 0,
+                                                         multiValued: flags & 8 != 0))
+            let data = try NSKeyedArchiver.archivedData(withRootObject: key, requiringSecureCoding: true)
+            XCTAssertEqual(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSCustomAttributeKey.self, from: data), key)
+        }
+        let data = try NSKeyedArchiver.archivedData(withRootObject: try XCTUnwrap(CSCustomAttributeKey(keyName: "k")),
+                                                    requiringSecureCoding: true)
+        for cut in 0..<data.count {
+            _ = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CSCustomAttributeKey.self, from: data.prefix(cut))
+        }
+        XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSCustomAttributeKey.self, from: Data([1])))
+    }
 }

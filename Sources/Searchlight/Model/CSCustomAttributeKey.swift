@@ -35,7 +35,7 @@ package struct CustomAttributeKeyInfo: Sendable, Hashable {
 }
 
 /// Mirror of `CSCustomAttributeKey`: names an app-defined attribute and says how it is searched.
-open class CSCustomAttributeKey: NSObject, NSCopying, @unchecked Sendable {
+open class CSCustomAttributeKey: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // `@unchecked Sendable` is sound: the only stored property is an immutable `let` of a Sendable value type.
     package let info: CustomAttributeKeyInfo
 
@@ -69,6 +69,30 @@ open class CSCustomAttributeKey: NSObject, NSCopying, @unchecked Sendable {
     open var isMultiValued: Bool { info.isMultiValued }
 
     open func copy(with zone: NSZone? = nil) -> Any { CSCustomAttributeKey(info: info) }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    open func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: info.keyName), forKey: "keyName")
+        coder.encode(info.isSearchable, forKey: "searchable")
+        coder.encode(info.isSearchableByDefault, forKey: "searchableByDefault")
+        coder.encode(info.isUnique, forKey: "unique")
+        coder.encode(info.isMultiValued, forKey: "multiValued")
+    }
+
+    /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when the key name is missing or one
+    /// `init(keyName:)` refuses.
+    public required init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "keyName").map(String.init),
+              CustomAttributeKeyInfo.problem(withKeyName: name) == nil else { return nil }
+        info = CustomAttributeKeyInfo(keyName: name, isSearchable: coder.decodeBool(forKey: "searchable"),
+                                      isSearchableByDefault: coder.decodeBool(forKey: "searchableByDefault"),
+                                      isUnique: coder.decodeBool(forKey: "unique"),
+                                      isMultiValued: coder.decodeBool(forKey: "multiValued"))
+        super.init()
+    }
 
     open override func isEqual(_ object: Any?) -> Bool {
         (object as? CSCustomAttributeKey)?.info == info

@@ -32,7 +32,7 @@ extension AttributeDynamicLookup {
 }
 
 /// Mirror of `CSSuggestion`: a completion of what the user typed, drawn from the index's terms.
-open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
+open class CSSuggestion: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // `@unchecked Sendable` is sound: every stored property is an immutable `let` of a Sendable type.
 
     public enum SuggestionKind: Int, Sendable {
@@ -88,6 +88,31 @@ open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
     }
 
     open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the suggested text, the typed part (as its UTF-8 length), rank, result count and kind.
+    open func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: suggestionText), forKey: "suggestionText")
+        coder.encode(Int64(suggestionText.utf8.distance(from: suggestionText.startIndex, to: typedRange.upperBound)),
+                     forKey: "typedBytes")
+        coder.encode(Int64(rank), forKey: "rank")
+        coder.encode(Int64(resultCount), forKey: "resultCount")
+        coder.encode(Int64(kind.rawValue), forKey: "suggestionKind")
+    }
+
+    /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when the text is missing or the
+    /// kind unknown. An out-of-range typed length is clamped to the text, as the package initialiser does.
+    public required convenience init?(coder: NSCoder) {
+        guard let text = coder.decodeObject(of: NSString.self, forKey: "suggestionText").map(String.init),
+              let kind = SuggestionKind(rawValue: Int(truncatingIfNeeded: coder.decodeInt64(forKey: "suggestionKind")))
+        else { return nil }
+        self.init(text: text, typedBytes: Int(truncatingIfNeeded: coder.decodeInt64(forKey: "typedBytes")),
+                  rank: Int(truncatingIfNeeded: coder.decodeInt64(forKey: "rank")),
+                  resultCount: Int(truncatingIfNeeded: coder.decodeInt64(forKey: "resultCount")), kind: kind)
+    }
 
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CSSuggestion else { return false }

@@ -288,6 +288,22 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(NSAttributedString.Key.suggestionHighlight.rawValue, CSSuggestionHighlightAttributeName)
     }
 
+    /// Apple's `CSSuggestion` is `NSSecureCoding`: a keyed archive keeps the text, the typed part, rank, result count
+    /// and kind; a corrupt archive fails to decode instead of crashing.
+    func testSuggestionArchivesAndUnarchives() throws {
+        XCTAssertTrue(CSSuggestion.supportsSecureCoding)
+        let suggestion = CSSuggestion(text: "café crème", typedBytes: 5, rank: 2, resultCount: 9, kind: .custom)
+        let data = try NSKeyedArchiver.archivedData(withRootObject: suggestion, requiringSecureCoding: true)
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSuggestion.self, from: data))
+        XCTAssertEqual(back, suggestion)
+        XCTAssertEqual(back.suggestionText[back.typedRange], "café")
+        XCTAssertEqual(back.resultCount, 9)
+        XCTAssertEqual(back.suggestionKind, .custom)
+        XCTAssertEqual(back.compare(byRank: suggestion), .orderedSame)
+        for cut in 0..<data.count { _ = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CSSuggestion.self, from: data.prefix(cut)) }
+        XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSSuggestion.self, from: Data([1, 2])))
+    }
+
     /// Apple: the value of `.suggestionHighlight` "is an NSString object with the text that Spotlight suggested";
     /// it was a Bool. A snippet's highlight carries the text it marks.
     func testSuggestionHighlightValueIsTheSuggestedText() throws {
