@@ -353,6 +353,30 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self,
                                                                     from: Data("not an archive".utf8)))
     }
+
+    /// A hostile archive's custom value of a shape no API call stores (`emailHeaders`' `.headers`, arrays not in
+    /// `normalizedArray`'s one form) does not decode: such a value passed validation, was indexed, and its JSON
+    /// export could not be read back.
+    func testArchiveWithCustomValueTheAPICannotSetIsRefused() throws {
+        func roundTrip(_ value: AttributeValue) throws -> CSSearchableItemAttributeSet? {
+            let key = CustomAttributeKeyInfo(keyName: "sneaky")
+            let set = CSSearchableItemAttributeSet(storage: AttributeStorage(
+                named: ["title": .value(.string("T"))],
+                custom: ["sneaky": CustomAttributeEntry(key: key, slot: .value(value))]))
+            let data = try NSKeyedArchiver.archivedData(withRootObject: set, requiringSecureCoding: true)
+            return try? NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self, from: data)  // nil: refused
+        }
+        let refused: [AttributeValue] = [
+            .headers(["handleIdentifier": [.string("x")]]), .array([]), .array([.string("a"), .string("b")]),
+            .dates([]), .persons([]), .array([.null, .array([.date(Date(timeIntervalSinceReferenceDate: 0))])]),
+        ]
+        for value in refused { XCTAssertNil(try roundTrip(value), "\(value)") }
+        let kept: [Any] = ["a", [] as [Any], ["a", 1, [Date(timeIntervalSinceReferenceDate: 0)], [[NSNull()]]] as [Any]]
+        for value in kept {
+            let stored = AttributeValue.fromCustom(value)
+            XCTAssertEqual(try roundTrip(stored)?.snapshot.custom["sneaky"]?.slot, .value(stored))
+        }
+    }
 }
 
 /// Stands in for an attribute set in a forged archive, encoding whatever `storage` it is given (internal, not

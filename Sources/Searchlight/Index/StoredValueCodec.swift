@@ -204,8 +204,8 @@ extension StoredValueWriter {
 
 extension StoredValueReader {
     /// Reads what `StoredValueWriter.storage(_:)` wrote; nil unless every catalogue name is known and holds a value
-    /// of its kind, every custom key name is valid and the flags are known (a hostile archive cannot smuggle in
-    /// what the API could not have set).
+    /// of its kind, every custom key name is valid, the flags are known and every custom value has a shape
+    /// `AttributeValue.fromCustom` builds (a hostile archive cannot smuggle in what the API could not have set).
     package mutating func storage() -> AttributeStorage? {
         guard let namedCount = varint() else { return nil }
         var storage = AttributeStorage()
@@ -217,7 +217,8 @@ extension StoredValueReader {
         guard storage.named.count == namedCount, let customCount = varint() else { return nil }
         for _ in 0..<customCount {
             guard let name = string(), CustomAttributeKeyInfo.problem(withKeyName: name) == nil,
-                  let flags = byte(), flags < 16, let slot = slot() else { return nil }
+                  let flags = byte(), flags < 16, let slot = slot(),
+                  slot.value.map(\.isCustomShape) ?? true else { return nil }
             let key = CustomAttributeKeyInfo(keyName: name, isSearchable: flags & 1 != 0,
                                              isSearchableByDefault: flags & 2 != 0, isUnique: flags & 4 != 0,
                                              isMultiValued: flags & 8 != 0)
@@ -242,6 +243,19 @@ extension AttributeValue {
         case (.string, .string), (.uniformType, .string), (.strings, .strings), (.number, .number), (.date, .date),
              (.dates, .dates), (.url, .url), (.data, .data), (.persons, .persons), (.headers, .headers): return true
         default: return false
+        }
+    }
+
+    /// Whether this is a shape `fromCustom` builds for a custom attribute: never `.headers` (only `emailHeaders`
+    /// holds one), and every array in the one form `normalizedArray` gives it. Any other shape passed validation
+    /// but could not be exported and read back.
+    fileprivate var isCustomShape: Bool {
+        switch self {
+        case .headers: return false
+        case .dates(let d): return !d.isEmpty
+        case .persons(let p): return !p.isEmpty
+        case .array(let a): return a.allSatisfy(\.isCustomShape) && Self.normalizedArray(a) == self
+        default: return true
         }
     }
 }
