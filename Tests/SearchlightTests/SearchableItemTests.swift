@@ -137,6 +137,30 @@ final class SearchableItemTests: XCTestCase {
         }
         XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: Data([0, 1, 2])))
     }
+
+    /// An item holding a custom value (or `emailHeaders` value) nested past the kept depth archives and unarchives
+    /// whole, and validation refuses it as it does the original: the archive did not decode (the reader refused the
+    /// placeholder's element), losing every other attribute.
+    func testItemWithTooDeepValueArchivesAndUnarchives() throws {
+        var value: Any = "leaf"
+        for _ in 0..<40 { value = [value, 1] as [Any] }
+        for (name, set) in [("custom", CSSearchableItemAttributeSet(contentType: .text)),
+                            ("headers", CSSearchableItemAttributeSet(contentType: .text))] {
+            set.title = "keep me"
+            if name == "custom" {
+                set.setValue(value, forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: "deep")))
+            } else {
+                set.emailHeaders = ["x-deep": [value]]
+            }
+            let item = CSSearchableItem(uniqueIdentifier: "deep-item", domainIdentifier: nil, attributeSet: set)
+            XCTAssertThrowsError(try item.validate(), name)
+            let data = try NSKeyedArchiver.archivedData(withRootObject: item, requiringSecureCoding: true)
+            let back = try NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: data)
+            XCTAssertEqual(back?.attributeSet.snapshot, set.snapshot, name)
+            XCTAssertEqual(back?.attributeSet.title, "keep me", name)
+            XCTAssertThrowsError(try back?.validate(), name)
+        }
+    }
 }
 
 final class ValidationTests: XCTestCase {

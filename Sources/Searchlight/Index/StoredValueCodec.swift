@@ -124,7 +124,7 @@ package struct StoredValueReader {
     }
 
     package mutating func value(depth: Int = 0) -> AttributeValue? {
-        guard depth <= AttributeValue.maximumNestingDepth, let tag = byte() else { return nil }
+        guard depth <= AttributeValue.maximumBuiltDepth, let tag = byte() else { return nil }
         switch tag {
         case 1: return string().map(AttributeValue.string)
         case 2: return list { $0.string() }.map(AttributeValue.strings)

@@ -155,8 +155,13 @@ package indirect enum AttributeValue: Sendable, Hashable {
         }
     }
 
-    /// The deepest nesting a stored value keeps (`StoredValueReader` reads no element deeper).
+    /// The deepest nesting a stored value keeps (validation refuses a deeper value).
     package static let maximumNestingDepth = 31
+
+    /// How deep an element can sit in a value the API builds: past the kept depth, `fromCustom` stops with a
+    /// placeholder whose element is two levels deeper, one more inside `emailHeaders`. `StoredValueReader` reads no
+    /// element deeper, so whatever an attribute set holds archives and unarchives (and validation then refuses it).
+    package static let maximumBuiltDepth = maximumNestingDepth + 3
 
     /// Names of unsupported types anywhere inside the value.
     package var unsupportedTypeNames: [String] {
