@@ -184,21 +184,33 @@ public struct WebPageExtraction: Sendable {
     /// The Organization or LocalBusiness the page is about. Sites put their Organization on every page (a
     /// WebSite's publisher, logo markup), so it is the subject when the page's WebPage names it as its
     /// `mainEntity` or `about`, or, unless a WebPage names something else, when no other top-level entity names it
-    /// as its publisher, author, brand... (`attributionProperties`). WebSite markup alone says nothing of the
-    /// subject: Google asks for it on a business's own home page.
+    /// as its publisher, author, brand... (`attributionProperties`): by its `@id`, or, when it has none, by an
+    /// inline organization of the same name or URL (a template's WebSite publisher next to an Organization block).
+    /// WebSite markup alone says nothing of the subject: Google asks for it on a business's own home page.
     static func subjectBusiness(among entities: [SchemaNode]) -> SchemaNode? {
         let subjects = entities.filter { $0.isA(webPageTypes) }.flatMap { $0.values("mainEntity") + $0.values("about") }
         for case .node(let node) in subjects where node.isA(WebBusiness.types) { return node }
         guard subjects.isEmpty else { return nil }
-        var attributed: Set<String> = []
+        var attributed: Set<String> = [], attributedInline: Set<String> = []
         for entity in entities {
             for property in attributionProperties {
                 for case .node(let node) in entity.values(property) {
                     if let id = node.string("@id") { attributed.insert(id) }
+                    if node.isA(WebBusiness.types) { attributedInline.formUnion(sameOrganizationKeys(node)) }
                 }
             }
         }
-        return entities.first { $0.isA(WebBusiness.types) && !attributed.contains($0.string("@id") ?? "") }
+        return entities.first { entity in
+            guard entity.isA(WebBusiness.types) else { return false }
+            if let id = entity.string("@id") { return !attributed.contains(id) }
+            return attributedInline.isDisjoint(with: sameOrganizationKeys(entity))
+        }
+    }
+
+    /// What tells one organization written twice without an `@id`: its name and its URL, compared case-insensitively.
+    private static func sameOrganizationKeys(_ node: SchemaNode) -> [String] {
+        [node.string("name").map { "name " + $0 }, node.string("url").map { "url " + $0 }]
+            .compactMap { $0.map { WebMarkupText.collapse($0).lowercased() } }
     }
 
     /// Properties that name an organization as who made, published, sold or stands behind another entity: one so

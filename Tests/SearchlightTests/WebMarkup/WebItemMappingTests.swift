@@ -172,6 +172,27 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertNil(brand.attributeSet.phoneNumbers)
     }
 
+    /// A sitewide Organization block without `@id` next to a WebSite naming the same organization inline as its
+    /// publisher (a common template, on every page) is not the subject of the site's inner pages: with no `@id`
+    /// link, every page was "about" the organization and took its phone.
+    func testSitewideOrganizationWithoutIDIsNotTheSubjectOfAnInnerPage() throws {
+        func item(_ jsonLD: String) throws -> CSSearchableItem {
+            let html = "<title>Blog archive</title><script type=\"application/ld+json\">\(jsonLD)</script><p>Posts</p>"
+            return try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://acme.example.com/blog/")!)
+        }
+        let organization = ##"{"@type":"Organization","name":"Acme","url":"https://acme.example.com/","telephone":"+1-555-0100"}"##
+        let byName = try item(##"[{"@type":"WebSite","name":"Acme","publisher":{"@type":"Organization","name":"Acme"}},"##
+            + organization + "]")
+        XCTAssertEqual(byName.attributeSet.title, "Blog archive")
+        XCTAssertNil(byName.attributeSet.phoneNumbers, "the WebSite's publisher is not this page's subject")
+        let byURL = try item(##"[{"@type":"WebSite","publisher":{"@type":"Organization","name":"Acme Inc.","##
+            + ##""url":"https://acme.example.com/"}},"## + organization + "]")
+        XCTAssertNil(byURL.attributeSet.phoneNumbers, "the same organization by its URL")
+        let other = try item(##"[{"@type":"WebSite","publisher":{"@type":"Organization","name":"Hosting Co"}},"##
+            + organization + "]")
+        XCTAssertEqual(other.attributeSet.phoneNumbers, ["+1-555-0100"], "another organization's publishing says nothing")
+    }
+
     func testDeepLinksFromAppLinksAndBanner() throws {
         let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
