@@ -125,17 +125,6 @@ final class ProbeDelegate: NSObject, CSSearchableIndexDelegate {
     func searchableItemsDidUpdate(_ items: [CSSearchableItem]) {}
 }
 
-final class ProbeExtension: CSIndexExtensionRequestHandler, @unchecked Sendable {
-    override func searchableIndex(_ searchableIndex: CSSearchableIndex,
-                                  reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping () -> Void) {
-        acknowledgementHandler()
-    }
-    override func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
-                                  acknowledgementHandler: @escaping () -> Void) {
-        acknowledgementHandler()
-    }
-}
-
 final class ProbeImporter: CSImportExtension {
     override func update(_ attributes: CSSearchableItemAttributeSet, forFileAt contentURL: URL) throws {}
 }
@@ -295,11 +284,6 @@ final class AppleSurfacePinTests: XCTestCase {
         XCTAssertEqual(CSSearchQueryContext.SourceOptions.allowMail.rawValue, 1)
         XCTAssertEqual(CSSearchQueryError.Code.allCases.map(\.rawValue), [-2000, -2001, -2002, -2003])
         XCTAssertEqual(CSIndexError.Code.allCases.map(\.rawValue), [-1, -1000, -1001, -1002, -1003, -1004, -1005, -1006])
-        XCTAssertEqual(CSSearchableItemActionType, "com.apple.corespotlightitem")
-        XCTAssertEqual(CSSearchableItemActivityIdentifier, "kCSSearchableItemActivityIdentifier")
-        XCTAssertEqual(CSQueryContinuationActionType, "com.apple.corespotlightcontinuation")
-        XCTAssertEqual(CSSearchQueryString, "kCSSearchQueryString")
-        XCTAssertEqual(CSIndexErrorDomain, "CSIndexErrorDomain")
-        XCTAssertEqual(CSSearchQueryErrorDomain, "CSSearchQueryErrorDomain")
+        // The constants' values: ErrorAndConstantTests.testConstants.
     }
 }

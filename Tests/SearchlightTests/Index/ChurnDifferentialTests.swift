@@ -42,6 +42,14 @@ final class ChurnDifferentialTests: XCTestCase {
     static let domains: [String?] = ["a", "a.b", "a.b.c", "ab", "b", nil]
     static let base = Date(timeIntervalSinceReferenceDate: 790_000_000)
 
+    /// An in-memory container whose idle merges follow each write at once (merges land between steps), and an
+    /// index on it.
+    static func churning(_ name: String, clock: TestClock = TestClock()) -> (SearchlightContainer, CSSearchableIndex) {
+        let container = SearchlightContainer(clock: clock.function)
+        container.setIdleMergeDelay(.milliseconds(1))
+        return (container, CSSearchableIndex(name: name, container: container))
+    }
+
     static func item(_ id: String, _ m: MItem) -> CSSearchableItem {
         let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
         set.title = m.title
@@ -418,9 +426,7 @@ final class ChurnDifferentialTests: XCTestCase {
         for seed in Self.seeds(8, from: 1) {
             var rng = SeededGenerator(seed: seed &* 7919)
             let clock = TestClock()
-            let container = SearchlightContainer(clock: clock.function)
-            container.setIdleMergeDelay(.milliseconds(1))
-            let index = CSSearchableIndex(name: "paging", container: container)
+            let (container, index) = Self.churning("paging", clock: clock)
             var model: [String: MItem] = [:]
             // Fill with many small commits so there are many segments.
             for _ in 0..<Int.random(in: 5...25, using: &rng) {
@@ -486,9 +492,7 @@ final class ChurnDifferentialTests: XCTestCase {
         Self.now = TestClock().now.timeIntervalSinceReferenceDate
         for seed in Self.seeds(8, from: 1) {
             var rng = SeededGenerator(seed: seed &* 31)
-            let container = SearchlightContainer(clock: TestClock().function)
-            container.setIdleMergeDelay(.milliseconds(1))
-            let index = CSSearchableIndex(name: "paging", container: container)
+            let (container, index) = Self.churning("paging")
             var model: [String: MItem] = [:]
             for _ in 0..<Int.random(in: 10...40, using: &rng) {
                 let op: Op = Int.random(in: 0..<4, using: &rng) == 0
@@ -523,9 +527,7 @@ final class ChurnDifferentialTests: XCTestCase {
 
     /// Readers while a writer replaces everything in batches see one whole batch at a time.
     func testQueriesSeeWholeBatchesWhileWriting() throws {
-        let container = SearchlightContainer(clock: TestClock().function)
-        container.setIdleMergeDelay(.milliseconds(1))
-        let index = CSSearchableIndex(name: "conc", container: container)
+        let (container, index) = Self.churning("conc")
         @Sendable func batch(_ v: Int) -> [CSSearchableItem] {
             (0..<40).map { i in
                 let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
@@ -593,9 +595,7 @@ final class ChurnDifferentialTests: XCTestCase {
         for seed in Self.seeds(2, from: 1) {
             var rng = SeededGenerator(seed: seed &* 104729)
             let clock = TestClock()
-            let container = SearchlightContainer(clock: clock.function)
-            container.setIdleMergeDelay(.milliseconds(1))
-            let index = CSSearchableIndex(name: "mv", container: container)
+            let (container, index) = Self.churning("mv", clock: clock)
             var model: [String: (nums: [Int]?, days: [Int]?)] = [:]
             func make(_ id: String, _ nums: [Int]?, _ days: [Int]?) -> CSSearchableItem {
                 let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
@@ -685,9 +685,7 @@ final class ChurnDifferentialTests: XCTestCase {
     func testRankedMaxResultCountIsHeadOfFullRankingUnderChurn() throws {
         for seed in Self.seeds(1, from: 1) {
             var rng = SeededGenerator(seed: seed &* 7777)
-            let container = SearchlightContainer(clock: TestClock().function)
-            container.setIdleMergeDelay(.milliseconds(1))
-            let index = CSSearchableIndex(name: "ranked", container: container)
+            let (container, index) = Self.churning("ranked")
             func randomItem(_ id: String) -> CSSearchableItem {
                 let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
                 let n = Int.random(in: 1...5, using: &rng)
