@@ -4,7 +4,7 @@ import Synchronization
 
 /// Mirror of `CSSearchQueryContext`: what a query fetches and which extra predicates its results must satisfy,
 /// plus Searchlight extensions Apple lacks: sorting, paging (`limit`, `offset`) and a resumable `cursor`.
-open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
+open class CSSearchQueryContext: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // `@unchecked Sendable` is sound: all mutable state is the `State` value inside a `Mutex`.
     package struct State: Sendable {
         var fetchAttributes: [String] = []
@@ -90,7 +90,7 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
         set { state.withLock { $0.offset = max(newValue, 0) } }
     }
 
-    /// Searchlight extension: continue after the last result of an earlier query (its `cursor`).
+    /// Searchlight extension: continue after the last result of an earlier query (its `cursor`). Not archived.
     open var cursor: CSSearchQueryCursor? {
         get { state.withLock { $0.cursor } }
         set { state.withLock { $0.cursor = newValue } }
@@ -100,6 +100,56 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
         let copy = CSSearchQueryContext()
         copyBaseState(into: copy)
         return copy
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives every setting but the cursor: it holds an index snapshot, so an unarchived context starts from
+    /// the first page. Sort keys are two parallel arrays, names and directions.
+    open func encode(with coder: NSCoder) {
+        let s = values
+        coder.encode(s.fetchAttributes.map(NSString.init(string:)) as NSArray, forKey: "fetchAttributes")
+        coder.encode(s.filterQueries.map(NSString.init(string:)) as NSArray, forKey: "filterQueries")
+        coder.encode(s.keyboardLanguage.map(NSString.init(string:)), forKey: "keyboardLanguage")
+        coder.encode(Int64(bitPattern: UInt64(s.sourceOptions.rawValue)), forKey: "sourceOptions")
+        coder.encode(s.sortAttributes.map { NSString(string: $0.attribute) } as NSArray, forKey: "sortAttributes")
+        coder.encode(s.sortAttributes.map { NSNumber(value: $0.ascending) } as NSArray, forKey: "sortAscending")
+        coder.encode(Int64(s.limit), forKey: "limit")
+        coder.encode(Int64(s.offset), forKey: "offset")
+    }
+
+    /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when an array holds another type or
+    /// the sort names and directions differ in count. Negative `limit` / `offset` are clamped to 0 as the setters do.
+    public required init?(coder: NSCoder) {
+        guard let fetchAttributes = Self.decodeArray(String.self, coder, "fetchAttributes"),
+              let filterQueries = Self.decodeArray(String.self, coder, "filterQueries"),
+              let sortNames = Self.decodeArray(String.self, coder, "sortAttributes"),
+              let sortAscending = Self.decodeArray(Bool.self, coder, "sortAscending"),
+              sortNames.count == sortAscending.count else { return nil }
+        var s = State()
+        s.fetchAttributes = fetchAttributes
+        s.filterQueries = filterQueries
+        s.keyboardLanguage = coder.decodeObject(of: NSString.self, forKey: "keyboardLanguage").map(String.init)
+        s.sourceOptions = SourceOptions(rawValue: UInt(truncatingIfNeeded: coder.decodeInt64(forKey: "sourceOptions")))
+        s.sortAttributes = zip(sortNames, sortAscending).map { SortAttribute($0, ascending: $1) }
+        s.limit = Self.decodeCount(coder, "limit") ?? 0
+        s.offset = Self.decodeCount(coder, "offset") ?? 0
+        super.init()
+        state.withLock { $0 = s }
+    }
+
+    /// An archived array whose elements are all `T` (a missing key: empty); nil for any other value.
+    package static func decodeArray<T>(_: T.Type, _ coder: NSCoder, _ key: String) -> [T]? {
+        guard coder.containsValue(forKey: key) else { return [] }
+        let classes: [AnyClass] = [NSArray.self, NSString.self, NSNumber.self]
+        return coder.decodeObject(of: classes, forKey: key) as? [T]
+    }
+
+    /// An archived count clamped to 0 as the setters clamp (nil when the key is missing: the default applies).
+    package static func decodeCount(_ coder: NSCoder, _ key: String) -> Int? {
+        coder.containsValue(forKey: key) ? max(Int(truncatingIfNeeded: coder.decodeInt64(forKey: key)), 0) : nil
     }
 
     /// Copies this context's `CSSearchQueryContext` settings into another (for subclasses' `copy`).

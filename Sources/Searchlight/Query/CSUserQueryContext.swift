@@ -65,6 +65,40 @@ open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
     /// The suggestion this context refines around, if any.
     open var currentSuggestion: CSSuggestion? { userState.withLock { $0.currentSuggestion } }
 
+    // MARK: NSSecureCoding
+
+    /// Archives the inherited settings, this context's own and the suggestion it refines around.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        let s = userValues
+        coder.encode(s.enableRankedResults, forKey: "enableRankedResults")
+        coder.encode(s.disableSemanticSearch, forKey: "disableSemanticSearch")
+        coder.encode(Int64(s.maxResultCount), forKey: "maxResultCount")
+        coder.encode(Int64(s.maxSuggestionCount), forKey: "maxSuggestionCount")
+        coder.encode(Int64(s.maxRankedResultCount), forKey: "maxRankedResultCount")
+        if let suggestion = s.currentSuggestion { coder.encode(suggestion, forKey: "currentSuggestion") }
+    }
+
+    /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when the inherited settings or a
+    /// present suggestion do not decode. Negative counts are clamped to 0 as the setters do; a missing one keeps
+    /// its default.
+    public required init?(coder: NSCoder) {
+        var s = UserState()
+        if coder.containsValue(forKey: "currentSuggestion") {
+            guard let suggestion = coder.decodeObject(of: CSSuggestion.self, forKey: "currentSuggestion") else {
+                return nil
+            }
+            s.currentSuggestion = suggestion
+        }
+        s.enableRankedResults = coder.decodeBool(forKey: "enableRankedResults")
+        s.disableSemanticSearch = coder.decodeBool(forKey: "disableSemanticSearch")
+        s.maxResultCount = Self.decodeCount(coder, "maxResultCount") ?? s.maxResultCount
+        s.maxSuggestionCount = Self.decodeCount(coder, "maxSuggestionCount") ?? s.maxSuggestionCount
+        s.maxRankedResultCount = Self.decodeCount(coder, "maxRankedResultCount") ?? s.maxRankedResultCount
+        super.init(coder: coder)
+        userState.withLock { $0 = s }
+    }
+
     open override func copy(with zone: NSZone? = nil) -> Any {
         let copy = CSUserQueryContext()
         copyBaseState(into: copy)

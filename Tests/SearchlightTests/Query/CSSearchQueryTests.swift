@@ -451,6 +451,105 @@ final class CSSearchQueryTests: XCTestCase {
         let copy = context.copy() as? CSSearchQueryContext
         XCTAssertEqual(copy?.filterQueries, [])
     }
+
+    /// Apple's `CSSearchQueryContext` is `NSSecureCoding`: a keyed archive keeps every setting but the cursor,
+    /// which holds an index snapshot, so the unarchived context runs from the first page.
+    func testContextArchivesAndUnarchives() throws {
+        XCTAssertTrue(CSSearchQueryContext.supportsSecureCoding)
+        let sort = [CSSearchQueryContext.SortAttribute("rating", ascending: false), .init("title")]
+        let decade = [#"keywords == "decade""#]
+        let first = query("true", { $0.filterQueries = decade; $0.sortAttributes = sort; $0.limit = 4 })
+        XCTAssertEqual(runQuery(first).batches.joined().map(\.uniqueIdentifier), ["n0", "n10", "n100", "n110"])
+        let context = CSSearchQueryContext()
+        context.fetchAttributes = ["title", "rating"]
+        context.filterQueries = decade
+        context.keyboardLanguage = "fr-FR"
+        context.sourceOptions = .allowMail
+        context.sortAttributes = sort
+        context.limit = 3
+        context.offset = 1
+        context.cursor = try XCTUnwrap(first.cursor)
+        let data = try NSKeyedArchiver.archivedData(withRootObject: context, requiringSecureCoding: true)
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchQueryContext.self, from: data))
+        XCTAssertEqual(back.fetchAttributes, ["title", "rating"])
+        XCTAssertEqual(back.filterQueries, decade)
+        XCTAssertEqual(back.keyboardLanguage, "fr-FR")
+        XCTAssertEqual(back.sourceOptions, .allowMail)
+        XCTAssertEqual(back.sortAttributes, sort)
+        XCTAssertEqual(back.limit, 3)
+        XCTAssertEqual(back.offset, 1)
+        XCTAssertNil(back.cursor)
+        let q = CSSearchQuery(queryString: "true", queryContext: back, container: Self.container)
+        let found = runQuery(q).batches.joined()
+        XCTAssertEqual(found.map(\.uniqueIdentifier), ["n10", "n100", "n110"], "from the first page, not the cursor")
+        XCTAssertEqual(found.first?.attributeSet.title, "Note 10")
+
+        let empty = try NSKeyedArchiver.archivedData(withRootObject: CSSearchQueryContext(), requiringSecureCoding: true)
+        let defaults = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchQueryContext.self, from: empty))
+        XCTAssertEqual(defaults.values.fetchAttributes, [])
+        XCTAssertNil(defaults.keyboardLanguage)
+        XCTAssertEqual(defaults.sourceOptions, .default)
+        XCTAssertEqual(defaults.sortAttributes, [])
+        XCTAssertEqual(defaults.limit, 0)
+    }
+
+    /// A corrupt or hostile context archive decodes to nothing or to settings the setters could hold (negative
+    /// counts clamped to 0), never a crash.
+    func testCorruptContextArchiveFailsCleanly() throws {
+        let context = CSSearchQueryContext()
+        context.fetchAttributes = ["title"]
+        context.sortAttributes = [.init("title", ascending: false)]
+        context.limit = 5
+        let data = try NSKeyedArchiver.archivedData(withRootObject: context, requiringSecureCoding: true)
+        for cut in 0..<data.count {
+            _ = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchQueryContext.self, from: data.prefix(cut))
+        }
+        XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchQueryContext.self, from: Data([1, 2])))
+
+        let clamped = try XCTUnwrap(ForgedKeyedArchive.decode(CSSearchQueryContext.self, [
+            "limit": Int64(-5), "offset": Int64.min, "sourceOptions": Int64(-1),
+        ]))
+        XCTAssertEqual(clamped.limit, 0)
+        XCTAssertEqual(clamped.offset, 0)
+        XCTAssertEqual(clamped.sourceOptions.rawValue, UInt.max)
+        XCTAssertEqual(clamped.sortAttributes, [])
+        XCTAssertNil(ForgedKeyedArchive.decode(CSSearchQueryContext.self, ["fetchAttributes": ["title", 3] as NSArray]))
+        XCTAssertNil(ForgedKeyedArchive.decode(CSSearchQueryContext.self, ["filterQueries": [NSNumber(value: 1)] as NSArray]))
+        XCTAssertNil(ForgedKeyedArchive.decode(CSSearchQueryContext.self, ["fetchAttributes": ["title": 1] as NSDictionary]))
+        XCTAssertNil(ForgedKeyedArchive.decode(CSSearchQueryContext.self, ["filterQueries": NSString(string: "true")]))
+        XCTAssertNil(ForgedKeyedArchive.decode(CSSearchQueryContext.self, [
+            "sortAttributes": ["title", "rating"] as NSArray, "sortAscending": [true] as NSArray,
+        ]), "a direction missing")
+        XCTAssertNil(ForgedKeyedArchive.decode(CSSearchQueryContext.self, [
+            "sortAttributes": ["title"] as NSArray, "sortAscending": ["yes"] as NSArray,
+        ]))
+    }
+}
+
+/// Archives the given keys (Int64 and Bool as scalars, anything else as an object) under a class name the test
+/// maps to `T`, so a decoder meets values `encode(with:)` never writes.
+final class ForgedKeyedArchive: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    let values: [String: Any]
+    init(_ values: [String: Any]) { self.values = values }
+    init?(coder: NSCoder) { nil }
+    func encode(with coder: NSCoder) {
+        for (key, value) in values {
+            switch value {
+            case let value as Int64: coder.encode(value, forKey: key)
+            case let value as Bool: coder.encode(value, forKey: key)
+            default: coder.encode(value, forKey: key)
+            }
+        }
+    }
+
+    static func decode<T: NSObject & NSSecureCoding>(_ type: T.Type, _ values: [String: Any]) -> T? {
+        guard let data = try? NSKeyedArchiver.archivedData(withRootObject: ForgedKeyedArchive(values), requiringSecureCoding: true),
+              let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+        unarchiver.decodingFailurePolicy = .setErrorAndReturn  // as `unarchivedObject(ofClass:from:)` sets it
+        unarchiver.setClass(T.self, forClassName: NSStringFromClass(ForgedKeyedArchive.self))
+        return unarchiver.decodeObject(of: T.self, forKey: NSKeyedArchiveRootObjectKey)
+    }
 }
 
 /// Indexes more items into an existing container and waits.

@@ -812,6 +812,56 @@ final class CSUserQueryTests: XCTestCase {
         CSUserQuery.prepareProtectionClasses([])
     }
 
+    /// Apple's `CSUserQueryContext` is `NSSecureCoding` like its superclass: a keyed archive keeps its own settings,
+    /// the suggestion it refines around and the inherited ones; hostile counts decode clamped as the setters clamp.
+    func testContextArchivesAndUnarchives() throws {
+        XCTAssertTrue(CSUserQueryContext.supportsSecureCoding)
+        let suggestion = CSSuggestion(text: "chocolate cake", typedBytes: 5, rank: 1, resultCount: 2, kind: .custom)
+        let context = CSUserQueryContext(currentSuggestion: suggestion)
+        context.enableRankedResults = true
+        context.disableSemanticSearch = true
+        context.maxResultCount = 7
+        context.maxSuggestionCount = 3
+        context.maxRankedResultCount = 20
+        context.filterQueries = ["rating > 1"]
+        context.fetchAttributes = ["title"]
+        context.limit = 4
+        let data = try NSKeyedArchiver.archivedData(withRootObject: context, requiringSecureCoding: true)
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSUserQueryContext.self, from: data))
+        XCTAssertTrue(back.enableRankedResults)
+        XCTAssertTrue(back.disableSemanticSearch)
+        XCTAssertEqual(back.maxResultCount, 7)
+        XCTAssertEqual(back.maxSuggestionCount, 3)
+        XCTAssertEqual(back.maxRankedResultCount, 20)
+        XCTAssertEqual(back.currentSuggestion, suggestion)
+        XCTAssertEqual(back.filterQueries, ["rating > 1"])
+        XCTAssertEqual(back.fetchAttributes, ["title"])
+        XCTAssertEqual(back.limit, 4)
+
+        let empty = try NSKeyedArchiver.archivedData(withRootObject: CSUserQueryContext(), requiringSecureCoding: true)
+        let defaults = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSUserQueryContext.self, from: empty))
+        XCTAssertFalse(defaults.enableRankedResults)
+        XCTAssertEqual(defaults.maxRankedResultCount, 100)
+        XCTAssertNil(defaults.currentSuggestion)
+
+        for cut in 0..<data.count {
+            _ = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CSUserQueryContext.self, from: data.prefix(cut))
+        }
+        let clamped = try XCTUnwrap(ForgedKeyedArchive.decode(CSUserQueryContext.self, [
+            "maxResultCount": Int64(-1), "maxSuggestionCount": Int64.min, "maxRankedResultCount": Int64(-100),
+            "limit": Int64(-2),
+        ]))
+        XCTAssertEqual(clamped.maxResultCount, 0)
+        XCTAssertEqual(clamped.maxSuggestionCount, 0)
+        XCTAssertEqual(clamped.maxRankedResultCount, 0)
+        XCTAssertEqual(clamped.limit, 0)
+        XCTAssertEqual(ForgedKeyedArchive.decode(CSUserQueryContext.self, [:])?.maxRankedResultCount, 100,
+                       "a missing count keeps its default")
+        XCTAssertNil(ForgedKeyedArchive.decode(CSUserQueryContext.self, ["filterQueries": [Data()] as NSArray]),
+                     "the inherited settings are checked too")
+        XCTAssertNil(ForgedKeyedArchive.decode(CSUserQueryContext.self, ["currentSuggestion": NSString(string: "cake")]))
+    }
+
     /// `prepareUserQueries()` builds the typo-tolerance vocabularies, the titles' leading keys and their names
     /// (renown) ahead of the first user query, which then finds the same items without building more.
     func testPreparingUserQueriesBuildsTheirVocabularies() {
