@@ -65,8 +65,8 @@ public final class SearchlightContainer: Sendable {
 
     /// A durable container stored in `directory` (created with mode 0700 if absent). Opening loads the last
     /// snapshot and replays the journal. A store that cannot be read opens EMPTY, its files are moved aside and
-    /// every index instance whose delegate is set is asked to reindex all its items. Throws when the directory
-    /// is locked by another process or already open in this one, belongs to another user or is writable by
+    /// every index instance whose delegate is set is asked to reindex all its items. Throws when `directory` is
+    /// not a file URL, or the directory is locked by another process or already open in this one, belongs to another user or is writable by
     /// others, or holds files of a newer format version.
     public convenience init(directory: URL, protectionClass: FileProtectionType? = nil,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws(CSIndexError) {
@@ -81,6 +81,11 @@ public final class SearchlightContainer: Sendable {
         self.clock = clock
         self.directory = directory
         self.protectionClass = protectionClass
+        // Only a file URL names a directory: another URL's path (an https URL's '/name') would be created elsewhere.
+        guard directory.isFileURL else {
+            throw .indexUnavailable("the store could not be opened: '\(directory.absoluteString)' is not a file URL; "
+                                    + "give the store directory as a file URL")
+        }
         let opened: (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport)
         do {
             opened = try DurableStore.open(directory: directory.path, options: options)

@@ -511,6 +511,19 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertEqual(index.allIdentifiers, ["a"])
     }
 
+    /// A URL that is no file URL names no directory: its path must not be created somewhere (an https URL's path
+    /// is '/name', the file system's root).
+    func testANonFileURLIsRefusedAndCreatesNothing() throws {
+        let name = "searchlight-non-file-url-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let url = try XCTUnwrap(URL(string: "https://example.com/\(name)"))
+        defer { try? FileManager.default.removeItem(atPath: "/" + name) }
+        XCTAssertThrowsError(try SearchlightContainer(directory: url)) { error in
+            XCTAssertEqual((error as? CSIndexError)?.code, .indexUnavailableError)
+            XCTAssertTrue(error.localizedDescription.contains("file URL"), error.localizedDescription)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/" + name), "nothing is created")
+    }
+
     func testInsecureDirectoryIsRefused() throws {
         let url = makeStoreURL(self)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
