@@ -384,6 +384,12 @@ private struct ContainerCore: ~Copyable {
 
     mutating func apply(_ operations: [IndexOperation], clientState: ClientStateChange?,
                         now: Date) throws(CSIndexError) -> IndexSnapshot {
+        // A closed store takes no write, not even one that changes nothing (which journals no record): every
+        // write after close() is refused alike.
+        if let store, store.isClosed {
+            throw SearchlightContainer.error(from: .unavailable(path: store.directory, reason: "it is closed"),
+                                             doing: "nothing from this call was applied")
+        }
         if case .compareAndSet(let name, let expected, _) = clientState,
            !Self.sameClientState(clientStates[name], expected) {
             throw .mismatchedState(

@@ -524,6 +524,28 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/" + name), "nothing is created")
     }
 
+    /// Writes that change nothing (an empty delete, an update of an absent item) fail after close() and after
+    /// closeWithoutCheckpoint() like every other write: the caller is told the index is gone.
+    func testWritesThatChangeNothingAlsoFailAfterClose() throws {
+        for crash in [false, true] {
+            let container = try SearchlightContainer(directory: makeStoreURL(self))
+            let index = CSSearchableIndex(name: "w", container: container)
+            XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: [], completionHandler: $0) })
+            if crash { container.closeWithoutCheckpoint() } else { container.close() }
+            let update = makeItem("absent", title: "Absent")
+            update.isUpdate = true
+            let errors = [
+                index.completion { index.deleteSearchableItems(withIdentifiers: [], completionHandler: $0) },
+                index.completion { index.deleteSearchableItems(withDomainIdentifiers: [], completionHandler: $0) },
+                index.completion { index.indexSearchableItems([update], completionHandler: $0) },
+            ]
+            for (n, error) in errors.enumerated() {
+                XCTAssertEqual(indexErrorCode(error), .indexUnavailableError, "crash \(crash), write \(n)")
+                XCTAssertTrue("\(error?.localizedDescription ?? "")".contains("closed"), "\(String(describing: error))")
+            }
+        }
+    }
+
     func testInsecureDirectoryIsRefused() throws {
         let url = makeStoreURL(self)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
