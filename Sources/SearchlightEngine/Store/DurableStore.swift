@@ -154,8 +154,10 @@ package final class DurableStore {
     }
 
     /// Records that index `name` re-added its items after the store was lost (its delegate acknowledged the
-    /// reindex-all), so later opens no longer ask it. Names hold no line break (client-state names).
+    /// reindex-all), so later opens no longer ask it. Names hold no line break (client-state names). A closed
+    /// store refuses it: its directory is no longer held (another store may have it open).
     package func acknowledgeReindex(name: String) throws(StoreError) {
+        try checkWritable()
         var acknowledged = try readReindexRecord() ?? []
         guard !name.contains("\n"), acknowledged.insert(name).inserted else { return }
         try writeReindexRecord(acknowledged)

@@ -546,6 +546,25 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
+    /// A reindex-all acknowledged after its container closed must not write into the store directory, which it no
+    /// longer holds: another container may have it open, and marking an index as having re-added its items there
+    /// (or a loss where there was none) makes that store ask the wrong indexes.
+    func testAnAcknowledgementAfterCloseLeavesTheStoreAlone() throws {
+        let url = makeStoreURL(self)
+        let old = try SearchlightContainer(directory: url)
+        old.close()
+        let current = try SearchlightContainer(directory: url)
+        old.acknowledgeReindexAll(name: "late")
+        let done = DispatchSemaphore(value: 0)
+        old.afterPendingWrites { done.signal() }
+        done.wait()
+        current.close()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.appendingPathComponent("REINDEX").path))
+        let reopened = try SearchlightContainer(directory: url)
+        XCTAssertFalse(reopened.reindexAllPending(for: "other"), "no store was lost")
+        reopened.close()
+    }
+
     func testInsecureDirectoryIsRefused() throws {
         let url = makeStoreURL(self)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
