@@ -154,7 +154,11 @@ public final class SearchlightContainer: Sendable {
     public func close() {
         writeQueue.sync {
             core.withLock { core in
-                try? core.checkpoint(force: (core.store?.journalRecordCount ?? 0) > 0 || core.engagementChanged)
+                // A failed background snapshot saved nothing, not even the engagement marked saved when it started.
+                core.store?.waitForBackgroundCheckpoint()
+                let backgroundFailed = core.store?.lastBackgroundError != nil
+                try? core.checkpoint(force: (core.store?.journalRecordCount ?? 0) > 0 || core.engagementChanged
+                                     || backgroundFailed)
                 core.store?.close()
             }
         }

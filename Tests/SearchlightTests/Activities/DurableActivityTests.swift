@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 @testable import Searchlight
+import SearchlightEngine
 
 /// Activities and engagement in a durable container: journaled with every call, engagement saved at checkpoints.
 final class DurableActivityTests: XCTestCase {
@@ -90,6 +91,32 @@ final class DurableActivityTests: XCTestCase {
         let container = try SearchlightContainer(directory: url, clock: clock.function)
         XCTAssertEqual(container.engagement.records, saved)
         XCTAssertEqual(CSSearchableIndex(name: "durable", container: container).allIdentifiers, ["x", "y"])
+        container.close()
+    }
+
+    /// A background checkpoint whose snapshot failed saved none of the engagement it carried: close() must still
+    /// save it (no write came after, so the journal holds no record to force a checkpoint by itself).
+    func testEngagementOfAFailedBackgroundCheckpointIsSavedAtClose() throws {
+        let url = makeStoreURL(self)
+        let faults = FaultInjectingFileSystem()
+        let saved: [String: EngagementLedger.Record]
+        do {
+            let container = try SearchlightContainer(directory: url, options: storeOptions(faults, checkpointBytes: 3_000))
+            let index = CSSearchableIndex(name: "e", container: container)
+            XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("x", title: "Report")], completionHandler: $0) })
+            _ = SearchlightContinuation.activity(forSelecting: "x", in: container)
+            saved = container.engagement.records
+            XCTAssertEqual(saved.count, 1)
+            // The batch passes the threshold: the journal switch is rename 1, the background snapshot's rename 2.
+            faults.inject(.failRename, skip: 1)
+            let big = makeItem("b", title: "B", description: String(repeating: "long text ", count: 400))
+            XCTAssertNil(index.completion { index.indexSearchableItems([big], completionHandler: $0) })
+            container.close()
+            XCTAssertEqual(faults.firedFaults, [.failRename])
+        }
+        let container = try SearchlightContainer(directory: url)
+        XCTAssertEqual(container.engagement.records, saved)
+        XCTAssertEqual(CSSearchableIndex(name: "e", container: container).allIdentifiers, ["b", "x"])
         container.close()
     }
 }
