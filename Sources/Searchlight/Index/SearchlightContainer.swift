@@ -135,7 +135,7 @@ public final class SearchlightContainer: Sendable {
     // MARK: Durability
 
     /// Writes a snapshot of everything committed so far and starts a new journal (no-op in memory). Runs after
-    /// every write submitted before it.
+    /// every write submitted before it. After `close()` it fails with `indexUnavailableError`.
     public func checkpoint() throws(CSIndexError) {
         let result: Result<Void, CSIndexError> = writeQueue.sync {
             core.withLock { core in Result { () throws(CSIndexError) in try core.checkpoint(force: true) } }
@@ -363,8 +363,15 @@ private struct ContainerCore: ~Copyable {
     }
 
     /// Snapshots the store (synchronously) when forced or when its journal has grown past the threshold.
+    /// A closed store takes none: forced, that is an error (the caller would think a snapshot was written).
     mutating func checkpoint(force: Bool) throws(CSIndexError) {
-        guard let store, !store.isClosed, force || store.needsCheckpoint else { return }
+        guard let store else { return }
+        if store.isClosed {
+            guard force else { return }
+            throw SearchlightContainer.error(from: .unavailable(path: store.directory, reason: "it is closed"),
+                                             doing: "no checkpoint was written")
+        }
+        guard force || store.needsCheckpoint else { return }
         do {
             let count = engagement.changeCount
             var states = clientStates.mapValues { Array($0) }

@@ -546,6 +546,29 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
+    /// checkpoint() after close() or closeWithoutCheckpoint() writes nothing, so it must not report success (after
+    /// closeWithoutCheckpoint the caller would believe a snapshot holds the journal's batches); close() twice is fine.
+    func testCheckpointAfterCloseIsAnErrorAndCloseTwiceIsNot() throws {
+        for crash in [false, true] {
+            let url = makeStoreURL(self)
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "k", container: container)
+            XCTAssertNil(index.batch("1") { $0.indexSearchableItems([makeItem("a", title: "A")]) })
+            if crash { container.closeWithoutCheckpoint() } else { container.close() }
+            container.close()
+            XCTAssertThrowsError(try container.checkpoint()) { error in
+                XCTAssertEqual((error as? CSIndexError)?.code, .indexUnavailableError, "crash \(crash)")
+                XCTAssertTrue(error.localizedDescription.contains("closed"), error.localizedDescription)
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            XCTAssertEqual(names.contains("snapshot.sls"), !crash, "\(names)")
+            let reopened = try SearchlightContainer(directory: url)
+            XCTAssertEqual(CSSearchableIndex(name: "k", container: reopened).allIdentifiers, ["a"])
+            XCTAssertEqual(CSSearchableIndex(name: "k", container: reopened).lastClientState, Data("1".utf8))
+            reopened.close()
+        }
+    }
+
     /// A reindex-all acknowledged after its container closed must not write into the store directory, which it no
     /// longer holds: another container may have it open, and marking an index as having re-added its items there
     /// (or a loss where there was none) makes that store ask the wrong indexes.
