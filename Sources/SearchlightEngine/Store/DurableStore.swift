@@ -145,21 +145,59 @@ package final class DurableStore {
     /// The index names that acknowledged the pending reindex-all, or nil when none is pending (no record).
     private func readReindexRecord() throws(StoreError) -> Set<String>? {
         guard let bytes = try fileSystem.readFile(path(Self.reindexFileName)) else { return nil }
-        return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
+        let lines = String(decoding: bytes, as: UTF8.self).unicodeScalars.split(separator: "\n")
+        return Set(lines.map { Self.unescapeReindexLine(Array($0)) })
     }
 
     private func writeReindexRecord(_ acknowledged: Set<String>) throws(StoreError) {
-        let text = acknowledged.sorted().map { $0 + "\n" }.joined()
+        let text = acknowledged.sorted().map { Self.escapeReindexLine($0) + "\n" }.joined()
         try fileSystem.writeAtomically(Array(text.utf8), to: path(Self.reindexFileName), directory: directory)
     }
 
+    /// A name as a REINDEX line: '%' and line breaks escaped by scalar (%25, %0A, %0D), the empty name a lone '%',
+    /// so every name can be recorded (an empty one or one with a line break too); others are written as they are.
+    private static func escapeReindexLine(_ name: String) -> String {
+        if name.isEmpty { return "%" }
+        var line = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "%": line.append(contentsOf: "%25".unicodeScalars)
+            case "\n": line.append(contentsOf: "%0A".unicodeScalars)
+            case "\r": line.append(contentsOf: "%0D".unicodeScalars)
+            default: line.append(scalar)
+            }
+        }
+        return String(line)
+    }
+
+    /// The name a REINDEX line records (`escapeReindexLine` undone; a line of an older build reads as itself).
+    private static func unescapeReindexLine(_ line: [Unicode.Scalar]) -> String {
+        if line == ["%"] { return "" }
+        var name = String.UnicodeScalarView()
+        var i = 0
+        while i < line.count {
+            if line[i] == "%", i + 2 < line.count {
+                let escape = String(String.UnicodeScalarView(line[(i + 1)...(i + 2)]))
+                let decoded: Unicode.Scalar? = escape == "25" ? "%" : escape == "0A" ? "\n" : escape == "0D" ? "\r" : nil
+                if let decoded {
+                    name.append(decoded)
+                    i += 3
+                    continue
+                }
+            }
+            name.append(line[i])
+            i += 1
+        }
+        return String(name)
+    }
+
     /// Records that index `name` re-added its items after the store was lost (its delegate acknowledged the
-    /// reindex-all), so later opens no longer ask it. Names hold no line break (client-state names). A closed
-    /// store refuses it: its directory is no longer held (another store may have it open).
+    /// reindex-all), so later opens no longer ask it (any name: lines are escaped). A closed store refuses it:
+    /// its directory is no longer held (another store may have it open).
     package func acknowledgeReindex(name: String) throws(StoreError) {
         try checkWritable()
         var acknowledged = try readReindexRecord() ?? []
-        guard !name.contains("\n"), acknowledged.insert(name).inserted else { return }
+        guard acknowledged.insert(name).inserted else { return }
         try writeReindexRecord(acknowledged)
     }
 

@@ -401,6 +401,33 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertEqual(first.itemCount(), 1)
     }
 
+    /// Every index name can acknowledge a reindex-all durably: an empty name, or one with a line break or a '%',
+    /// must not be asked again at every later open (a full reindex each time).
+    func testAnyIndexNameAcknowledgesAReindexAllForGood() throws {
+        let url = makeStoreURL(self)
+        try writeThreeBatches(to: url)
+        let journal = url.appendingPathComponent("journal-0.slj")
+        var bytes = try Data(contentsOf: journal)
+        bytes[bytes.count / 3] ^= 0x20
+        try bytes.write(to: journal)
+        let names = ["", "two\nlines", "ends\r", "crlf\r\nname", "\ne\u{301}", "50%", "%0A", "%2", "plain"]
+        do {
+            let container = try SearchlightContainer(directory: url)
+            XCTAssertTrue(container.storeWasLost)
+            for name in names { container.acknowledgeReindexAll(name: name) }
+            let done = DispatchSemaphore(value: 0)
+            container.afterPendingWrites { done.signal() }
+            done.wait()
+            container.closeWithoutCheckpoint()
+        }
+        let container = try SearchlightContainer(directory: url)
+        for name in names { XCTAssertFalse(container.reindexAllPending(for: name), "'\(name)' is asked again") }
+        XCTAssertTrue(container.reindexAllPending(for: "other"))
+        XCTAssertTrue(container.reindexAllPending(for: "two"))
+        XCTAssertTrue(container.reindexAllPending(for: "\n"))
+        container.close()
+    }
+
     /// A corrupt store whose reset is interrupted once its files were moved aside (here the new journal cannot be
     /// renamed into place; a full disk or a crash there is the same): the acknowledged batches are only in
     /// `*.corrupt-*` files, so the next open must still ask the delegates to reindex, not look like a healthy store.
