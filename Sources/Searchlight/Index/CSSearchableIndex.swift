@@ -251,6 +251,11 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                     "client state of \(newState.count) bytes exceeds the \(Self.maximumClientStateSize)-byte limit; "
                         + "the batch of index '\(clientStateName)' was not applied"))
             }
+            // The container saves its engagement ledger under this name: a reopened store would take the state for it.
+            if clientStateName == EngagementLedger.clientStateName {
+                return .fail(.invalidClientState("the index name \(clientStateName.debugDescription) is reserved for the "
+                                                 + "engagement ledger's client state; the batch was not applied"))
+            }
             return .commit(operations, s.batchIdentifiers)
         }
         switch outcome {

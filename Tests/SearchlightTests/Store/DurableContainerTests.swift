@@ -596,6 +596,19 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
+    /// The engagement ledger is saved under a reserved client-state name: an index of that name must not store its
+    /// client state there (reopening took it for the ledger: the batch's items came back without their state).
+    func testTheEngagementLedgersClientStateNameIsRefusedForAnIndex() throws {
+        let url = makeStoreURL(self)
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: EngagementLedger.clientStateName, container: container)
+        let error = index.batch("s") { $0.indexSearchableItems([makeItem("a", title: "A")]) }
+        XCTAssertEqual(indexErrorCode(error), .invalidClientStateError)
+        XCTAssertTrue("\(error?.localizedDescription ?? "")".contains("reserved"), "\(String(describing: error))")
+        XCTAssertEqual(index.allIdentifiers, [], "nothing from the batch was applied")
+        container.close()
+    }
+
     /// A reindex-all acknowledged after its container closed must not write into the store directory, which it no
     /// longer holds: another container may have it open, and marking an index as having re-added its items there
     /// (or a loss where there was none) makes that store ask the wrong indexes.
