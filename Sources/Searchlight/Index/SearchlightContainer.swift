@@ -66,8 +66,8 @@ public final class SearchlightContainer: Sendable {
     /// A durable container stored in `directory` (created with mode 0700 if absent). Opening loads the last
     /// snapshot and replays the journal. A store that cannot be read opens EMPTY, its files are moved aside and
     /// every index instance whose delegate is set is asked to reindex all its items. Throws when `directory` is
-    /// not a file URL, or the directory is locked by another process or already open in this one, belongs to another user or is writable by
-    /// others, or holds files of a newer format version.
+    /// not a file URL, or the directory is locked by another process or already open in this one, belongs to
+    /// another user or is writable by others, or holds files of a newer format version.
     public convenience init(directory: URL, protectionClass: FileProtectionType? = nil,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws(CSIndexError) {
         var options = StoreOptions()
