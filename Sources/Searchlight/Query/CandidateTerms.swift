@@ -36,7 +36,7 @@ package enum CandidateTerms {
         if match.modifiers.contains(.tokenized) {
             let literal = pattern.literalPrefix
             if let exact = pattern.exactText {
-                return .terms([Folding.fold(exact)], documentFrequency: 0)
+                return .terms([TextMatch.droppingFormatCharacters(Folding.fold(exact))], documentFrequency: 0)
             }
             if !literal.isEmpty {
                 let found = snapshot.terms(withPrefix: literal, in: scope, limit: .max)

@@ -14,7 +14,8 @@ import SearchlightQueryLanguage
 ///   non-alphanumerics and at camelCase boundaries (`"Window"w` hits "MyWindowController"), a CJK run is one
 ///   word. A pattern that itself spans several words never matches under `w`.
 /// - `t`: the pattern must match one analyzed token of the value (the index's own tokens: identifier parts
-///   and wholes, CJK unigrams and bigrams). Tokens are case- and diacritic-folded, so `t` implies `cd`.
+///   and wholes, CJK unigrams and bigrams). Tokens are case- and diacritic-folded, so `t` implies `cd`, and hold
+///   no format characters (soft hyphen, word joiner), so the pattern's are dropped too.
 package struct TextMatch: Sendable {
     package let modifiers: StringModifiers
     /// The folding applied to values (and already applied to the matcher's literals).
@@ -43,7 +44,10 @@ package struct TextMatch: Sendable {
             if modifiers.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
         }
         self.folding = folding
-        matcher = pattern.mapLiterals { Self.folded($0, options: folding) }.compile()
+        matcher = pattern.mapLiterals { literal in
+            let folded = Self.folded(literal, options: folding)
+            return modifiers.contains(.tokenized) ? Self.droppingFormatCharacters(folded) : folded
+        }.compile()
         foldsCase = folding.contains(.caseInsensitive)
         if modifiers.contains(.tokenized) || modifiers.contains(.wordBased) {
             quick = nil
@@ -98,6 +102,20 @@ package struct TextMatch: Sendable {
     /// half-width voicing mark folds to U+3099, which composes with the kana before it).
     static func folded(_ text: String, options: Folding.Options) -> String {
         options.isEmpty ? composed(text) : composed(Folding.fold(composed(text), options: options))
+    }
+
+    /// `text` without the format characters (soft hyphen, word joiner, direction marks) that no token holds, as
+    /// the analyzer drops them inside words: a `t` pattern written with one still matches its token. The
+    /// zero-width space and (non-)joiners U+200B–U+200D separate words instead, so they stay (and never match).
+    static func droppingFormatCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isFormat) else { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.filter { !isFormat($0) })
+        return String(scalars)
+    }
+
+    private static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x80 && scalar.properties.generalCategory == .format && !(0x200B...0x200D).contains(scalar.value)
     }
 
     /// Whether one stored value matches.

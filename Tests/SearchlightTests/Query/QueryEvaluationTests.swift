@@ -214,6 +214,22 @@ final class QueryEvaluationTests: XCTestCase {
         check(#"textContent == "*owe*"t"#, ["paris"])
     }
 
+    /// Tokens drop format characters (soft hyphen, word joiner), so a `t` pattern written with one (the stored
+    /// text pasted back) is matched as the token it analyzes to; it never matched any token.
+    func testTokenizedPatternIgnoresFormatCharacters() throws {
+        let items = ["co\u{AD}operation", "a\u{2060}b", "other"].enumerated().map { i, text in
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = text
+            return CSSearchableItem(uniqueIdentifier: "item\(i)", domainIdentifier: nil, attributeSet: set)
+        }
+        let container = makeContainer(items)
+        for (query, expected) in [("title == \"co\u{AD}operation\"t", ["item0"]), ("title == \"co\u{AD}op*\"t", ["item0"]),
+                                  ("title == \"*\u{AD}operation\"t", ["item0"]), ("title == \"a\u{2060}b\"t", ["item1"]),
+                                  ("title == \"cooperation\"t", ["item0"]), ("title == \"co\u{AD}operation\"", ["item0"])] {
+            XCTAssertEqual(try evaluate(query, in: container), expected, query)
+        }
+    }
+
     func testMultiValuedAttributesMatchAnyValue() {
         check(#"keywords == "Europe""#, ["paris"])
         check(#"keywords == "travel""#, ["paris"])
