@@ -15,7 +15,8 @@ import SearchlightQueryLanguage
 ///   whose column equals its rounded value are checked on their stored numbers (`NumericRange`).
 /// - `!=` and `!`: the complement within the visible documents; `attr != "*"` is therefore absence.
 /// - `"*"` on a data attribute (`thumbnailData`), which no field indexes: the item blobs of the documents still
-///   allowed; any other pattern never matches bytes.
+///   allowed; any other pattern never matches bytes. Likewise `"*"` on a custom key reads the blobs of the
+///   documents its fields did not name (a custom key may hold Data).
 /// - `&&` / `||`: set intersection / union of the operands.
 ///
 /// Results are sorted address arrays (merged, never hashed). Each node is evaluated *within* the documents
@@ -235,7 +236,8 @@ package struct QueryEvaluator {
               !Self.isDomainAttribute(comparison.attribute) else { return nil }
         let fields = AttributeFields(comparison.attribute, schema: engine.schema)
         if !fields.numeric.isEmpty, pattern.shape == .presence || number(comparison.value) != nil { return nil }
-        if pattern.shape == .presence, Self.storedOnlyAttribute(comparison.attribute) != nil { return nil }
+        if pattern.shape == .presence, Self.storedOnlyAttribute(comparison.attribute) != nil
+            || Self.customKeyName(comparison.attribute) != nil { return nil }
         let match = TextMatch(pattern: pattern, modifiers: comparison.modifiers)
         var result: [FieldID: Access] = [:]
         for field in fields.text {
@@ -265,6 +267,10 @@ package struct QueryEvaluator {
             result = SortedAddresses.union(result, numeric(fields.numeric, .any, within: within))
             if let name = Self.storedOnlyAttribute(comparison.attribute) {
                 result = SortedAddresses.union(result, storedPresence(of: name, within: within))
+            } else if let key = Self.customKeyName(comparison.attribute) {
+                // Data (or a name-less person) in a custom key has no text or number: only the blob holds it.
+                let rest = SortedAddresses.subtract(within ?? universe, result)
+                result = SortedAddresses.union(result, storedPresence(ofCustomKey: key, within: rest))
             }
         } else if let x = number(comparison.value), let range = NumericRange(.equal, x) {
             result = SortedAddresses.union(result, numeric(fields.numeric, range, within: within))
@@ -285,6 +291,31 @@ package struct QueryEvaluator {
         guard case .named(let name) = attribute, let descriptor = AttributeCatalog.descriptor(forQueryName: name),
               descriptor.kind == .data else { return nil }
         return descriptor.name
+    }
+
+    /// The key name of a custom attribute (a name the catalogue does not know), or nil.
+    static func customKeyName(_ attribute: QueryAttribute) -> String? {
+        guard case .named(let name) = attribute else { return nil }
+        return AttributeCatalog.descriptor(forQueryName: name) == nil ? name : nil
+    }
+
+    /// Documents among `within` whose custom key holds Data (alone or in an array), read from the item blobs:
+    /// no field indexes bytes. Text and numbers are left to the fields (under `t` an overlong word is no token).
+    private func storedPresence(ofCustomKey key: String, within: [DocAddress]) -> [DocAddress] {
+        func holds(_ value: AttributeValue) -> Bool {
+            switch value {
+            case .data: return true
+            case .array(let values): return values.contains(where: holds)
+            default: return false
+            }
+        }
+        let plan = ItemDocumentCodec.FetchPlan([key], schema: engine.schema)
+        let engine = self.engine
+        return within.filter { address in
+            guard let item = ItemDocumentCodec.item(at: address, in: engine, plan: plan),
+                  let value = item.attributeSet.snapshot.custom[key]?.slot.value else { return false }
+            return holds(value)
+        }
     }
 
     /// Visible documents (among `within`) that hold a value of a stored-only attribute. Nothing indexes

@@ -272,6 +272,24 @@ final class QueryEvaluationTests: XCTestCase {
         XCTAssertEqual(try evaluate(#"thumbnailData == "?*""#, in: container), [])
     }
 
+    /// A custom key may hold Data (or an array of Data) too, which no field indexes either: `== "*"` must find
+    /// the items holding it and `!= "*"` the others (it found none, and every item).
+    func testPresenceOfCustomDataValues() throws {
+        let key = customKey("blob")
+        func item(_ id: String, _ value: Any?) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = "file \(id)"
+            set.setValue(value, forCustomKey: key)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: "tests", attributeSet: set)
+        }
+        let container = makeContainer([item("a", Data([1, 2])), item("b", nil), item("c", [Data([3]), Data([4])]),
+                                       item("d", "text")])
+        XCTAssertEqual(try evaluate(#"blob == "*""#, in: container), ["a", "c", "d"])
+        XCTAssertEqual(try evaluate(#"blob != "*""#, in: container), ["b"])
+        XCTAssertEqual(try evaluate(#"title == "file"w && blob == "*""#, in: container), ["a", "c", "d"])
+        XCTAssertEqual(try evaluate(#"blob == "?*""#, in: container), ["d"])
+    }
+
     /// A transcript is queried as the body (reference §2.6: "`transcribedTextContent`, queried as `textContent`"):
     /// `textContent` and its `kMDItem` alias found only the `textContent` field.
     func testTextContentCoversTranscribedTextContent() throws {
