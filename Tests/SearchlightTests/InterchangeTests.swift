@@ -59,6 +59,16 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(back.attributeSet.snapshot, set.snapshot)
     }
 
+    func testUpdateListenerOptionsWithTheHighBitRoundTripLikeTheArchive() throws {
+        // Any raw value is settable; the archive keeps all 64 bits, so the JSON must too (it trapped on writing).
+        let item = CSSearchableItem(uniqueIdentifier: "o", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+        item.updateListenerOptions = .init(rawValue: UInt.max)
+        let back = try roundTrip(item)
+        XCTAssertEqual(back.updateListenerOptions.rawValue, UInt.max)
+        item.updateListenerOptions = .init(rawValue: 1 << 63 | 2)
+        XCTAssertEqual(try roundTrip(item).updateListenerOptions.rawValue, 1 << 63 | 2)
+    }
+
     func testClearedAttributesAreJSONNull() throws {
         let set = CSSearchableItemAttributeSet()
         set.keywords = nil

@@ -10,6 +10,7 @@ import Foundation
 ///
 /// Property names are the Swift names; dates are ISO 8601 strings; `Data` is base64; URLs are strings;
 /// persons are objects; JSON `null` marks an attribute the caller cleared (so `isUpdate` items round-trip).
+/// `updateListenerOptions` is the raw value's 64-bit pattern (negative past `Int64.max`, as the archive keeps it).
 /// Optional members are written only when they differ from the default. Custom values that JSON cannot tell
 /// apart from strings are tagged: `{"$date": …}`, `{"$data": …}`, `{"$url": …}`, `{"$null": true}`.
 public enum ItemJSON {
@@ -49,7 +50,9 @@ public enum ItemJSON {
         }
         if item.isUpdate { members.append(JSONMember("isUpdate", .bool(true))) }
         if item.updateListenerOptions != .default {
-            members.append(JSONMember("updateListenerOptions", .int(Int64(item.updateListenerOptions.rawValue))))
+            // The 64-bit pattern, as the archive keeps it: past Int64.max it is written negative (it trapped).
+            let bits = Int64(bitPattern: UInt64(item.updateListenerOptions.rawValue))
+            members.append(JSONMember("updateListenerOptions", .int(bits)))
         }
         members.append(JSONMember("attributeSet", try jsonValue(for: item.attributeSet)))
         return .object(members)
@@ -74,10 +77,8 @@ public enum ItemJSON {
                 guard case .bool(let b) = member.value else { throw problem("isUpdate", "expected true or false") }
                 isUpdate = b
             case "updateListenerOptions":
-                guard case .int(let i) = member.value, i >= 0 else {
-                    throw problem("updateListenerOptions", "expected a non-negative integer")
-                }
-                options = UInt(i)
+                guard case .int(let i) = member.value else { throw problem("updateListenerOptions", "expected an integer") }
+                options = UInt(truncatingIfNeeded: i)  // a negative one is the bit pattern of a raw value past Int64.max
             case "attributeSet": set = try attributeSet(from: member.value, path: "attributeSet")
             default: throw problem(member.key, "unknown item member")
             }
