@@ -28,6 +28,12 @@ public final class JSONLinesReader {
         self.chunkSize = max(1, chunkSize)
     }
 
+    /// Reads from an open handle whose first bytes were already read (to tell the input's form) into `prefix`.
+    package convenience init(fileHandle: FileHandle, prefix: [UInt8], chunkSize: Int = 1 << 20) {
+        self.init(fileHandle: fileHandle, chunkSize: chunkSize)
+        buffer = prefix
+    }
+
     /// Opens the file at `url`.
     public init(contentsOf url: URL, chunkSize: Int = 1 << 20) throws(InterchangeError) {
         do {

@@ -147,15 +147,30 @@ final class ItemSource {
     private(set) var position = 0
 
     init(path: String) throws {
+        let blank: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
         if path == "-" {
-            lines = JSONLinesReader(fileHandle: .standardInput)
+            // Told apart like a file (it was always read as JSON Lines, so a piped array was one bad line): the
+            // bytes read up to the first non-blank one go to the reader.
+            let input = FileHandle.standardInput
+            var head: [UInt8] = []
+            while !head.contains(where: { !blank.contains($0) }), let chunk = try input.read(upToCount: 4096), !chunk.isEmpty {
+                head.append(contentsOf: chunk)
+            }
+            guard head.first(where: { !blank.contains($0) }) == UInt8(ascii: "[") else {
+                lines = JSONLinesReader(fileHandle: input, prefix: head)
+                return
+            }
+            head.append(contentsOf: input.readDataToEndOfFile())
+            do { (array, arrayErrors) = try ItemFileReader.readArray(Data(head), policy: .collectErrors) } catch {
+                throw CommandFailure(message: "searchlight index: -: \(error)")
+            }
             return
         }
         let url = URL(fileURLWithPath: path)
         let handle = try FileHandle(forReadingFrom: url)
         let head = try handle.read(upToCount: 4096) ?? Data()
         try handle.close()
-        if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "[") {
+        if head.first(where: { !blank.contains($0) }) == UInt8(ascii: "[") {
             do {
                 (array, arrayErrors) = try ItemFileReader.readItems(from: url, policy: .collectErrors)
             } catch {

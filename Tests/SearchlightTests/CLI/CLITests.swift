@@ -172,6 +172,15 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(notThere.stderr.contains("missing"))
     }
 
+    func testIndexReadsAJSONArrayFromStandardInput() throws {
+        // '-' is documented to take either form, as a file does.
+        let array = "\n [" + [item("p", "Piped one"), #"{"uniqueIdentifier":7}"#, item("q", "Piped two")].joined(separator: ",\n") + "]"
+        let piped = try run(["index", "-", "--json"], stdin: array)
+        XCTAssertEqual(try piped.json().first?["indexed"] as? Int, 2, piped.stderr)
+        XCTAssertTrue(piped.stderr.contains("-: array element 2: uniqueIdentifier"), piped.stderr)
+        XCTAssertEqual(try run(["get", "p", "q"]).lines.count, 2)
+    }
+
     // MARK: search and query
 
     func testSearchAndQueryOverAnIndexedFixture() throws {
