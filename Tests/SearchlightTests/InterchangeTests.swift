@@ -69,6 +69,22 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(try roundTrip(item).updateListenerOptions.rawValue, 1 << 63 | 2)
     }
 
+    func testArraysNestedPastTheKeptDepthImportLikeTheAPIBuildsThem() throws {
+        // Read from JSON, arrays past the kept depth stop at the API's placeholder, so the item archives and
+        // unarchives (it failed to unarchive) and validation still refuses it.
+        let deep = String(repeating: "[1,", count: 60) + "2" + String(repeating: "]", count: 60)
+        let item = try ItemJSON.decodeItem(from: Data(#"{"uniqueIdentifier":"d","attributeSet":{"customAttributes":{"k":\#(deep)}}}"#.utf8))
+        XCTAssertEqual(item.validationProblems().first?.message, "item 'd': custom attribute 'k' nests arrays more than 31 deep; at most 31 are kept")
+        let data = try NSKeyedArchiver.archivedData(withRootObject: item, requiringSecureCoding: true)
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: data))
+        XCTAssertEqual(back.attributeSet.snapshot, item.attributeSet.snapshot)
+        var nested: Any = 2
+        for _ in 0..<60 { nested = [1, nested] }
+        let built = CSSearchableItemAttributeSet()
+        built.setValue(nested, forCustomKey: CSCustomAttributeKey(keyName: "k")!)
+        XCTAssertEqual(item.attributeSet.snapshot, built.snapshot)
+    }
+
     func testClearedAttributesAreJSONNull() throws {
         let set = CSSearchableItemAttributeSet()
         set.keywords = nil

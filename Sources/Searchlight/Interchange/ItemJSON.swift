@@ -278,13 +278,20 @@ public enum ItemJSON {
         }
     }
 
-    private static func customValue(_ json: JSONValue, path: @autoclosure () -> String) throws(InterchangeError) -> AttributeValue {
+    /// A custom value (or `emailHeaders` element) inside `enclosingArrays` arrays. Past the kept depth an array
+    /// becomes the placeholder `AttributeValue.fromCustom` builds, so an imported item archives and unarchives as
+    /// one set through the API does (validation refuses both).
+    private static func customValue(_ json: JSONValue, path: @autoclosure () -> String,
+                                    enclosingArrays: Int = 0) throws(InterchangeError) -> AttributeValue {
         switch json {
         case .string(let s): return .string(s)
         case .int, .double, .bool: return .number(try number(json, path: path()))
         case .array(let elements):
+            if enclosingArrays > AttributeValue.maximumNestingDepth { return AttributeValue.tooDeepPlaceholder }
             var out: [AttributeValue] = []
-            for (i, e) in elements.enumerated() { out.append(try customValue(e, path: "\(path())[\(i)]")) }
+            for (i, e) in elements.enumerated() {
+                out.append(try customValue(e, path: "\(path())[\(i)]", enclosingArrays: enclosingArrays + 1))
+            }
             return .normalizedArray(out)
         case .object:
             if let d = json["$date"] { return .date(try date(d, path: path() + ".$date")) }

@@ -61,8 +61,9 @@ package indirect enum AttributeValue: Sendable, Hashable {
         }
     }
 
-    /// What an array nested past the kept depth becomes: one level of mixed array, holding nothing invalid.
-    private static let tooDeepPlaceholder = AttributeValue.array([.null])
+    /// What an array nested past the kept depth becomes: one level of mixed array, holding nothing invalid (the
+    /// interchange reader stops at it too).
+    package static let tooDeepPlaceholder = AttributeValue.array([.null])
 
     /// Collapses homogeneous arrays into the plural cases so equal arrays have one representation.
     package static func normalizedArray(_ elements: [AttributeValue]) -> AttributeValue {
