@@ -51,11 +51,9 @@ enum QueryRunner {
         return "activity " + (typeAndDigest.lastIndex(of: ":").map { typeAndDigest[..<$0] } ?? typeAndDigest)
     }
 
-    /// The item's attributes as a JSON object (the interchange shape).
-    static func jsonObject(_ item: CSSearchableItem) -> Any {
-        guard let data = try? ItemJSON.encode(item), let object = try? JSONSerialization.jsonObject(with: data) else {
-            return ["uniqueIdentifier": item.uniqueIdentifier]
-        }
-        return object
+    /// The item as its interchange JSON, kept a `JSONValue`: a trip through `JSONSerialization` wrote a double
+    /// such as 37.0 as 37, which `index` then reads as an integer.
+    static func jsonValue(_ item: CSSearchableItem) -> JSONValue {
+        (try? ItemJSON.jsonValue(for: item)) ?? .object([JSONMember("uniqueIdentifier", .string(item.uniqueIdentifier))])
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Searchlight
 
 /// Output helpers: results to standard output, messages and progress to standard error.
 enum Terminal {
@@ -28,6 +29,17 @@ enum Terminal {
             return
         }
         FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// One JSON value as a line, written as the interchange writes it (numbers keep their kind).
+    static func json(_ value: JSONValue) {
+        var bytes: [UInt8] = []
+        do { try JSONSerializer.write(value, to: &bytes) } catch {
+            err("searchlight: internal error: \(error)")
+            return
+        }
+        bytes.append(0x0A)
+        FileHandle.standardOutput.write(Data(bytes))
     }
 }
 

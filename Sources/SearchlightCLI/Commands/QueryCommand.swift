@@ -56,9 +56,12 @@ enum QueryCommand {
             if args.json || fromStdin {
                 // Only items are interchange objects ('searchlight index' input); matching activities are counted.
                 let items = outcome.items.filter { !QueryRunner.isActivity($0) }
-                var object: [String: Any] = ["query": text, "count": items.count, "items": items.map(QueryRunner.jsonObject)]
-                if items.count < outcome.items.count { object["activities"] = outcome.items.count - items.count }
-                Terminal.json(object)
+                var members = [JSONMember("count", .int(Int64(items.count))), JSONMember("items", .array(items.map(QueryRunner.jsonValue))),
+                               JSONMember("query", .string(text))]
+                if items.count < outcome.items.count {
+                    members.insert(JSONMember("activities", .int(Int64(outcome.items.count - items.count))), at: 0)
+                }
+                Terminal.json(JSONValue.object(members))
                 continue
             }
             if outcome.items.isEmpty { Terminal.out("no items match") }

@@ -213,6 +213,17 @@ final class CLITests: XCTestCase {
 
     // MARK: parse, delete, state, stats, export
 
+    func testQueryJSONItemsKeepNumberKindsAsIndexInput() throws {
+        // The items of 'query --json' are 'index' input: a double stays a double (37.0 came out as 37, an integer).
+        let line = #"{"uniqueIdentifier":"n","attributeSet":{"title":"numbers","latitude":37.0,"rating":-0.0,"customAttributes":{"two":2.0,"big":9007199254740993}}}"#
+        try run(["index", try write("n.jsonl", line + "\n")])
+        let queried = try run(["query", #"title == "numbers""#, "--json", "--attributes", "title,latitude,rating,two,big"])
+        XCTAssertEqual(queried.status, 0, queried.stderr)
+        for member in [#""latitude":37.0"#, #""rating":-0.0"#, #""two":2.0"#, #""big":9007199254740993"#, #""count":1,"items":[{"#] {
+            XCTAssertTrue(queried.stdout.contains(member), queried.stdout)
+        }
+    }
+
     func testParsePrintsTheTreeOrTheErrorPosition() throws {
         let ok = try run(["parse", #"title == "fire*"cd && keywords == "game"cd"#], useStore: false)
         XCTAssertEqual(ok.status, 0)
