@@ -326,6 +326,24 @@ final class InterchangeTests: XCTestCase {
         }
     }
 
+    func testWriterTruncatesInPlaceAndFollowsALink() throws {
+        // "Creates (or truncates)": it replaced the path with a new file, so a link was broken off its target (and a
+        // device such as /dev/null, for a process allowed to, was replaced by a regular file).
+        let target = temporaryFile("old line\n")
+        let link = target.deletingLastPathComponent().appendingPathComponent("searchlight-link-\(UUID().uuidString).jsonl")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        temporaryFiles.append(link)
+        do {
+            let writer = try JSONLinesWriter(creatingFileAt: link)
+            try writer.write(CSSearchableItem(uniqueIdentifier: "a", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet()))
+            try writer.flush()
+        }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: target), as: UTF8.self), #"{"uniqueIdentifier":"a","attributeSet":{}}"# + "\n")
+        let missing = interchangeError { _ = try JSONLinesWriter(creatingFileAt: URL(fileURLWithPath: "/nonexistent-dir/x.jsonl")) }
+        XCTAssertEqual(missing?.message.hasPrefix("cannot create /nonexistent-dir/x.jsonl"), true, missing?.message ?? "no error")
+    }
+
     func testArrayFiles() throws {
         let url = temporaryFile("  \n[" + corpusLine + ",\n" + #"{"uniqueIdentifier":"2"}"# + "]\n")
         let (items, errors) = try ItemFileReader.readItems(from: url)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// Writes items as JSON Lines (one compact object per line), buffering output and flushing in large writes.
@@ -16,14 +21,14 @@ public final class JSONLinesWriter {
         self.bufferSize = max(1, bufferSize)
     }
 
-    /// Creates (or truncates) the file at `url`.
+    /// Creates (or truncates) the file at `url`, in place: `FileManager.createFile` replaced the path with a new
+    /// file, breaking a link off its target and turning a device (even /dev/null, when allowed) into a plain file.
     public init(creatingFileAt url: URL, bufferSize: Int = 1 << 20) throws(InterchangeError) {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw InterchangeError(message: "cannot create \(url.path)")
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw InterchangeError(message: "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
-        do { handle = try FileHandle(forWritingTo: url) } catch {
-            throw InterchangeError(message: "cannot open \(url.path) for writing: \(error.localizedDescription)")
-        }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         ownsHandle = true
         self.bufferSize = max(1, bufferSize)
     }
