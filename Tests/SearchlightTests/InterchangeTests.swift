@@ -282,6 +282,21 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(collected.count, 2)
     }
 
+    func testForEachCollectsBadLinesButNotTheBodysErrors() throws {
+        // Under .collectErrors an InterchangeError the body throws (a failed write of the item just read) was
+        // collected as if the line were bad, and reading went on past it.
+        let url = temporaryFile(#"{"uniqueIdentifier":"1"}"# + "\nnot json\n" + #"{"uniqueIdentifier":"3"}"# + "\n")
+        var seen: [String] = []
+        let error = interchangeError {
+            try JSONLinesReader(contentsOf: url).forEach(policy: .collectErrors) { item, _ in
+                seen.append(item.uniqueIdentifier)
+                if item.uniqueIdentifier == "3" { throw InterchangeError(message: "write failed: disk full") }
+            }
+        }
+        XCTAssertEqual(error?.message, "write failed: disk full")
+        XCTAssertEqual(seen, ["1", "3"])
+    }
+
     func testReaderFromPipeAndMissingFile() throws {
         let pipe = Pipe()
         let writer = pipe.fileHandleForWriting

@@ -114,18 +114,20 @@ public final class JSONLinesReader {
     }
 
     /// Calls `body` with each item and its line number; returns the errors skipped under `.collectErrors`.
+    /// Only bad lines are skipped: an error `body` throws, whatever its type, ends the loop.
     @discardableResult
     public func forEach(policy: InterchangeErrorPolicy = .stopOnFirstError,
                         _ body: (CSSearchableItem, Int) throws -> Void) throws -> [InterchangeError] {
         var errors: [InterchangeError] = []
         while true {
-            do {
-                guard let item = try next() else { return errors }
-                try body(item, lineNumber)
-            } catch let error as InterchangeError {
+            let item: CSSearchableItem?
+            do throws(InterchangeError) { item = try next() } catch {
                 if policy == .stopOnFirstError { throw error }
                 errors.append(error)
+                continue
             }
+            guard let item else { return errors }
+            try body(item, lineNumber)
         }
     }
 
