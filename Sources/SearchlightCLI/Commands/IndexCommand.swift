@@ -51,7 +51,8 @@ enum IndexCommand {
         signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
         var total = resumeFrom?.items ?? 0
         var skipped: [InterchangeError] = []
-        var progress = ProgressBar(total: inputs.contains("-") ? nil : try inputs.reduce(0) { $0 + (try lineCount($1)) })
+        let counts = try inputs.map(lineCount)
+        var progress = ProgressBar(total: counts.contains(nil) ? nil : counts.reduce(0) { $0 + ($1 ?? 0) })
         var interrupted = false
         var pending: [CSSearchableItem] = []
         var pendingPosition = resumeFrom.map { ($0.file, $0.line) } ?? (0, 0)
@@ -127,9 +128,11 @@ enum IndexCommand {
         return interrupted ? 1 : 0
     }
 
-    /// Newlines in a file (a cheap total for the progress bar).
-    private static func lineCount(_ path: String) throws -> Int {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return 0 }
+    /// Newlines in a file (a cheap total for the progress bar); nil for anything but a regular file, which
+    /// counting would read to its end (a pipe named as a file is read once, by the import).
+    private static func lineCount(_ path: String) throws -> Int? {
+        guard path != "-", (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var count = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
@@ -146,40 +149,27 @@ final class ItemSource {
     private var arrayErrors: [InterchangeError] = []
     private(set) var position = 0
 
+    /// Opens the input once and tells its form from the bytes up to its first non-blank one, which then go to the
+    /// reader: standard input or a pipe named as a file (/dev/stdin, a FIFO, `<(...)`) cannot be read twice.
     init(path: String) throws {
+        let input: FileHandle
+        if path == "-" { input = .standardInput } else {
+            do { input = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
+                throw CommandFailure(message: "searchlight index: \(path): cannot open: \(error.localizedDescription)")
+            }
+        }
         let blank: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
-        if path == "-" {
-            // Told apart like a file (it was always read as JSON Lines, so a piped array was one bad line): the
-            // bytes read up to the first non-blank one go to the reader.
-            let input = FileHandle.standardInput
-            var head: [UInt8] = []
-            while !head.contains(where: { !blank.contains($0) }), let chunk = try input.read(upToCount: 4096), !chunk.isEmpty {
-                head.append(contentsOf: chunk)
-            }
-            guard head.first(where: { !blank.contains($0) }) == UInt8(ascii: "[") else {
-                lines = JSONLinesReader(fileHandle: input, prefix: head)
-                return
-            }
-            head.append(contentsOf: input.readDataToEndOfFile())
-            do { (array, arrayErrors) = try ItemFileReader.readArray(Data(head), policy: .collectErrors) } catch {
-                throw CommandFailure(message: "searchlight index: -: \(error)")
-            }
+        var head: [UInt8] = []
+        while !head.contains(where: { !blank.contains($0) }), let chunk = try input.read(upToCount: 4096), !chunk.isEmpty {
+            head.append(contentsOf: chunk)
+        }
+        guard head.first(where: { !blank.contains($0) }) == UInt8(ascii: "[") else {
+            lines = JSONLinesReader(fileHandle: input, prefix: head)
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let handle = try FileHandle(forReadingFrom: url)
-        let head = try handle.read(upToCount: 4096) ?? Data()
-        try handle.close()
-        if head.first(where: { !blank.contains($0) }) == UInt8(ascii: "[") {
-            do {
-                (array, arrayErrors) = try ItemFileReader.readItems(from: url, policy: .collectErrors)
-            } catch {
-                throw CommandFailure(message: "searchlight index: \(path): \(error)")
-            }
-        } else {
-            do { lines = try JSONLinesReader(contentsOf: url) } catch {
-                throw CommandFailure(message: "searchlight index: \(path): \(error)")
-            }
+        head.append(contentsOf: input.readDataToEndOfFile())
+        do { (array, arrayErrors) = try ItemFileReader.readArray(Data(head), policy: .collectErrors) } catch {
+            throw CommandFailure(message: "searchlight index: \(path): \(error)")
         }
     }
 

@@ -181,6 +181,16 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["get", "p", "q"]).lines.count, 2)
     }
 
+    func testIndexReadsAPipeNamedAsAFileOnce() throws {
+        // A path that is a pipe (/dev/stdin, a FIFO, <(...)) was read to its end to count lines for the progress
+        // bar, and again to tell its form, so nothing was left to index: "indexed 0 items", exit 0.
+        let lines = [item("f1", "Fifo one"), item("f2", "Fifo two")].joined(separator: "\n") + "\n"
+        let piped = try run(["index", "/dev/stdin", "--json"], stdin: lines)
+        XCTAssertEqual(try piped.json().first?["indexed"] as? Int, 2, piped.stderr)
+        let array = try run(["index", "/dev/stdin", "--json"], stdin: "[" + item("f3", "Fifo three") + "]")
+        XCTAssertEqual(try array.json().first?["indexed"] as? Int, 1, array.stderr)
+    }
+
     // MARK: search and query
 
     func testSearchAndQueryOverAnIndexedFixture() throws {
