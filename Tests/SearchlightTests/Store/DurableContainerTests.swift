@@ -319,12 +319,7 @@ final class DurableContainerTests: XCTestCase {
     /// open, one that acknowledged is not; a later loss asks everyone again.
     func testAnUnacknowledgedReindexAllIsAskedAgainAfterACrash() throws {
         let url = makeStoreURL(self)
-        func corrupt() throws {
-            let journal = url.appendingPathComponent("journal-0.slj")
-            var bytes = try Data(contentsOf: journal)
-            bytes[bytes.count / 3] ^= 0x20
-            try bytes.write(to: journal)
-        }
+        func corrupt() throws { try damageFirstJournal(at: url) }
         /// Opens the store, sets a delegate on each named index, and says which were asked.
         func open(acknowledging: [String: Bool], write: Bool = false) throws -> [String] {
             let container = try SearchlightContainer(directory: url)
@@ -354,6 +349,15 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertEqual(try open(acknowledging: ["r": true, "other": true]), ["other", "r"], "a new loss asks again")
     }
 
+    /// Flips a bit a third of the way into the first journal: a damaged record with valid ones after it, so the
+    /// store is corrupt (not torn) and opens lost.
+    private func damageFirstJournal(at url: URL) throws {
+        let journal = url.appendingPathComponent("journal-0.slj")
+        var bytes = try Data(contentsOf: journal)
+        bytes[bytes.count / 3] ^= 0x20
+        try bytes.write(to: journal)
+    }
+
     /// Three acknowledged batches of index "r" (client states "0"…"2"), closed as a crash would leave them.
     private func writeThreeBatches(to url: URL) throws {
         let container = try SearchlightContainer(directory: url)
@@ -376,10 +380,7 @@ final class DurableContainerTests: XCTestCase {
             XCTAssertEqual(index.itemCount(), 3)
             container.closeWithoutCheckpoint()
         }
-        let journal = url.appendingPathComponent("journal-0.slj")
-        var bytes = try Data(contentsOf: journal)
-        bytes[bytes.count / 3] ^= 0x20
-        try bytes.write(to: journal)
+        try damageFirstJournal(at: url)
         let container = try SearchlightContainer(directory: url)
         XCTAssertTrue(container.storeWasLost)
         let first = CSSearchableIndex(name: "r", container: container)
@@ -406,10 +407,7 @@ final class DurableContainerTests: XCTestCase {
     func testAnyIndexNameAcknowledgesAReindexAllForGood() throws {
         let url = makeStoreURL(self)
         try writeThreeBatches(to: url)
-        let journal = url.appendingPathComponent("journal-0.slj")
-        var bytes = try Data(contentsOf: journal)
-        bytes[bytes.count / 3] ^= 0x20
-        try bytes.write(to: journal)
+        try damageFirstJournal(at: url)
         let names = ["", "two\nlines", "ends\r", "crlf\r\nname", "\ne\u{301}", "50%", "%0A", "%2", "plain"]
         do {
             let container = try SearchlightContainer(directory: url)
@@ -434,11 +432,7 @@ final class DurableContainerTests: XCTestCase {
     func testALossWhoseResetWasInterruptedStillAsksTheDelegatesAtTheNextOpen() throws {
         let url = makeStoreURL(self)
         try writeThreeBatches(to: url)
-        // A damaged first record: valid records follow, so it is corruption (not a torn tail).
-        let journal = url.appendingPathComponent("journal-0.slj")
-        var bytes = try Data(contentsOf: journal)
-        bytes[bytes.count / 3] ^= 0x20
-        try bytes.write(to: journal)
+        try damageFirstJournal(at: url)
         // The reset writes REINDEX (rename 1), moves journal-0 aside (rename 2), starts a new journal-0 (rename 3).
         let faults = FaultInjectingFileSystem()
         faults.inject(.failRename, skip: 2)
