@@ -541,10 +541,12 @@ private struct ContainerCore: ~Copyable {
         writes &+= 1
         if let store, store.needsCheckpoint {
             // Written on a background thread; writes continue in the new journal meanwhile. The engagement
-            // ledger rides along under its reserved client-state name.
+            // ledger rides along under its reserved client-state name; its change count is read before it is
+            // encoded (as `checkpoint(force:)` does), so a change recorded meanwhile stays unsaved.
+            let count = engagement.changeCount
             var states = newStates.mapValues { Array($0) }
             states[EngagementLedger.clientStateName] = engagement.encoded()
-            savedEngagement = engagement.changeCount
+            savedEngagement = count
             store.checkpointInBackground(snapshot, clientStates: states)
         }
         return snapshot
