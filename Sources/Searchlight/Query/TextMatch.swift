@@ -108,14 +108,10 @@ package struct TextMatch: Sendable {
     /// the analyzer drops them inside words: a `t` pattern written with one still matches its token. The
     /// zero-width space and (non-)joiners U+200B–U+200D separate words instead, so they stay (and never match).
     static func droppingFormatCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isFormat) else { return text }
+        guard text.unicodeScalars.contains(where: Analyzer.isFormatCharacter) else { return text }
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: text.unicodeScalars.filter { !isFormat($0) })
+        scalars.append(contentsOf: text.unicodeScalars.filter { !Analyzer.isFormatCharacter($0) })
         return String(scalars)
-    }
-
-    private static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value >= 0x80 && scalar.properties.generalCategory == .format && !(0x200B...0x200D).contains(scalar.value)
     }
 
     /// Whether one stored value matches.

@@ -24,6 +24,12 @@ public struct Analyzer: Sendable {
     public static let overlongTerm = "\u{1}"
     static let overlongBytes: [UInt8] = [0x01]
 
+    /// Whether `scalar` is a format character (soft hyphen, word joiner, direction marks; not U+200B–200D, which
+    /// separate words): part of the word around it, but of no term, so query text drops it as analysis does.
+    package static func isFormatCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
+    }
+
     /// The version of the terms this analyzer emits, which a durable store records beside its segments: a store
     /// whose segments another version analyzed has them analyzed again when it opens (`DurableStore`), so old
     /// terms never linger. Raised whenever any text's terms change.

@@ -420,8 +420,8 @@ struct QueryPlanner {
     /// `foldedPrefix`, scalar by scalar (any text).
     static func foldedPrefixByScalars(_ text: String) -> String {
         let folded = Folding.foldScalars(text, options: .all)
-        // Format characters are in no term (`CharacterClass.format`).
-        let scalars = Array(folded.unicodeScalars.filter { $0.value < 0x80 || CharacterClass.classify($0.value) != .format })
+        // Format characters are in no term.
+        let scalars = Array(folded.unicodeScalars.filter { !Analyzer.isFormatCharacter($0) })
         func isWord(_ s: Unicode.Scalar) -> Bool {
             s.value < 0x80 ? CharacterClass.ascii[Int(s.value)].isWordCharacter : CharacterClass.classify(s.value) != .separator
         }
