@@ -55,16 +55,17 @@ package enum ActivityWriter {
         }
     }
 
-    /// After a delete-all, re-adds the activities of `base` not tied to an item (delete-all removes items and the
-    /// activities tied to them; `NSUserActivity.deleteAllSavedUserActivities` removes activities), skipping
-    /// expired ones and those in domains the round already deleted. Returns their earliest expiration.
-    static func restoreUntiedActivities(from base: IndexSnapshot, into recorder: inout RecordingWriter, now: Date,
-                                        excludingDomains domains: DomainPrefixes) throws(EngineError) -> Double {
+    /// After a delete-all, re-adds the activities of `base` (delete-all removes items;
+    /// `NSUserActivity.deleteAllSavedUserActivities` removes activities), skipping expired ones and those in
+    /// domains the round already deleted. Tied ones come back too: the orphan pass after the round deletes those
+    /// whose item did not survive it, and keeps those of an item the same batch indexed again. Returns their
+    /// earliest expiration.
+    static func restoreActivities(from base: IndexSnapshot, into recorder: inout RecordingWriter, now: Date,
+                                  excludingDomains domains: DomainPrefixes) throws(EngineError) -> Double {
         let expirationField = base.schema.field(named: ItemDocumentCodec.expirationField)
         var earliest = Double.infinity
         for address in activityAddresses(in: base) {
-            guard let links = ActivityDocumentCodec.links(at: address, in: base), links.strong == nil,
-                  let document = base.document(at: address) else { continue }
+            guard let document = base.document(at: address) else { continue }
             let expiration = expirationField.flatMap { base.numbers($0, of: address).first } ?? .infinity
             guard expiration > now.timeIntervalSinceReferenceDate else { continue }
             if let domain = document.domain, domains.covers(domain) { continue }

@@ -481,9 +481,10 @@ private struct ContainerCore: ~Copyable {
                     newStates = [:]
                     nextExpiration = .infinity
                     itemsMayHaveGone = true
-                    // Activities not tied to an item are not items: delete-all keeps them.
-                    let kept = try ActivityWriter.restoreUntiedActivities(from: base, into: &recorder, now: now,
-                                                                          excludingDomains: deletedDomains)
+                    // Activities are not items: delete-all keeps them, and the orphan pass below deletes those
+                    // tied to an item that does not survive the round (re-indexed later in it, one does).
+                    let kept = try ActivityWriter.restoreActivities(from: base, into: &recorder, now: now,
+                                                                    excludingDomains: deletedDomains)
                     nextExpiration = min(nextExpiration, kept)
                 case .activities(let change):
                     let expiration = try ActivityWriter.apply(change, recorder: &recorder, base: base, now: now) { id in

@@ -142,6 +142,21 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertTrue(fixture.activities.isEmpty)
     }
 
+    /// Delete-all then re-index in one batch: the item survived the batch, so its activity stays (delete-all
+    /// removed it for good, as if the item were gone, and only untied activities were put back).
+    func testDeleteAllAndReindexInOneBatchKeepsTheActivity() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("a", title: "first"), makeItem("b", title: "second")])
+        try await fixture.linkedActivity(title: "visit a", to: "a").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "visit b", to: "b").becomeCurrentAndWait()
+        fixture.index.beginBatch()
+        try await fixture.index.deleteAllSearchableItems()
+        try await fixture.index.indexSearchableItems([makeItem("a", title: "again")])
+        try await fixture.index.endBatch(withClientState: Data([1]))
+        XCTAssertEqual(fixture.activities.compactMap(\.donation.title), ["visit a"], "a survived the batch, b did not")
+        XCTAssertEqual(fixture.search("visit"), ["a"])
+    }
+
     func testTiedActivityOfAnExpiredItemIsHiddenThenPurged() async throws {
         let fixture = ActivityFixture()
         let item = makeItem("a", title: "ticket")
