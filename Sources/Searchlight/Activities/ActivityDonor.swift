@@ -6,8 +6,9 @@ package enum ActivityDonor {
     /// Validates and stores `donation` for `donor` (the live activity object). A `visit` (the activity became
     /// current, as opposed to a re-save of the current one) also counts as engagement for its result.
     /// `completion` gets nil once the record is visible to queries (or was dropped because the item it is tied to
-    /// does not exist, as Apple does), or the error that kept it out; it runs on the container's callback queue, in
-    /// call order, and must not block (an app's handler goes through `SearchlightContainer.callHandler(_:)`).
+    /// does not exist, as Apple does, or was stored already expired), or the error that kept it out; it runs on
+    /// the container's callback queue, in call order, and must not block (an app's handler goes through
+    /// `SearchlightContainer.callHandler(_:)`).
     package static func save(_ donation: ActivityDonation, donor: ActivityRegistry.Activity?, in container: SearchlightContainer,
                              visit: Bool, completion: (@Sendable (CSIndexError?) -> Void)?) {
         let problems = donation.validationProblems()
@@ -20,9 +21,11 @@ package enum ActivityDonor {
         if let donor { container.activities.registerDonor(donor, for: donation.recordIdentifier) }
         let visited = visit ? container.clock() : nil
         container.submit([.activities(.donate(donation))]) { error in
-            // A visit counts only for a stored record: one tied to an item that does not exist is dropped, and
-            // counted, it lifted that item once indexed.
-            if error == nil, let visited, container.snapshot().engine.lookup(id: donation.recordIdentifier) != nil {
+            // A visit counts only for a record queries can find: one tied to an item that does not exist is
+            // dropped, one whose expirationDate has passed is never found; counted, either lifted its item.
+            let snapshot = container.snapshot()
+            if error == nil, let visited, let address = snapshot.engine.lookup(id: donation.recordIdentifier),
+               snapshot.isVisible(address) {
                 container.engagement.recordDonation(of: donation.resultIdentifier, at: visited)
             }
             completion?(error)

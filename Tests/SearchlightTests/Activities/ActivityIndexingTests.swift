@@ -114,6 +114,24 @@ final class ActivityIndexingTests: XCTestCase {
         XCTAssertEqual(fixture.search("default").count, 1)
     }
 
+    /// A donation whose expirationDate has passed is never found, so its visit earns nothing: counted, it lifted
+    /// the item it names.
+    func testAnAlreadyExpiredDonationEarnsNoEngagement() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("x", title: "Quarterly report"),
+                                                      makeItem("y", title: "Quarterly report")])
+        let stale = fixture.linkedActivity(title: "Old visit", to: "y", weak: true)
+        stale.expirationDate = fixture.clock.now.addingTimeInterval(-60)
+        for _ in 0..<3 { try await stale.becomeCurrentAndWait() }
+        XCTAssertTrue(fixture.activities.isEmpty, "expired: not found")
+        XCTAssertNil(fixture.container.engagement.record(for: "y", at: fixture.clock.now))
+        XCTAssertEqual(runUserQuery("quarterly", in: fixture.container).items.map(\.uniqueIdentifier), ["x", "y"])
+        // Once it lives, a visit counts.
+        stale.expirationDate = fixture.clock.now.addingTimeInterval(60)
+        try await stale.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.container.engagement.record(for: "y", at: fixture.clock.now)?.donations, 1)
+    }
+
     func testDeleteSavedActivitiesByPersistentIdentifierAndAll() async throws {
         let fixture = ActivityFixture()
         for (n, title) in ["alpha", "beta", "gamma"].enumerated() {
