@@ -194,12 +194,18 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
     /// The error is also kept in `lastDonationError`.
     public func becomeCurrent(completionHandler: (@Sendable ((any Error)?) -> Void)?) {
         let container = self.container
-        let invalidated = state.withLock { $0.isInvalidated }
-        if invalidated {
+        let refuse = { [activityType] in
             let error = CSIndexError.unknown("the activity of type '\(activityType)' was invalidated; it cannot become current")
-            return finish(error, in: container) { completionHandler?($0) }
+            self.finish(error, in: container) { completionHandler?($0) }
         }
+        if state.withLock({ $0.isInvalidated }) { return refuse() }
         container.activities.makeCurrent(self)
+        // An `invalidate()` on another thread since the check above may have resigned before this made the activity
+        // current: look again, so an invalidated activity never stays current.
+        if state.withLock({ $0.isInvalidated }) {
+            container.activities.resign(self)
+            return refuse()
+        }
         save(visit: true) { completionHandler?($0) }
     }
 

@@ -125,6 +125,22 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertEqual(fixture.activities.count, 1, "its earlier record stays until it expires or is deleted")
     }
 
+    /// `invalidate()` racing `becomeCurrent()` on another thread: whichever wins, the invalidated activity is not
+    /// left current. It was when the invalidation landed between becomeCurrent's check and its making current.
+    func testInvalidateRacingBecomeCurrentNeverLeavesItCurrent() async {
+        let fixture = ActivityFixture()
+        var leftCurrent = 0
+        for _ in 0..<200_000 {
+            let activity = fixture.activity(title: "raced", eligible: false)
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if i == 0 { activity.becomeCurrent() } else { activity.invalidate() }
+            }
+            if activity.isCurrent { leftCurrent += 1 }
+        }
+        await fixture.settle()
+        XCTAssertEqual(leftCurrent, 0, "invalidated activities left current")
+    }
+
     func testNeedsSaveAsksTheDelegateBeforeSaving() async throws {
         let fixture = ActivityFixture()
         let delegate = RecordingActivityDelegate()
