@@ -22,10 +22,13 @@ package enum ActivityDonor {
         let visited = visit ? container.clock() : nil
         container.submit([.activities(.donate(donation))]) { error in
             // A visit counts only for a record queries can find: one tied to an item that does not exist is
-            // dropped, one whose expirationDate has passed is never found; counted, either lifted its item.
+            // dropped, one whose expirationDate has passed is never found; counted, either lifted its item. A
+            // record found under the identifier must rank under this donation's key: a dropped re-donation (tied
+            // to another item) leaves the earlier record in place.
             let snapshot = container.snapshot()
             if error == nil, let visited, let address = snapshot.engine.lookup(id: donation.recordIdentifier),
-               snapshot.isVisible(address) {
+               snapshot.isVisible(address),
+               ActivityResults.engagementIdentifier(of: address, in: snapshot) == donation.resultIdentifier {
                 container.engagement.recordDonation(of: donation.resultIdentifier, at: visited)
             }
             completion?(error)

@@ -33,6 +33,27 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertEqual(fixture.container.engagement.record(for: "y", at: fixture.clock.now)?.donations, 1)
     }
 
+    /// A dropped donation earns nothing even when an earlier record with its identifier stays (the same
+    /// persistentIdentifier, tied to another item): that record was found and the visit counted for the missing item.
+    func testADroppedRetiedDonationEarnsNoEngagement() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("doc-1", title: "Budget")])
+        let activity = fixture.linkedActivity(title: "Editing", to: "doc-1")
+        activity.persistentIdentifier = "editor"
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.container.engagement.record(for: "doc-1", at: fixture.clock.now)?.donations, 1)
+
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.relatedUniqueIdentifier = "y"
+        activity.contentAttributeSet = set
+        for _ in 0..<3 { try await activity.becomeCurrentAndWait() }
+        XCTAssertEqual(fixture.activities.compactMap(\.donation.strongLink), ["doc-1"], "dropped: y does not exist")
+        XCTAssertNil(fixture.container.engagement.record(for: "y", at: fixture.clock.now))
+        try await fixture.index.indexSearchableItems([makeItem("x", title: "Quarterly report"),
+                                                      makeItem("y", title: "Quarterly report")])
+        XCTAssertEqual(runUserQuery("quarterly", in: fixture.container).items.map(\.uniqueIdentifier), ["x", "y"])
+    }
+
     func testTiedActivityAndItemAreOneResultAndTheItemWins() async throws {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
