@@ -106,7 +106,15 @@ package struct ResultOrder {
             case .orderedSame: continue
             }
         }
-        return a.id < b.id
+        return ResultOrder.identifier(a.id, precedes: b.id)
+    }
+
+    /// Identifier order for ties: `String`'s, with canonically equivalent identifiers (distinct items, e.g. "café"
+    /// precomposed and decomposed) ordered by their UTF-8 bytes, so a cursor at one never drops the other.
+    static func identifier(_ a: String, precedes b: String) -> Bool {
+        if a < b { return true }
+        if b < a { return false }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// The page of `addresses` (address order) to deliver.

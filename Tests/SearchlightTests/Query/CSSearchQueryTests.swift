@@ -251,6 +251,24 @@ final class CSSearchQueryTests: XCTestCase {
                        ["c10", "c11", "c12", "c13", "c14", "c15", "late"])
     }
 
+    /// Identifiers that are canonically equivalent but distinct ("café" precomposed and decomposed) are two
+    /// items: tied on the sort key, a sorted cursor after one of them must still deliver the other.
+    func testSortedCursorKeepsCanonicallyEquivalentIdentifiersApart() throws {
+        let ids = ["caf\u{E9}", "cafe\u{301}", "cafa"]
+        let container = makeContainer(ids.map { makeItem($0, title: "Same") })
+        var cursor: CSSearchQueryCursor?
+        var paged: [[Unicode.Scalar]] = []
+        for _ in 0..<4 {
+            let page = query("true", { $0.sortAttributes = [.init("title")]; $0.limit = 1; $0.cursor = cursor }, container: container)
+            let ids = runQuery(page).batches.joined().map(\.uniqueIdentifier)
+            if ids.isEmpty { break }
+            paged += ids.map { Array($0.unicodeScalars) }
+            cursor = page.cursor
+        }
+        XCTAssertEqual(paged.count, 3)
+        XCTAssertEqual(Set(paged), Set(ids.map { Array($0.unicodeScalars) }))
+    }
+
     func testUnsortedCursorWorksOnTheSameGenerationOnly() throws {
         let container = makeContainer((0..<12).map { makeItem("u\($0)", title: "Unsorted") })
         let first = query(#"title == "Unsorted""#, { $0.limit = 5 }, container: container)
