@@ -160,7 +160,8 @@ open class CSSearchQueryContext: NSObject, NSCopying, NSSecureCoding, @unchecked
 }
 
 /// Searchlight extension: where a finished query stopped, so a new query with the same query string, filters
-/// and sort can continue after its last result (set it as `CSSearchQueryContext.cursor`).
+/// and sort can continue after its last result (set it as `CSSearchQueryContext.cursor`); a query with another
+/// query string or other filter queries fails with `invalidQuery`.
 ///
 /// With `sortAttributes` the cursor is a sort key and survives later index changes (items inserted before
 /// the key are not revisited). Without sort keys results are in index order, which a later write can
@@ -169,6 +170,8 @@ open class CSSearchQueryContext: NSObject, NSCopying, NSSecureCoding, @unchecked
 /// the index too: an unsorted cursor keeps the snapshot it was made on and continues there while its container
 /// publishes only merges or writes that change no item (holding that snapshot's memory while the cursor lives).
 public struct CSSearchQueryCursor: Sendable, Hashable {
+    /// The query string, then the filter queries, of the query that made it: another query refuses it.
+    package let query: [String]
     package let sortAttributes: [CSSearchQueryContext.SortAttribute]
     package let key: [SortValue]
     package let identifier: String
@@ -178,8 +181,9 @@ public struct CSSearchQueryCursor: Sendable, Hashable {
     /// `generation` already fixes.
     package let snapshot: IndexSnapshot?
 
-    package init(sortAttributes: [CSSearchQueryContext.SortAttribute], key: [SortValue], identifier: String,
-                 generation: UInt64, address: DocAddressKey, snapshot: IndexSnapshot?) {
+    package init(query: [String], sortAttributes: [CSSearchQueryContext.SortAttribute], key: [SortValue],
+                 identifier: String, generation: UInt64, address: DocAddressKey, snapshot: IndexSnapshot?) {
+        self.query = query
         self.sortAttributes = sortAttributes
         self.key = key
         self.identifier = identifier
@@ -189,11 +193,12 @@ public struct CSSearchQueryCursor: Sendable, Hashable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.sortAttributes == b.sortAttributes && a.key == b.key && a.identifier == b.identifier
+        a.query == b.query && a.sortAttributes == b.sortAttributes && a.key == b.key && a.identifier == b.identifier
             && a.generation == b.generation && a.address == b.address
     }
 
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(query)
         hasher.combine(sortAttributes)
         hasher.combine(key)
         hasher.combine(identifier)

@@ -162,9 +162,9 @@ package struct ResultOrder {
         }
     }
 
-    /// A cursor continuing after `entry`.
-    func cursor(after entry: Entry) -> CSSearchQueryCursor {
-        CSSearchQueryCursor(sortAttributes: sortAttributes, key: entry.key, identifier: entry.identifier,
+    /// A cursor continuing after `entry`, for the query `query` (its query string, then its filter queries).
+    func cursor(after entry: Entry, query: [String]) -> CSSearchQueryCursor {
+        CSSearchQueryCursor(query: query, sortAttributes: sortAttributes, key: entry.key, identifier: entry.identifier,
                             generation: snapshot.engine.generation,
                             address: DocAddressKey(segment: entry.address.segment, doc: entry.address.doc),
                             snapshot: sortAttributes.isEmpty ? snapshot.engine : nil)

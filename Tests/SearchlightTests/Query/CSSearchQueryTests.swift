@@ -269,6 +269,29 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertEqual(Set(paged), Set(ids.map { Array($0.unicodeScalars) }))
     }
 
+    /// A cursor continues only the query that made it: given to a query with another query string or other filter
+    /// queries it fails with `invalidQuery` (it went on after the other query's last address or key, silently
+    /// skipping this query's first results), sorted or not.
+    func testCursorOfAnotherQueryIsAnError() throws {
+        let container = makeContainer((0..<10).map { makeItem("q\($0)", title: $0 % 2 == 0 ? "Even \($0)" : "Odd \($0)") })
+        for sort in [[], [CSSearchQueryContext.SortAttribute("title")]] {
+            let first = query(#"title == "Even*""#, { $0.limit = 2; $0.sortAttributes = sort }, container: container)
+            XCTAssertEqual(runQuery(first).batches.joined().count, 2)
+            let cursor = try XCTUnwrap(first.cursor)
+            for (string, filters) in [(#"title == "Odd*""#, [String]()), (#"title == "Even*""#, ["true"])] {
+                let other = runQuery(query(string, { $0.cursor = cursor; $0.sortAttributes = sort; $0.filterQueries = filters },
+                                           container: container))
+                let error = other.error as? CSSearchQueryError
+                XCTAssertEqual(error?.code, .invalidQuery, "\(string) \(filters) sorted \(!sort.isEmpty)")
+                XCTAssertEqual(error?.message, "the cursor was made by a query with another query string or filter queries")
+                XCTAssertTrue(other.batches.isEmpty)
+            }
+            let same = runQuery(query(#"title == "Even*""#, { $0.cursor = cursor; $0.sortAttributes = sort }, container: container))
+            XCTAssertNil(same.error)
+            XCTAssertEqual(same.batches.joined().count, 3)
+        }
+    }
+
     func testUnsortedCursorWorksOnTheSameGenerationOnly() throws {
         let container = makeContainer((0..<12).map { makeItem("u\($0)", title: "Unsorted") })
         let first = query(#"title == "Unsorted""#, { $0.limit = 5 }, container: container)
