@@ -119,7 +119,7 @@ open class CSSearchableItem: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
         switch a.compare(byRank: b) {
         case .orderedAscending: return true
         case .orderedDescending: return false
-        case .orderedSame: return aID < bID
+        case .orderedSame: return ResultOrder.identifier(aID, precedes: bID)
         }
     }
 

@@ -22,7 +22,11 @@ extension CSSearchQuery {
                 self.item = item
             }
 
-            public static func == (a: Item, b: Item) -> Bool { a.id == b.id && a.item.rank == b.item.rank }
+            /// Identifiers compare by their bytes: canonically equivalent ones (`"café"` precomposed and decomposed) are
+            /// distinct items.
+            public static func == (a: Item, b: Item) -> Bool {
+                a.id.utf8.elementsEqual(b.id.utf8) && a.item.rank == b.item.rank
+            }
             public func hash(into hasher: inout Hasher) {
                 hasher.combine(id)
                 hasher.combine(item.rank)

@@ -147,7 +147,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         while start < hits.endIndex {
             var end = start + 1
             while end < hits.endIndex, hits[end].rank == hits[start].rank { end += 1 }
-            if end - start > 1 { hits[start..<end].sort { $0.entry.identifier < $1.entry.identifier } }
+            if end - start > 1 { hits[start..<end].sort { ResultOrder.identifier($0.entry.identifier, precedes: $1.entry.identifier) } }
             start = end
         }
     }

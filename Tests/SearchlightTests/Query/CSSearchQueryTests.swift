@@ -392,6 +392,22 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertEqual((after.error as? CSSearchQueryError)?.code, .invalidQuery, "\(after.ids)")
     }
 
+    /// Two items whose identifiers are canonically equivalent ("café" precomposed and decomposed) are two results:
+    /// `Item`'s `==` and `<` told them apart by `String`'s canonical comparison only, so a set of results lost one
+    /// and `sorted()` depended on the input order.
+    func testResultItemsWithCanonicallyEquivalentIdentifiersStayDistinct() async throws {
+        let container = makeContainer(["caf\u{E9}", "cafe\u{301}"].map { makeItem($0, title: "Same") })
+        var items: [CSSearchQuery.Results.Item] = []
+        for try await item in CSSearchQuery(queryString: "true", queryContext: nil, container: container).results {
+            items.append(item)
+        }
+        XCTAssertEqual(items.count, 2)
+        XCTAssertEqual(Set(items).count, 2)
+        XCTAssertNotEqual(items.first, items.last)
+        let order = items.sorted().map { Array($0.id.unicodeScalars) }
+        XCTAssertEqual(Array(items.reversed()).sorted().map { Array($0.id.unicodeScalars) }, order)
+    }
+
     func testAsyncResultsSequence() async throws {
         var ids: [String] = []
         for try await result in query("rating == 3").results {
