@@ -67,6 +67,10 @@ struct Arguments {
                 throw UsageError(command: command, message: "unknown option '\(argument)'")
             }
         }
+        // An empty store (an unset shell variable) would name the current directory, not the default.
+        if options["--store"]?.last?.isEmpty == true {
+            throw UsageError(command: command, message: "option '--store' needs a directory, not an empty value")
+        }
         if !spec.takesOperands, let first = positional.first {
             throw UsageError(command: command, message: "takes no arguments besides its options (got '\(first)')")
         }

@@ -352,6 +352,20 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["stats", "--store", missing], useStore: false).status, 0)
     }
 
+    /// An empty `--store` value (an unset shell variable) is a usage error: it named the current directory, where
+    /// even a read-only command created a store's files.
+    func testAnEmptyStoreValueIsAUsageError() throws {
+        let file = try write("one.jsonl", item("a", "Alpha") + "\n")
+        for arguments in [["stats", "--store", ""], ["stats", "--store="], ["index", file, "--store", ""],
+                          ["--store", "", "delete", "--all"]] {
+            let r = try run(arguments, useStore: false)
+            XCTAssertEqual(r.status, 2, "\(arguments): \(r.stdout) \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("'--store'"), r.stderr)
+        }
+        let created = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "one.jsonl" }
+        XCTAssertEqual(created, [], "store files were created in the current directory")
+    }
+
     /// Writing the export must report a failed write (disk full), not claim every item was exported.
     func testExportReportsAFailedWrite() throws {
         let file = try write("items.jsonl", (1...50).map { item("i\($0)", "item \($0)") }.joined(separator: "\n") + "\n")
