@@ -36,7 +36,10 @@ enum ParseCommand {
                                "line": location.line, "column": location.column])
             } else {
                 Terminal.err("searchlight parse: \(error.description)")
-                Terminal.err("  \(query)")
+                // The error's own line, so the caret (a column of that line) sits under it in a multi-line query.
+                let lines = query.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                let line = lines.indices.contains(location.line - 1) ? lines[location.line - 1] : query.utf8[...]
+                Terminal.err("  " + String(decoding: line, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\r")))
                 Terminal.err("  " + String(repeating: " ", count: max(location.column - 1, 0)) + "^")
             }
             return 1

@@ -246,6 +246,18 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(stdin.status, 0)
     }
 
+    /// In a multi-line query the caret goes under the error's column on the error's own line (the whole query was
+    /// printed, so the caret pointed past the end of line 2).
+    func testParseCaretSitsUnderTheErrorInAMultiLineQuery() throws {
+        for newline in ["\n", "\r\n"] {
+            let bad = try run(["parse", "-"], stdin: "title == \"a\" &&" + newline + "  rating == \"x\"cq" + newline, useStore: false)
+            XCTAssertEqual(bad.status, 1)
+            XCTAssertTrue(bad.stderr.contains("line 2, column 17"), bad.stderr)
+            XCTAssertTrue(bad.stderr.hasSuffix("\n    rating == \"x\"cq\n" + String(repeating: " ", count: 18) + "^\n"),
+                          bad.stderr.debugDescription)
+        }
+    }
+
     func testDeleteModesStateStatsAndExport() throws {
         let file = try write("items.jsonl", [item("1", "One", domain: "a"), item("2", "Two", domain: "a.b"),
                                              item("3", "Three", domain: "ab"), item("4", "Four", domain: "c")].joined(separator: "\n"))
