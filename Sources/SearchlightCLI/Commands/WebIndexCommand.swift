@@ -35,7 +35,9 @@ enum WebIndexCommand {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw CommandFailure(message: "searchlight web index: no such file or directory: \(path)")
             }
-            let root = URL(fileURLWithPath: path).standardizedFileURL
+            // A linked directory is walked as its target (the walk does not enter a root that is a link).
+            let named = URL(fileURLWithPath: path).standardizedFileURL
+            let root = isDirectory.boolValue ? named.resolvingSymlinksInPath() : named
             let files = isDirectory.boolValue ? htmlFiles(under: root) : [root]
             for file in files {
                 let data: Data

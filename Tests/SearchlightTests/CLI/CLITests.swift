@@ -340,6 +340,21 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["web", "crawl"]).status, 2)
     }
 
+    /// A directory named through a symbolic link is searched like the directory itself (it gave "indexed 0 pages",
+    /// status 0: the walk did not enter a linked root).
+    func testWebIndexFollowsALinkedDirectory() throws {
+        let site = directory.appendingPathComponent("site/docs")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try Data("<html><head><title>Linked page</title></head><body>hello</body></html>".utf8)
+            .write(to: site.appendingPathComponent("page.html"))
+        let link = directory.appendingPathComponent("link to site")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory.appendingPathComponent("site"))
+        let indexed = try run(["web", "index", link.path, "--json"])
+        XCTAssertEqual(indexed.status, 0, indexed.stderr)
+        let summary = try XCTUnwrap(indexed.json().first)
+        XCTAssertEqual(summary["identifiers"] as? [String], ["https://localhost/docs/page.html"], indexed.stdout)
+    }
+
     func testDemoRunsEndToEnd() throws {
         let demo = try run(["demo", "--fixtures", Self.fixtures.path], useStore: false)
         XCTAssertEqual(demo.status, 0, demo.stderr)
