@@ -2,7 +2,8 @@ import Foundation
 import Searchlight
 import Synchronization
 
-/// Set by SIGINT; an import stops after the batch in flight, so the store ends at the last complete batch.
+/// Set by SIGINT; an import stops after the batch in flight, so the store ends at the last complete batch (a
+/// second SIGINT ends the process at once).
 let interruptRequested = Atomic<Bool>(false)
 
 /// `searchlight index FILE...`: imports items in batches, each recording how far it got as the index's client
@@ -48,7 +49,9 @@ enum IndexCommand {
             }
         }
 
-        signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        // A second Ctrl-C stops at once: an import waiting for input has no batch to finish. The store keeps the
+        // batches already committed (a kill at any moment is safe), so --resume continues exactly after them.
+        signal(SIGINT) { _ in if interruptRequested.exchange(true, ordering: .relaxed) { _exit(1) } }
         var total = resumeFrom?.items ?? 0
         var skipped: [InterchangeError] = []
         let counts = try inputs.map(lineCount)

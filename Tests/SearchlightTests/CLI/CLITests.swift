@@ -316,6 +316,31 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["stats", "--json"]).json().first?["items"] as? Int, count, "every item exactly once")
     }
 
+    /// An import waiting for input that has not come (a terminal, an idle pipe) is stopped by a second Ctrl-C: the
+    /// first only asks it to stop after the batch in flight, and no batch ever finished, so it could not be stopped.
+    func testASecondInterruptStopsAnImportWaitingForInput() throws {
+        let process = Process()
+        process.executableURL = try packageExecutable("searchlight")
+        process.arguments = ["index", "-", "--store", store]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data((item("w1", "Waiting") + "\n").utf8))
+        usleep(500_000)
+        process.interrupt()
+        usleep(200_000)
+        process.interrupt()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        let stopped = !process.isRunning
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertTrue(stopped, "two interrupts did not stop an import waiting for input")
+        XCTAssertNotEqual(process.terminationStatus, 0)
+    }
+
     func testWebIndexFeedsThePublicIndexAndSearchShowsTheSource() throws {
         let pages = Self.fixtures.appendingPathComponent("web")
         let indexed = try run(["web", "index", pages.path, "--base-url", "https://shop.example.com/", "--json"])
