@@ -9,11 +9,13 @@ enum StoreAccess {
     static let indexName = "searchlight-cli"
 
     /// The container persisted in `--store DIR`. A command that writes (`create`) creates a missing store; a
-    /// read-only one refuses it (a mistyped `--store` is an error, not an empty index) and creates nothing.
+    /// read-only one refuses it, or a directory holding none (a mistyped `--store` is an error, not an empty
+    /// index), and creates nothing.
     static func open(_ args: Arguments, create: Bool = false) throws -> SearchlightContainer {
         let directory = args.storeDirectory
         var isDirectory: ObjCBool = false
-        if !create, !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if !create, !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue
+            || !holdsStore(directory) {
             throw CommandFailure(message: "searchlight \(args.command): no store at \(directory.path) (index items into it first, or check --store)")
         }
         do {
@@ -21,6 +23,12 @@ enum StoreAccess {
         } catch {
             throw CommandFailure(message: "searchlight \(args.command): cannot open store \(directory.path): \(error.localizedDescription)")
         }
+    }
+
+    /// Whether `directory` holds a store: its `LOCK` (made by every open), or a public web index (`web index`). A
+    /// read-only command on any other directory (`--store .`) would leave a new store's files in it.
+    private static func holdsStore(_ directory: URL) -> Bool {
+        ["LOCK", "public-web"].contains { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
     }
 
     /// Runs an asynchronous call with a completion handler and waits for it; its error is thrown.

@@ -418,6 +418,24 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(created, [], "store files were created in the current directory")
     }
 
+    /// A read-only command on an existing directory that holds no store (`--store .`, a mistyped path) fails like
+    /// one on a missing directory: it reported an empty index and left a store's files in that directory.
+    func testReadCommandsOnADirectoryWithoutAStoreFail() throws {
+        let plain = directory.appendingPathComponent("just a folder")
+        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+        for args in [["search", "anything"], ["query", #"title == "x""#], ["export"], ["stats"], ["state"], ["get", "x"]] {
+            let r = try run(args + ["--store", plain.path], useStore: false)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stdout)")
+            XCTAssertTrue(r.stderr.contains(plain.path), "\(args): no message naming the store: \(r.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: plain.path), [], "a read-only command wrote into it")
+        // A store that holds only the public web index is a store.
+        let web = directory.appendingPathComponent("web only")
+        XCTAssertEqual(try run(["web", "index", Self.fixtures.appendingPathComponent("web").path, "--store", web.path],
+                               useStore: false).status, 0)
+        XCTAssertEqual(try run(["search", "boot", "--store", web.path], useStore: false).status, 0)
+    }
+
     /// Writing the export must report a failed write (disk full), not claim every item was exported.
     func testExportReportsAFailedWrite() throws {
         let file = try write("items.jsonl", (1...50).map { item("i\($0)", "item \($0)") }.joined(separator: "\n") + "\n")
