@@ -9,11 +9,25 @@ import Searchlight
 /// Output helpers: results to standard output, messages and progress to standard error.
 enum Terminal {
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        writeOut(Data((line + "\n").utf8))
     }
 
     static func err(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeErr(Data((line + "\n").utf8))
+    }
+
+    /// Writes to standard output; a failed write (a full disk) ends the tool with status 1 and a message rather
+    /// than a crash (`FileHandle.write(_:)` traps on an error).
+    static func writeOut(_ data: Data) {
+        do { try FileHandle.standardOutput.write(contentsOf: data) } catch {
+            err("searchlight: cannot write standard output: \(error.localizedDescription)")
+            exit(1)
+        }
+    }
+
+    /// Writes to standard error; a failure there has nowhere to be reported and is ignored (never a crash).
+    static func writeErr(_ data: Data) {
+        try? FileHandle.standardError.write(contentsOf: data)
     }
 
     /// Whether standard error is a terminal (progress bars only go there).
@@ -28,7 +42,7 @@ enum Terminal {
             err("searchlight: internal error: result is not JSON-serializable")
             return
         }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        writeOut(data + Data("\n".utf8))
     }
 
     /// One JSON value as a line, written as the interchange writes it (numbers keep their kind).
@@ -39,7 +53,7 @@ enum Terminal {
             return
         }
         bytes.append(0x0A)
-        FileHandle.standardOutput.write(Data(bytes))
+        writeOut(Data(bytes))
     }
 }
 
@@ -73,12 +87,12 @@ struct ProgressBar {
         } else {
             line += "\(done) items  \(Int(rate)) items/s"
         }
-        FileHandle.standardError.write(Data(line.utf8))
+        Terminal.writeErr(Data(line.utf8))
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        Terminal.writeErr(Data("\r\u{1B}[2K".utf8))
     }
 
     private static func format(_ seconds: Double) -> String {

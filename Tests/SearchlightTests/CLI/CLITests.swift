@@ -449,6 +449,28 @@ final class CLITests: XCTestCase {
                        .typeCharacterSpecial)
     }
 
+    /// A standard output that cannot be written (a full disk) is a failure with a message: every command but
+    /// export crashed (SIGILL: `FileHandle.write(_:)` traps on an error).
+    func testAFailedWriteToStandardOutputIsAFailureNotACrash() throws {
+        XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n")]).status, 0)
+        for arguments in [["stats"], ["query", #"title == "*""#, "--json"], ["search", "alpha"], ["get", "a"], ["parse", "rating > 1"],
+                          ["--help"]] {
+            let process = Process()
+            process.executableURL = try packageExecutable("searchlight")
+            process.arguments = arguments + ["--store", store]
+            let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+            let err = Pipe()
+            process.standardOutput = full
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit, "\(arguments): \(message)")
+            XCTAssertEqual(process.terminationStatus, 1, "\(arguments): \(message)")
+            XCTAssertTrue(message.contains("cannot write standard output"), "\(arguments): \(message)")
+        }
+    }
+
     /// `--help` of every subcommand prints its usage with status 0, `web` included.
     func testWebHelp() throws {
         for flag in ["--help", "-h"] {
