@@ -31,7 +31,8 @@ enum StoreAccess {
         ["LOCK", "public-web"].contains { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
     }
 
-    /// Runs an asynchronous call with a completion handler and waits for it; its error is thrown.
+    /// Runs an asynchronous call with a completion handler and waits for it; its error is thrown as it is, so the
+    /// tool reports it with the command's name.
     static func perform(_ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void) throws {
         let result = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -40,15 +41,15 @@ enum StoreAccess {
             done.signal()
         }
         done.wait()
-        if let error = result.withLock({ $0 }) { throw CommandFailure(message: error.localizedDescription) }
+        if let error = result.withLock({ $0 }) { throw error }
     }
 
-    /// Waits for a call that delivers a value and an optional error.
+    /// Waits for a call that delivers a value and an optional error (thrown as it is).
     static func wait<T: Sendable>(_ start: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void) throws -> T {
-        let result = Mutex<Result<T, CommandFailure>?>(nil)
+        let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         start { value, error in
-            result.withLock { $0 = error.map { .failure(CommandFailure(message: $0.localizedDescription)) } ?? .success(value) }
+            result.withLock { $0 = error.map { .failure($0) } ?? .success(value) }
             done.signal()
         }
         done.wait()

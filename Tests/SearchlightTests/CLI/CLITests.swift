@@ -283,6 +283,16 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(state.stdout.contains("null"), "delete-all resets the import checkpoint: \(state.stdout)")
     }
 
+    /// An error the library reports (here a bad domain) names the command like every other failure; it was
+    /// printed bare, saying neither what tool nor which command.
+    func testALibraryErrorNamesTheCommand() throws {
+        XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n")]).status, 0)
+        let r = try run(["delete", "--domain", "x."])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("searchlight delete: domain identifier 'x.'"), r.stderr)
+        XCTAssertEqual(try run(["stats", "--json"]).json().first?["items"] as? Int, 1, "nothing was deleted")
+    }
+
     func testInterruptStopsAtABatchBoundaryAndResumeFinishesExactlyOnce() throws {
         let count = 20_000
         let file = try write("many.jsonl", (0..<count).map { item("n\($0)", "Item \($0)") }.joined(separator: "\n") + "\n")
