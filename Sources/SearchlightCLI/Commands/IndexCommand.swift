@@ -31,8 +31,11 @@ enum IndexCommand {
         let batchSize = try args.integer("--batch-size", default: 1000)
         for path in inputs where path != "-" {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw CommandFailure(message: "searchlight index: no such file: \(path)")
+            }
+            guard !isDirectory.boolValue else {
+                throw CommandFailure(message: "searchlight index: is a directory, not a file: \(path)")
             }
         }
         let container = try StoreAccess.open(args, create: true)

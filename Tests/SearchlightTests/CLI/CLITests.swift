@@ -172,6 +172,15 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(notThere.stderr.contains("missing"))
     }
 
+    /// A directory given as an input is named as one, not as a missing file ("no such file" for a path that exists).
+    func testIndexNamesADirectoryInputAsOne() throws {
+        let folder = directory.appendingPathComponent("a folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let r = try run(["index", folder.path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is a directory, not a file: \(folder.path)"), r.stderr)
+    }
+
     func testIndexReadsAJSONArrayFromStandardInput() throws {
         // '-' is documented to take either form, as a file does.
         let array = "\n [" + [item("p", "Piped one"), #"{"uniqueIdentifier":7}"#, item("q", "Piped two")].joined(separator: ",\n") + "]"
