@@ -466,6 +466,38 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(found.filter { $0.hasPrefix("far") }.count, IndexSnapshot.maxExpansions - 3)
     }
 
+    /// Past `maxExpansions` near terms, only those a live document holds compete, as near prefixes do: 256
+    /// one-edit words of deleted items (still in the dictionaries until a merge) pushed out the two-edit word a
+    /// live item holds, which the same query found once a merge dropped them.
+    func testFuzzyExpansionsPastTheCapIgnoreDeletedDocumentsTerms() throws {
+        let query = Array("abcdefghij")
+        var decoys: [String] = []
+        for position in 0..<10 {
+            for letter in "klmnopqrstuvwxyz" where decoys.count < IndexSnapshot.maxExpansions {
+                var word = query
+                word[position] = letter
+                decoys.append(String(word))
+            }
+        }
+        for position in 0...10 where decoys.count < IndexSnapshot.maxExpansions {
+            for letter in "klmnopqrstuvwxyz" where decoys.count < IndexSnapshot.maxExpansions {
+                var word = query
+                word.insert(letter, at: position)
+                decoys.append(String(word))
+            }
+        }
+        XCTAssertEqual(Set(decoys).count, IndexSnapshot.maxExpansions)
+        try writer.upsert(contentsOf: [doc("live", "abcdefghyy notes")]
+                          + (0..<300).map { doc("filler\($0)", "filler text \($0)") }
+                          + decoys.enumerated().map { doc("d\($0.offset)", $0.element) })
+        _ = try writer.commit()
+        writer.delete(ids: decoys.indices.map { "d\($0)" })
+        let s = try writer.commit()
+        XCTAssertEqual(s.segments.count, 1, "the deleted items' terms are still in its dictionaries")
+        XCTAssertEqual(ids(s, .fuzzy("abcdefghij", maxEdits: nil)), ["live"], "over the default fields' vocabulary")
+        XCTAssertEqual(ids(s, .scoped(.field(title), .fuzzy("abcdefghij", maxEdits: nil))), ["live"], "over one field's terms")
+    }
+
     func testTermDictionaryAccess() throws {
         try writer.upsert(contentsOf: [doc("1", "program programming", "progress"), doc("2", "program", "programmer")])
         let s = try writer.commit()

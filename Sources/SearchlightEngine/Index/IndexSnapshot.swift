@@ -22,8 +22,8 @@ public struct TermInfo: Sendable, Equatable {
 /// and its own copy of their tombstones, so any number of threads read it at once while the writer keeps
 /// working, and it never changes after it was taken.
 public struct IndexSnapshot: Sendable {
-    /// Fuzzy queries keep at most this many (field, term) expansions, the nearest first, then the most frequent
-    /// (`QueryPlanner.nearest`). (Prefix queries keep every expansion: wide prefixes read precomputed lists,
+    /// Fuzzy queries keep at most this many (field, term) expansions, among those live documents hold the nearest
+    /// first, then the most frequent (`QueryPlanner.nearest`). (Prefix queries keep every expansion: wide prefixes read precomputed lists,
     /// `PrefixPostings`.)
     public static let maxExpansions = 256
     /// Fuzzy prefix queries expand at most this many near prefixes, among those live documents hold the typed

@@ -669,6 +669,12 @@ struct QueryPlanner {
         }
         guard !entries.isEmpty else { return .none }
         if entries.count > IndexSnapshot.maxExpansions {
+            // Only near terms a live document holds compete for the cap, or the answer would depend on deletions.
+            let held = entries.indices.filter { holdsLive(entries[$0]) }
+            entries = held.map { entries[$0] }
+            frequencies = held.map { frequencies[$0] }
+        }
+        if entries.count > IndexSnapshot.maxExpansions {
             let kept = Self.nearest(entries, frequencies: frequencies, to: key, keeping: IndexSnapshot.maxExpansions)
             entries = kept.map { entries[$0] }
             frequencies = kept.map { frequencies[$0] }
@@ -786,6 +792,22 @@ struct QueryPlanner {
             }
             return false
         }
+    }
+
+    /// Whether a live document holds `entry`'s term in its field, in a segment where the planner located it:
+    /// deleted documents' terms stay in the dictionaries until a merge drops them. Stops at the first live posting.
+    func holdsLive(_ entry: QueryPlan.GroupEntry) -> Bool {
+        guard let locations = entry.locations else { return true }
+        for (ordinal, segment) in snapshot.segments.enumerated() where locations[ordinal] >= 0 {
+            guard let terms = segment.terms(FieldID(rawValue: UInt16(entry.field))) else { continue }
+            let alive = snapshot.live[ordinal]
+            let cursor = PostingCursor(segment: segment)
+            cursor.position(terms: terms, index: Int(locations[ordinal]), field: entry.field)
+            while cursor.next() != PostingCursor.end {
+                if alive[cursor.doc] { return true }
+            }
+        }
+        return false
     }
 
     /// Whether a fuzzy lookup over `scope` walks vocabularies (several fields, few enough for their bits) rather
