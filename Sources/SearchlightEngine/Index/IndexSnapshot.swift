@@ -551,25 +551,43 @@ public struct IndexSnapshot: Sendable {
     /// frequencies summed over the fields of `scope` and the segments (deleted documents count until merged), most
     /// first, ties in byte order: a word's completions. The prefix's runs are merged on their bytes and a String is
     /// made for each term kept only (`terms(withPrefix:)` makes one per field and segment entry, then sorts them all).
+    /// A term no live document holds is left out: deleted documents' terms, kept until a merge, would crowd out
+    /// live ones.
     package func topTerms(withPrefix prefix: String, in scope: FieldScope = .defaultFields,
                           limit: Int) -> [(term: String, documentFrequency: Int)] {
         let key = Array(QueryPlanner.foldedPrefix(prefix).utf8)
-        var lists: [FieldTerms] = [], ranges: [Range<Int>] = []
+        var lists: [FieldTerms] = [], ranges: [Range<Int>] = [], owners: [(ordinal: Int, field: Int)] = []
         for field in fieldIDs(scope) {
-            for segment in segments {
+            for (ordinal, segment) in segments.enumerated() {
                 guard let terms = segment.terms(FieldID(rawValue: UInt16(field))) else { continue }
                 let range = key.withUnsafeBufferPointer { terms.prefixRange($0) }
                 if !range.isEmpty {
                     lists.append(terms)
                     ranges.append(range)
+                    owners.append((ordinal, field))
                 }
             }
+        }
+        // Whether a live document holds a holder's term: at once without deletions in its segment, else its first
+        // live posting.
+        let complete = segments.indices.map { live[$0].cardinality == segments[$0].documentCount }
+        func holdsLive(_ holder: (list: Int, index: Int)) -> Bool {
+            let (ordinal, field) = owners[holder.list]
+            if complete[ordinal] { return lists[holder.list].docFreq[holder.index] > 0 }
+            let cursor = PostingCursor(segment: segments[ordinal]), alive = live[ordinal]
+            cursor.position(terms: lists[holder.list], index: holder.index, field: field)
+            while cursor.next() != PostingCursor.end {
+                if alive[cursor.doc] { return true }
+            }
+            return false
         }
         var top = TopTerms(limit: limit)
         TermListMerge.merge(lists, ranges: ranges) { term, holders in
             // The stand-in for overlong words is no term to suggest.
             guard !term.elementsEqual(Analyzer.overlongBytes) else { return }
-            top.offer(term, documentFrequency: holders.reduce(0) { $0 + Int(lists[$1.list].docFreq[$1.index]) })
+            let df = holders.reduce(0) { $0 + Int(lists[$1.list].docFreq[$1.index]) }
+            guard top.wouldKeep(term, documentFrequency: df), holders.contains(where: holdsLive) else { return }
+            top.offer(term, documentFrequency: df)
         }
         return top.ranked()
     }

@@ -14,13 +14,18 @@ struct TopTerms {
             : a.term.lexicographicallyPrecedes(b.term)
     }
 
+    /// Whether `offer` would keep the term: a caller can skip a costlier check of a term that would not place.
+    func wouldKeep(_ term: UnsafeBufferPointer<UInt8>, documentFrequency df: Int) -> Bool {
+        guard limit > 0 else { return false }
+        guard heap.count == limit else { return true }
+        let worst = heap[0]
+        return df > worst.documentFrequency || df == worst.documentFrequency && term.lexicographicallyPrecedes(worst.term)
+    }
+
     /// Offers a term (its bytes valid only during the call); kept when among the best `limit` so far.
     mutating func offer(_ term: UnsafeBufferPointer<UInt8>, documentFrequency df: Int) {
-        guard limit > 0 else { return }
+        guard wouldKeep(term, documentFrequency: df) else { return }
         if heap.count == limit {
-            let worst = heap[0]
-            guard df > worst.documentFrequency
-                || df == worst.documentFrequency && term.lexicographicallyPrecedes(worst.term) else { return }
             heap[0] = (Array(term), df)
             siftDown(0)
         } else {

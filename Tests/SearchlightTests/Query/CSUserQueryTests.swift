@@ -278,6 +278,34 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(withWord.map { "\($0.suggestionText) \($0.resultCount)" }, ["live amelie 1"])
     }
 
+    /// Deleted items' words stay in the index until a merge drops them, with their document frequencies: 40 deleted
+    /// items' completions of "ap", each held by two of them, filled the completions counted and "apricot", the
+    /// one a visible item holds, was never suggested; an index that never held them suggests it.
+    func testDeletedItemsWordsDoNotCrowdOutALiveSuggestion() throws {
+        let decoys = (0..<40).map { "apdecoy\(String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))))\($0 / 26 == 0 ? "" : "x")" }
+        XCTAssertEqual(Set(decoys).count, 40)
+        func build(withDecoys: Bool) -> SearchlightContainer {
+            let container = SearchlightContainer(clock: Self.clock.function)
+            let index = CSSearchableIndex(name: "suggesting", container: container)
+            var items = [item("apricot", title: "Apricot jam")]
+            items += (0..<300).map { item("f\($0)", title: "filler \($0)") }
+            if withDecoys {
+                items += decoys.enumerated().flatMap { n, word in [item("d\(n)", title: word), item("e\(n)", title: word)] }
+            }
+            XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+            if withDecoys {
+                let ids = decoys.indices.flatMap { ["d\($0)", "e\($0)"] }
+                XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: ids, completionHandler: $0) })
+            }
+            container.waitForBackgroundMerges()
+            return container
+        }
+        let clean = build(withDecoys: false), used = build(withDecoys: true)
+        XCTAssertEqual(used.snapshot().count, clean.snapshot().count, "the same visible items")
+        XCTAssertEqual(runUserQuery("ap", in: clean, suggestions: true).suggestions.map(\.suggestionText), ["apricot"])
+        XCTAssertEqual(runUserQuery("ap", in: used, suggestions: true).suggestions.map(\.suggestionText), ["apricot"])
+    }
+
     /// Apple's names for the highlight compile and mark the typed part: `.suggestionHighlight` on runs and as an
     /// `NSAttributedString.Key` (`CSSuggestionHighlightAttributeName`).
     func testSuggestionHighlightHasApplesNames() throws {
