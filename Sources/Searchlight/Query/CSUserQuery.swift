@@ -182,7 +182,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     }
 
     /// Completions of the last word from the index's terms, ranked by how many visible items (that also match
-    /// the other words and the filters) each would find, then by document frequency; the typed part is marked.
+    /// the other words and the filters) each would find, then by document frequency (with no other word or filter,
+    /// that count again: deleted items must not break ties); the typed part is marked.
     /// The shown ones are written as an item holding the completion writes it (`surface(of:among:in:)`).
     /// Counted as choosing the suggestion searches it: the other words typo tolerant, the completion as it is.
     package func suggestions(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [CSSuggestion] {
@@ -220,7 +221,9 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             guard count > 0 else { continue }
             let suggestion = head + Self.completing(typed, folded: last.term, with: term)
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
-            scored.append((suggestion, term, count, Double(count) * boost, df))
+            // Ties go to the more frequent term; with no other word or filter the count is its frequency among the
+            // visible items, where the index's (deleted items counted until a merge) would rank by what was deleted.
+            scored.append((suggestion, term, count, Double(count) * boost, base == nil ? count : df))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.df != $1.df ? $0.df > $1.df : $0.text < $1.text }
         // The last word as an item holding it writes it, where that lines up with what was typed; the typed

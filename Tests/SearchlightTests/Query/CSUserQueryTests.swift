@@ -306,6 +306,32 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(runUserQuery("ap", in: used, suggestions: true).suggestions.map(\.suggestionText), ["apricot"])
     }
 
+    /// Completions that find as many visible items rank the same whatever deleted items held them: the tie went to
+    /// the one deleted items had held (its document frequency counts them until a merge), so the suggestions shown
+    /// depended on what was deleted, and changed when a merge dropped them.
+    func testDeletedItemsDoNotBreakASuggestionTie() throws {
+        func build(withDecoys: Bool) -> SearchlightContainer {
+            let container = SearchlightContainer(clock: Self.clock.function)
+            let index = CSSearchableIndex(name: "ties", container: container)
+            var items = [item("a1", title: "apple pie"), item("a2", title: "apple tart"),
+                         item("b1", title: "apricot jam"), item("b2", title: "apricot tart")]
+            items += (0..<300).map { item("f\($0)", title: "filler \($0)") }
+            if withDecoys { items += (0..<3).map { item("d\($0)", title: "apricot \($0)") } }
+            XCTAssertNil(index.completion { index.indexSearchableItems(items, completionHandler: $0) })
+            if withDecoys {
+                XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: ["d0", "d1", "d2"], completionHandler: $0) })
+            }
+            container.waitForBackgroundMerges()
+            return container
+        }
+        let clean = build(withDecoys: false), used = build(withDecoys: true)
+        func shown(_ container: SearchlightContainer) -> [String] {
+            runUserQuery("ap", in: container, suggestions: true).suggestions.map { "\($0.suggestionText) \($0.resultCount)" }
+        }
+        XCTAssertEqual(shown(clean), ["apple 2", "apricot 2"])
+        XCTAssertEqual(shown(used), shown(clean))
+    }
+
     /// Apple's names for the highlight compile and mark the typed part: `.suggestionHighlight` on runs and as an
     /// `NSAttributedString.Key` (`CSSuggestionHighlightAttributeName`).
     func testSuggestionHighlightHasApplesNames() throws {
