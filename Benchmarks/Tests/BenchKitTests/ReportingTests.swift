@@ -60,6 +60,9 @@ final class ReportingTests: XCTestCase {
         XCTAssertNil(AgreementCheck.disagreement([report("a", termHits: 100), report("b", termHits: 90)], tolerance: 0.25))
         XCTAssertNotNil(AgreementCheck.disagreement([report("a", termHits: 100), report("b", termHits: 10)], tolerance: 0.25))
         XCTAssertNil(AgreementCheck.disagreement([report("a", termHits: 100)], tolerance: 0))
+        XCTAssertNotNil(AgreementCheck.disagreement([report("a", termHits: 0), report("b", termHits: 0)], tolerance: 0.25))
+        XCTAssertNotNil(AgreementCheck.disagreement([report("a", termHits: 100), report("b", termHits: 100)],
+                                                    kind: "prefix", tolerance: 0.25))
     }
 
     /// The reindex scenario reports the build, every round and the growth, through the runner.
