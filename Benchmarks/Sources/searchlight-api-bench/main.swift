@@ -116,7 +116,9 @@ func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n
 func cpuSeconds() -> Double { Double(threadCPUNanoseconds()) / 1e9 }
 
 var figures: [(String, Double)] = []
+/// A figure that was not measured (NaN: no timed round, e.g. `--rounds 0`) is logged as such and not recorded.
 @MainActor func record(_ name: String, _ value: Double) {
+    guard value.isFinite else { return log(name.padding(toLength: 30, withPad: " ", startingAt: 0) + "  not measured") }
     figures.append((name, value))
     log(name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%14.3f", value))
 }
@@ -357,9 +359,10 @@ func runSuggesting(_ query: CSUserQuery) -> Int {
     return count.withLock { $0 }
 }
 
+/// Nearest rank; NaN for no values (nothing was timed), which `record` leaves out rather than report as 0.
 func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
-    guard !sorted.isEmpty else { return 0 }
+    guard !sorted.isEmpty else { return .nan }
     return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
 }
 
@@ -414,7 +417,7 @@ let misspelled: [String] = typed.compactMap { text in
     record("\(name)_p50_us", percentile(times, 0.5))
     record("\(name)_p99_us", percentile(times, 0.99))
     // CPU per query (every thread, mean over the timed rounds): steadier than the wall clock on a busy machine.
-    record("\(name)_cpu_us", times.isEmpty ? 0 : cpu / Double(times.count) * 1e6)
+    record("\(name)_cpu_us", times.isEmpty ? .nan : cpu / Double(times.count) * 1e6)
     record("\(name)_hits", Double(hits))
 }
 if options.user {
@@ -479,9 +482,9 @@ if options.user {
         record("suggest_queries", Double(keystrokes.count))
         record("suggest_p50_us", percentile(times, 0.5))
         record("suggest_p99_us", percentile(times, 0.99))
-        record("suggest_cpu_us", times.isEmpty ? 0 : cpu / Double(times.count) * 1e6)
+        record("suggest_cpu_us", times.isEmpty ? .nan : cpu / Double(times.count) * 1e6)
         record("suggest_1_p50_us", percentile(oneLetter, 0.5))
-        record("suggest_1_max_us", oneLetter.max() ?? 0)
+        record("suggest_1_max_us", oneLetter.max() ?? .nan)
         record("suggest_suggestions", Double(suggestions))
     }
     // The first user query after a commit: each of 20 commits replaces one item (a deletion in the large
@@ -516,7 +519,7 @@ if options.user {
                        index.statistics().segments))
         }
         record("user_after_commit_p50_us", percentile(times, 0.5))
-        record("user_after_commit_max_us", times.max() ?? 0)
+        record("user_after_commit_max_us", times.max() ?? .nan)
         // The merges an idle index makes (the commits' segments, and with --after-commit-split the large ones, into
         // fewer), then the first user query on the merged segments: what the merge did not build, it pays for.
         target.waitForBackgroundMerges()
@@ -580,7 +583,7 @@ for (number, text) in languageQueries.enumerated() where options.qlOnly.map({ $0
     log("ql\(number + 1): \(text)")
     record("ql\(number + 1)_p50_us", percentile(times, 0.5))
     // CPU per query (every thread, mean): steadier than the wall clock when other processes share the cores.
-    record("ql\(number + 1)_cpu_us", times.isEmpty ? 0 : cpu / Double(times.count) * 1e6)
+    record("ql\(number + 1)_cpu_us", times.isEmpty ? .nan : cpu / Double(times.count) * 1e6)
     record("ql\(number + 1)_hits", Double(hits))
 }
 
