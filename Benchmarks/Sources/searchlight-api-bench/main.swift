@@ -105,7 +105,8 @@ while let argument = arguments.next() {
     case "--quality": options.quality = true
     case "--suggest": options.suggest = true
     case "--after-commit": options.afterCommit = true
-    case "--after-commit-split": options.afterCommit = true; options.afterCommitSplit = Int(value()) ?? 0
+    // A K that is not a number is a usage error, not a run on the unsplit index.
+    case "--after-commit-split": options.afterCommit = true; options.afterCommitSplit = number()
     default: usage()
     }
 }
