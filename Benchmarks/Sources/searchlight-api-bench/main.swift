@@ -110,8 +110,10 @@ while let argument = arguments.next() {
     default: usage()
     }
 }
+// Negative round counts would pass here and crash the first timed loop (`0...rounds`) after the builds.
 guard !options.corpus.isEmpty, options.quality || !options.queries.isEmpty, options.replicate >= 1, options.batch >= 1,
-      options.buildRounds >= 1 else { usage() }
+      options.buildRounds >= 1, options.rounds >= 0, (options.qlRounds ?? 0) >= 0, (options.fetchRounds ?? 0) >= 0
+else { usage() }
 
 func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
 func cpuSeconds() -> Double { Double(threadCPUNanoseconds()) / 1e9 }
