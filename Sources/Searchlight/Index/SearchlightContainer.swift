@@ -476,6 +476,11 @@ private struct ContainerCore: ~Copyable {
                     }
                 case .deleteAll:
                     recorder.deleteAll()
+                    // Replaying a delete-all clears every stored state, the engagement ledger's too: the ledger is
+                    // not an index's client state, so it is journaled again after it (as now: soft state anyway).
+                    if store != nil {
+                        recorder.setClientState(name: EngagementLedger.clientStateName, state: Data(engagement.encoded()))
+                    }
                     pending = [:]
                     everythingDeleted = true
                     newStates = [:]

@@ -94,6 +94,29 @@ final class DurableActivityTests: XCTestCase {
         container.close()
     }
 
+    /// Deleting every item resets the indexes' client states, not the engagement ledger saved beside them: after a
+    /// crash the journal's delete-all cleared the ledger a checkpoint had saved, which a clean close kept.
+    func testDeleteAllKeepsTheSavedEngagementThroughACrash() throws {
+        let url = makeStoreURL(self)
+        let saved: [String: EngagementLedger.Record]
+        do {
+            let container = try SearchlightContainer(directory: url)
+            let index = CSSearchableIndex(name: "wipe", container: container)
+            XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("x", title: "Report")], completionHandler: $0) })
+            _ = SearchlightContinuation.activity(forSelecting: "x", in: container)
+            saved = container.engagement.records
+            XCTAssertEqual(saved.count, 1)
+            try container.checkpoint()
+            XCTAssertNil(index.completion { index.deleteAllSearchableItems(completionHandler: $0) })
+            XCTAssertEqual(container.engagement.records, saved, "delete-all keeps the ledger in memory")
+            container.closeWithoutCheckpoint()
+        }
+        let container = try SearchlightContainer(directory: url)
+        XCTAssertEqual(container.engagement.records, saved)
+        XCTAssertNil(CSSearchableIndex(name: "wipe", container: container).lastClientState)
+        container.close()
+    }
+
     /// A background checkpoint whose snapshot failed saved none of the engagement it carried: close() must still
     /// save it (no write came after, so the journal holds no record to force a checkpoint by itself).
     func testEngagementOfAFailedBackgroundCheckpointIsSavedAtClose() throws {
