@@ -306,7 +306,10 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Not after `close()`: a closed container refuses every write, so a delegate re-adding the items, as asked,
+    /// would be refused and asked again without end.
     private func requestReindex(_ identifiers: [String]) {
+        guard !container.isClosed else { return }
         container.delegateQueue.async {
             self.indexDelegate?.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}
         }

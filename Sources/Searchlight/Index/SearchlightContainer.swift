@@ -143,10 +143,18 @@ public final class SearchlightContainer: Sendable {
         try result.get()
     }
 
+    /// Whether `close()` released the store: every later write is refused (an in-memory container never closes).
+    /// A flag of its own, so the callback queue need not wait for the writer's lock to read it.
+    package var isClosed: Bool { closed.withLock { $0 } }
+    private let closed = Mutex(false)
+
     /// Releases the store WITHOUT a snapshot, as a crash would leave it (the journal holds every acknowledged
     /// change); for tests and tools that check recovery.
     package func closeWithoutCheckpoint() {
-        writeQueue.sync { core.withLock { $0.store?.close() } }
+        writeQueue.sync {
+            closed.withLock { $0 = directory != nil }
+            core.withLock { $0.store?.close() }
+        }
     }
 
     /// Writes a final snapshot and releases the store (its lock and files) after every write submitted before
@@ -161,6 +169,8 @@ public final class SearchlightContainer: Sendable {
                                      || backgroundFailed)
                 core.store?.close()
             }
+            // Set on the write queue: a write refused after this sees it when its completion work runs.
+            closed.withLock { $0 = directory != nil }
         }
     }
 

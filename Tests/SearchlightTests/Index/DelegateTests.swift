@@ -97,6 +97,33 @@ final class DelegateTests: XCTestCase {
         container.close()
     }
 
+    /// Re-adds what it is asked to, without waiting, and counts the requests.
+    final class EagerRewriter: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        let requests = Mutex(0)
+        override func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
+                                      acknowledgementHandler: @escaping @Sendable () -> Void) {
+            requests.withLock { $0 += 1 }
+            searchableIndex.indexSearchableItems(identifiers.map { makeItem($0, title: "again \($0)") })
+            acknowledgementHandler()
+        }
+    }
+
+    /// A write refused because the container was closed was never accepted: asking the delegate to re-add it made
+    /// a delegate that does so (as asked) be refused and asked again, without end.
+    func testAClosedContainerDoesNotAskTheDelegateToReindex() throws {
+        let container = try SearchlightContainer(directory: makeStoreURL(self))
+        let index = CSSearchableIndex(name: "closed", container: container)
+        let delegate = EagerRewriter()
+        index.indexDelegate = delegate
+        container.close()
+        XCTAssertEqual(indexErrorCode(index.completion { index.indexSearchableItems([makeItem("x", title: "X")],
+                                                                                    completionHandler: $0) }),
+                       .indexUnavailableError)
+        Thread.sleep(forTimeInterval: 0.3)
+        container.delegateQueue.sync {}
+        XCTAssertEqual(delegate.requests.withLock { $0 }, 0)
+    }
+
     func testReindexAllReachesTheDelegate() {
         let index = makeIndex()
         let recorder = Recorder()
