@@ -341,13 +341,27 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// Asks the delegate (on the delegate queue) for fresh versions of these items and indexes what it returns
     /// (the iOS 18.4 pull model). The request keeps this instance until the delegate answers, so the items are
-    /// indexed and the completion handler runs even if the caller let the instance go meanwhile.
+    /// indexed and the completion handler runs even if the caller let the instance go meanwhile. Only the
+    /// delegate's first answer counts: a second would index again and run the completion handler twice.
     open func refreshSearchableItems(withIdentifiers identifiers: [String],
                                      completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         container.delegateQueue.async {
             guard let delegate = self.indexDelegate else { return self.finish(nil, completionHandler) }
+            let answered = AnsweredFlag()
             delegate.searchableItems(forIdentifiers: identifiers) { items in
+                guard answered.take() else { return }
                 self.indexSearchableItems(items, completionHandler: completionHandler)
+            }
+        }
+    }
+
+    /// Whether a delegate's handler was already called: `take()` is true the first time only.
+    private final class AnsweredFlag: Sendable {
+        private let called = Mutex(false)
+        func take() -> Bool {
+            called.withLock { called in
+                defer { called = true }
+                return !called
             }
         }
     }

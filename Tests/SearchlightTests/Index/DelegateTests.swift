@@ -124,6 +124,34 @@ final class DelegateTests: XCTestCase {
         XCTAssertEqual(delegate.requests.withLock { $0 }, 0)
     }
 
+    /// Hands its items over twice (a misbehaving delegate).
+    final class TwiceRefresher: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        override func searchableItems(forIdentifiers identifiers: [String],
+                                      searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {
+            searchableItemsHandler(identifiers.map { makeItem($0, title: "first \($0)") })
+            searchableItemsHandler(identifiers.map { makeItem($0, title: "second \($0)") })
+        }
+    }
+
+    /// A delegate that calls its items handler twice gets the first call taken: the second indexed the items again
+    /// and ran the completion handler a second time (the `async` twin resumed its continuation twice: a crash).
+    func testAnItemsHandlerCalledTwiceCountsOnce() throws {
+        let index = makeIndex()
+        let delegate = TwiceRefresher()
+        index.indexDelegate = delegate
+        let completions = Mutex(0)
+        let done = DispatchSemaphore(value: 0)
+        index.refreshSearchableItems(withIdentifiers: ["t"]) { _ in
+            completions.withLock { $0 += 1 }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertNil(index.completion { index.deleteSearchableItems(withIdentifiers: [], completionHandler: $0) })
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(completions.withLock { $0 }, 1)
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["t"]).first?.attributeSet.title, "first t")
+    }
+
     func testReindexAllReachesTheDelegate() {
         let index = makeIndex()
         let recorder = Recorder()
