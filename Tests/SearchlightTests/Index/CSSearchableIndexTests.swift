@@ -131,6 +131,27 @@ final class CSSearchableIndexTests: XCTestCase {
         XCTAssertEqual(item.attributeSet.contentDescription, "added")
     }
 
+    /// Identifiers are distinct by their bytes: within one call an update (or delete) of `"café"` decomposed does
+    /// not reach `"café"` precomposed indexed earlier in it.
+    func testUpdateInTheSameCallFindsOnlyTheByteEqualIdentifier() async throws {
+        let index = makeIndex()
+        let composed = "caf\u{e9}", decomposed = "cafe\u{301}"
+        let update = makeItem(decomposed, title: "B")
+        update.isUpdate = true
+        try await index.indexSearchableItems([makeItem(composed, title: "A"), update])
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: [composed]).first?.attributeSet.title, "A")
+        XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: [decomposed]).isEmpty, "an update of an absent item is dropped")
+        index.beginBatch()
+        try await index.indexSearchableItems([makeItem(decomposed, title: "D")])
+        try await index.deleteSearchableItems(withIdentifiers: [composed.precomposedStringWithCanonicalMapping])
+        let kept = makeItem(decomposed, title: "D2")
+        kept.isUpdate = true
+        try await index.indexSearchableItems([kept])
+        try await index.endBatch(withClientState: Data([1]))
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: [decomposed]).first?.attributeSet.title, "D2",
+                       "deleting the precomposed identifier leaves the decomposed one to update")
+    }
+
     func testLaterCallerMutationsDoNotLeakIntoTheIndex() async throws {
         let index = makeIndex()
         let item = makeItem("1", title: "Before")
