@@ -23,8 +23,8 @@ package enum SystemAttributes {
         return item.applying(update: update)
     }
 
-    /// The `isUpdate` item carrying the generated attributes for `item`, or nil if it opted into nothing that
-    /// applies.
+    /// The `isUpdate` item carrying the generated attributes for `item` (clearing a summary an `isUpdate` merge
+    /// left that no longer applies), or nil if it opted into nothing that applies.
     package static func update(for item: CSSearchableItem) -> CSSearchableItem? {
         let options = item.updateListenerOptions
         guard !options.isEmpty else { return nil }
@@ -35,6 +35,10 @@ package enum SystemAttributes {
            let type = set.contentType,
            ContentTypeTree.conforms(type, to: "public.message") || ContentTypeTree.conforms(type, to: "public.audio") {
             generated.setValue(.string(summary(of: text)), forAttribute: "textContentSummary")
+            changed = true
+        } else if options.contains(.summarization), set.textContentSummary != nil {
+            // A merge left the summary of text (or a type) the item no longer has: it goes, as it was made.
+            generated.setValue(nil, forAttribute: "textContentSummary")
             changed = true
         }
         if options.contains(.priority) {

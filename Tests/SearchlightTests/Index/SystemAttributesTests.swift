@@ -73,6 +73,23 @@ final class SystemAttributesTests: XCTestCase {
         XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["n"]).first?.attributeSet.isPriority, 1)
     }
 
+    /// A summary describes the text it was made from: an update that shortens or clears that text (or changes the
+    /// type to one not summarized) removes it instead of leaving the old text's summary on the item.
+    func testAnUpdateThatNoLongerQualifiesRemovesTheOldSummary() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([mail("m", subject: "Report", options: [.summarization])])
+        XCTAssertNotNil(index.fetchSearchableItems(withIdentifiers: ["m"]).first?.attributeSet.textContentSummary)
+        let update = CSSearchableItem(uniqueIdentifier: "m", domainIdentifier: nil,
+                                      attributeSet: CSSearchableItemAttributeSet())
+        update.attributeSet.textContent = "Never mind, all sorted."
+        update.isUpdate = true
+        try await index.indexSearchableItems([update])
+        let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["m"]).first)
+        XCTAssertEqual(stored.attributeSet.textContent, "Never mind, all sorted.")
+        XCTAssertNil(stored.attributeSet.textContentSummary, "the summary of text the item no longer has")
+        XCTAssertEqual(stored.attributeSet.subject, "Report")
+    }
+
     func testNoSummaryForShortOrNonMessageContent() {
         let short = mail("s", subject: "hi", options: [.summarization])
         short.attributeSet.textContent = "Too short to summarize."
