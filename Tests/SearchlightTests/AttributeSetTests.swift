@@ -379,6 +379,29 @@ final class AttributeSetTests: XCTestCase {
     }
 }
 
+extension AttributeSetTests {
+    /// `emailHeaders` values are built like custom values (`fromCustom`), so a hostile archive's header value of a
+    /// shape no API call stores (a nested `.headers`, an array not in `normalizedArray`'s form) does not decode
+    /// either: it would be indexed and its JSON export not read back as it was.
+    func testArchiveWithEmailHeaderValueTheAPICannotSetIsRefused() throws {
+        func roundTrip(_ value: AttributeValue) throws -> CSSearchableItemAttributeSet? {
+            let set = CSSearchableItemAttributeSet(storage: AttributeStorage(
+                named: ["title": .value(.string("T")), "emailHeaders": .value(.headers(["To": [value]]))]))
+            let data = try NSKeyedArchiver.archivedData(withRootObject: set, requiringSecureCoding: true)
+            return try? NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self, from: data)
+        }
+        let refused: [AttributeValue] = [
+            .headers(["x": [.string("y")]]), .array([.string("a"), .string("b")]), .dates([]), .persons([]),
+        ]
+        for value in refused { XCTAssertNil(try roundTrip(value), "\(value)") }
+        let kept: [Any] = ["a", ["a", "b"], ["a", 1] as [Any], NSNumber(value: 2)]
+        for value in kept {
+            let stored = AttributeValue.fromCustom(value)
+            XCTAssertEqual(try roundTrip(stored)?.snapshot.named["emailHeaders"], .value(.headers(["To": [stored]])))
+        }
+    }
+}
+
 /// Stands in for an attribute set in a forged archive, encoding whatever `storage` it is given (internal, not
 /// private: `NSKeyedArchiver` names only top-level classes).
 final class ForgedArchive: NSObject, NSSecureCoding {

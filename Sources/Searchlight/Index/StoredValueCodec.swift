@@ -237,11 +237,13 @@ extension StoredValueReader {
 }
 
 extension AttributeValue {
-    /// Whether this is the shape a catalogue attribute of `kind` holds (what its typed setter stores).
+    /// Whether this is the shape a catalogue attribute of `kind` holds (what its typed setter stores): header
+    /// values are built by `fromCustom`, so each has a custom value's shape.
     fileprivate func fits(_ kind: AttributeKind) -> Bool {
         switch (kind, self) {
         case (.string, .string), (.uniformType, .string), (.strings, .strings), (.number, .number), (.date, .date),
-             (.dates, .dates), (.url, .url), (.data, .data), (.persons, .persons), (.headers, .headers): return true
+             (.dates, .dates), (.url, .url), (.data, .data), (.persons, .persons): return true
+        case (.headers, .headers(let h)): return h.values.allSatisfy { $0.allSatisfy(\.isCustomShape) }
         default: return false
         }
     }
