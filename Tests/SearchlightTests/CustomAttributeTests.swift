@@ -64,6 +64,18 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertEqual(back.attributeSet.snapshot, set.snapshot)
     }
 
+    /// A `CGFloat` (Foundation's Swift number Apple bridges to an NSNumber double) is a number like `Double`, not
+    /// a value of an unsupported type that fails the item.
+    func testCGFloatIsADoubleNumber() {
+        let set = CSSearchableItemAttributeSet()
+        let key = CSCustomAttributeKey(keyName: "width")!
+        set.setValue(CGFloat(1.5), forCustomKey: key)
+        XCTAssertEqual(set.value(forAttribute: "width"), .number(.double(1.5)))
+        set.setValue([CGFloat(2), CGFloat(0.25)], forCustomKey: key)
+        XCTAssertEqual(set.value(forAttribute: "width"), .array([.number(.double(2)), .number(.double(0.25))]))
+        XCTAssertTrue(CSSearchableItem(uniqueIdentifier: "w", domainIdentifier: nil, attributeSet: set).validationProblems().isEmpty)
+    }
+
     /// Values read back typed as Apple declares them (`(any NSSecureCoding)?`), each the Foundation object Apple
     /// hands back, whether it was set as a Swift value or as that object.
     func testCustomValuesReadBackAsSecureCodingObjects() throws {

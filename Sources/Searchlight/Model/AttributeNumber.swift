@@ -95,6 +95,8 @@ package enum AttributeNumber: Sendable, Hashable {
         if type == Bool.self, let v = value as? Bool { self = .bool(v); return }
         if type == Double.self, let v = value as? Double { self = .double(v); return }
         if type == Float.self, let v = value as? Float { self = .double(Double(v)); return }
+        // Foundation's `CGFloat`, bridged to a double NSNumber on Apple platforms.
+        if type == CGFloat.self, let v = value as? CGFloat { self = .double(Double(v)); return }
         if type == Int.self, let v = value as? Int { self = .int(Int64(v)); return }
         if type == Int64.self, let v = value as? Int64 { self = .int(v); return }
         if type == Int32.self, let v = value as? Int32 { self = .int(Int64(v)); return }
