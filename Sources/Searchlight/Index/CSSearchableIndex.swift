@@ -377,12 +377,13 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         return identifiers.compactMap { snapshot.item(withIdentifier: $0, fetch: fetch) }
     }
 
-    /// The identifiers of the items in a domain and its subdomains, sorted.
+    /// The identifiers of the items in a domain and its subdomains, sorted: what deleting the domain deletes
+    /// (split on `.` bytes, as the engine does, even where a combining mark follows one).
     open func identifiers(inDomain domain: String) -> [String] {
         let snapshot = container.snapshot()
+        let within = DomainPrefixes([domain])
         return snapshot.visibleItemAddresses().compactMap { address -> String? in
-            guard let d = snapshot.engine.domain(of: address),
-                  d == domain || (d.hasPrefix(domain) && d.dropFirst(domain.count).first == ".") else { return nil }
+            guard let d = snapshot.engine.domain(of: address), within.covers(d) else { return nil }
             return snapshot.engine.id(of: address)
         }.sorted()
     }

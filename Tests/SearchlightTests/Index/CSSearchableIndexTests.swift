@@ -265,6 +265,17 @@ final class CSSearchableIndexTests: XCTestCase {
         XCTAssertEqual(index.identifiers(inDomain: "acct10"), ["4"])
     }
 
+    /// `identifiers(inDomain:)` lists exactly what deleting that domain deletes: a subdomain whose first character
+    /// after the dot is a combining mark (`"a.\u{301}x"`, one grapheme `".\u{301}"`) is below `a` for both.
+    func testIdentifiersInDomainAreWhatDeletingTheDomainDeletes() async throws {
+        let index = makeIndex()
+        try await index.indexSearchableItems([makeItem("1", title: "a", domain: "a.\u{301}x"), makeItem("2", title: "b", domain: "a"),
+                                              makeItem("3", title: "c", domain: "ab")])
+        XCTAssertEqual(index.identifiers(inDomain: "a"), ["1", "2"])
+        try await index.deleteSearchableItems(withDomainIdentifiers: ["a"])
+        XCTAssertEqual(index.allIdentifiers, ["3"])
+    }
+
     func testDeleteByMalformedDomainIsAnError() async throws {
         let index = makeIndex()
         try await index.indexSearchableItems([makeItem("1", title: "a", domain: "a")])
