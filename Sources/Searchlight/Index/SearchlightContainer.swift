@@ -443,9 +443,11 @@ private struct ContainerCore: ~Copyable {
         var itemsMayHaveGone = now.timeIntervalSinceReferenceDate >= nextExpiration
         // The item whose conversion failed, if one did.
         var refusedItem: String?
+        // Why an update's merge was refused, if one was.
+        var refusedMerge: CSIndexError?
         do {
             try purgeExpired(now: now, recorder: &recorder)
-            for operation in operations {
+            operationLoop: for operation in operations {
                 switch operation {
                 case .index(let items):
                     // Updates and expirations resolved in order; then converted, analyzed (on every core when the
@@ -470,6 +472,13 @@ private struct ContainerCore: ~Copyable {
                             }
                             guard let existing else { continue }  // an update of an absent item is dropped
                             stored = existing.applying(update: item)
+                            // Valid alone, an update can break a rule together with the stored item (a type in
+                            // two provider arrays): refused, or the index would hold an item it refuses.
+                            if stored.hasValidationProblems, let problem = stored.validationProblems().first {
+                                refusedMerge = .invalidItem("the update of item '\(id)' would make the stored item "
+                                    + "invalid (\(problem.message)); nothing from this call was applied")
+                                break operationLoop
+                            }
                         }
                         // System attributes of items that opted in, made from this version (SystemAttributes).
                         stored = SystemAttributes.applied(to: stored)
@@ -542,6 +551,10 @@ private struct ContainerCore: ~Copyable {
                                    + "use); nothing from this call was applied")
             }
             throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+        }
+        if let refusedMerge {
+            writer.rollback()
+            throw refusedMerge
         }
         // Durable before visible: the journal record (changes and client state together) is fsynced before the
         // commit publishes it and before the completion handler runs.

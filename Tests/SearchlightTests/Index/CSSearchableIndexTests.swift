@@ -152,6 +152,28 @@ final class CSSearchableIndexTests: XCTestCase {
                        "deleting the precomposed identifier leaves the decomposed one to update")
     }
 
+    /// An update valid alone can break a rule together with the stored item (a type in two provider arrays): the
+    /// call fails with invalidItemError and the stored item stays as it was, one the index would accept again.
+    func testAnUpdateMakingTheStoredItemInvalidIsRefused() async throws {
+        let index = makeIndex()
+        let item = makeItem("1", title: "t")
+        item.attributeSet.providerDataTypeIdentifiers = ["public.png"]
+        try await index.indexSearchableItems([item])
+        let update = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: nil,
+                                      attributeSet: CSSearchableItemAttributeSet())
+        update.attributeSet.providerFileTypeIdentifiers = ["public.png"]
+        update.attributeSet.title = "changed"
+        update.isUpdate = true
+        let error = index.completion { index.indexSearchableItems([makeItem("2", title: "x"), update], completionHandler: $0) }
+        XCTAssertEqual(indexErrorCode(error), .invalidItemError)
+        let message = (error as? CSIndexError)?.message ?? ""
+        XCTAssertTrue(message.contains("item '1'") && message.contains("providerFileTypeIdentifiers"), message)
+        XCTAssertEqual(index.allIdentifiers, ["1"], "nothing from the call was applied")
+        let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: ["1"]).first)
+        XCTAssertEqual(stored.attributeSet.title, "t")
+        XCTAssertTrue(stored.validationProblems().isEmpty)
+    }
+
     func testLaterCallerMutationsDoNotLeakIntoTheIndex() async throws {
         let index = makeIndex()
         let item = makeItem("1", title: "Before")
