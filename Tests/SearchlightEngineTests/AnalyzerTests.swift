@@ -198,6 +198,15 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.words(in: "Wiki\u{AD}pedia"), ["Wiki\u{AD}pedia"])
     }
 
+    /// The Arabic tatweel (U+0640, a letter stretched for justification or style) is part of the word and of no term,
+    /// as Lucene's Arabic normalizer removes it: "محمـــد" is found by "محمد" (it stayed in the term).
+    func testArabicTatweelIsInNoTerm() {
+        XCTAssertEqual(terms("محمـــد الكتـاب"), ["محمد", "الكتاب"])
+        XCTAssertEqual(terms("محمـــد", .query), ["محمد"])
+        XCTAssertEqual(analyzer.tokens("محمـــد x").map(\.byteRange), [0..<14, 15..<16])
+        XCTAssertEqual(analyzer.words(in: "محمـــد"), ["محمـــد"])
+    }
+
     /// Half-width katakana are analyzed as full-width ones, a half-width voicing mark joining the kana before it.
     func testHalfWidthKatakanaFoldToFullWidth() {
         XCTAssertEqual(terms("ｶﾀｶﾅ ｶﾞｯｺｳ"), terms("カタカナ ガッコウ"))

@@ -1,6 +1,7 @@
 /// How the tokenizer sees one Unicode scalar: token characters (with their case, for camelCase splits),
 /// connectors that may join identifier parts, CJK characters (bigrammed) and separators. A format character
-/// (soft hyphen, word joiner, direction marks) is part of the word around it, as UAX #29 has it, but of no term.
+/// (soft hyphen, word joiner, direction marks; the Arabic tatweel too) is part of the word around it, as UAX #29 has
+/// it, but of no term.
 enum CharacterClass: UInt8 {
     case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector, format
 
@@ -63,6 +64,8 @@ enum CharacterClass: UInt8 {
         if isCJK(value) { return .cjk }
         // Full-width `－．＿` fold to `-._`: connectors like them, so text and its fold split into the same words.
         if value == 0xFF0D || value == 0xFF0E || value == 0xFF3F { return .connector }
+        // The Arabic tatweel only stretches a word (justification, style): in no term, as Lucene's Arabic normalizer.
+        if value == 0x0640 { return .format }
         guard let scalar = Unicode.Scalar(value) else { return .separator }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .titlecaseLetter: return .upper

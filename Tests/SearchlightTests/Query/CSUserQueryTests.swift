@@ -571,6 +571,15 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A word stretched with the Arabic tatweel is found as typed without it (and as copied, with it).
+    func testArabicTatweelDoesNotHideAWord() {
+        for text in ["كتاب", "كتا", "كتـاب", "كتـــاب"] {
+            let run = runUserQuery(text, in: scriptsContainer)
+            XCTAssertNil(run.error)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["tatweel"], text)
+        }
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {

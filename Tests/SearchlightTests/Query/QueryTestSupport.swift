@@ -108,6 +108,8 @@ let scriptsContainer: SearchlightContainer = {
         // 葛 with an ideographic variation selector (U+E0100), as Japanese place and person names are written.
         makeItem("ivs", title: "葛\u{E0100}飾区"),
         makeItem("shy", title: "Wiki\u{00AD}pedia"),
+        // كتاب stretched with tatweel (U+0640), as Arabic titles are justified or styled.
+        makeItem("tatweel", title: "كتـــاب"),
     ]
     for n in 0..<300 { items.append(makeItem("filler\(n)", title: "filler item number \(n)", description: "beta gamma")) }
     return makeContainer(items)
