@@ -189,13 +189,23 @@ final class AnalyzerTests: XCTestCase {
     }
 
     /// Format characters (soft hyphen, word joiner, direction marks) belong to the word around them (UAX #29 WB4)
-    /// and are left out of its terms; the zero-width space and the zero-width (non-)joiners still separate words.
+    /// and are left out of its terms; the zero-width space and the zero-width non-joiner still separate words.
     func testFormatCharactersStayInsideWords() {
         XCTAssertEqual(terms("Wiki\u{AD}pedia"), ["wikipedia"])
         XCTAssertEqual(analyzer.tokens("Wiki\u{AD}pedia x").map(\.byteRange), [0..<11, 12..<13])
         XCTAssertEqual(terms("\u{AD}co\u{2060}op\u{200E} re-\u{AD}do"), ["coop", "re", "do", "re-do"])
         XCTAssertEqual(terms("a\u{200B}b c\u{200C}d"), ["a", "b", "c", "d"])
         XCTAssertEqual(analyzer.words(in: "Wiki\u{AD}pedia"), ["Wiki\u{AD}pedia"])
+    }
+
+    /// A ZERO WIDTH JOINER inside a word (after a virama it asks for a conjunct's other shape: Sinhala ශ්‍රී, Devanagari
+    /// half forms) is part of the word and of no term, as UAX #29 and Unicode's case folding for search (NFKC_CF)
+    /// have it: "ශ්‍රී" is found by "ශ්රී" as typed (it split the word in two).
+    func testZeroWidthJoinerStaysInsideAWord() {
+        XCTAssertEqual(terms("ශ්\u{200D}රී ලංකා"), terms("ශ්රී ලංකා"))
+        XCTAssertEqual(terms("क्\u{200D}ष", .query), ["क्ष"])
+        XCTAssertEqual(analyzer.words(in: "क्\u{200D}ष x"), ["क्\u{200D}ष", "x"])
+        XCTAssertEqual(terms("👨\u{200D}👩\u{200D}👧 a\u{200D}"), ["a"])
     }
 
     /// The Arabic tatweel (U+0640, a letter stretched for justification or style) is part of the word and of no term,

@@ -104,9 +104,10 @@ package struct TextMatch: Sendable {
         options.isEmpty ? composed(text) : composed(Folding.fold(composed(text), options: options))
     }
 
-    /// `text` without the format characters (soft hyphen, word joiner, direction marks) that no token holds, as
-    /// the analyzer drops them inside words: a `t` pattern written with one still matches its token. The
-    /// zero-width space and (non-)joiners U+200B–U+200D separate words instead, so they stay (and never match).
+    /// `text` without the format characters (soft hyphen, word joiner, zero-width joiner, direction marks, Arabic
+    /// tatweel) that no token holds, as the analyzer drops them inside words: a `t` pattern written with one still
+    /// matches its token. The zero-width space and non-joiner U+200B–U+200C separate words instead, so they stay
+    /// (and never match).
     static func droppingFormatCharacters(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: Analyzer.isFormatCharacter) else { return text }
         var scalars = String.UnicodeScalarView()

@@ -24,9 +24,9 @@ public struct Analyzer: Sendable {
     public static let overlongTerm = "\u{1}"
     static let overlongBytes: [UInt8] = [0x01]
 
-    /// Whether `scalar` is a format character (soft hyphen, word joiner, direction marks, Arabic tatweel; not
-    /// U+200B–200D, which separate words): part of the word around it, but of no term, so query text drops it as
-    /// analysis does.
+    /// Whether `scalar` is a format character (soft hyphen, word joiner, zero-width joiner, direction marks, Arabic
+    /// tatweel; not U+200B–200C, which separate words): part of the word around it, but of no term, so query text
+    /// drops it as analysis does.
     package static func isFormatCharacter(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
     }
@@ -51,7 +51,8 @@ public struct Analyzer: Sendable {
     /// - 9: case folding is Unicode full case folding, as Foundation's (`ﬁnal` → final, ſ → s, µ → μ; it only
     ///   lowercased).
     /// - 10: the Arabic tatweel (U+0640) is a format character, of no term (`محمـــد` → محمد; it stayed in the term).
-    public static let version: UInt32 = 10
+    /// - 11: the zero-width joiner (U+200D) is a format character (`क्\u{200D}ष` → क्ष; it split the word).
+    public static let version: UInt32 = 11
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).

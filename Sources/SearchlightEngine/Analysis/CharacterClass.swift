@@ -1,6 +1,6 @@
 /// How the tokenizer sees one Unicode scalar: token characters (with their case, for camelCase splits),
 /// connectors that may join identifier parts, CJK characters (bigrammed) and separators. A format character
-/// (soft hyphen, word joiner, direction marks; the Arabic tatweel too) is part of the word around it, as UAX #29 has
+/// (soft hyphen, word joiner, zero-width joiner, direction marks; the Arabic tatweel too) is part of the word around it, as UAX #29 has
 /// it, but of no term.
 enum CharacterClass: UInt8 {
     case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector, format
@@ -73,8 +73,9 @@ enum CharacterClass: UInt8 {
         case .otherLetter, .modifierLetter: return .otherLetter
         case .nonspacingMark, .spacingMark, .enclosingMark: return .mark
         case .decimalNumber, .letterNumber, .otherNumber: return .digit
-        // The zero-width space separates words (Thai, Khmer); the zero-width (non-)joiners stay separators.
-        case .format: return value &- 0x200B < 3 ? .separator : .format
+        // The zero-width space separates words (Thai, Khmer), and so does the zero-width non-joiner (Persian
+        // compounds: می‌خواهم); the zero-width joiner only shapes a conjunct (ශ්‍රී), inside a word (UAX #29 WB4).
+        case .format: return value &- 0x200B < 2 ? .separator : .format
         default: return .separator
         }
     }

@@ -580,6 +580,15 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A word written with a ZERO WIDTH JOINER (a conjunct's shape) is found as typed without it, and as copied.
+    func testZeroWidthJoinerDoesNotSplitAWord() {
+        for text in ["ශ්රී", "ශ්\u{200D}රී", "ශ්\u{200D}රී පා", "ශ්ර"] {
+            let run = runUserQuery(text, in: scriptsContainer)
+            XCTAssertNil(run.error)
+            XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["zwj"], text)
+        }
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {

@@ -110,6 +110,8 @@ let scriptsContainer: SearchlightContainer = {
         makeItem("shy", title: "Wiki\u{00AD}pedia"),
         // كتاب stretched with tatweel (U+0640), as Arabic titles are justified or styled.
         makeItem("tatweel", title: "كتـــاب"),
+        // ශ්‍රී (Sri) with the ZERO WIDTH JOINER that gives its conjunct the shape Sinhala writes it in.
+        makeItem("zwj", title: "ශ්\u{200D}රී පාද"),
     ]
     for n in 0..<300 { items.append(makeItem("filler\(n)", title: "filler item number \(n)", description: "beta gamma")) }
     return makeContainer(items)
