@@ -306,10 +306,10 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Not after `close()`: a closed container refuses every write, so a delegate re-adding the items, as asked,
-    /// would be refused and asked again without end.
+    /// Not once the container refuses every write (closed, or its store must be reopened): a delegate re-adding
+    /// the items, as asked, would be refused and asked again without end.
     private func requestReindex(_ identifiers: [String]) {
-        guard !container.isClosed else { return }
+        guard !container.refusesWrites else { return }
         container.delegateQueue.async {
             self.indexDelegate?.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}
         }

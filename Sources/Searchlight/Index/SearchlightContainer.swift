@@ -143,9 +143,10 @@ public final class SearchlightContainer: Sendable {
         try result.get()
     }
 
-    /// Whether `close()` released the store: every later write is refused (an in-memory container never closes).
-    /// A flag of its own, so the callback queue need not wait for the writer's lock to read it.
-    package var isClosed: Bool { closed.withLock { $0 } }
+    /// Whether every later write is refused: `close()` released the store, or a failed append it could not undo
+    /// left it to be reopened (an in-memory container never refuses). A flag of its own, so the callback queue
+    /// need not wait for the writer's lock to read it.
+    package var refusesWrites: Bool { closed.withLock { $0 } }
     private let closed = Mutex(false)
 
     /// Releases the store WITHOUT a snapshot, as a crash would leave it (the journal holds every acknowledged
@@ -305,10 +306,13 @@ public final class SearchlightContainer: Sendable {
                         completion: @escaping @Sendable (CSIndexError?) -> Void) {
         writeQueue.async { [self] in
             let result = core.withLock { core in
-                Result { () throws(CSIndexError) -> Published in
+                let result = Result { () throws(CSIndexError) -> Published in
                     let snapshot = try core.apply(operations, clientState: clientState, now: clock())
                     return Published(engine: snapshot, expirationFloor: core.nextExpiration)
                 }
+                // Set before the completion work runs, which must not ask for writes the store will refuse.
+                if core.store?.mustBeReopened == true { closed.withLock { $0 = true } }
+                return result
             }
             switch result {
             case .success(let snapshot):

@@ -476,6 +476,9 @@ package final class DurableStore {
     }
 
     package var isClosed: Bool { closed }
+
+    /// Whether a failed append could not be undone: every later write is refused until the store is reopened.
+    package var mustBeReopened: Bool { failure != nil }
 }
 
 /// One piece of work on a background thread at a time, with its outcome.

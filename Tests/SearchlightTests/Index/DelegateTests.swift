@@ -124,6 +124,26 @@ final class DelegateTests: XCTestCase {
         XCTAssertEqual(delegate.requests.withLock { $0 }, 0)
     }
 
+    /// A store whose failed append could not be cut off again refuses every later write until it is reopened,
+    /// as a closed one does: asking the delegate to re-add each refused write looped as it did after close().
+    func testAStoreThatMustBeReopenedDoesNotAskTheDelegateToReindexWithoutEnd() throws {
+        let faults = FaultInjectingFileSystem()
+        let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(faults))
+        let index = CSSearchableIndex(name: "failed", container: container)
+        let delegate = EagerRewriter()
+        index.indexDelegate = delegate
+        faults.inject(.failWrite(errno: EIO))
+        faults.inject(.failTruncate)
+        XCTAssertEqual(indexErrorCode(index.completion { index.indexSearchableItems([makeItem("x", title: "X")],
+                                                                                    completionHandler: $0) }),
+                       .indexUnavailableError)
+        Thread.sleep(forTimeInterval: 0.5)
+        container.delegateQueue.sync {}
+        // The failed write itself may ask once; the refusals that follow must not ask again.
+        XCTAssertLessThanOrEqual(delegate.requests.withLock { $0 }, 1)
+        container.close()
+    }
+
     /// Hands its items over twice (a misbehaving delegate).
     final class TwiceRefresher: CSIndexExtensionRequestHandler, @unchecked Sendable {
         override func searchableItems(forIdentifiers identifiers: [String],
