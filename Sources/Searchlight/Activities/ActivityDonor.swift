@@ -24,11 +24,13 @@ package enum ActivityDonor {
             // A visit counts only for a record queries can find: one tied to an item that does not exist is
             // dropped, one whose expirationDate has passed is never found; counted, either lifted its item. A
             // record found under the identifier must rank under this donation's key: a dropped re-donation (tied
-            // to another item) leaves the earlier record in place.
+            // to another item) leaves the earlier record in place. Compared by bytes, as items are keyed: `==` calls
+            // a canonically equivalent identifier (another item) the same.
             let snapshot = container.snapshot()
             if error == nil, let visited, let address = snapshot.engine.lookup(id: donation.recordIdentifier),
                snapshot.isVisible(address),
-               ActivityResults.engagementIdentifier(of: address, in: snapshot) == donation.resultIdentifier {
+               let ranked = ActivityResults.engagementIdentifier(of: address, in: snapshot),
+               ranked.utf8.elementsEqual(donation.resultIdentifier.utf8) {
                 container.engagement.recordDonation(of: donation.resultIdentifier, at: visited)
             }
             completion?(error)

@@ -54,6 +54,26 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertEqual(runUserQuery("quarterly", in: fixture.container).items.map(\.uniqueIdentifier), ["x", "y"])
     }
 
+    /// The same with the missing item's identifier canonically equivalent to the kept record's ("café" decomposed
+    /// vs precomposed, two items): compared as Strings they were equal, and the dropped visit counted.
+    func testADroppedDonationRetiedToACanonicallyEquivalentIdentifierEarnsNoEngagement() async throws {
+        let fixture = ActivityFixture()
+        let precomposed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        try await fixture.index.indexSearchableItems([makeItem(precomposed, title: "Budget")])
+        let activity = fixture.linkedActivity(title: "Editing", to: precomposed)
+        activity.persistentIdentifier = "editor"
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.container.engagement.record(for: precomposed, at: fixture.clock.now)?.donations, 1)
+
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.relatedUniqueIdentifier = decomposed
+        activity.contentAttributeSet = set
+        for _ in 0..<3 { try await activity.becomeCurrentAndWait() }
+        XCTAssertEqual(fixture.activities.compactMap { $0.donation.strongLink.map { Array($0.utf8) } },
+                       [Array(precomposed.utf8)], "dropped: the decomposed item does not exist")
+        XCTAssertEqual(fixture.container.engagement.record(for: precomposed, at: fixture.clock.now)?.donations, 1)
+    }
+
     func testTiedActivityAndItemAreOneResultAndTheItemWins() async throws {
         let fixture = ActivityFixture()
         try await fixture.index.indexSearchableItems([makeItem("recipe-1", title: "Tomato soup"),
