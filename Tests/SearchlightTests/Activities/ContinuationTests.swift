@@ -59,6 +59,27 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(all.userInfo?["session"] as? String, "abc")
     }
 
+    /// Two activities whose persistentIdentifiers are canonically equivalent ("café" precomposed and
+    /// decomposed) make two records; selecting the first told the second's delegate (donors were keyed by `==`).
+    func testSelectingAnActivityTellsItsOwnDonorNotACanonicallyEquivalentOne() async throws {
+        let fixture = ActivityFixture()
+        let first = RecordingActivityDelegate(), second = RecordingActivityDelegate()
+        var donors: [NSUserActivity] = []
+        for (persistent, delegate) in [("caf\u{E9}", first), ("cafe\u{301}", second)] {
+            let activity = fixture.activity("com.example.article", title: "Menu \(donors.count + 1)")
+            activity.persistentIdentifier = persistent
+            activity.delegate = delegate
+            try await activity.becomeCurrentAndWait()
+            donors.append(activity)
+        }
+        XCTAssertEqual(fixture.activities.count, 2)
+        let record = ActivityIdentity.recordIdentifier(persistentIdentifier: "caf\u{E9}")
+        XCTAssertEqual(SearchlightContinuation.activity(forSelecting: record, in: fixture.container)?.title, "Menu 1")
+        XCTAssertEqual(first.events.filter { $0 == "wasContinued" }.count, 1)
+        XCTAssertEqual(second.events.filter { $0 == "wasContinued" }, [])
+        withExtendedLifetime(donors) {}
+    }
+
     func testAVanishedActivityResultContinuesToNothing() async throws {
         let fixture = ActivityFixture()
         let activity = fixture.activity(title: "temporary")
