@@ -62,8 +62,21 @@ package final class EngagementLedger: Sendable {
     /// Counts below this are forgotten: one selection after about 60 days, five after about 93.
     package static let forgetThreshold = 0.05
 
+    /// A result identifier as the ledger keys it: by its UTF-8 bytes, as the engine keys items. `String ==` calls
+    /// canonically equivalent identifiers (two items, "café" precomposed and decomposed) the same, so engagement
+    /// with one lifted the other.
+    package struct Key: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        package let id: String
+        package init(_ id: String) { self.id = id }
+        package init(stringLiteral id: String) { self.id = id }
+        package static func == (a: Key, b: Key) -> Bool { a.id.utf8.elementsEqual(b.id.utf8) }
+        // Byte-equal strings are canonically equal, so String's hash stays consistent with `==`.
+        package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        package var description: String { id.debugDescription }
+    }
+
     private struct State {
-        var records: [String: Record] = [:]
+        var records: [Key: Record] = [:]
         var changeCount: UInt64 = 0
         /// At least every record's `liftBound`: no factor exceeds it at any time (a clock moving backwards decays
         /// nothing, so stored counts are the most a record can have), until new events.
@@ -134,7 +147,7 @@ package final class EngagementLedger: Sendable {
     /// ranks with the records and prunes with the ceiling. O(1) however many results were shown, except once a day
     /// of query time, when the ceiling is worked out from the records decayed to `now` (it holds from then on; a
     /// query at an earlier time gets the bound of the stored counts).
-    package func rankingState(at now: Date) -> (records: [String: Record], ceiling: Double) {
+    package func rankingState(at now: Date) -> (records: [Key: Record], ceiling: Double) {
         let t = now.timeIntervalSinceReferenceDate
         return state.withLock { s in
             if t >= s.decayedFrom + Self.ceilingInterval { s.decay(to: t) }
@@ -151,13 +164,13 @@ package final class EngagementLedger: Sendable {
 
     /// The ranking factor of `identifier` at `now` (1 without engagement).
     package func factor(for identifier: String, at now: Date) -> Double {
-        guard let record = state.withLock({ $0.records[identifier] }) else { return 1 }
+        guard let record = state.withLock({ $0.records[Key(identifier)] }) else { return 1 }
         return Self.factor(record, at: now)
     }
 
     /// The decayed counts of `identifier` at `now`, if any.
     package func record(for identifier: String, at now: Date) -> Record? {
-        state.withLock { $0.records[identifier] }?.decayed(to: now.timeIntervalSinceReferenceDate)
+        state.withLock { $0.records[Key(identifier)] }?.decayed(to: now.timeIntervalSinceReferenceDate)
     }
 
     /// The user chose `identifier` while `visible` were shown (the chosen one counts as shown too, when any are
@@ -206,7 +219,7 @@ package final class EngagementLedger: Sendable {
     package var changeCount: UInt64 { state.withLock { $0.changeCount } }
 
     /// Every record, as stored (not decayed).
-    package var records: [String: Record] { state.withLock { $0.records } }
+    package var records: [Key: Record] { state.withLock { $0.records } }
 
     private func update(at now: Date, _ body: (inout State, Double) -> Void) {
         let t = now.timeIntervalSinceReferenceDate
@@ -219,9 +232,9 @@ package final class EngagementLedger: Sendable {
     }
 
     private static func bump(_ s: inout State, _ id: String, _ t: Double, _ change: (inout Record) -> Void) {
-        var record = s.records[id]?.decayed(to: t) ?? Record(updated: t)
+        var record = s.records[Key(id)]?.decayed(to: t) ?? Record(updated: t)
         change(&record)
-        s.records[id] = record
+        s.records[Key(id)] = record
         s.raise(to: liftBound(record))
     }
 
@@ -239,9 +252,9 @@ package final class EngagementLedger: Sendable {
         var w = StoredValueWriter()
         w.byte(Self.version)
         w.varint(UInt64(records.count))
-        for id in records.keys.sorted() {
-            guard let r = records[id] else { continue }
-            w.string(id)
+        for key in records.keys.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
+            guard let r = records[key] else { continue }
+            w.string(key.id)
             w.double(r.selections)
             w.double(r.impressions)
             w.double(r.donations)
@@ -255,11 +268,11 @@ package final class EngagementLedger: Sendable {
         var r = StoredValueReader(bytes)
         let bad = CSIndexError.unknown("the stored engagement ledger is malformed; the current ledger was kept")
         guard r.byte() == Self.version, let count = r.varint() else { throw bad }
-        var records: [String: Record] = [:]
+        var records: [Key: Record] = [:]
         for _ in 0..<count {
             guard let id = r.string(), let s = r.double(), let i = r.double(), let c = r.double(), let t = r.double(),
                   [s, i, c].allSatisfy({ $0.isFinite && $0 >= 0 }), t.isFinite else { throw bad }
-            records[id] = Record(selections: s, impressions: i, donations: c, updated: t)
+            records[Key(id)] = Record(selections: s, impressions: i, donations: c, updated: t)
         }
         guard r.isAtEnd else { throw bad }
         state.withLock { s in

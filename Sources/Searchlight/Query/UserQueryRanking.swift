@@ -27,7 +27,7 @@ package struct UserQueryRanking: Sendable {
     let rankingHint: FieldID?
     let lastUsedDate: FieldID?
     /// The container's engagement records (`EngagementLedger`), by result identifier.
-    let engagement: [String: EngagementLedger.Record]
+    let engagement: [EngagementLedger.Key: EngagementLedger.Record]
     let title: FieldID?
     /// The typed text, folded, single-spaced; empty disables the coverage signal.
     let typed: String
@@ -43,7 +43,7 @@ package struct UserQueryRanking: Sendable {
     /// `typing`: whether the last word of `typedText` is still being typed (`UserQueryPlan.typing`).
     /// `readsHeads`: whether coverage may be decided from the title's `LeadingKeys` heads (tests turn it off to
     /// compare with reading every title).
-    package init(snapshot: ContainerSnapshot, engagement: [String: EngagementLedger.Record],
+    package init(snapshot: ContainerSnapshot, engagement: [EngagementLedger.Key: EngagementLedger.Record],
                  engagementCeiling: Double? = nil, typedText: String = "", typing: Bool = true, coveringLimit: Int = 1024,
                  readsHeads: Bool = true) {
         self.snapshot = snapshot
@@ -120,7 +120,7 @@ package struct UserQueryRanking: Sendable {
             factor *= 1 + 0.25 * exp(-age / (30 * 86_400))
         }
         if !engagement.isEmpty, let id = ActivityResults.engagementIdentifier(of: address, in: snapshot),
-           let record = engagement[id] {
+           let record = engagement[EngagementLedger.Key(id)] {
             factor *= EngagementLedger.factor(record, at: snapshot.now)
         }
         return Float(factor)

@@ -66,7 +66,7 @@ final class DurableActivityTests: XCTestCase {
     func testEngagementIsSavedAtCheckpointsAndLoadedOnOpen() async throws {
         let url = makeStoreURL(self)
         let clock = TestClock()
-        let saved: [String: EngagementLedger.Record]
+        let saved: [EngagementLedger.Key: EngagementLedger.Record]
         do {
             let container = try SearchlightContainer(directory: url, clock: clock.function)
             let index = CSSearchableIndex(name: "durable", container: container)
@@ -98,7 +98,7 @@ final class DurableActivityTests: XCTestCase {
     /// crash the journal's delete-all cleared the ledger a checkpoint had saved, which a clean close kept.
     func testDeleteAllKeepsTheSavedEngagementThroughACrash() throws {
         let url = makeStoreURL(self)
-        let saved: [String: EngagementLedger.Record]
+        let saved: [EngagementLedger.Key: EngagementLedger.Record]
         do {
             let container = try SearchlightContainer(directory: url)
             let index = CSSearchableIndex(name: "wipe", container: container)
@@ -122,7 +122,7 @@ final class DurableActivityTests: XCTestCase {
     func testEngagementOfAFailedBackgroundCheckpointIsSavedAtClose() throws {
         let url = makeStoreURL(self)
         let faults = FaultInjectingFileSystem()
-        let saved: [String: EngagementLedger.Record]
+        let saved: [EngagementLedger.Key: EngagementLedger.Record]
         do {
             let container = try SearchlightContainer(directory: url, options: storeOptions(faults, checkpointBytes: 3_000))
             let index = CSSearchableIndex(name: "e", container: container)

@@ -229,4 +229,25 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertNotNil(one.engagement.record(for: "a", at: clock.now))
         XCTAssertNil(two.engagement.record(for: "a", at: clock.now))
     }
+
+    /// Items whose identifiers are canonically equivalent ("café" precomposed and decomposed) are two items: choosing
+    /// one lifted the other too (the ledger keyed them by `String ==`), and a restored ledger merged their records.
+    func testCanonicallyEquivalentIdentifiersHaveEngagementOfTheirOwn() async throws {
+        let clock = TestClock()
+        let container = SearchlightContainer(clock: clock.function)
+        let precomposed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let index = CSSearchableIndex(name: "e", container: container)
+        try await index.indexSearchableItems([makeItem(precomposed, title: "Report"), makeItem(decomposed, title: "Report")])
+        for _ in 0..<3 { _ = SearchlightContinuation.activity(forSelecting: decomposed, in: container) }
+        XCTAssertNil(container.engagement.record(for: precomposed, at: clock.now))
+        XCTAssertEqual(container.engagement.record(for: decomposed, at: clock.now)?.selections, 3)
+        XCTAssertEqual(runUserQuery("report", in: container).items.map { Array($0.uniqueIdentifier.utf8) },
+                       [Array(decomposed.utf8), Array(precomposed.utf8)])
+        _ = SearchlightContinuation.activity(forSelecting: precomposed, in: container)
+        let restored = EngagementLedger()
+        try restored.restore(from: container.engagement.encoded())
+        XCTAssertEqual(restored.records.count, 2)
+        XCTAssertEqual(restored.record(for: precomposed, at: clock.now)?.selections, 1)
+    }
 }
+
