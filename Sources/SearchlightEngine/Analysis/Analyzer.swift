@@ -52,7 +52,8 @@ public struct Analyzer: Sendable {
     ///   lowercased).
     /// - 10: the Arabic tatweel (U+0640) is a format character, of no term (`محمـــد` → محمد; it stayed in the term).
     /// - 11: the zero-width joiner (U+200D) is a format character (`क्\u{200D}ष` → क्ष; it split the word).
-    public static let version: UInt32 = 11
+    /// - 12: a fold to three scalars keeps its last one (`ﬃ` → ffi; it was U+100069, `Folding.thirdScalarMask`).
+    public static let version: UInt32 = 12
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).

@@ -64,6 +64,10 @@ public enum Folding {
         return result ?? nil
     }
 
+    /// The bits of an entry's third scalar: 20, not 21, since bit 62 is the count's low bit (a 21-bit mask turned
+    /// ﬃ's "i" into U+100069). No fold's third scalar lies above U+FFFFF.
+    static let thirdScalarMask: UInt64 = 0xF_FFFF
+
     /// Folds one scalar into up to three scalars; returns how many were written.
     @inline(__always)
     static func foldScalar(_ value: UInt32, options: Options, into out: inout (UInt32, UInt32, UInt32)) -> Int {
@@ -86,7 +90,7 @@ public enum Folding {
             let count = Int(packed >> 62)
             out.0 = UInt32(truncatingIfNeeded: packed & 0x1F_FFFF)
             out.1 = UInt32(truncatingIfNeeded: (packed >> 21) & 0x1F_FFFF)
-            out.2 = UInt32(truncatingIfNeeded: (packed >> 42) & 0x1F_FFFF)
+            out.2 = UInt32(truncatingIfNeeded: (packed >> 42) & thirdScalarMask)
             return count
         }
         // From U+2000 up: the pages (a separate branch keeps the flat maps' path as short as it was).
@@ -94,7 +98,7 @@ public enum Folding {
         let packed = FoldingTable.shared.pages.entry(value, column: column)
         out.0 = UInt32(truncatingIfNeeded: packed & 0x1F_FFFF)
         out.1 = UInt32(truncatingIfNeeded: (packed >> 21) & 0x1F_FFFF)
-        out.2 = UInt32(truncatingIfNeeded: (packed >> 42) & 0x1F_FFFF)
+        out.2 = UInt32(truncatingIfNeeded: (packed >> 42) & thirdScalarMask)
         return Int(packed >> 62)
     }
 }

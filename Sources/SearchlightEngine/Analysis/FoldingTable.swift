@@ -6,7 +6,8 @@
 /// and full-width forms (Ａ → A), half-width katakana to full-width ones (ｶ → カ); other CJK characters fold to themselves (the analyzer indexes their source bytes, or their
 /// canonical composition).
 ///
-/// An entry packs up to three output scalars (21 bits each) and a count in the top two bits; a count of
+/// An entry packs up to three output scalars (21 bits each, but the third's top bit is the count's low bit, so it
+/// is read as 20 bits: `Folding.thirdScalarMask`) and a count in the top two bits; a count of
 /// zero means the scalar folds to nothing (a combining mark under diacritic folding).
 final class FoldingTable: Sendable {
     /// Scalars below this bound are looked up in the flat maps, the others in `pages`.
