@@ -34,9 +34,12 @@ package enum CandidateTerms {
                              snapshot: IndexSnapshot) -> CandidateTerms {
         let scope = FieldScope.field(field)
         if match.modifiers.contains(.tokenized) {
-            let literal = pattern.literalPrefix
+            // Looked up as the matcher has it: folded and composed again, as the analyzer composes its terms
+            // (`ｶﾞ` folds to カ + U+3099, whose term is ガ).
+            let literal = TextMatch.folded(pattern.literalPrefix, options: .all)
             if let exact = pattern.exactText {
-                return .terms([TextMatch.droppingFormatCharacters(Folding.fold(exact))], documentFrequency: 0)
+                return .terms([TextMatch.droppingFormatCharacters(TextMatch.folded(exact, options: .all))],
+                              documentFrequency: 0)
             }
             if !literal.isEmpty {
                 let found = snapshot.terms(withPrefix: literal, in: scope, limit: .max)

@@ -230,6 +230,22 @@ final class QueryEvaluationTests: XCTestCase {
         }
     }
 
+    /// A `t` pattern is looked up as the token it analyzes to: folded and composed again, so a half-width voiced
+    /// kana (`ｶﾞ` → カ + U+3099 → ガ) or decomposed kana finds its term; its fold left uncomposed found none.
+    func testTokenizedPatternFindsComposedTermOfHalfWidthOrDecomposedKana() throws {
+        let items = ["ｶﾞｲﾄﾞ", "ガイド", "other"].enumerated().map { i, text in
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = text
+            return CSSearchableItem(uniqueIdentifier: "item\(i)", domainIdentifier: nil, attributeSet: set)
+        }
+        let container = makeContainer(items)
+        // Kana are CJK: their tokens are unigrams and bigrams.
+        for query in ["title == \"ｶﾞｲ\"t", "title == \"ｶﾞ*\"t", "title == \"カ\u{3099}イ\"t", "title == \"ガイ\"t"] {
+            XCTAssertEqual(try evaluate(query, in: container), ["item0", "item1"], query)
+        }
+        XCTAssertEqual(try evaluate("title == \"か\u{3099}っ\"t", in: scriptsContainer), ["kanaNFD"])
+    }
+
     func testMultiValuedAttributesMatchAnyValue() {
         check(#"keywords == "Europe""#, ["paris"])
         check(#"keywords == "travel""#, ["paris"])
