@@ -22,8 +22,10 @@ final class ReferenceEvaluator {
 
     func fold(_ text: String, _ options: Folding.Options) -> String {
         if let hit = folded[text]?[options.rawValue] { return hit }
-        // Compared in canonical composition (NFC), as TextMatch does.
+        // Compared in canonical composition (NFC), as TextMatch does, after folding too (a half-width voicing
+        // mark folds to U+3099, which composes with the kana before it; ΐ's case fold is decomposed).
         let result = Folding.fold(text.precomposedStringWithCanonicalMapping, options: options)
+            .precomposedStringWithCanonicalMapping
         folded[text, default: [:]][options.rawValue] = result
         return result
     }
@@ -101,19 +103,32 @@ final class ReferenceEvaluator {
     func textMatches(_ pattern: StringPattern, _ modifiers: StringModifiers, _ values: [String]) -> Bool {
         guard !values.isEmpty else { return false }
         if modifiers.contains(.tokenized) {
-            let matcher = pattern.mapLiterals { Folding.fold($0) }.compile()
+            // Tokens hold no format characters (soft hyphen, word joiner), so a `t` pattern's are dropped too.
+            let matcher = pattern.mapLiterals { literal in
+                String(String.UnicodeScalarView(fold(literal, .all).unicodeScalars.filter { !Analyzer.isFormatCharacter($0) }))
+            }.compile()
             return values.contains { value in tokens(value).contains { matcher.matches($0) } }
         }
         var options: Folding.Options = []
         if modifiers.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
         if modifiers.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
-        let matcher = pattern.mapLiterals { Folding.fold($0.precomposedStringWithCanonicalMapping, options: options) }
-            .compile()
+        let matcher = pattern.mapLiterals { fold($0, options) }.compile()
+        // `?` is one character: under folding also one whose fold is several scalars (ß → ss, Œ → oe).
+        func matches(_ text: String) -> Bool {
+            if matcher.matches(fold(text, options)) { return true }
+            guard !options.isEmpty, pattern.segments.contains(.anyOne) else { return false }
+            var folded = "", ends: [Int] = []
+            for character in text.precomposedStringWithCanonicalMapping {
+                folded += fold(String(character), options)
+                ends.append(folded.utf8.count)
+            }
+            return matcher.matches(folded, boundaries: ends)
+        }
         return values.contains { value in
             if modifiers.contains(.wordBased) {
-                return words(value.precomposedStringWithCanonicalMapping).contains { matcher.matches(fold($0, options)) }
+                return words(value.precomposedStringWithCanonicalMapping).contains(where: matches)
             }
-            return matcher.matches(fold(value, options))
+            return matches(value)
         }
     }
 
