@@ -208,6 +208,19 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(terms("👨\u{200D}👩\u{200D}👧 a\u{200D}"), ["a"])
     }
 
+    /// A ZERO WIDTH NON-JOINER right after a virama only asks for its explicit form or a half form (Devanagari क्‌ष,
+    /// Bengali, Malayalam): part of the word and of no term, so "क्‌ष" is found by "क्ष" as typed (it split the word).
+    /// Anywhere else it still separates words (Persian compounds: می‌خواهم).
+    func testZeroWidthNonJoinerAfterAViramaStaysInsideAWord() {
+        XCTAssertEqual(terms("क्\u{200C}ष"), ["क्ष"])
+        XCTAssertEqual(terms("क्\u{200C}ष", .query), terms("क्ष", .query))
+        XCTAssertEqual(terms("ক্\u{200C}ষ ന്\u{200C}മ"), terms("ক্ষ ന്മ"))
+        XCTAssertEqual(analyzer.tokens("क्\u{200C}ष x").map(\.byteRange), [0..<12, 13..<14])
+        XCTAssertEqual(analyzer.words(in: "क्\u{200C}ष x"), ["क्\u{200C}ष", "x"])
+        XCTAssertEqual(terms("می\u{200C}خواهم"), ["می", "خواهم"])
+        XCTAssertEqual(terms("क\u{200C}ष \u{200C}a"), ["क", "ष", "a"])
+    }
+
     /// The Arabic tatweel (U+0640, a letter stretched for justification or style) is part of the word and of no term,
     /// as Lucene's Arabic normalizer removes it: "محمـــد" is found by "محمد" (it stayed in the term).
     func testArabicTatweelIsInNoTerm() {

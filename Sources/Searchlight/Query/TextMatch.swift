@@ -105,13 +105,13 @@ package struct TextMatch: Sendable {
     }
 
     /// `text` without the format characters (soft hyphen, word joiner, zero-width joiner, direction marks, Arabic
-    /// tatweel) that no token holds, as the analyzer drops them inside words: a `t` pattern written with one still
-    /// matches its token. The zero-width space and non-joiner U+200B–U+200C separate words instead, so they stay
-    /// (and never match).
+    /// tatweel, a zero-width non-joiner after a virama) that no token holds, as the analyzer drops them inside words:
+    /// a `t` pattern written with one still matches its token. The zero-width space and other non-joiners separate
+    /// words instead, so they stay (and never match).
     static func droppingFormatCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: Analyzer.isFormatCharacter) else { return text }
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: text.unicodeScalars.filter { !Analyzer.isFormatCharacter($0) })
+        scalars.append(contentsOf: Analyzer.droppingFormatCharacters(text.unicodeScalars))
         return String(scalars)
     }
 

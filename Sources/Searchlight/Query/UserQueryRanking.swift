@@ -208,7 +208,8 @@ package struct UserQueryRanking: Sendable {
         // A byte prefix of valid UTF-8 ends at a scalar boundary.
         let end = title.utf8.index(title.utf8.startIndex, offsetBy: typed.utf8.count)
         guard end < scalars.endIndex, let last = typed.unicodeScalars.last else { return true }
-        return !Analyzer.continuesWord(last) || !Analyzer.continuesWord(scalars[end])
+        let beforeLast = typed.unicodeScalars.dropLast().last
+        return !Analyzer.continuesWord(last, after: beforeLast) || !Analyzer.continuesWord(scalars[end], after: last)
     }
 
     /// Whether `value`, normalized, can start with `typed` (already normalized): false when the first

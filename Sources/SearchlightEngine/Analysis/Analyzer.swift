@@ -24,11 +24,24 @@ public struct Analyzer: Sendable {
     public static let overlongTerm = "\u{1}"
     static let overlongBytes: [UInt8] = [0x01]
 
-    /// Whether `scalar` is a format character (soft hyphen, word joiner, zero-width joiner, direction marks, Arabic
-    /// tatweel; not U+200B–200C, which separate words): part of the word around it, but of no term, so query text
-    /// drops it as analysis does.
-    package static func isFormatCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
+    /// Whether `scalar`, after `previous` (nil at the start of the text), is a format character (soft hyphen, word
+    /// joiner, zero-width joiner, direction marks, Arabic tatweel, a zero-width non-joiner after a virama; not the
+    /// zero-width space or another non-joiner, which separate words): part of the word around it, but of no term, so
+    /// query text drops it as analysis does.
+    package static func isFormatCharacter(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
+        guard scalar.value != 0x200C else { return previous.map { CharacterClass.isVirama($0.value) } ?? false }
+        return scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
+    }
+
+    /// `scalars` without their format characters (`isFormatCharacter`, each after the scalar before it).
+    package static func droppingFormatCharacters(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
+        var previous: Unicode.Scalar?
+        var kept: [Unicode.Scalar] = []
+        for scalar in scalars {
+            if !isFormatCharacter(scalar, after: previous) { kept.append(scalar) }
+            previous = scalar
+        }
+        return kept
     }
 
     /// The version of the terms this analyzer emits, which a durable store records beside its segments: a store
@@ -53,7 +66,9 @@ public struct Analyzer: Sendable {
     /// - 10: the Arabic tatweel (U+0640) is a format character, of no term (`محمـــد` → محمد; it stayed in the term).
     /// - 11: the zero-width joiner (U+200D) is a format character (`क्\u{200D}ष` → क्ष; it split the word).
     /// - 12: a fold to three scalars keeps its last one (`ﬃ` → ffi; it was U+100069, `Folding.thirdScalarMask`).
-    public static let version: UInt32 = 12
+    /// - 13: a zero-width non-joiner (U+200C) right after a virama is a format character (`क्\u{200C}ष` → क्ष; it
+    ///   split the word); elsewhere it still separates words (`می\u{200C}خواهم` → می, خواهم).
+    public static let version: UInt32 = 13
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -91,10 +106,11 @@ public struct Analyzer: Sendable {
         return buffer.records.filter { $0.kind == .overlong }.map { Int($0.byteStart)..<Int($0.byteEnd) }
     }
 
-    /// Whether `scalar` continues a word for the analyzer (not a separator, a connector or CJK, which is split
-    /// into bigrams): where a word of folded text ends.
-    package static func continuesWord(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x80 ? CharacterClass.ascii[Int(scalar.value)] : CharacterClass.classify(scalar.value)).isWordCharacter
+    /// Whether `scalar`, after `previous` (nil: unknown), continues a word for the analyzer (not a separator, a
+    /// connector or CJK, which is split into bigrams): where a word of folded text ends.
+    package static func continuesWord(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
+        guard scalar.value != 0x200C else { return isFormatCharacter(scalar, after: previous) }
+        return (scalar.value < 0x80 ? CharacterClass.ascii[Int(scalar.value)] : CharacterClass.classify(scalar.value)).isWordCharacter
     }
 
     /// Splits text into words the way the index does (identifier parts, camelCase boundaries, CJK runs),
@@ -196,7 +212,17 @@ private struct Walker {
         let byte = bytes[index]
         if byte < 0x80 { return (CharacterClass.ofASCII(byte), UInt32(byte), 1) }
         let (value, length) = decode(index)
+        if value == 0x200C { return (zeroWidthNonJoinerClass(at: index), value, length) }
         return (CharacterClass.classify(value), value, length)
+    }
+
+    /// The class of the zero-width non-joiner at `index`: a format character right after a virama, where it only
+    /// picks a half form or an explicit virama (क्‌ष), else a separator (Persian compounds: می‌خواهم). Rare: out of line.
+    @inline(never)
+    func zeroWidthNonJoinerClass(at index: Int) -> CharacterClass {
+        var start = index - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return start >= 0 && CharacterClass.isVirama(decode(start).value) ? .format : .separator
     }
 
     mutating func run<Sink: TokenSink>(into sink: inout Sink) {

@@ -1,7 +1,7 @@
 /// How the tokenizer sees one Unicode scalar: token characters (with their case, for camelCase splits),
 /// connectors that may join identifier parts, CJK characters (bigrammed) and separators. A format character
-/// (soft hyphen, word joiner, zero-width joiner, direction marks; the Arabic tatweel too) is part of the word around it, as UAX #29 has
-/// it, but of no term.
+/// (soft hyphen, word joiner, zero-width joiner, direction marks; the Arabic tatweel, and a zero-width non-joiner after
+/// a virama, too) is part of the word around it, as UAX #29 has it, but of no term.
 enum CharacterClass: UInt8 {
     case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector, format
 
@@ -59,6 +59,12 @@ enum CharacterClass: UInt8 {
     @inline(__always)
     static func isVariationSelector(_ value: UInt32) -> Bool { value &- 0xFE00 < 0x10 || value &- 0xE0100 < 0xF0 }
 
+    /// Whether a scalar is a virama (canonical combining class 9): a zero-width non-joiner right after one only asks
+    /// for a half form or an explicit virama (क्‌ष), so it stays inside the word, a format character.
+    static func isVirama(_ value: UInt32) -> Bool {
+        Unicode.Scalar(value)?.properties.canonicalCombiningClass == .virama
+    }
+
     /// Classifies a non-ASCII scalar (slow path, by Unicode general category).
     static func classify(_ value: UInt32) -> CharacterClass {
         if isCJK(value) { return .cjk }
@@ -74,7 +80,8 @@ enum CharacterClass: UInt8 {
         case .nonspacingMark, .spacingMark, .enclosingMark: return .mark
         case .decimalNumber, .letterNumber, .otherNumber: return .digit
         // The zero-width space separates words (Thai, Khmer), and so does the zero-width non-joiner (Persian
-        // compounds: می‌خواهم); the zero-width joiner only shapes a conjunct (ශ්‍රී), inside a word (UAX #29 WB4).
+        // compounds: می‌خواهم) but after a virama (`isVirama`, which callers check); the zero-width joiner only
+        // shapes a conjunct (ශ්‍රී), inside a word (UAX #29 WB4).
         case .format: return value &- 0x200B < 2 ? .separator : .format
         default: return .separator
         }

@@ -421,7 +421,7 @@ struct QueryPlanner {
     static func foldedPrefixByScalars(_ text: String) -> String {
         let folded = Folding.foldScalars(text, options: .all)
         // Format characters are in no term.
-        let scalars = Array(folded.unicodeScalars.filter { !Analyzer.isFormatCharacter($0) })
+        let scalars = Analyzer.droppingFormatCharacters(folded.unicodeScalars)
         func isWord(_ s: Unicode.Scalar) -> Bool {
             s.value < 0x80 ? CharacterClass.ascii[Int(s.value)].isWordCharacter : CharacterClass.classify(s.value) != .separator
         }

@@ -589,6 +589,27 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A word written with a ZERO WIDTH NON-JOINER after a virama (a half form) is found as typed without it, and as
+    /// copied, at every prefix typed scalar by scalar; elsewhere the non-joiner still separates words (Persian).
+    func testZeroWidthNonJoinerAfterAViramaDoesNotSplitAWord() {
+        for word in ["क्षमा", "क्\u{200C}षमा"] {
+            let scalars = Array(word.unicodeScalars)
+            for count in 1...scalars.count {
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: scalars[..<count])
+                let text = String(view)
+                let run = runUserQuery(text, in: scriptsContainer)
+                XCTAssertNil(run.error)
+                XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["zwnj"], text.debugDescription)
+            }
+        }
+        XCTAssertEqual(TextMatch.droppingFormatCharacters("क्\u{200C}ष می\u{200C}خواهم \u{200C}x"),
+                       "क्ष می\u{200C}خواهم \u{200C}x")
+        // Typed up to the virama, the title's word goes on (its non-joiner is inside it); the Persian one ends.
+        XCTAssertFalse(UserQueryRanking.endsAtWord("क्\u{200C}षमा", "क्"))
+        XCTAssertTrue(UserQueryRanking.endsAtWord("می\u{200C}خواهم", "می"))
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {

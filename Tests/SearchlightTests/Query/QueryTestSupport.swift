@@ -112,6 +112,8 @@ let scriptsContainer: SearchlightContainer = {
         makeItem("tatweel", title: "كتـــاب"),
         // ශ්‍රී (Sri) with the ZERO WIDTH JOINER that gives its conjunct the shape Sinhala writes it in.
         makeItem("zwj", title: "ශ්\u{200D}රී පාද"),
+        // क्षमा with the ZERO WIDTH NON-JOINER after the virama that asks for a half form (not the ligature).
+        makeItem("zwnj", title: "क्\u{200C}षमा याचना"),
     ]
     for n in 0..<300 { items.append(makeItem("filler\(n)", title: "filler item number \(n)", description: "beta gamma")) }
     return makeContainer(items)
