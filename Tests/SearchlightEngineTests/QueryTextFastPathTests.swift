@@ -111,6 +111,14 @@ final class QueryTextFastPathTests: XCTestCase {
         XCTAssertEqual(QueryPlanner.foldedPrefix("\u{200C}می\u{200C}"), "می")
     }
 
+    /// An emoji's variation selector and format characters are in no term, as the analyzer has it, so a prefix typed
+    /// with them is the term's.
+    func testFoldedPrefixDropsAnEmojisVariationSelector() {
+        XCTAssertEqual(QueryPlanner.foldedPrefix("❤️"), "❤")
+        XCTAssertEqual(QueryPlanner.foldedPrefix("👨\u{200D}👩\u{200D}"), "👨👩")
+        XCTAssertEqual(QueryPlanner.foldedPrefix(" 🎉 "), "🎉")
+    }
+
     func testASCIIExamples() {
         XCTAssertEqual(QueryPlanner.foldedPrefix("  Web-*"), "web")
         XCTAssertEqual(QueryPlanner.prefixWords("Open Web*")?.prefix, "web")

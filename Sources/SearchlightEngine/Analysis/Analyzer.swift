@@ -25,11 +25,14 @@ public struct Analyzer: Sendable {
     static let overlongBytes: [UInt8] = [0x01]
 
     /// Whether `scalar`, after `previous` (nil at the start of the text), is a format character (soft hyphen, word
-    /// joiner, zero-width joiner, direction marks, Arabic tatweel, a zero-width non-joiner after a virama; not the
-    /// zero-width space or another non-joiner, which separate words): part of the word around it, but of no term, so
-    /// query text drops it as analysis does.
+    /// joiner, zero-width joiner, direction marks, Arabic tatweel, a zero-width non-joiner after a virama, a variation
+    /// selector U+FE0E/FE0F after an emoji; not the zero-width space or another non-joiner, which separate words):
+    /// part of the word around it, but of no term, so query text drops it as analysis does.
     package static func isFormatCharacter(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
         guard scalar.value != 0x200C else { return previous.map { CharacterClass.isVirama($0.value) } ?? false }
+        if scalar.value &- 0xFE0E < 2, let previous, previous.value >= 0x80 {
+            return CharacterClass.classify(previous.value) == .emoji
+        }
         return scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
     }
 
@@ -68,7 +71,9 @@ public struct Analyzer: Sendable {
     /// - 12: a fold to three scalars keeps its last one (`ﬃ` → ffi; it was U+100069, `Folding.thirdScalarMask`).
     /// - 13: a zero-width non-joiner (U+200C) right after a virama is a format character (`क्\u{200C}ष` → क्ष; it
     ///   split the word); elsewhere it still separates words (`می\u{200C}خواهم` → می, خواهم).
-    public static let version: UInt32 = 13
+    /// - 14: an emoji sequence is a token of its own, without its variation selectors and format characters
+    ///   (`party🎉 ❤️ 👨\u{200D}👩\u{200D}👧` → party, 🎉, ❤, 👨👩👧; emoji were in no term).
+    public static let version: UInt32 = 14
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -234,6 +239,8 @@ private struct Walker {
                 index += length
             case .cjk:
                 index = cjkRun(from: index, into: &sink)
+            case .emoji:
+                index = emojiSequence(from: index, into: &sink)
             default:
                 if fastPath, let end = asciiWord(from: index, into: &sink) ?? asciiCompound(from: index, into: &sink) {
                     index = end
@@ -519,6 +526,43 @@ private struct Walker {
             index += length
         }
         return nil
+    }
+
+    /// Reads one emoji sequence (UTS #51) and emits it as one token: an emoji with its skin tones, joined by zero-width
+    /// joiners to the emoji after them, or two regional indicators (a flag). Its format characters (joiners, tags) and
+    /// variation selectors are part of it but of no term, as `Analyzer.isFormatCharacter` has them, so "❤" finds "❤️".
+    /// Emoji have no case or diacritics: the term is the source's other scalars.
+    @inline(never)
+    mutating func emojiSequence<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int {
+        scratch.whole.removeAll(keepingCapacity: true)
+        var index = start
+        // Whether an emoji next joins the sequence (its first one, or one after a zero-width joiner), and whether a
+        // regional indicator does (after the first of a flag's two).
+        var joins = true, pairs = false
+        while index < bytes.count {
+            let (cls, value, length) = classify(index)
+            if cls == .emoji, joins || pairs && CharacterClass.isRegionalIndicator(value) {
+                pairs = index == start && CharacterClass.isRegionalIndicator(value)
+                joins = false
+            } else if cls == .format || value &- 0xFE0E < 2 {
+                joins = joins || value == 0x200D
+                index += length
+                continue
+            } else if value &- 0x1F3FB >= 5 {
+                break
+            }
+            scratch.whole.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+            index += length
+        }
+        if scratch.whole.count <= Analyzer.maxTermBytes {
+            scratch.whole.withUnsafeBufferPointer {
+                sink.take($0, position: position, byteStart: start, byteEnd: index, kind: .word)
+            }
+        } else {
+            overlong(position: position, byteStart: start, byteEnd: index, into: &sink)
+        }
+        position += 1
+        return index
     }
 
     /// Reads a run of CJK characters and emits unigrams and overlapping bigrams: of the source bytes, or of the

@@ -1,11 +1,11 @@
 /// How the tokenizer sees one Unicode scalar: token characters (with their case, for camelCase splits),
-/// connectors that may join identifier parts, CJK characters (bigrammed) and separators. A format character
-/// (soft hyphen, word joiner, zero-width joiner, direction marks; the Arabic tatweel, and a zero-width non-joiner after
-/// a virama, too) is part of the word around it, as UAX #29 has it, but of no term.
+/// connectors that may join identifier parts, CJK characters (bigrammed), emoji (each sequence a token) and
+/// separators. A format character (soft hyphen, word joiner, zero-width joiner, direction marks; the Arabic tatweel,
+/// and a zero-width non-joiner after a virama, too) is part of the word around it, as UAX #29 has it, but of no term.
 enum CharacterClass: UInt8 {
-    case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector, format
+    case separator = 0, lower, upper, digit, otherLetter, mark, cjk, connector, format, emoji
 
-    var isWordCharacter: Bool { self != .separator && self != .connector && self != .cjk }
+    var isWordCharacter: Bool { self != .separator && self != .connector && self != .cjk && self != .emoji }
 
     /// Classes of the 128 ASCII bytes: the fast path.
     static let ascii: [CharacterClass] = (0..<128).map { (value: Int) -> CharacterClass in
@@ -65,6 +65,10 @@ enum CharacterClass: UInt8 {
         Unicode.Scalar(value)?.properties.canonicalCombiningClass == .virama
     }
 
+    /// Whether a scalar is a regional indicator (U+1F1E6–1F1FF), two of which make a flag.
+    @inline(__always)
+    static func isRegionalIndicator(_ value: UInt32) -> Bool { value &- 0x1F1E6 < 26 }
+
     /// Classifies a non-ASCII scalar (slow path, by Unicode general category).
     static func classify(_ value: UInt32) -> CharacterClass {
         if isCJK(value) { return .cjk }
@@ -83,7 +87,8 @@ enum CharacterClass: UInt8 {
         // compounds: می‌خواهم) but after a virama (`isVirama`, which callers check); the zero-width joiner only
         // shapes a conjunct (ශ්‍රී), inside a word (UAX #29 WB4).
         case .format: return value &- 0x200B < 2 ? .separator : .format
-        default: return .separator
+        // An emoji (not a skin tone, which modifies the one before it) starts a token of its own (`emojiSequence`).
+        default: return value &- 0x1F3FB >= 5 && scalar.properties.isEmoji ? .emoji : .separator
         }
     }
 }

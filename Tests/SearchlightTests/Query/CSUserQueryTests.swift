@@ -610,6 +610,25 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertTrue(UserQueryRanking.endsAtWord("می\u{200C}خواهم", "می"))
     }
 
+    /// Emoji are found (they were in no term): each sequence as typed scalar by scalar, "❤" without its variation
+    /// selector, one beside a word; and a `t` pattern written with a variation selector matches.
+    func testEmojiAreFound() {
+        for word in ["🎉", "❤️", "👨\u{200D}👩\u{200D}👧", "🇫🇷"] {
+            let scalars = Array(word.unicodeScalars)
+            for count in 1...scalars.count {
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: scalars[..<count])
+                let run = runUserQuery(String(view), in: scriptsContainer)
+                XCTAssertNil(run.error)
+                XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["emoji"], String(view).debugDescription)
+            }
+        }
+        for text in ["❤", "fête 🎉", "fete"] {
+            XCTAssertEqual(runUserQuery(text, in: scriptsContainer).items.map(\.uniqueIdentifier), ["emoji"], text)
+        }
+        XCTAssertEqual(TextMatch.droppingFormatCharacters("❤️ a\u{FE0F}"), "❤ a\u{FE0F}")
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {

@@ -114,6 +114,8 @@ let scriptsContainer: SearchlightContainer = {
         makeItem("zwj", title: "ශ්\u{200D}රී පාද"),
         // क्षमा with the ZERO WIDTH NON-JOINER after the virama that asks for a half form (not the ligature).
         makeItem("zwnj", title: "क्\u{200C}षमा याचना"),
+        // Emoji: one beside a word, one with its variation selector, a zero-width joiner sequence, a flag.
+        makeItem("emoji", title: "Fête🎉 ❤️ 👨\u{200D}👩\u{200D}👧 🇫🇷"),
     ]
     for n in 0..<300 { items.append(makeItem("filler\(n)", title: "filler item number \(n)", description: "beta gamma")) }
     return makeContainer(items)
