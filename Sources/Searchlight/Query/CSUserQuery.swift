@@ -193,13 +193,16 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let utf8 = Array(text.utf8)
         let head = String(decoding: utf8[..<last.byteRange.lowerBound], as: UTF8.self)
         let typed = String(decoding: utf8[last.byteRange], as: UTF8.self)
-        let plan = UserQueryPlan(text: head, lastWordIsPrefix: false)
+        // The other words as choosing a suggestion searches them: the text's words but the last, not the words of
+        // `head` (CJK bigrams overlap: "中文输" is 中文 and 文输, its text before 文输 only 中).
+        let plan = UserQueryPlan(text: text, lastWordIsPrefix: false)
+        let others = plan.words.dropLast()
         let restriction = try restriction(in: snapshot, plan: plan)
         // The visible documents matching the other words and the filters, found once (nil: every visible
         // document); each completion's count is its postings intersected with them (none: nothing to complete).
         var base: [DocAddress]?
-        if !plan.words.isEmpty || restriction != nil {
-            var clauses = plan.words.map(plan.clause)
+        if !others.isEmpty || restriction != nil {
+            var clauses = others.map(plan.clause)
             if let restriction { clauses.append(restriction) }
             base = snapshot.engine.matches(clauses.count == 1 ? clauses[0] : .and(clauses)).filter(snapshot.isUnexpired)
             if base?.isEmpty == true { return [] }

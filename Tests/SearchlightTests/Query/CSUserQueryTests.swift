@@ -454,6 +454,21 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// CJK typed without spaces is searched as overlapping bigrams ("中文输": 中文, 文输), so the words before the
+    /// last bigram are not the text before it: counted with "中" alone, "中文输" promised "中国文输", which choosing it
+    /// does not find.
+    func testACJKSuggestionCountsWhatChoosingItFinds() throws {
+        let container = makeContainer([item("a", title: "中文输入法"), item("b", title: "中国文输")], clock: Self.clock)
+        let suggestions = runUserQuery("中文输", in: container, suggestions: true).suggestions
+        XCTAssertFalse(suggestions.isEmpty)
+        for suggestion in suggestions {
+            let context = CSUserQueryContext(currentSuggestion: suggestion)
+            let chosen = runQuery(CSUserQuery(userQueryString: "中文输", userQueryContext: context, container: container))
+            XCTAssertNil(chosen.error)
+            XCTAssertEqual(chosen.batches.joined().count, suggestion.resultCount, suggestion.suggestionText)
+        }
+    }
+
     /// A suggestion shows the word as items write it (the index's term is folded): "ame" suggested "amelie" for
     /// "Amélie", and "Rés" suggested "Résult", a word no item holds ("Result list"). What was typed keeps its
     /// case; a letter that differs beyond case is the item's.
