@@ -5,7 +5,7 @@ import SearchlightEngine
 /// The text is analyzed like the index (case and diacritics folded, identifiers split, CJK as bigrams). Every
 /// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9; a swap
 /// of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word, while still
-/// being typed (no trailing space), also matches as a prefix, and its near terms are those with a prefix within
+/// being typed (no space after it), also matches as a prefix, and its near terms are those with a prefix within
 /// the budget (`.fuzzyPrefix`: "kwybo" finds "keyboards"). Exact matches score in every clause that accepts
 /// them, so they rank above prefix and fuzzy ones; near terms score only where the word as typed does not
 /// match, so a match of the words as typed scores the same with and without typo tolerance.
@@ -27,7 +27,8 @@ package struct UserQueryPlan: Sendable {
     /// a document's text (`overlongMatches`), the last as a prefix while typed. Their clause in the query matches
     /// the documents holding any such word (`Analyzer.overlongTerm`).
     package let overlong: [Word]
-    /// Whether the last word is still being typed (no trailing space), so it matches as a prefix.
+    /// Whether the last word is still being typed (no space after it, even before punctuation), so it matches as a
+    /// prefix.
     package let typing: Bool
 
     /// `lastWordIsChosen`: the last word is a completion the person picked (a suggestion's, an index term), so it
@@ -36,11 +37,13 @@ package struct UserQueryPlan: Sendable {
     package init(text: String, lastWordIsPrefix: Bool = true, lastWordIsChosen: Bool = false) {
         let analyzer = Analyzer()
         let tokens = analyzer.tokens(text, mode: .query)
-        let typing = lastWordIsPrefix && !(text.last.map { $0.isWhitespace } ?? true)
-        self.typing = typing
         let long = text.utf8.count > Analyzer.maxTermBytes ? analyzer.overlongWords(in: text) : []
         // The word being typed: the last token, unless an overlong word comes after it.
         let lastEnd = max(tokens.last?.byteRange.upperBound ?? 0, long.last?.upperBound ?? 0)
+        // Typed while no whitespace follows it: a space ends a word, even before punctuation ("budg (").
+        let after = String(decoding: text.utf8.dropFirst(lastEnd), as: UTF8.self)
+        let typing = lastWordIsPrefix && !text.isEmpty && !after.contains(where: \.isWhitespace)
+        self.typing = typing
         words = tokens.enumerated().map { index, token in
             let isLast = index == tokens.count - 1 && token.byteRange.upperBound == lastEnd
             return Word(term: token.term, isPrefix: typing && isLast,

@@ -41,6 +41,16 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(ids(""), [])
     }
 
+    /// A word followed by a space is finished, whatever non-word characters come after the space (the next word
+    /// begun with punctuation): "budg (" searched "budg" as a prefix again, where "budg " found nothing.
+    func testAWordFinishedByASpaceIsNoPrefixBeforeTrailingPunctuation() {
+        XCTAssertEqual(ids("budg ("), [])
+        XCTAssertEqual(ids("budg\u{00A0}-"), [])
+        XCTAssertEqual(ids("budget ."), ["budget", "garden"])
+        XCTAssertEqual(Set(ids("budg.")), ["budget", "garden"], "no space: still being typed")
+        XCTAssertFalse(UserQueryPlan(text: "budg #").typing)
+    }
+
     func testTyposAreTolerated() {
         XCTAssertEqual(ids("chocolat"), ["recipes"])
         XCTAssertEqual(ids("chocolaet cake"), ["recipes"])
