@@ -58,7 +58,11 @@ package final class UserQueryAnnotator: Sendable {
     func snippet(for identifier: String) -> CSUserQuery.Snippet? {
         guard let address = addresses[identifier] else { return nil }
         let analyzer = Analyzer()
-        let fuzzy = self.fuzzy
+        // A word's near terms score only where the word as typed does not match (`UserQueryPlan.clause`): only
+        // there are they marked, so the snippet shows what found the item.
+        let fuzzy = self.fuzzy.filter { word, _ in
+            snapshot.engine.count(word.isPrefix ? .prefix(word.term) : .term(word.term), among: [address]) == 0
+        }
         var best: (attribute: String, value: String, ranges: [Range<Int>], words: Int)?
         for (attribute, field) in snippetFields {
             for value in snapshot.engine.text(field, of: address) {

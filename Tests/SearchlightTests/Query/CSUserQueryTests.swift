@@ -154,6 +154,20 @@ final class CSUserQueryTests: XCTestCase {
     }
 
     /// A typo inside the word being typed, matched only in a non-title attribute, is highlighted there.
+    /// A word's near terms score only in the items the word as typed does not match, so only there are they
+    /// marked: "tulip" found this item by its description, and the snippet showed the title's "Tulips" instead.
+    func testASnippetMarksNearTermsOnlyWhereTheWordAsTypedDidNotMatch() throws {
+        let container = makeContainer([makeItem("exact", title: "Tulips in spring", description: "A tulip garden"),
+                                       makeItem("near", title: "Tulips in autumn")])
+        let run = runUserQuery("tulip ", in: container)
+        XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["exact", "near"])
+        guard run.items.count == 2 else { return }
+        let exact = try XCTUnwrap(run.query.snippet(for: run.items[0]))
+        XCTAssertEqual(exact.attribute, "contentDescription")
+        XCTAssertEqual(exact.highlightedWords, ["tulip"])
+        XCTAssertEqual(run.query.snippet(for: run.items[1])?.highlightedWords, ["Tulips"], "a typo-only match is marked")
+    }
+
     func testTypoInsideTheTypedWordIsHighlightedInTheDescription() throws {
         let container = makeContainer([makeItem("k", title: "Desk setup", description: "Mechanical keyboards and mice"),
                                        makeItem("m", title: "Мышь", description: "беспроводная клавиатура")])
