@@ -103,9 +103,10 @@ final class ReferenceEvaluator {
     func textMatches(_ pattern: StringPattern, _ modifiers: StringModifiers, _ values: [String]) -> Bool {
         guard !values.isEmpty else { return false }
         if modifiers.contains(.tokenized) {
-            // Tokens hold no format characters (soft hyphen, word joiner), so a `t` pattern's are dropped too.
+            // Tokens hold no format characters (soft hyphen, word joiner; ZWNJ after a virama), so a `t` pattern's are
+            // dropped too, each judged after the scalar before it as the analyzer does.
             let matcher = pattern.mapLiterals { literal in
-                String(String.UnicodeScalarView(fold(literal, .all).unicodeScalars.filter { !Analyzer.isFormatCharacter($0) }))
+                String(String.UnicodeScalarView(Analyzer.droppingFormatCharacters(fold(literal, .all).unicodeScalars)))
             }.compile()
             return values.contains { value in tokens(value).contains { matcher.matches($0) } }
         }
