@@ -342,28 +342,37 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// Asks the delegate (on the delegate queue) for fresh versions of these items and indexes what it returns
     /// (the iOS 18.4 pull model). The request keeps this instance until the delegate answers, so the items are
     /// indexed and the completion handler runs even if the caller let the instance go meanwhile. Only the
-    /// delegate's first answer counts: a second would index again and run the completion handler twice.
+    /// delegate's first answer counts: a second would index again and run the completion handler twice. A
+    /// delegate that releases the handler without calling it ends the refresh with `.unknownError` (the `async`
+    /// twin would otherwise never return); one that keeps it and never calls it leaves the refresh pending.
     open func refreshSearchableItems(withIdentifiers identifiers: [String],
                                      completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         container.delegateQueue.async {
             guard let delegate = self.indexDelegate else { return self.finish(nil, completionHandler) }
-            let answered = AnsweredFlag()
+            let answer = DelegateAnswer(unanswered: {
+                self.finish(.unknown("the index delegate released its searchableItemsHandler without calling it; "
+                                     + "nothing was refreshed"), completionHandler)
+            })
             delegate.searchableItems(forIdentifiers: identifiers) { items in
-                guard answered.take() else { return }
+                guard answer.take() else { return }
                 self.indexSearchableItems(items, completionHandler: completionHandler)
             }
         }
     }
 
-    /// Whether a delegate's handler was already called: `take()` is true the first time only.
-    private final class AnsweredFlag: Sendable {
+    /// Whether a delegate's handler was already called: `take()` is true the first time only. Released (with
+    /// the handler) before any call, it runs `unanswered`, so the refresh still completes once.
+    private final class DelegateAnswer: Sendable {
         private let called = Mutex(false)
+        private let unanswered: @Sendable () -> Void
+        init(unanswered: @escaping @Sendable () -> Void) { self.unanswered = unanswered }
         func take() -> Bool {
             called.withLock { called in
                 defer { called = true }
                 return !called
             }
         }
+        deinit { if take() { unanswered() } }
     }
 
     // MARK: Reading (beyond Core Spotlight's write-only index)

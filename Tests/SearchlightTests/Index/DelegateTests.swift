@@ -172,6 +172,30 @@ final class DelegateTests: XCTestCase {
         XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["t"]).first?.attributeSet.title, "first t")
     }
 
+    /// Lets go of its items handler without calling it (a misbehaving delegate).
+    final class SilentRefresher: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        override func searchableItems(forIdentifiers identifiers: [String],
+                                      searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {}
+    }
+
+    /// A delegate that releases its items handler unanswered ends the refresh with an error: the completion handler
+    /// never ran, so `try await refreshSearchableItems` hung for good on a leaked continuation.
+    func testARefreshTheDelegateDropsEndsWithAnError() async throws {
+        let index = makeIndex()
+        let delegate = SilentRefresher()
+        index.indexDelegate = delegate
+        let outcome = Mutex<(any Error)??>(nil)
+        let done = expectation(description: "refresh returned")
+        Task {
+            do { try await index.refreshSearchableItems(withIdentifiers: ["s"]) } catch { outcome.withLock { $0 = .some(error) } }
+            done.fulfill()
+        }
+        await fulfillment(of: [done], timeout: 10)
+        let error = outcome.withLock { $0 } ?? nil
+        XCTAssertEqual((error as? CSIndexError)?.code, .unknownError, "\(String(describing: error))")
+        XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: ["s"]).isEmpty)
+    }
+
     func testReindexAllReachesTheDelegate() {
         let index = makeIndex()
         let recorder = Recorder()
