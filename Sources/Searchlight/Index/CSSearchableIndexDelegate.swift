@@ -21,9 +21,12 @@ public protocol CSSearchableIndexDelegate: AnyObject {
     /// A file of a type listed in `providerFileTypeIdentifiers` / `providerInPlaceFileTypeIdentifiers`.
     func fileURL(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String,
                  inPlace: Bool) throws -> URL
-    /// Fresh items for identifiers the index asks about (`CSSearchableIndex.refreshSearchableItems`).
+    /// Fresh items for identifiers the index asks about (`CSSearchableIndex.refreshSearchableItems`). Implement
+    /// this or its `async` form below: the index calls this one, whose default asks the `async` form.
     func searchableItems(forIdentifiers identifiers: [String],
                          searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void)
+    /// The `async` form of the requirement above, as Swift imports Apple's (default: no items).
+    func searchableItems(forIdentifiers identifiers: [String]) async -> [CSSearchableItem]
     /// System-generated attributes (`textContentSummary`) are ready for items that opted in through
     /// `updateListenerOptions`.
     func searchableItemsDidUpdate(_ items: [CSSearchableItem])
@@ -39,11 +42,20 @@ extension CSSearchableIndexDelegate {
                         inPlace: Bool) throws -> URL {
         throw CSIndexError.unknown("the index delegate does not provide files (type '\(typeIdentifier)' of item '\(itemIdentifier)')")
     }
+    /// Answers with the `async` form, so a delegate implementing only that one is asked (it was never called).
     public func searchableItems(forIdentifiers identifiers: [String],
                                 searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {
-        searchableItemsHandler([])
+        let delegate = UncheckedDelegate(value: self)
+        Task { searchableItemsHandler(await delegate.value.searchableItems(forIdentifiers: identifiers)) }
     }
+    public func searchableItems(forIdentifiers identifiers: [String]) async -> [CSSearchableItem] { [] }
     public func searchableItemsDidUpdate(_ items: [CSSearchableItem]) {}
+}
+
+/// Carries a delegate into the task that asks its `async` form. `@unchecked Sendable`: the index already calls
+/// its delegate off the app's isolation (on the delegate queue), as Core Spotlight does; this is one more such call.
+private struct UncheckedDelegate: @unchecked Sendable {
+    let value: any CSSearchableIndexDelegate
 }
 
 /// Mirror of `CSIndexExtensionRequestHandler`: the base class an index extension subclasses to re-add items on
@@ -77,10 +89,13 @@ open class CSIndexExtensionRequestHandler: NSObject, CSSearchableIndexDelegate, 
 
     open func searchableIndexDidFinishThrottle(_ searchableIndex: CSSearchableIndex) {}
 
+    /// Answers with the `async` form, so a subclass may override either.
     open func searchableItems(forIdentifiers identifiers: [String],
                               searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {
-        searchableItemsHandler([])
+        Task { searchableItemsHandler(await self.searchableItems(forIdentifiers: identifiers)) }
     }
+
+    open func searchableItems(forIdentifiers identifiers: [String]) async -> [CSSearchableItem] { [] }
 
     open func searchableItemsDidUpdate(_ items: [CSSearchableItem]) {}
 }

@@ -196,6 +196,41 @@ final class DelegateTests: XCTestCase {
         XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: ["s"]).isEmpty)
     }
 
+    /// Answers refreshes with the `async` form of the items requirement, as Swift lets an app implement it.
+    final class AsyncRefresher: NSObject, CSSearchableIndexDelegate {
+        func searchableIndex(_ searchableIndex: CSSearchableIndex,
+                             reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping () -> Void) {
+            acknowledgementHandler()
+        }
+        func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
+                             acknowledgementHandler: @escaping () -> Void) {
+            acknowledgementHandler()
+        }
+        func searchableItems(forIdentifiers identifiers: [String]) async -> [CSSearchableItem] {
+            identifiers.map { makeItem($0, title: "async \($0)") }
+        }
+    }
+
+    /// A delegate may implement `searchableItems(forIdentifiers:) async -> [CSSearchableItem]` (Apple's Swift import
+    /// of the handler requirement): it compiled but was never called, so a refresh silently indexed nothing.
+    func testADelegateMayAnswerARefreshAsynchronously() async throws {
+        let index = makeIndex()
+        let delegate = AsyncRefresher()
+        index.indexDelegate = delegate
+        try await index.refreshSearchableItems(withIdentifiers: ["a"])
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["a"]).first?.attributeSet.title, "async a")
+
+        final class AsyncExtension: CSIndexExtensionRequestHandler, @unchecked Sendable {
+            override func searchableItems(forIdentifiers identifiers: [String]) async -> [CSSearchableItem] {
+                identifiers.map { makeItem($0, title: "extension \($0)") }
+            }
+        }
+        let handler = AsyncExtension()
+        index.indexDelegate = handler
+        try await index.refreshSearchableItems(withIdentifiers: ["b"])
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["b"]).first?.attributeSet.title, "extension b")
+    }
+
     func testReindexAllReachesTheDelegate() {
         let index = makeIndex()
         let recorder = Recorder()
