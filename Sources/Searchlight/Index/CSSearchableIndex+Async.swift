@@ -28,10 +28,13 @@ extension CSSearchableIndex {
         }
     }
 
-    /// The last client state, or empty data when none is stored (Apple's Swift signature returns `Data`).
+    /// The last client state, or empty data when none is stored (Apple's Swift signature returns `Data`); throws
+    /// the error the handler form delivers (it was dropped, so a failed read looked like no state).
     public func fetchLastClientState() async throws -> Data {
-        await withCheckedContinuation { continuation in
-            fetchLastClientState { state, _ in continuation.resume(returning: state ?? Data()) }
+        try await withCheckedThrowingContinuation { continuation in
+            fetchLastClientState { state, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: state ?? Data()) }
+            }
         }
     }
 

@@ -83,6 +83,25 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(index.itemCount(), 0)
     }
 
+    /// An index whose handler form reports an error reading the client state (a subclass, as a test double is).
+    final class FailingStateIndex: CSSearchableIndex, @unchecked Sendable {
+        override func fetchLastClientState(completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
+            completionHandler(nil, CSIndexError.indexUnavailable("the store is offline"))
+        }
+    }
+
+    /// The `async` `fetchLastClientState()` throws the error its handler form delivers: it returned empty data, as
+    /// for an index with no state yet, so a caller resumed from scratch instead of seeing the failure.
+    func testAsyncFetchOfClientStateThrowsTheHandlersError() async throws {
+        let index = FailingStateIndex(name: "failing", container: SearchlightContainer())
+        do {
+            let state = try await index.fetchLastClientState()
+            XCTFail("expected an error, got \(state.count) bytes")
+        } catch let error as CSIndexError {
+            XCTAssertEqual(error.code, .indexUnavailableError)
+        }
+    }
+
     func testOversizedClientStateFailsTheBatch() async throws {
         let index = makeIndex()
         index.beginBatch()
