@@ -178,7 +178,7 @@ package final class EngagementLedger: Sendable {
     package func recordSelection(of identifier: String, visible: [String] = [], weight: Double = 1, at now: Date) {
         update(at: now) { s, t in
             if !visible.isEmpty {
-                for shown in Set(visible).union([identifier]) { Self.bump(&s, shown, t) { $0.impressions += 1 } }
+                for shown in Self.distinct(visible + [identifier]) { Self.bump(&s, shown, t) { $0.impressions += 1 } }
             }
             Self.bump(&s, identifier, t) { $0.selections += weight }
         }
@@ -187,8 +187,14 @@ package final class EngagementLedger: Sendable {
     /// `identifiers` were shown without being chosen.
     package func recordImpressions(of identifiers: [String], at now: Date) {
         update(at: now) { s, t in
-            for shown in Set(identifiers) { Self.bump(&s, shown, t) { $0.impressions += 1 } }
+            for shown in Self.distinct(identifiers) { Self.bump(&s, shown, t) { $0.impressions += 1 } }
         }
+    }
+
+    /// `identifiers` without repeats, compared by bytes as the records are keyed: a `Set<String>` merged canonically
+    /// equivalent identifiers (two items), so one of them counted no impression.
+    private static func distinct(_ identifiers: [String]) -> [String] {
+        Set(identifiers.map { Key($0) }).map(\.id)
     }
 
     /// An activity whose result identifier is `identifier` became current.

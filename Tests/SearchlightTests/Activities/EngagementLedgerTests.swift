@@ -249,5 +249,18 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertEqual(restored.records.count, 2)
         XCTAssertEqual(restored.record(for: precomposed, at: clock.now)?.selections, 1)
     }
-}
 
+    /// Shown results whose identifiers are canonically equivalent are two items, each shown once: the shown list was
+    /// deduplicated by `String ==`, so only one of them (or not the chosen one) counted an impression.
+    func testCanonicallyEquivalentShownIdentifiersEachCountAnImpression() {
+        let precomposed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let ledger = EngagementLedger()
+        ledger.recordImpressions(of: [precomposed, decomposed], at: t0)
+        XCTAssertEqual(ledger.record(for: precomposed, at: t0)?.impressions, 1)
+        XCTAssertEqual(ledger.record(for: decomposed, at: t0)?.impressions, 1)
+        let chosen = EngagementLedger()
+        chosen.recordSelection(of: decomposed, visible: [precomposed], at: t0)
+        XCTAssertEqual(chosen.record(for: decomposed, at: t0)?.impressions, 1, "the chosen one counts as shown too")
+        XCTAssertEqual(chosen.record(for: precomposed, at: t0)?.impressions, 1)
+    }
+}
