@@ -73,7 +73,8 @@ public struct Analyzer: Sendable {
     ///   split the word); elsewhere it still separates words (`می\u{200C}خواهم` → می, خواهم).
     /// - 14: an emoji sequence is a token of its own, without its variation selectors and format characters
     ///   (`party🎉 ❤️ 👨\u{200D}👩\u{200D}👧` → party, 🎉, ❤, 👨👩👧; emoji were in no term).
-    public static let version: UInt32 = 14
+    /// - 15: an emoji sequence's term is folded as other terms are (`Ⓜ` → ⓜ; it kept Ⓜ, which no `t` pattern found).
+    public static let version: UInt32 = 15
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -531,7 +532,7 @@ private struct Walker {
     /// Reads one emoji sequence (UTS #51) and emits it as one token: an emoji with its skin tones, joined by zero-width
     /// joiners to the emoji after them, or two regional indicators (a flag). Its format characters (joiners, tags) and
     /// variation selectors are part of it but of no term, as `Analyzer.isFormatCharacter` has them, so "❤" finds "❤️".
-    /// Emoji have no case or diacritics: the term is the source's other scalars.
+    /// The term is the other scalars, folded (only Ⓜ changes: to ⓜ).
     @inline(never)
     mutating func emojiSequence<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int {
         scratch.whole.removeAll(keepingCapacity: true)
@@ -539,6 +540,7 @@ private struct Walker {
         // Whether an emoji next joins the sequence (its first one, or one after a zero-width joiner), and whether a
         // regional indicator does (after the first of a flag's two).
         var joins = true, pairs = false
+        var folded: (UInt32, UInt32, UInt32) = (0, 0, 0)
         while index < bytes.count {
             let (cls, value, length) = classify(index)
             if cls == .emoji, joins || pairs && CharacterClass.isRegionalIndicator(value) {
@@ -551,7 +553,11 @@ private struct Walker {
             } else if value &- 0x1F3FB >= 5 {
                 break
             }
-            scratch.whole.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+            // Folded as every term is, or a `t` pattern (folded) would miss it: Ⓜ case-folds to ⓜ.
+            let count = Folding.foldScalar(value, options: .all, into: &folded)
+            if count > 0 { Self.appendUTF8(folded.0, to: &scratch.whole) }
+            if count > 1 { Self.appendUTF8(folded.1, to: &scratch.whole) }
+            if count > 2 { Self.appendUTF8(folded.2, to: &scratch.whole) }
             index += length
         }
         if scratch.whole.count <= Analyzer.maxTermBytes {

@@ -76,6 +76,8 @@ enum CharacterClass: UInt8 {
         if value == 0xFF0D || value == 0xFF0E || value == 0xFF3F { return .connector }
         // The Arabic tatweel only stretches a word (justification, style): in no term, as Lucene's Arabic normalizer.
         if value == 0x0640 { return .format }
+        // ⓜ, the case fold of the emoji Ⓜ: an emoji too, so Ⓜ's folded term reads again as itself (query terms).
+        if value == 0x24DC { return .emoji }
         guard let scalar = Unicode.Scalar(value) else { return .separator }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .titlecaseLetter: return .upper

@@ -668,6 +668,16 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(TextMatch.droppingFormatCharacters("❤️ a\u{FE0F}"), "❤ a\u{FE0F}")
     }
 
+    /// Ⓜ (an emoji) case-folds to ⓜ: its term must be what the query side folds it to, or a `t` pattern and the word
+    /// being typed (a prefix) miss the item a finished word finds.
+    func testAnEmojiThatCaseFoldsIsFoundEveryWay() throws {
+        let container = makeContainer([makeItem("metro", title: "Ⓜ\u{FE0F} Line 4"), makeItem("bus", title: "Bus Line 5")])
+        for text in ["Ⓜ", "Ⓜ ", "Ⓜ\u{FE0F}", "ⓜ"] {
+            XCTAssertEqual(runUserQuery(text, in: container).items.map(\.uniqueIdentifier), ["metro"], text.debugDescription)
+        }
+        XCTAssertEqual(try evaluate(#"title == "Ⓜ"t"#, in: container), ["metro"])
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {
