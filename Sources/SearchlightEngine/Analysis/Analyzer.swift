@@ -26,12 +26,13 @@ public struct Analyzer: Sendable {
 
     /// Whether `scalar`, after `previous` (nil at the start of the text), is a format character (soft hyphen, word
     /// joiner, zero-width joiner, direction marks, Arabic tatweel, a zero-width non-joiner after a virama, a variation
-    /// selector U+FE0E/FE0F after an emoji; not the zero-width space or another non-joiner, which separate words):
-    /// part of the word around it, but of no term, so query text drops it as analysis does.
+    /// selector U+FE0E/FE0F after an emoji or a skin tone; not the zero-width space or another non-joiner, which
+    /// separate words): part of the word around it, but of no term, so query text drops it as analysis does.
     package static func isFormatCharacter(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
         guard scalar.value != 0x200C else { return previous.map { CharacterClass.isVirama($0.value) } ?? false }
         if scalar.value &- 0xFE0E < 2, let previous, previous.value >= 0x80 {
-            return CharacterClass.classify(previous.value) == .emoji
+            // After a skin tone too: `emojiSequence` drops it there as well (👍🏻\u{FE0F} → 👍🏻).
+            return previous.value &- 0x1F3FB < 5 || CharacterClass.classify(previous.value) == .emoji
         }
         return scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
     }

@@ -678,6 +678,15 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(try evaluate(#"title == "Ⓜ"t"#, in: container), ["metro"])
     }
 
+    /// A variation selector after a skin tone is inside the emoji sequence, in no term, as after the emoji itself:
+    /// a `t` pattern written so kept it and matched nothing.
+    func testAVariationSelectorAfterASkinToneIsInNoTerm() throws {
+        let container = makeContainer([makeItem("thumbs", title: "👍🏻\u{FE0F} great"), makeItem("other", title: "fine")])
+        XCTAssertEqual(try evaluate(#"title == "👍🏻\#u{FE0F}"t"#, in: container), ["thumbs"])
+        XCTAssertEqual(try evaluate(#"title == "👍🏻"t"#, in: container), ["thumbs"])
+        XCTAssertEqual(TextMatch.droppingFormatCharacters("👍🏻\u{FE0F}"), "👍🏻")
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {
