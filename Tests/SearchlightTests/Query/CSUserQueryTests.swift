@@ -687,6 +687,20 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(TextMatch.droppingFormatCharacters("👍🏻\u{FE0F}"), "👍🏻")
     }
 
+    /// Results whose identifiers are canonically equivalent ("café" precomposed and decomposed) are two items: each
+    /// snippet comes from its own document (the annotator keyed documents by `String ==`, so one got the other's).
+    func testCanonicallyEquivalentIdentifiersHaveSnippetsOfTheirOwn() throws {
+        let precomposed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let container = makeContainer([makeItem(precomposed, title: "Report alpha"),
+                                       makeItem(decomposed, title: "Report beta")])
+        let run = runUserQuery("report", in: container)
+        XCTAssertEqual(run.items.count, 2)
+        for item in run.items {
+            let expected = item.uniqueIdentifier.utf8.elementsEqual(precomposed.utf8) ? "Report alpha" : "Report beta"
+            XCTAssertEqual(run.query.snippet(for: item)?.text, expected)
+        }
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {
