@@ -268,8 +268,12 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     }
 
     /// The engagement-store key of a suggestion: its text folded, so the key ranking reads (from the completion
-    /// as counted, folded) is the key a shown suggestion records (as items write it: "amelie", "amélie").
-    static func engagementKey(_ suggestionText: String) -> String { "suggestion:" + Folding.fold(suggestionText) }
+    /// as counted, folded) is the key a shown suggestion records (as items write it: "amelie", "amélie"). Composed
+    /// too: the ledger keys by bytes, and a shown suggestion can be decomposed (かか\u{3099}) where the counted term
+    /// is composed (かが).
+    static func engagementKey(_ suggestionText: String) -> String {
+        "suggestion:" + TextMatch.folded(suggestionText, options: .all)
+    }
 
     /// How an item writes `term` (a folded index term): the token of that term in a default-field text of the
     /// first visible document holding it (among `among`, the documents counted; nil: all), as it is written there.

@@ -701,6 +701,16 @@ final class CSUserQueryTests: XCTestCase {
         }
     }
 
+    /// A suggestion shown as an item writes it (decomposed kana: かか\u{3099}) and the same completion as ranked
+    /// (the composed term: かが) are one suggestion: the ledger now keys by bytes, so their engagement keys must agree.
+    func testCanonicallyEquivalentSuggestionTextsShareEngagement() {
+        let shown = "かか\u{3099}", ranked = "かが"
+        XCTAssertEqual(Array(CSUserQuery.engagementKey(shown).utf8), Array(CSUserQuery.engagementKey(ranked).utf8))
+        let ledger = EngagementLedger(), now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        ledger.recordSelection(of: CSUserQuery.engagementKey(shown), at: now)
+        XCTAssertGreaterThan(ledger.factor(for: CSUserQuery.engagementKey(ranked), at: now), 1)
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {
