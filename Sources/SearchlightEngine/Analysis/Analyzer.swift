@@ -37,15 +37,31 @@ public struct Analyzer: Sendable {
         return scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
     }
 
-    /// `scalars` without their format characters (`isFormatCharacter`, each after the scalar before it).
+    /// `scalars` without their format characters (`isFormatCharacter`, each after the scalar before it), but for a
+    /// zero-width joiner between two emoji, which an emoji sequence's term keeps (`emojiSequence`).
     package static func droppingFormatCharacters(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
-        var previous: Unicode.Scalar?
+        let scalars = Array(scalars)
         var kept: [Unicode.Scalar] = []
-        for scalar in scalars {
-            if !isFormatCharacter(scalar, after: previous) { kept.append(scalar) }
-            previous = scalar
+        for (index, scalar) in scalars.enumerated() {
+            let previous = index > 0 ? scalars[index - 1] : nil
+            if !isFormatCharacter(scalar, after: previous) || scalar.value == 0x200D && joinsEmoji(at: index, in: scalars) {
+                kept.append(scalar)
+            }
         }
         return kept
+    }
+
+    /// Whether the zero-width joiner at `index` joins two emoji: an emoji (or its skin tone) before it and an emoji
+    /// after it, format characters and variation selectors aside.
+    static func joinsEmoji(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        func isEmoji(_ s: Unicode.Scalar) -> Bool { s.value >= 0x80 && CharacterClass.classify(s.value) == .emoji }
+        func isAside(_ s: Unicode.Scalar) -> Bool {
+            s.value &- 0xFE0E < 2 || s.value >= 0x80 && CharacterClass.classify(s.value) == .format
+        }
+        guard let before = scalars[..<index].last(where: { !isAside($0) }),
+              isEmoji(before) || before.value &- 0x1F3FB < 5,
+              let after = scalars[(index + 1)...].first(where: { !isAside($0) }) else { return false }
+        return isEmoji(after)
     }
 
     /// The version of the terms this analyzer emits, which a durable store records beside its segments: a store
@@ -75,7 +91,9 @@ public struct Analyzer: Sendable {
     /// - 14: an emoji sequence is a token of its own, without its variation selectors and format characters
     ///   (`party🎉 ❤️ 👨\u{200D}👩\u{200D}👧` → party, 🎉, ❤, 👨👩👧; emoji were in no term).
     /// - 15: an emoji sequence's term is folded as other terms are (`Ⓜ` → ⓜ; it kept Ⓜ, which no `t` pattern found).
-    public static let version: UInt32 = 15
+    /// - 16: an emoji sequence's term keeps the zero-width joiners between its emoji (`👨\u{200D}👩\u{200D}👧`; without
+    ///   them the term read again as three tokens, so its suggestion counted nothing).
+    public static let version: UInt32 = 16
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -533,7 +551,7 @@ private struct Walker {
     /// Reads one emoji sequence (UTS #51) and emits it as one token: an emoji with its skin tones, joined by zero-width
     /// joiners to the emoji after them, or two regional indicators (a flag). Its format characters (joiners, tags) and
     /// variation selectors are part of it but of no term, as `Analyzer.isFormatCharacter` has them, so "❤" finds "❤️".
-    /// The term is the other scalars, folded (only Ⓜ changes: to ⓜ).
+    /// The term is the other scalars, folded (only Ⓜ changes: to ⓜ), with the joiners between its emoji.
     @inline(never)
     mutating func emojiSequence<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int {
         scratch.whole.removeAll(keepingCapacity: true)
@@ -541,14 +559,20 @@ private struct Walker {
         // Whether an emoji next joins the sequence (its first one, or one after a zero-width joiner), and whether a
         // regional indicator does (after the first of a flag's two).
         var joins = true, pairs = false
+        // Whether a zero-width joiner was read since the last emoji: kept in the term before the next one, so the
+        // term reads again as one token (👨\u{200D}👩; without it, 👨👩 is two), as a chosen suggestion is searched.
+        var joiner = false
         var folded: (UInt32, UInt32, UInt32) = (0, 0, 0)
         while index < bytes.count {
             let (cls, value, length) = classify(index)
             if cls == .emoji, joins || pairs && CharacterClass.isRegionalIndicator(value) {
+                if joiner { Self.appendUTF8(0x200D, to: &scratch.whole) }
                 pairs = index == start && CharacterClass.isRegionalIndicator(value)
                 joins = false
+                joiner = false
             } else if cls == .format || value &- 0xFE0E < 2 {
                 joins = joins || value == 0x200D
+                joiner = joiner || value == 0x200D
                 index += length
                 continue
             } else if value &- 0x1F3FB >= 5 {

@@ -711,6 +711,16 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertGreaterThan(ledger.factor(for: CSUserQuery.engagementKey(ranked), at: now), 1)
     }
 
+    /// A zero-width joiner sequence is one term (👨👩👧): a finished word (the term searched as text again) and its
+    /// suggestion (counted by that term) must find it, not split it into 👨, 👩 and 👧, which no item holds.
+    func testAZeroWidthJoinerSequenceIsFoundAsAFinishedWord() {
+        let family = "👨\u{200D}👩\u{200D}👧"
+        XCTAssertEqual(runUserQuery(family + " ", in: scriptsContainer).items.map(\.uniqueIdentifier), ["emoji"])
+        let run = runUserQuery("👨", in: scriptsContainer, suggestions: true)
+        XCTAssertTrue(run.suggestions.contains { $0.suggestionText.unicodeScalars.contains("👧") },
+                      "\(run.suggestions.map(\.suggestionText))")
+    }
+
     /// Half-width katakana fold to full-width ones (Lucene's CJKWidthFilter, Foundation's width-insensitivity).
     func testHalfWidthKatakanaIsFoundByFullWidthKatakana() {
         for text in ["カタカナ", "ｶﾀｶﾅ", "カタカナ テスト"] {
