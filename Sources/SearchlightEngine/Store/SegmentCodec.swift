@@ -147,6 +147,7 @@ enum SegmentCodec {
                   terms.positionStart.allSatisfy({ Int($0) <= positionBytes.count }),
                   terms.docFreq.allSatisfy({ Int($0) <= docs }) else { throw .init(reason: "postings out of bounds") }
         }
+        try validatePostings(fieldTerms, docBytes: docBytes, documents: docs)
         var norms: [[UInt8]] = []
         let normCount = try reader.varint("norm count")
         guard normCount <= fieldCount else { throw .init(reason: "norms for \(normCount) fields") }
@@ -256,6 +257,49 @@ enum SegmentCodec {
             docBytes = out
             self.skipDocOffset = skips
         }
+    }
+
+    /// Checks every term's postings as the merges will read them: at least one posting, documents strictly
+    /// increasing and within the segment, every frequency at least 1. A forged file could otherwise hand a query a
+    /// document past the segment's arrays. One decoding pass over the postings at load; queries then read them
+    /// unchecked.
+    private static func validatePostings(_ fieldTerms: [FieldTerms?], docBytes: [UInt8],
+                                         documents: Int) throws(ByteReader.Malformed) {
+        let blockSize = Segment.blockSize
+        var docs = [UInt32](repeating: 0, count: blockSize), tfs = [UInt32](repeating: 0, count: blockSize)
+        let failure: String? = docBytes.withUnsafeBufferPointer { bytes in
+            docs.withUnsafeMutableBufferPointer { d in
+                tfs.withUnsafeMutableBufferPointer { t in
+                    for (field, terms) in fieldTerms.enumerated() {
+                        guard let terms else { continue }
+                        for term in terms.docFreq.indices {
+                            let docFreq = Int(terms.docFreq[term])
+                            let blockCount = (docFreq + blockSize - 1) / blockSize
+                            guard docFreq > 0 else { return "field \(field) term \(term): no postings" }
+                            var offset = Int(terms.postingStart[term]), previous: UInt32 = 0
+                            for block in 0..<blockCount {
+                                let count = min(blockSize, docFreq - block * blockSize)
+                                offset = PostingBlocks.decode(bytes, at: offset, block: block, docFreq: docFreq, count: count,
+                                                              previous: previous, docs: d.baseAddress!, tfs: t.baseAddress!)
+                                var last = block == 0 ? -1 : Int(previous)
+                                for i in 0..<count {
+                                    guard Int(d[i]) > last, t[i] > 0 else {
+                                        return "field \(field) term \(term): posting \(block * blockSize + i) out of order"
+                                    }
+                                    last = Int(d[i])
+                                }
+                                guard last < documents else {
+                                    return "field \(field) term \(term): document \(last) of \(documents)"
+                                }
+                                previous = UInt32(last)
+                            }
+                        }
+                    }
+                    return nil
+                }
+            }
+        }
+        if let failure { throw .init(reason: "postings: " + failure) }
     }
 
     /// Whether offsets never decrease and stay within `limit`.
