@@ -147,7 +147,8 @@ enum SegmentCodec {
                   terms.positionStart.allSatisfy({ Int($0) <= positionBytes.count }),
                   terms.docFreq.allSatisfy({ Int($0) <= docs }) else { throw .init(reason: "postings out of bounds") }
         }
-        try validatePostings(fieldTerms, docBytes: docBytes, documents: docs)
+        try validatePostings(fieldTerms, docBytes: docBytes, documents: docs, skipLastDoc: skipLastDoc,
+                             skipDocOffset: skipDocOffset)
         var norms: [[UInt8]] = []
         let normCount = try reader.varint("norm count")
         guard normCount <= fieldCount else { throw .init(reason: "norms for \(normCount) fields") }
@@ -259,12 +260,13 @@ enum SegmentCodec {
         }
     }
 
-    /// Checks every term's postings as the merges will read them: at least one posting, documents strictly
-    /// increasing and within the segment, every frequency at least 1. A forged file could otherwise hand a query a
-    /// document past the segment's arrays. One decoding pass over the postings at load; queries then read them
-    /// unchecked.
-    private static func validatePostings(_ fieldTerms: [FieldTerms?], docBytes: [UInt8],
-                                         documents: Int) throws(ByteReader.Malformed) {
+    /// Checks every term's postings as the cursors and merges will read them: at least one posting, documents
+    /// strictly increasing and within the segment, every frequency at least 1, and for a term of several blocks
+    /// its skip entries in range and agreeing with its blocks (where each starts, its last document). A forged
+    /// file could otherwise hand a query a document past the segment's arrays, or skip data that never advances.
+    /// One decoding pass over the postings at load; queries then read them unchecked.
+    private static func validatePostings(_ fieldTerms: [FieldTerms?], docBytes: [UInt8], documents: Int,
+                                         skipLastDoc: [UInt32], skipDocOffset: [UInt32]) throws(ByteReader.Malformed) {
         let blockSize = Segment.blockSize
         var docs = [UInt32](repeating: 0, count: blockSize), tfs = [UInt32](repeating: 0, count: blockSize)
         let failure: String? = docBytes.withUnsafeBufferPointer { bytes in
@@ -273,12 +275,19 @@ enum SegmentCodec {
                     for (field, terms) in fieldTerms.enumerated() {
                         guard let terms else { continue }
                         for term in terms.docFreq.indices {
-                            let docFreq = Int(terms.docFreq[term])
+                            let docFreq = Int(terms.docFreq[term]), first = terms.blockStart[term]
                             let blockCount = (docFreq + blockSize - 1) / blockSize
-                            guard docFreq > 0 else { return "field \(field) term \(term): no postings" }
+                            guard docFreq > 0, (first == UInt32.max) == (blockCount == 1),
+                                  first == UInt32.max || Int(first) + blockCount <= skipLastDoc.count else {
+                                return "field \(field) term \(term): \(docFreq) postings, skip entry \(first)"
+                            }
                             var offset = Int(terms.postingStart[term]), previous: UInt32 = 0
                             for block in 0..<blockCount {
                                 let count = min(blockSize, docFreq - block * blockSize)
+                                let skip = Int(first) &+ block
+                                if first != UInt32.max, Int(skipDocOffset[skip]) != offset {
+                                    return "field \(field) term \(term): block \(block) starts elsewhere"
+                                }
                                 offset = PostingBlocks.decode(bytes, at: offset, block: block, docFreq: docFreq, count: count,
                                                               previous: previous, docs: d.baseAddress!, tfs: t.baseAddress!)
                                 var last = block == 0 ? -1 : Int(previous)
@@ -288,7 +297,7 @@ enum SegmentCodec {
                                     }
                                     last = Int(d[i])
                                 }
-                                guard last < documents else {
+                                guard last < documents, first == UInt32.max || Int(skipLastDoc[skip]) == last else {
                                     return "field \(field) term \(term): document \(last) of \(documents)"
                                 }
                                 previous = UInt32(last)

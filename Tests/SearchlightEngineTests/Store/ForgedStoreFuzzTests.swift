@@ -216,6 +216,27 @@ final class ForgedStoreFuzzTests: XCTestCase {
         Self.assertCorrupt(try Self.forging(bytes, "s0 doc bytes", element: start + 1) { _ in 1 }, "repeated document")
     }
 
+
+    func testForgedSkipDataIsCorrupt() throws {
+        let bytes = try Self.sampleSnapshot()
+        let snapshot = try SnapshotFile.decode(bytes, path: "s")
+        let terms = try XCTUnwrap(snapshot.segments[0].fieldTerms[1])
+        let long = try XCTUnwrap(terms.blockStart.firstIndex { $0 != UInt32.max })
+        let entry = Int(terms.blockStart[long])
+        let skips = snapshot.segments[0].skipLastDoc.count
+        // A longer term's first skip entry pointed at the last one: its second block's entry lies past the skip
+        // arrays (a cursor read it out of range).
+        Self.assertCorrupt(try Self.forging(bytes, "s0 f1 block starts", element: long) { _ in UInt64(skips - 1) }, "skip entry")
+        // A single-block term given a skip entry, and a longer term none.
+        let short = try XCTUnwrap(terms.blockStart.firstIndex { $0 == UInt32.max })
+        Self.assertCorrupt(try Self.forging(bytes, "s0 f1 block starts", element: short) { _ in 0 }, "entry for one block")
+        Self.assertCorrupt(try Self.forging(bytes, "s0 f1 block starts", element: long) { _ in UInt64(UInt32.max) }, "no entry")
+        // A block's last document recorded lower than it is: a ranked query's window ended before its current
+        // document and the collector never advanced (a hang).
+        Self.assertCorrupt(try Self.forging(bytes, "s0 skip last doc", element: entry) { $0 - 1 }, "skip last doc")
+        // A block said to start elsewhere in the postings.
+        Self.assertCorrupt(try Self.forging(bytes, "s0 skip doc offset", element: entry + 1) { $0 + 1 }, "skip doc offset")
+    }
     /// A seeded mutation after the checksum layer: one field or byte of the body changed, the checksum recomputed.
     static func forge(_ bytes: [UInt8], seed: UInt64,
                       layout: [(name: String, range: Range<Int>, size: Int)] = []) -> [UInt8] {
