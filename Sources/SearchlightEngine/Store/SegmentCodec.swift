@@ -159,6 +159,12 @@ enum SegmentCodec {
         }
         let lengthSum = try reader.array(UInt64.self, "length sums")
         let fieldDocCount = try reader.array(UInt32.self, "field doc counts")
+        // Per field: documents with a length, and the lengths' sum (a field's length in a document fits 32 bits), so
+        // the index's averages can add them across segments without overflowing.
+        guard lengthSum.count == fieldDocCount.count, lengthSum.count <= fieldCount,
+              fieldDocCount.allSatisfy({ Int($0) <= docs }),
+              lengthSum.allSatisfy({ $0 <= UInt64(docs) * UInt64(UInt32.max) })
+        else { throw .init(reason: "field length statistics of \(lengthSum.count) fields for \(docs) documents") }
         var numericOffsets: [[UInt32]] = []
         let offsetCount = try reader.varint("numeric column count")
         guard offsetCount <= fieldCount else { throw .init(reason: "\(offsetCount) numeric columns") }

@@ -191,7 +191,8 @@ final class ForgedStoreFuzzTests: XCTestCase {
     }
 
     /// Decoding must report the forged file corrupt, naming it.
-    static func assertCorrupt(_ forged: [UInt8], _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    static func assertCorrupt(_ forged: [UInt8], _ message: String, reason expected: String = "postings",
+                              file: StaticString = #filePath, line: UInt = #line) {
         do {
             let contents = try SnapshotFile.decode(forged, path: "forged.sls")
             exercise(contents)
@@ -199,7 +200,7 @@ final class ForgedStoreFuzzTests: XCTestCase {
         } catch {
             guard case .corrupt(let path, let reason) = error else { return XCTFail("\(error)", file: file, line: line) }
             XCTAssertEqual(path, "forged.sls", file: file, line: line)
-            XCTAssertTrue(reason.hasPrefix("postings"), reason, file: file, line: line)
+            XCTAssertTrue(reason.hasPrefix(expected), reason, file: file, line: line)
         }
     }
 
@@ -236,6 +237,16 @@ final class ForgedStoreFuzzTests: XCTestCase {
         Self.assertCorrupt(try Self.forging(bytes, "s0 skip last doc", element: entry) { $0 - 1 }, "skip last doc")
         // A block said to start elsewhere in the postings.
         Self.assertCorrupt(try Self.forging(bytes, "s0 skip doc offset", element: entry + 1) { $0 + 1 }, "skip doc offset")
+    }
+
+    func testForgedFieldLengthStatisticsAreCorrupt() throws {
+        let bytes = try Self.sampleSnapshot()
+        // A field's length sum near the top of UInt64: the index's average field length summed it with the other
+        // segment's and overflowed (a trap as the snapshot was restored).
+        Self.assertCorrupt(try Self.forging(bytes, "s0 length sums", element: 0) { _ in UInt64.max }, "length sum",
+                           reason: "field length statistics")
+        Self.assertCorrupt(try Self.forging(bytes, "s1 field doc counts", element: 1) { _ in 41 }, "field doc count",
+                           reason: "field length statistics")
     }
     /// A seeded mutation after the checksum layer: one field or byte of the body changed, the checksum recomputed.
     static func forge(_ bytes: [UInt8], seed: UInt64,
