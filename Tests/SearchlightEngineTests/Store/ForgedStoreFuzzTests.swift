@@ -310,4 +310,57 @@ final class ForgedStoreFuzzTests: XCTestCase {
         reseal(&forged)
         return forged
     }
+
+    /// Journal records whose body was mutated and whose length check and checksum were recomputed: reading throws
+    /// `.corrupt` or yields batches that replay into a writer without trapping.
+    func testForgedJournalRecordsThrowOrReplayWithoutTrapping() throws {
+        let writer = IndexWriter()
+        var bodies: [[UInt8]] = []
+        for n in 1...6 { bodies.append(try record(modelBatch(n), writer: writer).encoded()) }
+        let header = JournalFile.header(generation: 3, protectionClass: "p")
+        let count = UInt64(ProcessInfo.processInfo.environment["FORGED_COUNT"] ?? "") ?? 300
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<count {
+            var body = bodies.randomElement(using: &random)!
+            let position = Int.random(in: 0..<body.count, using: &random)
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: body[position] = UInt8.random(in: 0...255, using: &random)
+            case 1: body[position] &+= 1
+            case 2: body[position] &-= 1
+            case 3: body.insert(UInt8.random(in: 0...255, using: &random), at: position)
+            default: body.remove(at: position)
+            }
+            let file = header + JournalFile.record(sequence: 1, body: body)
+            do {
+                let contents = try JournalFile.read(file, path: "forged.slj")
+                let replay = IndexWriter()
+                var states: [String: [UInt8]] = [:]
+                for batch in contents.batches { try? batch.apply(to: replay, clientStates: &states) }
+                if let snapshot = try? replay.commit() {
+                    _ = snapshot.search(.term("batch"), limit: 10)
+                    for address in snapshot.matches(.all) { _ = snapshot.document(at: address) }
+                }
+            } catch {
+                guard case .corrupt = error else { return XCTFail("\(error)") }
+            }
+        }
+    }
+
+    /// Seeded forgeries of the sample snapshot (FORGED_SEED, FORGED_COUNT; FORGED_TRACE prints each to stderr
+    /// before it is tried, so the last one printed before a trap is the one to reproduce).
+    func testForgedSnapshotsThrowOrReadWithoutTrapping() throws {
+        let bytes = try Self.sampleSnapshot()
+        XCTAssertTrue(Self.decodeAndRead(bytes))
+        let environment = ProcessInfo.processInfo.environment
+        let start = UInt64(environment["FORGED_SEED"] ?? "") ?? 1
+        let count = UInt64(environment["FORGED_COUNT"] ?? "") ?? 200
+        let trace = environment["FORGED_TRACE"] != nil
+        var decoded = 0
+        let layout = try Self.layout(bytes)
+        for seed in start..<(start + count) {
+            if trace { FileHandle.standardError.write(Data("seed \(seed)\n".utf8)) }
+            if Self.decodeAndRead(Self.forge(bytes, seed: seed, layout: layout)) { decoded += 1 }
+        }
+        if trace { print("decoded \(decoded) of \(count)") }
+    }
 }
