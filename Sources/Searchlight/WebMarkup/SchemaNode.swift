@@ -112,7 +112,8 @@ extension SchemaNode {
     }
 
     /// The entities of a JSON-LD document: a single object, an array of them, or objects with an `@graph`
-    /// (flattened into the list). Values that are not objects are skipped.
+    /// (flattened into the list). Values that are not objects are skipped. References are left for
+    /// `resolvingReferences`, run once over all of a page's blocks: one block may refer to another's `@id`.
     static func entities(fromJSONLD json: JSONValue) -> [SchemaNode] {
         var result: [SchemaNode] = []
         func visit(_ value: JSONValue) {
@@ -130,7 +131,7 @@ extension SchemaNode {
             }
         }
         visit(json)
-        return resolvingReferences(result)
+        return result
     }
 
     /// Replaces `{"@id": "…"}` reference values in top-level entities with the top-level entity of that `@id`

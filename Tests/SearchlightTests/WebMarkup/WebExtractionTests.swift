@@ -269,6 +269,22 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.jsonLD.first?.node("mainEntityOfPage")?.string("@id"), "#missing")
     }
 
+    /// Sites often write their Organization in one JSON-LD block and refer to it by `@id` from another.
+    func testGraphReferencesAcrossJSONLDBlocks() throws {
+        let page = try extractHTML("""
+            <script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization",
+              "@id":"https://www.example.com/#org","name":"Example Shop"}</script>
+            <script type="application/ld+json">{"@context":"https://schema.org","@type":["Product","Thing"],
+              "name":"Widget","brand":{"@id":"https://www.example.com/#org"}}</script>
+            <script type="application/ld+json">{"@type":"Article","headline":"H","author":{"@id":"#ann"},
+              "publisher":{"@id":"https://www.example.com/#org"}}</script>
+            <script type="application/ld+json">{"@type":"Person","@id":"#ann","name":"Ann Author"}</script>
+            """)
+        XCTAssertEqual(page.product?.brand, "Example Shop")
+        XCTAssertEqual(page.article?.publisher, "Example Shop")
+        XCTAssertEqual(page.article?.authors, ["Ann Author"])
+    }
+
     func testRatingNormalization() throws {
         func rating(_ json: String) throws -> WebRating? {
             try extractHTML("<script type='application/ld+json'>{\"@type\":\"Product\",\"aggregateRating\":\(json)}</script>").product?.rating
