@@ -59,10 +59,14 @@ public struct SchemaNode: Sendable, Hashable {
         return nil
     }
 
-    /// A decimal number in schema.org text: thousands separators dropped, no NaN or infinity.
+    /// A decimal number in schema.org text: thousands separators dropped, no NaN or infinity. With both `,` and
+    /// `.`, the later one is the decimal point: `1,299.00` and the European `1.299,00` are both 1299.
     static func parseNumber(_ text: String) -> Double? {
         var t = text.trimmingASCIIWhitespace()
-        if t.utf8.contains(UInt8(ascii: ",")) {
+        if let comma = t.utf8.lastIndex(of: UInt8(ascii: ",")), let dot = t.utf8.lastIndex(of: UInt8(ascii: ".")),
+           dot < comma {
+            t = t.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+        } else if t.utf8.contains(UInt8(ascii: ",")) {
             // `1,299.00` and `1,024` use thousands separators; `4,5` is a decimal comma.
             let groups = t.split(separator: ",", omittingEmptySubsequences: false)
             let thousands = t.utf8.contains(UInt8(ascii: ".")) || groups.dropFirst().allSatisfy { $0.prefix(while: \.isNumber).count == 3 }

@@ -42,4 +42,14 @@ final class SchemaTimeTests: XCTestCase {
         XCTAssertNil(SchemaNode.parseNumber("1e999"))
         XCTAssertNil(SchemaNode.parseNumber("$5"))
     }
+
+    /// European shops write `1.299,00`: dots group thousands and the comma is the decimal point.
+    func testNumbersWithDotThousandsAndDecimalComma() throws {
+        XCTAssertEqual(SchemaNode.parseNumber("1.299,00"), 1299)
+        XCTAssertEqual(SchemaNode.parseNumber("1.234.567,89"), 1_234_567.89)
+        XCTAssertEqual(SchemaNode.parseNumber("1,234,567.89"), 1_234_567.89)
+        let page = try extractHTML(##"<script type="application/ld+json">{"@type":"Product","name":"Sofa","##
+            + ##""offers":{"@type":"Offer","price":"1.299,00","priceCurrency":"EUR"}}</script>"##)
+        XCTAssertEqual(page.product?.price, 1299)
+    }
 }
