@@ -116,7 +116,8 @@ public struct WebPageExtraction: Sendable {
         baseURL = markup.baseHref.flatMap { WebMarkupURLs.resolve($0, base: pageURL) } ?? pageURL
         var metaDescription: String?, keywords: [String] = [], og: [String: String] = [:], twitter: [String: String] = [:]
         var tags: [String] = [], links = WebAppLinks(), banner: WebSmartAppBanner?, articleMeta: [String: String] = [:]
-        for (key, content) in markup.metas {
+        // A blank `content` is absent: templates emit an empty tag that a later one fills, and the first of each counts.
+        for (key, content) in markup.metas where !content.utf8.allSatisfy(isASCIIWhitespace) {
             switch key {
             case "description": if metaDescription == nil { metaDescription = WebMarkupText.collapse(content) }
             case "keywords", "news_keywords": keywords.append(content)

@@ -285,6 +285,19 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.article?.authors, ["Ann Author"])
     }
 
+    /// Templates emit an empty `<meta>` a plugin then repeats with a value: the empty one must not win.
+    func testAnEmptyMetaDoesNotHideALaterOne() throws {
+        let page = try extractHTML("""
+            <head><meta property="og:image" content=""><meta name="description" content=" ">
+            <meta name="twitter:title" content=""><title>T</title>
+            <meta property="og:image" content="/img/real.jpg"><meta name="description" content="Real description">
+            <meta name="twitter:title" content="Card title"></head>
+            """)
+        XCTAssertEqual(page.bestImage?.absoluteString, "https://www.example.com/img/real.jpg")
+        XCTAssertEqual(page.metaDescription, "Real description")
+        XCTAssertEqual(page.twitterCard["twitter:title"], "Card title")
+    }
+
     func testRatingNormalization() throws {
         func rating(_ json: String) throws -> WebRating? {
             try extractHTML("<script type='application/ld+json'>{\"@type\":\"Product\",\"aggregateRating\":\(json)}</script>").product?.rating
