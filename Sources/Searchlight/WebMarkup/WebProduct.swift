@@ -6,7 +6,8 @@ public struct WebProduct: Sendable, Hashable {
     public var description: String?
     public var images: [URL]
     public var brand: String?
-    /// `offers.price`, else an AggregateOffer's `lowPrice`.
+    /// `offers.price`, else an AggregateOffer's `lowPrice`, else the offer's `priceSpecification.price` (which
+    /// Google accepts in place of `price`).
     public var price: Double?
     public var priceCurrency: String?
     /// The availability's short name, e.g. `InStock` for `https://schema.org/InStock`.
@@ -21,8 +22,9 @@ public struct WebProduct: Sendable, Hashable {
         images = WebMarkupURLs.images(of: node, base: base)
         brand = node.string("brand")
         let offer = node.node("offers")
-        price = offer?.number("price") ?? offer?.number("lowPrice")
-        priceCurrency = offer?.string("priceCurrency")
+        let specification = offer?.node("priceSpecification")
+        price = offer?.number("price") ?? offer?.number("lowPrice") ?? specification?.number("price")
+        priceCurrency = offer?.string("priceCurrency") ?? specification?.string("priceCurrency")
         availability = offer?.string("availability").map(SchemaNode.shortTypeName)
         rating = WebRating(of: node)
     }

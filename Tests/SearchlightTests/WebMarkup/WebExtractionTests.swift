@@ -298,6 +298,17 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.twitterCard["twitter:title"], "Card title")
     }
 
+    /// Google accepts an Offer's price in `priceSpecification` (a UnitPriceSpecification) instead of `price`.
+    func testOfferPriceFromPriceSpecification() throws {
+        let page = try extractHTML("""
+            <script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Coffee",
+              "offers":{"@type":"Offer","availability":"https://schema.org/InStock","priceSpecification":[
+                {"@type":"UnitPriceSpecification","price":"12.50","priceCurrency":"EUR"}]}}</script>
+            """)
+        XCTAssertEqual(page.product?.price, 12.5)
+        XCTAssertEqual(page.product?.priceCurrency, "EUR")
+    }
+
     func testRatingNormalization() throws {
         func rating(_ json: String) throws -> WebRating? {
             try extractHTML("<script type='application/ld+json'>{\"@type\":\"Product\",\"aggregateRating\":\(json)}</script>").product?.rating
