@@ -59,8 +59,18 @@ enum WebIndexCommand {
         let indexer = WebMarkupIndexer()
         var items: [CSSearchableItem] = []
         var failures: [String] = []
+        // Two files of one page (one canonical link) are one item, the later kept, as `index(pages:)` does.
+        var positions: [String: Int] = [:]
         for page in pages {
-            do { items.append(try indexer.item(fromHTML: page.data, url: page.url)) } catch {
+            do {
+                let item = try indexer.item(fromHTML: page.data, url: page.url)
+                if let earlier = positions[item.uniqueIdentifier] {
+                    items[earlier] = item
+                } else {
+                    positions[item.uniqueIdentifier] = items.count
+                    items.append(item)
+                }
+            } catch {
                 failures.append(error.description)
                 Terminal.err("searchlight web index: \(error.description); skipped")
             }

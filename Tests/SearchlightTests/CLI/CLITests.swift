@@ -399,6 +399,24 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(summary["identifiers"] as? [String], ["https://localhost/docs/page.html"], indexed.stdout)
     }
 
+    /// Two files of one page (`index.html` and `index.htm`, both canonical to `/`) are one item: the report said
+    /// "indexed 2" and listed the identifier twice, unlike `WebMarkupIndexer.index(pages:)`, where the later wins.
+    func testWebIndexCountsTwoFilesOfOnePageOnce() throws {
+        let site = directory.appendingPathComponent("dup")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        for (name, title) in [("index.htm", "Old home"), ("index.html", "Home")] {
+            try Data(#"<title>\#(title)</title><link rel="canonical" href="https://www.example.com/">"#.utf8)
+                .write(to: site.appendingPathComponent(name))
+        }
+        let indexed = try run(["web", "index", site.path, "--base-url", "https://www.example.com/", "--json"])
+        XCTAssertEqual(indexed.status, 0, indexed.stderr)
+        let summary = try XCTUnwrap(indexed.json().first)
+        XCTAssertEqual(summary["indexed"] as? Int, 1, indexed.stdout)
+        XCTAssertEqual(summary["identifiers"] as? [String], ["https://www.example.com/"], indexed.stdout)
+        let results = try XCTUnwrap(run(["search", "home", "--json"]).json().first?["results"] as? [[String: Any]])
+        XCTAssertEqual(results.first?["title"] as? String, "Home")
+    }
+
     func testDemoRunsEndToEnd() throws {
         let demo = try run(["demo", "--fixtures", Self.fixtures.path], useStore: false)
         XCTAssertEqual(demo.status, 0, demo.stderr)
