@@ -62,7 +62,8 @@ public struct WebPageExtraction: Sendable {
     /// Where relative references resolve: `<base href>` when present, else the page URL.
     public var baseURL: URL
 
-    /// The link that opens this content in the app: App Links' `al:ios:url`, else the banner's `app-argument`.
+    /// The link that opens this content in the app: App Links' `al:ios:url` (else `al:iphone:url`, `al:ipad:url`),
+    /// else the banner's `app-argument`.
     public var deepLink: String? { appLinks?.iosURL ?? smartAppBanner?.appArgument }
 
     /// The best title: `og:title`, else the main entity's name or headline, else `<title>`, else `twitter:title`.
@@ -116,6 +117,7 @@ public struct WebPageExtraction: Sendable {
         baseURL = markup.baseHref.flatMap { WebMarkupURLs.resolve($0, base: pageURL) } ?? pageURL
         var metaDescription: String?, keywords: [String] = [], og: [String: String] = [:], twitter: [String: String] = [:]
         var tags: [String] = [], links = WebAppLinks(), banner: WebSmartAppBanner?, articleMeta: [String: String] = [:]
+        var deviceLinks: [String: String] = [:]
         // A blank `content` is absent: templates emit an empty tag that a later one fills, and the first of each counts.
         for (key, content) in markup.metas where !content.utf8.allSatisfy(isASCIIWhitespace) {
             switch key {
@@ -127,12 +129,21 @@ public struct WebPageExtraction: Sendable {
             case "al:ios:app_store_id": if links.appStoreID == nil { links.appStoreID = Self.nonEmpty(content) }
             case "al:ios:app_name":
                 if links.appName == nil { links.appName = Self.nonEmpty(WebMarkupText.collapse(content)) }
+            case _ where key.hasPrefix("al:iphone:") || key.hasPrefix("al:ipad:"):
+                if deviceLinks[key] == nil { deviceLinks[key] = content }
             case "apple-itunes-app": if banner == nil { banner = WebSmartAppBanner(content: content) }
             case _ where key.hasPrefix("og:"): if og[key] == nil { og[key] = content }
             case _ where key.hasPrefix("article:"): if articleMeta[key] == nil { articleMeta[key] = content }
             case _ where key.hasPrefix("twitter:"): if twitter[key] == nil { twitter[key] = content }
             default: break
             }
+        }
+        // App Links' per-device keys (`al:iphone:*`, then `al:ipad:*`) name the iOS app when `al:ios:*` does not.
+        for device in ["iphone", "ipad"] {
+            func value(_ field: String) -> String? { deviceLinks["al:\(device):\(field)"].flatMap(Self.nonEmpty) }
+            links.iosURL = links.iosURL ?? value("url")
+            links.appStoreID = links.appStoreID ?? value("app_store_id")
+            links.appName = links.appName ?? value("app_name").map(WebMarkupText.collapse)
         }
         self.metaDescription = metaDescription
         metaKeywords = WebMarkupText.splitList(keywords)

@@ -193,6 +193,20 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.bestTitle, "Lakeside Loop (Trail 17)")
     }
 
+    /// App Links name the iOS app per device too (`al:iphone:*`, `al:ipad:*`); `al:ios:*` wins when present.
+    func testAppLinksForIPhoneAndIPad() throws {
+        let iphone = try extractHTML("""
+            <meta property="al:ipad:url" content="trailapp-hd://trails/17"><meta property="al:iphone:url" content="trailapp://trails/17">
+            <meta property="al:iphone:app_store_id" content="987654321"><meta property="al:iphone:app_name" content="TrailApp">
+            """)
+        XCTAssertEqual(iphone.appLinks, WebAppLinks(iosURL: "trailapp://trails/17", appStoreID: "987654321", appName: "TrailApp"))
+        XCTAssertEqual(iphone.deepLink, "trailapp://trails/17")
+        let ipad = try extractHTML(#"<meta property="al:ipad:url" content="trailapp-hd://trails/17">"#)
+        XCTAssertEqual(ipad.deepLink, "trailapp-hd://trails/17")
+        let ios = try extractHTML(#"<meta property="al:iphone:url" content="a://x"><meta property="al:ios:url" content="b://x">"#)
+        XCTAssertEqual(ios.deepLink, "b://x")
+    }
+
     func testBrokenPageStillYieldsWhatItCan() throws {
         let page = try extractFixture("broken.html", url: "https://broken.example.com/")
         XCTAssertEqual(page.title, "Broken & Beautiful &bogus; &#xZZ; \u{FFFD} © 2026")
