@@ -63,8 +63,20 @@ public struct WebPageExtraction: Sendable {
     public var baseURL: URL
 
     /// The link that opens this content in the app: App Links' `al:ios:url` (else `al:iphone:url`, `al:ipad:url`),
-    /// else the banner's `app-argument`.
-    public var deepLink: String? { appLinks?.iosURL ?? smartAppBanner?.appArgument }
+    /// else the banner's `app-argument`, else Twitter's app card (`twitter:app:url:iphone`, then `:ipad`).
+    public var deepLink: String? { appLinks?.iosURL ?? smartAppBanner?.appArgument ?? twitterApp("url") }
+
+    /// The app's App Store ID: App Links, else the banner's `app-id`, else Twitter's app card.
+    public var appStoreID: String? { appLinks?.appStoreID ?? smartAppBanner?.appID ?? twitterApp("id") }
+
+    /// The app's name: App Links, else Twitter's app card.
+    public var appName: String? { appLinks?.appName ?? twitterApp("name").map(WebMarkupText.collapse) }
+
+    /// A field of Twitter's app card (`twitter:app:<field>:iphone`, else `:ipad`), which Apple's web-markup guide
+    /// names as a deep-link source beside App Links and the Smart App Banner.
+    private func twitterApp(_ field: String) -> String? {
+        twitterCard["twitter:app:\(field):iphone"].flatMap(Self.nonEmpty) ?? twitterCard["twitter:app:\(field):ipad"].flatMap(Self.nonEmpty)
+    }
 
     /// The best title: `og:title`, else the main entity's name or headline, else `<title>`, else `twitter:title`.
     public var bestTitle: String? {

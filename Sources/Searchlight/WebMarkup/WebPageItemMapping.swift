@@ -94,10 +94,8 @@ enum WebPageItemMapping {
         }
 
         if let deepLink = page.deepLink { custom[WebMarkupAttributeKeys.deepLink] = .string(deepLink) }
-        if let appID = page.appLinks?.appStoreID ?? page.smartAppBanner?.appID {
-            custom[WebMarkupAttributeKeys.appStoreID] = .string(appID)
-        }
-        if let appName = page.appLinks?.appName { custom[WebMarkupAttributeKeys.appName] = .string(appName) }
+        if let appID = page.appStoreID { custom[WebMarkupAttributeKeys.appStoreID] = .string(appID) }
+        if let appName = page.appName { custom[WebMarkupAttributeKeys.appName] = .string(appName) }
         custom[WebMarkupAttributeKeys.source] = .string(page.pageURL.absoluteString)
         custom[WebMarkupAttributeKeys.markup] = .strings(markupKinds(page))
         // Stored directly (the public setter's dynamic casts cost more than the rest of the mapping).

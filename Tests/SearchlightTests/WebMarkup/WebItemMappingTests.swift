@@ -305,4 +305,18 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertTrue(description.hasSuffix("…"), description)
         XCTAssertTrue(words.hasPrefix(String(description.dropLast()) + " "), description)
     }
+
+    /// Apple's web-markup guide names Twitter's app card (`twitter:app:url:iphone`...) as a deep-link source beside
+    /// App Links and the Smart App Banner; a page with only the card lost its link and app.
+    func testTwitterAppCardGivesTheDeepLinkAndApp() throws {
+        let html = """
+            <title>Trail 17</title><meta name="twitter:card" content="app">
+            <meta name="twitter:app:name:iphone" content="TrailApp"><meta name="twitter:app:id:iphone" content="987654321">
+            <meta name="twitter:app:url:iphone" content="trailapp://trails/17">
+            """
+        let item = try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://trails.example.org/t/17")!)
+        XCTAssertEqual(WebMarkupIndexer.continuationURL(for: item)?.absoluteString, "trailapp://trails/17")
+        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appStoreID) as? NSString, "987654321")
+        XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appName) as? NSString, "TrailApp")
+    }
 }
