@@ -1,7 +1,8 @@
-/// Finds a page's charset the way browsers do, in order: a byte-order mark, the transport's `Content-Type`
-/// (given by the caller), a `<meta charset>` or `<meta http-equiv="Content-Type" content="…charset=…">` within the
-/// first 4096 bytes (where UTF-16 means UTF-8), and otherwise UTF-8 if the bytes are valid UTF-8, else Windows-1252.
-/// A label that names no encoding is skipped, as browsers skip it.
+/// Finds a page's charset the way browsers do, in order: a byte-order mark (or UTF-16's NUL pattern without one,
+/// refused like it), the transport's `Content-Type` (given by the caller), a `<meta charset>` or
+/// `<meta http-equiv="Content-Type" content="…charset=…">` within the first 4096 bytes (where UTF-16 means UTF-8),
+/// and otherwise UTF-8 if the bytes are valid UTF-8, else Windows-1252. A label that names no encoding is skipped,
+/// as browsers skip it.
 struct HTMLCharsetDetection {
     /// Where the charset came from.
     enum Source: String, Sendable, Hashable {
@@ -29,6 +30,7 @@ struct HTMLCharsetDetection {
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             throw Unsupported(label: "UTF-16 (byte-order mark)", offset: 0)
         }
+        if looksLikeUTF16(bytes) { throw Unsupported(label: "UTF-16 (no byte-order mark, NUL bytes between characters)", offset: 0) }
         if let transportLabel, HTMLCharset.namesAnEncoding(transportLabel) {
             guard let charset = HTMLCharset(label: transportLabel) else { throw Unsupported(label: transportLabel, offset: nil) }
             return HTMLCharsetDetection(charset: charset, source: .transport)
@@ -39,6 +41,16 @@ struct HTMLCharsetDetection {
         }
         if HTMLCharset.isValidUTF8(bytes) { return HTMLCharsetDetection(charset: .utf8, source: .validUTF8) }
         return HTMLCharsetDetection(charset: .windows1252, source: .fallback)
+    }
+
+    /// Whether the page starts like ASCII text in UTF-16 saved without a byte-order mark: in each of its first byte
+    /// pairs (at least 4, up to 32) exactly one byte, always the same one, is NUL. Such bytes are valid UTF-8, so
+    /// without this check the page would be indexed as NUL-riddled markup; no HTML in a supported charset starts so.
+    static func looksLikeUTF16(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let pairs = min(bytes.count / 2, 32)
+        guard pairs >= 4 else { return false }
+        let little = (0..<pairs).allSatisfy { bytes[2 * $0] != 0 && bytes[2 * $0 + 1] == 0 }
+        return little || (0..<pairs).allSatisfy { bytes[2 * $0] == 0 && bytes[2 * $0 + 1] != 0 }
     }
 
     /// The charset a `<meta>` label declares. The tag was just read as ASCII, so the page is not UTF-16: as in the

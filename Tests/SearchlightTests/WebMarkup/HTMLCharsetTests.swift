@@ -80,6 +80,19 @@ final class HTMLCharsetTests: XCTestCase {
         }
     }
 
+    /// A UTF-16 page saved without a byte-order mark is refused like one with it: its NUL bytes are valid UTF-8, so
+    /// it was indexed as "<\0h\0t\0m\0l\0>…" with no title and no error.
+    func testUTF16WithoutByteOrderMarkIsRefused() throws {
+        let html = "<html><head><meta charset=\"utf-16\"><title>Wide page</title></head><body><p>Hello</p></body></html>"
+        for data in [html.data(using: .utf16LittleEndian)!, html.data(using: .utf16BigEndian)!, ("\n" + html).data(using: .utf16LittleEndian)!] {
+            XCTAssertThrowsError(try WebMarkupIndexer().extract(html: data, url: url)) {
+                XCTAssertEqual(($0 as? WebMarkupError)?.code, .unsupportedCharset, "\($0)")
+            }
+        }
+        // A stray NUL in an ordinary page is not UTF-16.
+        XCTAssertEqual(try WebMarkupIndexer().extract(html: Data("<title>a\u{0}b</title>".utf8), url: url).title, "a\u{0}b")
+    }
+
     /// A label that names no encoding (a template placeholder, MySQL's `utf8mb4`) is ignored, as browsers do:
     /// detection goes on to the next declaration, then to sniffing. A real encoding Searchlight lacks is still refused.
     func testLabelsThatNameNoEncodingAreIgnored() throws {
