@@ -135,6 +135,8 @@ struct HTMLMarkupReader {
                 if result.title == nil { result.title = WebMarkupText.collapse(text) }
                 return
             }
+            // Text right in the head (not just whitespace) ends it, as an omitted `</head><body>` implies.
+            if stack.last?.name == "head", text.utf8.contains(where: { !isASCIIWhitespace($0) }) { pop() }
             appendText(text)
         case .rawText(let element, let range):
             if element == "script", let offset = expectJSONLD { readJSONLD(range, tagOffset: offset) }

@@ -217,4 +217,15 @@ final class WebMalformedInputTests: XCTestCase {
         XCTAssertEqual(kept.textContent, "Body", "what the head may hold stays in it, hidden")
         XCTAssertEqual(kept.title, "T")
     }
+
+    /// Text (not just whitespace) where `</head>` and `<body>` were left out ends the head too, as in browsers:
+    /// `<head><title>T</title>Welcome…` shows "Welcome…", which was read as hidden head text and lost.
+    func testTextInAnUnclosedHeadEndsTheHead() throws {
+        let page = try extractHTML("<html><head><title>T</title>\n  Welcome to my page<p>Para</p>")
+        XCTAssertEqual(page.title, "T")
+        XCTAssertEqual(page.textContent, "Welcome to my page Para")
+        let spaced = try extractHTML("<head>\n <title>T</title>\n <meta name=description content=d>\n</head><body>Body")
+        XCTAssertEqual(spaced.textContent, "Body")
+        XCTAssertEqual(spaced.metaDescription, "d", "whitespace keeps the head open")
+    }
 }
