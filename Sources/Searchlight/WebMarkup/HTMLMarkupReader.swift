@@ -161,7 +161,8 @@ struct HTMLMarkupReader {
         case "title":
             if !isInForeignContent { expectTitle = !selfClosing }
         case "script":
-            let type = attributes.value("type")?.trimmingASCIIWhitespace().lowercased()
+            // The MIME type's essence: CMSs add parameters (`application/ld+json; charset=UTF-8`, a `profile`).
+            let type = attributes.value("type").map { String($0.prefix(while: { $0 != ";" })).trimmingASCIIWhitespace().lowercased() }
             expectJSONLD = type == "application/ld+json" && !selfClosing ? offset : nil
         default:
             break

@@ -323,6 +323,16 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(page.product?.priceCurrency, "EUR")
     }
 
+    /// CMSs write `application/ld+json; charset=UTF-8` (or a `profile` parameter): the block is JSON-LD all the same.
+    func testJSONLDScriptTypeWithParameters() throws {
+        for type in ["application/ld+json; charset=UTF-8", " Application/LD+JSON;profile=\"https://schema.org\""] {
+            let page = try extractHTML(#"<script type='\#(type)'>{"@type":"Product","name":"Typed"}</script>"#)
+            XCTAssertEqual(page.product?.name, "Typed", type)
+        }
+        let other = try extractHTML(#"<script type="application/ld+jsonx">{"@type":"Product","name":"No"}</script>"#)
+        XCTAssertNil(other.product)
+    }
+
     func testRatingNormalization() throws {
         func rating(_ json: String) throws -> WebRating? {
             try extractHTML("<script type='application/ld+json'>{\"@type\":\"Product\",\"aggregateRating\":\(json)}</script>").product?.rating
