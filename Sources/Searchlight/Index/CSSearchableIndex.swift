@@ -345,6 +345,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// delegate's first answer counts: a second would index again and run the completion handler twice. A
     /// delegate that releases the handler without calling it ends the refresh with `.unknownError` (the `async`
     /// twin would otherwise never return); one that keeps it and never calls it leaves the refresh pending.
+    /// Delegate calls share one serial queue: a delegate method that blocks until a refresh finishes (a semaphore,
+    /// a synchronous wait on a task) waits for itself; return first, then refresh.
     open func refreshSearchableItems(withIdentifiers identifiers: [String],
                                      completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         container.delegateQueue.async {
