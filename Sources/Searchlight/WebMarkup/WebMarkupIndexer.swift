@@ -93,6 +93,14 @@ public struct WebMarkupIndexer: Sendable {
     /// reported and skipped, the rest are indexed; two pages with the same identifier keep the later one.
     /// Throws only if the index refuses the items.
     public func index(pages: [WebPage], into index: CSSearchableIndex = .publicIndex()) async throws -> WebIndexingReport {
+        let (items, failures) = items(fromPages: pages)
+        if !items.isEmpty { try await index.indexSearchableItems(items) }
+        return WebIndexingReport(indexedIdentifiers: items.map(\.uniqueIdentifier), failures: failures)
+    }
+
+    /// The items of `pages`, one per identifier: two pages with the same identifier (one canonical link) are one
+    /// item, the later page's, in the earlier one's place. Pages that cannot be read are the failures, in order.
+    public func items(fromPages pages: [WebPage]) -> (items: [CSSearchableItem], failures: [WebMarkupError]) {
         var items: [CSSearchableItem] = [], failures: [WebMarkupError] = [], positions: [String: Int] = [:]
         for page in pages {
             do throws(WebMarkupError) {
@@ -107,8 +115,7 @@ public struct WebMarkupIndexer: Sendable {
                 failures.append(error)
             }
         }
-        if !items.isEmpty { try await index.indexSearchableItems(items) }
-        return WebIndexingReport(indexedIdentifiers: items.map(\.uniqueIdentifier), failures: failures)
+        return (items, failures)
     }
 
     /// The URL continuation should open for a web item: its deep link when it has one (the app handles it),

@@ -57,24 +57,10 @@ enum WebIndexCommand {
         }
         let index = CSSearchableIndex(name: "web", container: container)
         let indexer = WebMarkupIndexer()
-        var items: [CSSearchableItem] = []
-        var failures: [String] = []
         // Two files of one page (one canonical link) are one item, the later kept, as `index(pages:)` does.
-        var positions: [String: Int] = [:]
-        for page in pages {
-            do {
-                let item = try indexer.item(fromHTML: page.data, url: page.url)
-                if let earlier = positions[item.uniqueIdentifier] {
-                    items[earlier] = item
-                } else {
-                    positions[item.uniqueIdentifier] = items.count
-                    items.append(item)
-                }
-            } catch {
-                failures.append(error.description)
-                Terminal.err("searchlight web index: \(error.description); skipped")
-            }
-        }
+        let (items, errors) = indexer.items(fromPages: pages)
+        let failures = errors.map(\.description)
+        for failure in failures { Terminal.err("searchlight web index: \(failure); skipped") }
         try StoreAccess.perform { index.indexSearchableItems(items, completionHandler: $0) }
         if args.json {
             Terminal.json(["indexed": items.count, "failed": failures.count, "identifiers": items.map(\.uniqueIdentifier)])
