@@ -17,7 +17,7 @@ package final class ActivityRegistry: Sendable {
         weak var current: Activity?
         /// Keyed by the identifier's UTF-8 bytes, as the engine keys records: `String ==` calls canonically
         /// equivalent identifiers (two records) the same.
-        var donors: [[UInt8]: WeakBox] = [:]
+        var donors: [ExactIdentifier: WeakBox] = [:]
     }
 
     private let state = Mutex(State())
@@ -46,10 +46,10 @@ package final class ActivityRegistry: Sendable {
     package func registerDonor(_ activity: Activity, for identifier: String) {
         state.withLock { s in
             s.donors = s.donors.filter { $0.value.object != nil }
-            s.donors[Array(identifier.utf8)] = WeakBox(activity)
+            s.donors[ExactIdentifier(identifier)] = WeakBox(activity)
         }
     }
 
     /// The live object that last donated record `identifier`, if any.
-    package func donor(for identifier: String) -> Activity? { state.withLock { $0.donors[Array(identifier.utf8)]?.object } }
+    package func donor(for identifier: String) -> Activity? { state.withLock { $0.donors[ExactIdentifier(identifier)]?.object } }
 }

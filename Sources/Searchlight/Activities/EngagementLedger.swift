@@ -65,15 +65,7 @@ package final class EngagementLedger: Sendable {
     /// A result identifier as the ledger keys it: by its UTF-8 bytes, as the engine keys items. `String ==` calls
     /// canonically equivalent identifiers (two items, "café" precomposed and decomposed) the same, so engagement
     /// with one lifted the other.
-    package struct Key: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-        package let id: String
-        package init(_ id: String) { self.id = id }
-        package init(stringLiteral id: String) { self.id = id }
-        package static func == (a: Key, b: Key) -> Bool { a.id.utf8.elementsEqual(b.id.utf8) }
-        // Byte-equal strings are canonically equal, so String's hash stays consistent with `==`.
-        package func hash(into hasher: inout Hasher) { hasher.combine(id) }
-        package var description: String { id.debugDescription }
-    }
+    package typealias Key = ExactIdentifier
 
     private struct State {
         var records: [Key: Record] = [:]

@@ -407,16 +407,6 @@ private struct ContainerCore: ~Copyable {
         case deleted
     }
 
-    /// An identifier as the engine keys items: by its UTF-8 bytes. Swift's `String ==` calls canonically
-    /// equivalent identifiers (`"café"` precomposed and decomposed) equal, which would merge an update into, or
-    /// delete, another item written earlier in the round.
-    private struct ExactID: Hashable {
-        let id: String
-        init(_ id: String) { self.id = id }
-        static func == (a: ExactID, b: ExactID) -> Bool { a.id.utf8.elementsEqual(b.id.utf8) }
-        // Byte-equal strings are canonically equal, so String's hash stays consistent with `==`.
-        func hash(into hasher: inout Hasher) { hasher.combine(id) }
-    }
 
     mutating func apply(_ operations: [IndexOperation], clientState: ClientStateChange?,
                         now: Date) throws(CSIndexError) -> IndexSnapshot {
@@ -438,7 +428,7 @@ private struct ContainerCore: ~Copyable {
         let expirationBefore = nextExpiration
         var applied = false
         defer { if !applied { nextExpiration = expirationBefore } }
-        var pending: [ExactID: Pending] = [:]
+        var pending: [ExactIdentifier: Pending] = [:]
         var everythingDeleted = false
         var newStates = clientStates
         var recorder = RecordingWriter(writer: writer, recording: store != nil)
@@ -463,7 +453,7 @@ private struct ContainerCore: ~Copyable {
                         var stored = item
                         if item.isUpdate {
                             let existing: CSSearchableItem?
-                            switch pending[ExactID(id)] {
+                            switch pending[ExactIdentifier(id)] {
                             case .stored(let earlier): existing = earlier
                             case .deleted: existing = nil
                             case nil:
@@ -489,7 +479,7 @@ private struct ContainerCore: ~Copyable {
                         let expiration = stored.effectiveExpirationDate(indexedAt: now)
                         stored.explicitExpirationDate = expiration
                         prepared.append((stored, expiration))
-                        pending[ExactID(id)] = .stored(stored)
+                        pending[ExactIdentifier(id)] = .stored(stored)
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
                     try ItemDocumentCodec.upsert(prepared, into: &recorder) { refusedItem = $0 }
@@ -497,7 +487,7 @@ private struct ContainerCore: ~Copyable {
                     // Item deletes never reach activity records (their own namespace).
                     let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }
                     recorder.delete(ids: itemIDs)
-                    for id in itemIDs { pending[ExactID(id)] = .deleted }
+                    for id in itemIDs { pending[ExactIdentifier(id)] = .deleted }
                     itemsMayHaveGone = true
                 case .deleteDomains(let domains):
                     recorder.delete(domains: domains)
@@ -604,10 +594,10 @@ private struct ContainerCore: ~Copyable {
 
     /// Whether item `id` exists at this point of a round: written in it, or present in `base`, unexpired, and not
     /// deleted by the round (by identifier, domain or delete-all).
-    private static func itemSurvives(_ id: String, pending: [ExactID: Pending], everythingDeleted: Bool,
+    private static func itemSurvives(_ id: String, pending: [ExactIdentifier: Pending], everythingDeleted: Bool,
                                      deletedDomains: DomainPrefixes, base: IndexSnapshot, now: Date) -> Bool {
         guard !ActivityIdentity.isReserved(id) else { return false }
-        switch pending[ExactID(id)] {
+        switch pending[ExactIdentifier(id)] {
         case .stored: return true
         case .deleted: return false
         case nil:

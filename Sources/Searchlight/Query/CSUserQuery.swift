@@ -132,8 +132,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         if contextValues.offset > 0 { hits.removeFirst(min(contextValues.offset, hits.count)) }
         if contextValues.limit > 0, hits.count > contextValues.limit { hits.removeLast(hits.count - contextValues.limit) }
         // What each result's score came from (a linked activity's document for an item found through it).
-        var addresses = [[UInt8]: DocAddress](minimumCapacity: hits.count)
-        for hit in hits { addresses[Array(hit.entry.identifier.utf8)] = sources[hit.entry.address] ?? hit.entry.address }
+        var addresses = [ExactIdentifier: DocAddress](minimumCapacity: hits.count)
+        for hit in hits { addresses[ExactIdentifier(hit.entry.identifier)] = sources[hit.entry.address] ?? hit.entry.address }
         let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, query: query, typoTolerant: typoTolerant,
                                            ranking: ranking, addresses: addresses, renowned: renowned)
         userState.withLock { $0.annotator = annotator }

@@ -13,9 +13,8 @@ package final class UserQueryAnnotator: Sendable {
     let typoTolerant: Bool
     let ranking: UserQueryRanking
     /// The document each result identifier is annotated from: the one whose score was delivered (a linked
-    /// activity's for an item found through it, whose own document may not match). Keyed by the identifier's UTF-8
-    /// bytes: `String ==` calls canonically equivalent identifiers (two items) the same.
-    let addresses: [[UInt8]: DocAddress]
+    /// activity's for an item found through it, whose own document may not match), by the identifier's bytes.
+    let addresses: [ExactIdentifier: DocAddress]
     /// The results renown raised (`RankedSearch.hits`): their factor includes it.
     let renowned: Set<DocAddress>
     /// Typo-tolerant expansions of each word (folded terms; near prefixes for the word being typed), computed on
@@ -31,7 +30,7 @@ package final class UserQueryAnnotator: Sendable {
     static let snippetBytes = 160
 
     init(snapshot: ContainerSnapshot, plan: UserQueryPlan, query: Query, typoTolerant: Bool, ranking: UserQueryRanking,
-         addresses: [[UInt8]: DocAddress], renowned: Set<DocAddress> = []) {
+         addresses: [ExactIdentifier: DocAddress], renowned: Set<DocAddress> = []) {
         self.renowned = renowned
         self.snapshot = snapshot
         self.plan = plan
@@ -57,7 +56,7 @@ package final class UserQueryAnnotator: Sendable {
 
     /// The best snippet of an item: the attribute value whose tokens (and overlong words) answer the most words.
     func snippet(for identifier: String) -> CSUserQuery.Snippet? {
-        guard let address = addresses[Array(identifier.utf8)] else { return nil }
+        guard let address = addresses[ExactIdentifier(identifier)] else { return nil }
         let analyzer = Analyzer()
         // A word's near terms score only where the word as typed does not match (`UserQueryPlan.clause`): only
         // there are they marked, so the snippet shows what found the item.
@@ -193,7 +192,7 @@ package final class UserQueryAnnotator: Sendable {
 
     /// The score breakdown: the engine's BM25F explanation times the ranking factor.
     func explanation(for identifier: String) -> String? {
-        guard let address = addresses[Array(identifier.utf8)], let base = snapshot.engine.explain(query, address) else {
+        guard let address = addresses[ExactIdentifier(identifier)], let base = snapshot.engine.explain(query, address) else {
             return nil
         }
         let factor = ranking.factor(address) * (renowned.contains(address) ? ranking.renownFactor(address) : 1)
