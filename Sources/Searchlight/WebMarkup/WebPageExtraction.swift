@@ -191,11 +191,14 @@ public struct WebPageExtraction: Sendable {
             ?? WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true) ?? pageURL
 
         let entities = markup.jsonLD + markup.microdata
-        product = entities.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
-        recipe = entities.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
-        event = entities.first(where: WebEvent.matches).map { WebEvent($0, base: base) }
+        // A page object's `mainEntity` is what the page is about (shops nest their Product in an ItemPage), so it
+        // is a candidate at its page's place; other nested entities (offers, brands, authors) stay properties.
+        let subjects = entities.flatMap { [$0] + ($0.isA(Self.webPageTypes) ? $0.nodes("mainEntity") : []) }
+        product = subjects.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
+        recipe = subjects.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
+        event = subjects.first(where: WebEvent.matches).map { WebEvent($0, base: base) }
         business = Self.subjectBusiness(among: entities).map { WebBusiness($0, base: base) }
-        article = entities.first(where: { $0.isA(WebArticle.types) }).map { WebArticle($0, base: base) }
+        article = subjects.first(where: { $0.isA(WebArticle.types) }).map { WebArticle($0, base: base) }
         breadcrumbs = entities.first(where: { $0.isA(["BreadcrumbList"]) }).map(Self.breadcrumbNames) ?? []
     }
 

@@ -319,4 +319,37 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appStoreID) as? NSString, "987654321")
         XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appName) as? NSString, "TrailApp")
     }
+
+    /// Shops ship their product as the `mainEntity` of an ItemPage (inline, inside `@graph`, or by `@id`): nested
+    /// entities were never subjects, so such a page lost its product's name, price and brand. Other nested
+    /// entities (offers, brands, a review's `itemReviewed`) stay attributes.
+    func testAPageObjectsMainEntityIsTheSubject() throws {
+        func item(_ jsonLD: String) throws -> CSSearchableItem {
+            let html = "<title>Shop</title><script type=\"application/ld+json\">\(jsonLD)</script><p>Boots</p>"
+            return try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://shop.example.com/p/7")!)
+        }
+        let product = ##"{"@type":"Product","name":"Ridge Boot","brand":{"@type":"Brand","name":"Summit"},"##
+            + ##""offers":{"@type":"Offer","price":"89.00","priceCurrency":"USD"}}"##
+        for jsonLD in [##"{"@type":"ItemPage","mainEntity":"## + product + "}",
+                       ##"{"@graph":[{"@type":"WebSite","name":"Shop"},{"@type":"ItemPage","mainEntity":"## + product + "}]}",
+                       ##"[{"@type":"WebPage","mainEntity":"## + product + ##"},{"@type":"WebSite","name":"Shop"}]"##] {
+            let set = try item(jsonLD).attributeSet
+            XCTAssertEqual(set.title, "Ridge Boot", jsonLD)
+            XCTAssertEqual(set.organizations, ["Summit"], jsonLD)
+            XCTAssertEqual((set.value(forCustomKey: WebMarkupAttributeKeys.price) as? NSNumber)?.doubleValue, 89, jsonLD)
+        }
+        let referenced = try item(##"{"@graph":[{"@type":"ItemPage","mainEntity":{"@id":"#p"}},"##
+            + ##"{"@type":"Organization","name":"Summit Co"},{"@id":"#p","@type":"Product","name":"Ridge Boot"}]}"##)
+        XCTAssertEqual(referenced.attributeSet.title, "Ridge Boot")
+        let article = try item(##"{"@type":"WebPage","mainEntity":{"@type":"Article","headline":"Care for boots","##
+            + ##""author":{"@type":"Person","name":"Ann"}}}"##)
+        XCTAssertEqual(article.attributeSet.headline, "Care for boots")
+        XCTAssertEqual(article.attributeSet.authorNames, ["Ann"])
+        // Not a page's main entity: a review's item, an event's offer, stay properties.
+        let review = try item(##"{"@type":"Review","itemReviewed":"## + product + "}")
+        XCTAssertEqual(review.attributeSet.title, "Shop")
+        XCTAssertNil(review.attributeSet.organizations)
+        let nested = try item(##"{"@type":"WebPage","about":{"@type":"Thing","name":"x"},"hasPart":"## + product + "}")
+        XCTAssertEqual(nested.attributeSet.title, "Shop")
+    }
 }
