@@ -12,6 +12,9 @@ public struct WebMarkupError: Error, LocalizedError, CustomStringConvertible, Se
         case invalidPageURL
         /// The transport or the page declares a charset Searchlight does not decode.
         case unsupportedCharset
+        /// The page asks not to be indexed: `<meta name="robots">` (or `applebot`, which Applebot honours) says
+        /// `noindex` or `none`. Only `items(fromPages:)` and `index(pages:)` skip it; the page is readable.
+        case noIndex
     }
 
     public var code: Code

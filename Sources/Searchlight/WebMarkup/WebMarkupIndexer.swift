@@ -99,12 +99,18 @@ public struct WebMarkupIndexer: Sendable {
     }
 
     /// The items of `pages`, one per identifier: two pages with the same identifier (one canonical link) are one
-    /// item, the later page's, in the earlier one's place. Pages that cannot be read are the failures, in order.
+    /// item, the later page's, in the earlier one's place. Pages that cannot be read, or that ask not to be indexed
+    /// (`noindex` robots meta: `WebMarkupError.Code.noIndex`), are the failures, in order.
     public func items(fromPages pages: [WebPage]) -> (items: [CSSearchableItem], failures: [WebMarkupError]) {
         var items: [CSSearchableItem] = [], failures: [WebMarkupError] = [], positions: [String: Int] = [:]
         for page in pages {
             do throws(WebMarkupError) {
-                let item = try self.item(fromHTML: page.data, url: page.url, contentType: page.contentType)
+                let extraction = try extract(html: page.data, url: page.url, contentType: page.contentType)
+                if let meta = extraction.noIndexMeta {
+                    throw WebMarkupError(.noIndex, page: page.url.absoluteString, message:
+                        "<meta name=\"\(meta)\"> says noindex; the page asks not to be indexed")
+                }
+                let item = self.item(from: extraction)
                 if let earlier = positions[item.uniqueIdentifier] {
                     items[earlier] = item
                 } else {

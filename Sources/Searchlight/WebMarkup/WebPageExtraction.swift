@@ -50,6 +50,11 @@ public struct WebPageExtraction: Sendable {
     public var textTruncated: Bool
     /// What was skipped or repaired (invalid JSON-LD, an off-site canonical link, ...).
     public var issues: [WebMarkupIssue]
+    /// Whether `<meta name="robots">` or `<meta name="applebot">` says `noindex` (or `none`), in any case and
+    /// among other tokens: the public index skips such a page (`WebMarkupError.Code.noIndex`).
+    public var noIndex: Bool { noIndexMeta != nil }
+    /// The `<meta>` name (`robots` or `applebot`) that said `noindex`, for the skip's message.
+    var noIndexMeta: String?
 
     // MARK: Derived facts
 
@@ -144,6 +149,10 @@ public struct WebPageExtraction: Sendable {
             case _ where key.hasPrefix("al:iphone:") || key.hasPrefix("al:ipad:"):
                 if deviceLinks[key] == nil { deviceLinks[key] = content }
             case "apple-itunes-app": if banner == nil { banner = WebSmartAppBanner(content: content) }
+            // Applebot honours `robots` and its own `applebot` (Apple's crawler docs); `none` is `noindex, nofollow`.
+            case "robots", "applebot":
+                let directives = content.lowercased().split(whereSeparator: { $0 == "," || isASCIIWhitespace($0.asciiValue ?? 0) })
+                if noIndexMeta == nil, directives.contains("noindex") || directives.contains("none") { noIndexMeta = key }
             case _ where key.hasPrefix("og:"): if og[key] == nil { og[key] = content }
             case _ where key.hasPrefix("article:"): if articleMeta[key] == nil { articleMeta[key] = content }
             case _ where key.hasPrefix("twitter:"): if twitter[key] == nil { twitter[key] = content }

@@ -37,6 +37,29 @@ final class PublicWebIndexTests: XCTestCase {
         XCTAssertEqual(CSSearchableIndex(name: "app", container: appContainer).itemCount(), 0)
     }
 
+    /// A page whose robots meta (or Applebot's, which Apple's crawler honours) says `noindex` was indexed into the
+    /// public index: it is skipped with `noIndex`, as unreadable pages are, in any case and among other tokens.
+    func testNoIndexPagesAreSkipped() throws {
+        func page(_ meta: String, _ path: String) -> WebPage {
+            WebPage(data: Data("<title>T</title>\(meta)<p>Hello</p>".utf8), url: URL(string: "https://www.example.com/\(path)")!)
+        }
+        let (items, failures) = WebMarkupIndexer().items(fromPages: [
+            page(#"<meta name="robots" content="noindex">"#, "a"),
+            page(#"<META NAME="Robots" CONTENT="NoIndex, Follow">"#, "b"),
+            page(#"<meta name="applebot" content="nofollow,noindex">"#, "c"),
+            page(#"<meta name="robots" content="none">"#, "d"),
+            page(#"<meta name="robots" content="index, follow"><meta name="googlebot" content="noindex">"#, "e"),
+            page(#"<meta name="description" content="noindex">"#, "f"),
+        ])
+        XCTAssertEqual(items.map(\.uniqueIdentifier), ["https://www.example.com/e", "https://www.example.com/f"])
+        XCTAssertEqual(failures.map(\.code), [.noIndex, .noIndex, .noIndex, .noIndex])
+        XCTAssertEqual(failures.map(\.page), ["a", "b", "c", "d"].map { "https://www.example.com/\($0)" })
+        let applebot = failures.dropFirst(2).first?.description ?? ""
+        XCTAssertTrue(applebot.contains("applebot"), applebot)
+        let extraction = try extractHTML(#"<meta name="robots" content="noindex">"#)
+        XCTAssertTrue(extraction.noIndex, "the extraction says so; `item(from:)` still maps it for a caller that asks")
+    }
+
     func testReindexingAPageReplacesIt() async throws {
         let index = CSSearchableIndex(name: "web", container: SearchlightContainer())
         let url = URL(string: "https://www.example.com/a")!
