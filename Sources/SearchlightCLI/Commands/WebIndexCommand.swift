@@ -59,14 +59,19 @@ enum WebIndexCommand {
         let indexer = WebMarkupIndexer()
         // Two files of one page (one canonical link) are one item, the later kept, as `index(pages:)` does.
         let (items, errors) = indexer.items(fromPages: pages)
-        let failures = errors.map(\.description)
+        // A page whose robots meta asks not to be indexed is skipped as it asks: reported, but no failure.
+        let declined = errors.filter { $0.code == .noIndex }
+        let failures = errors.filter { $0.code != .noIndex }.map(\.description)
+        for page in declined { Terminal.err("searchlight web index: \(page.description); skipped (noindex)") }
         for failure in failures { Terminal.err("searchlight web index: \(failure); skipped") }
         try StoreAccess.perform { index.indexSearchableItems(items, completionHandler: $0) }
         if args.json {
-            Terminal.json(["indexed": items.count, "failed": failures.count, "identifiers": items.map(\.uniqueIdentifier)])
+            Terminal.json(["indexed": items.count, "failed": failures.count, "noindex": declined.count,
+                           "identifiers": items.map(\.uniqueIdentifier)])
         } else {
             for item in items { Terminal.out("\(item.uniqueIdentifier)  \(item.attributeSet.title ?? "")") }
-            Terminal.err("indexed \(items.count) pages into the public web index\(failures.isEmpty ? "" : ", \(failures.count) failed")")
+            let skipped = declined.isEmpty ? "" : ", \(declined.count) skipped (noindex)"
+            Terminal.err("indexed \(items.count) pages into the public web index\(skipped)\(failures.isEmpty ? "" : ", \(failures.count) failed")")
         }
         return failures.isEmpty ? 0 : 1
     }

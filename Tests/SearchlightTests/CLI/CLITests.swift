@@ -417,6 +417,22 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(results.first?["title"] as? String, "Home")
     }
 
+    /// A page whose robots meta asks not to be indexed is skipped as it asks: counted apart, not a failure (exit 0).
+    func testWebIndexSkipsANoIndexPageWithoutFailing() throws {
+        let site = directory.appendingPathComponent("robots")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try Data("<title>Open page</title>".utf8).write(to: site.appendingPathComponent("open.html"))
+        try Data(#"<meta name="robots" content="noindex, follow"><title>Private page</title>"#.utf8)
+            .write(to: site.appendingPathComponent("private.html"))
+        let indexed = try run(["web", "index", site.path, "--json"])
+        XCTAssertEqual(indexed.status, 0, indexed.stderr)
+        let summary = try XCTUnwrap(indexed.json().first)
+        XCTAssertEqual(summary["indexed"] as? Int, 1, indexed.stdout)
+        XCTAssertEqual(summary["failed"] as? Int, 0, indexed.stdout)
+        XCTAssertEqual(summary["noindex"] as? Int, 1, indexed.stdout)
+        XCTAssertTrue(indexed.stderr.contains("noindex"), indexed.stderr)
+    }
+
     func testDemoRunsEndToEnd() throws {
         let demo = try run(["demo", "--fixtures", Self.fixtures.path], useStore: false)
         XCTAssertEqual(demo.status, 0, demo.stderr)
