@@ -194,6 +194,33 @@ final class InterchangeTests: XCTestCase {
         }
     }
 
+    /// A repeated member replaced the earlier one without a word (a second `customAttributes` dropped the first's
+    /// values); it is an error naming the member, on its line and column, at any depth and in large objects.
+    func testDuplicateMembersAreErrorsNamingTheMemberAndLine() throws {
+        let cases: [(String, Int, String)] = [
+            (#"{"uniqueIdentifier":"a","uniqueIdentifier":"b"}"#, 25, "uniqueIdentifier"),
+            (#"{"uniqueIdentifier":"a","attributeSet":{"customAttributes":{"x":1},"customAttributes":{"y":2}}}"#, 68, "customAttributes"),
+            (#"{"uniqueIdentifier":"a","attributeSet":{"emailHeaders":{"caf\u00e9":["1"],"cafe\u0301":["2"]}}}"#, 75, "café"),
+            ("{" + (0..<40).map { #""k\#($0)":1,"# }.joined() + #""k7":2}"#, 312, "k7"),
+        ]
+        for (json, column, name) in cases {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-\(UUID().uuidString).jsonl")
+            _ = FileManager.default.createFile(atPath: url.path, contents: Data(("{\"uniqueIdentifier\":\"ok\"}\n" + json + "\n").utf8))
+            temporaryFiles.append(url)
+            let reader = try JSONLinesReader(contentsOf: url)
+            XCTAssertNotNil(try reader.next())
+            let error = interchangeError { _ = try reader.next() }
+            XCTAssertEqual(error?.line, 2, json)
+            XCTAssertEqual(error?.column, column, json)
+            XCTAssertEqual(error?.message, "duplicate member \"\(name)\" in object", json)
+        }
+        // Distinct members, many of them, still read.
+        let wide = "{" + (0..<40).map { #""k\#($0)":1"# }.joined(separator: ",") + "}"
+        XCTAssertNoThrow(try JSONParser.parse(Array(wide.utf8)))
+        // Web pages' JSON-LD is read as browsers read it: repeated members kept.
+        XCTAssertNoThrow(try JSONParser.parse(Array(#"{"a":1,"a":2}"#.utf8), allowsDuplicateMembers: true))
+    }
+
     func testStrictParserErrorsHavePositions() {
         let cases: [(String, Int, Int, String)] = [
             ("{\"a\":1,}", 1, 8, "expected a string key in object but found '}'"),

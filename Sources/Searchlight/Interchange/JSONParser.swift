@@ -10,12 +10,19 @@ package struct JSONParser: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// Whether a repeated object member is kept rather than an error (see `isDuplicate`).
+    private let allowsDuplicateMembers: Bool
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>, allowsDuplicateMembers: Bool) {
+        self.bytes = bytes
+        self.allowsDuplicateMembers = allowsDuplicateMembers
+    }
 
-    /// Parses exactly one JSON value (surrounded by optional whitespace) from `bytes`.
-    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(InterchangeError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    /// Parses exactly one JSON value (surrounded by optional whitespace) from `bytes`. A repeated object member
+    /// is an error unless `allowsDuplicateMembers` (web pages' JSON-LD, read as browsers read it).
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>,
+                              allowsDuplicateMembers: Bool = false) throws(InterchangeError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, allowsDuplicateMembers: allowsDuplicateMembers)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -24,13 +31,18 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Parses a JSON value from any contiguous bytes (`[UInt8]`, `Data`, a `String`'s UTF-8).
-    package static func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes) throws(InterchangeError) -> JSONValue {
+    package static func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes,
+                                                      allowsDuplicateMembers: Bool = false) throws(InterchangeError) -> JSONValue {
         let result: Result<JSONValue, InterchangeError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(InterchangeError) { return .success(try parse(buffer)) } catch { return .failure(error) }
+            do throws(InterchangeError) {
+                return .success(try parse(buffer, allowsDuplicateMembers: allowsDuplicateMembers))
+            } catch { return .failure(error) }
         }
         if let result { return try result.get() }
         let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { buffer throws(InterchangeError) in try parse(buffer) }
+        return try copy.withUnsafeBufferPointer { buffer throws(InterchangeError) in
+            try parse(buffer, allowsDuplicateMembers: allowsDuplicateMembers)
+        }
     }
 
     // MARK: Errors
@@ -101,12 +113,18 @@ package struct JSONParser: ~Copyable {
             index += 1; depth -= 1
             return .object(members)
         }
+        // Names seen, for objects too large to scan (see `isDuplicate`).
+        var seen: Set<String> = []
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a string key in object but found \(describeCurrent())")
             }
+            let keyStart = index
             let key = try parseString()
+            if !allowsDuplicateMembers, Self.isDuplicate(key, in: members, seen: &seen) {
+                throw error("duplicate member \"\(key)\" in object", at: keyStart)
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after object key \"\(key)\" but found \(describeCurrent())")
@@ -122,6 +140,16 @@ package struct JSONParser: ~Copyable {
         }
         depth -= 1
         return .object(members)
+    }
+
+    /// Whether an earlier member of the object is named `key`. Items keep members by name, so a repeated one
+    /// silently replaced what came before it (a second `customAttributes` dropped the first's values); it is an
+    /// error instead. Names compare as `String`s (canonically equivalent ones too: a dictionary keeps only one).
+    /// Small objects are scanned; past 16 members names go into `seen`, so a huge object stays linear.
+    private static func isDuplicate(_ key: String, in members: [JSONMember], seen: inout Set<String>) -> Bool {
+        if members.count < 16 { return members.contains { $0.key == key } }
+        if seen.isEmpty { seen = Set(members.map(\.key)) }
+        return !seen.insert(key).inserted
     }
 
     private mutating func parseArray() throws(InterchangeError) -> JSONValue {

@@ -348,7 +348,7 @@ struct HTMLMarkupReader {
         _ = stripSuffix("-->") || stripSuffix("//]]>") || stripSuffix("]]>")
         guard start < end else { return }
         do throws(InterchangeError) {
-            let json = try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            let json = try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowsDuplicateMembers: true)
             result.jsonLD += SchemaNode.entities(fromJSONLD: json)
         } catch {
             // Place the parser's line/column inside the page.
