@@ -221,6 +221,23 @@ final class InterchangeTests: XCTestCase {
         XCTAssertNoThrow(try JSONParser.parse(Array(#"{"a":1,"a":2}"#.utf8), allowsDuplicateMembers: true))
     }
 
+    /// A tagged custom value (`{"$date": …}` and the like) read its tag and dropped every other member without a
+    /// word (a second tag, a person's fields); such an object is now an error naming where it is.
+    func testTaggedValuesWithOtherMembersAreErrors() {
+        let cases: [(String, String)] = [
+            (#"{"customAttributes":{"x":{"$date":"2020-01-01T00:00:00Z","junk":1}}}"#, "attributeSet.customAttributes.x"),
+            (#"{"customAttributes":{"x":{"$data":"AA==","$url":"https://a"}}}"#, "attributeSet.customAttributes.x"),
+            (#"{"customAttributes":{"x":[{"handleIdentifier":"h","$null":true}]}}"#, "attributeSet.customAttributes.x[0]"),
+            (#"{"emailHeaders":{"To":[{"$url":"mailto:a","$null":true}]}}"#, "attributeSet.emailHeaders.To[0]"),
+        ]
+        for (json, path) in cases {
+            let error = interchangeError { _ = try ItemJSON.decodeAttributeSet(from: Data(json.utf8)) }
+            XCTAssertEqual(error?.message, "\(path): a tagged value ({\"$date\"|\"$data\"|\"$url\"|\"$null\": …}) has no other members", json)
+        }
+        // One tag alone still reads.
+        XCTAssertNoThrow(try ItemJSON.decodeAttributeSet(from: Data(#"{"customAttributes":{"x":{"$null":true},"y":{"$url":"https://a"}}}"#.utf8)))
+    }
+
     func testStrictParserErrorsHavePositions() {
         let cases: [(String, Int, Int, String)] = [
             ("{\"a\":1,}", 1, 8, "expected a string key in object but found '}'"),

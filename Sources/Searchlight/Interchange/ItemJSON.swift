@@ -293,7 +293,11 @@ public enum ItemJSON {
                 out.append(try customValue(e, path: "\(path())[\(i)]", enclosingArrays: enclosingArrays + 1))
             }
             return .normalizedArray(out)
-        case .object:
+        case .object(let members):
+            // A tag is the whole value: other members beside it were dropped unread, so they are an error.
+            if members.count > 1, members.contains(where: { ["$date", "$data", "$url", "$null"].contains($0.key) }) {
+                throw problem(path(), "a tagged value ({\"$date\"|\"$data\"|\"$url\"|\"$null\": …}) has no other members")
+            }
             if let d = json["$date"] { return .date(try date(d, path: path() + ".$date")) }
             if let d = json["$data"] { return .data(try data(d, path: path() + ".$data")) }
             if let u = json["$url"] { return .url(try url(u, path: path() + ".$url")) }
