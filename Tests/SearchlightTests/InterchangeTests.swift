@@ -238,6 +238,16 @@ final class InterchangeTests: XCTestCase {
         XCTAssertNoThrow(try ItemJSON.decodeAttributeSet(from: Data(#"{"customAttributes":{"x":{"$null":true},"y":{"$url":"https://a"}}}"#.utf8)))
     }
 
+    /// Flags in `customAttributeKeys` for a name `customAttributes` does not hold were dropped without a word; an
+    /// error names the key now (a cleared attribute is written `null`, so its flags still have a value to go with).
+    func testCustomKeyFlagsWithoutAValueAreErrors() throws {
+        let json = #"{"customAttributes":{"a":1},"customAttributeKeys":{"a":{"unique":true},"b":{"unique":true}}}"#
+        let error = interchangeError { _ = try ItemJSON.decodeAttributeSet(from: Data(json.utf8)) }
+        XCTAssertEqual(error?.message, "attributeSet.customAttributeKeys.b: no attribute 'b' in customAttributes (a cleared one is null there)")
+        let cleared = try ItemJSON.decodeAttributeSet(from: Data(#"{"customAttributes":{"b":null},"customAttributeKeys":{"b":{"unique":true}}}"#.utf8))
+        XCTAssertEqual(cleared.snapshot.custom["b"]?.key.isUnique, true)
+    }
+
     func testStrictParserErrorsHavePositions() {
         let cases: [(String, Int, Int, String)] = [
             ("{\"a\":1,}", 1, 8, "expected a string key in object but found '}'"),

@@ -183,6 +183,10 @@ public enum ItemJSON {
                 ? .cleared : .value(try customValue(member.value, path: path() + ".customAttributes." + name))
             storage.custom[name] = CustomAttributeEntry(key: key, slot: slot)
         }
+        // Flags with no value to go with were dropped unread (the writer puts a cleared one's `null` there).
+        for name in customKeys.keys.sorted() where storage.custom[name] == nil {
+            throw problem(path() + ".customAttributeKeys." + name, "no attribute '\(name)' in customAttributes (a cleared one is null there)")
+        }
         return CSSearchableItemAttributeSet(storage: storage)
     }
 
