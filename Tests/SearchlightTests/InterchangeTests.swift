@@ -248,6 +248,23 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(cleared.snapshot.custom["b"]?.key.isUnique, true)
     }
 
+    /// A declared type's `contentTypeTree` was left out as derived, so a reader without that declaration (another
+    /// process: `searchlight index`) derived a shorter tree and the item came back changed. Only a system type's
+    /// tree, the same in every process, is left out now.
+    func testContentTypeTreeOfADeclaredTypeIsWritten() throws {
+        let type = "com.example.interchange-tree-\(UUID().uuidString)"
+        ContentTypeTree.register(type, conformingTo: ["public.plain-text"])
+        let set = CSSearchableItemAttributeSet(itemContentType: type)
+        let tree = try XCTUnwrap(set.contentTypeTree)
+        XCTAssertTrue(tree.contains("public.text"), "\(tree)")
+        let json = try ItemJSON.encode(set)
+        ContentTypeTree.register(type, conformingTo: [])  // as a reader that never declared it
+        XCTAssertEqual(try ItemJSON.decodeAttributeSet(from: json).contentTypeTree, tree)
+        // A system type's tree is still derived, not written.
+        let text = String(decoding: try ItemJSON.encode(CSSearchableItemAttributeSet(itemContentType: "public.text")), as: UTF8.self)
+        XCTAssertEqual(text, #"{"contentType":"public.text"}"#)
+    }
+
     func testStrictParserErrorsHavePositions() {
         let cases: [(String, Int, Int, String)] = [
             ("{\"a\":1,}", 1, 8, "expected a string key in object but found '}'"),

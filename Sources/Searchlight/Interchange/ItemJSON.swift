@@ -97,8 +97,12 @@ public enum ItemJSON {
     package static func jsonValue(for set: CSSearchableItemAttributeSet) throws(InterchangeError) -> JSONValue {
         let storage = set.snapshot
         var members: [JSONMember] = []
+        // The tree a reader derives, left out: only a system type's, the same in every process (a declared or
+        // dynamic type's depends on what the reading process declared, so it is written).
         let derivedTree: AttributeSlot? = switch storage.named["contentType"] {
-        case .value(.string(let type))?: .value(.strings(ContentTypeTree.tree(for: type)))
+        case .value(.string(let type))? where ContentTypeTree.systemTypes[type] != nil:
+            .value(.strings(ContentTypeTree.tree(for: type)))
+        case .value?: nil
         case .cleared?: .cleared
         default: nil
         }
