@@ -265,6 +265,17 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(text, #"{"contentType":"public.text"}"#)
     }
 
+    /// Near 2001 a `Date` holds finer than nanoseconds, but the text stopped at nine fraction digits, so such a
+    /// date came back changed (0.123456789123 s as 0.123456789); more digits are written when the date needs them.
+    func testDatesFinerThanNanosecondsRoundTrip() throws {
+        for t in [0.123456789123, 1e-10, 5_000_000.000_000_000_5, 0.5, 812_000_000.000_000_1, 3.9999999999, -0.25, -5.123456789123] {
+            let date = Date(timeIntervalSinceReferenceDate: t)
+            let text = try XCTUnwrap(ISO8601DateCoding.string(from: date))
+            XCTAssertEqual(ISO8601DateCoding.date(from: text)?.timeIntervalSinceReferenceDate, t, text)
+        }
+        XCTAssertEqual(ISO8601DateCoding.string(from: Date(timeIntervalSinceReferenceDate: 0.5)), "2001-01-01T00:00:00.5Z")
+    }
+
     func testStrictParserErrorsHavePositions() {
         let cases: [(String, Int, Int, String)] = [
             ("{\"a\":1,}", 1, 8, "expected a string key in object but found '}'"),

@@ -1,7 +1,8 @@
 import Foundation
 
 /// ISO 8601 date-times for the interchange format, in UTC: `2026-11-21T23:05:57Z`, with a fraction of a second
-/// (up to nanoseconds, trailing zeros trimmed) when the date has one. Reading also accepts `±hh:mm` offsets.
+/// (nanoseconds, or finer near 2001 when the date holds it; trailing zeros trimmed) when the date has one.
+/// Reading also accepts `±hh:mm` offsets.
 /// Years outside 0000…9999 take ISO 8601's expanded form, a sign and at least four digits (`+17845-05-16…`,
 /// `-1168-02-16…`), in the proleptic Gregorian calendar as Foundation counts.
 /// Hand-written because `ISO8601DateFormatter` is slow and drops sub-millisecond precision.
@@ -19,6 +20,8 @@ package enum ISO8601DateCoding {
         let fraction = t - seconds  // exact for doubles
         // The fewest fraction digits (up to 9) that read back to exactly this date.
         var digits = 0, scaled: Int64 = 0
+        // Near 2001 a date holds finer than nanoseconds: then the fewest of up to 40 digits that read back exactly.
+        var fine: String?
         if fraction > 0 {
             for d in 1...9 {
                 let scale = pow(10, Double(d))
@@ -26,7 +29,11 @@ package enum ISO8601DateCoding {
                 digits = d
                 if seconds + Double(scaled) / scale == t { break }
             }
-            if scaled == Int64(pow(10, Double(digits))) { seconds += 1; scaled = 0; digits = 0 }
+            if seconds + Double(scaled) / pow(10, Double(digits)) != t {
+                fine = (10...40).lazy.map { String(format: "%.\($0)f", fraction) }
+                    .first { $0.hasPrefix("0.") && seconds + (Double($0) ?? -1) == t }.map { String($0.dropFirst(2)) }
+            }
+            if fine == nil, scaled == Int64(pow(10, Double(digits))) { seconds += 1; scaled = 0; digits = 0 }
         }
         let total = Int64(seconds) + unixToReference
         var days = total / 86_400
@@ -36,8 +43,8 @@ package enum ISO8601DateCoding {
         let year = (0...9999).contains(y) ? pad(y, 4) : (y < 0 ? "-" : "+") + pad(abs(y), 4)
         var s = year + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
         s += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if scaled > 0 {
-            var text = pad(scaled, digits)
+        if scaled > 0 || fine != nil {
+            var text = fine ?? pad(scaled, digits)
             while text.hasSuffix("0") { text.removeLast() }
             s += "." + text
         }
@@ -98,6 +105,8 @@ package enum ISO8601DateCoding {
             let digits = String(decoding: b[start..<i], as: UTF8.self)
             if digits.count <= 9, let n = Int64(digits) {
                 fraction = Double(n) / pow(10, Double(digits.count))
+            } else if let exact = Double("0." + digits) {
+                fraction = exact  // correctly rounded, as the writer checked its finer digits
             }
         }
         var offset: Int64 = 0
