@@ -396,19 +396,26 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(found(one, .defaultFields), found(two, .defaultFields))
     }
 
+    /// Indexes `live` beside 300 fillers and one item per decoy text, then deletes the decoys in a second commit:
+    /// their terms stay in the one segment's dictionaries until a merge drops them.
+    private func snapshotWithDeletedDecoys(_ live: [Document], _ decoys: [String],
+                                           file: StaticString = #filePath, line: UInt = #line) throws -> IndexSnapshot {
+        try writer.upsert(contentsOf: live + (0..<300).map { doc("filler\($0)", "filler text \($0)") }
+                          + decoys.enumerated().map { doc("d\($0.offset)", $0.element) })
+        _ = try writer.commit()
+        writer.delete(ids: decoys.indices.map { "d\($0)" })
+        let s = try writer.commit()
+        XCTAssertEqual(s.segments.count, 1, "the deleted items' terms are still in its dictionaries", file: file, line: line)
+        return s
+    }
+
     /// Past `maxNearPrefixes` near prefixes, only those a live document holds compete: deleted documents' terms
     /// stay in the dictionaries until a merge drops them, and 16 deleted items' near prefixes, sharing a longer
     /// start with the typed text, pushed out the one a live item holds. The answer must not depend on deletions.
     func testFuzzyPrefixPastTheCapIgnoresDeletedDocumentsTerms() throws {
         let decoys = Array("abfghijklmnopqrs").map { "yzc\($0)e" }  // near prefixes of "yzcde", three bytes shared
         XCTAssertEqual(decoys.count, IndexSnapshot.maxNearPrefixes)
-        try writer.upsert(contentsOf: [doc("live", "ybcde notes"), doc("other", "unrelated")]
-                          + (0..<300).map { doc("filler\($0)", "filler text \($0)") }
-                          + decoys.enumerated().map { doc("d\($0.offset)", $0.element) })
-        _ = try writer.commit()
-        writer.delete(ids: decoys.indices.map { "d\($0)" })
-        let s = try writer.commit()
-        XCTAssertEqual(s.segments.count, 1, "the deleted items' terms are still in its dictionaries")
+        let s = try snapshotWithDeletedDecoys([doc("live", "ybcde notes"), doc("other", "unrelated")], decoys)
         XCTAssertEqual(s.documentCount, 302)
         XCTAssertEqual(s.fuzzyPrefixes("yzcde"), ["ybcde"])
         XCTAssertEqual(ids(s, .fuzzyPrefix("yzcde", maxEdits: nil)), ["live"], "over the default fields' vocabulary")
@@ -487,13 +494,7 @@ final class EngineTests: XCTestCase {
             }
         }
         XCTAssertEqual(Set(decoys).count, IndexSnapshot.maxExpansions)
-        try writer.upsert(contentsOf: [doc("live", "abcdefghyy notes")]
-                          + (0..<300).map { doc("filler\($0)", "filler text \($0)") }
-                          + decoys.enumerated().map { doc("d\($0.offset)", $0.element) })
-        _ = try writer.commit()
-        writer.delete(ids: decoys.indices.map { "d\($0)" })
-        let s = try writer.commit()
-        XCTAssertEqual(s.segments.count, 1, "the deleted items' terms are still in its dictionaries")
+        let s = try snapshotWithDeletedDecoys([doc("live", "abcdefghyy notes")], decoys)
         XCTAssertEqual(ids(s, .fuzzy("abcdefghij", maxEdits: nil)), ["live"], "over the default fields' vocabulary")
         XCTAssertEqual(ids(s, .scoped(.field(title), .fuzzy("abcdefghij", maxEdits: nil))), ["live"], "over one field's terms")
     }
