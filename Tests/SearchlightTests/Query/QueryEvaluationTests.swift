@@ -98,11 +98,7 @@ final class QueryEvaluationTests: XCTestCase {
     /// a precomposed pattern and the other way round, with or without modifiers, and `?` is one character of
     /// either form.
     func testCanonicallyEquivalentTextsMatchAlike() throws {
-        func item(_ id: String, _ title: String) -> CSSearchableItem {
-            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
-            set.title = title
-            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: set)
-        }
+        func item(_ id: String, _ title: String) -> CSSearchableItem { makeItem(id, title: title) }
         let container = makeContainer([item("nfd", "Pa\u{301}ris"), item("nfc", "Caf\u{E9}"),
                                        item("words", "Cafe\u{301} de Pa\u{301}ris")])
         for (query, expected) in [
@@ -217,11 +213,7 @@ final class QueryEvaluationTests: XCTestCase {
     /// Tokens drop format characters (soft hyphen, word joiner), so a `t` pattern written with one (the stored
     /// text pasted back) is matched as the token it analyzes to; it never matched any token.
     func testTokenizedPatternIgnoresFormatCharacters() throws {
-        let items = ["co\u{AD}operation", "a\u{2060}b", "other"].enumerated().map { i, text in
-            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
-            set.title = text
-            return CSSearchableItem(uniqueIdentifier: "item\(i)", domainIdentifier: nil, attributeSet: set)
-        }
+        let items = ["co\u{AD}operation", "a\u{2060}b", "other"].enumerated().map { i, text in makeItem("item\(i)", title: text) }
         let container = makeContainer(items)
         for (query, expected) in [("title == \"co\u{AD}operation\"t", ["item0"]), ("title == \"co\u{AD}op*\"t", ["item0"]),
                                   ("title == \"*\u{AD}operation\"t", ["item0"]), ("title == \"a\u{2060}b\"t", ["item1"]),
@@ -233,11 +225,7 @@ final class QueryEvaluationTests: XCTestCase {
     /// A `t` pattern is looked up as the token it analyzes to: folded and composed again, so a half-width voiced
     /// kana (`ｶﾞ` → カ + U+3099 → ガ) or decomposed kana finds its term; its fold left uncomposed found none.
     func testTokenizedPatternFindsComposedTermOfHalfWidthOrDecomposedKana() throws {
-        let items = ["ｶﾞｲﾄﾞ", "ガイド", "other"].enumerated().map { i, text in
-            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
-            set.title = text
-            return CSSearchableItem(uniqueIdentifier: "item\(i)", domainIdentifier: nil, attributeSet: set)
-        }
+        let items = ["ｶﾞｲﾄﾞ", "ガイド", "other"].enumerated().map { i, text in makeItem("item\(i)", title: text) }
         let container = makeContainer(items)
         // Kana are CJK: their tokens are unigrams and bigrams.
         for query in ["title == \"ｶﾞｲ\"t", "title == \"ｶﾞ*\"t", "title == \"カ\u{3099}イ\"t", "title == \"ガイ\"t"] {
