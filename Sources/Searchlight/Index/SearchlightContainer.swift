@@ -146,14 +146,14 @@ public final class SearchlightContainer: Sendable {
     /// Whether every later write is refused: `close()` released the store, or a failed append it could not undo
     /// left it to be reopened (an in-memory container never refuses). A flag of its own, so the callback queue
     /// need not wait for the writer's lock to read it.
-    package var refusesWrites: Bool { closed.withLock { $0 } }
-    private let closed = Mutex(false)
+    package var refusesWrites: Bool { refusing.withLock { $0 } }
+    private let refusing = Mutex(false)
 
     /// Releases the store WITHOUT a snapshot, as a crash would leave it (the journal holds every acknowledged
     /// change); for tests and tools that check recovery.
     package func closeWithoutCheckpoint() {
         writeQueue.sync {
-            closed.withLock { $0 = directory != nil }
+            refusing.withLock { $0 = directory != nil }
             core.withLock { $0.store?.close() }
         }
     }
@@ -171,7 +171,7 @@ public final class SearchlightContainer: Sendable {
                 core.store?.close()
             }
             // Set on the write queue: a write refused after this sees it when its completion work runs.
-            closed.withLock { $0 = directory != nil }
+            refusing.withLock { $0 = directory != nil }
         }
     }
 
@@ -311,7 +311,7 @@ public final class SearchlightContainer: Sendable {
                     return Published(engine: snapshot, expirationFloor: core.nextExpiration)
                 }
                 // Set before the completion work runs, which must not ask for writes the store will refuse.
-                if core.store?.mustBeReopened == true { closed.withLock { $0 = true } }
+                if core.store?.mustBeReopened == true { refusing.withLock { $0 = true } }
                 return result
             }
             switch result {
