@@ -173,10 +173,13 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         userState.withLock { $0.suggestionsHandler = HandlerBox() }
     }
 
+    /// Delivers the suggestions, unless the query was cancelled (a type-ahead field cancels the previous
+    /// keystroke's query, whose suggestions must not replace the current ones; `run` then completes it).
     override package func willDeliver(in snapshot: ContainerSnapshot) {
         let handler = userState.withLock { $0.suggestionsHandler }
-        guard let deliver = handler.value else { return }
+        guard let deliver = handler.value, !isCancelled else { return }
         let list = (try? suggestions(in: snapshot)) ?? []
+        guard !isCancelled else { return }
         userState.withLock { $0.foundSuggestionCount = list.count }
         deliver(list)
     }

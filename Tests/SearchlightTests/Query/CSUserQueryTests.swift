@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import Searchlight
 import SearchlightEngine
+import Synchronization
 
 /// `CSUserQuery` behaviour on small hand-made collections.
 final class CSUserQueryTests: XCTestCase {
@@ -1092,5 +1093,36 @@ final class CSUserQueryTests: XCTestCase {
         let run = runUserQuery("memo", in: container) { $0.enableRankedResults = true; $0.maxRankedResultCount = 2 }
         XCTAssertEqual(run.items.map(\.uniqueIdentifier), ["m4", "m3", "m0", "m1", "m2"])
         XCTAssertEqual(run.items.suffix(3).map(\.rank), [0, 0, 0])
+    }
+
+    /// A query cancelled while it searches delivers no suggestions: a type-ahead field cancels the query of the
+    /// previous keystroke, whose suggestions must not replace the current ones. They were delivered regardless
+    /// (only the items checked for cancellation). The container's clock, read as the run takes its snapshot,
+    /// cancels the query there.
+    func testAQueryCancelledWhileSearchingDeliversNoSuggestions() {
+        let armed = Mutex<CSUserQuery?>(nil)
+        let container = SearchlightContainer(clock: {
+            armed.withLock { $0?.cancel() }
+            return Self.clock.now
+        })
+        let index = CSSearchableIndex(name: "cancel-tests", container: container)
+        XCTAssertNil(index.completion { index.indexSearchableItems([self.item("b", title: "Budget")], completionHandler: $0) })
+        let query = CSUserQuery(userQueryString: "bud", userQueryContext: nil, container: container)
+        let calls = Mutex((suggestions: 0, items: 0, error: CSSearchQueryError?.none))
+        let done = DispatchSemaphore(value: 0)
+        query.foundSuggestionsHandler = { _ in calls.withLock { $0.suggestions += 1 } }
+        query.foundItemsHandler = { _ in calls.withLock { $0.items += 1 } }
+        query.completionHandler = { error in
+            calls.withLock { $0.error = error as? CSSearchQueryError }
+            done.signal()
+        }
+        armed.withLock { $0 = query }
+        query.start()
+        done.wait()
+        let result = calls.withLock { $0 }
+        XCTAssertEqual(result.error?.code, .cancelled)
+        XCTAssertEqual(result.items, 0)
+        XCTAssertEqual(result.suggestions, 0, "the cancelled query delivered suggestions")
+        XCTAssertEqual(query.foundSuggestionCount, 0)
     }
 }
