@@ -221,9 +221,11 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // The documents a count walks (nil: every live one, all visible while none can have expired).
         let among = base ?? (snapshot.noneExpired ? nil : snapshot.visibleAddresses())
         let engagement = container.engagement
+        let holdsActivities = ActivityResults.mayHoldActivities(snapshot)
         var scored: [(text: String, term: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
-            let count = snapshot.engine.count(.term(term), among: among)
+            var count = snapshot.engine.count(.term(term), among: among)
+            if holdsActivities, count > 0 { count = Self.resultCount(of: term, among: among, in: snapshot) }
             guard count > 0 else { continue }
             let suggestion = head + Self.completing(typed, folded: last.term, with: term)
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
@@ -244,6 +246,13 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             let typedBytes = entry.text.utf8.starts(with: text.utf8) ? text.utf8.count : head.utf8.count
             return CSSuggestion(text: entry.text, typedBytes: typedBytes, rank: rank, resultCount: entry.count)
         }
+    }
+
+    /// How many results choosing the completion `term` finds where activities may be indexed: the documents
+    /// holding it (among `among`, nil: every live one) as results collapse them, a linked activity counted as its
+    /// item, once, and one standing for a hidden item not at all (`ActivityResults.collapse`).
+    private static func resultCount(of term: String, among: [DocAddress]?, in snapshot: ContainerSnapshot) -> Int {
+        ActivityResults.collapse(snapshot.engine.matches(.term(term), among: among), in: snapshot).count
     }
 
     /// How many completions of the last word are counted when no other word restricts them (each count reads the

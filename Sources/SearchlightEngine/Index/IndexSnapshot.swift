@@ -300,6 +300,18 @@ public struct IndexSnapshot: Sendable {
         return total
     }
 
+    /// The live documents among `documents` (ascending addresses of this snapshot; nil: every document) that
+    /// `query` matches, in address order.
+    package func matches(_ query: Query, among documents: [DocAddress]?) -> [DocAddress] {
+        guard let documents else { return matches(query) }
+        var result: [DocAddress] = []
+        forEachMatch(query, among: documents) {
+            result.append($0)
+            return true
+        }
+        return result
+    }
+
     /// The first live document in address order among `documents` (ascending addresses of this snapshot; nil:
     /// every document) that `query` matches and `accept` accepts; the walk stops there.
     package func firstMatch(_ query: Query, among documents: [DocAddress]?,

@@ -150,5 +150,30 @@ final class ActivityQueryTests: XCTestCase {
         for _ in 0..<3 { run.query.userEngaged(visible[1], visibleItems: visible, interaction: .select) }
         XCTAssertEqual(userQuery("budget", in: fixture.container), order.reversed())
     }
+
+    /// A suggestion's `resultCount` is what choosing it finds: an activity linked to an item is one result with
+    /// that item, and one linked to a hidden item none. Both were counted as documents (3 for 2 results), which
+    /// also ranked such completions above others that find more.
+    func testASuggestionCountsAnActivityAsTheItemItStandsFor() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("soup", title: "Tomato soup"),
+                                                      makeItem("gone", title: "Tomato salad")])
+        try await fixture.linkedActivity(title: "Tomato soup recipe", to: "soup").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "Tomato salad recipe", to: "gone").becomeCurrentAndWait()
+        try await fixture.activity(title: "Tomato tart").becomeCurrentAndWait()
+        try await fixture.index.deleteSearchableItems(withIdentifiers: ["gone"])
+        let run = runUserQuery("toma", in: fixture.container, suggestions: true)
+        let suggestion = try XCTUnwrap(run.suggestions.first)
+        XCTAssertEqual(suggestion.suggestionText, "tomato")
+        let chosen = runQuery(CSUserQuery(userQueryString: suggestion.suggestionText,
+                                          userQueryContext: CSUserQueryContext(currentSuggestion: suggestion),
+                                          container: fixture.container))
+        XCTAssertNil(chosen.error)
+        let found = chosen.batches.flatMap { $0 }
+        XCTAssertEqual(found.count, 2, "the soup and the unlinked activity")
+        XCTAssertEqual(suggestion.resultCount, found.count)
+        let filtered = runUserQuery("soup toma", in: fixture.container, suggestions: true)
+        XCTAssertEqual(filtered.suggestions.first?.resultCount, 1, "the soup, found by its own and its activity's text")
+    }
 }
 #endif
