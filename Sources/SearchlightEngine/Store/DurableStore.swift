@@ -388,9 +388,17 @@ package final class DurableStore {
                                + "split it into smaller batches")
         }
         let record = JournalFile.record(sequence: nextSequence, body: body)
-        do {
+        do throws(StoreError) {
             try fileSystem.write(journalDescriptor, record, path: journalPath)
             try fileSystem.sync(journalDescriptor, path: journalPath)
+            // A journal deleted with its directory (or replaced) keeps nothing: this batch and every later one would
+            // be acknowledged into a file no open reads. Refused until the store is reopened.
+            guard try fileSystem.isLinked(journalDescriptor, path: journalPath) else {
+                let reason = "its journal '\(journalPath)' was deleted (the store directory was removed or replaced); "
+                    + "reopen the store"
+                failure = reason
+                throw .unavailable(path: directory, reason: reason)
+            }
         } catch {
             do {
                 try fileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)

@@ -77,6 +77,12 @@ package struct POSIXFileSystem: StoreFileSystem {
         guard fsync(fd) == 0 else { throw Self.fail("fsync", path) }
     }
 
+    package func isLinked(_ fd: Int32, path: String) throws(StoreError) -> Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Self.fail("fstat", path) }
+        return info.st_nlink > 0
+    }
+
     package func truncate(_ fd: Int32, to length: Int, path: String) throws(StoreError) {
         guard ftruncate(fd, off_t(length)) == 0 else { throw Self.fail("ftruncate", path) }
     }

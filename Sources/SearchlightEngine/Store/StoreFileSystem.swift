@@ -13,6 +13,9 @@ package protocol StoreFileSystem: Sendable {
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError)
     /// Flushes a file's data to stable storage.
     func sync(_ fd: Int32, path: String) throws(StoreError)
+    /// Whether an open file still has a name in a directory (false once it, or its directory, was deleted: what
+    /// is written to it then can never be read again).
+    func isLinked(_ fd: Int32, path: String) throws(StoreError) -> Bool
     /// Cuts a file to `length` bytes.
     func truncate(_ fd: Int32, to length: Int, path: String) throws(StoreError)
     func close(_ fd: Int32)

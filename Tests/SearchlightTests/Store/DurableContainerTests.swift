@@ -521,6 +521,25 @@ final class DurableContainerTests: XCTestCase {
         XCTAssertNoThrow(try SearchlightContainer(directory: url).close())
     }
 
+    /// A store directory deleted while open takes the journal with it: a write after that must fail (and every
+    /// later one, until the store is reopened), not be acknowledged into a file nothing can read again.
+    func testAWriteAfterTheStoreDirectoryVanishedIsNotAcknowledged() throws {
+        let url = makeStoreURL(self)
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "v", container: container)
+        XCTAssertNil(index.batch("1") { $0.indexSearchableItems([makeItem("a", title: "A")]) })
+        try FileManager.default.removeItem(at: url)
+        let error = index.batch("2") { $0.indexSearchableItems([makeItem("b", title: "B")]) }
+        XCTAssertEqual(indexErrorCode(error), .indexUnavailableError, String(describing: error))
+        XCTAssertTrue((error as? CSIndexError)?.message.contains("reopen") == true, String(describing: error))
+        XCTAssertEqual(index.allIdentifiers, ["a"])
+        XCTAssertEqual(index.lastClientState, Data("1".utf8))
+        let later = index.completion { index.deleteSearchableItems(withIdentifiers: ["a"], completionHandler: $0) }
+        XCTAssertEqual(indexErrorCode(later), .indexUnavailableError)
+        XCTAssertEqual(index.allIdentifiers, ["a"])
+        container.close()
+    }
+
     func testWritesAfterCloseFailAndReadsContinue() throws {
         let url = makeStoreURL(self)
         let container = try SearchlightContainer(directory: url)
