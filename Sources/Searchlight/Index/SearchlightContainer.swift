@@ -126,9 +126,10 @@ public final class SearchlightContainer: Sendable {
         }
     }
 
-    /// The Core Spotlight error for a store failure.
+    /// The Core Spotlight error for a store failure: out of space (a full disk, or the user's disk quota used up)
+    /// is `quotaExceeded`, anything else `indexUnavailableError`.
     static func error(from error: StoreError, doing what: String) -> CSIndexError {
-        if case .io(_, _, let code) = error, code == ENOSPC_CODE { return .quota("\(what): \(error)") }
+        if case .io(_, _, let code) = error, code == ENOSPC_CODE || code == EDQUOT { return .quota("\(what): \(error)") }
         return .indexUnavailable("\(what): \(error)")
     }
 

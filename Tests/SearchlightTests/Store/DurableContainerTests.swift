@@ -248,6 +248,24 @@ final class DurableContainerTests: XCTestCase {
         }
     }
 
+    /// A user's disk quota running out (EDQUOT) is the same failure as a full disk: `quotaExceeded`, for a batch
+    /// and for a checkpoint alike, and nothing from the call is applied.
+    func testADiskQuotaExceededIsQuotaExceeded() throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(fileSystem))
+        defer { container.close() }
+        let index = CSSearchableIndex(name: "q", container: container)
+        XCTAssertNil(index.batch("1") { $0.indexSearchableItems([makeItem("a", title: "A")]) })
+        fileSystem.inject(.failWrite(errno: EDQUOT))
+        let error = index.batch("2") { $0.indexSearchableItems([makeItem("b", title: "B")]) }
+        XCTAssertEqual(indexErrorCode(error), .quotaExceeded, String(describing: error))
+        XCTAssertEqual(index.allIdentifiers, ["a"])
+        fileSystem.inject(.failWrite(errno: EDQUOT))
+        XCTAssertThrowsError(try container.checkpoint()) { error in
+            XCTAssertEqual((error as? CSIndexError)?.code, .quotaExceeded, "\(error)")
+        }
+    }
+
     func testCheckpointFaultsAreReportedAndLoseNothing() throws {
         let url = makeStoreURL(self)
         let fileSystem = FaultInjectingFileSystem()
