@@ -144,6 +144,34 @@ final class DelegateTests: XCTestCase {
         container.close()
     }
 
+    /// A full disk stays full until space is freed: a write refused with `quotaExceeded` was never journaled, and the
+    /// caller is told so (reference §3.5: the app retries). Asking the delegate to re-add it made a delegate that
+    /// does so be refused and asked again, hammering the full disk as fast as it could write.
+    func testAFullDiskDoesNotAskTheDelegateToReindexWithoutEnd() throws {
+        let faults = FaultInjectingFileSystem()
+        let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(faults))
+        let index = CSSearchableIndex(name: "full", container: container)
+        let delegate = EagerRewriter()
+        index.indexDelegate = delegate
+        for _ in 0..<50 { faults.inject(.noSpace) }
+        XCTAssertEqual(indexErrorCode(index.completion { index.indexSearchableItems([makeItem("x", title: "X")],
+                                                                                    completionHandler: $0) }),
+                       .quotaExceeded)
+        index.beginBatch()
+        index.indexSearchableItems([makeItem("y", title: "Y")])
+        XCTAssertEqual(indexErrorCode(index.completion { index.endBatch(withClientState: Data("1".utf8), completionHandler: $0) }),
+                       .quotaExceeded)
+        Thread.sleep(forTimeInterval: 0.3)
+        container.delegateQueue.sync {}
+        XCTAssertEqual(delegate.requests.withLock { $0 }, 0)
+        XCTAssertEqual(faults.firedFaults.count, 2, "nothing but the two calls wrote")
+        faults.reset()
+        // Space freed: the caller's retry works.
+        XCTAssertNil(index.completion { index.indexSearchableItems([makeItem("x", title: "X")], completionHandler: $0) })
+        XCTAssertEqual(index.allIdentifiers, ["x"])
+        container.close()
+    }
+
     /// Hands its items over twice (a misbehaving delegate).
     final class TwiceRefresher: CSIndexExtensionRequestHandler, @unchecked Sendable {
         override func searchableItems(forIdentifiers identifiers: [String],
