@@ -196,6 +196,7 @@ package final class DurableStore {
     /// its directory is no longer held (another store may have it open).
     package func acknowledgeReindex(name: String) throws(StoreError) {
         try checkWritable()
+        try checkDirectoryIsOwn()
         var acknowledged = try readReindexRecord() ?? []
         guard acknowledged.insert(name).inserted else { return }
         try writeReindexRecord(acknowledged)
@@ -417,12 +418,24 @@ package final class DurableStore {
         if let failure { throw .unavailable(path: directory, reason: failure) }
     }
 
+    /// Before a write by path (a checkpoint's files, REINDEX): the directory must still be this store's. Deleted, or
+    /// replaced by another (another store may be open there now), its LOCK is not the file this store holds, and
+    /// those writes would land in it and delete its journals. Every later write is refused until a reopen.
+    private func checkDirectoryIsOwn() throws(StoreError) {
+        guard try fileSystem.isSameFile(lockDescriptor, path: path("LOCK")) else {
+            let reason = "its directory was removed or replaced while it was open; reopen the store"
+            failure = reason
+            throw .unavailable(path: directory, reason: reason)
+        }
+    }
+
     /// Writes a snapshot of `snapshot` (the writer's last commit, which must include every appended batch) and
     /// its client states. The journal is switched first (generation G+1; appends go there from now on), then
     /// snapshot G+1 is written and the journals before it are deleted. If writing the snapshot fails, the old
     /// snapshot and both journals stay and replay in order at the next open. Waits for a background checkpoint.
     package func checkpoint(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) throws(StoreError) {
         try checkWritable()
+        try checkDirectoryIsOwn()
         background.wait()
         let next = generation + 1
         try startJournal(generation: next)
@@ -437,6 +450,7 @@ package final class DurableStore {
         guard !closed, failure == nil, !background.isRunning else { return }
         let next = generation + 1
         do {
+            try checkDirectoryIsOwn()
             try startJournal(generation: next)
         } catch {
             background.record(error)

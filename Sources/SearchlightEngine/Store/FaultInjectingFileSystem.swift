@@ -88,6 +88,10 @@ package final class FaultInjectingFileSystem: StoreFileSystem {
 
     package func isLinked(_ fd: Int32, path: String) throws(StoreError) -> Bool { try base.isLinked(fd, path: path) }
 
+    package func isSameFile(_ fd: Int32, path: String) throws(StoreError) -> Bool {
+        try base.isSameFile(fd, path: path)
+    }
+
     package func truncate(_ fd: Int32, to length: Int, path: String) throws(StoreError) {
         if take({ $0 == .failTruncate }) != nil { throw .io(operation: "ftruncate", path: path, errno: 5) }
         try base.truncate(fd, to: length, path: path)

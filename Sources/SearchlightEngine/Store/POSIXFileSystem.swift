@@ -83,6 +83,16 @@ package struct POSIXFileSystem: StoreFileSystem {
         return info.st_nlink > 0
     }
 
+    package func isSameFile(_ fd: Int32, path: String) throws(StoreError) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0 else { throw Self.fail("fstat", path) }
+        guard stat(path, &named) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return false }
+            throw Self.fail("stat", path)
+        }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     package func truncate(_ fd: Int32, to length: Int, path: String) throws(StoreError) {
         guard ftruncate(fd, off_t(length)) == 0 else { throw Self.fail("ftruncate", path) }
     }

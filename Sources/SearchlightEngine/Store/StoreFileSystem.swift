@@ -16,6 +16,8 @@ package protocol StoreFileSystem: Sendable {
     /// Whether an open file still has a name in a directory (false once it, or its directory, was deleted: what
     /// is written to it then can never be read again).
     func isLinked(_ fd: Int32, path: String) throws(StoreError) -> Bool
+    /// Whether `path` names the file open as `fd` (same device and inode); false when nothing is at `path`.
+    func isSameFile(_ fd: Int32, path: String) throws(StoreError) -> Bool
     /// Cuts a file to `length` bytes.
     func truncate(_ fd: Int32, to length: Int, path: String) throws(StoreError)
     func close(_ fd: Int32)

@@ -558,6 +558,27 @@ final class DurableContainerTests: XCTestCase {
         container.close()
     }
 
+    /// A store directory deleted and made again (another process's store now, say) is not this store's: the
+    /// snapshot `close()` writes went into it by path and deleted the journals it found there, another store's.
+    func testACheckpointAfterTheStoreDirectoryWasReplacedLeavesTheNewOneAlone() throws {
+        let url = makeStoreURL(self)
+        let container = try SearchlightContainer(directory: url)
+        let index = CSSearchableIndex(name: "r", container: container)
+        XCTAssertNil(index.batch("1") { $0.indexSearchableItems([makeItem("a", title: "A")]) })
+        let journal = url.appendingPathComponent("journal-0.slj")
+        let foreign = try Data(contentsOf: journal)
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        try foreign.write(to: journal)
+        XCTAssertThrowsError(try container.checkpoint()) { error in
+            XCTAssertEqual((error as? CSIndexError)?.code, .indexUnavailableError, "\(error)")
+        }
+        container.close()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: url.path), ["journal-0.slj"])
+        XCTAssertEqual(try Data(contentsOf: journal), foreign)
+    }
+
     func testWritesAfterCloseFailAndReadsContinue() throws {
         let url = makeStoreURL(self)
         let container = try SearchlightContainer(directory: url)
