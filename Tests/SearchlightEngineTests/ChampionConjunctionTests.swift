@@ -209,6 +209,37 @@ final class ChampionConjunctionTests: XCTestCase {
         XCTAssertFalse(self.answered(snapshot, query, options: SearchOptions(limit: 20)))
     }
 
+    /// A clause scoped to a field outside the default fields is not what the covers rank (they rank the key over
+    /// the default fields): its best documents there may be nowhere near the top of them, so the covers must not
+    /// answer it.
+    func testAClauseOutsideTheDefaultFieldsIsNotReadFromTheCovers() throws {
+        let writer = IndexWriter()
+        let body = try writer.registerField("body", .text())
+        let notes = try writer.registerField("notes", .text(searchableByDefault: false))
+        let filler = { (count: Int) in Array(repeating: "zz", count: count).joined(separator: " ") }
+        // "qq" in long bodies: its cover over the default fields, low scores, none of them in the notes.
+        for i in 0..<1_000 { try writer.upsert(Document(id: "q\(i)", values: [(body, .text("qq " + filler(30)))])) }
+        // "ba" alone in the body (its cover's head), "qq" once in long notes.
+        for i in 0..<600 {
+            try writer.upsert(Document(id: "a\(i)", values: [(body, .text("ba")), (notes, .text("qq " + filler(9)))]))
+        }
+        // "ba" in a longer body, "qq" thrice in short notes: the best matches, deep in both covers.
+        for i in 0..<100 {
+            try writer.upsert(Document(id: "b\(i)", values: [(body, .text("ba " + filler(10))), (notes, .text("qq qq qq"))]))
+        }
+        let snapshot = try writer.commit()
+        for query: Query in [.and([.scoped(.field(notes), .term("qq")), .term("ba")]),
+                             .and([.term("ba"), .or([.scoped(.field(notes), .term("qq")), .term("zzz")])])] {
+            for limit in [1, 5, 20] {
+                var off = SearchOptions(limit: limit)
+                off.championLists = false
+                var on = SearchOptions(limit: limit)
+                on.covers = Self.eager
+                XCTAssertEqual(snapshot.search(query, options: on), snapshot.search(query, options: off), "\(query) \(limit)")
+            }
+        }
+    }
+
     /// A key's cover lists its best documents by the key's score alone, best first, and bounds every other one.
     func testACoverHoldsTheKeysBestDocuments() throws {
         let writer = IndexWriter()

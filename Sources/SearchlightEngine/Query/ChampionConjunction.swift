@@ -190,21 +190,24 @@ extension IndexSnapshot {
     }
 
     /// Appends the keys of `plan`, a clause or part of one weighted by `factor`, in segment `ordinal`; false when
-    /// the clause is not a weighted disjunction of words and prefixes (a phrase, a typo expansion, a range) or a
-    /// key can be neither enumerated nor covered.
+    /// the clause is not a weighted disjunction of words and prefixes (a phrase, a typo expansion, a range), a key
+    /// reaches a field outside the default fields (which its cover does not rank) or can be neither enumerated nor
+    /// covered.
     private func collectKeys(_ plan: QueryPlan, factor: Float, ordinal: Int, lists: ChampionLists, stretch: Float,
                              enumerated: Int, planner: inout QueryPlanner, into keys: inout [KeyHead]) -> Bool {
         switch plan {
         case .none:
             return true
         case .group(let entries, let idf, _):
-            guard let key = Self.loneTerm(entries),
+            // A cover ranks the key over the default fields: it bounds a clause in those fields only.
+            guard let key = Self.loneTerm(entries), entries.allSatisfy({ lists.scope.fields.contains($0.field) }),
                   let head = keyHead(plan, key: key, prefix: false, scale: idf * factor * stretch, ordinal: ordinal,
                                      lists: lists, enumerated: enumerated, planner: &planner) else { return false }
             keys.append(head)
             return true
-        case .prefix(_, let key?, let idf, _):
-            guard let head = keyHead(plan, key: key, prefix: true, scale: idf * factor * stretch, ordinal: ordinal,
+        case .prefix(let fields, let key?, let idf, _):
+            guard fields.allSatisfy({ lists.scope.fields.contains($0.field) }),
+                  let head = keyHead(plan, key: key, prefix: true, scale: idf * factor * stretch, ordinal: ordinal,
                                      lists: lists, enumerated: enumerated, planner: &planner) else { return false }
             keys.append(head)
             return true
