@@ -93,6 +93,21 @@ final class BestFirstPhraseTests: XCTestCase {
         XCTAssertGreaterThan(served, 0, "the best-first path must answer some of these")
     }
 
+    /// A rescore that zeroes most scores: the page fills with hits scoring 0, a k-th hit no bound can be below.
+    /// The rounds must still end once every candidate is handled (they waited for the k-th hit to beat a bound).
+    func testAPageOfZeroScoresEnds() throws {
+        let writer = IndexWriter()
+        let corpus = try ChampionListsTests.makeCorpus(writer, documents: 4_000, seed: 44, commitEvery: 2_000)
+        let snapshot = try writer.commit()
+        var g = Generator(state: 14)
+        let make = { (limit: Int) -> SearchOptions in
+            // Every document but each 500th scores 0 once rescored.
+            SearchOptions(limit: limit, rescore: { address, score in address.doc % 500 == 0 ? score : 0 }, rescoreCeiling: 1)
+        }
+        compare(snapshot, Array(Self.queries(&g, body: corpus.body).prefix(12)), limits: [1, 20], label: "zeroed",
+                options: make)
+    }
+
     /// Bounds tie: a thousand documents alike, then five whose title is the phrase. The first round's cut takes the
     /// tied ones, in document order, up to its cap; the page fills with them, and the better documents after the cap
     /// must still be scored (a round cut short does not lower the ceiling of the candidates left).

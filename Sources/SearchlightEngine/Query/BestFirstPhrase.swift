@@ -90,12 +90,18 @@ extension IndexSnapshot {
             let cap = first ? max(4 * size, window) : max(budget - scored, size)
             batch.removeAll(keepingCapacity: true)
             var capped = false
+            // Candidates below the cut, left for later rounds (counted unless the round is capped).
+            var below = 0
             docs.withUnsafeBufferPointer { docs in
                 bounds.withUnsafeMutableBufferPointer { bounds in
                     for i in 0..<n {
                         let bound = bounds[i]
                         // At or above the cut (the first round: bounds that are not numbers too); −∞: handled.
-                        guard !(bound < low), bound != -.infinity else { continue }
+                        guard bound != -.infinity else { continue }
+                        guard !(bound < low) else {
+                            below += 1
+                            continue
+                        }
                         let doc = docs[i]
                         bounds[i] = -.infinity
                         guard alive[Int(doc)], !(bound * rise * 1.0001 <= threshold), !liftedSet.contains(doc) else { continue }
@@ -123,7 +129,9 @@ extension IndexSnapshot {
             scoredDocs += batch
             found += scorePhrase(plan, candidates: batch, ordinal: ordinal, planner: &planner, collecting: collecting,
                                  into: &top)
-            if ceilingLeft == -.infinity { return }
+            // Every candidate handled: nothing is left to place, even when the k-th hit cannot beat the cut (a
+            // rescored page of zeros, whose cut is 0).
+            if ceilingLeft == -.infinity || (!capped && below == 0) { return }
             if top.isFull, top.threshold > ceilingLeft * rise * 1.0001 { return }
         }
     }
