@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightEngine
 import Synchronization
 
 /// A container's live activity objects: which one is current (one at a time, like the system's current user

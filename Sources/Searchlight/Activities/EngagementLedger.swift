@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightEngine
 import Synchronization
 
 /// What users did with results, per result identifier, decaying over time; `CSUserQuery` ranking multiplies a

@@ -252,7 +252,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                         + "the batch of index '\(clientStateName)' was not applied"))
             }
             // The container saves its engagement ledger under this name: a reopened store would take the state for it.
-            if clientStateName == EngagementLedger.clientStateName {
+            // Compared by bytes, as the client states are keyed (another spelling of it is another index).
+            if ExactIdentifier(clientStateName) == ExactIdentifier(EngagementLedger.clientStateName) {
                 return .fail(.invalidClientState("the index name \(clientStateName.debugDescription) is reserved for the "
                                                  + "engagement ledger's client state; the batch was not applied"))
             }

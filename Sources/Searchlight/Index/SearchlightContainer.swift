@@ -48,8 +48,9 @@ public final class SearchlightContainer: Sendable {
     public let protectionClass: FileProtectionType?
     /// What opening the store found (nil: in memory).
     package let recoveryReport: RecoveryReport?
-    /// Index names that acknowledged a pending reindex-all since this container opened.
-    private let acknowledgedReindex = Mutex<Set<String>>([])
+    /// Index names that acknowledged a pending reindex-all since this container opened (by their bytes, as
+    /// Core Spotlight compares names: canonically equivalent spellings are two indexes).
+    private let acknowledgedReindex = Mutex<Set<ExactIdentifier>>([])
 
     /// A new, empty, in-memory container.
     public init(clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -86,7 +87,7 @@ public final class SearchlightContainer: Sendable {
             throw .indexUnavailable("the store could not be opened: '\(directory.absoluteString)' is not a file URL; "
                                     + "give the store directory as a file URL")
         }
-        let opened: (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport)
+        let opened: (store: DurableStore, writer: IndexWriter, clientStates: [ExactIdentifier: [UInt8]], report: RecoveryReport)
         do {
             opened = try DurableStore.open(directory: directory.path, options: options)
         } catch {
@@ -97,7 +98,7 @@ public final class SearchlightContainer: Sendable {
         published = Mutex(Published(engine: opened.writer.snapshot, expirationFloor: -.infinity))
         var states = opened.clientStates
         engagement = EngagementLedger()
-        if let saved = states.removeValue(forKey: EngagementLedger.clientStateName) {
+        if let saved = states.removeValue(forKey: ExactIdentifier(EngagementLedger.clientStateName)) {
             // Soft state: a ledger that cannot be read starts empty rather than failing the open.
             try? engagement.restore(from: saved)
         }
@@ -113,6 +114,7 @@ public final class SearchlightContainer: Sendable {
     /// an earlier one, and that index has not acknowledged it yet (a crash before it did asks again).
     package func reindexAllPending(for name: String) -> Bool {
         guard let acknowledged = recoveryReport?.reindexAcknowledged else { return false }
+        let name = ExactIdentifier(name)
         return !(acknowledgedReindex.withLock { $0.contains(name) } || acknowledged.contains(name))
     }
 
@@ -120,7 +122,7 @@ public final class SearchlightContainer: Sendable {
     /// it again; if the record cannot be written, the next open asks again). Runs after every write submitted
     /// before it.
     package func acknowledgeReindexAll(name: String) {
-        acknowledgedReindex.withLock { _ = $0.insert(name) }
+        acknowledgedReindex.withLock { _ = $0.insert(ExactIdentifier(name)) }
         writeQueue.async { [self] in
             core.withLock { core in try? core.store?.acknowledgeReindex(name: name) }
         }
@@ -293,7 +295,7 @@ public final class SearchlightContainer: Sendable {
     /// the callback queue, like `afterPendingWrites(_:)`'s body.
     package func fetchClientState(name: String, completion: @escaping @Sendable (Data?) -> Void) {
         writeQueue.async { [self] in
-            let state = core.withLock { $0.clientStates[name] }
+            let state = core.withLock { $0.clientStates[ExactIdentifier(name)] }
             callbackQueue.async { completion(state) }
         }
     }
@@ -348,7 +350,9 @@ private struct ContainerCore: ~Copyable {
     let writer: IndexWriter
     /// The durable store (nil: in memory).
     let store: DurableStore?
-    var clientStates: [String: Data]
+    /// Client states by index name, compared by bytes (Core Spotlight's names are NSStrings, equal only when their
+    /// code units are: "café" precomposed and decomposed are two indexes with two states).
+    var clientStates: [ExactIdentifier: Data]
     /// No stored item expires before this (seconds since 2001); purges run only once it has passed.
     var nextExpiration: Double
 
@@ -360,7 +364,7 @@ private struct ContainerCore: ~Copyable {
     /// The ledger's `changeCount` when it was last saved.
     var savedEngagement: UInt64
 
-    init(writer: IndexWriter, store: DurableStore?, clientStates: [String: Data], engagement: EngagementLedger) {
+    init(writer: IndexWriter, store: DurableStore?, clientStates: [ExactIdentifier: Data], engagement: EngagementLedger) {
         self.writer = writer
         // A batch's merges run on another core while the next batch is analyzed; the container publishes each
         // one when it finishes (between writes), or the next commit installs it.
@@ -390,7 +394,7 @@ private struct ContainerCore: ~Copyable {
         do {
             let count = engagement.changeCount
             var states = clientStates.mapValues { Array($0) }
-            states[EngagementLedger.clientStateName] = engagement.encoded()
+            states[ExactIdentifier(EngagementLedger.clientStateName)] = engagement.encoded()
             try store.checkpoint(writer.snapshot, clientStates: states)
             savedEngagement = count
         } catch {
@@ -418,9 +422,9 @@ private struct ContainerCore: ~Copyable {
                                              doing: "nothing from this call was applied")
         }
         if case .compareAndSet(let name, let expected, _) = clientState,
-           !Self.sameClientState(clientStates[name], expected) {
+           !Self.sameClientState(clientStates[ExactIdentifier(name)], expected) {
             throw .mismatchedState(
-                "the client state stored for index '\(name)' (\(Self.describe(clientStates[name]))) is not the expected "
+                "the client state stored for index '\(name)' (\(Self.describe(clientStates[ExactIdentifier(name)]))) is not the expected "
                     + "state (\(Self.describe(expected))); the batch was not applied")
         }
         let base = writer.snapshot
@@ -533,7 +537,7 @@ private struct ContainerCore: ~Copyable {
             }
             switch clientState {
             case .set(let name, let state)?, .compareAndSet(let name, _, let state)?:
-                newStates[name] = state
+                newStates[ExactIdentifier(name)] = state
                 recorder.setClientState(name: name, state: state)
             case nil: break
             }
@@ -580,7 +584,7 @@ private struct ContainerCore: ~Copyable {
             // encoded (as `checkpoint(force:)` does), so a change recorded meanwhile stays unsaved.
             let count = engagement.changeCount
             var states = newStates.mapValues { Array($0) }
-            states[EngagementLedger.clientStateName] = engagement.encoded()
+            states[ExactIdentifier(EngagementLedger.clientStateName)] = engagement.encoded()
             savedEngagement = count
             store.checkpointInBackground(snapshot, clientStates: states)
         }

@@ -44,7 +44,7 @@ package struct RecoveryReport: Sendable {
     package var reanalysisError: EngineError?
     /// A lost store's reindex-all is pending (this open lost the store, or an earlier one did and not every index
     /// acknowledged it): the index names that acknowledged it (`DurableStore.acknowledgeReindex`); nil: none pending.
-    package var reindexAcknowledged: Set<String>?
+    package var reindexAcknowledged: Set<ExactIdentifier>?
 }
 
 /// The durable store under an `IndexWriter`: a journal of batches (appended and fsynced before a batch is
@@ -106,7 +106,7 @@ package final class DurableStore {
     /// A store that cannot be read opens EMPTY with its files moved aside and `report.corruption` set; a newer
     /// format version, a lock held elsewhere or an insecure directory throw instead.
     package static func open(directory: String, options: StoreOptions = StoreOptions()) throws(StoreError)
-        -> (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport) {
+        -> (store: DurableStore, writer: IndexWriter, clientStates: [ExactIdentifier: [UInt8]], report: RecoveryReport) {
         let fs = options.fileSystem
         var directory = directory
         while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
@@ -143,14 +143,16 @@ package final class DurableStore {
     package static let reindexFileName = "REINDEX"
 
     /// The index names that acknowledged the pending reindex-all, or nil when none is pending (no record).
-    private func readReindexRecord() throws(StoreError) -> Set<String>? {
+    private func readReindexRecord() throws(StoreError) -> Set<ExactIdentifier>? {
         guard let bytes = try fileSystem.readFile(path(Self.reindexFileName)) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).unicodeScalars.split(separator: "\n")
-        return Set(lines.map { Self.unescapeReindexLine(Array($0)) })
+        return Set(lines.map { ExactIdentifier(Self.unescapeReindexLine(Array($0))) })
     }
 
-    private func writeReindexRecord(_ acknowledged: Set<String>) throws(StoreError) {
-        let text = acknowledged.sorted().map { Self.escapeReindexLine($0) + "\n" }.joined()
+    /// Lines in the names' byte order (for names in NFC, the order `String <` gave before names were compared by
+    /// bytes; the reader takes any order).
+    private func writeReindexRecord(_ acknowledged: Set<ExactIdentifier>) throws(StoreError) {
+        let text = acknowledged.sorted(by: ExactIdentifier.bytewise).map { Self.escapeReindexLine($0.id) + "\n" }.joined()
         try fileSystem.writeAtomically(Array(text.utf8), to: path(Self.reindexFileName), directory: directory)
     }
 
@@ -198,18 +200,18 @@ package final class DurableStore {
         try checkWritable()
         try checkDirectoryIsOwn()
         var acknowledged = try readReindexRecord() ?? []
-        guard acknowledged.insert(name).inserted else { return }
+        guard acknowledged.insert(ExactIdentifier(name)).inserted else { return }
         try writeReindexRecord(acknowledged)
     }
 
-    private func recover() throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
+    private func recover() throws(StoreError) -> (IndexWriter, [ExactIdentifier: [UInt8]], RecoveryReport) {
         let (writer, states, recovered) = try recoverContents()
         var report = recovered
         if report.corruption == nil { report.reindexAcknowledged = try readReindexRecord() }
         return (writer, states, report)
     }
 
-    private func recoverContents() throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
+    private func recoverContents() throws(StoreError) -> (IndexWriter, [ExactIdentifier: [UInt8]], RecoveryReport) {
         var report = RecoveryReport()
         let names = try fileSystem.list(directory)
         for name in names where name.hasSuffix(".tmp") { try? fileSystem.remove(path(name)) }
@@ -217,7 +219,7 @@ package final class DurableStore {
 
         let writer = IndexWriter()
         writer.buildsChampionLists = options.championLists
-        var states: [String: [UInt8]] = [:]
+        var states: [ExactIdentifier: [UInt8]] = [:]
         var journalContents: JournalFile.Contents?
         // The journal whose end is a torn tail, and its length without it.
         var torn: (path: String, validLength: Int)?
@@ -330,7 +332,7 @@ package final class DurableStore {
     /// fails or the process dies, the next open still asks every index to reindex. The snapshot moves first, then
     /// the journals oldest first, so what an interrupted move leaves behind is found corrupt again and moved too.
     private func startOver(after error: StoreError, names: [String])
-        throws(StoreError) -> (IndexWriter, [String: [UInt8]], RecoveryReport) {
+        throws(StoreError) -> (IndexWriter, [ExactIdentifier: [UInt8]], RecoveryReport) {
         var report = RecoveryReport()
         report.corruption = error
         let suffix = ".corrupt-\(time(nil))"
@@ -433,7 +435,7 @@ package final class DurableStore {
     /// its client states. The journal is switched first (generation G+1; appends go there from now on), then
     /// snapshot G+1 is written and the journals before it are deleted. If writing the snapshot fails, the old
     /// snapshot and both journals stay and replay in order at the next open. Waits for a background checkpoint.
-    package func checkpoint(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) throws(StoreError) {
+    package func checkpoint(_ snapshot: IndexSnapshot, clientStates: [ExactIdentifier: [UInt8]]) throws(StoreError) {
         try checkWritable()
         try checkDirectoryIsOwn()
         background.wait()
@@ -446,7 +448,7 @@ package final class DurableStore {
     /// Like `checkpoint`, but encodes and writes the snapshot on a background thread while appends continue in
     /// the new journal. Does nothing while another background checkpoint runs; a failure is kept in
     /// `lastBackgroundError` (the journals still hold everything) and the next checkpoint tries again.
-    package func checkpointInBackground(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) {
+    package func checkpointInBackground(_ snapshot: IndexSnapshot, clientStates: [ExactIdentifier: [UInt8]]) {
         guard !closed, failure == nil, !background.isRunning else { return }
         let next = generation + 1
         do {
@@ -470,7 +472,7 @@ package final class DurableStore {
     /// The failure of the last background checkpoint (nil after a success).
     package var lastBackgroundError: StoreError? { background.lastError }
 
-    private static func writeSnapshot(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]], generation: UInt64,
+    private static func writeSnapshot(_ snapshot: IndexSnapshot, clientStates: [ExactIdentifier: [UInt8]], generation: UInt64,
                                       analyzerVersion: UInt32, protectionClass: String, fileSystem: any StoreFileSystem,
                                       directory: String) throws(StoreError) {
         let bytes = SnapshotFile.encode(snapshot, clientStates: clientStates, generation: generation,

@@ -189,7 +189,7 @@ package struct DecodedBatch: Sendable, Equatable {
     }
 
     /// Applies the batch to `writer` (without committing) and to `clientStates`.
-    package func apply(to writer: IndexWriter, clientStates: inout [String: [UInt8]]) throws(EngineError) {
+    package func apply(to writer: IndexWriter, clientStates: inout [ExactIdentifier: [UInt8]]) throws(EngineError) {
         var ids: [FieldID] = []
         ids.reserveCapacity(fields.count)
         for field in fields { ids.append(try writer.registerField(field.name, field.options)) }
@@ -203,7 +203,7 @@ package struct DecodedBatch: Sendable, Equatable {
             case .deleteAll:
                 writer.deleteAll()
                 clientStates = [:]
-            case .setClientState(let name, let state): clientStates[name] = state
+            case .setClientState(let name, let state): clientStates[ExactIdentifier(name)] = state
             }
         }
     }

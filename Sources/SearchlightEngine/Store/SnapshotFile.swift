@@ -26,7 +26,7 @@ package enum SnapshotFile {
         /// The `Analyzer.version` whose terms the segments hold (0: not recorded, before format version 5).
         package var analyzerVersion: UInt32
         package var schema: Schema
-        package var clientStates: [String: [UInt8]]
+        package var clientStates: [ExactIdentifier: [UInt8]]
         var segments: [Segment]
         var live: [Bitset]
     }
@@ -34,7 +34,7 @@ package enum SnapshotFile {
     /// Encodes a committed engine snapshot and the client states stored with it, in the current format or (for
     /// compatibility tests) an older readable one; `analyzerVersion` is the version of the analyzer that built the
     /// segments (a test's may be older).
-    package static func encode(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]], generation: UInt64,
+    package static func encode(_ snapshot: IndexSnapshot, clientStates: [ExactIdentifier: [UInt8]], generation: UInt64,
                                protectionClass: String, version: UInt32 = SnapshotFile.version,
                                analyzerVersion: UInt32 = Analyzer.version) -> [UInt8] {
         precondition(version >= oldestReadable && version <= Self.version, "snapshot format \(version) is not written")
@@ -55,8 +55,10 @@ package enum SnapshotFile {
             out.u8((options.searchableByDefault ? 1 : 0) | (options.primary ? 2 : 0))
         }
         out.varint(clientStates.count)
-        for (name, state) in clientStates.sorted(by: { $0.key < $1.key }) {
-            out.string(name)
+        // In the names' byte order: the same states give the same bytes (for names in NFC, the order `String <`
+        // gave before names were compared by bytes; the reader takes any order).
+        for (name, state) in clientStates.sorted(by: { ExactIdentifier.bytewise($0.key, $1.key) }) {
+            out.string(name.id)
             out.blob(state)
         }
         out.varint(snapshot.segments.count)
@@ -126,11 +128,11 @@ package enum SnapshotFile {
                                                                          primary: flags & 2 != 0))) != nil
                 else { throw .init(reason: "field '\(name)' cannot be registered") }
             }
-            var states: [String: [UInt8]] = [:]
+            var states: [ExactIdentifier: [UInt8]] = [:]
             let stateCount = try reader.varint("client state count")
             for _ in 0..<stateCount {
                 let name = try reader.string("client state name")
-                states[name] = try reader.blob("client state")
+                states[ExactIdentifier(name)] = try reader.blob("client state")
             }
             let segmentCount = try reader.varint("segment count")
             guard segmentCount <= reader.remaining else { throw .init(reason: "\(segmentCount) segments") }

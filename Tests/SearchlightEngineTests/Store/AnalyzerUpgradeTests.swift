@@ -209,7 +209,7 @@ extension AnalyzerUpgradeTests {
     /// the current analyzer version and that opening the directory again upgrades nothing.
     func reopenAfterUpgradeCheckpoint(_ store: DurableStore, directory: String, file: StaticString = #filePath,
                                       line: UInt = #line) throws
-        -> (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport) {
+        -> (store: DurableStore, writer: IndexWriter, clientStates: [ExactIdentifier: [UInt8]], report: RecoveryReport) {
         store.waitForBackgroundCheckpoint()
         XCTAssertNil(store.lastBackgroundError, file: file, line: line)
         store.close()

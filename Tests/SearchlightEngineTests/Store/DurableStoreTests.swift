@@ -3,7 +3,7 @@ import XCTest
 @testable import SearchlightEngine
 
 final class DurableStoreTests: XCTestCase {
-    typealias Opened = (store: DurableStore, writer: IndexWriter, clientStates: [String: [UInt8]], report: RecoveryReport)
+    typealias Opened = (store: DurableStore, writer: IndexWriter, clientStates: [ExactIdentifier: [UInt8]], report: RecoveryReport)
 
     private func open(_ directory: String, _ fileSystem: any StoreFileSystem = POSIXFileSystem(),
                       protection: String = "NSFileProtectionComplete") throws -> Opened {
@@ -15,7 +15,7 @@ final class DurableStoreTests: XCTestCase {
 
     /// Applies model batch `n` and journals it the way the container does: on failure the writer rolls back.
     @discardableResult
-    private func commit(_ n: Int, _ opened: Opened, model: inout StoreModel, states: inout [String: [UInt8]]) -> Bool {
+    private func commit(_ n: Int, _ opened: Opened, model: inout StoreModel, states: inout [ExactIdentifier: [UInt8]]) -> Bool {
         do {
             let batch = try record(modelBatch(n), writer: opened.writer)
             try opened.store.append(batch)
@@ -35,7 +35,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testReopenReplaysTheJournal() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory)
             XCTAssertNil(opened.report.corruption)
@@ -51,7 +51,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testCheckpointWritesSegmentsAndStartsANewJournal() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory)
             for n in 1...9 { commit(n, opened, model: &model, states: &states) }
@@ -75,7 +75,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testSnapshotRoundTripWithoutJournal() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         let originalHits: [String]
         var originalScored: [[SearchHit]] = []
         var originalStats: IndexStats?
@@ -138,7 +138,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testBackgroundCheckpointLetsAppendsContinue() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory)
             for n in 1...30 { commit(n, opened, model: &model, states: &states) }
@@ -162,7 +162,7 @@ final class DurableStoreTests: XCTestCase {
     func testJournalChainReplaysWhenTheSnapshotWasNotWritten() throws {
         let directory = makeStoreDirectory(self)
         let fileSystem = FaultInjectingFileSystem()
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory, fileSystem)
             for n in 1...4 { commit(n, opened, model: &model, states: &states) }
@@ -192,7 +192,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testAGapInTheJournalChainIsCorruption() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory)
             commit(1, opened, model: &model, states: &states)
@@ -208,7 +208,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testTornTailIsCutAndAppendingContinues() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory)
             for n in 1...5 { commit(n, opened, model: &model, states: &states) }
@@ -224,7 +224,7 @@ final class DurableStoreTests: XCTestCase {
     /// the torn tail is cut (the journal back to its length before, nothing reported corrupt, the state the model's),
     /// and batch `n + 1` commits after it.
     func assertTornRecordIsCut(_ n: Int, in journal: String, of directory: String, model: inout StoreModel,
-                               states: inout [String: [UInt8]], line: UInt = #line) throws {
+                               states: inout [ExactIdentifier: [UInt8]], line: UInt = #line) throws {
         let cleanLength = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
         let torn = JournalFile.record(sequence: UInt64(n), body: try record(modelBatch(n), writer: IndexWriter()).encoded())
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
@@ -244,7 +244,7 @@ final class DurableStoreTests: XCTestCase {
     /// (valid records follow it, so it is corruption, not a torn tail). Returns the journal's path.
     @discardableResult
     func storeWithDamagedJournal(_ directory: String) throws -> String {
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         let opened = try open(directory)
         for n in 1...4 { commit(n, opened, model: &model, states: &states) }
         try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
@@ -273,7 +273,7 @@ final class DurableStoreTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(opened.report.movedAside.first { $0.contains("journal") })),
                        bytes, "moved aside unchanged, not deleted")
         // The fresh store works and survives a reopen.
-        var fresh = StoreModel(), freshStates: [String: [UInt8]] = [:]
+        var fresh = StoreModel(), freshStates: [ExactIdentifier: [UInt8]] = [:]
         XCTAssertTrue(commit(20, opened, model: &fresh, states: &freshStates))
         opened.store.close()
         let reopened = try open(directory)
@@ -288,7 +288,7 @@ final class DurableStoreTests: XCTestCase {
         for damaged in ["journal-1.slj", "journal-2.slj"] {
             let directory = makeStoreDirectory(self)
             let fileSystem = FaultInjectingFileSystem()
-            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
             do {
                 let opened = try open(directory, fileSystem)
                 for n in 1...4 { commit(n, opened, model: &model, states: &states) }
@@ -331,7 +331,7 @@ final class DurableStoreTests: XCTestCase {
     func testATornTailBeforeTheEmptyJournalOfAFailedSwitchIsCutOff() throws {
         let directory = makeStoreDirectory(self)
         let fileSystem = FaultInjectingFileSystem()
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory, fileSystem)
             for n in 1...4 { commit(n, opened, model: &model, states: &states) }
@@ -393,7 +393,7 @@ final class DurableStoreTests: XCTestCase {
     func testDamagedSnapshotOrMissingSnapshotIsReportedAndStartsEmpty() throws {
         for damage in ["flip", "magic", "missing"] {
             let directory = makeStoreDirectory(self)
-            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
             do {
                 let opened = try open(directory)
                 for n in 1...5 { commit(n, opened, model: &model, states: &states) }
@@ -424,7 +424,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testNewerSnapshotVersionIsAnErrorAndKeepsTheFiles() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory)
             commit(1, opened, model: &model, states: &states)
@@ -472,7 +472,7 @@ final class DurableStoreTests: XCTestCase {
 
     func testPermissionsOfCreatedFilesAndInsecureDirectories() throws {
         let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory)
             commit(1, opened, model: &model, states: &states)
@@ -520,7 +520,7 @@ final class DurableStoreTests: XCTestCase {
         for fault in faults {
             let directory = makeStoreDirectory(self)
             let fileSystem = FaultInjectingFileSystem()
-            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
             do {
                 let opened = try open(directory, fileSystem)
                 for n in 1...3 { XCTAssertTrue(commit(n, opened, model: &model, states: &states)) }
@@ -543,7 +543,7 @@ final class DurableStoreTests: XCTestCase {
     func testAFailureThatCannotBeUndoneMakesTheStoreRefuseWrites() throws {
         let directory = makeStoreDirectory(self)
         let fileSystem = FaultInjectingFileSystem()
-        var model = StoreModel(), states: [String: [UInt8]] = [:]
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
         do {
             let opened = try open(directory, fileSystem)
             for n in 1...3 { commit(n, opened, model: &model, states: &states) }
@@ -570,7 +570,7 @@ final class DurableStoreTests: XCTestCase {
         for (fault, skip) in cases {
             let directory = makeStoreDirectory(self)
             let fileSystem = FaultInjectingFileSystem()
-            var model = StoreModel(), states: [String: [UInt8]] = [:]
+            var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
             do {
                 let opened = try open(directory, fileSystem)
                 for n in 1...6 { commit(n, opened, model: &model, states: &states) }
@@ -588,5 +588,53 @@ final class DurableStoreTests: XCTestCase {
             XCTAssertEqual(leftovers, [])
             reopened.store.close()
         }
+    }
+
+    /// Client-state names are keyed by their UTF-8 bytes: "café" precomposed and decomposed are two states (as
+    /// Core Spotlight's NSString names are two indexes), replayed from the journal and loaded from a snapshot.
+    /// `[String: …]` kept one of them.
+    func testCanonicallyEquivalentClientStateNamesStaySeparate() throws {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let expected: [ExactIdentifier: [UInt8]] = [ExactIdentifier(composed): [1], ExactIdentifier(decomposed): [2]]
+        XCTAssertEqual(expected.count, 2)
+        let directory = makeStoreDirectory(self)
+        do {
+            let opened = try open(directory)
+            var batch = JournalBatch()
+            batch.recordClientState(name: composed, state: [1])
+            batch.recordClientState(name: decomposed, state: [2])
+            try opened.store.append(batch)
+            try opened.writer.commit()
+            opened.store.close()
+        }
+        do {
+            let replayed = try open(directory)
+            XCTAssertEqual(replayed.report.replayedBatches, 1)
+            XCTAssertEqual(replayed.clientStates, expected, "replayed from the journal")
+            try replayed.store.checkpoint(replayed.writer.snapshot, clientStates: replayed.clientStates)
+            replayed.store.close()
+        }
+        let loaded = try open(directory)
+        XCTAssertEqual(loaded.report.replayedBatches, 0)
+        XCTAssertEqual(loaded.clientStates, expected, "loaded from the snapshot")
+        loaded.store.close()
+        // Decoded from the file directly too, both names written in their byte order ("e" 0x65 before 0xC3).
+        let file = SnapshotFile.encode(try IndexWriter().commit(), clientStates: expected, generation: 1, protectionClass: "")
+        XCTAssertEqual(try SnapshotFile.decode(file, path: "s").clientStates, expected)
+        let first = try XCTUnwrap(file.firstRange(of: Array(decomposed.utf8)))
+        let second = try XCTUnwrap(file.firstRange(of: Array(composed.utf8)))
+        XCTAssertLessThan(first.lowerBound, second.lowerBound)
+    }
+
+    /// Keying client states by bytes did not change the snapshot's bytes: names are written as UTF-8 as before, in
+    /// the order the `String <` sort gave names in NFC (the scalars' order, which is the UTF-8 bytes' order). These
+    /// bytes are the encoder's output before the change.
+    func testSnapshotClientStatesKeepTheirBytesAndOrder() throws {
+        let states: [ExactIdentifier: [UInt8]] = ["b": [3], "a": [1, 2], "\u{E9}": [4], "z\u{10000}": [5], "\u{FF21}": [6], "": []]
+        let bytes = SnapshotFile.encode(try IndexWriter().commit(), clientStates: states, generation: 1, protectionClass: "p")
+        let golden = "534c534e41505348050000000100000000000000017001000000000000001000000000060000016102010201620103057af090"
+            + "8080010502c3a9010403efbca1010600576e50a8"
+        XCTAssertEqual(bytes.map { String(format: "%02x", $0) }.joined(), golden)
+        XCTAssertEqual(try SnapshotFile.decode(bytes, path: "s").clientStates, states)
     }
 }

@@ -334,7 +334,7 @@ final class ForgedStoreFuzzTests: XCTestCase {
             do {
                 let contents = try JournalFile.read(file, path: "forged.slj")
                 let replay = IndexWriter()
-                var states: [String: [UInt8]] = [:]
+                var states: [ExactIdentifier: [UInt8]] = [:]
                 for batch in contents.batches { try? batch.apply(to: replay, clientStates: &states) }
                 if let snapshot = try? replay.commit() {
                     _ = snapshot.search(.term("batch"), limit: 10)

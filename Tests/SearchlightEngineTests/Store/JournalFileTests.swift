@@ -37,7 +37,7 @@ final class JournalFileTests: XCTestCase {
         _ = bytes
         for n in 1...14 { model.apply(modelBatch(n)) }
         let replayed = IndexWriter()
-        var states: [String: [UInt8]] = [:]
+        var states: [ExactIdentifier: [UInt8]] = [:]
         for batch in batches { try batch.apply(to: replayed, clientStates: &states) }
         let snapshot = try replayed.commit()
         XCTAssertEqual(StoreModel.read(snapshot, clientStates: states), model)
@@ -50,7 +50,7 @@ final class JournalFileTests: XCTestCase {
 
     func testDeleteAllInABatchClearsClientStates() throws {
         let (_, batches) = try journal(batches: 11)
-        var states: [String: [UInt8]] = ["other": [1]]
+        var states: [ExactIdentifier: [UInt8]] = ["other": [1]]
         let writer = IndexWriter()
         for batch in batches { try batch.apply(to: writer, clientStates: &states) }
         // Batch 11 deletes everything (and every state), then stores its own state.

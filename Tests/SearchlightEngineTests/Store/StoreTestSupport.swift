@@ -32,7 +32,7 @@ struct StoreModel: Equatable {
     }
 
     var documents: [String: Doc] = [:]
-    var clientStates: [String: [UInt8]] = [:]
+    var clientStates: [ExactIdentifier: [UInt8]] = [:]
 
     /// Applies the same operations a `JournalBatch` records.
     mutating func apply(_ operations: [ModelOperation]) {
@@ -49,13 +49,13 @@ struct StoreModel: Equatable {
             case .deleteAll:
                 documents = [:]
                 clientStates = [:]
-            case .state(let name, let state): clientStates[name] = state
+            case .state(let name, let state): clientStates[ExactIdentifier(name)] = state
             }
         }
     }
 
     /// The model as a writer's snapshot shows it.
-    static func read(_ snapshot: IndexSnapshot, clientStates: [String: [UInt8]]) -> StoreModel {
+    static func read(_ snapshot: IndexSnapshot, clientStates: [ExactIdentifier: [UInt8]]) -> StoreModel {
         var model = StoreModel()
         model.clientStates = clientStates
         for address in snapshot.matches(.all) {

@@ -32,6 +32,97 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(handlerState, .some(nil), "the completion-handler form reports nil when nothing is stored")
     }
 
+    /// Index names are compared as Core Spotlight's NSStrings are, by their code units: "café" with a precomposed
+    /// é and "cafe\u{301}" are two indexes with two client states. `String ==` took them for one: the second's state
+    /// replaced the first's, and an expected-state batch of one passed against the other's state.
+    func testCanonicallyEquivalentIndexNamesKeepSeparateClientStates() {
+        XCTAssertEqual(Self.composed, Self.decomposed, "the two spellings are canonically equivalent")
+        let container = SearchlightContainer()
+        Self.storeSeparateStates(in: container)
+        Self.checkSeparateStates(in: container, "in memory")
+    }
+
+    /// The two spellings' states survive a reopen, from a snapshot (`close()`) and from the journal (a crash).
+    func testCanonicallyEquivalentIndexNamesKeepSeparateClientStatesAcrossAReopen() throws {
+        for crash in [false, true] {
+            let label = crash ? "replayed from the journal" : "loaded from a snapshot"
+            let url = makeStoreURL(self)
+            let container = try SearchlightContainer(directory: url)
+            Self.storeSeparateStates(in: container)
+            if crash { container.closeWithoutCheckpoint() } else { container.close() }
+            let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            XCTAssertEqual(names.contains("snapshot.sls"), !crash, "\(label): \(names)")
+            let reopened = try SearchlightContainer(directory: url)
+            Self.checkSeparateStates(in: reopened, label)
+            // A checkpoint of the reopened store keeps both too.
+            reopened.close()
+            let again = try SearchlightContainer(directory: url)
+            Self.checkSeparateStates(in: again, "\(label), checkpointed again")
+            again.close()
+        }
+    }
+
+    /// The engagement ledger's reserved client-state name is still refused to an index (its check compares the
+    /// name's bytes now, as the table does).
+    func testTheReservedEngagementNameIsStillRefused() throws {
+        let url = makeStoreURL(self)
+        let container = try SearchlightContainer(directory: url)
+        let reserved = CSSearchableIndex(name: EngagementLedger.clientStateName, container: container)
+        let error = reserved.batch("s") { $0.indexSearchableItems([makeItem("a", title: "A")]) }
+        XCTAssertEqual(indexErrorCode(error), .invalidClientStateError)
+        XCTAssertEqual(reserved.allIdentifiers, [])
+        Self.storeSeparateStates(in: container)
+        container.close()
+        let reopened = try SearchlightContainer(directory: url)
+        Self.checkSeparateStates(in: reopened, "beside the ledger's state")
+        let again = CSSearchableIndex(name: EngagementLedger.clientStateName, container: reopened)
+        XCTAssertEqual(indexErrorCode(again.batch("s") { _ in }), .invalidClientStateError)
+        reopened.close()
+    }
+
+    private static let composed = "caf\u{E9}"
+    private static let decomposed = "cafe\u{301}"
+
+    /// Stores [1] for the composed name, then [2] for the decomposed one, checking each expected state against its
+    /// own index's state.
+    private static func storeSeparateStates(in container: SearchlightContainer) {
+        let composed = CSSearchableIndex(name: Self.composed, container: container)
+        let decomposed = CSSearchableIndex(name: Self.decomposed, container: container)
+        XCTAssertNil(composed.batch("\u{1}") { $0.indexSearchableItems([makeItem("c", title: "C")]) })
+        XCTAssertEqual(composed.lastClientState, Data([1]))
+        XCTAssertEqual(decomposed.lastClientState, nil, "the other spelling has no state yet")
+        decomposed.beginBatch()
+        let mismatched = decomposed.completion {
+            decomposed.endIndexBatch(expectedClientState: Data([1]), newClientState: Data([9]), completionHandler: $0)
+        }
+        XCTAssertEqual(indexErrorCode(mismatched), .mismatchedClientState, "compared with the other index's state")
+        decomposed.beginBatch()
+        let matched = decomposed.completion {
+            decomposed.endIndexBatch(expectedClientState: nil, newClientState: Data([2]), completionHandler: $0)
+        }
+        XCTAssertNil(matched)
+        XCTAssertEqual(composed.lastClientState, Data([1]))
+        XCTAssertEqual(decomposed.lastClientState, Data([2]))
+    }
+
+    private static func checkSeparateStates(in container: SearchlightContainer, _ label: String) {
+        let composed = CSSearchableIndex(name: Self.composed, container: container)
+        let decomposed = CSSearchableIndex(name: Self.decomposed, container: container)
+        XCTAssertEqual(composed.lastClientState, Data([1]), label)
+        XCTAssertEqual(decomposed.lastClientState, Data([2]), label)
+        composed.beginBatch()
+        let mismatched = composed.completion {
+            composed.endIndexBatch(expectedClientState: Data([2]), newClientState: Data([9]), completionHandler: $0)
+        }
+        XCTAssertEqual(indexErrorCode(mismatched), .mismatchedClientState, label)
+        composed.beginBatch()
+        let matched = composed.completion {
+            composed.endIndexBatch(expectedClientState: Data([1]), newClientState: Data([1]), completionHandler: $0)
+        }
+        XCTAssertNil(matched, label)
+        XCTAssertEqual(decomposed.lastClientState, Data([2]), label)
+    }
+
     func testCompareAndSwapAppliesOnlyOnTheExpectedState() async throws {
         let index = makeIndex()
         index.beginBatch()

@@ -444,6 +444,41 @@ final class DurableContainerTests: XCTestCase {
         container.close()
     }
 
+    /// The reindex-all acknowledgements are kept by the name's bytes, as client states are: after "café" (precomposed)
+    /// acknowledged, "cafe\u{301}" is still asked, in this container and after a reopen (the REINDEX record).
+    func testAReindexAllAcknowledgementIsKeptPerSpellingOfTheName() throws {
+        let url = makeStoreURL(self)
+        try writeThreeBatches(to: url)
+        try damageFirstJournal(at: url)
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        do {
+            let container = try SearchlightContainer(directory: url)
+            XCTAssertTrue(container.storeWasLost)
+            container.acknowledgeReindexAll(name: composed)
+            XCTAssertFalse(container.reindexAllPending(for: composed))
+            XCTAssertTrue(container.reindexAllPending(for: decomposed), "in memory")
+            let done = DispatchSemaphore(value: 0)
+            container.afterPendingWrites { done.signal() }
+            done.wait()
+            container.close()
+        }
+        let container = try SearchlightContainer(directory: url)
+        XCTAssertFalse(container.reindexAllPending(for: composed))
+        XCTAssertTrue(container.reindexAllPending(for: decomposed), "after a reopen")
+        container.acknowledgeReindexAll(name: decomposed)
+        let done = DispatchSemaphore(value: 0)
+        container.afterPendingWrites { done.signal() }
+        done.wait()
+        container.close()
+        let record = try Data(contentsOf: url.appendingPathComponent("REINDEX"))
+        XCTAssertEqual(Array(record), Array("cafe\u{301}\ncaf\u{E9}\n".utf8), "both lines, sorted by their bytes")
+        let reopened = try SearchlightContainer(directory: url)
+        XCTAssertFalse(reopened.reindexAllPending(for: composed))
+        XCTAssertFalse(reopened.reindexAllPending(for: decomposed))
+        XCTAssertTrue(reopened.reindexAllPending(for: "other"))
+        reopened.close()
+    }
+
     /// A corrupt store whose reset is interrupted once its files were moved aside (here the new journal cannot be
     /// renamed into place; a full disk or a crash there is the same): the acknowledged batches are only in
     /// `*.corrupt-*` files, so the next open must still ask the delegates to reindex, not look like a healthy store.
