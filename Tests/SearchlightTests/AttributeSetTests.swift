@@ -152,6 +152,27 @@ final class AttributeSetTests: XCTestCase {
     }
 
     #if !canImport(UniformTypeIdentifiers)
+    /// Apple compares type identifiers without case: `UTType("PUBLIC.JPEG")` is `.jpeg`, a type named in
+    /// another case conforms and derives its tree as the declared type does, equal types hash alike, and a
+    /// registration cannot redefine a system type, nor conform to itself, by changing case.
+    func testTypeIdentifiersCompareWithoutCase() {
+        XCTAssertEqual(UTType("PUBLIC.JPEG"), .jpeg)
+        XCTAssertEqual(UTType("Public.Jpeg")?.identifier, "public.jpeg")
+        XCTAssertTrue(ContentTypeTree.conforms("Public.JPEG", to: "PUBLIC.IMAGE"))
+        XCTAssertEqual(CSSearchableItemAttributeSet(itemContentType: "Public.JPEG").contentTypeTree,
+                       ["public.jpeg", "public.image", "public.data", "public.content", "public.item"])
+        let exported = UTType(exportedAs: "com.example.Case-Note", conformingTo: .plainText)
+        XCTAssertEqual(UTType("COM.EXAMPLE.CASE-NOTE"), exported)
+        XCTAssertEqual(Set([exported, UTType(named: "com.example.case-note")]).count, 1)
+        XCTAssertTrue(UTType(named: "PUBLIC.JPEG").conforms(to: .image) && UTType(named: "PUBLIC.JPEG").isPublic)
+        XCTAssertFalse(UTType.jpeg.isSubtype(of: UTType(named: "PUBLIC.JPEG")))
+        ContentTypeTree.register("PUBLIC.TEXT", conformingTo: ["public.image"])
+        XCTAssertFalse(ContentTypeTree.conforms("public.text", to: "public.image"))
+        XCTAssertFalse(ContentTypeTree.conforms("PUBLIC.TEXT", to: "public.image"))
+        ContentTypeTree.register("com.example.case-loop", conformingTo: ["COM.EXAMPLE.CASE-LOOP"])
+        XCTAssertEqual(ContentTypeTree.tree(for: "com.example.case-loop"), ["com.example.case-loop"])
+    }
+
     func testUTTypeStandIn() {
         XCTAssertEqual(UTType.data.identifier, "public.data")
         XCTAssertTrue(UTType.png.conforms(to: .image))

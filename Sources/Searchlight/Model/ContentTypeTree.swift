@@ -210,19 +210,38 @@ public enum ContentTypeTree {
         "public.xhtml": ["public.xml"],
     ]
 
-    /// Types the app declared at run time (identifier → direct parents).
-    private static let declared = Mutex<[String: [String]]>([:])
+    /// Types the app declared at run time (lowercased identifier → its spelling and direct parents): keyed
+    /// without case, as Apple compares type identifiers.
+    private static let declared = Mutex<[String: (identifier: String, parents: [String])]>([:])
+
+    /// System identifiers by their lowercased spelling, to find a system type named in another case.
+    private static let systemSpellings: [String: String] = Dictionary(
+        uniqueKeysWithValues: systemTypes.keys.map { ($0.lowercased(), $0) })
 
     /// Declares an app-defined type and the types it directly conforms to, so items of that type get a full
-    /// `contentTypeTree`. Re-registering replaces the earlier declaration. System types cannot be redefined.
+    /// `contentTypeTree`. Re-registering (in any case) replaces the earlier declaration. System types cannot be
+    /// redefined, in any case.
     public static func register(_ identifier: String, conformingTo parents: [String]) {
-        guard systemTypes[identifier] == nil, !identifier.isEmpty else { return }
-        declared.withLock { $0[identifier] = parents.filter { $0 != identifier } }
+        let key = identifier.lowercased()
+        guard systemSpellings[key] == nil, !identifier.isEmpty else { return }
+        declared.withLock { $0[key] = (identifier, parents.filter { $0.lowercased() != key }) }
     }
 
-    /// Direct parents of a type, or nil if the type is unknown.
+    /// Direct parents of a type (named in any case), or nil if the type is unknown.
     public static func parents(of identifier: String) -> [String]? {
-        systemTypes[identifier] ?? declared.withLock { $0[identifier] } ?? dynamic.withLock { $0[identifier]?.parents }
+        if let parents = systemTypes[identifier] { return parents }
+        let key = identifier.lowercased()
+        if let system = systemSpellings[key] { return systemTypes[system] }
+        return declared.withLock { $0[key]?.parents } ?? dynamic.withLock { $0[key]?.parents }
+    }
+
+    /// The declared spelling of a known type named in any case (Apple compares type identifiers without case),
+    /// or nil if the type is unknown.
+    static func canonicalIdentifier(_ identifier: String) -> String? {
+        if systemTypes[identifier] != nil { return identifier }
+        let key = identifier.lowercased()
+        if let system = systemSpellings[key] { return system }
+        return declared.withLock { $0[key]?.identifier } ?? dynamic.withLock { $0[key] == nil ? nil : key }
     }
 
     // MARK: Tags
@@ -255,8 +274,10 @@ public enum ContentTypeTree {
 
     /// The tags of `tagClass` of a type: its declaration's, or a dynamic type's own.
     static func tags(of identifier: String, tagClass: String) -> [String] {
-        if let entry = dynamic.withLock({ $0[identifier] }) { return entry.tagClass == tagClass ? [entry.tag] : [] }
-        guard let tags = systemTags[identifier] else { return [] }
+        if let entry = dynamic.withLock({ $0[identifier.lowercased()] }) {
+            return entry.tagClass == tagClass ? [entry.tag] : []
+        }
+        guard let tags = canonicalIdentifier(identifier).flatMap({ systemTags[$0] }) else { return [] }
         return tagClass == "public.filename-extension" ? tags.extensions
             : tagClass == "public.mime-type" ? tags.mimeTypes : []
     }
@@ -298,24 +319,28 @@ public enum ContentTypeTree {
     }()
 
     private static func computeTree(for identifier: String) -> [String] {
-        guard isKnown(identifier) else { return identifier == "public.item" ? [identifier] : [identifier, "public.item"] }
-        var result = [identifier]
-        var seen: Set<String> = [identifier]
+        guard let canonical = canonicalIdentifier(identifier) else {
+            return identifier == "public.item" ? [identifier] : [identifier, "public.item"]
+        }
+        // Known types by their declared spelling, each once however a declaration cased it.
+        var result = [canonical]
+        var seen: Set<String> = [canonical.lowercased()]
         var index = 0
         while index < result.count {
             // A parent nothing declared is a dynamic type: it conforms to `public.item`, as an unknown type does.
             let type = result[index]
-            for parent in parents(of: type) ?? (type == "public.item" ? [] : ["public.item"])
-            where seen.insert(parent).inserted {
-                result.append(parent)
+            for parent in parents(of: type) ?? (type == "public.item" ? [] : ["public.item"]) {
+                let parent = canonicalIdentifier(parent) ?? parent
+                if seen.insert(parent.lowercased()).inserted { result.append(parent) }
             }
             index += 1
         }
         return result
     }
 
-    /// Whether `identifier` is `other` or conforms to it.
+    /// Whether `identifier` is `other` or conforms to it, identifiers compared without case.
     public static func conforms(_ identifier: String, to other: String) -> Bool {
-        tree(for: identifier).contains(other)
+        let target = other.lowercased()
+        return tree(for: identifier).contains { $0 == other || $0.lowercased() == target }
     }
 }

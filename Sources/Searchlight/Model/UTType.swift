@@ -4,11 +4,20 @@
 public struct UTType: Hashable, Sendable, CustomStringConvertible {
     public let identifier: String
 
-    /// A known type (system or registered); nil otherwise, like Apple's failable initialiser.
+    /// A known type (system or registered), named in any case, by its declared spelling; nil otherwise, like
+    /// Apple's failable initialiser.
     public init?(_ identifier: String) {
-        guard ContentTypeTree.isKnown(identifier) else { return nil }
-        self.identifier = identifier
+        guard let declared = ContentTypeTree.canonicalIdentifier(identifier) else { return nil }
+        self.identifier = declared
     }
+
+    /// Equal when the identifiers are, without case, as Apple compares type identifiers.
+    public static func == (lhs: UTType, rhs: UTType) -> Bool {
+        lhs.identifier == rhs.identifier || lhs.identifier.lowercased() == rhs.identifier.lowercased()
+    }
+
+    /// Hashes the identifier without case, consistently with `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier.lowercased()) }
 
     /// Declares an app-owned type conforming to `parent` (default `public.data`) and registers it.
     public init(exportedAs identifier: String, conformingTo parent: UTType? = nil) {
@@ -76,9 +85,9 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
     /// Whether a declaration (system or registered) defines the type.
     public var isDeclared: Bool { ContentTypeTree.isKnown(identifier) && !isDynamic }
     /// Whether the type was made up for a tag no declared type has.
-    public var isDynamic: Bool { identifier.hasPrefix(ContentTypeTree.dynamicPrefix) }
-    /// Whether the type is a public one (`public.*`).
-    public var isPublic: Bool { identifier.hasPrefix("public.") }
+    public var isDynamic: Bool { identifier.lowercased().hasPrefix(ContentTypeTree.dynamicPrefix) }
+    /// Whether the type is a public one (`public.*`, in any case).
+    public var isPublic: Bool { identifier.lowercased().hasPrefix("public.") }
 
     /// Whether the type conforms to `type` and is not it.
     public func isSubtype(of type: UTType) -> Bool { self != type && conforms(to: type) }
