@@ -173,6 +173,22 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertEqual(ContentTypeTree.tree(for: "com.example.case-loop"), ["com.example.case-loop"])
     }
 
+    /// A dynamic identifier spells its tag and supertype, so one stored by an earlier run (a store, a
+    /// preference) names the same type in a process that never made it, as Apple's `dyn.` identifiers do;
+    /// one that spells nothing stays unknown.
+    func testDynamicIdentifiersNameTheirTypeInAnyProcess() throws {
+        let spelled = "public.filename-extension\u{0}never-made-here\u{0}public.image"
+        let identifier = "dyn." + spelled.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let type = try XCTUnwrap(UTType(identifier))
+        XCTAssertTrue(type.isDynamic && !type.isDeclared)
+        XCTAssertTrue(type.conforms(to: .image) && type.conforms(to: .data))
+        XCTAssertEqual(type.tags, [.filenameExtension: ["never-made-here"]])
+        XCTAssertEqual(CSSearchableItemAttributeSet(itemContentType: identifier).contentTypeTree,
+                       [identifier, "public.image", "public.data", "public.content", "public.item"])
+        XCTAssertNil(UTType("dyn.zz"))
+        XCTAssertNil(UTType("dyn." + "no separators".utf8.map { String($0, radix: 16) }.joined()))
+    }
+
     func testUTTypeStandIn() {
         XCTAssertEqual(UTType.data.identifier, "public.data")
         XCTAssertTrue(UTType.png.conforms(to: .image))

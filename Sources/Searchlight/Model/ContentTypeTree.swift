@@ -232,7 +232,7 @@ public enum ContentTypeTree {
         if let parents = systemTypes[identifier] { return parents }
         let key = identifier.lowercased()
         if let system = systemSpellings[key] { return systemTypes[system] }
-        return declared.withLock { $0[key]?.parents } ?? dynamic.withLock { $0[key]?.parents }
+        return declared.withLock { $0[key]?.parents } ?? dynamicEntry(key)?.parents
     }
 
     /// The declared spelling of a known type named in any case (Apple compares type identifiers without case),
@@ -241,7 +241,7 @@ public enum ContentTypeTree {
         if systemTypes[identifier] != nil { return identifier }
         let key = identifier.lowercased()
         if let system = systemSpellings[key] { return system }
-        return declared.withLock { $0[key]?.identifier } ?? dynamic.withLock { $0[key] == nil ? nil : key }
+        return declared.withLock { $0[key]?.identifier } ?? (dynamicEntry(key) == nil ? nil : key)
     }
 
     // MARK: Tags
@@ -261,6 +261,30 @@ public enum ContentTypeTree {
         return identifier
     }
 
+    /// The dynamic type `key` (a lowercased identifier) names: the one made in this process, else the one its
+    /// identifier spells (tag class, tag and supertype), so a `dyn.` identifier stored by an earlier run names
+    /// the same type, as Apple's do. Nil when it spells no dynamic type.
+    private static func dynamicEntry(_ key: String) -> (parents: [String], tagClass: String, tag: String)? {
+        if let entry = dynamic.withLock({ $0[key] }) { return entry }
+        guard key.hasPrefix(dynamicPrefix) else { return nil }
+        let digits = Array(key.utf8.dropFirst(dynamicPrefix.utf8.count))
+        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for start in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[start..<start + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\u{0}", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts.contains(where: \.isEmpty) else { return nil }
+        let (tagClass, tag, parent) = (String(parts[0]), String(parts[1]), String(parts[2]))
+        // Only the spelling `dynamicType` makes (valid UTF-8, two plain digits a byte) is one.
+        guard dynamicPrefix + hexadecimal(tagClass + "\u{0}" + tag + "\u{0}" + parent) == key else { return nil }
+        return ([parent], tagClass, tag)
+    }
+
     private static func hexadecimal(_ text: String) -> String {
         text.utf8.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
@@ -274,7 +298,7 @@ public enum ContentTypeTree {
 
     /// The tags of `tagClass` of a type: its declaration's, or a dynamic type's own.
     static func tags(of identifier: String, tagClass: String) -> [String] {
-        if let entry = dynamic.withLock({ $0[identifier.lowercased()] }) {
+        if let entry = dynamicEntry(identifier.lowercased()) {
             return entry.tagClass == tagClass ? [entry.tag] : []
         }
         guard let tags = canonicalIdentifier(identifier).flatMap({ systemTags[$0] }) else { return [] }
