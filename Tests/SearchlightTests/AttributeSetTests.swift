@@ -189,6 +189,18 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertNil(UTType("dyn." + "no separators".utf8.map { String($0, radix: 16) }.joined()))
     }
 
+    /// `UTType` is `Codable` as Apple's is, so a ported model holding one (`struct Doc: Codable { var type:
+    /// UTType }`) compiles and round-trips; it is written as its identifier.
+    func testUTTypeIsCodableAsItsIdentifier() throws {
+        struct Document: Codable, Equatable { var type: UTType; var shared: UTType? }
+        let document = Document(type: .jpeg, shared: UTType(filenameExtension: "never-coded"))
+        let data = try JSONEncoder().encode(document)
+        XCTAssertEqual(try JSONDecoder().decode(Document.self, from: data), document)
+        XCTAssertEqual(String(decoding: try JSONEncoder().encode([UTType.pdf]), as: UTF8.self), #"["com.adobe.pdf"]"#)
+        XCTAssertEqual(try JSONDecoder().decode(UTType.self, from: Data(#""Public.PNG""#.utf8)).identifier, "public.png")
+        XCTAssertThrowsError(try JSONDecoder().decode(UTType.self, from: Data(#""""#.utf8)))
+    }
+
     func testUTTypeStandIn() {
         XCTAssertEqual(UTType.data.identifier, "public.data")
         XCTAssertTrue(UTType.png.conforms(to: .image))
