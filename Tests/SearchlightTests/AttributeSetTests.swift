@@ -201,6 +201,14 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode(UTType.self, from: Data(#""""#.utf8)))
     }
 
+    /// `UTType` is `CustomDebugStringConvertible` as Apple's is (a ported `type.debugDescription` compiles),
+    /// naming the identifier and whether the type is dynamic and declared.
+    func testUTTypeDebugDescription() throws {
+        XCTAssertEqual(UTType.jpeg.debugDescription, "public.jpeg (not dynamic, declared)")
+        let dynamic = try XCTUnwrap(UTType(filenameExtension: "never-described"))
+        XCTAssertEqual(dynamic.debugDescription, "\(dynamic.identifier) (dynamic, not declared)")
+    }
+
     func testUTTypeStandIn() {
         XCTAssertEqual(UTType.data.identifier, "public.data")
         XCTAssertTrue(UTType.png.conforms(to: .image))

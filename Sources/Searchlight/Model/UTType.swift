@@ -1,7 +1,7 @@
 #if !canImport(UniformTypeIdentifiers)
 /// A minimal stand-in for Apple's `UTType` where the platform has none (Linux). On Apple platforms the real
 /// `UniformTypeIdentifiers.UTType` is used instead. Conformance comes from `ContentTypeTree`.
-public struct UTType: Hashable, Sendable, CustomStringConvertible {
+public struct UTType: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public let identifier: String
 
     /// A known type (system or registered), named in any case, by its declared spelling; nil otherwise, like
@@ -106,6 +106,10 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { identifier }
+    /// The identifier and whether the type is dynamic and declared (Apple's is `CustomDebugStringConvertible` too).
+    public var debugDescription: String {
+        "\(identifier) (\(isDynamic ? "dynamic" : "not dynamic"), \(isDeclared ? "declared" : "not declared"))"
+    }
 }
 
 /// A kind of tag a type is known by (Apple's `UTTagClass`).
