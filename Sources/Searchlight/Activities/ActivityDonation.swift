@@ -67,13 +67,19 @@ package struct ActivityDonation: Sendable {
     package var resultIdentifier: String { strongLink ?? weakLink ?? recordIdentifier }
 
     /// The problems that keep this donation out of the index (empty activity type, invalid attribute set or
-    /// domain, empty persistent identifier), each naming the activity.
+    /// domain, empty persistent identifier, an expiration the index cannot keep), each naming the activity.
     package func validationProblems() -> [CSIndexError] {
         let label = "activity of type '\(activityType)'"
         var problems: [CSIndexError] = []
         if activityType.isEmpty { problems.append(.invalidItem("an activity has an empty activityType")) }
         if persistentIdentifier?.isEmpty == true {
             problems.append(.invalidItem("\(label): persistentIdentifier is empty (use nil for none)"))
+        }
+        // As for items: a NaN expiration compares false with every time (the record would be neither expired nor
+        // purged reliably), and one beyond the keepable range is no time the index can keep.
+        if let expiration = expirationDate, !AttributeValue.isKeepable(expiration) {
+            problems.append(.invalidItem("\(label): expirationDate is \(expiration.timeIntervalSinceReferenceDate) "
+                                         + "seconds since 2001, " + AttributeValue.unkeepableDateReason))
         }
         if let set = attributeSet { problems += set.validationProblems(itemLabel: label) }
         return problems

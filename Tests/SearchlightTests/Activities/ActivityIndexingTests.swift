@@ -216,6 +216,24 @@ final class ActivityIndexingTests: XCTestCase {
         XCTAssertTrue(fixture.activities.isEmpty)
     }
 
+    /// A NaN expiration compares false with every time: accepted, the re-donation replaced the stored record,
+    /// which then was never found and never purged. Like an item's, it is refused and the stored record stays.
+    func testUnkeepableExpirationIsRefusedAndKeepsTheStoredRecord() async throws {
+        let fixture = ActivityFixture()
+        let activity = fixture.activity(title: "harbour walk")
+        activity.persistentIdentifier = "walk"
+        try await activity.becomeCurrentAndWait()
+        for bad in [Double.nan, .infinity, 1e15] {
+            activity.expirationDate = Date(timeIntervalSinceReferenceDate: bad)
+            await assertDonationFails(activity, containing: "expirationDate")
+            XCTAssertEqual(fixture.search("harbour").count, 1, "\(bad)")
+        }
+        activity.expirationDate = .distantFuture
+        try await activity.becomeCurrentAndWait()
+        fixture.clock.advance(by: 400 * 86_400)
+        XCTAssertEqual(fixture.search("harbour").count, 1)
+    }
+
     func testUserInfoRoundTripsThroughTheStoredRecord() async throws {
         let fixture = ActivityFixture()
         let activity = fixture.activity(title: "kinds")
