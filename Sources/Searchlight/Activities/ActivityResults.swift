@@ -58,14 +58,21 @@ package enum ActivityResults {
     }
 
     /// The document that stands for `address` in results: itself for an item or an unlinked activity, the linked
-    /// item for a linked activity whose item is visible, nil for a hidden one.
+    /// item for a linked activity whose item is visible, nil for a hidden one. A tied activity whose item is not
+    /// visible is hidden even when it is also weakly linked to a visible item: it dies with its tied item (the
+    /// purge of an expired item deletes it), so it must not show meanwhile.
     package static func representative(of address: DocAddress, in snapshot: ContainerSnapshot) -> DocAddress? {
         guard let id = snapshot.engine.id(of: address), ActivityIdentity.isActivity(id) else { return address }
         guard let links = ActivityDocumentCodec.links(at: address, in: snapshot.engine) else { return address }
-        for link in [links.strong, links.weak].compactMap({ $0 }) where !ActivityIdentity.isReserved(link) {
-            if let item = snapshot.engine.lookup(id: link), snapshot.isVisible(item) { return item }
-        }
-        return links.strong == nil ? address : nil
+        if let strong = links.strong { return visibleItem(strong, in: snapshot) }
+        return links.weak.flatMap { visibleItem($0, in: snapshot) } ?? address
+    }
+
+    /// The address of the visible item with this identifier (never an activity record's).
+    private static func visibleItem(_ identifier: String, in snapshot: ContainerSnapshot) -> DocAddress? {
+        guard !ActivityIdentity.isReserved(identifier), let item = snapshot.engine.lookup(id: identifier),
+              snapshot.isVisible(item) else { return nil }
+        return item
     }
 
     /// The identifier engagement is kept under for a result document: the item's identifier, or an activity's

@@ -212,6 +212,27 @@ final class ActivityDeduplicationTests: XCTestCase {
         XCTAssertEqual(fixture.container.snapshot().engine.documentCount, 1, "the next write purged both")
     }
 
+    /// An activity tied to an item and weakly linked to another dies with the first: once that item expired the
+    /// activity stood for the weakly linked item until the next write purged it.
+    func testTiedActivityOfAnExpiredItemIsHiddenEvenWithALiveWeakLink() async throws {
+        let fixture = ActivityFixture()
+        let ticket = makeItem("ticket", title: "ticket")
+        ticket.expirationDate = fixture.clock.now.addingTimeInterval(60)
+        try await fixture.index.indexSearchableItems([ticket, makeItem("trip", title: "trip")])
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.relatedUniqueIdentifier = "ticket"
+        set.weakRelatedUniqueIdentifier = "trip"
+        let activity = fixture.activity(title: "boarding pass")
+        activity.contentAttributeSet = set
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.search("boarding"), ["ticket"])
+        fixture.clock.advance(by: 61)
+        let hidden = fixture.search("boarding")
+        try await fixture.index.indexSearchableItems([makeItem("z", title: "unrelated")])
+        XCTAssertTrue(fixture.search("boarding").isEmpty, "the next write purged it")
+        XCTAssertTrue(hidden.isEmpty, "hidden as soon as its item expired, as the purge later removes it")
+    }
+
     func testWeakLinkDeduplicatesWithoutTyingLifetimes() async throws {
         let fixture = ActivityFixture()
         let early = fixture.linkedActivity(title: "song lyrics", to: "song-1", weak: true)
