@@ -47,6 +47,8 @@ public struct CSIndexError: CustomNSError, LocalizedError, Hashable, Sendable {
     /// Apple's user-info dictionary; the library's own errors carry their message under
     /// `NSLocalizedDescriptionKey`.
     public var userInfo: [String: Any] { stored.userInfo }
+    /// The wrapped `NSError`, under the name Apple's bridged error structs give it (`_BridgedStoredNSError`).
+    public var _nsError: NSError { stored }
     /// What went wrong, naming the item and attribute where there is one.
     /// Foundation's generic text when `userInfo` has no description.
     public var message: String { stored.localizedDescription }
