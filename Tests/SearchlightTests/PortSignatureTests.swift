@@ -23,4 +23,46 @@ final class PortSignatureTests: XCTestCase {
         XCTAssertEqual(qns.localizedDescription, "bad")
         XCTAssertEqual(CSSearchQueryError(_nsError: query._nsError), query)
     }
+
+    /// Apple bridges an `NSError` of a Core Spotlight domain back to its error struct, so `as? CSIndexError`
+    /// and `catch let error as CSIndexError` see an error that travelled as an `NSError` (wrapped by the app,
+    /// kept under `NSUnderlyingErrorKey`, or built with `NSError(domain:code:)`).
+    func testNSErrorsOfTheDomainsCastToTheErrorStructs() {
+        let full: any Error = NSError(domain: CSIndexErrorDomain, code: -1004,
+                                      userInfo: [NSLocalizedDescriptionKey: "full", "extra": 1])
+        let cast = full as? CSIndexError
+        XCTAssertEqual(cast?.code, .quotaExceeded)
+        XCTAssertEqual(cast?.localizedDescription, "full")
+        XCTAssertEqual(cast?.userInfo["extra"] as? Int, 1)
+        do {
+            throw full
+        } catch let error as CSIndexError {
+            XCTAssertEqual(error.code, .quotaExceeded)
+        } catch {
+            XCTFail("an NSError of CSIndexErrorDomain was not caught as CSIndexError: \(error)")
+        }
+        let travelled: any Error = CSIndexError(.invalidItemError, message: "item 'a' is bad") as NSError
+        XCTAssertEqual((travelled as? CSIndexError)?.message, "item 'a' is bad")
+        let underlying = NSError(domain: "App", code: 1, userInfo: [NSUnderlyingErrorKey: travelled as NSError])
+        XCTAssertEqual((underlying.userInfo[NSUnderlyingErrorKey] as? CSIndexError)?.code, .invalidItemError)
+
+        let query: any Error = NSError(domain: CSSearchQueryErrorDomain, code: -2003)
+        XCTAssertEqual((query as? CSSearchQueryError)?.code, .cancelled)
+        do {
+            throw query
+        } catch let error as CSSearchQueryError {
+            XCTAssertEqual(error.code, .cancelled)
+        } catch {
+            XCTFail("an NSError of CSSearchQueryErrorDomain was not caught as CSSearchQueryError: \(error)")
+        }
+
+        // Another domain does not cast; nor, here, does a code the domain does not define (Apple's cast would
+        // succeed and then trap reading `code`).
+        XCTAssertNil(query as? CSIndexError)
+        XCTAssertNil(full as? CSSearchQueryError)
+        let foreign: any Error = NSError(domain: "Other", code: -1004)
+        XCTAssertNil(foreign as? CSIndexError)
+        let undefined: any Error = NSError(domain: CSIndexErrorDomain, code: -1999)
+        XCTAssertNil(undefined as? CSIndexError)
+    }
 }
