@@ -4,6 +4,13 @@ import Searchlight
 
 /// Apple-style uses of the public API's signatures that the pin tests do not reach, each compiled against
 /// `import Searchlight` only and checked for Apple's documented behaviour.
+/// An app's attribute set subclass with a stored property of its own and no initialisers: in Swift it inherits
+/// every initialiser of an Objective-C superclass such as Apple's. (`@unchecked Sendable` restates Searchlight's
+/// conformance, which Swift asks subclasses to do.)
+private final class NoteAttributeSet: CSSearchableItemAttributeSet, @unchecked Sendable {
+    var noteColor = "yellow"
+}
+
 final class PortSignatureTests: XCTestCase {
     /// Apple's bridged error structs (`_BridgedStoredNSError`) expose the `NSError` they wrap as `_nsError`;
     /// code that hands a Core Spotlight error to Objective-C-era APIs reads it.
@@ -64,5 +71,17 @@ final class PortSignatureTests: XCTestCase {
         XCTAssertNil(foreign as? CSIndexError)
         let undefined: any Error = NSError(domain: CSIndexErrorDomain, code: -1999)
         XCTAssertNil(undefined as? CSIndexError)
+    }
+
+    func testAnAttributeSetSubclassInheritsTheInitialisers() throws {
+        let set = NoteAttributeSet(contentType: .plainText)
+        set.title = "Groceries"
+        XCTAssertEqual(set.contentType, "public.plain-text")
+        XCTAssertEqual(set.contentTypeTree?.contains("public.text"), true)
+        XCTAssertEqual(set.noteColor, "yellow")
+        XCTAssertEqual(NoteAttributeSet(itemContentType: "public.text").contentType, "public.text")
+        let decoded = try JSONDecoder().decode(NoteAttributeSet.self, from: JSONEncoder().encode(set))
+        XCTAssertEqual(decoded.title, "Groceries")
+        XCTAssertEqual(decoded.noteColor, "yellow")
     }
 }

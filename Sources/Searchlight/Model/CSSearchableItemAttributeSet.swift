@@ -35,9 +35,11 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
     }
 
     /// Creates an attribute set holding a copy of `storage` (used by copies and the interchange reader).
-    package init(storage: AttributeStorage) {
-        self.storage = Mutex(storage)
-        super.init()
+    /// A convenience initialiser: a designated one, invisible outside the module, would keep an app's subclass
+    /// from inheriting the public initialisers (`init(contentType:)`, `init(from:)`) as Apple's subclasses do.
+    package convenience init(storage: AttributeStorage) {
+        self.init()
+        replaceStorage(storage)
     }
 
     /// Decodes the interchange JSON shape of an `attributeSet` object (see `ItemJSON`).
