@@ -11,6 +11,11 @@ private final class NoteAttributeSet: CSSearchableItemAttributeSet, @unchecked S
     var noteColor = "yellow"
 }
 
+/// The same for a custom key subclass: `init?(keyName:)` is inherited.
+private final class AppAttributeKey: CSCustomAttributeKey, @unchecked Sendable {
+    var note = "app"
+}
+
 final class PortSignatureTests: XCTestCase {
     /// Apple's bridged error structs (`_BridgedStoredNSError`) expose the `NSError` they wrap as `_nsError`;
     /// code that hands a Core Spotlight error to Objective-C-era APIs reads it.
@@ -83,5 +88,17 @@ final class PortSignatureTests: XCTestCase {
         let decoded = try JSONDecoder().decode(NoteAttributeSet.self, from: JSONEncoder().encode(set))
         XCTAssertEqual(decoded.title, "Groceries")
         XCTAssertEqual(decoded.noteColor, "yellow")
+    }
+
+    func testACustomKeySubclassInheritsTheInitialisers() {
+        let key = AppAttributeKey(keyName: "com_example_app_rating")
+        XCTAssertEqual(key?.keyName, "com_example_app_rating")
+        XCTAssertEqual(key?.isSearchable, true)
+        XCTAssertEqual(key?.isMultiValued, false)
+        XCTAssertEqual(key?.note, "app")
+        XCTAssertNil(AppAttributeKey(keyName: "not valid"))
+        let flagged = AppAttributeKey(keyName: "com_example_tags", searchable: true, searchableByDefault: true,
+                                      unique: false, multiValued: true)
+        XCTAssertEqual(flagged?.isMultiValued, true)
     }
 }

@@ -54,9 +54,11 @@ open class CSCustomAttributeKey: NSObject, NSCopying, NSSecureCoding, @unchecked
         super.init()
     }
 
-    package init(info: CustomAttributeKeyInfo) {
-        self.info = info
-        super.init()
+    /// A key from flags already checked (a copy, a built-in key); a convenience initialiser, so that an app's
+    /// subclass still inherits `init?(keyName:)`. Traps on an invalid name, which the callers rule out.
+    package convenience init(info: CustomAttributeKeyInfo) {
+        self.init(keyName: info.keyName, searchable: info.isSearchable, searchableByDefault: info.isSearchableByDefault,
+                  unique: info.isUnique, multiValued: info.isMultiValued)!
     }
 
     open var keyName: String { info.keyName }
