@@ -16,6 +16,40 @@ private final class AppAttributeKey: CSCustomAttributeKey, @unchecked Sendable {
     var note = "app"
 }
 
+/// Xcode's "Spotlight Index Extension" template, unchanged: a non-final subclass with state of its own and no
+/// `Sendable` annotation. Apple's base class is not `Sendable`; Searchlight's was `@unchecked Sendable`, so this
+/// class drew "must restate inherited '@unchecked Sendable' conformance" (a build warning, an error under
+/// warnings-as-errors). The test build staying free of warnings is what pins that; the test below runs it.
+class IndexRequestHandler: CSIndexExtensionRequestHandler {
+    var reindexedIdentifiers: [String] = []
+
+    override func searchableIndex(_ searchableIndex: CSSearchableIndex,
+                                  reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping () -> Void) {
+        // Reindex all data with the provided index
+        acknowledgementHandler()
+    }
+
+    override func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
+                                  acknowledgementHandler: @escaping () -> Void) {
+        // Reindex any items with the given identifiers and the provided index
+        reindexedIdentifiers += identifiers
+        acknowledgementHandler()
+    }
+
+    override func data(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String) throws -> Data {
+        Data(itemIdentifier.utf8)
+    }
+
+    override func fileURL(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String,
+                          inPlace: Bool) throws -> URL {
+        URL(fileURLWithPath: "/tmp/\(itemIdentifier)")
+    }
+
+    override func searchableItems(forIdentifiers identifiers: [String]) async -> [CSSearchableItem] {
+        identifiers.map { makeItem($0, title: "fresh \($0)") }
+    }
+}
+
 final class PortSignatureTests: XCTestCase {
     /// Apple's bridged error structs (`_BridgedStoredNSError`) expose the `NSError` they wrap as `_nsError`;
     /// code that hands a Core Spotlight error to Objective-C-era APIs reads it.
@@ -100,5 +134,19 @@ final class PortSignatureTests: XCTestCase {
         let flagged = AppAttributeKey(keyName: "com_example_tags", searchable: true, searchableByDefault: true,
                                       unique: false, multiValued: true)
         XCTAssertEqual(flagged?.isMultiValued, true)
+    }
+
+    func testTheIndexExtensionTemplateServesTheIndex() async throws {
+        let index = makeIndex()
+        let handler = IndexRequestHandler()
+        index.indexDelegate = handler
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        set.providerDataTypeIdentifiers = ["public.plain-text"]
+        try await index.indexSearchableItems([CSSearchableItem(uniqueIdentifier: "a", domainIdentifier: nil, attributeSet: set)])
+        XCTAssertEqual(try index.providerData(forItemIdentifier: "a", typeIdentifier: "public.plain-text"), Data("a".utf8))
+        try await index.refreshSearchableItems(withIdentifiers: ["b"])
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["b"]).first?.attributeSet.title, "fresh b")
+        handler.searchableIndex(index, reindexSearchableItemsWithIdentifiers: ["c"]) {}
+        XCTAssertEqual(handler.reindexedIdentifiers, ["c"])
     }
 }

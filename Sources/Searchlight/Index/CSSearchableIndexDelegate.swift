@@ -60,8 +60,10 @@ private struct UncheckedDelegate: @unchecked Sendable {
 
 /// Mirror of `CSIndexExtensionRequestHandler`: the base class an index extension subclasses to re-add items on
 /// request. Subclasses override the two reindex methods (and, optionally, the data providers).
-open class CSIndexExtensionRequestHandler: NSObject, CSSearchableIndexDelegate, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: the base class has no stored state.
+///
+/// Not `Sendable`, like Apple's: subclasses keep state of their own (Xcode's template does), and a `Sendable`
+/// base class would make each of them restate `@unchecked Sendable`. The index calls it as any delegate.
+open class CSIndexExtensionRequestHandler: NSObject, CSSearchableIndexDelegate {
     public override init() { super.init() }
 
     open func searchableIndex(_ searchableIndex: CSSearchableIndex,
@@ -92,7 +94,8 @@ open class CSIndexExtensionRequestHandler: NSObject, CSSearchableIndexDelegate, 
     /// Answers with the `async` form, so a subclass may override either.
     open func searchableItems(forIdentifiers identifiers: [String],
                               searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {
-        Task { searchableItemsHandler(await self.searchableItems(forIdentifiers: identifiers)) }
+        let handler = UncheckedDelegate(value: self)
+        Task { searchableItemsHandler(await handler.value.searchableItems(forIdentifiers: identifiers)) }
     }
 
     open func searchableItems(forIdentifiers identifiers: [String]) async -> [CSSearchableItem] { [] }
