@@ -11,6 +11,22 @@ private final class NoteAttributeSet: CSSearchableItemAttributeSet, @unchecked S
     var noteColor = "yellow"
 }
 
+/// An attribute set subclass with a designated initialiser of its own calls `super.init(contentType:)`, which
+/// Apple declares designated. (It must also implement `init(from:)`, which Searchlight's `Decodable` conformance
+/// requires of every subclass that declares designated initialisers; Apple's class is not `Decodable`.)
+private final class RecipeAttributeSet: CSSearchableItemAttributeSet, @unchecked Sendable {
+    init(recipe: String) {
+        super.init(contentType: .content)
+        title = recipe
+    }
+
+    required init?(coder: NSCoder) { super.init(coder: coder) }
+
+    required convenience init(from decoder: any Decoder) throws {
+        self.init(recipe: try CSSearchableItemAttributeSet(from: decoder).title ?? "")
+    }
+}
+
 /// The same for a custom key subclass: `init?(keyName:)` is inherited.
 private final class AppAttributeKey: CSCustomAttributeKey, @unchecked Sendable {
     var note = "app"
@@ -148,5 +164,14 @@ final class PortSignatureTests: XCTestCase {
         XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["b"]).first?.attributeSet.title, "fresh b")
         handler.searchableIndex(index, reindexSearchableItemsWithIdentifiers: ["c"]) {}
         XCTAssertEqual(handler.reindexedIdentifiers, ["c"])
+    }
+
+    func testAnAttributeSetSubclassCallsTheDesignatedContentTypeInitialiser() throws {
+        let set = RecipeAttributeSet(recipe: "Pancakes")
+        XCTAssertEqual(set.contentType, "public.content")
+        XCTAssertEqual(set.contentTypeTree?.first, "public.content")
+        XCTAssertEqual(set.title, "Pancakes")
+        let decoded = try JSONDecoder().decode(RecipeAttributeSet.self, from: JSONEncoder().encode(set))
+        XCTAssertEqual(decoded.title, "Pancakes")
     }
 }

@@ -23,9 +23,12 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
         contentType = itemContentType
     }
 
-    /// Creates an empty attribute set of the given content type (Apple's preferred initialiser).
-    public convenience init(contentType: UTType) {
-        self.init(itemContentType: contentType.identifier)
+    /// Creates an empty attribute set of the given content type (Apple's preferred initialiser). Designated, as
+    /// Apple declares it, so a subclass's own initialiser can call `super.init(contentType:)`.
+    public init(contentType: UTType) {
+        storage = Mutex(AttributeStorage())
+        super.init()
+        self.contentType = contentType.identifier
     }
 
     /// Creates an attribute set with no content type.
