@@ -27,6 +27,28 @@ private final class RecipeAttributeSet: CSSearchableItemAttributeSet, @unchecked
     }
 }
 
+/// An index subclass whose initialiser calls `super.init(name:)` or `super.init(name:protectionClass:)`, both
+/// designated in Apple's API. (It must also implement `init(name:protectionClass:)`, which Searchlight requires
+/// so that `default()` can return `Self`.)
+private final class AppIndex: CSSearchableIndex, @unchecked Sendable {
+    let purpose: String
+
+    init(purpose: String) {
+        self.purpose = purpose
+        super.init(name: "app-\(purpose)")
+    }
+
+    init(protectedPurpose purpose: String) {
+        self.purpose = purpose
+        super.init(name: "app-\(purpose)", protectionClass: .complete)
+    }
+
+    required init(name: String, protectionClass: FileProtectionType?) {
+        purpose = "shared"
+        super.init(name: name, protectionClass: protectionClass)
+    }
+}
+
 /// The same for a custom key subclass: `init?(keyName:)` is inherited.
 private final class AppAttributeKey: CSCustomAttributeKey, @unchecked Sendable {
     var note = "app"
@@ -173,5 +195,19 @@ final class PortSignatureTests: XCTestCase {
         XCTAssertEqual(set.title, "Pancakes")
         let decoded = try JSONDecoder().decode(RecipeAttributeSet.self, from: JSONEncoder().encode(set))
         XCTAssertEqual(decoded.title, "Pancakes")
+    }
+
+    func testAnIndexSubclassCallsTheDesignatedNameInitialisers() {
+        let notes = AppIndex(purpose: "notes")
+        XCTAssertEqual(notes.name, "app-notes")
+        XCTAssertNil(notes.protectionClass)
+        XCTAssertEqual(notes.purpose, "notes")
+        let secrets = AppIndex(protectedPurpose: "secrets")
+        XCTAssertEqual(secrets.name, "app-secrets")
+        XCTAssertEqual(secrets.protectionClass?.rawValue, FileProtectionType.complete.rawValue)
+        XCTAssertTrue(notes.container === secrets.container)
+        let shared = AppIndex.default()
+        XCTAssertEqual(shared.purpose, "shared")
+        XCTAssertTrue(shared === AppIndex.default())
     }
 }

@@ -84,12 +84,20 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     }
 
     /// An index instance of the default container; `name` selects the client state its batches use.
-    public convenience init(name: String) {
-        self.init(name: name, protectionClass: nil)
+    /// Designated, as Apple declares it, so a subclass's own initialiser can call `super.init(name:)`.
+    public init(name: String) {
+        self.name = name
+        protectionClass = nil
+        container = .default
+        super.init()
     }
 
-    public required convenience init(name: String, protectionClass: FileProtectionType?) {
-        self.init(name: name, protectionClass: protectionClass, container: .default)
+    /// Designated, as Apple declares it; also `required`, so that `default()` can return `Self`.
+    public required init(name: String, protectionClass: FileProtectionType?) {
+        self.name = name
+        self.protectionClass = protectionClass
+        container = .default
+        super.init()
     }
 
     /// An index instance of a given container (Searchlight extension: isolated item pools, e.g. one per user).
