@@ -14,6 +14,8 @@ import SearchlightQueryLanguage
 ///   without wildcards (and without `w`) it IS that token → one term;
 /// - otherwise: some term of the value contains the literal's longest token → a dictionary scan;
 /// - `t`: the pattern is matched against the terms themselves (a prefix lookup or a dictionary scan).
+/// - `w` with a literal prefix: also the terms that are proper prefixes of that token, since a `w` word can join
+///   index parts (NS|Window) in a compound whose whole starts before it; a scan needle lies in the whole.
 /// A word longer than `Analyzer.maxTermBytes` (128 bytes) has no term; the index records `Analyzer.overlongTerm` in
 /// its place, which every plan but `t`'s adds, so a value whose only match lies inside such a word is still a
 /// candidate. (`t` matches the index's terms, and an overlong word is none.)
@@ -64,6 +66,15 @@ package enum CandidateTerms {
                 // A whole value equal to the literal (under folding) has the same fully folded text, so its
                 // first compound term is exactly the literal's, not merely an extension of it.
                 return terms(found.filter { $0.term == first })
+            }
+            if match.modifiers.contains(.wordBased), let initial = first.unicodeScalars.first {
+                // A `w` word may join parts the index split (NS|Window: `TextMatch.modifierWords`) inside a
+                // compound whose whole starts elsewhere (`Foo.NSWindow`): its first part is then a term that is
+                // a proper prefix of the literal's token.
+                let parts = snapshot.terms(withPrefix: String(initial), in: scope, limit: .max).filter {
+                    $0.term.utf8.count < first.utf8.count && first.utf8.starts(with: $0.term.utf8)
+                }
+                return terms(found + parts)
             }
             return terms(found)
         }

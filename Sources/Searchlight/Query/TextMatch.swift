@@ -11,8 +11,8 @@ import SearchlightQueryLanguage
 ///   to the pattern literals and the value alike. Without them matching is exact (byte for byte) between the
 ///   texts' canonical compositions (NFC): canonically equivalent texts are one text, as Swift's `==` has it.
 /// - `w`: the pattern must match one word of the value; words are `Analyzer().words(in:)`: split at
-///   non-alphanumerics and at camelCase boundaries (`"Window"w` hits "MyWindowController"), a CJK run is one
-///   word. A pattern that itself spans several words never matches under `w`.
+///   non-alphanumerics and at lowercase-to-uppercase transitions (`"Window"w` hits "MyWindowController" but not
+///   "NSWindow", as Apple documents; see `modifierWords(in:)`), a CJK run is one word. A pattern that itself spans several words never matches under `w`.
 /// - `t`: the pattern must match one analyzed token of the value (the index's own tokens: identifier parts
 ///   and wholes, CJK unigrams and bigrams). Tokens are case- and diacritic-folded, so `t` implies `cd`, and hold
 ///   no format characters (soft hyphen, word joiner), so the pattern's are dropped too.
@@ -121,7 +121,7 @@ package struct TextMatch: Sendable {
             return Analyzer().tokens(value, mode: .index).contains { matcher.matches($0.term) }
         }
         if modifiers.contains(.wordBased) {
-            let words = Analyzer().words(in: Self.composed(value))
+            let words = Self.modifierWords(in: Self.composed(value))
             return words.contains {
                 matcher.matches(Self.folded($0, options: folding)) || matchesByCharacter($0)
             }
@@ -129,6 +129,27 @@ package struct TextMatch: Sendable {
         var value = value
         if let quick = value.withUTF8({ quickMatch($0) }) { return quick }
         return matcher.matches(Self.folded(value, options: folding)) || matchesByCharacter(value)
+    }
+
+    /// The words the `w` modifier matches in `value`: the analyzer's words, except that a camelCase split is a
+    /// word boundary only after a lowercase letter. Apple documents `w` as treating "transitions from lowercase to
+    /// uppercase" as boundaries (`"Window"w` hits "MyWindowClass" but not "NSWindow"), while the analyzer, for
+    /// the index, also splits a capitalized word after capitals or digits (NS|Window, Base64|Encoder).
+    static func modifierWords(in value: String) -> [String] {
+        let utf8 = Array(value.utf8)
+        var words: [Range<Int>] = []
+        for range in Analyzer().wordByteRanges(in: value) {
+            if let last = words.last, last.upperBound == range.lowerBound,
+               let before = String(decoding: utf8[last], as: UTF8.self).unicodeScalars.last,
+               let after = String(decoding: utf8[range], as: UTF8.self).unicodeScalars.first,
+               after.properties.isUppercase, !before.properties.isLowercase,
+               before.properties.isUppercase || before.properties.numericType == .decimal {
+                words[words.count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                words.append(range)
+            }
+        }
+        return words.map { String(decoding: utf8[$0], as: UTF8.self) }
     }
 
     /// Whether `value` matches with each `?` taking one character's whole fold: where folding makes a character

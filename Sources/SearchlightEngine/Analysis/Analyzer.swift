@@ -141,10 +141,16 @@ public struct Analyzer: Sendable {
     /// Splits text into words the way the index does (identifier parts, camelCase boundaries, CJK runs),
     /// returning the original, unfolded text of each word.
     public func words(in text: String) -> [String] {
+        let utf8 = Array(text.utf8)
+        return wordByteRanges(in: text).map { String(decoding: utf8[$0], as: UTF8.self) }
+    }
+
+    /// The UTF-8 byte ranges of `words(in:)` within `text`, in order: where two words touch, the split was a
+    /// camelCase boundary rather than a separator.
+    package func wordByteRanges(in text: String) -> [Range<Int>] {
         var buffer = TokenBuffer()
         _ = analyze(text, mode: .words, firstPosition: 0, into: &buffer)
-        let utf8 = Array(text.utf8)
-        return buffer.records.map { String(decoding: utf8[Int($0.byteStart)..<Int($0.byteEnd)], as: UTF8.self) }
+        return buffer.records.map { Int($0.byteStart)..<Int($0.byteEnd) }
     }
 
     /// Appends the tokens of `text` to `buffer`, positions starting at `firstPosition`; returns the next

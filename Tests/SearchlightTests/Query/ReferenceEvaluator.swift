@@ -32,7 +32,22 @@ final class ReferenceEvaluator {
 
     func words(_ text: String) -> [String] {
         if let hit = wordCache[text] { return hit }
-        let result = Analyzer().words(in: text)
+        // Apple's `w` splits case changes only from lowercase to uppercase: the analyzer's NS|Window and
+        // Base64|Encoder (touching words, a capital after a capital or digit) are one word.
+        var result: [String] = []
+        var rest = Substring(text)
+        var touching = false
+        for word in Analyzer().words(in: text) {
+            guard let found = rest.range(of: word) else { result.append(word); continue }
+            touching = found.lowerBound == rest.startIndex && !result.isEmpty
+            rest = rest[found.upperBound...]
+            if touching, let previous = result.last?.last, let next = word.first, next.isUppercase,
+               previous.isUppercase || previous.unicodeScalars.last?.properties.numericType == .decimal {
+                result[result.count - 1] += word
+            } else {
+                result.append(word)
+            }
+        }
         wordCache[text] = result
         return result
     }
