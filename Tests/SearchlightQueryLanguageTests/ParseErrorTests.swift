@@ -78,7 +78,7 @@ final class ParseErrorTests: XCTestCase {
 
     func testTimeErrors() {
         expect("a == $time.tomorrow", .unknownFunction, at: 5, "unknown time function '$time.tomorrow' at offset 5")
-        expect("a == $time.last_week", .unknownFunction, at: 5, "unknown time function '$time.last_week'")
+        expect("a == $time.next_week", .unknownFunction, at: 5, "unknown time function '$time.next_week'")
         expect("a == $foo", .unknownFunction, at: 5, "unknown variable '$foo' at offset 5")
         expect("a == $time.today(x)", .invalidTime, at: 17, "expected an integer offset for '$time.today' at offset 17")
         expect("a == $time.today(1.5)", .invalidTime, at: 17, "expected an integer offset")

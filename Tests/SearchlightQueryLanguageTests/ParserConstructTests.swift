@@ -122,6 +122,8 @@ final class ParserConstructTests: XCTestCase {
             ("$time.today(-7)", TimeExpression(.today, offset: -7)),
             ("$time.today( 7 )", TimeExpression(.today, offset: 7)),
             ("$time.yesterday", TimeExpression(.yesterday)),
+            ("$time.last_week", TimeExpression(.lastWeek)),
+            ("$time.last_week(-2)", TimeExpression(.lastWeek, offset: -2)),
             ("$time.this_week", TimeExpression(.thisWeek)),
             ("$time.this_week(1)", TimeExpression(.thisWeek, offset: 1)),
             ("$time.this_month(-2)", TimeExpression(.thisMonth, offset: -2)),

@@ -135,10 +135,24 @@ final class TimeResolutionTests: XCTestCase {
         }
     }
 
+    /// `$time.last_week` is in Apple's `$time` table ("Searching for information in your app": a date from the
+    /// week before the current week): the start of the previous week, `this_week(-1)`; an offset counts weeks.
+    func testLastWeekIsTheStartOfThePreviousWeek() throws {
+        let sunday = try calendar(firstWeekday: 1)
+        let monday = try calendar(firstWeekday: 2)
+        let friday = try date(sunday, 2026, 1, 2, 15, 30)
+        XCTAssertEqual(resolved("$time.last_week", now: friday, sunday), try date(sunday, 2025, 12, 21))
+        XCTAssertEqual(resolved("$time.last_week", now: friday, monday), try date(monday, 2025, 12, 22))
+        XCTAssertEqual(resolved("$time.last_week(1)", now: friday, sunday), try date(sunday, 2025, 12, 28))
+        XCTAssertEqual(resolved("$time.last_week(-1)", now: friday, sunday), try date(sunday, 2025, 12, 14))
+        XCTAssertEqual(TimeExpression(.lastWeek).description, "$time.last_week")
+        XCTAssertEqual(TimeExpression(.lastWeek, offset: 2).description, "$time.last_week(2)")
+    }
+
     func testOffsetsBuiltInCodeAreClampedNotTrapped() throws {
         let cal = try calendar()
         let now = try date(cal, 2026, 1, 2)
-        for anchor in [TimeExpression.Anchor.now, .today, .yesterday, .thisWeek, .thisMonth, .thisYear] {
+        for anchor in [TimeExpression.Anchor.now, .today, .yesterday, .thisWeek, .lastWeek, .thisMonth, .thisYear] {
             let far = resolve(TimeExpression(anchor, offset: Int.max), now: now, calendar: cal)
             let farBack = resolve(TimeExpression(anchor, offset: Int.min), now: now, calendar: cal)
             XCTAssertGreaterThan(far, now, anchor.name)

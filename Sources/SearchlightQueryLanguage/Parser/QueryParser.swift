@@ -331,7 +331,7 @@ struct Parser {
             return TimeExpression(.absolute(QueryNumber(value: seconds, text: argument.text)))
         default:
             throw error(.unknownFunction, "unknown time function '$time.\(name)'", at: nameRange,
-                        hint: "expected now, today, yesterday, this_week, this_month, this_year, iso or absolute")
+                        hint: "expected now, today, yesterday, this_week, last_week, this_month, this_year, iso or absolute")
         }
     }
 

@@ -13,6 +13,9 @@ public struct TimeExpression: Sendable, Hashable, CustomStringConvertible {
         case yesterday
         /// `$time.this_week(weeks)`: the start of the week (the calendar's `firstWeekday`).
         case thisWeek
+        /// `$time.last_week(weeks)`: the start of the previous week, `this_week(weeks - 1)`; in Apple's `$time`
+        /// table ("a date from the week before the current week").
+        case lastWeek
         /// `$time.this_month(months)`: the start of the month.
         case thisMonth
         /// `$time.this_year(years)`: the start of the year.
@@ -29,6 +32,7 @@ public struct TimeExpression: Sendable, Hashable, CustomStringConvertible {
             case .today: "today"
             case .yesterday: "yesterday"
             case .thisWeek: "this_week"
+            case .lastWeek: "last_week"
             case .thisMonth: "this_month"
             case .thisYear: "this_year"
             case .iso: "iso"
@@ -43,6 +47,7 @@ public struct TimeExpression: Sendable, Hashable, CustomStringConvertible {
             case "today": .today
             case "yesterday": .yesterday
             case "this_week": .thisWeek
+            case "last_week": .lastWeek
             case "this_month": .thisMonth
             case "this_year": .thisYear
             default: nil
@@ -65,7 +70,7 @@ public struct TimeExpression: Sendable, Hashable, CustomStringConvertible {
         switch anchor {
         case .now: 100_000_000_000
         case .today, .yesterday: 1_100_000
-        case .thisWeek: 160_000
+        case .thisWeek, .lastWeek: 160_000
         case .thisMonth: 36_000
         case .thisYear: 3_000
         case .iso, .absolute: 0

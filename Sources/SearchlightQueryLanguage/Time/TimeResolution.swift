@@ -6,6 +6,7 @@ import Foundation
 /// - `today(n)`: the start of the local day containing `now`, moved n days (calendar days, so DST-safe).
 /// - `yesterday(n)`: `today(n - 1)`.
 /// - `this_week(n)`: the start of the local week containing `now` (per `calendar.firstWeekday`) plus n weeks.
+/// - `last_week(n)`: `this_week(n - 1)`.
 /// - `this_month(n)`, `this_year(n)`: the start of the month/year containing `now`, moved n months/years.
 /// - `iso`: absolute when the text has a zone, otherwise read in `calendar.timeZone`; proleptic Gregorian either
 ///   way (ISO 8601), whatever `calendar`'s identifier.
@@ -28,12 +29,13 @@ public func resolve(_ time: TimeExpression, now: Date, calendar: Calendar) -> Da
         return adding(.day, offset, to: calendar.startOfDay(for: now), approximateSeconds: 86_400)
     case .yesterday:
         return adding(.day, offset - 1, to: calendar.startOfDay(for: now), approximateSeconds: 86_400)
-    case .thisWeek:
+    case .thisWeek, .lastWeek:
+        let weeks = time.anchor == .lastWeek ? offset - 1 : offset
         let today = calendar.startOfDay(for: now)
         let weekday = calendar.component(.weekday, from: today)
         let daysBack = ((weekday - calendar.firstWeekday) % 7 + 7) % 7
         let weekStart = adding(.day, -daysBack, to: today, approximateSeconds: 86_400)
-        return adding(.day, offset * 7, to: weekStart, approximateSeconds: 86_400)
+        return adding(.day, weeks * 7, to: weekStart, approximateSeconds: 86_400)
     case .thisMonth:
         let monthStart = calendar.dateInterval(of: .month, for: now)?.start ?? calendar.startOfDay(for: now)
         return adding(.month, offset, to: monthStart, approximateSeconds: 30.436_875 * 86_400)
