@@ -9,7 +9,8 @@ import SearchlightQueryLanguage
 /// - string `==` on a text field: candidate documents from the postings (`CandidateTerms`: prefix lookup,
 ///   dictionary scan for infix/suffix, exact terms for `t`), each verified on the raw stored values with the
 ///   exact semantics of `TextMatch`. Only patterns with no literal text (`*`, `?*`) scan the field's documents.
-/// - numbers, dates, `$time.*`, booleans: engine `.range` over the numeric column (`InRange` inclusive).
+/// - numbers, dates, `$time.*`, booleans: engine `.range` over the numeric column (`InRange` inclusive);
+///   `== $time.today` / `this_week` / … is the whole period (`resolvePeriod`).
 ///   Integers compare exactly (an integer literal that fits `Int64` against the stored `Int64` or Double):
 ///   the columns' Doubles decide every bound below 2^53 in magnitude, and for a larger bound the documents
 ///   whose column equals its rounded value are checked on their stored numbers (`NumericRange`).
@@ -224,6 +225,15 @@ package struct QueryEvaluator {
                                   within: [DocAddress]?) -> [DocAddress] {
         if case .string = comparison.value, comparison.op == .equal {
             return textComparison(comparison, fields: fields, within: within)
+        }
+        if comparison.op == .equal, case .time(let time) = comparison.value,
+           let period = resolvePeriod(time, now: snapshot.now, calendar: calendar) {
+            // `== $time.today` (this_week, …) is any date in that period, as Apple documents.
+            let range = NumericRange(lower: .init(value: .double(period.lowerBound.timeIntervalSinceReferenceDate),
+                                                  inclusive: true),
+                                     upper: .init(value: .double(period.upperBound.timeIntervalSinceReferenceDate),
+                                                  inclusive: false))
+            return numeric(fields.numeric, range, within: within)
         }
         guard let x = number(comparison.value), let range = NumericRange(comparison.op, x) else { return [] }
         return numeric(fields.numeric, range, within: within)

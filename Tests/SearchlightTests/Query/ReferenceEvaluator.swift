@@ -85,6 +85,13 @@ final class ReferenceEvaluator {
                 if let x = number(c.value) { return numbers.contains(x) }
                 return false
             }
+            if c.op == .equal, case .time(let time) = c.value,
+               let period = resolvePeriod(time, now: now, calendar: calendar) {
+                // Apple's `$time` table: `== $time.this_week` is a date from this week.
+                let start = period.lowerBound.timeIntervalSinceReferenceDate
+                let end = period.upperBound.timeIntervalSinceReferenceDate
+                return numbers.contains { start <= $0 && $0 < end }
+            }
             guard let x = number(c.value) else { return false }
             return numbers.contains { n in
                 switch c.op {
