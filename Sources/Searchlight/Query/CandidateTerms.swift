@@ -50,15 +50,16 @@ package enum CandidateTerms {
             // A dictionary scan with the exact matcher (e.g. `"*port"t`).
             return terms(snapshot.terms(in: scope, where: { match.matcher.matches($0) }))
         }
-        let planned = plan(literals: pattern, match: match, scope: scope, snapshot: snapshot)
+        let planned = plan(literals: pattern, match: match, field: field, snapshot: snapshot)
         guard case .terms(let list, let documentFrequency) = planned,
               let overlong = snapshot.overlongWords(in: field) else { return planned }
         return .terms(list + [overlong.term], documentFrequency: documentFrequency + overlong.documentFrequency)
     }
 
     /// The candidate terms of a comparison without `t`, from the pattern's literal text alone.
-    private static func plan(literals pattern: StringPattern, match: TextMatch, scope: FieldScope,
+    private static func plan(literals pattern: StringPattern, match: TextMatch, field: FieldID,
                              snapshot: IndexSnapshot) -> CandidateTerms {
+        let scope = FieldScope.field(field)
         let prefix = pattern.literalPrefix
         if !prefix.isEmpty, let first = firstToken(of: Folding.fold(prefix)) {
             let found = snapshot.terms(withPrefix: first, in: scope, limit: .max)
@@ -67,14 +68,17 @@ package enum CandidateTerms {
                 // first compound term is exactly the literal's, not merely an extension of it.
                 return terms(found.filter { $0.term == first })
             }
-            if match.modifiers.contains(.wordBased), let initial = first.unicodeScalars.first {
+            if match.modifiers.contains(.wordBased) {
                 // A `w` word may join parts the index split (NS|Window: `TextMatch.modifierWords`) inside a
                 // compound whose whole starts elsewhere (`Foo.NSWindow`): its first part is then a term that is
                 // a proper prefix of the literal's token.
-                let parts = snapshot.terms(withPrefix: String(initial), in: scope, limit: .max).filter {
-                    $0.term.utf8.count < first.utf8.count && first.utf8.starts(with: $0.term.utf8)
+                let scalars = Array(first.unicodeScalars)
+                let prefixes = (1..<max(scalars.count, 1)).map { count in
+                    var text = String.UnicodeScalarView()
+                    text.append(contentsOf: scalars[..<count])
+                    return String(text)
                 }
-                return terms(found + parts)
+                return terms(found + snapshot.terms(exactly: prefixes, in: field))
             }
             return terms(found)
         }

@@ -553,6 +553,20 @@ public struct IndexSnapshot: Sendable {
         return df > 0 ? TermInfo(term: Analyzer.overlongTerm, field: field, documentFrequency: df) : nil
     }
 
+    /// Those of `candidates` (already folded terms) that the field's dictionary holds, with their document
+    /// frequencies summed over the segments: exact lookups, no walk of a prefix range.
+    package func terms(exactly candidates: [String], in field: FieldID) -> [TermInfo] {
+        candidates.compactMap { term in
+            let df = Array(term.utf8).withUnsafeBufferPointer { key in
+                segments.reduce(0) { sum, segment in
+                    guard let terms = segment.terms(field), let index = terms.find(key) else { return sum }
+                    return sum + Int(terms.docFreq[index])
+                }
+            }
+            return df > 0 ? TermInfo(term: term, field: field, documentFrequency: df) : nil
+        }
+    }
+
     /// Dictionary terms starting with the folded prefix (for suggestions), most frequent first.
     public func terms(withPrefix prefix: String, in scope: FieldScope = .defaultFields, limit: Int = 20) -> [TermInfo] {
         let key = Array(QueryPlanner.foldedPrefix(prefix).utf8)
