@@ -31,6 +31,14 @@ final class QueryDifferentialTests: XCTestCase {
         try agreeWithReference(seed: 0x10F6, rounds: 800, selective: 200)
     }
 
+    /// Capitalized words after capitals or digits, which `w` keeps joined (NSWindow) though the index splits
+    /// them, alone and inside compounds whose whole starts before them (a `w` prefix plan missed those).
+    func testJoinedCamelCaseWordsAgreeWithReference() throws {
+        vocabulary = Self.vocabulary + ["NSWindow", "Foo.NSWindow", "HTMLParser", "x-HTMLParser", "Base64Encoder",
+                                        "my.Base64Encoder", "NS", "Window", "ns_window"]
+        try agreeWithReference(seed: 0x4E5, rounds: 600, selective: 200)
+    }
+
     /// A compound of short parts whose whole is over 128 bytes (a long slug): patterns across its connectors
     /// (a review found all three missing it).
     func testLongCompoundOfShortParts() throws {
