@@ -12,7 +12,8 @@ import SearchlightQueryLanguage
 ///   texts' canonical compositions (NFC): canonically equivalent texts are one text, as Swift's `==` has it.
 /// - `w`: the pattern must match one word of the value; words are `Analyzer().words(in:)`: split at
 ///   non-alphanumerics and at lowercase-to-uppercase transitions (`"Window"w` hits "MyWindowController" but not
-///   "NSWindow", as Apple documents; see `modifierWords(in:)`), a CJK run is one word. A pattern that itself spans several words never matches under `w`.
+///   "NSWindow", as Apple documents; see `modifierWords(in:)`), a CJK run is one word. A pattern that itself
+///   spans several words never matches under `w`.
 /// - `t`: the pattern must match one analyzed token of the value (the index's own tokens: identifier parts
 ///   and wholes, CJK unigrams and bigrams). Tokens are case- and diacritic-folded, so `t` implies `cd`, and hold
 ///   no format characters (soft hyphen, word joiner), so the pattern's are dropped too.
