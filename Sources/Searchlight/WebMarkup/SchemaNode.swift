@@ -139,7 +139,9 @@ extension SchemaNode {
     }
 
     /// Replaces `{"@id": "…"}` reference values in top-level entities with the top-level entity of that `@id`
-    /// (one level, so reference cycles cannot loop): `@graph` pages refer to their author and publisher this way.
+    /// (`@graph` pages refer to their author and publisher this way), whose own references are resolved one level
+    /// too: a WebPage's `mainEntity` by `@id` is the page's subject, and that Product names its brand and offer by
+    /// `@id` in turn. Two levels from raw definitions, so reference cycles cannot loop.
     /// A property holds each referenced entity once (a repeat is one value, as in RDF), so reading a property walks
     /// an entity once, not once per reference: the work stays linear in the page.
     static func resolvingReferences(_ nodes: [SchemaNode]) -> [SchemaNode] {
@@ -148,18 +150,22 @@ extension SchemaNode {
             if let id = node.string("@id"), byID[id] == nil { byID[id] = node }
         }
         guard !byID.isEmpty else { return nodes }
-        return nodes.map { node in
-            var resolved = node
-            for (property, values) in node.properties where property != "@id" {
-                var seen: Set<String> = []
-                resolved.properties[property] = values.compactMap { value in
-                    guard case .node(let reference) = value, reference.types.isEmpty, reference.properties.count == 1,
-                          let id = reference.string("@id"), let target = byID[id] else { return value }
-                    return seen.insert(id).inserted ? .node(target) : nil
-                }
+        let targets = byID.mapValues { substitutingReferences(in: $0, byID) }
+        return nodes.map { substitutingReferences(in: $0, targets) }
+    }
+
+    /// `node` with each reference among its property values replaced by the entity `byID` gives for its `@id`.
+    private static func substitutingReferences(in node: SchemaNode, _ byID: [String: SchemaNode]) -> SchemaNode {
+        var resolved = node
+        for (property, values) in node.properties where property != "@id" {
+            var seen: Set<String> = []
+            resolved.properties[property] = values.compactMap { value in
+                guard case .node(let reference) = value, reference.types.isEmpty, reference.properties.count == 1,
+                      let id = reference.string("@id"), let target = byID[id] else { return value }
+                return seen.insert(id).inserted ? .node(target) : nil
             }
-            return resolved
         }
+        return resolved
     }
 
     /// A JSON-LD value as a schema value; nil for nulls and empty arrays. Arrays become several values of the
