@@ -138,8 +138,8 @@ extension SchemaNode {
         return result
     }
 
-    /// Replaces `{"@id": "…"}` reference values in top-level entities with the top-level entity of that `@id`
-    /// (`@graph` pages refer to their author and publisher this way), whose own references are resolved one level
+    /// Replaces `{"@id": "…"}` reference values in top-level entities with the entity of that `@id`, top-level or
+    /// nested (`@graph` pages refer to their author and publisher this way), whose own references are resolved one level
     /// too: a WebPage's `mainEntity` by `@id` is the page's subject, and that Product names its brand and offer by
     /// `@id` in turn. Two levels from raw definitions, so reference cycles cannot loop.
     /// A property holds each referenced entity once (a repeat is one value, as in RDF), so reading a property walks
@@ -149,6 +149,19 @@ extension SchemaNode {
         for node in nodes {
             if let id = node.string("@id"), byID[id] == nil { byID[id] = node }
         }
+        // Then entities defined inside another's property (a WebSite's publisher, its logo), which plugins such as
+        // Yoast refer to by `@id` elsewhere; top-level definitions win. A bare `{"@id": …}` is no definition.
+        func collectNested(in node: SchemaNode) {
+            for values in node.properties.values {
+                for case .node(let child) in values {
+                    if let id = child.string("@id"), byID[id] == nil, !child.types.isEmpty || child.properties.count > 1 {
+                        byID[id] = child
+                    }
+                    collectNested(in: child)
+                }
+            }
+        }
+        for node in nodes { collectNested(in: node) }
         guard !byID.isEmpty else { return nodes }
         let targets = byID.mapValues { substitutingReferences(in: $0, byID) }
         return nodes.map { substitutingReferences(in: $0, targets) }

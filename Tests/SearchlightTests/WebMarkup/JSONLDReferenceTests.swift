@@ -21,4 +21,27 @@ final class JSONLDReferenceTests: XCTestCase {
         XCTAssertEqual(page.product?.price, 89)
         XCTAssertEqual(page.product?.priceCurrency, "USD")
     }
+
+    /// Yoast and similar plugins define an entity inside another's property (the WebSite's publisher with its logo)
+    /// and refer to it by `@id` elsewhere: only top-level entities were found, so the reference stayed empty.
+    func testAReferenceToAnEntityDefinedInsideAnotherResolves() throws {
+        let page = try page(##"{"@context":"https://schema.org","@graph":["##
+            + ##"{"@type":"WebSite","@id":"#site","publisher":{"@type":"Organization","@id":"#org","name":"Summit Co","##
+            + ##""logo":{"@type":"ImageObject","@id":"#logo","url":"/logo.png"}}},"##
+            + ##"{"@type":"Article","headline":"Care for boots","publisher":{"@id":"#org"},"image":{"@id":"#logo"},"##
+            + ##""author":{"@id":"#ann"}},"##
+            + ##"{"@type":"WebPage","author":{"@type":"Person","@id":"#ann","name":"Ann"}}]}"##)
+        XCTAssertEqual(page.article?.publisher, "Summit Co")
+        XCTAssertEqual(page.article?.images, [URL(string: "https://shop.example.com/logo.png")!])
+        XCTAssertEqual(page.article?.authors, ["Ann"])
+    }
+
+    /// Nested definitions that refer to each other in a cycle must not loop, and a bare reference is no definition.
+    func testNestedReferenceCyclesEnd() throws {
+        let page = try page(##"[{"@type":"Person","@id":"#a","name":"A","knows":{"@type":"Person","@id":"#b","##
+            + ##""name":"B","knows":{"@id":"#a"}}},{"@type":"Article","headline":"H","author":[{"@id":"#b"},{"@id":"#a"}],"##
+            + ##""publisher":{"@id":"#x"}},{"@type":"Thing","about":{"@id":"#x"}}]"##)
+        XCTAssertEqual(page.article?.authors, ["B", "A"])
+        XCTAssertNil(page.article?.publisher)
+    }
 }
