@@ -200,15 +200,54 @@ public struct WebPageExtraction: Sendable {
             ?? WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true) ?? pageURL
 
         let entities = markup.jsonLD + markup.microdata
-        // A page object's `mainEntity` is what the page is about (shops nest their Product in an ItemPage), so it
-        // is a candidate at its page's place; other nested entities (offers, brands, authors) stay properties.
-        let subjects = entities.flatMap { [$0] + ($0.isA(Self.webPageTypes) ? $0.nodes("mainEntity") : []) }
+        // A page object's `mainEntity` is what the page is about (shops nest their Product in an ItemPage), and so
+        // is a nested entity whose `mainEntityOfPage` names this page: each is a candidate at its top-level entity's
+        // place; other nested entities (offers, brands, authors) stay properties.
+        let pageNames = Set([WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true), identifierURL,
+                             canonicalURL, ogURL].compactMap { $0?.absoluteString })
+        var walked: Set<String> = []
+        let subjects = entities.flatMap { entity in
+            [entity] + (entity.isA(Self.webPageTypes) ? entity.nodes("mainEntity") : [])
+                + Self.nestedMainEntities(of: entity, pageNames: pageNames, base: base, walked: &walked)
+        }
         product = subjects.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
         recipe = subjects.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
         event = subjects.first(where: WebEvent.matches).map { WebEvent($0, base: base) }
         business = Self.subjectBusiness(among: entities).map { WebBusiness($0, base: base) }
         article = subjects.first(where: { $0.isA(WebArticle.types) }).map { WebArticle($0, base: base) }
         breadcrumbs = entities.first(where: { $0.isA(["BreadcrumbList"]) }).map(Self.breadcrumbNames) ?? []
+    }
+
+    /// The entities nested in `entity` whose `mainEntityOfPage` names this page (a URL, `{"@id": url}`, or a
+    /// WebPage with that `@id` or `url`): an Offer's `itemOffered` or a list's item can say it is the page's subject.
+    /// An entity with an `@id` is walked once per page (`walked`), so references resolved into many places keep
+    /// the walk linear.
+    static func nestedMainEntities(of entity: SchemaNode, pageNames: Set<String>, base: URL,
+                                   walked: inout Set<String>) -> [SchemaNode] {
+        var found: [SchemaNode] = []
+        func visit(_ node: SchemaNode) {
+            for values in node.properties.values {
+                for case .node(let child) in values {
+                    if let id = child.string("@id"), !walked.insert(id).inserted { continue }
+                    if namesPage(child) { found.append(child) }
+                    visit(child)
+                }
+            }
+        }
+        func namesPage(_ node: SchemaNode) -> Bool {
+            node.values("mainEntityOfPage").contains { value in
+                let names: [String]
+                switch value {
+                case .text(let text): names = [text]
+                case .node(let page): names = [page.string("@id"), page.string("url")].compactMap { $0 }
+                }
+                return names.contains { name in
+                    WebMarkupURLs.resolve(name, base: base, dropFragment: true).map { pageNames.contains($0.absoluteString) } == true
+                }
+            }
+        }
+        visit(entity)
+        return found
     }
 
     /// Page types of schema.org: the entity that says what a page is about.
