@@ -164,17 +164,23 @@ extension SchemaNode {
         for node in nodes { collectNested(in: node) }
         guard !byID.isEmpty else { return nodes }
         let targets = byID.mapValues { substitutingReferences(in: $0, byID) }
-        return nodes.map { substitutingReferences(in: $0, targets) }
+        return nodes.map { substitutingReferences(in: $0, targets, inline: true) }
     }
 
-    /// `node` with each reference among its property values replaced by the entity `byID` gives for its `@id`.
-    private static func substitutingReferences(in node: SchemaNode, _ byID: [String: SchemaNode]) -> SchemaNode {
+    /// `node` with each reference among its property values replaced by the entity `byID` gives for its `@id`;
+    /// with `inline`, also inside the entities written inline in it (an ItemPage's `mainEntity`, an Offer's
+    /// `itemOffered`, which can be the page's subject), each once since the page's own entities form a tree.
+    private static func substitutingReferences(in node: SchemaNode, _ byID: [String: SchemaNode],
+                                               inline: Bool = false) -> SchemaNode {
         var resolved = node
         for (property, values) in node.properties where property != "@id" {
             var seen: Set<String> = []
             resolved.properties[property] = values.compactMap { value in
-                guard case .node(let reference) = value, reference.types.isEmpty, reference.properties.count == 1,
-                      let id = reference.string("@id"), let target = byID[id] else { return value }
+                guard case .node(let reference) = value else { return value }
+                guard reference.types.isEmpty, reference.properties.count == 1,
+                      let id = reference.string("@id"), let target = byID[id] else {
+                    return inline ? .node(substitutingReferences(in: reference, byID, inline: true)) : value
+                }
                 return seen.insert(id).inserted ? .node(target) : nil
             }
         }

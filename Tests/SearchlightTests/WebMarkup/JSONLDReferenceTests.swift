@@ -44,4 +44,20 @@ final class JSONLDReferenceTests: XCTestCase {
         XCTAssertEqual(page.article?.authors, ["B", "A"])
         XCTAssertNil(page.article?.publisher)
     }
+
+    /// A subject written inline inside another entity (an ItemPage's `mainEntity`, an Offer's `itemOffered` that
+    /// names the page) refers to its brand and offer by `@id` like a top-level one: only top-level entities'
+    /// own properties were resolved, so such a Product lost its brand and price.
+    func testReferencesInsideAnInlineSubjectResolve() throws {
+        let product = ##"{"@type":"Product","name":"Ridge Boot","brand":{"@id":"#b"},"offers":{"@id":"#o"}"##
+        for jsonLD in [##"{"@type":"ItemPage","mainEntity":"## + product + "}}",
+                       ##"{"@type":"Offer","itemOffered":"## + product
+                        + ##","mainEntityOfPage":"https://shop.example.com/p/7"}}"##] {
+            let page = try page(##"{"@graph":["## + jsonLD + ##",{"@type":"Brand","@id":"#b","name":"Summit"},"##
+                + ##"{"@type":"Offer","@id":"#o","price":"89.00"}]}"##)
+            XCTAssertEqual(page.product?.name, "Ridge Boot", jsonLD)
+            XCTAssertEqual(page.product?.brand, "Summit", jsonLD)
+            XCTAssertEqual(page.product?.price, 89, jsonLD)
+        }
+    }
 }
