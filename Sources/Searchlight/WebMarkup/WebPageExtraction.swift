@@ -205,15 +205,16 @@ public struct WebPageExtraction: Sendable {
         // place; other nested entities (offers, brands, authors) stay properties.
         let pageNames = Set([WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true), identifierURL,
                              canonicalURL, ogURL].compactMap { $0?.absoluteString })
-        var walked: Set<String> = []
+        var walked: Set<String> = [], namingThePage: [SchemaNode] = []
         let subjects = entities.flatMap { entity in
-            [entity] + (entity.isA(Self.webPageTypes) ? entity.nodes("mainEntity") : [])
-                + Self.nestedMainEntities(of: entity, pageNames: pageNames, base: base, walked: &walked)
+            let nested = Self.nestedMainEntities(of: entity, pageNames: pageNames, base: base, walked: &walked)
+            namingThePage += (Self.namesPage(entity, pageNames: pageNames, base: base) ? [entity] : []) + nested
+            return [entity] + (entity.isA(Self.webPageTypes) ? entity.nodes("mainEntity") : []) + nested
         }
         product = subjects.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
         recipe = subjects.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
         event = subjects.first(where: WebEvent.matches).map { WebEvent($0, base: base) }
-        business = Self.subjectBusiness(among: entities).map { WebBusiness($0, base: base) }
+        business = Self.subjectBusiness(among: entities, namingThePage: namingThePage).map { WebBusiness($0, base: base) }
         article = subjects.first(where: { $0.isA(WebArticle.types) }).map { WebArticle($0, base: base) }
         breadcrumbs = entities.first(where: { $0.isA(["BreadcrumbList"]) }).map(Self.breadcrumbNames) ?? []
     }
@@ -229,25 +230,28 @@ public struct WebPageExtraction: Sendable {
             for values in node.properties.values {
                 for case .node(let child) in values {
                     if let id = child.string("@id"), !walked.insert(id).inserted { continue }
-                    if namesPage(child) { found.append(child) }
+                    if namesPage(child, pageNames: pageNames, base: base) { found.append(child) }
                     visit(child)
-                }
-            }
-        }
-        func namesPage(_ node: SchemaNode) -> Bool {
-            node.values("mainEntityOfPage").contains { value in
-                let names: [String]
-                switch value {
-                case .text(let text): names = [text]
-                case .node(let page): names = [page.string("@id"), page.string("url")].compactMap { $0 }
-                }
-                return names.contains { name in
-                    WebMarkupURLs.resolve(name, base: base, dropFragment: true).map { pageNames.contains($0.absoluteString) } == true
                 }
             }
         }
         visit(entity)
         return found
+    }
+
+    /// Whether `node`'s `mainEntityOfPage` is one of `pageNames` (this page's URLs, no fragment): as text,
+    /// `{"@id": url}`, or a WebPage with that `@id` or `url`, resolved against `base`.
+    static func namesPage(_ node: SchemaNode, pageNames: Set<String>, base: URL) -> Bool {
+        node.values("mainEntityOfPage").contains { value in
+            let names: [String]
+            switch value {
+            case .text(let text): names = [text]
+            case .node(let page): names = [page.string("@id"), page.string("url")].compactMap { $0 }
+            }
+            return names.contains { name in
+                WebMarkupURLs.resolve(name, base: base, dropFragment: true).map { pageNames.contains($0.absoluteString) } == true
+            }
+        }
     }
 
     /// Page types of schema.org: the entity that says what a page is about.
@@ -258,13 +262,16 @@ public struct WebPageExtraction: Sendable {
 
     /// The Organization or LocalBusiness the page is about. Sites put their Organization on every page (a
     /// WebSite's publisher, logo markup), so it is the subject when the page's WebPage names it as its
-    /// `mainEntity` or `about`, or, unless a WebPage names something else, when no other top-level entity names it
+    /// `mainEntity` or `about`, or it names the page through `mainEntityOfPage` (`namingThePage`, top-level or nested),
+    /// or, unless a WebPage names something else, when no other top-level entity names it
     /// as its publisher, author, brand... (`attributionProperties`): by its `@id`, or, when it has none, by an
     /// inline organization of the same name or URL (a template's WebSite publisher next to an Organization block).
     /// WebSite markup alone says nothing of the subject: Google asks for it on a business's own home page.
-    static func subjectBusiness(among entities: [SchemaNode]) -> SchemaNode? {
+    static func subjectBusiness(among entities: [SchemaNode], namingThePage: [SchemaNode] = []) -> SchemaNode? {
         let subjects = entities.filter { $0.isA(webPageTypes) }.flatMap { $0.values("mainEntity") + $0.values("about") }
         for case .node(let node) in subjects where node.isA(WebBusiness.types) { return node }
+        // One that names this page as the page it is the main entity of says so itself, publisher of the site or not.
+        if subjects.isEmpty, let named = namingThePage.first(where: { $0.isA(WebBusiness.types) }) { return named }
         guard subjects.isEmpty else { return nil }
         var attributed: Set<String> = [], attributedInline: Set<String> = []
         for entity in entities {

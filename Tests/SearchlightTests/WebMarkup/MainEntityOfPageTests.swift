@@ -62,4 +62,23 @@ final class MainEntityOfPageTests: XCTestCase {
         XCTAssertEqual(page.product?.name, "Deep")
         XCTAssertLessThan(Date().timeIntervalSince(start), 3)
     }
+
+    /// A business's home page whose WebSite names the business as its publisher (Yoast's `@graph`), where the
+    /// business says the page is its own through `mainEntityOfPage`: the publisher link made it sitewide markup, so
+    /// the home page lost its phone and address. The same markup on an inner page still says nothing of it.
+    func testABusinessNamingThePageIsItsSubjectThoughItPublishesTheSite() throws {
+        func item(_ jsonLD: String, _ url: String) throws -> CSSearchableItem {
+            let html = "<title>Luigi's</title><script type=\"application/ld+json\">\(jsonLD)</script><p>Menu</p>"
+            return try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: url)!)
+        }
+        let restaurant = ##"{"@type":"Restaurant","@id":"https://luigis.example.com/#org","name":"Luigi's Trattoria","##
+            + ##""telephone":"+1-555-0199","mainEntityOfPage":{"@id":"https://luigis.example.com/"}}"##
+        let byID = ##"{"@graph":[{"@type":"WebSite","@id":"https://luigis.example.com/#site","##
+            + ##""publisher":{"@id":"https://luigis.example.com/#org"}},"## + restaurant + "]}"
+        let inline = ##"{"@type":"WebSite","publisher":"## + restaurant + "}"
+        for jsonLD in [byID, inline] {
+            XCTAssertEqual(try item(jsonLD, "https://luigis.example.com/").attributeSet.phoneNumbers, ["+1-555-0199"], jsonLD)
+            XCTAssertNil(try item(jsonLD, "https://luigis.example.com/menu").attributeSet.phoneNumbers, jsonLD)
+        }
+    }
 }
