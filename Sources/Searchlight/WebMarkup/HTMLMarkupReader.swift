@@ -115,8 +115,6 @@ struct HTMLMarkupReader {
         while let token = tokenizer.next() { reader.consume(token) }
         while !reader.stack.isEmpty { reader.pop() }
         reader.finishText()
-        // After every block is read: a site's Organization block is often referred to by `@id` from another block.
-        reader.result.jsonLD = SchemaNode.resolvingReferences(reader.result.jsonLD)
         return reader.result
     }
 

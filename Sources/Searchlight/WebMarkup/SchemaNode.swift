@@ -144,17 +144,27 @@ extension SchemaNode {
     /// `@id` in turn. Two levels from raw definitions, so reference cycles cannot loop.
     /// A property holds each referenced entity once (a repeat is one value, as in RDF), so reading a property walks
     /// an entity once, not once per reference: the work stays linear in the page.
-    static func resolvingReferences(_ nodes: [SchemaNode]) -> [SchemaNode] {
+    /// An `@id` is an IRI relative to `base` (the page's `<base href>`, else its URL), as JSON-LD reads it, so
+    /// `#org` and `https://…/page#org` name one entity; ids with a scheme and blank node ids (`_:b0`) are as written.
+    static func resolvingReferences(_ nodes: [SchemaNode], base: URL? = nil) -> [SchemaNode] {
+        var keys: [String: String] = [:]
+        func key(_ id: String) -> String {
+            guard let base, !id.hasPrefix("_:"), !hasScheme(id) else { return id }
+            if let known = keys[id] { return known }
+            let resolved = URL(string: id, relativeTo: base)?.absoluteString ?? id
+            keys[id] = resolved
+            return resolved
+        }
         var byID: [String: SchemaNode] = [:]
         for node in nodes {
-            if let id = node.string("@id"), byID[id] == nil { byID[id] = node }
+            if let id = node.string("@id").map(key), byID[id] == nil { byID[id] = node }
         }
         // Then entities defined inside another's property (a WebSite's publisher, its logo), which plugins such as
         // Yoast refer to by `@id` elsewhere; top-level definitions win. A bare `{"@id": …}` is no definition.
         func collectNested(in node: SchemaNode) {
             for values in node.properties.values {
                 for case .node(let child) in values {
-                    if let id = child.string("@id"), byID[id] == nil, !child.types.isEmpty || child.properties.count > 1 {
+                    if let id = child.string("@id").map(key), byID[id] == nil, !child.types.isEmpty || child.properties.count > 1 {
                         byID[id] = child
                     }
                     collectNested(in: child)
@@ -163,23 +173,34 @@ extension SchemaNode {
         }
         for node in nodes { collectNested(in: node) }
         guard !byID.isEmpty else { return nodes }
-        let targets = byID.mapValues { substitutingReferences(in: $0, byID) }
-        return nodes.map { substitutingReferences(in: $0, targets, inline: true) }
+        let targets = byID.mapValues { substitutingReferences(in: $0, byID, key: key) }
+        return nodes.map { substitutingReferences(in: $0, targets, key: key, inline: true) }
+    }
+
+    /// Whether `id` starts with a URI scheme (`https:`, `urn:`): an absolute IRI.
+    private static func hasScheme(_ id: String) -> Bool {
+        guard let first = id.utf8.first, (0x61...0x7A).contains(first | 0x20) else { return false }
+        for b in id.utf8.dropFirst() {
+            if b == UInt8(ascii: ":") { return true }
+            let isLetter = (0x61...0x7A).contains(b | 0x20), isDigit = (0x30...0x39).contains(b)
+            if !(isLetter || isDigit || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")) { return false }
+        }
+        return false
     }
 
     /// `node` with each reference among its property values replaced by the entity `byID` gives for its `@id`;
     /// with `inline`, also inside the entities written inline in it (an ItemPage's `mainEntity`, an Offer's
     /// `itemOffered`, which can be the page's subject), each once since the page's own entities form a tree.
     private static func substitutingReferences(in node: SchemaNode, _ byID: [String: SchemaNode],
-                                               inline: Bool = false) -> SchemaNode {
+                                               key: (String) -> String, inline: Bool = false) -> SchemaNode {
         var resolved = node
         for (property, values) in node.properties where property != "@id" {
             var seen: Set<String> = []
             resolved.properties[property] = values.compactMap { value in
                 guard case .node(let reference) = value else { return value }
                 guard reference.types.isEmpty, reference.properties.count == 1,
-                      let id = reference.string("@id"), let target = byID[id] else {
-                    return inline ? .node(substitutingReferences(in: reference, byID, inline: true)) : value
+                      let id = reference.string("@id").map(key), let target = byID[id] else {
+                    return inline ? .node(substitutingReferences(in: reference, byID, key: key, inline: true)) : value
                 }
                 return seen.insert(id).inserted ? .node(target) : nil
             }

@@ -174,7 +174,9 @@ public struct WebPageExtraction: Sendable {
         self.articleMeta = articleMeta
         appLinks = links == WebAppLinks() ? nil : links
         smartAppBanner = banner
-        jsonLD = markup.jsonLD
+        // After every block is read (a site's Organization block is often referred to by `@id` from another
+        // block), against the page's base, which relative `@id`s name entities of.
+        jsonLD = SchemaNode.resolvingReferences(markup.jsonLD, base: baseURL)
         microdata = markup.microdata
         textContent = markup.text
         textTruncated = markup.textTruncated
@@ -199,7 +201,7 @@ public struct WebPageExtraction: Sendable {
         identifierURL = canonicalURL ?? ogURL
             ?? WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true) ?? pageURL
 
-        let entities = markup.jsonLD + markup.microdata
+        let entities = jsonLD + markup.microdata
         // A page object's `mainEntity` is what the page is about (shops nest their Product in an ItemPage), and so
         // is a nested entity whose `mainEntityOfPage` names this page: each is a candidate at its top-level entity's
         // place; other nested entities (offers, brands, authors) stay properties.

@@ -60,4 +60,22 @@ final class JSONLDReferenceTests: XCTestCase {
             XCTAssertEqual(page.product?.price, 89, jsonLD)
         }
     }
+
+    /// An `@id` is an IRI relative to the page (JSON-LD resolves it against the document's base): a template that
+    /// writes `{"@id":"#p"}` for an entity another block defines as `https://…/p/7#p` names the same entity, but
+    /// the texts were compared as written, so the reference stayed empty. Blank node ids (`_:b0`) match as written.
+    func testRelativeAndAbsoluteIDsNameTheSameEntity() throws {
+        let page = try page(##"{"@graph":[{"@type":"ItemPage","mainEntity":{"@id":"#p"}},"##
+            + ##"{"@type":"Product","@id":"https://shop.example.com/p/7#p","name":"Ridge Boot","brand":{"@id":"/#brand"},"##
+            + ##""offers":{"@id":"_:o"}},{"@type":"Brand","@id":"https://shop.example.com/#brand","name":"Summit"},"##
+            + ##"{"@type":"Offer","@id":"_:o","price":"89.00"}]}"##)
+        XCTAssertEqual(page.product?.name, "Ridge Boot")
+        XCTAssertEqual(page.product?.brand, "Summit")
+        XCTAssertEqual(page.product?.price, 89)
+        let based = try extractHTML(##"<base href="https://shop.example.com/catalog/"><script type="application/ld+json">"##
+            + ##"[{"@type":"Article","headline":"H","publisher":{"@id":"org"}},"##
+            + ##"{"@type":"Organization","@id":"https://shop.example.com/catalog/org","name":"Summit Co"}]</script>"##,
+            url: "https://shop.example.com/p/7")
+        XCTAssertEqual(based.article?.publisher, "Summit Co")
+    }
 }
