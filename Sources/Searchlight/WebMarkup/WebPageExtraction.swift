@@ -203,16 +203,19 @@ public struct WebPageExtraction: Sendable {
 
         let entities = jsonLD + markup.microdata
         // A page object's `mainEntity` is what the page is about (shops nest their Product in an ItemPage), and so
-        // is a nested entity whose `mainEntityOfPage` names this page: each is a candidate at its top-level entity's
-        // place; other nested entities (offers, brands, authors) stay properties.
+        // is an entity, top-level or nested, whose `mainEntityOfPage` names this page: these claimed subjects come
+        // first, then the top-level entities in page order (a promotion's or related product's markup before the
+        // page's own must not win); other nested entities (offers, brands, authors) stay properties.
         let pageNames = Set([WebMarkupURLs.resolve(pageURL.absoluteString, base: nil, dropFragment: true), identifierURL,
                              canonicalURL, ogURL].compactMap { $0?.absoluteString })
-        var walked: Set<String> = [], namingThePage: [SchemaNode] = []
-        let subjects = entities.flatMap { entity in
+        var walked: Set<String> = [], namingThePage: [SchemaNode] = [], claimed: [SchemaNode] = []
+        for entity in entities {
             let nested = Self.nestedMainEntities(of: entity, pageNames: pageNames, base: base, walked: &walked)
-            namingThePage += (Self.namesPage(entity, pageNames: pageNames, base: base) ? [entity] : []) + nested
-            return [entity] + (entity.isA(Self.webPageTypes) ? entity.nodes("mainEntity") : []) + nested
+            let named = (Self.namesPage(entity, pageNames: pageNames, base: base) ? [entity] : []) + nested
+            namingThePage += named
+            claimed += (entity.isA(Self.webPageTypes) ? entity.nodes("mainEntity") : []) + named
         }
+        let subjects = claimed + entities
         product = subjects.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
         recipe = subjects.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
         event = subjects.first(where: WebEvent.matches).map { WebEvent($0, base: base) }

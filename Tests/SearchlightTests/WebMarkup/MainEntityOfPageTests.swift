@@ -81,4 +81,20 @@ final class MainEntityOfPageTests: XCTestCase {
             XCTAssertNil(try item(jsonLD, "https://luigis.example.com/menu").attributeSet.phoneNumbers, jsonLD)
         }
     }
+
+    /// A page that says which entity it is about (its WebPage's `mainEntity`, or an entity's `mainEntityOfPage`) is
+    /// about that one, though another entity of its kind comes first (a sitewide promotion, a related product that
+    /// is another page's main entity): the first of each kind in page order won.
+    func testTheEntityThePageNamesWinsOverAnEarlierOneOfItsKind() throws {
+        let promo = ##"{"@type":"Product","name":"Gift Card"}"##
+        let related = ##"{"@type":"Product","name":"Trail Sock","mainEntityOfPage":"https://shop.example.com/p/8"}"##
+        for jsonLD in ["[" + promo + ##",{"@type":"ItemPage","mainEntity":{"@type":"Product","name":"Ridge Boot"}}]"##,
+                       "[" + related + ##",{"@type":"Product","name":"Ridge Boot","mainEntityOfPage":"/p/7?ref=mail"}]"##,
+                       "[" + promo + ##",{"@type":"Offer","itemOffered":{"@type":"Product","name":"Ridge Boot","##
+                        + ##""mainEntityOfPage":{"@id":"https://shop.example.com/p/7?ref=mail"}}}]"##] {
+            XCTAssertEqual(try page(jsonLD).product?.name, "Ridge Boot", jsonLD)
+        }
+        // Without a claim, the first of its kind still counts.
+        XCTAssertEqual(try page("[" + promo + ##",{"@type":"Product","name":"Ridge Boot"}]"##).product?.name, "Gift Card")
+    }
 }
