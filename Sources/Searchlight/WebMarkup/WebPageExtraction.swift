@@ -221,7 +221,9 @@ public struct WebPageExtraction: Sendable {
         event = subjects.first(where: WebEvent.matches).map { WebEvent($0, base: base) }
         business = Self.subjectBusiness(among: entities, namingThePage: namingThePage).map { WebBusiness($0, base: base) }
         article = subjects.first(where: { $0.isA(WebArticle.types) }).map { WebArticle($0, base: base) }
-        breadcrumbs = entities.first(where: { $0.isA(["BreadcrumbList"]) }).map(Self.breadcrumbNames) ?? []
+        // A top-level BreadcrumbList, else one a page object holds as its `breadcrumb` (schema.org's own example).
+        let pageBreadcrumbs = entities.filter { $0.isA(Self.webPageTypes) }.flatMap { $0.nodes("breadcrumb") }
+        breadcrumbs = (entities + pageBreadcrumbs).first(where: { $0.isA(["BreadcrumbList"]) }).map(Self.breadcrumbNames) ?? []
     }
 
     /// The entities nested in `entity` whose `mainEntityOfPage` names this page (a URL, `{"@id": url}`, or a
