@@ -215,7 +215,11 @@ public struct WebPageExtraction: Sendable {
             namingThePage += named
             claimed += (entity.isA(Self.webPageTypes) ? entity.nodes("mainEntity") : []) + named
         }
-        let subjects = claimed + entities
+        // A claimed entity reached by `@id` is its top-level definition, whose inline entities' references (an
+        // Event's Place naming its address by `@id`) are resolved too; the reference's copy resolves only its own.
+        var topLevelByID: [String: SchemaNode] = [:]
+        for entity in jsonLD { if let id = entity.string("@id"), topLevelByID[id] == nil { topLevelByID[id] = entity } }
+        let subjects = claimed.map { $0.string("@id").flatMap { topLevelByID[$0] } ?? $0 } + entities
         product = subjects.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
         recipe = subjects.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
         event = subjects.first(where: WebEvent.matches).map { WebEvent($0, base: base) }

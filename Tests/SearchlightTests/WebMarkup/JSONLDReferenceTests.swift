@@ -78,4 +78,17 @@ final class JSONLDReferenceTests: XCTestCase {
             url: "https://shop.example.com/p/7")
         XCTAssertEqual(based.article?.publisher, "Summit Co")
     }
+
+    /// A WebPage naming its Event as `mainEntity` by `@id`, the Event's inline Place naming its address by `@id`:
+    /// the subject was the Event as the reference reached it, whose inline entities' references are not resolved,
+    /// though the same top-level Event's are, so the page lost its city.
+    func testAMainEntityByIDIsTheTopLevelEntityWithItsInlineReferences() throws {
+        let page = try page(##"{"@graph":[{"@type":"WebPage","mainEntity":{"@id":"#e"}},"##
+            + ##"{"@type":"MusicEvent","@id":"#e","name":"Gig","startDate":"2026-12-05","##
+            + ##""location":{"@type":"Place","name":"Hall","address":{"@id":"#addr"}}},"##
+            + ##"{"@type":"PostalAddress","@id":"#addr","addressLocality":"Springfield"}]}"##)
+        XCTAssertEqual(page.event?.name, "Gig")
+        XCTAssertEqual(page.event?.locationName, "Hall")
+        XCTAssertEqual(page.event?.address?.city, "Springfield")
+    }
 }
