@@ -155,6 +155,23 @@ extension SchemaNode {
             keys[id] = resolved
             return resolved
         }
+        // Objects with one `@id` are one node in JSON-LD (a reviews app adds its rating to the theme's Product under
+        // the Product's `@id`, for Google to merge): top-level ones merge into the first, values in page order.
+        var nodes = nodes, firstIndex: [String: Int] = [:], typeSets: [Int: Set<String>] = [:], merged: [SchemaNode] = []
+        for node in nodes {
+            guard let id = node.string("@id").map(key) else { merged.append(node); continue }
+            guard let index = firstIndex[id] else {
+                firstIndex[id] = merged.count
+                merged.append(node)
+                continue
+            }
+            if typeSets[index] == nil { typeSets[index] = Set(merged[index].types) }
+            for type in node.types where typeSets[index]!.insert(type).inserted { merged[index].types.append(type) }
+            for (property, values) in node.properties where property != "@id" {
+                merged[index].properties[property, default: []] += values
+            }
+        }
+        nodes = merged
         var byID: [String: SchemaNode] = [:]
         for node in nodes {
             if let id = node.string("@id").map(key), byID[id] == nil { byID[id] = node }
