@@ -7,7 +7,7 @@ public struct WebProduct: Sendable, Hashable {
     public var images: [URL]
     public var brand: String?
     /// `offers.price`, else an AggregateOffer's `lowPrice`, else the offer's `priceSpecification.price` (which
-    /// Google accepts in place of `price`).
+    /// Google accepts in place of `price`); a ProductGroup without offers takes its first variant's offer.
     public var price: Double?
     public var priceCurrency: String?
     /// The availability's short name, e.g. `InStock` for `https://schema.org/InStock`.
@@ -21,7 +21,8 @@ public struct WebProduct: Sendable, Hashable {
         description = node.string("description")
         images = WebMarkupURLs.images(of: node, base: base)
         brand = node.string("brand")
-        let offer = node.node("offers")
+        // A ProductGroup (Google's variant markup) carries its offers on its `hasVariant` Products.
+        let offer = node.node("offers") ?? node.nodes("hasVariant").lazy.compactMap { $0.node("offers") }.first
         let specification = offer?.node("priceSpecification")
         price = offer?.number("price") ?? offer?.number("lowPrice") ?? specification?.number("price")
         priceCurrency = offer?.string("priceCurrency") ?? specification?.string("priceCurrency")
