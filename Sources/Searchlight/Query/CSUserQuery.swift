@@ -133,9 +133,16 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         if contextValues.limit > 0, hits.count > contextValues.limit { hits.removeLast(hits.count - contextValues.limit) }
         // What each result's score came from (a linked activity's document for an item found through it).
         var addresses = [ExactIdentifier: DocAddress](minimumCapacity: hits.count)
-        for hit in hits { addresses[ExactIdentifier(hit.entry.identifier)] = sources[hit.entry.address] ?? hit.entry.address }
+        // The results past `maxRankedResultCount`, delivered with rank 0 (a match's score is positive).
+        var unranked: Set<ExactIdentifier> = []
+        for hit in hits {
+            let id = ExactIdentifier(hit.entry.identifier)
+            addresses[id] = sources[hit.entry.address] ?? hit.entry.address
+            if hit.rank == 0 { unranked.insert(id) }
+        }
         let annotator = UserQueryAnnotator(snapshot: snapshot, plan: plan, query: query, typoTolerant: typoTolerant,
-                                           ranking: ranking, addresses: addresses, renowned: renowned)
+                                           ranking: ranking, addresses: addresses, renowned: renowned,
+                                           unranked: unranked, rankedCount: rankedCount)
         userState.withLock { $0.annotator = annotator }
         return Outcome(hits: hits, cursor: nil)
     }

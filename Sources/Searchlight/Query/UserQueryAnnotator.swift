@@ -17,6 +17,10 @@ package final class UserQueryAnnotator: Sendable {
     let addresses: [ExactIdentifier: DocAddress]
     /// The results renown raised (`RankedSearch.hits`): their factor includes it.
     let renowned: Set<DocAddress>
+    /// The results past the first `rankedCount` (`maxRankedResultCount`), delivered unranked (rank 0): their
+    /// explanation gives that 0 first, then the score they were selected by.
+    let unranked: Set<ExactIdentifier>
+    let rankedCount: Int
     /// Typo-tolerant expansions of each word (folded terms; near prefixes for the word being typed), computed on
     /// the first snippet request only:
     /// most queries never ask for one, and a fuzzy dictionary walk per word costs milliseconds.
@@ -30,8 +34,11 @@ package final class UserQueryAnnotator: Sendable {
     static let snippetBytes = 160
 
     init(snapshot: ContainerSnapshot, plan: UserQueryPlan, query: Query, typoTolerant: Bool, ranking: UserQueryRanking,
-         addresses: [ExactIdentifier: DocAddress], renowned: Set<DocAddress> = []) {
+         addresses: [ExactIdentifier: DocAddress], renowned: Set<DocAddress> = [], unranked: Set<ExactIdentifier> = [],
+         rankedCount: Int = Int.max) {
         self.renowned = renowned
+        self.unranked = unranked
+        self.rankedCount = rankedCount
         self.snapshot = snapshot
         self.plan = plan
         self.query = query
@@ -190,14 +197,18 @@ package final class UserQueryAnnotator: Sendable {
         return boundaries
     }
 
-    /// The score breakdown: the engine's BM25F explanation times the ranking factor.
+    /// The score breakdown: the engine's BM25F explanation times the ranking factor. A result past
+    /// `maxRankedResultCount` is explained as rank 0 (what `compare(byRank:)` sees), the score it was selected by
+    /// below.
     func explanation(for identifier: String) -> String? {
-        guard let address = addresses[ExactIdentifier(identifier)], let base = snapshot.engine.explain(query, address) else {
-            return nil
-        }
+        let id = ExactIdentifier(identifier)
+        guard let address = addresses[id], let base = snapshot.engine.explain(query, address) else { return nil }
         let factor = ranking.factor(address) * (renowned.contains(address) ? ranking.renownFactor(address) : 1)
-        return "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement, name mentions)\n"
+        let score = "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement, name mentions)\n"
             + "  \(factor) = signals factor\n"
             + base.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+        guard unranked.contains(id) else { return score }
+        return "0.0 = unranked: past the first \(rankedCount) results (maxRankedResultCount), selected by\n"
+            + score.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
     }
 }

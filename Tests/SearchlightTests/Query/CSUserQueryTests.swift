@@ -962,6 +962,24 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertGreaterThan(ranks.count, 8, "the ranks compared differ")
     }
 
+    /// A result past `maxRankedResultCount` is delivered unranked (rank 0): its explanation's first line must give
+    /// that 0, not the relevance × signals it was selected by, which `compare(byRank:)` never sees.
+    func testExplanationOfAnUnrankedResultGivesItsRankZero() throws {
+        let container = makeContainer([
+            item("a", title: "Meeting"), item("b", title: "Meeting notes"),
+            item("c", title: "Weekly meeting agenda"), item("d", title: "Agenda", description: "the meeting room"),
+        ], clock: Self.clock)
+        let run = runUserQuery("meeting", in: container) { $0.enableRankedResults = true; $0.maxRankedResultCount = 1 }
+        XCTAssertNil(run.error)
+        XCTAssertEqual(run.items.count, 4)
+        for hit in run.items {
+            let explanation = try XCTUnwrap(run.query.explanation(for: hit))
+            let first = try XCTUnwrap(Double(String(explanation.prefix { $0 != " " })), explanation)
+            XCTAssertEqual(first, hit.rank, accuracy: hit.rank * 1e-5, "\(hit.uniqueIdentifier)\n\(explanation)")
+        }
+        XCTAssertEqual(run.items.filter { $0.rank == 0 }.count, 3)
+    }
+
     func testResponsesAndSuggestionsSequences() async throws {
         let query = CSUserQuery(userQueryString: "budg", userQueryContext: .userQueryContext, container: container)
         var items: [String] = [], suggestions: [String] = []
