@@ -203,9 +203,13 @@ package final class UserQueryAnnotator: Sendable {
     func explanation(for identifier: String) -> String? {
         let id = ExactIdentifier(identifier)
         guard let address = addresses[id], let base = snapshot.engine.explain(query, address) else { return nil }
-        let factor = ranking.factor(address) * (renowned.contains(address) ? ranking.renownFactor(address) : 1)
+        let renown = renowned.contains(address) ? ranking.renownFactor(address) : 1
+        let factor = ranking.factor(address) * renown
+        // Each signal that moved the factor, with its own factor: they multiply to it.
+        var signals = ranking.signals(address).map { "\($0.name) \(Float($0.factor))" }
+        if renown != 1 { signals.append("name mentions \(renown)") }
         let score = "\(base.value * factor) = relevance × signals (title coverage, rankingHint, lastUsedDate, engagement, name mentions)\n"
-            + "  \(factor) = signals factor\n"
+            + "  \(factor) = signals factor (\(signals.joined(separator: " × ")))\n"
             + base.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
         guard unranked.contains(id) else { return score }
         return "0.0 = unranked: past the first \(rankedCount) results (maxRankedResultCount), selected by\n"

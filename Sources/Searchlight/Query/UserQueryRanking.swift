@@ -104,26 +104,52 @@ package struct UserQueryRanking: Sendable {
     /// The typed text's length in scalars (coverage's numerator).
     private let typedScalars: Double
 
-    /// The multiplier for one document.
+    /// The multiplier for one document: the signals' factors multiplied in order (1 for an absent signal).
     package func factor(_ address: DocAddress) -> Float {
-        var factor: Double = 1
+        Float(coverageFactor(address) * hintFactor(address) * recencyFactor(address) * engagementFactor(address))
+    }
+
+    /// The signals of `factor` that moved it, each named with its factor, in `factor`'s order: what an
+    /// explanation shows (off the search's path).
+    package func signals(_ address: DocAddress) -> [(name: String, factor: Double)] {
+        [("title coverage", coverageFactor(address)), ("rankingHint", hintFactor(address)),
+         ("lastUsedDate", recencyFactor(address)), ("engagement", engagementFactor(address))].filter { $0.1 != 1 }
+    }
+
+    /// 1 + 0.5·coverage, or 1.
+    @inline(__always)
+    private func coverageFactor(_ address: DocAddress) -> Double {
         // Most hits' titles start with another letter: their heads, or a pre-check of their stored bytes, rule
         // them out without building a string per title.
-        if let title, !typed.isEmpty, covering.map({ Self.contains($0, address) }) ?? true {
-            factor *= 1 + 0.5 * coverage(title, address)
+        guard let title, !typed.isEmpty, covering.map({ Self.contains($0, address) }) ?? true else { return 1 }
+        return 1 + 0.5 * coverage(title, address)
+    }
+
+    /// 1 + 0.5·hint, or 1.
+    @inline(__always)
+    private func hintFactor(_ address: DocAddress) -> Double {
+        guard let rankingHint, let hint = snapshot.engine.numbers(rankingHint, of: address).first, hint.isFinite else {
+            return 1
         }
-        if let rankingHint, let hint = snapshot.engine.numbers(rankingHint, of: address).first, hint.isFinite {
-            factor *= 1 + 0.5 * min(max(hint, 0), 100) / 100
+        return 1 + 0.5 * min(max(hint, 0), 100) / 100
+    }
+
+    /// 1 + 0.25·recency, or 1.
+    @inline(__always)
+    private func recencyFactor(_ address: DocAddress) -> Double {
+        guard let lastUsedDate, let used = snapshot.engine.numbers(lastUsedDate, of: address).max(), used.isFinite else {
+            return 1
         }
-        if let lastUsedDate, let used = snapshot.engine.numbers(lastUsedDate, of: address).max(), used.isFinite {
-            let age = max(0, snapshot.now.timeIntervalSinceReferenceDate - used)
-            factor *= 1 + 0.25 * exp(-age / (30 * 86_400))
-        }
-        if !engagement.isEmpty, let id = ActivityResults.engagementIdentifier(of: address, in: snapshot),
-           let record = engagement[EngagementLedger.Key(id)] {
-            factor *= EngagementLedger.factor(record, at: snapshot.now)
-        }
-        return Float(factor)
+        let age = max(0, snapshot.now.timeIntervalSinceReferenceDate - used)
+        return 1 + 0.25 * exp(-age / (30 * 86_400))
+    }
+
+    /// `EngagementLedger.factor` of the document's record, or 1.
+    @inline(__always)
+    private func engagementFactor(_ address: DocAddress) -> Double {
+        guard !engagement.isEmpty, let id = ActivityResults.engagementIdentifier(of: address, in: snapshot),
+              let record = engagement[EngagementLedger.Key(id)] else { return 1 }
+        return EngagementLedger.factor(record, at: snapshot.now)
     }
 
     /// How much of the document's title the typed text covers (see the type's comment), 0 when none starts with it.

@@ -980,6 +980,35 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(run.items.filter { $0.rank == 0 }.count, 3)
     }
 
+    /// The signals factor is itemized: each signal that moved the score is named with its factor, and the factors
+    /// named multiply to the signals factor, so an explanation tells which signal lifted a result.
+    func testExplanationItemizesTheSignalsFactor() throws {
+        let container = makeContainer([
+            item("all", title: "Meeting", hint: 100, lastUsedDaysAgo: 0), item("hinted", title: "Agenda meeting", hint: 50),
+            item("plain", title: "Room", description: "the meeting room"),
+        ], clock: Self.clock)
+        let run = runUserQuery("meeting", in: container)
+        XCTAssertNil(run.error)
+        var named: [String: Set<String>] = [:]
+        for hit in run.items {
+            let explanation = try XCTUnwrap(run.query.explanation(for: hit))
+            let line = explanation.split(separator: "\n")[1]
+            let factor = try XCTUnwrap(Double(String(line.drop { $0 == " " }.prefix { $0 != " " })), String(line))
+            let list = try XCTUnwrap(line.split(separator: "(", maxSplits: 1).last?.dropLast(), String(line))
+            var product = 1.0, names: Set<String> = []
+            for part in list.split(separator: "×") where !part.trimmingCharacters(in: .whitespaces).isEmpty {
+                let words = part.split(separator: " ")
+                product *= try XCTUnwrap(Double(String(words.last ?? "")), String(line))
+                names.insert(words.dropLast().joined(separator: " "))
+            }
+            XCTAssertEqual(product, factor, accuracy: factor * 1e-5, String(line))
+            named[hit.uniqueIdentifier] = names
+        }
+        XCTAssertEqual(named["all"], ["title coverage", "rankingHint", "lastUsedDate"], "\(named)")
+        XCTAssertEqual(named["hinted"], ["rankingHint"], "\(named)")
+        XCTAssertEqual(named["plain"], [], "\(named)")
+    }
+
     func testResponsesAndSuggestionsSequences() async throws {
         let query = CSUserQuery(userQueryString: "budg", userQueryContext: .userQueryContext, container: container)
         var items: [String] = [], suggestions: [String] = []
