@@ -182,15 +182,32 @@ package struct UserQueryRanking: Sendable {
 
     /// The renown factor of one document, 1…2 (1 without a title field): applied to the first `renownWindow`
     /// results only (`RankedSearch`), so the engine's pruning keeps the other signals' tight ceilings.
-    package func renownFactor(_ address: DocAddress) -> Float {
-        guard let mentions else { return 1 }
-        return Self.renownFactor(mentions: mentions.count(of: address), of: mentions.documentCount)
-    }
+    package func renownFactor(_ address: DocAddress) -> Float { renownFactors([address])[0] }
 
     /// `renownFactor` of each address, in order, their mentions read together (`NameMentions.counts(of:)`).
+    /// `NameMentions` counts the live items; once one may have expired (hidden, but live until the container's
+    /// next write purges it), a mentioned document's count loses the expired items holding its name. Only then,
+    /// and only for the few mentioned documents: the engine's window selection (`RankedSearch`), which asks for
+    /// these per candidate, runs while none has expired.
     package func renownFactors(_ addresses: [DocAddress]) -> [Float] {
         guard let mentions else { return addresses.map { _ in 1 } }
-        return mentions.counts(of: addresses).map { Self.renownFactor(mentions: $0, of: mentions.documentCount) }
+        var counts = mentions.counts(of: addresses)
+        if !snapshot.noneExpired {
+            for index in counts.indices where counts[index] > 0 {
+                counts[index] = max(counts[index] - expiredMentions(of: addresses[index]), 0)
+            }
+        }
+        return counts.map { Self.renownFactor(mentions: $0, of: mentions.documentCount) }
+    }
+
+    /// How many expired items other than the document at `address` hold its name, the one term of its title, in
+    /// a field searched by default (the scope `NameMentions` counts).
+    private func expiredMentions(of address: DocAddress) -> Int {
+        guard let title, let value = snapshot.engine.text(title, of: address).first,
+              let name = Analyzer().tokens(value, mode: .index).first?.term else { return 0 }
+        return snapshot.engine.matches(.terms([name])).reduce(0) { count, holder in
+            count + (holder != address && !snapshot.isUnexpired(holder) ? 1 : 0)
+        }
     }
 
     private static func renownFactor(mentions: Int, of documents: Int) -> Float {
