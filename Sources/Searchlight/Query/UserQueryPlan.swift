@@ -3,11 +3,11 @@ import SearchlightEngine
 /// Turns what a person typed into an engine query over the default free-text fields.
 ///
 /// The text is analyzed like the index (case and diacritics folded, identifiers split, CJK as bigrams). Every
-/// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9; a swap
-/// of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word, while still
-/// being typed (no space after it), also matches as a prefix, and its near terms are those with a prefix within
-/// the budget (`.fuzzyPrefix`: "kwybo" finds "keyboards"). Exact matches score in every clause that accepts
-/// them, so they rank above prefix and fuzzy ones; near terms score only where the word as typed does not
+/// word must match; each matches as itself or, with a typo budget (1 edit from 5 characters, 2 from 9, none in a
+/// number; a swap of adjacent letters is one edit), as a near term scored lower (`fuzzyWeight`). The last word,
+/// while still being typed (no space after it), also matches as a prefix, and its near terms are those with a
+/// prefix within the budget (`.fuzzyPrefix`: "kwybo" finds "keyboards"). Exact matches score in every clause that
+/// accepts them, so they rank above prefix and fuzzy ones; near terms score only where the word as typed does not
 /// match, so a match of the words as typed scores the same with and without typo tolerance.
 package struct UserQueryPlan: Sendable {
     /// One analyzed word of the input.
@@ -120,10 +120,10 @@ package struct UserQueryPlan: Sendable {
     }
 
     /// Whether the engine's default fuzzy expansion of `term` (a folded query token) is exactly the term's
-    /// own exact match: no typo budget (under 5 characters), word characters only (nothing trimmed), and one
-    /// query token equal to itself (so `.term` plans the same single term).
+    /// own exact match: no typo budget (under 5 characters, or a number), word characters only (nothing trimmed),
+    /// and one query token equal to itself (so `.term` plans the same single term).
     static func fuzzyIsExact(_ term: String) -> Bool {
-        guard term.unicodeScalars.count < 5,
+        guard IndexSnapshot.typoBudget(term) == 0,
               term.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) else { return false }
         let tokens = Analyzer().tokens(term, mode: .query)
         return tokens.count == 1 && tokens[0].term == term

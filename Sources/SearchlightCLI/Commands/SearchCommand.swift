@@ -8,7 +8,7 @@ enum SearchCommand {
            searchlight search -      (one search per line of standard input; one JSON line of results each)
 
     Free-text search as a person types it: every word must match, the last one as a prefix, with typos
-    tolerated (1 edit from 5 letters, 2 from 9; two swapped neighbours are one edit). Results are ranked
+    tolerated (1 edit from 5 letters, 2 from 9, none in a number; two swapped neighbours are one edit). Results are ranked
     (BM25F, title boosts, rankingHint, recency, engagement) and the matched words are highlighted.
 
     OPTIONS:

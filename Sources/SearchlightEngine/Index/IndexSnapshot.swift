@@ -623,7 +623,12 @@ public struct IndexSnapshot: Sendable {
         collectTerms(scope) { terms in (0..<terms.count).filter { predicate(terms.term($0)) } }
     }
 
-    /// Dictionary terms within `maxEdits` edits of the folded text (nil: 1 from 5 characters, 2 from 9).
+    /// The default typo budget of a folded term (`maxEdits` nil): 1 edit from 5 characters, 2 from 9, none for a
+    /// number.
+    package static func typoBudget(_ term: String) -> Int { QueryPlanner.typoBudget(term) }
+
+    /// Dictionary terms within `maxEdits` edits of the folded text (nil: 1 from 5 characters, 2 from 9, none for a
+    /// number).
     public func fuzzyTerms(_ text: String, maxEdits: Int? = nil, in scope: FieldScope = .defaultFields) -> [TermInfo] {
         let term = QueryPlanner.foldedPrefix(text)
         let edits = min(max(maxEdits ?? QueryPlanner.typoBudget(term), 0), 2)

@@ -41,7 +41,7 @@ public indirect enum Query: Sendable, Equatable {
     case prefix(String)
     /// Analyzed text whose tokens must occur at consecutive positions.
     case phrase(String)
-    /// Terms within `maxEdits` (nil: 1 from 5 characters, 2 from 9, else exact) of the folded text.
+    /// Terms within `maxEdits` (nil: 1 from 5 characters, 2 from 9, else exact; a number exact) of the folded text.
     case fuzzy(String, maxEdits: Int?)
     /// Terms with a prefix within `maxEdits` (nil: as `.fuzzy`) of the folded text: a word still being typed, typos
     /// and all ("kwybo" finds "keyboards"), its exact completions too; a budget covering the whole text matches

@@ -643,10 +643,16 @@ struct QueryPlanner {
         a.terms.withTerm(x) { left in -b.compare(y, left) }
     }
 
-    /// Default typo budget: none below 5 characters, 1 from 5, 2 from 9.
+    /// Default typo budget: none below 5 characters, 1 from 5, 2 from 9; none for a number (decimal digits only),
+    /// whose near neighbours are other numbers, as meaningful as it is (invoice 12345 is not 12346), where a word's
+    /// are mostly no words. Meilisearch (`disableOnNumbers`) and Typesense (`enable_typos_for_numerical_tokens`)
+    /// offer the same rule as an option.
     static func typoBudget(_ term: String) -> Int {
         let length = term.unicodeScalars.count
-        return length >= 9 ? 2 : length >= 5 ? 1 : 0
+        guard length >= 5, !term.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .decimalNumber }) else {
+            return 0
+        }
+        return length >= 9 ? 2 : 1
     }
 
     private func fuzzyPlan(_ text: String, maxEdits: Int?, scope: [Int]) -> QueryPlan {

@@ -102,6 +102,22 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(typoIDs("lavinder "), ["lavender"], "8 characters, 1 edit")
     }
 
+    /// A number (digits only) is matched as typed, never with a typo: its near neighbours are other numbers, as
+    /// meaningful as it is ("12345" found invoice 12346), where a near neighbour of a word is mostly no word. Words
+    /// around it keep their typos, and a word holding letters too keeps its budget.
+    func testNumbersAreMatchedWithoutTypos() {
+        let container = makeContainer([item("a", title: "Invoice 12345"), item("b", title: "Invoice 12346"),
+                                       item("c", title: "Order 123456789"), item("d", title: "Model x12345")],
+                                      clock: Self.clock)
+        func found(_ text: String) -> Set<String> { Set(runUserQuery(text, in: container).items.map(\.uniqueIdentifier)) }
+        XCTAssertEqual(found("12345 "), ["a"], "5 digits, no edit")
+        XCTAssertEqual(found("12346"), ["b"], "nor inside the number being typed")
+        XCTAssertEqual(found("123456780 "), [], "9 digits, no edit")
+        XCTAssertEqual(found("invoise 12346 "), ["b"], "the word beside it keeps its typo")
+        XCTAssertTrue(found("y12345 ").contains("d"), "letters and digits: a word, with its budget")
+        XCTAssertEqual(UserQueryPlan(text: "12345 67890").hasTypoBudget, false, "no typo pass to run")
+    }
+
     /// Words being typed, with typos inside them, none within two edits of another's start.
     lazy var typingContainer: SearchlightContainer = makeContainer([
         item("keyboards", title: "Mechanical keyboards"), item("russian", title: "Клавиатура ноутбука"),
