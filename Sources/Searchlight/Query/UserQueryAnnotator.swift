@@ -53,8 +53,8 @@ package final class UserQueryAnnotator: Sendable {
             if let cache { return cache }
             var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
             for word in plan.words where typoTolerant && !word.fuzzyIsExact {
-                fuzzy[word] = word.isPrefix ? Set(snapshot.engine.fuzzyPrefixes(word.term))
-                    : Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: nil).map(\.term))
+                fuzzy[word] = word.isPrefix ? Set(snapshot.engine.fuzzyPrefixes(word.term, maxEdits: word.maxEdits))
+                    : Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: word.maxEdits).map(\.term))
             }
             cache = fuzzy
             return fuzzy

@@ -14,7 +14,9 @@ package struct UserQueryPlan: Sendable {
     package struct Word: Sendable, Hashable {
         package let term: String
         package let isPrefix: Bool
-        /// No near terms: `UserQueryPlan.fuzzyIsExact(term)` (found once, it runs the analyzer), or a chosen
+        /// The typo budget where it is not the engine's default for `term` (`UserQueryPlan.typoBudget`).
+        let maxEdits: Int?
+        /// No near terms: `UserQueryPlan.fuzzyIsExact(term, maxEdits:)` (found once, it runs the analyzer), or a chosen
         /// completion.
         let fuzzyIsExact: Bool
     }
@@ -44,15 +46,17 @@ package struct UserQueryPlan: Sendable {
         let after = String(decoding: text.utf8.dropFirst(lastEnd), as: UTF8.self)
         let typing = lastWordIsPrefix && !text.isEmpty && !after.contains(where: \.isWhitespace)
         self.typing = typing
+        let utf8 = Array(text.utf8)
         words = tokens.enumerated().map { index, token in
             let isLast = index == tokens.count - 1 && token.byteRange.upperBound == lastEnd
-            return Word(term: token.term, isPrefix: typing && isLast,
-                        fuzzyIsExact: (lastWordIsChosen && isLast) || Self.fuzzyIsExact(token.term))
+            let budget = IndexSnapshot.typoBudget(token.term)
+            let maxEdits = Self.typoBudget(budget, typed: utf8[token.byteRange])
+            return Word(term: token.term, isPrefix: typing && isLast, maxEdits: maxEdits == budget ? nil : maxEdits,
+                        fuzzyIsExact: (lastWordIsChosen && isLast) || Self.fuzzyIsExact(token.term, maxEdits: maxEdits))
         }
-        let utf8 = Array(text.utf8)
         overlong = long.map { range in
             Word(term: Self.foldedWord(String(decoding: utf8[range], as: UTF8.self)),
-                 isPrefix: typing && range.upperBound == lastEnd, fuzzyIsExact: true)
+                 isPrefix: typing && range.upperBound == lastEnd, maxEdits: 0, fuzzyIsExact: true)
         }
     }
 
@@ -112,18 +116,30 @@ package struct UserQueryPlan: Sendable {
         if typoTolerant && !word.fuzzyIsExact {
             // `.fuzzy` expands to the term itself too (`.fuzzyPrefix` to its completions): the exclusion leaves its
             // group the typo-only matches.
-            let near: Query = word.isPrefix ? .fuzzyPrefix(word.term, maxEdits: nil) : .fuzzy(word.term, maxEdits: nil)
+            let near: Query = word.isPrefix ? .fuzzyPrefix(word.term, maxEdits: word.maxEdits)
+                : .fuzzy(word.term, maxEdits: word.maxEdits)
             options.append(.boost(.not(near, excluding: asTyped), Self.fuzzyWeight))
         }
         if word.isPrefix { options.append(asTyped) }
         return options.count == 1 ? options[0] : .or(options)
     }
 
-    /// Whether the engine's default fuzzy expansion of `term` (a folded query token) is exactly the term's
-    /// own exact match: no typo budget (under 5 characters, or a number), word characters only (nothing trimmed),
-    /// and one query token equal to itself (so `.term` plans the same single term).
-    static func fuzzyIsExact(_ term: String) -> Bool {
-        guard IndexSnapshot.typoBudget(term) == 0,
+    /// The typo budget of a word: `budget`, the engine's default for its folded term (`IndexSnapshot.typoBudget`),
+    /// but counted in the characters typed (`typed`, its UTF-8 bytes, composed) where folding made more: a letter
+    /// folding to several ("maße" to "masse", "ﬁ" to "fi") is one character typed, and counted folded a four-letter
+    /// word got a typo. Where folding made fewer (combining marks, format characters), the term's count stands.
+    /// Work only for a non-ASCII word.
+    static func typoBudget(_ budget: Int, typed: ArraySlice<UInt8>) -> Int {
+        guard budget > 0, !typed.allSatisfy({ $0 < 0x80 }) else { return budget }
+        let length = TextMatch.composed(String(decoding: typed, as: UTF8.self)).unicodeScalars.count
+        return min(budget, IndexSnapshot.typoBudget(length: length))
+    }
+
+    /// Whether the fuzzy expansion of `term` (a folded query token) within `maxEdits` is exactly the term's own
+    /// exact match: no typo budget, word characters only (nothing trimmed), and one query token equal to itself
+    /// (so `.term` plans the same single term).
+    static func fuzzyIsExact(_ term: String, maxEdits: Int) -> Bool {
+        guard maxEdits == 0,
               term.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) else { return false }
         let tokens = Analyzer().tokens(term, mode: .query)
         return tokens.count == 1 && tokens[0].term == term

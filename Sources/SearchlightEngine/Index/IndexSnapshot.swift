@@ -627,6 +627,9 @@ public struct IndexSnapshot: Sendable {
     /// number.
     package static func typoBudget(_ term: String) -> Int { QueryPlanner.typoBudget(term) }
 
+    /// The typo budget of a word of `length` characters: none below 5, 1 from 5, 2 from 9.
+    package static func typoBudget(length: Int) -> Int { QueryPlanner.typoBudget(length: length) }
+
     /// Dictionary terms within `maxEdits` edits of the folded text (nil: 1 from 5 characters, 2 from 9, none for a
     /// number).
     public func fuzzyTerms(_ text: String, maxEdits: Int? = nil, in scope: FieldScope = .defaultFields) -> [TermInfo] {

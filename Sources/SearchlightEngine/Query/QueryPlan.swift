@@ -652,8 +652,11 @@ struct QueryPlanner {
         guard length >= 5, !term.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .decimalNumber }) else {
             return 0
         }
-        return length >= 9 ? 2 : 1
+        return typoBudget(length: length)
     }
+
+    /// The typo budget of a word of `length` characters: none below 5, 1 from 5, 2 from 9.
+    static func typoBudget(length: Int) -> Int { length >= 9 ? 2 : length >= 5 ? 1 : 0 }
 
     private func fuzzyPlan(_ text: String, maxEdits: Int?, scope: [Int]) -> QueryPlan {
         let term = Self.foldedPrefix(text)

@@ -118,6 +118,22 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(UserQueryPlan(text: "12345 67890").hasTypoBudget, false, "no typo pass to run")
     }
 
+    /// The typo budget counts the characters typed, not the more that folding makes of some ("maße" is four
+    /// characters, its term "masse" five; "fußbakks" eight, "fussbakks" nine): one key for ß gave a four-letter
+    /// word a typo ("maße" found "Messe") and an eight-letter one two. Typed as folded, the budget is the term's.
+    func testTheTypoBudgetCountsTheCharactersTyped() {
+        let container = makeContainer([item("messe", title: "Messe Frankfurt"), item("ball", title: "Fussballs")],
+                                      clock: Self.clock)
+        func found(_ text: String) -> [String] { runUserQuery(text, in: container).items.map(\.uniqueIdentifier) }
+        XCTAssertEqual(found("maße "), [], "4 characters allow no edit")
+        XCTAssertEqual(found("maße"), [], "nor inside the word being typed")
+        XCTAssertEqual(found("masse "), ["messe"], "5 characters, 1 edit")
+        XCTAssertEqual(found("fußbakks "), [], "8 characters allow 1 edit, not 2")
+        XCTAssertEqual(found("fußbalks "), ["ball"], "8 characters, 1 edit")
+        XCTAssertEqual(found("fussbakks "), ["ball"], "9 characters, 2 edits")
+        XCTAssertEqual(found("Fussbakk\u{0301}s "), ["ball"], "a combining accent is no character typed")
+    }
+
     /// Words being typed, with typos inside them, none within two edits of another's start.
     lazy var typingContainer: SearchlightContainer = makeContainer([
         item("keyboards", title: "Mechanical keyboards"), item("russian", title: "Клавиатура ноутбука"),
