@@ -296,6 +296,21 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(Set(s.fuzzyTerms("κοσμ", maxEdits: 1).map(\.term)), ["κοσμε"])
     }
 
+    /// Within a two-edit budget an adjacent swap is still one edit, so a swap and another edit are two (optimal
+    /// string alignment, as Lucene's and tantivy's fuzzy queries count with transpositions): "acommodatoin" (a
+    /// dropped "c", "io" swapped) finds "accommodation", whole or being typed, and two swaps find it too. Counted as
+    /// Levenshtein edits (three), nothing was found.
+    func testASwapAndAnotherEditAreTwoEdits() throws {
+        try writer.upsert(contentsOf: [doc("1", "accommodation", ""), doc("2", "unrelated", "")])
+        let s = try writer.commit()
+        XCTAssertEqual(ids(s, .fuzzy("acommodatoin", maxEdits: nil)), ["1"], "a dropped letter and a swap")
+        XCTAssertEqual(ids(s, .fuzzy("cacommodatoin", maxEdits: nil)), ["1"], "two swaps")
+        XCTAssertEqual(ids(s, .fuzzy("acomodatoin", maxEdits: nil)), [], "two dropped letters and a swap: three")
+        XCTAssertEqual(ids(s, .fuzzyPrefix("acommodatoi", maxEdits: nil)), ["1"], "inside the word being typed")
+        XCTAssertEqual(ids(s, .fuzzyPrefix("cacommodatoi", maxEdits: nil)), ["1"])
+        XCTAssertEqual(ids(s, .fuzzy("acommodatoin", maxEdits: 1)), [], "one edit allows one swap only")
+    }
+
     /// A fuzzy prefix matches the terms some prefix of which is within the typo budget of the text: a substitution,
     /// an adjacent swap, in characters; none under 5 characters, 2 edits from 9; the exact completions too.
     func testFuzzyPrefixToleratesTyposInsideTheWordBeingTyped() throws {

@@ -7,9 +7,10 @@
 /// time through the sorted bytes; inside a multi-byte character it only gathers bytes, and the character's edits
 /// are computed once its last byte is known.
 ///
-/// With a one-edit budget, two adjacent characters swapped ("tuilp" for "tulip", the commonest typo) also count
-/// as one edit, as Lucene's and tantivy's fuzzy queries count them (Damerau): those few terms are looked up
-/// whole after the walk. Two edits already cover one swap; a swap and another edit are not counted as two.
+/// Two adjacent characters swapped ("tuilp" for "tulip", the commonest typo) also count as one edit, as Lucene's
+/// and tantivy's fuzzy queries count them (Damerau): with a one-edit budget those few terms are looked up whole
+/// after the walk; with two, the query with each adjacent pair swapped is walked again with one edit, so a swap
+/// of the query's and then another edit (or swap) are two.
 ///
 /// In prefix mode (`nearPrefixes`) a term matches when some prefix of it is within the budget, as tantivy's
 /// `FuzzyTermQuery::new_prefix` and Meilisearch match a word still being typed: the walk records each such prefix
@@ -91,8 +92,8 @@ struct FuzzyWalk {
         return previous[b.count]
     }
 
-    /// Indices of terms within `maxEdits` Levenshtein edits (counted in characters; a swap of adjacent
-    /// characters counts as one within one edit) of `query`, ascending.
+    /// Indices of terms within `maxEdits` edits (counted in characters; a swap of adjacent characters counts as
+    /// one) of `query`, ascending.
     ///
     /// The sorted dictionary is walked as a trie: the terms sharing a prefix are a contiguous run, and the
     /// runs of its next byte are found by binary search on that one byte. Each prefix of whole characters carries
@@ -108,6 +109,13 @@ struct FuzzyWalk {
                           runs: runs, bloom: bloom, prefixMode: false)
         if maxEdits == 1 {
             addSwaps(of: query, units: units, starts: starts, bytes: bytes, offsets: offsets, bloom: bloom, to: &result)
+        } else if maxEdits == 2 {
+            // A swap and one more edit: within one edit (a swap too) of the query with that swap made.
+            var found = Set(result)
+            for swapped in swaps(of: query, units: units, starts: starts) {
+                found.formUnion(matches(swapped, maxEdits: 1, bytes: bytes, offsets: offsets, runs: runs, bloom: bloom))
+            }
+            if found.count > result.count { result = found.sorted() }
         }
         return result
     }
@@ -131,6 +139,11 @@ struct FuzzyWalk {
             for swapped in swaps(of: query, units: units, starts: starts) {
                 let range = prefixRange(swapped, bytes: bytes, offsets: offsets)
                 if !range.isEmpty { prefixes.append(NearPrefix(terms: range, length: swapped.count)) }
+            }
+        } else if maxEdits == 2 {
+            // A swap and one more edit: the near prefixes within one edit of the query with that swap made.
+            for swapped in swaps(of: query, units: units, starts: starts) {
+                prefixes += nearPrefixes(swapped, maxEdits: 1, bytes: bytes, offsets: offsets, runs: runs)
             }
         }
         // A run found twice, or inside another (a suffix lookup's, a swap's): the outer one, the shorter prefix.

@@ -33,16 +33,28 @@ final class TypoPassDifferentialTests: XCTestCase {
 
     static func budget(_ w: String) -> Int { w.unicodeScalars.count >= 9 ? 2 : w.unicodeScalars.count >= 5 ? 1 : 0 }
 
+    /// Within the budget of query word `w`: Levenshtein edits, a swap one edit within one, and within two a swap
+    /// of `w`'s and then one more edit (a swap too).
+    static func within(_ t: [Unicode.Scalar], _ w: [Unicode.Scalar], budget b: Int) -> Bool {
+        if distance(t, w, swaps: b == 1) <= b { return true }
+        guard b == 2 else { return false }
+        return w.indices.dropLast().contains { i in
+            guard w[i] != w[i + 1] else { return false }
+            var swapped = w
+            swapped.swapAt(i, i + 1)
+            return distance(t, swapped, swaps: true) <= 1
+        }
+    }
+
     static func within(_ t: String, _ w: String) -> Bool {
-        let b = budget(w)
-        return distance(characters(t), characters(w), swaps: b == 1) <= b
+        within(characters(t), characters(w), budget: budget(w))
     }
 
     static func prefixWithin(_ t: String, _ w: String) -> Bool {
         if t.hasPrefix(w) { return true }
         let b = budget(w)
         let tc = characters(t), wc = characters(w)
-        return (0...tc.count).contains { distance(Array(tc[..<$0]), wc, swaps: b == 1) <= b }
+        return (0...tc.count).contains { within(Array(tc[..<$0]), wc, budget: b) }
     }
 
     static func words(_ m: Model) -> [String] {
