@@ -302,7 +302,7 @@ final class InterchangeTests: XCTestCase {
         let invalidUTF8: [UInt8] = [0x22, 0xC3, 0x28, 0x22]
         XCTAssertEqual(interchangeError { _ = try JSONParser.parse(invalidUTF8) }?.message, "invalid UTF-8 in string")
         let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
-        XCTAssertEqual(interchangeError { _ = try JSONParser.parse(Array(deep.utf8)) }?.message, "nesting deeper than 256 levels")
+        XCTAssertEqual(interchangeError { _ = try JSONParser.parse(Array(deep.utf8)) }?.message, "nesting deeper than 64 levels")
     }
 
     func testParserValues() throws {

@@ -49,6 +49,12 @@ extension JSONValue: Codable {
     }
 
     package init(from decoder: any Decoder) throws {
+        // Decoding recurses once per level, like `JSONParser`, so it keeps the parser's limit.
+        guard decoder.codingPath.count <= JSONParser.maximumDepth else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "nesting deeper than \(JSONParser.maximumDepth) levels"))
+        }
         if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
