@@ -226,7 +226,8 @@ extension SchemaNode {
     }
 
     /// A JSON-LD value as a schema value; nil for nulls and empty arrays. Arrays become several values of the
-    /// property (handled by the caller). Depth is bounded by `JSONParser.maximumDepth`.
+    /// property (handled by the caller). Depth is bounded by `JSONParser.maximumDepth` (64), which keeps this walk and
+    /// `resolvingReferences` under half of a 512 KB stack in a debug build.
     private static func convert(_ value: JSONValue) -> SchemaValue? {
         switch value {
         case .null: return nil
@@ -234,7 +235,11 @@ extension SchemaNode {
         case .int(let i): return .text(String(i))
         case .double(let d): return .text(String(d))
         case .string(let s): return .text(s)
-        case .array(let elements): return elements.lazy.compactMap(convert).first
+        case .array(let elements):
+            // A loop, not `lazy.compactMap(convert).first`, which converts the element it returns twice: nested
+            // arrays took 2^depth conversions (`[[[…]]]` 40 deep hung the indexer).
+            for element in elements { if let value = convert(element) { return value } }
+            return nil
         case .object(let members):
             if let literal = value["@value"] { return convert(literal) }
             var node = SchemaNode(syntax: .jsonLD)
