@@ -70,15 +70,17 @@ package indirect enum UserInfoValue: Sendable, Hashable {
         return result
     }
 
-    /// The value an app reads back from a continued activity's `userInfo`.
+    /// The value an app reads back from a continued activity's `userInfo`. Numbers are `NSNumber`s, as Apple
+    /// restores them, so `as?` any numeric type that holds the value exactly succeeds (an `Int64` id, an `Int`
+    /// literal read as `Double`), not only the Swift type it was stored as.
     package var anyValue: Any {
         switch self {
         case .string(let s): return s
         case .number(let n):
             switch n {
-            case .int(let v): return Int(exactly: v) ?? Double(v)
-            case .double(let v): return v
-            case .bool(let v): return v
+            case .int(let v): return NSNumber(value: v)
+            case .double(let v): return NSNumber(value: v)
+            case .bool(let v): return NSNumber(value: v)
             }
         case .data(let d): return d
         case .date(let d): return d

@@ -59,6 +59,29 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(all.userInfo?["session"] as? String, "abc")
     }
 
+    /// Apple restores userInfo numbers as NSNumbers (the property-list type), so an app reads one back as any
+    /// numeric type that holds it exactly. They came back as the Swift type they were stored as (`Int`, `Double`),
+    /// and on Linux `as? Int64`, `as? Float` or an `Int` literal read `as? Double` gave nil.
+    func testContinuedNumbersReadBackAsAnyExactNumericTypeLikeNSNumber() async throws {
+        let fixture = ActivityFixture()
+        let activity = fixture.activity("com.example.recipe", title: "Pasta")
+        activity.userInfo = ["id": Int64(42), "servings": Int32(4), "progress": 0, "rating": Float(4.5), "ratio": 3.0,
+                             "favorite": true, "path": [Int64(1), Int64(2)], "nested": ["n": UInt8(7)]]
+        try await activity.becomeCurrentAndWait()
+        let result = try XCTUnwrap(fixture.search("pasta").first)
+        let continued = try XCTUnwrap(SearchlightContinuation.activity(forSelecting: result, in: fixture.container))
+        let info = try XCTUnwrap(continued.userInfo)
+        XCTAssertEqual(info["id"] as? Int64, 42)
+        XCTAssertEqual(info["id"] as? Int, 42)
+        XCTAssertEqual(info["servings"] as? Int32, 4)
+        XCTAssertEqual(info["progress"] as? Double, 0)
+        XCTAssertEqual(info["rating"] as? Float, 4.5)
+        XCTAssertEqual(info["ratio"] as? Int, 3)
+        XCTAssertEqual(info["favorite"] as? Bool, true)
+        XCTAssertEqual(info["path"] as? [Int64], [1, 2])
+        XCTAssertEqual((info["nested"] as? [String: Any])?["n"] as? UInt8, 7)
+    }
+
     /// Two activities whose persistentIdentifiers are canonically equivalent ("café" precomposed and
     /// decomposed) make two records; selecting the first told the second's delegate (donors were keyed by `==`).
     func testSelectingAnActivityTellsItsOwnDonorNotACanonicallyEquivalentOne() async throws {
