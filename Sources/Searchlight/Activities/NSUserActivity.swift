@@ -173,9 +173,13 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
     /// Core Spotlight's rich metadata: description, thumbnail, `relatedUniqueIdentifier` (tie the activity to an
     /// item: stored only if the item exists, one result with it, deleted with it), `weakRelatedUniqueIdentifier`
     /// (one result with the item, independent lifetime), `domainIdentifier` (deleted with the domain).
+    /// Copied when set, as Apple's `@NSCopying` property is: later changes to the app's set do not reach the activity.
     open var contentAttributeSet: CSSearchableItemAttributeSet? {
         get { state.withLock { $0.contentAttributeSet } }
-        set { state.withLock { $0.contentAttributeSet = newValue } }
+        set {
+            let copy = newValue?.deepCopy()
+            state.withLock { $0.contentAttributeSet = copy }
+        }
     }
 
     /// Told before a save (if `needsSave`) and when the activity is continued from a search result.

@@ -70,6 +70,25 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertEqual(activity.userInfo?.count, 2)
     }
 
+    /// Apple declares `@NSCopying var contentAttributeSet`: the activity keeps a copy, so changing the app's set
+    /// after assigning it does not change the activity (what is shown and indexed). It kept the app's object.
+    func testContentAttributeSetIsCopiedWhenSet() async throws {
+        let fixture = ActivityFixture()
+        let activity = fixture.activity(title: "Trip")
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.contentDescription = "lisbon"
+        activity.contentAttributeSet = set
+        set.contentDescription = "porto"
+        XCTAssertFalse(activity.contentAttributeSet === set)
+        XCTAssertEqual(activity.contentAttributeSet?.contentDescription, "lisbon")
+        activity.contentAttributeSet?.keywords = ["tram"]
+        XCTAssertEqual(activity.contentAttributeSet?.keywords, ["tram"], "the stored copy is the one the getter returns")
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.search("lisbon").count, 1)
+        XCTAssertEqual(fixture.search("porto"), [])
+        XCTAssertEqual(fixture.search("tram").count, 1)
+    }
+
     func testWebpageURLAcceptsOnlyHTTPAndHTTPS() {
         let activity = NSUserActivity(activityType: "t")
         activity.webpageURL = URL(string: "https://example.com/a")
