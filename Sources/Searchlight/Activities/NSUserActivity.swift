@@ -359,8 +359,9 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
     }
 }
 
-/// Mirror of Foundation's `NSUserActivityDelegate` (search-related callbacks; every method is optional).
-public protocol NSUserActivityDelegate: AnyObject {
+/// Mirror of Foundation's `NSUserActivityDelegate` (search-related callbacks; every method is optional). An
+/// `NSObjectProtocol`, as Apple declares it, so app code can use a delegate as one (`isEqual`, `hash`).
+public protocol NSUserActivityDelegate: NSObjectProtocol {
     /// The activity is about to be saved; update its state now (asked when `needsSave` is true).
     func userActivityWillSave(_ userActivity: NSUserActivity)
     /// The activity was continued (in Searchlight: a search result for it was selected).

@@ -54,7 +54,7 @@ struct ActivityFixture {
 }
 
 /// A delegate recording its calls.
-final class RecordingActivityDelegate: NSUserActivityDelegate, @unchecked Sendable {
+final class RecordingActivityDelegate: NSObject, NSUserActivityDelegate, @unchecked Sendable {
     // `@unchecked Sendable` is sound for the tests: `events` is only touched under `lock`.
     private let lock = NSLock()
     private var storedEvents: [String] = []

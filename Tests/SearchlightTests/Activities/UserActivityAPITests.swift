@@ -213,6 +213,18 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertNil(activity.delegate)
     }
 
+    /// Apple declares `protocol NSUserActivityDelegate: NSObjectProtocol`, so app code may use a delegate as one
+    /// (`isEqual`, `hash`, an `NSObjectProtocol` value). It was only `AnyObject`, and such code did not compile.
+    func testDelegateIsAnNSObjectProtocol() {
+        let activity = NSUserActivity(activityType: "t")
+        let delegate = RecordingActivityDelegate()
+        activity.delegate = delegate
+        XCTAssertEqual(activity.delegate?.isEqual(delegate), true)
+        XCTAssertEqual(activity.delegate?.hash, delegate.hash)
+        let object: (any NSObjectProtocol)? = activity.delegate
+        XCTAssertTrue(object === delegate)
+    }
+
     func testDonationContainerIsConfigurable() {
         let original = NSUserActivity.donationContainer
         defer { NSUserActivity.donationContainer = original }
