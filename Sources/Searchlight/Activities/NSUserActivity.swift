@@ -299,18 +299,18 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
     /// Why the last save did not index the activity (nil after a successful one).
     public var lastDonationError: CSIndexError? { state.withLock { $0.lastDonationError } }
 
-    /// What the index stores for this activity now, or the problem with its userInfo.
+    /// What the index stores for this activity now, or the problem with its userInfo. Read through the `open`
+    /// properties, as Apple's save reads them, so a subclass that overrides one (a computed `title`) is honoured.
     package func donation() throws(UserInfoValue.Problem) -> ActivityDonation {
-        let s = state.withLock { $0 }
-        let info = try UserInfoValue.dictionary(userInfoLock.withLock { storedUserInfo } ?? [:])
-        return ActivityDonation(activityType: activityType, title: s.title, keywords: s.keywords,
-                                attributeSet: s.contentAttributeSet?.deepCopy(), userInfo: info,
-                                requiredUserInfoKeys: s.requiredUserInfoKeys, webpageURL: s.webpageURL,
-                                referrerURL: s.referrerURL, persistentIdentifier: s.persistentIdentifier,
-                                targetContentIdentifier: s.targetContentIdentifier, expirationDate: s.expirationDate,
-                                isEligibleForHandoff: s.isEligibleForHandoff,
-                                isEligibleForPublicIndexing: s.isEligibleForPublicIndexing,
-                                isEligibleForPrediction: s.isEligibleForPrediction)
+        let info = try UserInfoValue.dictionary(userInfo ?? [:])
+        return ActivityDonation(activityType: activityType, title: title, keywords: keywords,
+                                attributeSet: contentAttributeSet?.deepCopy(), userInfo: info,
+                                requiredUserInfoKeys: requiredUserInfoKeys, webpageURL: webpageURL,
+                                referrerURL: referrerURL, persistentIdentifier: persistentIdentifier,
+                                targetContentIdentifier: targetContentIdentifier, expirationDate: expirationDate,
+                                isEligibleForHandoff: isEligibleForHandoff,
+                                isEligibleForPublicIndexing: isEligibleForPublicIndexing,
+                                isEligibleForPrediction: isEligibleForPrediction)
     }
 
     /// Saves the activity: asks the delegate first if `needsSave`, then indexes it if eligible for search. A save
@@ -324,14 +324,13 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
             return (true, s.needsSave)
         }
         if ask { delegate?.userActivityWillSave(self) }
-        let eligible = state.withLock { s -> Bool in
-            if outermost {
+        if outermost {
+            state.withLock { s in
                 s.needsSave = false
                 s.isSaving = false
             }
-            return s.isEligibleForSearch
         }
-        guard eligible else { return finish(nil, in: container, completion) }
+        guard isEligibleForSearch else { return finish(nil, in: container, completion) }
         let donation: ActivityDonation
         do {
             donation = try self.donation()

@@ -225,6 +225,21 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertTrue(object === delegate)
     }
 
+    /// The properties are `open`, and Apple reads an activity through them when it saves it, so a subclass that
+    /// computes its `title`, `keywords`, `userInfo` or `isEligibleForSearch` is indexed and continued with those. The save read the base
+    /// class's stored values, so such an activity was indexed without a title (not found) and with no userInfo.
+    func testSaveReadsOverriddenProperties() async throws {
+        let fixture = ActivityFixture()
+        let activity = ArticleActivity(article: "zebra")
+        activity.container = fixture.container
+        try await activity.becomeCurrentAndWait()
+        let result = try XCTUnwrap(fixture.search("zebra").first)
+        XCTAssertEqual(fixture.search("savanna"), [result])
+        let continued = try XCTUnwrap(SearchlightContinuation.activity(forSelecting: result, in: fixture.container))
+        XCTAssertEqual(continued.title, "Article: zebra")
+        XCTAssertEqual(continued.userInfo?["article"] as? String, "zebra")
+    }
+
     func testDonationContainerIsConfigurable() {
         let original = NSUserActivity.donationContainer
         defer { NSUserActivity.donationContainer = original }
@@ -254,5 +269,18 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertEqual(activity.userInfo?.count, 8)
         XCTAssertTrue(activity.isCurrent)
     }
+}
+
+/// An app's subclass computing its title, keywords, userInfo and eligibility from its model.
+private final class ArticleActivity: NSUserActivity, @unchecked Sendable {
+    let article: String
+    init(article: String) {
+        self.article = article
+        super.init(activityType: "com.example.article")
+    }
+    override var title: String? { get { "Article: \(article)" } set {} }
+    override var keywords: Set<String> { get { ["savanna"] } set {} }
+    override var userInfo: [AnyHashable: Any]? { get { ["article": article] } set {} }
+    override var isEligibleForSearch: Bool { get { true } set {} }
 }
 #endif
