@@ -11,8 +11,8 @@ public let NSUserActivityTypeBrowsingWeb: String = "NSUserActivityTypeBrowsingWe
 /// Mirror of Foundation's `NSUserActivity`, search half (swift-corelibs-foundation has none), with Core
 /// Spotlight's `contentAttributeSet`.
 ///
-/// An activity that `isEligibleForSearch` is indexed when it becomes current: its `title`, `keywords` and
-/// `contentAttributeSet` become a record in the donation container (`container`, by default
+/// An activity that `isEligibleForSearch` is indexed when it becomes current (or is made eligible while current):
+/// its `title`, `keywords` and `contentAttributeSet` become a record in the donation container (`container`, by default
 /// `NSUserActivity.donationContainer`, itself `SearchlightContainer.default`) that `CSSearchQuery` and
 /// `CSUserQuery` find alongside items; selecting that result (`SearchlightContinuation`) hands the app an activity
 /// of the same type and userInfo. One activity is current per container at a time; an invalidated one never
@@ -133,10 +133,17 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
         set { state.withLock { $0.expirationDate = newValue } }
     }
 
-    /// Whether becoming current indexes the activity (default false).
+    /// Whether becoming current indexes the activity (default false). Made eligible while it is current, the
+    /// activity is indexed at once: Apple indexes an activity that is eligible and current.
     open var isEligibleForSearch: Bool {
         get { state.withLock { $0.isEligibleForSearch } }
-        set { state.withLock { $0.isEligibleForSearch = newValue } }
+        set {
+            let index = state.withLock { s -> Bool in
+                defer { s.isEligibleForSearch = newValue }
+                return newValue && !s.isEligibleForSearch && !s.isSaving && !s.isInvalidated
+            }
+            if index, container.activities.isCurrent(self) { save(visit: false, completion: nil) }
+        }
     }
 
     /// Whether the activity may be handed off to another device (default true; recorded only).

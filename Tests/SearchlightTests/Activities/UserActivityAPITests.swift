@@ -185,6 +185,26 @@ final class UserActivityAPITests: XCTestCase {
         XCTAssertEqual(delegate.events, ["willSave", "willSave"])
     }
 
+    /// Apple: "When this property is true and the user activity object is current, Spotlight indexes the
+    /// activity." Made eligible after it became current, the activity stayed out of the index until it became
+    /// current again. Made eligible while not current, it still waits for `becomeCurrent()`.
+    func testBecomingEligibleWhileCurrentIndexes() async {
+        let fixture = ActivityFixture()
+        let activity = fixture.activity(title: "late bloomer", eligible: false)
+        activity.becomeCurrent()
+        await fixture.settle()
+        XCTAssertEqual(fixture.search("bloomer"), [])
+        activity.isEligibleForSearch = true
+        await fixture.settle()
+        XCTAssertEqual(fixture.search("bloomer").count, 1)
+        XCTAssertNil(activity.lastDonationError)
+
+        let idle = fixture.activity(title: "wallflower", eligible: false)
+        idle.isEligibleForSearch = true
+        await fixture.settle()
+        XCTAssertEqual(fixture.search("wallflower"), [], "not current: nothing is indexed yet")
+    }
+
     /// `becomeCurrent()` from inside `userActivityWillSave` saves without asking again: it asked again (needsSave
     /// was still set) and recursed without bound.
     func testBecomeCurrentFromWillSaveDoesNotRecurse() async throws {
