@@ -82,6 +82,19 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual((info["nested"] as? [String: Any])?["n"] as? UInt8, 7)
     }
 
+    /// A Swift `Decimal` bridges to `NSDecimalNumber`, an `NSNumber`, which Apple's userInfo accepts; it was
+    /// refused as "not a property-list type", keeping the whole activity out of the index.
+    func testDecimalUserInfoValuesAreNumbers() async throws {
+        let fixture = ActivityFixture()
+        let activity = fixture.activity("com.example.product", title: "Teapot")
+        activity.userInfo = ["price": Decimal(string: "9.5")!, "prices": [Decimal(2)]]
+        try await activity.becomeCurrentAndWait()
+        let result = try XCTUnwrap(fixture.search("teapot").first)
+        let continued = try XCTUnwrap(SearchlightContinuation.activity(forSelecting: result, in: fixture.container))
+        XCTAssertEqual(continued.userInfo?["price"] as? Double, 9.5)
+        XCTAssertEqual(continued.userInfo?["prices"] as? [Int], [2])
+    }
+
     /// Two activities whose persistentIdentifiers are canonically equivalent ("café" precomposed and
     /// decomposed) make two records; selecting the first told the second's delegate (donors were keyed by `==`).
     func testSelectingAnActivityTellsItsOwnDonorNotACanonicallyEquivalentOne() async throws {
