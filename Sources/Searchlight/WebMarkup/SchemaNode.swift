@@ -149,9 +149,8 @@ extension SchemaNode {
     static func resolvingReferences(_ nodes: [SchemaNode], base: URL? = nil) -> [SchemaNode] {
         var keys: [String: String] = [:]
         func key(_ id: String) -> String {
-            guard let base, !id.hasPrefix("_:"), !hasScheme(id) else { return id }
             if let known = keys[id] { return known }
-            let resolved = URL(string: id, relativeTo: base)?.absoluteString ?? id
+            let resolved = nodeKey(id, base: base)
             keys[id] = resolved
             return resolved
         }
@@ -192,6 +191,14 @@ extension SchemaNode {
         guard !byID.isEmpty else { return nodes }
         let targets = byID.mapValues { substitutingReferences(in: $0, byID, key: key) }
         return nodes.map { substitutingReferences(in: $0, targets, key: key, inline: true) }
+    }
+
+    /// The key an `@id` names its node by: the IRI resolved against `base`, blank node ids (`_:b0`) and ids with a
+    /// scheme as written. Shared by `resolvingReferences` and the page's subject lookup, so both find one node
+    /// under `#e` and `https://…/page#e`.
+    static func nodeKey(_ id: String, base: URL?) -> String {
+        guard let base, !id.hasPrefix("_:"), !hasScheme(id) else { return id }
+        return URL(string: id, relativeTo: base)?.absoluteString ?? id
     }
 
     /// Whether `id` starts with a URI scheme (`https:`, `urn:`): an absolute IRI.

@@ -217,9 +217,16 @@ public struct WebPageExtraction: Sendable {
         }
         // A claimed entity reached by `@id` is its top-level definition, whose inline entities' references (an
         // Event's Place naming its address by `@id`) are resolved too; the reference's copy resolves only its own.
+        // Ids are keyed as references resolve them (`#e` and its absolute form are one node).
         var topLevelByID: [String: SchemaNode] = [:]
-        for entity in jsonLD { if let id = entity.string("@id"), topLevelByID[id] == nil { topLevelByID[id] = entity } }
-        let subjects = claimed.map { $0.string("@id").flatMap { topLevelByID[$0] } ?? $0 } + entities
+        for entity in jsonLD {
+            if let id = entity.string("@id").map({ SchemaNode.nodeKey($0, base: base) }), topLevelByID[id] == nil {
+                topLevelByID[id] = entity
+            }
+        }
+        let subjects = claimed.map { claim in
+            claim.string("@id").flatMap { topLevelByID[SchemaNode.nodeKey($0, base: base)] } ?? claim
+        } + entities
         product = subjects.first(where: { $0.isA(WebProduct.types) }).map { WebProduct($0, base: base) }
         recipe = subjects.first(where: { $0.isA(WebRecipe.types) }).map { WebRecipe($0, base: base) }
         event = subjects.first(where: WebEvent.matches).map { WebEvent($0, base: base) }

@@ -91,4 +91,16 @@ final class JSONLDReferenceTests: XCTestCase {
         XCTAssertEqual(page.event?.locationName, "Hall")
         XCTAssertEqual(page.event?.address?.city, "Springfield")
     }
+
+    /// The same, the page's Event written inline with a relative `@id` and defined at top level under its absolute
+    /// form: one node in JSON-LD (references already resolve across the two spellings), but the claimed entity was
+    /// looked up by its `@id` as written, so the page kept the inline copy, without its place or city.
+    func testAClaimedEntityIsItsTopLevelDefinitionWhateverItsIDSpelling() throws {
+        let page = try page(##"{"@graph":[{"@type":"WebPage","mainEntity":{"@type":"MusicEvent","@id":"#e","name":"Gig"}},"##
+            + ##"{"@type":"MusicEvent","@id":"https://shop.example.com/p/7#e","name":"Gig","startDate":"2026-12-05","##
+            + ##""location":{"@type":"Place","name":"Hall","address":{"@id":"#addr"}}},"##
+            + ##"{"@type":"PostalAddress","@id":"#addr","addressLocality":"Springfield"}]}"##)
+        XCTAssertEqual(page.event?.locationName, "Hall")
+        XCTAssertEqual(page.event?.address?.city, "Springfield")
+    }
 }
