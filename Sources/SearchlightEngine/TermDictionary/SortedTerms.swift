@@ -20,8 +20,8 @@ extension SortedTerms {
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
-    /// Indices of terms within `maxEdits` Levenshtein edits (counted in characters; a swap of adjacent
-    /// characters counts as one within one edit) of `query`, ascending (`FuzzyWalk`).
+    /// Indices of terms within `maxEdits` edits (counted in characters; a swap of adjacent characters counts as
+    /// one, within a budget of one or two) of `query`, ascending (`FuzzyWalk`).
     func fuzzy(_ query: [UInt8], maxEdits: Int) -> [Int] {
         FuzzyWalk.matches(query, maxEdits: maxEdits, bytes: bytes, offsets: offsets, runs: runs, bloom: bloom)
     }
