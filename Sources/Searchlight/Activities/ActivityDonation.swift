@@ -78,8 +78,7 @@ package struct ActivityDonation: Sendable {
         // As for items: a NaN expiration compares false with every time (the record would be neither expired nor
         // purged reliably), and one beyond the keepable range is no time the index can keep.
         if let expiration = expirationDate, !AttributeValue.isKeepable(expiration) {
-            problems.append(.invalidItem("\(label): expirationDate is \(expiration.timeIntervalSinceReferenceDate) "
-                                         + "seconds since 2001, " + AttributeValue.unkeepableDateReason))
+            problems.append(AttributeValue.unkeepableExpiration(expiration, label: label))
         }
         if let set = attributeSet { problems += set.validationProblems(itemLabel: label) }
         return problems

@@ -26,9 +26,8 @@ extension CSSearchableItem {
         if let domain = domainIdentifier, let problem = Self.domainProblem(domain) {
             problems.append(.invalidItem("\(label): domainIdentifier '\(domain)' \(problem)"))
         }
-        if hasInvalidExpiration, let seconds = expirationDate?.timeIntervalSinceReferenceDate {
-            problems.append(.invalidItem("\(label): expirationDate is \(seconds) seconds since 2001, "
-                                         + AttributeValue.unkeepableDateReason))
+        if hasInvalidExpiration, let expirationDate {
+            problems.append(AttributeValue.unkeepableExpiration(expirationDate, label: label))
         }
         problems += attributeSet.validationProblems(itemLabel: label)
         return problems
@@ -182,6 +181,13 @@ extension AttributeValue {
     /// What is wrong with a date `isKeepable` refuses, for messages.
     package static let unkeepableDateReason = "which is no time (dates must be finite and within about three "
         + "million years of 2001, ±1e14 seconds)"
+
+    /// The problem of an item's or an activity's (`label`) `expirationDate` that `isKeepable` refuses: one message
+    /// for both validations.
+    package static func unkeepableExpiration(_ date: Date, label: String) -> CSIndexError {
+        .invalidItem("\(label): expirationDate is \(date.timeIntervalSinceReferenceDate) seconds since 2001, "
+                     + unkeepableDateReason)
+    }
 
     /// No unsupported type, non-finite number or date, or nesting too deep to keep anywhere inside (what
     /// `valueProblems` reports), checked without allocating.
