@@ -228,11 +228,14 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // The documents a count walks (nil: every live one, all visible while none can have expired).
         let among = base ?? (snapshot.noneExpired ? nil : snapshot.visibleAddresses())
         let engagement = container.engagement
-        let holdsActivities = ActivityResults.mayHoldActivities(snapshot)
+        // The activities among them, found once: a count changes only where a completion matches one of these.
+        let activities = ActivityResults.mayHoldActivities(snapshot) ? Self.activities(among: among, in: snapshot) : []
         var scored: [(text: String, term: String, count: Int, score: Double, df: Int)] = []
         for (term, df) in candidates {
             var count = snapshot.engine.count(.term(term), among: among)
-            if holdsActivities, count > 0 { count = Self.resultCount(of: term, among: among, in: snapshot) }
+            if !activities.isEmpty, count > 0 {
+                count = Self.resultCount(of: term, documents: count, activities: activities, among: among, in: snapshot)
+            }
             guard count > 0 else { continue }
             let suggestion = head + Self.completing(typed, folded: last.term, with: term)
             let boost = engagement.factor(for: Self.engagementKey(suggestion), at: snapshot.now)
@@ -255,11 +258,32 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         }
     }
 
-    /// How many results choosing the completion `term` finds where activities may be indexed: the documents
-    /// holding it (among `among`, nil: every live one) as results collapse them, a linked activity counted as its
-    /// item, once, and one standing for a hidden item not at all (`ActivityResults.collapse`).
-    private static func resultCount(of term: String, among: [DocAddress]?, in snapshot: ContainerSnapshot) -> Int {
-        ActivityResults.collapse(snapshot.engine.matches(.term(term), among: among), in: snapshot).count
+    /// The live activity documents among `among` (nil: every live one), ascending.
+    private static func activities(among: [DocAddress]?, in snapshot: ContainerSnapshot) -> [DocAddress] {
+        let all = ActivityWriter.activityAddresses(in: snapshot.engine)
+        return among.map { SortedAddresses.intersect(all, $0) } ?? all
+    }
+
+    /// How many results choosing the completion `term` finds: its `documents` (among `among`, nil: every live one)
+    /// as results collapse them (`ActivityResults.collapse`), a linked activity counted as its item, once, and one
+    /// standing for a hidden item not at all. Only the term's matches among `activities` are walked, not all its
+    /// documents: this runs for every candidate completion on every keystroke.
+    private static func resultCount(of term: String, documents: Int, activities: [DocAddress], among: [DocAddress]?,
+                                    in snapshot: ContainerSnapshot) -> Int {
+        let matched = snapshot.engine.matches(.term(term), among: activities)
+        guard !matched.isEmpty else { return documents }
+        var count = documents - matched.count
+        var items: Set<DocAddress> = []
+        for activity in matched {
+            guard let result = ActivityResults.representative(of: activity, in: snapshot) else { continue }
+            if result == activity { count += 1 } else { items.insert(result) }
+        }
+        guard !items.isEmpty else { return count }
+        // The items its activities stand for, less those the term's own documents already count.
+        let sorted = items.sorted()
+        let candidates = among.map { SortedAddresses.intersect(sorted, $0) } ?? sorted
+        let counted = snapshot.engine.count(.term(term), among: candidates)
+        return count + items.count - counted
     }
 
     /// How many completions of the last word are counted when no other word restricts them (each count reads the

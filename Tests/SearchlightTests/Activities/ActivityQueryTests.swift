@@ -175,5 +175,25 @@ final class ActivityQueryTests: XCTestCase {
         let filtered = runUserQuery("soup toma", in: fixture.container, suggestions: true)
         XCTAssertEqual(filtered.suggestions.first?.resultCount, 1, "the soup, found by its own and its activity's text")
     }
+
+    /// The count walks only the completion's matches among activities: an item found only through its activity's
+    /// text is one result, counted once with the item that matches itself.
+    func testASuggestionCountsAnItemFoundOnlyThroughItsActivity() async throws {
+        let fixture = ActivityFixture()
+        try await fixture.index.indexSearchableItems([makeItem("soup", title: "Winter soup"),
+                                                      makeItem("salad", title: "Tomato salad")])
+        try await fixture.linkedActivity(title: "Tomato soup recipe", to: "soup").becomeCurrentAndWait()
+        try await fixture.linkedActivity(title: "Tomato salad recipe", to: "salad").becomeCurrentAndWait()
+        let run = runUserQuery("toma", in: fixture.container, suggestions: true)
+        let suggestion = try XCTUnwrap(run.suggestions.first)
+        XCTAssertEqual(suggestion.suggestionText, "tomato")
+        let chosen = runQuery(CSUserQuery(userQueryString: suggestion.suggestionText,
+                                          userQueryContext: CSUserQueryContext(currentSuggestion: suggestion),
+                                          container: fixture.container))
+        XCTAssertEqual(chosen.batches.flatMap { $0 }.count, 2, "the soup through its activity, and the salad")
+        XCTAssertEqual(suggestion.resultCount, 2)
+        let filtered = runUserQuery("soup toma", in: fixture.container, suggestions: true)
+        XCTAssertEqual(filtered.suggestions.first?.resultCount, 1, "the soup, through its activity")
+    }
 }
 #endif
