@@ -397,10 +397,8 @@ package final class DurableStore {
             // A journal deleted with its directory (or replaced) keeps nothing: this batch and every later one would
             // be acknowledged into a file no open reads. Refused until the store is reopened.
             guard try fileSystem.isLinked(journalDescriptor, path: journalPath) else {
-                let reason = "its journal '\(journalPath)' was deleted (the store directory was removed or replaced); "
-                    + "reopen the store"
-                failure = reason
-                throw .unavailable(path: directory, reason: reason)
+                throw refuseUntilReopened("its journal '\(journalPath)' was deleted (the store directory was removed "
+                                          + "or replaced); reopen the store")
             }
         } catch {
             do {
@@ -425,10 +423,15 @@ package final class DurableStore {
     /// those writes would land in it and delete its journals. Every later write is refused until a reopen.
     private func checkDirectoryIsOwn() throws(StoreError) {
         guard try fileSystem.isSameFile(lockDescriptor, path: path("LOCK")) else {
-            let reason = "its directory was removed or replaced while it was open; reopen the store"
-            failure = reason
-            throw .unavailable(path: directory, reason: reason)
+            throw refuseUntilReopened("its directory was removed or replaced while it was open; reopen the store")
         }
+    }
+
+    /// Records `reason` as the failure every later write is refused with (`checkWritable`) and returns the error
+    /// refusing this one: the store keeps nothing more until it is reopened.
+    private func refuseUntilReopened(_ reason: String) -> StoreError {
+        failure = reason
+        return .unavailable(path: directory, reason: reason)
     }
 
     /// Writes a snapshot of `snapshot` (the writer's last commit, which must include every appended batch) and
