@@ -173,6 +173,18 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertEqual(ContentTypeTree.tree(for: "com.example.case-loop"), ["com.example.case-loop"])
     }
 
+    /// The shared comparison folds ASCII in place and falls back to `lowercased()` past a non-ASCII byte, so it
+    /// says what lowercasing both would: the Kelvin sign lowercases to "k", and a longer spelling is another type.
+    func testTypeIdentifierComparisonAgreesWithLowercasing() {
+        let pairs = [("public.JPEG", "PUBLIC.jpeg"), ("com.example.\u{212A}ey", "com.example.key"),
+                     ("com.example.caf\u{C9}", "COM.EXAMPLE.CAF\u{E9}"), ("public.jpeg", "public.jpeg2"),
+                     ("public.jpeg\u{E9}", "public.jpeg"), ("public.[", "public.{"), ("a@", "A`")]
+        for (a, b) in pairs {
+            XCTAssertEqual(ContentTypeTree.sameIdentifier(a, b), a.lowercased() == b.lowercased(), "\(a) \(b)")
+            XCTAssertEqual(ContentTypeTree.sameIdentifier(b, a), a.lowercased() == b.lowercased(), "\(b) \(a)")
+        }
+    }
+
     /// A dynamic identifier spells its tag and supertype, so one stored by an earlier run (a store, a
     /// preference) names the same type in a process that never made it, as Apple's `dyn.` identifiers do;
     /// one that spells nothing stays unknown.

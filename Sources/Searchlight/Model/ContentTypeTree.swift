@@ -364,7 +364,20 @@ public enum ContentTypeTree {
 
     /// Whether `identifier` is `other` or conforms to it, identifiers compared without case.
     public static func conforms(_ identifier: String, to other: String) -> Bool {
-        let target = other.lowercased()
-        return tree(for: identifier).contains { $0 == other || $0.lowercased() == target }
+        tree(for: identifier).contains { sameIdentifier($0, other) }
+    }
+
+    /// Whether two type identifiers name one type: equal without case, as Apple compares them (`lowercased()`
+    /// equal). Shared by `conforms` and `UTType.==`; ASCII identifiers, all real ones, are compared in place,
+    /// without the two lowercased copies per comparison.
+    static func sameIdentifier(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        var ascii = true
+        let equal = a.utf8.elementsEqual(b.utf8) { x, y in
+            if x >= 0x80 || y >= 0x80 { ascii = false }
+            return x | (x &- 0x41 < 26 ? 0x20 : 0) == y | (y &- 0x41 < 26 ? 0x20 : 0)
+        }
+        // A difference met before any non-ASCII byte stays one once lowercased; past one, lowercase both.
+        return ascii ? equal : a.lowercased() == b.lowercased()
     }
 }

@@ -13,7 +13,7 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible, CustomDebugSt
 
     /// Equal when the identifiers are, without case, as Apple compares type identifiers.
     public static func == (lhs: UTType, rhs: UTType) -> Bool {
-        lhs.identifier == rhs.identifier || lhs.identifier.lowercased() == rhs.identifier.lowercased()
+        ContentTypeTree.sameIdentifier(lhs.identifier, rhs.identifier)
     }
 
     /// Hashes the identifier without case, consistently with `==`.
