@@ -162,14 +162,7 @@ final class ActivityQueryTests: XCTestCase {
         try await fixture.linkedActivity(title: "Tomato salad recipe", to: "gone").becomeCurrentAndWait()
         try await fixture.activity(title: "Tomato tart").becomeCurrentAndWait()
         try await fixture.index.deleteSearchableItems(withIdentifiers: ["gone"])
-        let run = runUserQuery("toma", in: fixture.container, suggestions: true)
-        let suggestion = try XCTUnwrap(run.suggestions.first)
-        XCTAssertEqual(suggestion.suggestionText, "tomato")
-        let chosen = runQuery(CSUserQuery(userQueryString: suggestion.suggestionText,
-                                          userQueryContext: CSUserQueryContext(currentSuggestion: suggestion),
-                                          container: fixture.container))
-        XCTAssertNil(chosen.error)
-        let found = chosen.batches.flatMap { $0 }
+        let (suggestion, found) = try chooseFirstSuggestion(of: "toma", expecting: "tomato", in: fixture.container)
         XCTAssertEqual(found.count, 2, "the soup and the unlinked activity")
         XCTAssertEqual(suggestion.resultCount, found.count)
         let filtered = runUserQuery("soup toma", in: fixture.container, suggestions: true)
@@ -184,16 +177,26 @@ final class ActivityQueryTests: XCTestCase {
                                                       makeItem("salad", title: "Tomato salad")])
         try await fixture.linkedActivity(title: "Tomato soup recipe", to: "soup").becomeCurrentAndWait()
         try await fixture.linkedActivity(title: "Tomato salad recipe", to: "salad").becomeCurrentAndWait()
-        let run = runUserQuery("toma", in: fixture.container, suggestions: true)
-        let suggestion = try XCTUnwrap(run.suggestions.first)
-        XCTAssertEqual(suggestion.suggestionText, "tomato")
-        let chosen = runQuery(CSUserQuery(userQueryString: suggestion.suggestionText,
-                                          userQueryContext: CSUserQueryContext(currentSuggestion: suggestion),
-                                          container: fixture.container))
-        XCTAssertEqual(chosen.batches.flatMap { $0 }.count, 2, "the soup through its activity, and the salad")
+        let (suggestion, found) = try chooseFirstSuggestion(of: "toma", expecting: "tomato", in: fixture.container)
+        XCTAssertEqual(found.count, 2, "the soup through its activity, and the salad")
         XCTAssertEqual(suggestion.resultCount, 2)
         let filtered = runUserQuery("soup toma", in: fixture.container, suggestions: true)
         XCTAssertEqual(filtered.suggestions.first?.resultCount, 1, "the soup, through its activity")
+    }
+
+    /// The first suggestion for `text` (which must be `expected`) and what choosing it finds: the query run with
+    /// that suggestion as the context's current one, as a search field does when a person picks it.
+    private func chooseFirstSuggestion(of text: String, expecting expected: String, in container: SearchlightContainer,
+                                       file: StaticString = #filePath, line: UInt = #line)
+        throws -> (suggestion: CSSuggestion, found: [CSSearchableItem]) {
+        let run = runUserQuery(text, in: container, suggestions: true)
+        let suggestion = try XCTUnwrap(run.suggestions.first, file: file, line: line)
+        XCTAssertEqual(suggestion.suggestionText, expected, file: file, line: line)
+        let chosen = runQuery(CSUserQuery(userQueryString: suggestion.suggestionText,
+                                          userQueryContext: CSUserQueryContext(currentSuggestion: suggestion),
+                                          container: container))
+        XCTAssertNil(chosen.error, file: file, line: line)
+        return (suggestion, chosen.batches.flatMap { $0 })
     }
 }
 #endif
