@@ -155,10 +155,12 @@ extension SchemaNode {
             return resolved
         }
         // Objects with one `@id` are one node in JSON-LD (a reviews app adds its rating to the theme's Product under
-        // the Product's `@id`, for Google to merge): top-level ones merge into the first, values in page order.
+        // the Product's `@id`, for Google to merge): top-level ones merge into the first, values in page order. A
+        // blank node id (`_:b0`) names a node within its own block only (generators number each block's from zero),
+        // so objects with one are never merged.
         var nodes = nodes, firstIndex: [String: Int] = [:], typeSets: [Int: Set<String>] = [:], merged: [SchemaNode] = []
         for node in nodes {
-            guard let id = node.string("@id").map(key) else { merged.append(node); continue }
+            guard let id = node.string("@id").map(key), !id.hasPrefix("_:") else { merged.append(node); continue }
             guard let index = firstIndex[id] else {
                 firstIndex[id] = merged.count
                 merged.append(node)

@@ -34,4 +34,17 @@ final class JSONLDSplitDefinitionTests: XCTestCase {
         XCTAssertEqual(page.jsonLD.count, 1)
         XCTAssertLessThan(Date().timeIntervalSince(start), 3)
     }
+
+    /// A blank node id (`_:b0`) names a node within its own JSON-LD document only: two blocks' `_:b0` are two
+    /// entities (generators number each block's blank nodes from zero), not one merged entity.
+    func testBlankNodeIDsOfTwoBlocksAreTwoEntities() throws {
+        let html = ##"<script type="application/ld+json">{"@context":"https://schema.org","@id":"_:b0","##
+            + ##""@type":"Product","name":"Ridge Boot"}</script>"##
+            + ##"<script type="application/ld+json">{"@context":"https://schema.org","@id":"_:b0","##
+            + ##""@type":"Organization","name":"Ridge Outfitters"}</script>"##
+        let page = try extractHTML(html, url: "https://shop.example.com/p/7")
+        XCTAssertEqual(page.jsonLD.count, 2)
+        XCTAssertEqual(page.product?.name, "Ridge Boot")
+        XCTAssertEqual(page.jsonLD.first { $0.isA(["Product"]) }?.types, ["Product"])
+    }
 }
