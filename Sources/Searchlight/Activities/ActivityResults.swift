@@ -70,9 +70,7 @@ package enum ActivityResults {
 
     /// The address of the visible item with this identifier (never an activity record's).
     private static func visibleItem(_ identifier: String, in snapshot: ContainerSnapshot) -> DocAddress? {
-        guard !ActivityIdentity.isReserved(identifier), let item = snapshot.engine.lookup(id: identifier),
-              snapshot.isVisible(item) else { return nil }
-        return item
+        ActivityIdentity.isReserved(identifier) ? nil : snapshot.visibleAddress(withIdentifier: identifier)
     }
 
     /// The identifier engagement is kept under for a result document: the item's identifier, or an activity's

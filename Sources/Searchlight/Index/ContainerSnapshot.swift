@@ -31,8 +31,14 @@ package struct ContainerSnapshot: Sendable {
 
     /// The stored item with this identifier, if present and not expired.
     package func item(withIdentifier id: String, fetch: Set<String>? = nil) -> CSSearchableItem? {
-        guard let address = engine.lookup(id: id), isVisible(address) else { return nil }
+        guard let address = visibleAddress(withIdentifier: id) else { return nil }
         return ItemDocumentCodec.item(at: address, in: engine, fetch: fetch)
+    }
+
+    /// The address of the live, unexpired document with this identifier.
+    package func visibleAddress(withIdentifier id: String) -> DocAddress? {
+        guard let address = engine.lookup(id: id), isVisible(address) else { return nil }
+        return address
     }
 
     /// Whether a live document has not expired.
