@@ -92,53 +92,35 @@ final class DifferentialTests: XCTestCase {
         return result
     }
 
-    /// Whether `a` is within `budget` typo edits of `b` (the query), as the fuzzy walk counts them: Levenshtein edits
-    /// in characters; with a one-edit budget also one swap of two adjacent, different characters, and with two a
-    /// swap of the query's and then one more edit (a swap too).
+    /// Whether `a` is within `budget` typo edits of `b` (the query), as the fuzzy walk counts them: optimal string
+    /// alignment in characters (Levenshtein edits, and a swap of two adjacent characters one edit), as Lucene's and
+    /// tantivy's Levenshtein automata with transpositions count.
     static func withinEdits(_ a: [UInt8], _ b: [UInt8], _ budget: Int) -> Bool {
         withinEdits(characters(a), characters(b), budget)
     }
 
     static func withinEdits(_ a: [UInt32], _ b: [UInt32], _ budget: Int) -> Bool {
-        if abs(a.count - b.count) > budget { return false }
-        if levenshtein(a, b) <= budget { return true }
-        if budget == 2 {
-            return b.indices.dropLast().contains { i in
-                guard b[i] != b[i + 1] else { return false }
-                var swapped = b
-                swapped.swapAt(i, i + 1)
-                return withinEdits(a, swapped, 1)
+        abs(a.count - b.count) <= budget && alignment(a, b) <= budget
+    }
+
+    /// Optimal string alignment distance: the full table, no band.
+    static func alignment(_ a: [UInt32], _ b: [UInt32]) -> Int {
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
             }
         }
-        guard budget == 1, a.count == b.count else { return false }
-        let differing = a.indices.filter { a[$0] != b[$0] }
-        return differing.count == 2 && differing[1] == differing[0] + 1
-            && a[differing[0]] == b[differing[1]] && a[differing[1]] == b[differing[0]]
+        return d[a.count][b.count]
     }
 
     /// Whether some prefix of `term` (whole characters) is within `budget` edits of `query` (`withinEdits`): a
     /// fuzzy prefix match.
     static func prefixWithinEdits(_ term: [UInt32], _ query: [UInt32], _ budget: Int) -> Bool {
         (0...term.count).contains { withinEdits(Array(term[..<$0]), query, budget) }
-    }
-
-    /// Levenshtein distance in characters (`characters`) between two byte strings.
-    static func levenshtein(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        levenshtein(characters(a), characters(b))
-    }
-
-    static func levenshtein(_ a: [UInt32], _ b: [UInt32]) -> Int {
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where i <= a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where j <= b.count {
-                let old = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = old
-            }
-        }
-        return row[b.count]
     }
 
     static func referenceMatches(_ query: Query, _ doc: ReferenceDocument, scope: [FieldID], fields: Fields) -> Bool {

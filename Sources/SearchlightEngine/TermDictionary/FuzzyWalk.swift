@@ -8,9 +8,9 @@
 /// are computed once its last byte is known.
 ///
 /// Two adjacent characters swapped ("tuilp" for "tulip", the commonest typo) also count as one edit, as Lucene's
-/// and tantivy's fuzzy queries count them (Damerau): with a one-edit budget those few terms are looked up whole
-/// after the walk; with two, the query with each adjacent pair swapped is walked again with one edit, so a swap
-/// of the query's and then another edit (or swap) are two.
+/// and tantivy's fuzzy queries count them with transpositions: optimal string alignment, each row of the walk
+/// also reading the row two characters up, so a swap and another edit (or swap) elsewhere are two. As there, an
+/// edit inside a swapped pair is not counted as part of the swap ("ab" to "bxa" is three).
 ///
 /// In prefix mode (`nearPrefixes`) a term matches when some prefix of it is within the budget, as tantivy's
 /// `FuzzyTermQuery::new_prefix` and Meilisearch match a word still being typed: the walk records each such prefix
@@ -32,6 +32,10 @@ struct FuzzyWalk {
     let budget: Int32
     /// Row `level` (a prefix of `level` characters): its edits against each query prefix of 0...n characters.
     let rows: UnsafeMutablePointer<Int32>
+    /// `levelUnits[level]`: the last character of the prefix of `level` characters (1...), for the swaps.
+    let levelUnits: UnsafeMutablePointer<UInt32>
+    /// Room for one lookup key of a swap at the spent budget's edge: a character and a suffix of the query.
+    let swapKey: UnsafeMutablePointer<UInt8>
     let width: Int
     /// No term of `levelLimit` or more characters is within the budget.
     let levelLimit: Int
@@ -105,19 +109,8 @@ struct FuzzyWalk {
     static func matches(_ query: [UInt8], maxEdits: Int, bytes: [UInt8], offsets: [UInt32], runs: RunIndex?,
                         bloom: TermBloom? = nil) -> [Int] {
         let (units, starts) = Self.units(of: query)
-        var result = walk(query, units: units, starts: starts, maxEdits: maxEdits, bytes: bytes, offsets: offsets,
-                          runs: runs, bloom: bloom, prefixMode: false)
-        if maxEdits == 1 {
-            addSwaps(of: query, units: units, starts: starts, bytes: bytes, offsets: offsets, bloom: bloom, to: &result)
-        } else if maxEdits == 2 {
-            // A swap and one more edit: within one edit (a swap too) of the query with that swap made.
-            var found = Set(result)
-            for swapped in swaps(of: query, units: units, starts: starts) {
-                found.formUnion(matches(swapped, maxEdits: 1, bytes: bytes, offsets: offsets, runs: runs, bloom: bloom))
-            }
-            if found.count > result.count { result = found.sorted() }
-        }
-        return result
+        return walk(query, units: units, starts: starts, maxEdits: maxEdits, bytes: bytes, offsets: offsets,
+                    runs: runs, bloom: bloom, prefixMode: false)
     }
 
     /// The near prefixes of `query` within `maxEdits` (counted as `matches` counts them), ascending and disjoint:
@@ -134,18 +127,6 @@ struct FuzzyWalk {
         for i in stride(from: 0, to: found.count, by: 3) {
             prefixes.append(NearPrefix(terms: found[i]..<found[i + 1], length: found[i + 2]))
         }
-        if maxEdits == 1 {
-            // Two adjacent characters swapped: the runs under the swapped query.
-            for swapped in swaps(of: query, units: units, starts: starts) {
-                let range = prefixRange(swapped, bytes: bytes, offsets: offsets)
-                if !range.isEmpty { prefixes.append(NearPrefix(terms: range, length: swapped.count)) }
-            }
-        } else if maxEdits == 2 {
-            // A swap and one more edit: the near prefixes within one edit of the query with that swap made.
-            for swapped in swaps(of: query, units: units, starts: starts) {
-                prefixes += nearPrefixes(swapped, maxEdits: 1, bytes: bytes, offsets: offsets, runs: runs)
-            }
-        }
         // A run found twice, or inside another (a suffix lookup's, a swap's): the outer one, the shorter prefix.
         prefixes.sort { ($0.terms.lowerBound, -$0.terms.count) < ($1.terms.lowerBound, -$1.terms.count) }
         var merged: [NearPrefix] = []
@@ -156,7 +137,7 @@ struct FuzzyWalk {
         return merged
     }
 
-    /// The walk of `matches` (without the swaps), or of `nearPrefixes` in prefix mode: term indices, or near
+    /// The walk of `matches`, or of `nearPrefixes` in prefix mode: term indices, or near
     /// prefixes as (first term, end, byte length) triples.
     private static func walk(_ query: [UInt8], units: [UInt32], starts: [Int], maxEdits: Int, bytes: [UInt8],
                              offsets: [UInt32], runs: RunIndex?, bloom: TermBloom?, prefixMode: Bool) -> [Int] {
@@ -171,6 +152,11 @@ struct FuzzyWalk {
         defer { rows.deallocate() }
         let prefixHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * (levelLimit + 1))
         defer { prefixHashes.deallocate() }
+        let levelUnits = UnsafeMutablePointer<UInt32>.allocate(capacity: levelLimit + 1)
+        defer { levelUnits.deallocate() }
+        levelUnits[0] = 0
+        let swapKey = UnsafeMutablePointer<UInt8>.allocate(capacity: max(query.count, 1))
+        defer { swapKey.deallocate() }
         prefixHashes[0] = TermBloom.start
         for j in 0...n { rows[j] = Int32(j) }
         query.withUnsafeBufferPointer { q in
@@ -179,7 +165,8 @@ struct FuzzyWalk {
                     bytes.withUnsafeBufferPointer { all in
                         offsets.withUnsafeBufferPointer { offsets in
                             let walk = FuzzyWalk(query: q, units: units, unitStarts: starts, budget: Int32(maxEdits),
-                                                 rows: rows, width: width, levelLimit: levelLimit,
+                                                 rows: rows, levelUnits: levelUnits, swapKey: swapKey,
+                                                 width: width, levelLimit: levelLimit,
                                                  base: all.baseAddress!, offsets: offsets, runs: runs, bloom: bloom,
                                                  prefixHashes: prefixHashes, prefixMode: prefixMode)
                             walk.visit(0, count, depth: 0, level: 0, into: &result)
@@ -189,65 +176,6 @@ struct FuzzyWalk {
             }
         }
         return result
-    }
-
-    /// The byte strings that are `query` with two adjacent, different characters swapped.
-    static func swaps(of query: [UInt8], units: [UInt32], starts: [Int]) -> [[UInt8]] {
-        guard units.count >= 2 else { return [] }
-        // An incomplete last sequence moved inside would join the bytes after it: another string of characters.
-        let last = units.count - 1
-        let whole = query.count - starts[last] == unitLength(query[starts[last]])
-        var swaps: [[UInt8]] = []
-        for i in 0..<last where units[i] != units[i + 1] && (whole || i + 1 < last) {
-            var swapped = Array(query[..<starts[i]])
-            swapped += query[starts[i + 1]..<starts[i + 2]]
-            swapped += query[starts[i]..<starts[i + 1]]
-            swapped += query[starts[i + 2]...]
-            swaps.append(swapped)
-        }
-        return swaps
-    }
-
-    /// Adds to `result` (ascending) the terms that are `query` with two adjacent, different characters swapped.
-    static func addSwaps(of query: [UInt8], units: [UInt32], starts: [Int], bytes: [UInt8], offsets: [UInt32],
-                         bloom: TermBloom?, to result: inout [Int]) {
-        var found: [Int] = []
-        for swapped in swaps(of: query, units: units, starts: starts) {
-            if let bloom, !bloom.mayContain(TermBloom.hash(swapped)) { continue }
-            guard let index = find(swapped, bytes: bytes, offsets: offsets), !result.contains(index) else { continue }
-            found.append(index)
-        }
-        guard !found.isEmpty else { return }
-        result = (result + found).sorted()
-    }
-
-    /// The indices of the terms starting with `key` in the sorted list.
-    static func prefixRange(_ key: [UInt8], bytes: [UInt8], offsets: [UInt32]) -> Range<Int> {
-        func term(_ index: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[index])..<Int(offsets[index + 1])] }
-        let count = offsets.count - 1
-        var lower = 0, upper = count
-        while lower < upper {
-            let mid = (lower + upper) >> 1
-            if term(mid).lexicographicallyPrecedes(key) { lower = mid + 1 } else { upper = mid }
-        }
-        var end = lower
-        upper = count
-        while end < upper {
-            let mid = (end + upper) >> 1
-            if term(mid).starts(with: key) { end = mid + 1 } else { upper = mid }
-        }
-        return lower..<end
-    }
-
-    /// The index of the term whose bytes are `key` in the sorted list, if any.
-    static func find(_ key: [UInt8], bytes: [UInt8], offsets: [UInt32]) -> Int? {
-        var lower = 0, upper = offsets.count - 1
-        func term(_ index: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[index])..<Int(offsets[index + 1])] }
-        while lower < upper {
-            let mid = (lower + upper) >> 1
-            if term(mid).lexicographicallyPrecedes(key) { lower = mid + 1 } else { upper = mid }
-        }
-        return lower < offsets.count - 1 && term(lower).elementsEqual(key) ? lower : nil
     }
 
     @inline(__always)
@@ -287,6 +215,12 @@ struct FuzzyWalk {
     func extend(_ level: Int, with unit: UInt32) -> Int32 {
         let previous = rows + level * width, current = previous + width
         let n = width - 1
+        levelUnits[level + 1] = unit
+        // A swap of the prefix's last character and `unit` against query characters j − 2, j − 1: from row
+        // level − 1, cell j − 2 (inside that row's band, or cell 0, wherever cell j is inside this one's).
+        let last = levelUnits[level]
+        let swaps = level > 0 && last != unit
+        let before = swaps ? previous - width : previous
         current[0] = Int32(level + 1)
         var best = current[0]
         // Only the band of the row can be within the budget; its neighbours get budget + 1, which every cell
@@ -298,7 +232,8 @@ struct FuzzyWalk {
         var j = lower
         while j <= upper {
             let cost: Int32 = units[j - 1] == unit ? 0 : 1
-            let value = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
+            var value = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
+            if swaps, j >= 2, units[j - 2] == unit, units[j - 1] == last { value = min(value, before[j - 2] + 1) }
             current[j] = value
             if value < best { best = value }
             j += 1
@@ -374,6 +309,7 @@ struct FuzzyWalk {
                 if lower <= top {
                     for j in lower...top where row[j] <= budget { addRun(suffix: j, in: low, high, depth: depth, to: &result) }
                 }
+                addSwapsAtEdge(low, high, depth: depth, level: level, into: &result)
                 return
             }
             // Only cell 0 and the band can be within the budget (`cell`); the empty suffix (j = n) was the prefix itself.
@@ -383,8 +319,33 @@ struct FuzzyWalk {
                     if let index = find(suffix: j, in: low, high, depth: depth) { result.append(index) }
                 }
             }
+            addSwapsAtEdge(low, high, depth: depth, level: level, into: &result)
             // Longer suffixes (smaller j) do not sort first in general: keep the result ascending.
             if result.count - first > 1 { result[first...].sort() }
+        }
+    }
+
+    /// With the budget spent at prefix `level` (terms `low..<high`, sharing `depth` bytes), one more edit can still
+    /// be in it: a swap of the prefix's last character with the next, from row `level − 1` where it was one edit
+    /// cheaper. The term (or run, in prefix mode) is then the prefix, query character j − 2 and exactly query[j...],
+    /// where the prefix's last character is query character j − 1.
+    func addSwapsAtEdge(_ low: Int, _ high: Int, depth: Int, level: Int, into result: inout [Int]) {
+        guard level > 0 else { return }
+        let n = width - 1
+        guard n >= 2 else { return }
+        let before = rows + (level - 1) * width, last = levelUnits[level]
+        for j in 2...n where units[j - 1] == last && units[j - 2] != last
+            && cell(before, j - 2, level: level - 1) < budget {
+            // The key: character j − 2's bytes, then the query's from character j.
+            let first = unitStarts[j - 2], firstLength = unitStarts[j - 1] - first
+            let rest = unitStarts[j], restLength = query.count - rest
+            swapKey.update(from: query.baseAddress! + first, count: firstLength)
+            (swapKey + firstLength).update(from: query.baseAddress! + rest, count: restLength)
+            if prefixMode {
+                addRun(swapKey, firstLength + restLength, in: low, high, depth: depth, to: &result)
+            } else if let index = find(swapKey, firstLength + restLength, in: low, high, depth: depth) {
+                result.append(index)
+            }
         }
     }
 
@@ -427,7 +388,13 @@ struct FuzzyWalk {
     @inline(__always)
     func find(suffix j: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
         let start = unitStarts[j]
-        let key = query.baseAddress! + start, keyLength = query.count - start
+        return find(query.baseAddress! + start, query.count - start, in: low, high, depth: depth)
+    }
+
+    /// The index in `low..<high` (terms sharing their first `depth` bytes, all longer) of the term whose bytes after
+    /// `depth` are exactly `key`, if any.
+    @inline(__always)
+    func find(_ key: UnsafePointer<UInt8>, _ keyLength: Int, in low: Int, _ high: Int, depth: Int) -> Int? {
         // The terms here (all longer than `depth`) go on with bytes from the first one's to the last one's: a suffix
         // starting outside that range is not among them. Two loads, where the filter hashes the whole suffix.
         guard low < high, key[0] >= byte(low, depth), key[0] <= byte(high - 1, depth) else { return nil }
@@ -455,7 +422,13 @@ struct FuzzyWalk {
     /// the terms whose bytes after `depth` start with those of the query's characters `j...`, if any.
     func addRun(suffix j: Int, in low: Int, _ high: Int, depth: Int, to result: inout [Int]) {
         let start = unitStarts[j]
-        let key = query.baseAddress! + start, keyLength = query.count - start
+        addRun(query.baseAddress! + start, query.count - start, in: low, high, depth: depth, to: &result)
+    }
+
+    /// Appends, as a near prefix, the run in `low..<high` (terms sharing their first `depth` bytes, all longer) of
+    /// the terms whose bytes after `depth` start with `key`, if any.
+    func addRun(_ key: UnsafePointer<UInt8>, _ keyLength: Int, in low: Int, _ high: Int, depth: Int,
+                to result: inout [Int]) {
         guard low < high, key[0] >= byte(low, depth), key[0] <= byte(high - 1, depth) else { return }
         var lower = low, upper = high
         while lower < upper {
