@@ -113,4 +113,17 @@ let commands: [String: Command] = [
     }
 }
 
+/// Occupies a closed standard descriptor (`>&-`) with /dev/null opened the other way round, so reading or writing
+/// it still fails as a closed one does: otherwise the store's first file (its LOCK) became descriptor 1 and the
+/// output was written into the store.
+func reserveStandardDescriptors() {
+    for (descriptor, mode) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)]
+    where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+        // open returns the lowest free descriptor: this one, the lower ones being open already.
+        let opened = open("/dev/null", mode)
+        if opened >= 0, opened != descriptor { close(opened) }
+    }
+}
+
+reserveStandardDescriptors()
 exit(runTool(CommandLine.arguments))

@@ -582,4 +582,26 @@ final class CLITests: XCTestCase {
         XCTAssertEqual((json["items"] as? [[String: Any]])?.compactMap { $0["uniqueIdentifier"] as? String }, ["recipe-1"])
     }
     #endif
+
+    /// A closed standard output (`>&-`) must not become the store's file: the store opened its LOCK as the lowest
+    /// free descriptor, 1, and `export` wrote every item into it and reported success.
+    func testAClosedStandardOutputIsNotTheStoresFile() throws {
+        XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n")]).status, 0)
+        let lock = directory.appendingPathComponent("store/LOCK").path
+        let sizeBefore = try FileManager.default.attributesOfItem(atPath: lock)[.size] as? Int
+        for arguments in [["export"], ["stats"], ["get", "a"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"exec "$0" "$@" >&-"#, try packageExecutable("searchlight").path] + arguments + ["--store", store]
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 1, "\(arguments): \(message)")
+            XCTAssertTrue(message.contains("cannot write standard output"), "\(arguments): \(message)")
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: lock)[.size] as? Int, sizeBefore,
+                           "\(arguments) wrote its output into the store's LOCK file")
+        }
+    }
 }
