@@ -20,6 +20,8 @@ public final class JSONLinesReader {
     private var atEnd = false
     /// The 1-based number of the last line read (0 before the first).
     public private(set) var lineNumber = 0
+    /// Whether reading the input failed: the input then ends (a failed read is not retried, nor a bad line).
+    package private(set) var readFailed = false
 
     /// Reads from an open handle, e.g. `FileHandle.standardInput`. The handle is not closed.
     public init(fileHandle: FileHandle, chunkSize: Int = 1 << 20) {
@@ -85,6 +87,10 @@ public final class JSONLinesReader {
             }
             let chunk: Data?
             do { chunk = try handle.read(upToCount: chunkSize) } catch {
+                // Retrying would fail again at once (under .collectErrors, forever); the bytes are gone either way.
+                readFailed = true
+                atEnd = true
+                buffer.removeAll()
                 throw InterchangeError(line: lineNumber + 1, message: "read failed: \(error.localizedDescription)")
             }
             if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }

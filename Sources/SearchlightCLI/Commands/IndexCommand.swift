@@ -86,6 +86,9 @@ enum IndexCommand {
                 let next: (CSSearchableItem, Int)?
                 do {
                     next = try reader.next()
+                } catch let failure as CommandFailure {
+                    progress.finish()
+                    throw CommandFailure(message: failure.message + " (\(total) items committed before it)")
                 } catch let error as InterchangeError {
                     // A bad line a resumed run already passed was reported by the run that passed it.
                     if skipLines > 0, reader.position <= skipLines { continue }
@@ -154,10 +157,12 @@ final class ItemSource {
     private var array: [CSSearchableItem] = []
     private var arrayErrors: [InterchangeError] = []
     private(set) var position = 0
+    private let path: String
 
     /// Opens the input once and tells its form from the bytes up to its first non-blank one, which then go to the
     /// reader: standard input or a pipe named as a file (/dev/stdin, a FIFO, `<(...)`) cannot be read twice.
     init(path: String) throws {
+        self.path = path
         let input: FileHandle
         if path == "-" { input = .standardInput } else {
             do { input = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
@@ -166,14 +171,20 @@ final class ItemSource {
         }
         let blank: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
         var head: [UInt8] = []
-        while !head.contains(where: { !blank.contains($0) }), let chunk = try input.read(upToCount: 4096), !chunk.isEmpty {
-            head.append(contentsOf: chunk)
+        do {
+            while !head.contains(where: { !blank.contains($0) }), let chunk = try input.read(upToCount: 4096), !chunk.isEmpty {
+                head.append(contentsOf: chunk)
+            }
+        } catch {
+            throw CommandFailure(message: "searchlight index: \(path): cannot read: \(error.localizedDescription)")
         }
         guard head.first(where: { !blank.contains($0) }) == UInt8(ascii: "[") else {
             lines = JSONLinesReader(fileHandle: input, prefix: head)
             return
         }
-        head.append(contentsOf: input.readDataToEndOfFile())
+        do { head.append(contentsOf: try input.readToEnd() ?? Data()) } catch {
+            throw CommandFailure(message: "searchlight index: \(path): cannot read: \(error.localizedDescription)")
+        }
         do { (array, arrayErrors) = try ItemFileReader.readArray(Data(head), policy: .collectErrors) } catch {
             throw CommandFailure(message: "searchlight index: \(path): \(error)")
         }
@@ -185,12 +196,20 @@ final class ItemSource {
                      : InterchangeError(line: position, message: message)
     }
 
-    /// The next item and its position; throws a bad line's error (the following call continues after it).
+    /// The next item and its position; throws a bad line's error (the following call continues after it), or a
+    /// failure when the input cannot be read (which ends it: that is no bad line to skip).
     func next() throws -> (CSSearchableItem, Int)? {
         if let lines {
             // The bad line's number too, when it throws.
             defer { position = lines.lineNumber }
-            return try lines.next().map { ($0, lines.lineNumber) }
+            let item: CSSearchableItem?
+            do { item = try lines.next() } catch {
+                guard !lines.readFailed else {
+                    throw CommandFailure(message: "searchlight index: \(path): cannot read: \(error.description)")
+                }
+                throw error
+            }
+            return item.map { ($0, lines.lineNumber) }
         }
         if !arrayErrors.isEmpty { throw arrayErrors.removeFirst() }
         guard position < array.count else { return nil }

@@ -604,4 +604,30 @@ final class CLITests: XCTestCase {
                            "\(arguments) wrote its output into the store's LOCK file")
         }
     }
+
+    /// An input that fails to read (here a non-blocking pipe with no data yet) ends the import with exit 1 and a
+    /// message naming it: the failed read was reported as a bad line and retried at once, hundreds of "skipped"
+    /// lines a second, and the import ended with exit 0 without the items the failed read had taken.
+    func testAnInputThatFailsToReadEndsTheImport() throws {
+        let input = Pipe()
+        let readEnd = input.fileHandleForReading.fileDescriptor
+        XCTAssertEqual(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK), 0)
+        input.fileHandleForWriting.write(Data((1...200).map { item("i\($0)", "item \($0)") + "\n" }.joined().utf8))
+        let process = Process()
+        process.executableURL = try packageExecutable("searchlight")
+        process.arguments = ["index", "-", "--store", store]
+        let err = Pipe()
+        process.standardInput = input
+        process.standardOutput = Pipe()
+        process.standardError = err
+        try process.run()
+        // The write end stays open a while: every read past the data fails (EAGAIN) until it closes.
+        Thread.sleep(forTimeInterval: 1)
+        try input.fileHandleForWriting.close()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, message)
+        XCTAssertTrue(message.contains("searchlight index: -: cannot read"), message)
+        XCTAssertFalse(message.contains("skipped"), message)
+    }
 }
