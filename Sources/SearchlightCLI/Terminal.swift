@@ -30,6 +30,15 @@ enum Terminal {
         try? FileHandle.standardError.write(contentsOf: data)
     }
 
+    /// An I/O error's message: Foundation's ("The operation could not be completed") says nothing; the POSIX error
+    /// under it ("Is a directory") says what went wrong.
+    static func describe(_ error: any Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+
     /// Whether standard error is a terminal (progress bars only go there).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }

@@ -176,14 +176,14 @@ final class ItemSource {
                 head.append(contentsOf: chunk)
             }
         } catch {
-            throw CommandFailure(message: "searchlight index: \(path): cannot read: \(error.localizedDescription)")
+            throw CommandFailure(message: "searchlight index: \(path): cannot read: \(Terminal.describe(error))")
         }
         guard head.first(where: { !blank.contains($0) }) == UInt8(ascii: "[") else {
             lines = JSONLinesReader(fileHandle: input, prefix: head)
             return
         }
         do { head.append(contentsOf: try input.readToEnd() ?? Data()) } catch {
-            throw CommandFailure(message: "searchlight index: \(path): cannot read: \(error.localizedDescription)")
+            throw CommandFailure(message: "searchlight index: \(path): cannot read: \(Terminal.describe(error))")
         }
         do { (array, arrayErrors) = try ItemFileReader.readArray(Data(head), policy: .collectErrors) } catch {
             throw CommandFailure(message: "searchlight index: \(path): \(error)")

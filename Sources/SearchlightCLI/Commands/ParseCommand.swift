@@ -17,7 +17,11 @@ enum ParseCommand {
         guard args.positional.count == 1 else { throw UsageError(command: "parse", message: "give exactly one QUERY (or '-')") }
         var query = args.positional[0]
         if query == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            // Not readDataToEndOfFile(), which traps on a read error (a directory as standard input).
+            let data: Data
+            do { data = try FileHandle.standardInput.readToEnd() ?? Data() } catch {
+                throw CommandFailure(message: "searchlight parse: cannot read standard input: \(Terminal.describe(error))")
+            }
             query = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
         }
         do {

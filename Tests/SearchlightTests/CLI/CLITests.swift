@@ -630,4 +630,22 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(message.contains("searchlight index: -: cannot read"), message)
         XCTAssertFalse(message.contains("skipped"), message)
     }
+
+    /// `parse -` on a standard input that cannot be read (a directory) is a failure naming it: it crashed (SIGILL,
+    /// `readDataToEndOfFile()` traps on a read error).
+    func testParseFromAnUnreadableStandardInputIsAFailureNotACrash() throws {
+        let process = Process()
+        process.executableURL = try packageExecutable("searchlight")
+        process.arguments = ["parse", "-"]
+        let err = Pipe()
+        process.standardInput = try XCTUnwrap(FileHandle(forReadingAtPath: directory.path))
+        process.standardOutput = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit, message)
+        XCTAssertEqual(process.terminationStatus, 1, message)
+        XCTAssertTrue(message.contains("searchlight parse: cannot read standard input: Is a directory"), message)
+    }
 }
