@@ -27,14 +27,15 @@ enum QueryRunner {
         return collected.withLock { $0 }
     }
 
-    /// Lines of standard input, for `search -` and `query -`.
-    static func standardInputLines() -> [String] {
-        var lines: [String] = []
-        while let line = readLine(strippingNewline: true) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty { lines.append(trimmed) }
+    /// Lines of standard input, for `search -` and `query -`. Read with a throwing call: `readLine` reports a read
+    /// error (a directory as standard input) as the end of input.
+    static func standardInputLines(command: String) throws -> [String] {
+        let data: Data
+        do { data = try FileHandle.standardInput.readToEnd() ?? Data() } catch {
+            throw CommandFailure(message: "searchlight \(command): cannot read standard input: \(Terminal.describe(error))")
         }
-        return lines
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// Whether a result is a donated activity not linked to an item (its record identifier is internal).

@@ -37,7 +37,7 @@ enum QueryCommand {
         }
         let container = try StoreAccess.open(args)
         let fromStdin = args.positional == ["-"]
-        let queries = fromStdin ? QueryRunner.standardInputLines() : args.positional
+        let queries = fromStdin ? try QueryRunner.standardInputLines(command: "query") : args.positional
         var failed = false
         for text in queries {
             let context = CSSearchQueryContext()

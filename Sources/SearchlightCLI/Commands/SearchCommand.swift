@@ -30,7 +30,7 @@ enum SearchCommand {
         let webContainer = FileManager.default.fileExists(atPath: webDirectory.path)
             ? try? SearchlightContainer(directory: webDirectory) : nil
         let fromStdin = args.positional == ["-"]
-        let texts = fromStdin ? QueryRunner.standardInputLines() : [args.positional.joined(separator: " ")]
+        let texts = fromStdin ? try QueryRunner.standardInputLines(command: "search") : [args.positional.joined(separator: " ")]
         var failed = false
         for text in texts {
             let context = CSUserQueryContext()

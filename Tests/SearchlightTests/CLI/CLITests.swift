@@ -648,4 +648,24 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 1, message)
         XCTAssertTrue(message.contains("searchlight parse: cannot read standard input: Is a directory"), message)
     }
+
+    /// `search -` and `query -` on a standard input that cannot be read fail naming it: they took the read error
+    /// for the end of input and exited 0 having run nothing.
+    func testSearchAndQueryFromAnUnreadableStandardInputFail() throws {
+        XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n")]).status, 0)
+        for command in ["search", "query"] {
+            let process = Process()
+            process.executableURL = try packageExecutable("searchlight")
+            process.arguments = [command, "-", "--store", store]
+            let err = Pipe()
+            process.standardInput = try XCTUnwrap(FileHandle(forReadingAtPath: directory.path))
+            process.standardOutput = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 1, "\(command): \(message)")
+            XCTAssertTrue(message.contains("searchlight \(command): cannot read standard input: Is a directory"), message)
+        }
+    }
 }
