@@ -52,11 +52,20 @@ let commands: [String: Command] = [
 
 @MainActor func runTool(_ argv: [String]) -> Int32 {
     var rest = Array(argv.dropFirst())
-    // Global options may precede the command.
+    // Global options may precede the command; only they (a command's option there would take its value for the
+    // command's name).
     var leading: [String] = []
     while let first = rest.first, first.hasPrefix("-"), first != "-" {
+        guard ["--store", "--json", "--help", "-h"].contains(first.prefix { $0 != "=" }) else {
+            Terminal.err("searchlight: '\(first)' is not a global option; give it after the command\n\n" + toolHelp)
+            return 2
+        }
         leading.append(rest.removeFirst())
-        if ["--store"].contains(leading.last!), let value = rest.first {
+        if first == "--store" {
+            guard let value = rest.first else {
+                Terminal.err("searchlight: option '--store' needs a value")
+                return 2
+            }
             leading.append(value)
             rest.removeFirst()
         }

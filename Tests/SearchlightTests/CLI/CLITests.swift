@@ -668,4 +668,17 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(message.contains("searchlight \(command): cannot read standard input: Is a directory"), message)
         }
     }
+
+    /// Before the command only the global options are read: a command's option there took its value for the
+    /// command ("unknown command '5'"), and a `--store` without its value was "name a command".
+    func testAnOptionBeforeTheCommandIsNamedInTheUsageError() throws {
+        let commandOption = try run(["--limit", "5", "search", "x"])
+        XCTAssertEqual(commandOption.status, 2)
+        XCTAssertTrue(commandOption.stderr.contains("'--limit'"), commandOption.stderr)
+        XCTAssertFalse(commandOption.stderr.contains("unknown command"), commandOption.stderr)
+        let noValue = try run(["--store"], useStore: false)
+        XCTAssertEqual(noValue.status, 2)
+        XCTAssertTrue(noValue.stderr.contains("option '--store' needs a value"), noValue.stderr)
+        XCTAssertEqual(try run(["--json", "--store=\(store)", "delete", "--all"], useStore: false).status, 0)
+    }
 }
