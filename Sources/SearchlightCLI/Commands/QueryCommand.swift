@@ -66,16 +66,26 @@ enum QueryCommand {
             }
             if outcome.items.isEmpty { Terminal.out("no items match") }
             for item in outcome.items {
+                let set = (try? ItemJSON.jsonValue(for: item.attributeSet)) ?? .object([])
                 let shown = attributes.compactMap { name -> String? in
-                    guard let data = try? ItemJSON.encode(item.attributeSet),
-                          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                          let value = object[name] ?? (object["customAttributes"] as? [String: Any])?[name] else { return nil }
-                    return "\(name)=\(value)"
+                    guard let value = set[name] ?? set["customAttributes"]?[name] else { return nil }
+                    return "\(name)=\(display(value))"
                 }
                 Terminal.out("\(QueryRunner.displayIdentifier(item))  " + shown.joined(separator: "  "))
             }
             Terminal.err("\(outcome.items.count) items")
         }
         return failed ? 1 : 0
+    }
+
+    /// A value on the item's one line: a string as it is, anything else as its JSON; line breaks become spaces.
+    static func display(_ value: JSONValue) -> String {
+        var text: String
+        if case .string(let string) = value { text = string } else {
+            var bytes: [UInt8] = []
+            try? JSONSerializer.write(value, to: &bytes)
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

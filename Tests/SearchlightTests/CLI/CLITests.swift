@@ -681,4 +681,15 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(noValue.stderr.contains("option '--store' needs a value"), noValue.stderr)
         XCTAssertEqual(try run(["--json", "--store=\(store)", "delete", "--all"], useStore: false).status, 0)
     }
+
+    /// `query` prints one line per item with its attributes as JSON (a string bare): a value with a line break
+    /// broke the line, and arrays and objects printed as Swift literals (`["a", "b"]`, `[["k": v]]`).
+    func testQueryPrintsOneLinePerItemWithJSONValues() throws {
+        let line = #"{"uniqueIdentifier":"m","attributeSet":{"title":"Multi","contentDescription":"one\ntwo","keywords":["a","b"],"#
+            + #""latitude":37.0,"authors":[{"displayName":"Ann"}]}}"#
+        XCTAssertEqual(try run(["index", "-"], stdin: line + "\n").status, 0)
+        let r = try run(["query", #"title == "Multi""#, "--attributes", "contentDescription,keywords,latitude,authors"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.lines, [#"m  contentDescription=one two  keywords=["a","b"]  latitude=37.0  authors=[{"displayName":"Ann","handles":[],"handleIdentifier":""}]"#])
+    }
 }
