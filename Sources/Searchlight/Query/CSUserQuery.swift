@@ -11,7 +11,8 @@ import Synchronization
 /// lastUsedDate recency, engagement). `filterQueries` (query-language strings) restrict the results,
 /// `fetchAttributes` select what items carry, and every item carries its rank for `compare(byRank:)`.
 /// With a `foundSuggestionsHandler`, completions of the last word are delivered once, before the items.
-/// Cursors are not supported for user queries (`cursor` stays nil); `offset` and `limit` apply.
+/// Cursors are not supported for user queries (`cursor` stays nil; a context's cursor fails with `invalidQuery`);
+/// `offset` and `limit` apply.
 open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     // `@unchecked Sendable` is sound: the added mutable state is inside a `Mutex`; the suggestions handler is
     // only called on the query's serial queue (see `HandlerBox`).
@@ -89,6 +90,11 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     }
 
     override package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
+        // Only a CSSearchQuery makes cursors: ignoring one here would deliver the first page as if it were the next.
+        if contextValues.cursor != nil {
+            throw CSSearchQueryError(.invalidQuery, message: "user queries do not support cursors (the cursor was made "
+                + "by a CSSearchQuery); page them with offset and limit")
+        }
         let (text, typing) = effectiveText
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing, lastWordIsChosen: !typing)
         let restriction = try restriction(in: snapshot, plan: plan)

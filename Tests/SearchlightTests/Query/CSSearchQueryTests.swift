@@ -292,6 +292,24 @@ final class CSSearchQueryTests: XCTestCase {
         }
     }
 
+    /// A user query makes no cursors, so a cursor given to one is another query's: it fails with `invalidQuery`
+    /// as that does, instead of being ignored (which delivered the first page again, as if it were the next).
+    func testCursorGivenToAUserQueryIsAnError() throws {
+        let container = makeContainer((0..<6).map { makeItem("u\($0)", title: "Paged note \($0)") })
+        for sort in [[], [CSSearchQueryContext.SortAttribute("title")]] {
+            let first = query(#"title == "Paged*""#, { $0.limit = 2; $0.sortAttributes = sort }, container: container)
+            XCTAssertEqual(runQuery(first).batches.joined().count, 2)
+            let cursor = try XCTUnwrap(first.cursor)
+            let user = runUserQuery("paged", in: container) { $0.cursor = cursor; $0.sortAttributes = sort }
+            let error = user.error as? CSSearchQueryError
+            XCTAssertEqual(error?.code, .invalidQuery, "sorted \(!sort.isEmpty)")
+            XCTAssertEqual(error?.message, "user queries do not support cursors (the cursor was made by a CSSearchQuery); "
+                + "page them with offset and limit")
+            XCTAssertTrue(user.items.isEmpty)
+        }
+        XCTAssertEqual(runUserQuery("paged", in: container).items.count, 6)
+    }
+
     func testUnsortedCursorWorksOnTheSameGenerationOnly() throws {
         let container = makeContainer((0..<12).map { makeItem("u\($0)", title: "Unsorted") })
         let first = query(#"title == "Unsorted""#, { $0.limit = 5 }, container: container)
