@@ -276,6 +276,24 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(ISO8601DateCoding.string(from: Date(timeIntervalSinceReferenceDate: 0.5)), "2001-01-01T00:00:00.5Z")
     }
 
+    /// Within half a second before 2001, -1 + fraction rounds away bits the date has: those must still round-trip.
+    func testDatesJustBeforeTheReferenceDateRoundTrip() throws {
+        for t in [-0.1, -0.3, -0.123456789, -1e-10, -0.4999999999, -0.75, -0.9999999999999] {
+            let date = Date(timeIntervalSinceReferenceDate: t)
+            let text = try XCTUnwrap(ISO8601DateCoding.string(from: date))
+            XCTAssertEqual(ISO8601DateCoding.date(from: text)?.timeIntervalSinceReferenceDate, t, text)
+        }
+        XCTAssertEqual(ISO8601DateCoding.string(from: Date(timeIntervalSinceReferenceDate: -0.1)), "2000-12-31T23:59:59.9Z")
+        XCTAssertEqual(ISO8601DateCoding.date(from: "2000-12-31T23:59:59.9Z")?.timeIntervalSinceReferenceDate, -0.1)
+        XCTAssertEqual(ISO8601DateCoding.date(from: "2001-01-01T00:59:59.7+01:00")?.timeIntervalSinceReferenceDate, -0.3)
+        var random = SeededGenerator(seed: 2001)
+        for _ in 0..<2000 {
+            let t = Double.random(in: -3...2, using: &random)
+            let text = try XCTUnwrap(ISO8601DateCoding.string(from: Date(timeIntervalSinceReferenceDate: t)))
+            XCTAssertEqual(ISO8601DateCoding.date(from: text)?.timeIntervalSinceReferenceDate, t, text)
+        }
+    }
+
     func testStrictParserErrorsHavePositions() {
         let cases: [(String, Int, Int, String)] = [
             ("{\"a\":1,}", 1, 8, "expected a string key in object but found '}'"),

@@ -17,23 +17,32 @@ package enum ISO8601DateCoding {
         let t = date.timeIntervalSinceReferenceDate
         guard t.isFinite, abs(t) < maximumSeconds else { return nil }
         var seconds = t.rounded(.down)
-        let fraction = t - seconds  // exact for doubles
+        // Within a second before 2001, -1 + fraction would drop bits of t: there the digits are those of -t,
+        // written complemented (the reader complements them back, see `beforeReference`).
+        let beforeReference = seconds == -1
+        let fraction = beforeReference ? -t : t - seconds  // exact for doubles
+        func readsBack(_ value: Double) -> Bool { beforeReference ? value == fraction : seconds + value == t }
         // The fewest fraction digits (up to 9) that read back to exactly this date.
         var digits = 0, scaled: Int64 = 0
         // Near 2001 a date holds finer than nanoseconds: then the fewest of up to 40 digits that read back exactly.
         var fine: String?
-        if fraction > 0 {
+        if t > seconds {
             for d in 1...9 {
                 let scale = pow(10, Double(d))
                 scaled = Int64((fraction * scale).rounded())
                 digits = d
-                if seconds + Double(scaled) / scale == t { break }
+                if readsBack(Double(scaled) / scale) { break }
             }
-            if seconds + Double(scaled) / pow(10, Double(digits)) != t {
+            if !readsBack(Double(scaled) / pow(10, Double(digits))) {
                 fine = (10...40).lazy.map { String(format: "%.\($0)f", fraction) }
-                    .first { $0.hasPrefix("0.") && seconds + (Double($0) ?? -1) == t }.map { String($0.dropFirst(2)) }
+                    .first { $0.hasPrefix("0.") && readsBack(Double($0) ?? -1) }.map { String($0.dropFirst(2)) }
             }
-            if fine == nil, scaled == Int64(pow(10, Double(digits))) { seconds += 1; scaled = 0; digits = 0 }
+            if fine == nil, scaled == Int64(pow(10, Double(digits))) {
+                if !beforeReference { seconds += 1 }
+                scaled = 0; digits = 0
+            } else if beforeReference, fine == nil, scaled == 0 {
+                seconds = 0
+            }
         }
         let total = Int64(seconds) + unixToReference
         var days = total / 86_400
@@ -46,7 +55,7 @@ package enum ISO8601DateCoding {
         if scaled > 0 || fine != nil {
             var text = fine ?? pad(scaled, digits)
             while text.hasSuffix("0") { text.removeLast() }
-            s += "." + text
+            if !text.isEmpty { s += "." + (beforeReference ? complement(text.utf8) : text) }
         }
         return s + "Z"
     }
@@ -92,6 +101,7 @@ package enum ISO8601DateCoding {
         guard let h = number(2), expect(58), let mi = number(2), expect(58), let s = number(2) else { return nil }
         guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, of: y), h < 24, mi < 60, s < 61 else { return nil }
         var fraction = 0.0
+        var fractionDigits: ArraySlice<UInt8> = []
         if expect(46) {
             let start = i
             var scale = 0.1
@@ -101,6 +111,7 @@ package enum ISO8601DateCoding {
                 i += 1
             }
             if i == start { return nil }
+            fractionDigits = b[start..<i]
             // Re-read exactly what was written (nanosecond digits) to avoid accumulated rounding.
             let digits = String(decoding: b[start..<i], as: UTF8.self)
             if digits.count <= 9, let n = Int64(digits) {
@@ -122,7 +133,21 @@ package enum ISO8601DateCoding {
         guard i == b.count else { return nil }
         let days = daysFromCivil(y, mo, d)
         let seconds = days * 86_400 + h * 3600 + mi * 60 + s - offset - unixToReference
+        if seconds == -1, fractionDigits.contains(where: { $0 != 48 }) {
+            // A second before 2001: -1 + fraction drops the bits a date so near 2001 holds, so read it as the
+            // decimal -(1 - 0.digits), rounded once.
+            return Date(timeIntervalSinceReferenceDate: -(Double("0." + complement(fractionDigits)) ?? 0))
+        }
         return Date(timeIntervalSinceReferenceDate: Double(seconds) + fraction)
+    }
+
+    /// The digits of 1 - 0.`digits` (trailing zeros of `digits` ignored; at least one other digit).
+    private static func complement<S: Sequence<UInt8>>(_ digits: S) -> String {
+        var d = Array(digits)
+        while d.last == 48 { d.removeLast() }
+        for i in d.indices { d[i] = 48 + 57 - d[i] }
+        if !d.isEmpty { d[d.count - 1] += 1 }
+        return String(decoding: d, as: UTF8.self)
     }
 
     /// The days of month `m` (1…12) of year `y` (proleptic Gregorian: a leap year divides by 4, not by 100 unless
