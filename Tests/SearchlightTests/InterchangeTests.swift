@@ -323,6 +323,29 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(interchangeError { _ = try JSONParser.parse(Array(deep.utf8)) }?.message, "nesting deeper than 64 levels")
     }
 
+    /// Invalid UTF-8 is located at its first bad byte, not at the start of the string holding it.
+    func testInvalidUTF8IsLocatedAtTheBadByte() throws {
+        let cases: [([UInt8], Int, Int)] = [
+            (Array(#"{"uniqueIdentifier":"abcdef"#.utf8) + [0xFF] + Array(#""}"#.utf8), 1, 28),
+            (Array("{\"a\":1,\r\n \"b\":\"é\\n".utf8) + [0xC3, 0x28] + Array("\"}".utf8), 2, 11),
+            (Array(#"{"a":"\u00e9 x"#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8), 1, 15),
+        ]
+        for (bytes, line, column) in cases {
+            let error = interchangeError { _ = try JSONParser.parse(bytes) }
+            XCTAssertEqual(error?.message, "invalid UTF-8 in string")
+            XCTAssertEqual(error?.line, line)
+            XCTAssertEqual(error?.column, column)
+        }
+        let url = temporaryFile("{\"uniqueIdentifier\":\"1\"}\n")
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Array(#"{"uniqueIdentifier":"2","attributeSet":{"title":"ok "#.utf8) + [0xE2, 0x82] + Array(#""}}"#.utf8))
+        try handle.close()
+        let (items, errors) = try JSONLinesReader(contentsOf: url).readAll(policy: .collectErrors)
+        XCTAssertEqual(items.map(\.uniqueIdentifier), ["1"])
+        XCTAssertEqual(errors.map(\.description), ["line 2, column 53: invalid UTF-8 in string"])
+    }
+
     func testParserValues() throws {
         let json = #"{"s":"a\u00e9\ud83d\ude00\/\"","i":-9223372036854775808,"big":18446744073709551616,"d":-1.5e3,"t":true,"f":false,"n":null,"e":[],"o":{}}"#
         let value = try JSONParser.parse(Array(json.utf8))

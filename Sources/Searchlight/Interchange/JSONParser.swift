@@ -290,11 +290,19 @@ package struct JSONParser: ~Copyable {
         return value
     }
 
+    /// `run` as a string; invalid UTF-8 is an error at its first bad byte, found in the input from `start` (the
+    /// escapes an unescaped run lacks are ASCII, so the input goes wrong exactly where the run does).
     private func makeString(_ run: UnsafeBufferPointer<UInt8>, at start: Int) throws(InterchangeError) -> String {
         var ascii = true
         for b in run where b >= 0x80 { ascii = false; break }
         if ascii { return String(decoding: run, as: UTF8.self) }
-        guard let s = String(validating: run, as: UTF8.self) else { throw error("invalid UTF-8 in string", at: start) }
+        guard let s = String(validating: run, as: UTF8.self) else {
+            var parser = Unicode.UTF8.ForwardParser()
+            var input = UnsafeBufferPointer(rebasing: bytes[start...]).makeIterator()
+            var offset = start
+            while case .valid(let scalar) = parser.parseScalar(from: &input) { offset += scalar.count }
+            throw error("invalid UTF-8 in string", at: offset)
+        }
         return s
     }
 
