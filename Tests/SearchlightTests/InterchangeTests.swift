@@ -377,6 +377,14 @@ final class InterchangeTests: XCTestCase {
         XCTAssertNil(try reader.next())
     }
 
+    /// A line of JSON whitespace only is blank, carriage returns included (a "\r\r\n" ending, a stray "\r").
+    func testLinesOfWhitespaceWithCarriageReturnsAreBlank() throws {
+        let text = #"{"uniqueIdentifier":"1"}"# + "\r\r\n \r \n\t\r\n\r" + "\n" + #"{"uniqueIdentifier":"2"}"# + "\n\r"
+        let (items, errors) = try JSONLinesReader(contentsOf: temporaryFile(text), chunkSize: 5).readAll(policy: .collectErrors)
+        XCTAssertEqual(errors, [])
+        XCTAssertEqual(items.map(\.uniqueIdentifier), ["1", "2"])
+    }
+
     func testReaderBadLinesStopOrKeepGoing() throws {
         let text = [#"{"uniqueIdentifier":"1"}"#, #"{"uniqueIdentifier":"2",}"#, #"{"uniqueIdentifier":"3"}"#,
                     #"{"uniqueIdentifier":"4","attributeSet":{"nope":1}}"#, #"{"uniqueIdentifier":"5"}"#].joined(separator: "\n")

@@ -106,7 +106,8 @@ public final class JSONLinesReader {
                 start += 3
             }
             let body = line[start...]
-            if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            // Blank: JSON whitespace only (a carriage return too, as inside a line).
+            if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             let number = lineNumber
             return try body.withUnsafeBufferPointer { bytes throws(InterchangeError) in
                 do throws(InterchangeError) {
