@@ -490,6 +490,17 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(missing?.message.hasPrefix("cannot create /nonexistent-dir/x.jsonl"), true, missing?.message ?? "no error")
     }
 
+    /// Columns count bytes of the line, so a leading byte-order mark's three count too.
+    func testColumnsAfterAByteOrderMarkCountItsBytes() throws {
+        let line = "\u{FEFF}" + #"{"uniqueIdentifier":"1",}"#
+        let lineError = interchangeError { _ = try JSONLinesReader(contentsOf: temporaryFile(line)).readAll() }
+        XCTAssertEqual(lineError?.description, "line 1, column 28: expected a string key in object but found '}'")
+        let arrayError = interchangeError { _ = try ItemFileReader.readItems(from: temporaryFile("\u{FEFF}[" + #"{"a" 1}]"#)) }
+        XCTAssertEqual(arrayError?.description, "line 1, column 10: expected ':' after object key \"a\" but found '1'")
+        let secondLine = interchangeError { _ = try ItemFileReader.readItems(from: temporaryFile("\u{FEFF}[\n" + #"{"a" 1}]"#)) }
+        XCTAssertEqual(secondLine?.description, "line 2, column 6: expected ':' after object key \"a\" but found '1'")
+    }
+
     func testArrayFiles() throws {
         let url = temporaryFile("  \n[" + corpusLine + ",\n" + #"{"uniqueIdentifier":"2"}"# + "]\n")
         let (items, errors) = try ItemFileReader.readItems(from: url)

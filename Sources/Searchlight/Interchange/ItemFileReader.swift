@@ -23,8 +23,14 @@ public enum ItemFileReader {
     public static func readArray(_ data: Data, policy: InterchangeErrorPolicy = .stopOnFirstError)
         throws(InterchangeError) -> (items: [CSSearchableItem], errors: [InterchangeError]) {
         var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        let json = try JSONParser.parse(bytes)
+        let hasByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        if hasByteOrderMark { bytes.removeFirst(3) }
+        let json: JSONValue
+        do throws(InterchangeError) { json = try JSONParser.parse(bytes) } catch {
+            // Columns count the line's bytes, so line 1's count the byte-order mark's too.
+            guard hasByteOrderMark, error.line == 1 else { throw error }
+            throw error.located(line: 1, columnOffset: 3)
+        }
         guard case .array(let elements) = json else {
             throw InterchangeError(line: 1, column: 1, message: "expected a JSON array of items but found \(json.typeName)")
         }

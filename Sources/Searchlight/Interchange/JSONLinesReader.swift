@@ -113,7 +113,8 @@ public final class JSONLinesReader {
                 do throws(InterchangeError) {
                     return try ItemJSON.item(from: JSONParser.parse(bytes))
                 } catch {
-                    throw error.located(line: number)
+                    // Columns count the line's bytes, a byte-order mark's too.
+                    throw error.located(line: number, columnOffset: start - line.startIndex)
                 }
             }
         }
