@@ -490,6 +490,23 @@ final class InterchangeTests: XCTestCase {
         XCTAssertEqual(missing?.message.hasPrefix("cannot create /nonexistent-dir/x.jsonl"), true, missing?.message ?? "no error")
     }
 
+    /// The writer's descriptor is closed on exec, as Foundation's and the store's are: a child process the app
+    /// starts while writing must not inherit (and hold open) the output file.
+    func testWriterDescriptorIsClosedOnExec() throws {
+        let url = temporaryFile("")
+        var fileStat = stat()
+        XCTAssertEqual(stat(url.path, &fileStat), 0)
+        let writer = try JSONLinesWriter(creatingFileAt: url)
+        var flags: [Int32] = []
+        for fd in Int32(0)..<4096 {
+            var s = stat()
+            if fstat(fd, &s) == 0, s.st_ino == fileStat.st_ino, s.st_dev == fileStat.st_dev { flags.append(fcntl(fd, F_GETFD)) }
+        }
+        XCTAssertEqual(flags.count, 1)
+        XCTAssertEqual(flags.map { $0 & FD_CLOEXEC }, [FD_CLOEXEC])
+        withExtendedLifetime(writer) {}
+    }
+
     /// Columns count bytes of the line, so a leading byte-order mark's three count too.
     func testColumnsAfterAByteOrderMarkCountItsBytes() throws {
         let line = "\u{FEFF}" + #"{"uniqueIdentifier":"1",}"#

@@ -24,7 +24,7 @@ public final class JSONLinesWriter {
     /// Creates (or truncates) the file at `url`, in place: `FileManager.createFile` replaced the path with a new
     /// file, breaking a link off its target and turning a device (even /dev/null, when allowed) into a plain file.
     public init(creatingFileAt url: URL, bufferSize: Int = 1 << 20) throws(InterchangeError) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw InterchangeError(message: "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
