@@ -44,7 +44,8 @@ struct SegmentBuilder {
     private var identifiers = IdentifierTable()
     private var domainOrdinals: [UInt32] = []
     private var domains: [String] = [""]
-    private var domainIndex: [String: UInt32] = [:]
+    /// By bytes, as identifiers are keyed: canonically equivalent spellings are two domains, each kept as given.
+    private var domainIndex: [ExactIdentifier: UInt32] = [:]
     /// The domain of the document added last, with its ordinal.
     private var lastDomain: (name: String, ordinal: UInt32)?
 
@@ -301,16 +302,16 @@ struct SegmentBuilder {
         idBytes.append(contentsOf: id.utf8)
         idOffsets.append(UInt32(idBytes.count))
         if let domain, !domain.isEmpty {
-            if let last = lastDomain, last.name == domain {
+            if let last = lastDomain, last.name.utf8.elementsEqual(domain.utf8) {
                 // Documents come in runs of one domain: no hashing for the rest of the run.
                 domainOrdinals.append(last.ordinal)
-            } else if let ordinal = domainIndex[domain] {
+            } else if let ordinal = domainIndex[ExactIdentifier(domain)] {
                 lastDomain = (domain, ordinal)
                 domainOrdinals.append(ordinal)
             } else {
                 let ordinal = UInt32(domains.count)
                 domains.append(domain)
-                domainIndex[domain] = ordinal
+                domainIndex[ExactIdentifier(domain)] = ordinal
                 lastDomain = (domain, ordinal)
                 domainOrdinals.append(ordinal)
             }
@@ -593,12 +594,12 @@ struct SegmentBuilder {
         for doc in 1...n { idOffsets.append(UInt32(Int(segment.idOffsets[doc]) - idFirst + idBase)) }
         var ordinals = [UInt32](repeating: 0, count: segment.domains.count)
         for (ordinal, domain) in segment.domains.enumerated() where ordinal != 0 && !domain.isEmpty {
-            if let known = domainIndex[domain] {
+            if let known = domainIndex[ExactIdentifier(domain)] {
                 ordinals[ordinal] = known
             } else {
                 let new = UInt32(domains.count)
                 domains.append(domain)
-                domainIndex[domain] = new
+                domainIndex[ExactIdentifier(domain)] = new
                 ordinals[ordinal] = new
             }
         }

@@ -298,6 +298,21 @@ final class CSSearchableIndexTests: XCTestCase {
         XCTAssertEqual(index.allIdentifiers, ["3"])
     }
 
+    /// A domain identifier is stored with the bytes it was given: an item in `"cafe\u{301}"` (decomposed) indexed
+    /// beside one in `"caf\u{e9}"` (precomposed) keeps its own spelling, in one segment and after a merge.
+    func testADomainKeepsItsSpellingBesideACanonicallyEquivalentOne() async throws {
+        let index = makeIndex()
+        let composed = "caf\u{e9}", decomposed = "cafe\u{301}"
+        try await index.indexSearchableItems([makeItem("1", title: "a", domain: composed),
+                                              makeItem("2", title: "b", domain: decomposed)])
+        try await index.indexSearchableItems([makeItem("3", title: "c", domain: decomposed)])
+        index.container.waitForBackgroundMerges()
+        for (id, domain) in [("1", composed), ("2", decomposed), ("3", decomposed)] {
+            let stored = try XCTUnwrap(index.fetchSearchableItems(withIdentifiers: [id]).first?.domainIdentifier)
+            XCTAssertEqual(Array(stored.utf8), Array(domain.utf8), "item \(id)")
+        }
+    }
+
     func testDeleteByMalformedDomainIsAnError() async throws {
         let index = makeIndex()
         try await index.indexSearchableItems([makeItem("1", title: "a", domain: "a")])
