@@ -210,9 +210,12 @@ public final class IndexWriter {
         }
     }
 
-    /// Whether `domain` is `prefix` or below it (`a` covers `a` and `a.b`, never `ab`).
+    /// Whether `domain` is `prefix` or below it (`a` covers `a` and `a.b`, never `ab`), by bytes as identifiers.
     public static func domain(_ domain: String, isWithin prefix: String) -> Bool {
-        domain == prefix || (domain.hasPrefix(prefix) && domain.utf8.dropFirst(prefix.utf8.count).first == UInt8(ascii: "."))
+        let bytes = domain.utf8, head = prefix.utf8
+        guard bytes.starts(with: head) else { return false }
+        let rest = bytes.dropFirst(head.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: ".")
     }
 
     /// Deletes every document whose domain is one of `domains` or below it, hierarchically on dots.
@@ -551,7 +554,8 @@ private final class PendingMerge: Sendable {
 /// per dotted ancestor of that domain, however many domains there are: a call deleting thousands of domains tests
 /// each distinct domain of the index once, not once per deleted domain.
 public struct DomainPrefixes: Sendable {
-    private var domains: Set<String> = []
+    /// By bytes, as identifiers: a canonically equivalent spelling is another domain (NSString equality).
+    private var domains: Set<ExactIdentifier> = []
 
     public init() {}
 
@@ -560,17 +564,17 @@ public struct DomainPrefixes: Sendable {
     public var isEmpty: Bool { domains.isEmpty }
 
     public mutating func insert(contentsOf domains: some Sequence<String>) {
-        for domain in domains where !domain.isEmpty { self.domains.insert(domain) }
+        for domain in domains where !domain.isEmpty { self.domains.insert(ExactIdentifier(domain)) }
     }
 
     /// Whether `domain` is one of the domains or below one (`a` covers `a` and `a.b`, never `ab`).
     public func covers(_ domain: String) -> Bool {
         guard !domains.isEmpty else { return false }
-        if domains.contains(domain) { return true }
+        if domains.contains(ExactIdentifier(domain)) { return true }
         let bytes = domain.utf8
         var dot = bytes.firstIndex(of: UInt8(ascii: "."))
         while let end = dot {
-            if domains.contains(String(decoding: bytes[..<end], as: UTF8.self)) { return true }
+            if domains.contains(ExactIdentifier(String(decoding: bytes[..<end], as: UTF8.self))) { return true }
             dot = bytes[bytes.index(after: end)...].firstIndex(of: UInt8(ascii: "."))
         }
         return false

@@ -313,6 +313,20 @@ final class CSSearchableIndexTests: XCTestCase {
         }
     }
 
+    /// Domains match by their bytes, as identifiers do (NSString equality): deleting `"caf\u{e9}"` (precomposed)
+    /// leaves the items in `"cafe\u{301}"` (decomposed) and below it, and lists none of them.
+    func testDeletingADomainLeavesACanonicallyEquivalentOne() async throws {
+        let index = makeIndex()
+        let composed = "caf\u{e9}", decomposed = "cafe\u{301}"
+        try await index.indexSearchableItems([makeItem("1", title: "a", domain: composed),
+                                              makeItem("2", title: "b", domain: decomposed),
+                                              makeItem("3", title: "c", domain: decomposed + ".x")])
+        XCTAssertEqual(index.identifiers(inDomain: composed), ["1"])
+        XCTAssertEqual(index.identifiers(inDomain: decomposed), ["2", "3"])
+        try await index.deleteSearchableItems(withDomainIdentifiers: [composed])
+        XCTAssertEqual(index.allIdentifiers, ["2", "3"])
+    }
+
     func testDeleteByMalformedDomainIsAnError() async throws {
         let index = makeIndex()
         try await index.indexSearchableItems([makeItem("1", title: "a", domain: "a")])
