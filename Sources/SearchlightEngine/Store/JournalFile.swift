@@ -10,7 +10,8 @@
 ///
 /// Reading: an incomplete or checksum-failing LAST record is a torn tail (a crash during its append, before it
 /// was acknowledged) and is cut off. Anything else that fails (a bad header, a damaged record followed by a
-/// valid one, a sequence gap, a record whose checksum passes but whose body does not decode) is corruption.
+/// valid one or by any bytes past the end its length names, a sequence gap, a record whose checksum passes but
+/// whose body does not decode) is corruption.
 package enum JournalFile {
     package static let magic: [UInt8] = Array("SLJOURNL".utf8)
     package static let version: UInt32 = 1
@@ -125,6 +126,14 @@ package enum JournalFile {
                 expected += 1
                 offset = end
                 contents.validLength = end
+            case .damagedBeforeEOF(let end):
+                // Its length holds but its checksum fails, and bytes follow its end: a torn append never leaves any
+                // (the next append waits for this one's fsync), so this is damage to an acknowledged record.
+                if hasValidRecord(after: offset, in: raw) {
+                    throw .corrupt(path: path, reason: "damaged record at offset \(offset) followed by valid records")
+                }
+                throw .corrupt(path: path, reason: "damaged record at offset \(offset) (checksum mismatch) followed by "
+                               + "\(raw.count - end) more bytes")
             case .damaged(let endsAtEOF):
                 // A torn tail is damage that nothing valid follows.
                 if endsAtEOF || !hasValidRecord(after: offset, in: raw) {
@@ -141,6 +150,8 @@ package enum JournalFile {
         case valid(payload: UnsafeRawBufferPointer, end: Int)
         /// `endsAtEOF`: the record claims to reach (or pass) the end of the file, as a torn append does.
         case damaged(endsAtEOF: Bool)
+        /// A whole record (its length check holds) whose payload checksum fails, ending at `end`, before the file does.
+        case damagedBeforeEOF(end: Int)
     }
 
     private static func frame(at offset: Int, in raw: UnsafeRawBufferPointer) -> Frame {
@@ -156,7 +167,9 @@ package enum JournalFile {
         let end = start + Int(length)
         guard end <= raw.count else { return .damaged(endsAtEOF: true) }
         let payload = UnsafeRawBufferPointer(rebasing: raw[start..<end])
-        guard CRC32C.checksum(payload) == crc else { return .damaged(endsAtEOF: end == raw.count) }
+        guard CRC32C.checksum(payload) == crc else {
+            return end == raw.count ? .damaged(endsAtEOF: true) : .damagedBeforeEOF(end: end)
+        }
         return .valid(payload: payload, end: end)
     }
 

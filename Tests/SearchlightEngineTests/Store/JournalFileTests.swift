@@ -172,3 +172,42 @@ final class JournalFileTests: XCTestCase {
         }
     }
 }
+
+extension JournalFileTests {
+    /// Bytes written into the last record (100 inserted in its middle): its length is intact and its checksum fails,
+    /// yet bytes follow its end. A torn append never leaves bytes past the record it was writing (the next append
+    /// waits for this one's fsync), so this is corruption: cutting it off dropped an acknowledged batch silently.
+    func testADamagedRecordWithBytesAfterItsEndIsCorruptionNotATornTail() throws {
+        let (bytes, _) = try journal(batches: 3)
+        let lastOffset = try journal(batches: 2).bytes.count
+        var random = SeededRandom(seed: 11)
+        let garbage = (0..<100).map { _ in UInt8.random(in: 0...255, using: &random) }
+        var damaged = bytes
+        damaged.insert(contentsOf: garbage, at: (lastOffset + bytes.count) / 2)
+        XCTAssertThrowsError(try JournalFile.read(damaged, path: "j")) { error in
+            guard case StoreError.corrupt(let path, let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "j")
+            XCTAssertTrue(reason.contains("offset \(lastOffset)"), reason)
+        }
+        // Overwritten in place, the record still ends the file: that is what a torn append can leave, and is cut.
+        var overwritten = bytes
+        overwritten.replaceSubrange((bytes.count - 100)..<bytes.count, with: garbage)
+        let contents = try JournalFile.read(overwritten, path: "j")
+        XCTAssertEqual(contents.batches.count, 2)
+        XCTAssertEqual(contents.tornBytes, bytes.count - lastOffset)
+    }
+
+    /// A crash on a filesystem that extends the file before writing its data leaves the last append zero-filled
+    /// (wholly, or after the part that reached the disk): a torn tail, cut; the records before it stand.
+    func testAZeroFilledTailIsATornTail() throws {
+        let (bytes, batches) = try journal(batches: 4)
+        let next = JournalFile.record(sequence: 5, body: try record(modelBatch(5), writer: IndexWriter()).encoded())
+        for written in [0, 12, next.count / 2] {
+            let damaged = bytes + next.prefix(written) + [UInt8](repeating: 0, count: next.count - written)
+            let contents = try JournalFile.read(damaged, path: "j")
+            XCTAssertEqual(contents.batches, batches, "written \(written)")
+            XCTAssertEqual(contents.validLength, bytes.count)
+            XCTAssertEqual(contents.tornBytes, next.count)
+        }
+    }
+}
