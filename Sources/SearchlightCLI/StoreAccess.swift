@@ -18,11 +18,39 @@ enum StoreAccess {
             || !holdsStore(directory) {
             throw CommandFailure(message: "searchlight \(args.command): no store at \(directory.path) (index items into it first, or check --store)")
         }
+        let container: SearchlightContainer
         do {
-            return try SearchlightContainer(directory: directory)
+            container = try SearchlightContainer(directory: directory)
         } catch {
             throw CommandFailure(message: "searchlight \(args.command): cannot open store \(directory.path): \(error.localizedDescription)")
         }
+        try reportLoss(of: container, args, readOnly: !create)
+        return container
+    }
+
+    /// A store found damaged opens EMPTY (its files moved aside): said on standard error, never shown as an empty
+    /// index in silence. A read-only command fails (its output would show none of the items); one that writes goes
+    /// on after a warning. Later opens warn until an `index` run re-adds the items (`acknowledgeReindex`).
+    private static func reportLoss(of container: SearchlightContainer, _ args: Arguments, readOnly: Bool) throws {
+        let path = args.storeDirectory.path
+        if let report = container.recoveryReport, let corruption = report.corruption {
+            let message = "the store \(path) was damaged and could not be read (\(corruption)); it was reset to empty "
+                + "and its files were moved aside, not deleted: \(report.movedAside.joined(separator: ", ")). "
+                + "Index the items again"
+            if readOnly { throw CommandFailure(message: "searchlight \(args.command): " + message) }
+            Terminal.err("searchlight \(args.command): warning: " + message)
+        } else if container.reindexAllPending(for: indexName) {
+            Terminal.err("searchlight \(args.command): warning: the store \(path) lost its items when it was found damaged "
+                         + "at an earlier open (its files were moved aside as *.corrupt-<time>); index them again")
+        }
+    }
+
+    /// After an `index` run re-added items to a lost store: later opens stop warning. Written before returning (a
+    /// checkpoint runs after the acknowledgement).
+    static func acknowledgeReindex(_ container: SearchlightContainer) throws {
+        guard container.reindexAllPending(for: indexName) else { return }
+        container.acknowledgeReindexAll(name: indexName)
+        try container.checkpoint()
     }
 
     /// Whether `directory` holds a store: its `LOCK` (made by every open), or a public web index (`web index`). A

@@ -127,6 +127,7 @@ enum IndexCommand {
             if interrupted { break }
         }
         progress.finish()
+        if !interrupted { try StoreAccess.acknowledgeReindex(container) }
         if args.json {
             Terminal.json(["indexed": total, "skipped": skipped.count, "interrupted": interrupted,
                            "resumed": resumeFrom != nil, "store": args.storeDirectory.path])

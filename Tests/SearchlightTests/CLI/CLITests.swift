@@ -302,6 +302,38 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["stats", "--json"]).json().first?["items"] as? Int, 1, "nothing was deleted")
     }
 
+    /// A store found damaged at open is reset empty (its files moved aside): the tool says so on standard error, and a
+    /// read-only command fails rather than report 0 items with exit 0. Later opens warn until an `index` run re-adds
+    /// the items. Both a garbage journal and 100 bytes written into the middle of its record were silent.
+    func testADamagedStoreIsReportedNotShownAsEmpty() throws {
+        let file = try write("items.jsonl", [item("1", "One"), item("2", "Two")].joined(separator: "\n"))
+        for damage in ["garbage", "inserted"] {
+            try? FileManager.default.removeItem(atPath: store)
+            XCTAssertEqual(try run(["index", file]).status, 0)
+            let journal = store + "/journal-0.slj"
+            var bytes = try XCTUnwrap(FileManager.default.contents(atPath: journal))
+            let garbage = Data((0..<100).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) })
+            if damage == "garbage" { bytes = garbage } else { bytes.insert(contentsOf: garbage, at: bytes.count - 40) }
+            try bytes.write(to: URL(fileURLWithPath: journal))
+            let stats = try run(["stats", "--json"])
+            XCTAssertEqual(stats.status, 1, "\(damage): \(stats.stdout)")
+            XCTAssertEqual(stats.stdout, "", damage)
+            XCTAssertTrue(stats.stderr.contains("searchlight stats: the store \(store) was damaged"), stats.stderr)
+            XCTAssertTrue(stats.stderr.contains("journal-0.slj"), stats.stderr)
+            XCTAssertTrue(stats.stderr.contains(journal + ".corrupt-"), "names where the files went: \(stats.stderr)")
+            // Reset: later opens show the empty store, with a warning, until the items are indexed again.
+            let again = try run(["export"])
+            XCTAssertEqual(again.status, 0, again.stderr)
+            XCTAssertTrue(again.stderr.contains("warning"), again.stderr)
+            let reindexed = try run(["index", file])
+            XCTAssertEqual(reindexed.status, 0, reindexed.stderr)
+            XCTAssertTrue(reindexed.stderr.contains("warning"), reindexed.stderr)
+            let after = try run(["stats", "--json"])
+            XCTAssertEqual(try after.json().first?["items"] as? Int, 2, damage)
+            XCTAssertFalse(after.stderr.contains("warning"), after.stderr)
+        }
+    }
+
     func testInterruptStopsAtABatchBoundaryAndResumeFinishesExactlyOnce() throws {
         let count = 20_000
         let file = try write("many.jsonl", (0..<count).map { item("n\($0)", "Item \($0)") }.joined(separator: "\n") + "\n")
