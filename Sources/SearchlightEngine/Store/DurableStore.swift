@@ -227,8 +227,9 @@ package final class DurableStore {
         // The analyzer version of the loaded snapshot's segments (the running one when there are none).
         var loadedAnalyzerVersion = Analyzer.version
         do throws(StoreError) {
-            var snapshotGeneration: UInt64 = 0
+            var snapshotGeneration: UInt64 = 0, hasSnapshot = false
             if let file = try fileSystem.mapFile(path(SnapshotFile.fileName)) {
+                hasSnapshot = true
                 let snapshot = try SnapshotFile.decode(file.bytes, path: path(SnapshotFile.fileName))
                 snapshotGeneration = snapshot.generation
                 report.recordedProtectionClass = snapshot.protectionClass
@@ -243,6 +244,13 @@ package final class DurableStore {
             for (offset, journal) in chain.enumerated() where journal.0 != snapshotGeneration + UInt64(offset) {
                 throw StoreError.corrupt(path: path(journal.1), reason: "journal generation \(journal.0) does not "
                                          + "continue from the snapshot at generation \(snapshotGeneration)")
+            }
+            // Journal S is written before snapshot S (and never deleted while it is the snapshot's): without it, the
+            // batches acknowledged after the snapshot are gone.
+            if hasSnapshot, chain.isEmpty {
+                throw StoreError.corrupt(path: path(JournalFile.fileName(generation: snapshotGeneration)),
+                                         reason: "it is missing (the snapshot at generation \(snapshotGeneration) "
+                                             + "is followed by no journal)")
             }
             staleBefore = snapshotGeneration
             generation = chain.last?.0 ?? snapshotGeneration

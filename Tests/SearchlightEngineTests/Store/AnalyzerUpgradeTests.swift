@@ -33,8 +33,15 @@ final class AnalyzerUpgradeTests: XCTestCase {
         DurableStore.open(directoryForSetup: directory)
         let bytes = SnapshotFile.encode(snapshot, clientStates: ["app": [7, 8]], generation: 1, protectionClass: "",
                                         version: format, analyzerVersion: analyzerVersion)
-        try POSIXFileSystem().writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+        try placeSnapshot(bytes, in: directory)
         return snapshot
+    }
+
+    /// Puts snapshot generation 1 in place with its journal, as a checkpoint leaves them (journal 1 first).
+    private func placeSnapshot(_ bytes: [UInt8], in directory: String) throws {
+        try POSIXFileSystem().writeAtomically(JournalFile.header(generation: 1, protectionClass: ""),
+                                              to: directory + "/" + JournalFile.fileName(generation: 1), directory: directory)
+        try POSIXFileSystem().writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
     }
 
     private func overlongHolders(_ snapshot: IndexSnapshot) throws -> Set<String> {
@@ -117,7 +124,7 @@ final class AnalyzerUpgradeTests: XCTestCase {
                                      parameters: RankingParameters(), generation: 1, contentGeneration: 1)
         DurableStore.open(directoryForSetup: directory)
         let bytes = SnapshotFile.encode(snapshot, clientStates: [:], generation: 1, protectionClass: "", analyzerVersion: 1)
-        try POSIXFileSystem().writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+        try placeSnapshot(bytes, in: directory)
 
         let opened = try DurableStore.open(directory: directory)
         XCTAssertNotNil(opened.report.reanalysisError)
@@ -147,7 +154,7 @@ final class AnalyzerUpgradeTests: XCTestCase {
         DurableStore.open(directoryForSetup: directory)
         let bytes = SnapshotFile.encode(snapshot, clientStates: ["app": [1]], generation: 1, protectionClass: "",
                                         analyzerVersion: 1)
-        try POSIXFileSystem().writeAtomically(bytes, to: directory + "/" + SnapshotFile.fileName, directory: directory)
+        try placeSnapshot(bytes, in: directory)
         let opened = try DurableStore.open(directory: directory)
         XCTAssertEqual(opened.report.reanalyzedDocuments, 0)
         XCTAssertEqual(opened.report.upgradedFromAnalyzerVersion, 1)

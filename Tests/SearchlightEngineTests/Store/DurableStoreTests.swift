@@ -206,6 +206,57 @@ final class DurableStoreTests: XCTestCase {
         XCTAssertEqual(opened.writer.snapshot.documentCount, 0)
     }
 
+    /// A checkpoint writes journal G before snapshot G, so a snapshot without its journal lost that journal's
+    /// acknowledged batches: opening started a new, empty journal, showed the snapshot alone without a word and
+    /// deleted the older journals as stale.
+    func testASnapshotWithoutItsJournalIsCorruption() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            for n in 1...3 { commit(n, opened, model: &model, states: &states) }
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            for n in 4...5 { commit(n, opened, model: &model, states: &states) }
+            opened.store.close()
+        }
+        try FileManager.default.removeItem(atPath: directory + "/journal-1.slj")
+        let opened = try open(directory)
+        guard case .corrupt(let path, let reason)? = opened.report.corruption else {
+            return XCTFail("the lost journal was not reported")
+        }
+        XCTAssertEqual(path, directory + "/journal-1.slj")
+        XCTAssertTrue(reason.contains("missing"), reason)
+        XCTAssertEqual(opened.writer.snapshot.documentCount, 0, "never half the data")
+        XCTAssertEqual(opened.report.movedAside.count, 1)
+        XCTAssertEqual(opened.report.reindexAcknowledged, [])
+    }
+
+    /// A journal whose header names another generation than its file name (copied from another point of the
+    /// history) is corruption, not replayed.
+    func testAJournalFromAnotherGenerationIsCorruption() throws {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
+        do {
+            let opened = try open(directory)
+            for n in 1...3 { commit(n, opened, model: &model, states: &states) }
+            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+            for n in 4...5 { commit(n, opened, model: &model, states: &states) }
+            opened.store.close()
+        }
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: directory + "/journal-1.slj"))
+        // Rewrite its header as generation 7's (a valid header: only the generation differs).
+        let header = JournalFile.header(generation: 7, protectionClass: "NSFileProtectionComplete")
+        bytes.replaceSubrange(0..<header.count, with: header)
+        try bytes.write(to: URL(fileURLWithPath: directory + "/journal-1.slj"))
+        let opened = try open(directory)
+        guard case .corrupt(let path, let reason)? = opened.report.corruption else { return XCTFail("not reported") }
+        XCTAssertEqual(path, directory + "/journal-1.slj")
+        XCTAssertTrue(reason.contains("generation 7"), reason)
+        XCTAssertEqual(opened.writer.snapshot.documentCount, 0)
+        XCTAssertEqual(opened.report.movedAside.count, 2)
+        for moved in opened.report.movedAside { XCTAssertTrue(moved.contains(".corrupt-"), moved) }
+    }
+
     func testTornTailIsCutAndAppendingContinues() throws {
         let directory = makeStoreDirectory(self)
         var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
