@@ -9,8 +9,8 @@ enum WebIndexCommand {
     Reads .html files (directories are searched recursively), extracts their markup (title, meta, Open Graph,
     Twitter cards, App Links, Smart App Banner, schema.org JSON-LD and microdata) and indexes one item per page
     into the public web index kept beside the store (DIR/public-web), apart from the app's own items.
-    'searchlight search' shows web results after the app's own, marked [web]; an app item with the same
-    identifier wins.
+    'searchlight search' ranks web results together with the app's own, marked [web]; an app item with the
+    same identifier wins.
 
     OPTIONS:
       --base-url URL  the site the files were served from: a file at PATH/a/b.html becomes URL/a/b.html
