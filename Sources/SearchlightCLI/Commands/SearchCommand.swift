@@ -27,8 +27,7 @@ enum SearchCommand {
         let container = try StoreAccess.open(args)
         // Public web pages ('searchlight web index') are searched too when the store has them.
         let webDirectory = WebIndexCommand.publicStore(of: args)
-        let webContainer = FileManager.default.fileExists(atPath: webDirectory.path)
-            ? try? SearchlightContainer(directory: webDirectory) : nil
+        let webContainer = openPublicIndex(webDirectory)
         let fromStdin = args.positional == ["-"]
         let texts = fromStdin ? try QueryRunner.standardInputLines(command: "search") : [args.positional.joined(separator: " ")]
         var failed = false
@@ -47,7 +46,10 @@ enum SearchCommand {
             if let webContainer, outcome.error == nil {
                 let webQuery = CSUserQuery(userQueryString: text, userQueryContext: context, container: webContainer)
                 let web = QueryRunner.run(webQuery)
-                if web.error == nil {
+                if let error = web.error {
+                    Terminal.err("searchlight search: warning: the public web index failed (\(error.localizedDescription)); "
+                                 + "showing the app's results only")
+                } else {
                     let merged = WebResultMerger.merge(appResults: outcome.items, publicResults: web.items,
                                                        appContainer: container)
                     for item in web.items where sources[item.uniqueIdentifier] == nil {
@@ -130,5 +132,24 @@ enum SearchCommand {
         }
         result += snippet.text[cursor...]
         return result.replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// The public web index beside the store, when there is one. One that cannot be opened (locked by another
+    /// process, unreadable) or was found damaged is said on standard error: the app's results are then shown
+    /// alone, never as if the web had nothing.
+    private static func openPublicIndex(_ directory: URL) -> SearchlightContainer? {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return nil }
+        do {
+            let container = try SearchlightContainer(directory: directory)
+            if let corruption = container.recoveryReport?.corruption {
+                Terminal.err("searchlight search: warning: the public web index \(directory.path) was damaged "
+                             + "(\(corruption)) and reset to empty; run 'searchlight web index' again")
+            }
+            return container
+        } catch {
+            Terminal.err("searchlight search: warning: cannot open the public web index \(directory.path) "
+                         + "(\(error.localizedDescription)); showing the app's results only")
+            return nil
+        }
     }
 }

@@ -392,6 +392,24 @@ final class CLITests: XCTestCase {
         XCTAssertNotEqual(process.terminationStatus, 0)
     }
 
+    /// A public web index that exists but cannot be opened (another process holds it, it is damaged) is said on
+    /// standard error: `search` then shows the app's results alone, never as if the web had nothing.
+    func testSearchSaysWhenThePublicWebIndexCannotBeOpened() throws {
+        let pages = Self.fixtures.appendingPathComponent("web")
+        XCTAssertEqual(try run(["web", "index", pages.path, "--base-url", "https://shop.example.com/"]).status, 0)
+        XCTAssertEqual(try run(["index", "-"], stdin: #"{"uniqueIdentifier":"a","attributeSet":{"title":"hiking map"}}"# + "\n").status, 0)
+        let web = URL(fileURLWithPath: store).appendingPathComponent("public-web")
+        let held = try SearchlightContainer(directory: web)
+        let search = try run(["search", "hiking"])
+        XCTAssertEqual(search.status, 0, search.stderr)
+        XCTAssertTrue(search.stdout.contains("hiking map"), search.stdout)
+        XCTAssertTrue(search.stderr.contains("public web index") && search.stderr.contains(web.path), search.stderr)
+        held.close()
+        let free = try run(["search", "hiking"])
+        XCTAssertEqual(free.stderr, "", free.stderr)
+        XCTAssertTrue(free.stdout.contains("[web]"), free.stdout)
+    }
+
     func testWebIndexFeedsThePublicIndexAndSearchShowsTheSource() throws {
         let pages = Self.fixtures.appendingPathComponent("web")
         let indexed = try run(["web", "index", pages.path, "--base-url", "https://shop.example.com/", "--json"])
