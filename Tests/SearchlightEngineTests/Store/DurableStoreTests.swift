@@ -206,19 +206,23 @@ final class DurableStoreTests: XCTestCase {
         XCTAssertEqual(opened.writer.snapshot.documentCount, 0)
     }
 
+    /// A closed store of five batches: three in snapshot 1, two in journal 1 after it.
+    private func storeWithJournalAfterItsSnapshot() throws -> String {
+        let directory = makeStoreDirectory(self)
+        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
+        let opened = try open(directory)
+        for n in 1...3 { commit(n, opened, model: &model, states: &states) }
+        try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
+        for n in 4...5 { commit(n, opened, model: &model, states: &states) }
+        opened.store.close()
+        return directory
+    }
+
     /// A checkpoint writes journal G before snapshot G, so a snapshot without its journal lost that journal's
     /// acknowledged batches: opening started a new, empty journal, showed the snapshot alone without a word and
     /// deleted the older journals as stale.
     func testASnapshotWithoutItsJournalIsCorruption() throws {
-        let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
-        do {
-            let opened = try open(directory)
-            for n in 1...3 { commit(n, opened, model: &model, states: &states) }
-            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
-            for n in 4...5 { commit(n, opened, model: &model, states: &states) }
-            opened.store.close()
-        }
+        let directory = try storeWithJournalAfterItsSnapshot()
         try FileManager.default.removeItem(atPath: directory + "/journal-1.slj")
         let opened = try open(directory)
         guard case .corrupt(let path, let reason)? = opened.report.corruption else {
@@ -234,15 +238,7 @@ final class DurableStoreTests: XCTestCase {
     /// A journal whose header names another generation than its file name (copied from another point of the
     /// history) is corruption, not replayed.
     func testAJournalFromAnotherGenerationIsCorruption() throws {
-        let directory = makeStoreDirectory(self)
-        var model = StoreModel(), states: [ExactIdentifier: [UInt8]] = [:]
-        do {
-            let opened = try open(directory)
-            for n in 1...3 { commit(n, opened, model: &model, states: &states) }
-            try opened.store.checkpoint(opened.writer.snapshot, clientStates: states)
-            for n in 4...5 { commit(n, opened, model: &model, states: &states) }
-            opened.store.close()
-        }
+        let directory = try storeWithJournalAfterItsSnapshot()
         var bytes = try XCTUnwrap(FileManager.default.contents(atPath: directory + "/journal-1.slj"))
         // Rewrite its header as generation 7's (a valid header: only the generation differs).
         let header = JournalFile.header(generation: 7, protectionClass: "NSFileProtectionComplete")

@@ -681,12 +681,11 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(message.contains("skipped"), message)
     }
 
-    /// `parse -` on a standard input that cannot be read (a directory) is a failure naming it: it crashed (SIGILL,
-    /// `readDataToEndOfFile()` traps on a read error).
-    func testParseFromAnUnreadableStandardInputIsAFailureNotACrash() throws {
+    /// Runs the tool with a directory as its standard input (every read fails: EISDIR); its standard error.
+    private func runReadingADirectory(_ arguments: [String]) throws -> (Process, String) {
         let process = Process()
         process.executableURL = try packageExecutable("searchlight")
-        process.arguments = ["parse", "-"]
+        process.arguments = arguments
         let err = Pipe()
         process.standardInput = try XCTUnwrap(FileHandle(forReadingAtPath: directory.path))
         process.standardOutput = Pipe()
@@ -694,6 +693,13 @@ final class CLITests: XCTestCase {
         try process.run()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        return (process, message)
+    }
+
+    /// `parse -` on a standard input that cannot be read (a directory) is a failure naming it: it crashed (SIGILL,
+    /// `readDataToEndOfFile()` traps on a read error).
+    func testParseFromAnUnreadableStandardInputIsAFailureNotACrash() throws {
+        let (process, message) = try runReadingADirectory(["parse", "-"])
         XCTAssertEqual(process.terminationReason, .exit, message)
         XCTAssertEqual(process.terminationStatus, 1, message)
         XCTAssertTrue(message.contains("searchlight parse: cannot read standard input: Is a directory"), message)
@@ -704,16 +710,7 @@ final class CLITests: XCTestCase {
     func testSearchAndQueryFromAnUnreadableStandardInputFail() throws {
         XCTAssertEqual(try run(["index", try write("one.jsonl", item("a", "Alpha") + "\n")]).status, 0)
         for command in ["search", "query"] {
-            let process = Process()
-            process.executableURL = try packageExecutable("searchlight")
-            process.arguments = [command, "-", "--store", store]
-            let err = Pipe()
-            process.standardInput = try XCTUnwrap(FileHandle(forReadingAtPath: directory.path))
-            process.standardOutput = Pipe()
-            process.standardError = err
-            try process.run()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let (process, message) = try runReadingADirectory([command, "-", "--store", store])
             XCTAssertEqual(process.terminationStatus, 1, "\(command): \(message)")
             XCTAssertTrue(message.contains("searchlight \(command): cannot read standard input: Is a directory"), message)
         }
