@@ -21,7 +21,8 @@ package final class UserQueryAnnotator: Sendable {
     /// explanation gives that 0 first, then the score they were selected by.
     let unranked: Set<ExactIdentifier>
     let rankedCount: Int
-    /// Typo-tolerant expansions of each word (folded terms; near prefixes for the word being typed), computed on
+    /// Typo-tolerant expansions of each word (folded terms; near prefixes for the word being typed), as capped as
+    /// the search's (`IndexSnapshot.maxExpansions`, `maxNearPrefixes`), computed on
     /// the first snippet request only:
     /// most queries never ask for one, and a fuzzy dictionary walk per word costs milliseconds.
     private let fuzzyCache = Mutex<[UserQueryPlan.Word: Set<String>]?>(nil)
@@ -54,7 +55,7 @@ package final class UserQueryAnnotator: Sendable {
             var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
             for word in plan.words where typoTolerant && !word.fuzzyIsExact {
                 fuzzy[word] = word.isPrefix ? Set(snapshot.engine.fuzzyPrefixes(word.term, maxEdits: word.maxEdits))
-                    : Set(snapshot.engine.fuzzyTerms(word.term, maxEdits: word.maxEdits).map(\.term))
+                    : snapshot.engine.fuzzyExpansions(word.term, maxEdits: word.maxEdits)
             }
             cache = fuzzy
             return fuzzy

@@ -642,6 +642,15 @@ public struct IndexSnapshot: Sendable {
         return collectTerms(fields, lists: near.map { lists in lists.map { ($0.terms, $0.indices) } })
     }
 
+    /// The near terms a `.fuzzy` query of `text` expands to, as it keeps them (at most `maxExpansions` (field,
+    /// term) pairs, `QueryPlanner.nearest`): for highlighting what a typo-tolerant word found, and no more.
+    public func fuzzyExpansions(_ text: String, maxEdits: Int? = nil, in scope: FieldScope = .defaultFields) -> Set<String> {
+        let planner = QueryPlanner(snapshot: self)
+        guard case .group(let entries, _, _) = planner.plan(.fuzzy(text, maxEdits: maxEdits), scope: planner.resolve(scope))
+        else { return [] }
+        return Set(entries.map { String(decoding: $0.term, as: UTF8.self) })
+    }
+
     /// The near prefixes a `.fuzzyPrefix` query of `text` expands (`maxEdits` nil: the default typo budget), in
     /// byte order: every term starting with one matches it (for highlighting what a word being typed found).
     public func fuzzyPrefixes(_ text: String, maxEdits: Int? = nil, in scope: FieldScope = .defaultFields) -> [String] {

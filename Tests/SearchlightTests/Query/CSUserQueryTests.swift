@@ -201,6 +201,36 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(run.query.snippet(for: run.items[1])?.highlightedWords, ["Tulips"], "a typo-only match is marked")
     }
 
+    /// A snippet marks only the near terms the search kept (`IndexSnapshot.maxExpansions`): with 256 one-edit
+    /// words in the index, a two-edit word is past the cap and finds nothing, but highlighting expanded the word
+    /// without the cap and marked it in an item found through a kept one.
+    func testASnippetMarksOnlyTheNearTermsTheSearchKept() throws {
+        let typed = Array("abcdefghij")
+        var decoys: [String] = []
+        for position in 0..<typed.count {
+            for letter in "klmnopqrstuvwxyz" where decoys.count < IndexSnapshot.maxExpansions {
+                var word = typed
+                word[position] = letter
+                decoys.append(String(word))
+            }
+        }
+        for position in 0...typed.count where decoys.count < IndexSnapshot.maxExpansions {
+            for letter in "klmnopqrstuvwxyz" where decoys.count < IndexSnapshot.maxExpansions {
+                var word = typed
+                word.insert(letter, at: position)
+                decoys.append(String(word))
+            }
+        }
+        let container = makeContainer([makeItem("decoys", title: "Decoys", description: decoys.joined(separator: " ")),
+                                       makeItem("target", title: "Target", description: decoys[0] + " and abcdefghyy"),
+                                       makeItem("far", title: "Far", description: "abcdefghyy")])
+        let run = runUserQuery("abcdefghij ", in: container)
+        XCTAssertNil(run.error)
+        XCTAssertEqual(Set(run.items.map(\.uniqueIdentifier)), ["decoys", "target"], "the two-edit word is past the cap")
+        let target = try XCTUnwrap(run.items.first { $0.uniqueIdentifier == "target" })
+        XCTAssertEqual(run.query.snippet(for: target)?.highlightedWords, [decoys[0]])
+    }
+
     func testTypoInsideTheTypedWordIsHighlightedInTheDescription() throws {
         let container = makeContainer([makeItem("k", title: "Desk setup", description: "Mechanical keyboards and mice"),
                                        makeItem("m", title: "Мышь", description: "беспроводная клавиатура")])
