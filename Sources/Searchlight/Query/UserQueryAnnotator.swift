@@ -142,7 +142,8 @@ package final class UserQueryAnnotator: Sendable {
     }
 
     /// A window of about `snippetBytes` bytes around the first highlight, on Character boundaries (an accent
-    /// stays on its letter, none fuses with the `…`), with `…` where text was cut. The window holds the first
+    /// stays on its letter, none fuses with the `…`) and between words where one is near (`wordStart`,
+    /// `wordEnd`), with `…` where text was cut. The window holds the first
     /// highlight whole (starting later, or longer when the highlight is), so a long matched word keeps its mark.
     static func cut(_ value: String, attribute: String, highlights: [Range<Int>]) -> CSUserQuery.Snippet {
         let bytes = Array(value.utf8)
@@ -151,8 +152,8 @@ package final class UserQueryAnnotator: Sendable {
             let lead = max(first.lowerBound - snippetBytes / 3, first.upperBound - snippetBytes)
             let from = max(0, min(first.lowerBound, lead))
             let window = characterBoundaries([(from, false), (max(from + snippetBytes, first.upperBound), true)], in: value)
-            start = window[0]
-            end = window[1]
+            start = wordStart(window[0], limit: first.lowerBound, in: value)
+            end = wordEnd(window[1], limit: first.upperBound, in: value)
         }
         let prefix = start > 0 ? "…" : ""
         let suffix = end < bytes.count ? "…" : ""
@@ -166,6 +167,57 @@ package final class UserQueryAnnotator: Sendable {
             ranges.append(lower..<upper)
         }
         return CSUserQuery.Snippet(attribute: attribute, text: text, highlights: ranges)
+    }
+
+    /// How far a snippet's cut may move to fall between words: a longer run without a break (a word spelled
+    /// without spaces, a long identifier) is cut between Characters.
+    static let wordSnapBytes = snippetBytes / 4
+
+    /// Whether the Character boundary between `before` (its last scalar) and `after` (its first) is inside a word
+    /// for the analyzer: CJK characters, emoji, separators and connectors each end one.
+    private static func insideWord(_ before: Unicode.Scalar, _ after: Unicode.Scalar) -> Bool {
+        Analyzer.continuesWord(before, after: nil) && Analyzer.continuesWord(after, after: before)
+    }
+
+    /// Where a snippet cut at the Character boundary `start` begins: past the rest of the word it falls in and the
+    /// spaces after it, as Lucene's and tantivy's fragments begin on a word; at most `wordSnapBytes` on and not
+    /// past `limit` (the first highlight), else at `start`.
+    static func wordStart(_ start: Int, limit: Int, in value: String) -> Int {
+        guard start > 0, start < limit else { return start }
+        let bound = min(limit, start + wordSnapBytes)
+        var index = value.utf8.index(value.startIndex, offsetBy: start)
+        guard var previous = value[value.index(before: index)].unicodeScalars.last else { return start }
+        var offset = start
+        while offset < bound, index < value.endIndex {
+            let character = value[index]
+            guard let first = character.unicodeScalars.first, let last = character.unicodeScalars.last else { break }
+            if !insideWord(previous, first) && !character.isWhitespace { return offset }
+            previous = last
+            offset += character.utf8.count
+            index = value.index(after: index)
+        }
+        return offset == limit ? limit : start
+    }
+
+    /// Where a snippet cut at the Character boundary `end` ends: before the part of the word it falls in and the
+    /// spaces before it; at most `wordSnapBytes` back and not before `limit` (the first highlight's end), else at
+    /// `end`.
+    static func wordEnd(_ end: Int, limit: Int, in value: String) -> Int {
+        guard end < value.utf8.count, end > limit else { return end }
+        let bound = max(limit, end - wordSnapBytes)
+        var index = value.utf8.index(value.startIndex, offsetBy: end)
+        guard var next = value[index].unicodeScalars.first else { return end }
+        var offset = end
+        while offset > bound {
+            let before = value.index(before: index)
+            let character = value[before]
+            guard let first = character.unicodeScalars.first, let last = character.unicodeScalars.last else { break }
+            if !insideWord(last, next) && !character.isWhitespace { return offset }
+            next = first
+            offset -= character.utf8.count
+            index = before
+        }
+        return offset == limit ? limit : end
     }
 
     /// Each match's range (UTF-8 offsets into `value`) widened to whole Characters: a word the analyzer ends inside

@@ -928,6 +928,27 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertTrue(value.unicodeScalars.count > body.count && value.contains(String(body)))
     }
 
+    /// A long value is cut between words, as Lucene's and tantivy's fragments are: the window was cut at any
+    /// Character boundary, so the snippet began and ended inside words ("…iller words", "more te…").
+    func testSnippetCutOfALongTextKeepsWholeWords() throws {
+        let words: Set<Substring> = ["filler", "words", "here", "needle", "more", "text"]
+        let long = String(repeating: "filler words here ", count: 30) + "needle" + String(repeating: " more text", count: 30)
+        let container = makeContainer([makeItem("long", title: "Long", description: long)])
+        let run = runUserQuery("needle", in: container)
+        let snippet = try XCTUnwrap(run.query.snippet(for: try XCTUnwrap(run.items.first)))
+        XCTAssertEqual(snippet.highlightedWords, ["needle"])
+        XCTAssertTrue(snippet.text.hasPrefix("…") && snippet.text.hasSuffix("…"), snippet.text)
+        let body = snippet.text.dropFirst().dropLast()
+        XCTAssertEqual(body.split(separator: " ").filter { !words.contains($0) }, [], snippet.text)
+        XCTAssertFalse(body.first?.isWhitespace ?? true, snippet.text)
+        XCTAssertFalse(body.last?.isWhitespace ?? true, snippet.text)
+        // A word longer than the cut may move (a run without spaces) is still cut between Characters.
+        let run2 = UserQueryAnnotator.cut(String(repeating: "x", count: 300) + " needle " + String(repeating: "y", count: 300),
+                                          attribute: "textContent", highlights: [301..<307])
+        XCTAssertEqual(run2.highlightedWords, ["needle"])
+        XCTAssertTrue(run2.text.hasPrefix("…x") && run2.text.hasSuffix("y…"), run2.text)
+    }
+
     /// A match on a typed word longer than a term (`Analyzer.maxTermBytes`, matched on the stored text) is
     /// highlighted: snippets looked at terms only, so such a match had no snippet, or one without that word.
     func testSnippetOfAMatchOnAnOverlongWord() throws {
