@@ -53,7 +53,7 @@ package final class UserQueryAnnotator: Sendable {
         fuzzyCache.withLock { cache in
             if let cache { return cache }
             var fuzzy: [UserQueryPlan.Word: Set<String>] = [:]
-            for word in plan.words where typoTolerant && !word.fuzzyIsExact {
+            for word in plan.words where typoTolerant && !word.fuzzyIsExact && fuzzy[word] == nil {
                 fuzzy[word] = word.isPrefix ? Set(snapshot.engine.fuzzyPrefixes(word.term, maxEdits: word.maxEdits))
                     : snapshot.engine.fuzzyExpansions(word.term, maxEdits: word.maxEdits)
             }
@@ -121,21 +121,25 @@ package final class UserQueryAnnotator: Sendable {
     /// is left out, so only what matched is marked; overlapping ranges merge (a CJK word matches as overlapping
     /// bigrams, all of it marked).
     static func highlights(_ matches: [(range: Range<Int>, word: Int)]) -> [Range<Int>] {
+        // Each range once, with the words it answers: many words can match one token (a word typed many times, or
+        // its typos), and comparing each match with every match overlapping it was quadratic in them.
+        var words: [Range<Int>: Set<Int>] = [:]
+        for match in matches { words[match.range, default: []].insert(match.word) }
         // By start, the longer first: what a range holds follows it, before the next range that starts past its end.
-        let sorted = matches.sorted {
-            $0.range.lowerBound != $1.range.lowerBound ? $0.range.lowerBound < $1.range.lowerBound
-                : $0.range.upperBound > $1.range.upperBound
+        let sorted = words.keys.sorted {
+            $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound > $1.upperBound
         }
         var ranges: [Range<Int>] = []
-        for (index, match) in sorted.enumerated() {
-            let holdsAnother = sorted[(index + 1)...].prefix { $0.range.lowerBound < match.range.upperBound }.contains {
-                $0.word == match.word && $0.range.upperBound <= match.range.upperBound && $0.range != match.range
+        for (index, range) in sorted.enumerated() {
+            let answered = words[range] ?? []
+            let holdsAnother = sorted[(index + 1)...].prefix { $0.lowerBound < range.upperBound }.contains {
+                $0.upperBound <= range.upperBound && !answered.isDisjoint(with: words[$0] ?? [])
             }
             if holdsAnother { continue }
-            if let last = ranges.last, last.overlaps(match.range) {
-                ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, match.range.upperBound)
+            if let last = ranges.last, last.overlaps(range) {
+                ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
             } else {
-                ranges.append(match.range)
+                ranges.append(range)
             }
         }
         return ranges

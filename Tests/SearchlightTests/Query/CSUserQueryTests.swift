@@ -949,6 +949,25 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertTrue(run2.text.hasPrefix("…x") && run2.text.hasSuffix("y…"), run2.text)
     }
 
+    /// A snippet of a query repeating a word 10,000 times is made at once: every token matching it was a match per
+    /// word, all over one range, and each match looked at every match overlapping it, 10,000 × 10,000 per token
+    /// (about 20 s for one item).
+    func testSnippetOfAQueryRepeatingAWordTenThousandTimesIsQuick() throws {
+        let container = makeContainer([makeItem("s", title: "Straße", description: "Die Straße ist lang, die Strasse")])
+        let text = Array(repeating: "strasse", count: 10_000).joined(separator: " ")
+        let run = runUserQuery(text, in: container)
+        XCTAssertNil(run.error)
+        let hit = try XCTUnwrap(run.items.first)
+        let start = Date()
+        let snippet = try XCTUnwrap(run.query.snippet(for: hit))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+        XCTAssertEqual(snippet.attribute, "title")
+        XCTAssertEqual(snippet.highlightedWords, ["Straße"])
+        let ranges = UserQueryAnnotator.highlights((0..<20_000).map { (range: 2..<9, word: $0 % 1000) }
+                                                   + [(range: 0..<9, word: 3), (range: 12..<14, word: 5)])
+        XCTAssertEqual(ranges, [2..<9, 12..<14], "a range holding another of its word is left out")
+    }
+
     /// A match on a typed word longer than a term (`Analyzer.maxTermBytes`, matched on the stored text) is
     /// highlighted: snippets looked at terms only, so such a match had no snippet, or one without that word.
     func testSnippetOfAMatchOnAnOverlongWord() throws {
