@@ -575,6 +575,21 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(CSUserQuery.engagementKey("amélie"), CSUserQuery.engagementKey("amelie"))
     }
 
+    /// Where the item's first writing of a word does not line up with what was typed (in capitals after lower case,
+    /// it would read as two words), the suggestion is its next writing that does: "ame" over "AMÉLIE / Amélie" and
+    /// "σι" over "ΣΊΣΥΦΟΣ σίσυφος" suggested the folded index term ("amelie", "σισυφοσ" with a medial sigma at
+    /// the end), a word no item writes.
+    func testASuggestionShowsAWritingOfTheWordThatLinesUpWithWhatWasTyped() throws {
+        let container = makeContainer([makeItem("a", title: "AMÉLIE / Amélie"), makeItem("s", title: "ΣΊΣΥΦΟΣ σίσυφος")],
+                                      clock: Self.clock)
+        for (typed, expected, typedPart) in [("ame", "amélie", "amé"), ("AME", "AMÉLIE", "AMÉ"), ("σι", "σίσυφος", "σί")] {
+            let suggestions = runUserQuery(typed, in: container, suggestions: true).suggestions
+            XCTAssertEqual(suggestions.map(\.suggestionText), [expected], typed)
+            let suggestion = try XCTUnwrap(suggestions.first, typed)
+            XCTAssertEqual(String(suggestion.suggestionText[suggestion.typedRange]), typedPart, typed)
+        }
+    }
+
     /// An expired item (not yet purged) is no item for suggestions: its words are not suggested, it is not counted,
     /// and a word is shown as a visible item writes it. Alone and with another word, as once no item can have
     /// expired a count reads no expiration.
