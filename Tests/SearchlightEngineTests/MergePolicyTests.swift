@@ -368,6 +368,108 @@ final class MergePolicyTests: XCTestCase {
     }
 }
 
+extension MergePolicyTests {
+    /// Seeded random writes (upserts one by one and in pipelined batches, deletes by id and by domain, commits,
+    /// rollbacks, deleteAll) against a dictionary model, with background merges finished, published and idle
+    /// merges started at random points: every snapshot answers as the model did at its commit (documents, stored
+    /// values, numbers, domains, counts, term matches), and keeps answering so after later writes and merges.
+    func testRandomWritesAndMergesMatchAModelAndSnapshotsNeverChange() throws {
+        for seed in UInt64(1)...12 {
+            var rng = SeededLCG(seed: seed)
+            let gate = MergeGate()
+            let writer = IndexWriter()
+            writer.mergesInBackground = seed % 3 != 0
+            writer.startMerge = gate.starter
+            writer.mergePolicy = MergePolicy(maxSegments: 3 + Int(seed % 4), mergeFactor: 2 + Int(seed % 3),
+                                             idleRewriteFactor: 10)
+            let body = try writer.registerField("body", .text())
+            let rank = try writer.registerField("rank", .numeric)
+            _ = try writer.commit()  // (a rollback returns to the last commit's schema)
+            let domains = ["a", "a.b", "ab", "c.d"]
+            typealias Entry = (domain: String, word: Int, rank: Double)
+            var model: [String: Entry] = [:], committed: [String: Entry] = [:]
+            var history: [(IndexSnapshot, [String: Entry])] = []
+            func document(_ id: String, _ entry: Entry) -> Document {
+                Document(id: id, domain: entry.domain,
+                         values: [(body, .text("w\(entry.word) common")), (rank, .number(entry.rank))])
+            }
+            func check(_ snapshot: IndexSnapshot, _ expected: [String: Entry], _ step: String) {
+                XCTAssertEqual(snapshot.documentCount, expected.count, step)
+                XCTAssertEqual(snapshot.stats.documents, expected.count, step)
+                XCTAssertEqual(ids(snapshot, "common"), Set(expected.keys), step)
+                for word in 0..<4 {
+                    XCTAssertEqual(ids(snapshot, "w\(word)"), Set(expected.filter { $0.value.word == word }.keys), step)
+                }
+                for number in 0..<24 {
+                    let id = "d\(number)"
+                    guard let entry = expected[id] else {
+                        XCTAssertNil(snapshot.lookup(id: id), "\(step) \(id)")
+                        continue
+                    }
+                    guard let address = snapshot.lookup(id: id) else { return XCTFail("\(step) \(id) missing") }
+                    XCTAssertEqual(snapshot.document(at: address), document(id, entry), "\(step) \(id)")
+                    XCTAssertEqual(snapshot.domain(of: address), entry.domain, "\(step) \(id)")
+                    XCTAssertEqual(snapshot.numbers(rank, of: address), [entry.rank], "\(step) \(id)")
+                }
+            }
+            for step in 0..<400 {
+                let label = "seed \(seed) step \(step)"
+                switch rng.below(16) {
+                case 0...4:
+                    let id = "d\(rng.below(24))"
+                    let entry = (domains[rng.below(4)], rng.below(4), Double(rng.below(100)))
+                    try writer.upsert(document(id, entry))
+                    model[id] = entry
+                case 5:
+                    writer.analysisThreads = 1 + rng.below(2)
+                    var batch: [Document] = []
+                    for _ in 0..<(1 + rng.below(150)) {
+                        let id = "d\(rng.below(24))"
+                        let entry = (domains[rng.below(4)], rng.below(4), Double(rng.below(100)))
+                        batch.append(document(id, entry))
+                        model[id] = entry
+                    }
+                    try writer.upsert(contentsOf: batch)
+                case 6:
+                    let id = "d\(rng.below(24))"
+                    writer.delete(ids: [id])
+                    model[id] = nil
+                case 7:
+                    let domain = domains[rng.below(4)]
+                    writer.delete(domains: [domain])
+                    model = model.filter { !IndexWriter.domain($0.value.domain, isWithin: domain) }
+                case 8...10:
+                    // At the cap a commit waits for the running merge: let it run.
+                    if writer.snapshot.segments.count >= writer.mergePolicy.maxSegments { gate.release() }
+                    let snapshot = try writer.commit()
+                    committed = model
+                    check(snapshot, committed, label + " commit")
+                    history.append((snapshot, committed))
+                case 11: gate.release()
+                case 12:
+                    if let snapshot = writer.publishFinishedMerges() {
+                        check(snapshot, committed, label + " published merge")
+                        history.append((snapshot, committed))
+                    }
+                case 13:
+                    writer.rollback()
+                    model = committed
+                case 14: writer.mergeWhileIdle()
+                default:
+                    if rng.below(8) == 0 {
+                        writer.deleteAll()
+                        model = [:]
+                    }
+                }
+            }
+            gate.release()
+            for (number, (snapshot, expected)) in history.enumerated() {
+                check(snapshot, expected, "seed \(seed) snapshot \(number) afterwards")
+            }
+        }
+    }
+}
+
 /// Hands a non-Sendable value to another thread in a test that serializes its use.
 final class UncheckedBox<T>: @unchecked Sendable {
     let value: T
