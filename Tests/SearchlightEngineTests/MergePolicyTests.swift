@@ -40,6 +40,24 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(policy.merges(sizes: [100, 100], live: [100, 20]), [[1]])
     }
 
+    /// A policy's settings are clamped when assigned as when initialized: a merge factor below two made `tier`
+    /// divide by log(1) (a trap) or never end (log(0)), and a negative deleted fraction rewrote every segment
+    /// on every merge round, so a writer never settled.
+    func testSettingsAssignedAfterInitAreClampedLikeTheInitializers() {
+        var policy = MergePolicy()
+        policy.mergeFactor = 1
+        policy.maxSegments = 0
+        policy.maxDeletedFraction = -1
+        policy.idleRewriteFactor = -5
+        XCTAssertEqual(policy, MergePolicy(maxSegments: 0, mergeFactor: 1, maxDeletedFraction: -1, idleRewriteFactor: -5))
+        XCTAssertEqual(policy.mergeFactor, 2)
+        XCTAssertEqual(policy.maxSegments, 1)
+        XCTAssertEqual(policy.maxDeletedFraction, 0)
+        XCTAssertEqual(policy.idleRewriteFactor, 0)
+        XCTAssertEqual(policy.merges(sizes: [10, 10], live: [10, 10]), [[0, 1]])
+        XCTAssertEqual(policy.merges(sizes: [10], live: [10]), [], "a segment without deletions is never rewritten")
+    }
+
     /// Holds background merges until the test releases them, so their timing is the test's choice.
     final class MergeGate: @unchecked Sendable {
         private var held: [@Sendable () -> Void] = []

@@ -9,25 +9,33 @@ import Foundation
 /// million documents indexed in batches of 1,000 it rewrote every document about 29 times, against about 4.)
 /// Above `maxSegments` the smallest are merged regardless of tier.
 public struct MergePolicy: Sendable, Equatable {
+    // Assignments are clamped as the initializer clamps: a merge factor below 2 made `tier` trap (log 1) or
+    // loop (log 0), and a negative deleted fraction rewrote every segment on every round, so merges never settled.
+
     /// A hard cap: above this many segments, the `mergeFactor` smallest are merged into one.
-    public var maxSegments: Int = 24
+    public var maxSegments: Int = 24 { didSet { maxSegments = max(maxSegments, 1) } }
     /// How many segments of one tier are merged together (and the tiers' size ratio).
-    public var mergeFactor: Int = 4
-    /// A segment whose deleted fraction exceeds this is rewritten without its deleted documents.
-    public var maxDeletedFraction: Double = 0.5
+    public var mergeFactor: Int = 4 { didSet { mergeFactor = max(mergeFactor, 2) } }
+    /// A segment whose deleted fraction exceeds this is rewritten without its deleted documents (at least 0).
+    public var maxDeletedFraction: Double = 0.5 {
+        didSet { maxDeletedFraction = Self.clampedDeletedFraction(maxDeletedFraction) }
+    }
 
     /// An idle writer may rewrite up to this many documents per document committed to consolidate segments
     /// (`IndexWriter.mergeWhileIdle()`): a bulk load ends up in few segments, a trickle of small writes never
     /// pays for rewriting a large one.
-    public var idleRewriteFactor: Int = 10
+    public var idleRewriteFactor: Int = 10 { didSet { idleRewriteFactor = max(idleRewriteFactor, 0) } }
 
     public init(maxSegments: Int = 24, mergeFactor: Int = 4, maxDeletedFraction: Double = 0.5,
                 idleRewriteFactor: Int = 10) {
         self.maxSegments = max(maxSegments, 1)
         self.mergeFactor = max(mergeFactor, 2)
-        self.maxDeletedFraction = maxDeletedFraction
+        self.maxDeletedFraction = Self.clampedDeletedFraction(maxDeletedFraction)
         self.idleRewriteFactor = max(idleRewriteFactor, 0)
     }
+
+    /// `fraction`, or 0 when it is negative (NaN stays: it never rewrites, as a fraction above 1).
+    private static func clampedDeletedFraction(_ fraction: Double) -> Double { fraction < 0 ? 0 : fraction }
 
     /// The segments an idle writer merges into one: the most of the smallest (by live documents) whose
     /// documents, deleted ones included, add up to at most `budget`; nil unless that is two or more.
