@@ -181,21 +181,27 @@ public final class SearchlightContainer: Sendable {
     /// Blocks until the segment merges running in the background have finished and been published, with the
     /// merges they lead to and the one an idle index makes (see `idleMergeDelay`) started at once, after every
     /// write submitted before it. For benchmarks and tools that want the machine quiet and the index in its
-    /// settled shape.
+    /// settled shape. While other threads keep writing it returns after the first round that sees one of their
+    /// writes (the merge running then finished and published): each write's commit may start merges, and waiting
+    /// for a round with nothing to publish chased them for as long as they came.
     public func waitForBackgroundMerges() {
         var settled = false
+        var mark: UInt64?
         while !settled {
             // Published on the write queue, like every snapshot: a write submitted meanwhile stays visible.
             writeQueue.sync {
-                let snapshot = core.withLock { core -> IndexSnapshot? in
+                let (snapshot, written) = core.withLock { core -> (IndexSnapshot?, Bool) in
+                    let written = mark.map { $0 != core.writes } ?? false
+                    if mark == nil { mark = core.writes }
                     core.writer.waitForMerges()
-                    if let snapshot = core.writer.publishFinishedMerges() { return snapshot }
-                    guard core.writer.mergeWhileIdle() else { return nil }
+                    if let snapshot = core.writer.publishFinishedMerges() { return (snapshot, written) }
+                    guard core.writer.mergeWhileIdle() else { return (nil, written) }
                     core.writer.waitForMerges()
-                    return core.writer.publishFinishedMerges()
+                    return (core.writer.publishFinishedMerges(), written)
                 }
                 // A merge keeps the documents: the expiration floor stands.
-                if let snapshot { published.withLock { $0.engine = snapshot } } else { settled = true }
+                if let snapshot { published.withLock { $0.engine = snapshot } }
+                settled = snapshot == nil || written
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import SearchlightEngine
 import XCTest
 @testable import Searchlight
@@ -118,6 +119,37 @@ final class ParallelConversionTests: XCTestCase {
             XCTAssertEqual(container.snapshot().engine.segments.count, 1, waiting ? "waiting" : "idle")
             XCTAssertEqual(index.allIdentifiers.count, 15)
         }
+    }
+
+    /// `waitForBackgroundMerges()` returns while another thread keeps writing: each write's commit starts merges
+    /// (and earns idle-merge credit), so waiting until a round finds nothing to publish chased the writes for as
+    /// long as they came.
+    func testWaitingForBackgroundMergesEndsWhileWritesContinue() throws {
+        let container = SearchlightContainer()
+        container.setIdleMergeDelay(nil)
+        // Slow merges: each round of the wait lets several writes in.
+        container.setMergeStarter { work in DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20), execute: work) }
+        let index = CSSearchableIndex(name: "steady", container: container)
+        indexBatches(8, into: index)
+        let stop = Mutex(false), writing = DispatchSemaphore(value: 0)
+        let started = Date()
+        Thread.detachNewThread {
+            var batch = 8
+            while !stop.withLock({ $0 }), Date() < started + 20 {
+                let items = (0..<5).map { makeItem("b\(batch)-\($0)", title: "merge item") }
+                // Not waiting for each write: several commit during each merge.
+                index.indexSearchableItems(items, completionHandler: nil)
+                if batch % 8 == 0 { _ = index.completion { index.indexSearchableItems([], completionHandler: $0) } }
+                usleep(1_000)
+                batch += 1
+            }
+            writing.signal()
+        }
+        container.waitForBackgroundMerges()
+        let waited = Date().timeIntervalSince(started)
+        stop.withLock { $0 = true }
+        writing.wait()
+        XCTAssertLessThan(waited, 15, "the wait chased the writes until they stopped")
     }
 
     /// `waitForBackgroundMerges()` returns with every merge the policy leads to finished and published.
