@@ -772,6 +772,26 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
     }
 
+    /// A merge that leaves the cached snapshot-wide vocabulary covering too little (so no search would use it)
+    /// drops it when published: it held the merged-away segments, and with them their postings and stored values,
+    /// until the next typo-tolerant search, however long after that came.
+    func testAMergeReleasesTheVocabularyOfTheSegmentsItReplaced() throws {
+        writer.mergePolicy = MergePolicy(maxSegments: 24, mergeFactor: 10)
+        var next = 0
+        for _ in 0..<3 { _ = try commitBatch(100, "wireshark", next: &next) }
+        var snapshot = try commitBatch(100, "wireshark", next: &next)
+        XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 400)
+        let cache = snapshot.vocabularies
+        XCTAssertEqual(cache.coveredSegments, 4)
+        weak let replaced = snapshot.segments[0]
+        writer.mergePolicy = MergePolicy(maxSegments: 1, mergeFactor: 10)
+        snapshot = try commitBatch(1, "wireshark", next: &next)
+        XCTAssertEqual(snapshot.segments.count, 1)
+        XCTAssertEqual(cache.coveredSegments, 0)
+        XCTAssertNil(replaced, "the merged-away segment is released")
+        XCTAssertEqual(snapshot.count(.fuzzy("wireshrak", maxEdits: nil)), 401)
+    }
+
     /// A segment holding most documents beside small ones is walked on its own vocabulary, each small one on
     /// its own: no snapshot-wide vocabulary repeats the large one's, and every segment's terms are still found.
     func testOneLargeSegmentBesideSmallOnesBuildsNoUnion() throws {

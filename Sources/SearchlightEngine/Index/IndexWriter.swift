@@ -306,6 +306,7 @@ public final class IndexWriter {
         // Champion lists for another scope, or none yet (a new or loaded segment), start over empty for this one.
         let champions = championScope
         for segment in segments { segment.refreshChampionLists(scope: champions) }
+        vocabularies.release(unlessServing: segments)
         generation += 1
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
@@ -431,7 +432,7 @@ public final class IndexWriter {
         self.schema = schema
         let champions = championScope
         for segment in segments { segment.refreshChampionLists(scope: champions) }
-
+        vocabularies.release(unlessServing: segments)
         self.segments = segments
         self.live = live
         self.generation = generation

@@ -44,6 +44,22 @@ final class VocabularyCache: Sendable {
         }
     }
 
+    /// Drops the cached vocabulary when no search over `segments` (a new snapshot's) would use it: it holds the
+    /// segments it covers, so after a merge replaced them it kept their memory until the next typo-tolerant search.
+    func release(unlessServing segments: [Segment]) {
+        current.withLock { cached in
+            guard let vocabulary = cached else { return }
+            let total = segments.reduce(0) { $0 + $1.documentCount }
+            let covered = segments.reduce(0) { vocabulary.positions[ObjectIdentifier($1)] != nil ? $0 + $1.documentCount : $0 }
+            let largest = segments.reduce(0) { max($0, $1.documentCount) }
+            if segments.count < 2 || segments.count > SnapshotVocabulary.maximumSegments
+                || Double(covered) < Self.minimumCoverage * Double(total)
+                || Double(largest) >= Self.minimumCoverage * Double(total) {
+                cached = nil
+            }
+        }
+    }
+
     /// The number of segments the cached vocabulary covers (0: none cached).
     var coveredSegments: Int { current.withLock { $0?.segments.count ?? 0 } }
 
