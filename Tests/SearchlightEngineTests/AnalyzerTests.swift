@@ -234,6 +234,18 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.words(in: "party🎉 ❤️ x"), ["party", "🎉", "❤️", "x"])
     }
 
+    /// Dropping format characters (`t` patterns, prefixes) is linear: each zero-width joiner looked for the emoji
+    /// around it over the whole run of format characters, so 20,000 joiners took minutes.
+    func testDroppingFormatCharactersIsLinearInLongRunsOfJoiners() {
+        let joiners = String(repeating: "\u{200D}", count: 200_000)
+        let start = Date()
+        XCTAssertEqual(Analyzer.droppingFormatCharacters(("🎉" + joiners + "a").unicodeScalars), ["🎉", "a"])
+        XCTAssertEqual(Analyzer.droppingFormatCharacters(("a" + joiners).unicodeScalars), ["a"])
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        XCTAssertEqual(String(String.UnicodeScalarView(Analyzer.droppingFormatCharacters(
+            "👨\u{200D}\u{2060}\u{200D}👩 a\u{200D}🎉 🎉\u{200D}".unicodeScalars))), "👨\u{200D}\u{200D}👩 a🎉 🎉")
+    }
+
     /// The Arabic tatweel (U+0640, a letter stretched for justification or style) is part of the word and of no term,
     /// as Lucene's Arabic normalizer removes it: "محمـــد" is found by "محمد" (it stayed in the term).
     func testArabicTatweelIsInNoTerm() {

@@ -41,27 +41,32 @@ public struct Analyzer: Sendable {
     /// zero-width joiner between two emoji, which an emoji sequence's term keeps (`emojiSequence`).
     package static func droppingFormatCharacters(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
         let scalars = Array(scalars)
-        var kept: [Unicode.Scalar] = []
-        for (index, scalar) in scalars.enumerated() {
-            let previous = index > 0 ? scalars[index - 1] : nil
-            if !isFormatCharacter(scalar, after: previous) || scalar.value == 0x200D && joinsEmoji(at: index, in: scalars) {
-                kept.append(scalar)
-            }
-        }
-        return kept
-    }
-
-    /// Whether the zero-width joiner at `index` joins two emoji: an emoji (or its skin tone) before it and an emoji
-    /// after it, format characters and variation selectors aside.
-    static func joinsEmoji(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
-        func isEmoji(_ s: Unicode.Scalar) -> Bool { s.value >= 0x80 && CharacterClass.classify(s.value) == .emoji }
         func isAside(_ s: Unicode.Scalar) -> Bool {
             s.value &- 0xFE0E < 2 || s.value >= 0x80 && CharacterClass.classify(s.value) == .format
         }
-        guard let before = scalars[..<index].last(where: { !isAside($0) }),
-              isEmoji(before) || before.value &- 0x1F3FB < 5,
-              let after = scalars[(index + 1)...].first(where: { !isAside($0) }) else { return false }
-        return isEmoji(after)
+        func isEmoji(_ s: Unicode.Scalar) -> Bool { s.value >= 0x80 && CharacterClass.classify(s.value) == .emoji }
+        // A zero-width joiner stays when it joins two emoji: an emoji (or its skin tone) before it and an emoji after
+        // it, format characters and variation selectors aside. Both neighbours are found in one pass each way, so a
+        // long run of joiners stays linear (searching from each joiner was quadratic).
+        var emojiAfter: [Bool] = []
+        if scalars.contains(where: { $0.value == 0x200D }) {
+            emojiAfter = Array(repeating: false, count: scalars.count)
+            var next = false
+            for index in scalars.indices.reversed() {
+                emojiAfter[index] = next
+                if !isAside(scalars[index]) { next = isEmoji(scalars[index]) }
+            }
+        }
+        var kept: [Unicode.Scalar] = []
+        var emojiBefore = false
+        for (index, scalar) in scalars.enumerated() {
+            let previous = index > 0 ? scalars[index - 1] : nil
+            if !isFormatCharacter(scalar, after: previous) || scalar.value == 0x200D && emojiBefore && emojiAfter[index] {
+                kept.append(scalar)
+            }
+            if !isAside(scalar) { emojiBefore = isEmoji(scalar) || scalar.value &- 0x1F3FB < 5 }
+        }
+        return kept
     }
 
     /// The version of the terms this analyzer emits, which a durable store records beside its segments: a store
