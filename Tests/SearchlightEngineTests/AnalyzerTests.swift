@@ -234,6 +234,16 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analyzer.words(in: "party🎉 ❤️ x"), ["party", "🎉", "❤️", "x"])
     }
 
+    /// A keycap (digit, U+FE0F, U+20E3) is read as its digit, as the ASCII paths read it: the variation selector, a
+    /// glyph choice, is in no term, as after an emoji or a CJK character (1️⃣ had the term "1\u{FE0F}", which "1" and
+    /// "1⃣" never found).
+    func testVariationSelectorInAWordIsInNoTerm() {
+        XCTAssertEqual(terms("1\u{FE0F}\u{20E3} 2\u{20E3} x1\u{FE0F}\u{20E3}y a\u{FE0E}b"), ["1", "2", "x1y", "ab"])
+        XCTAssertEqual(terms("1\u{FE0F}\u{20E3}", .query), ["1"])
+        XCTAssertEqual(analyzer.tokens("1\u{FE0F}\u{20E3} x").map(\.byteRange), [0..<7, 8..<9])
+        XCTAssertEqual(Analyzer.droppingFormatCharacters("1\u{FE0F}".unicodeScalars), ["1"])
+    }
+
     /// Dropping format characters (`t` patterns, prefixes) is linear: each zero-width joiner looked for the emoji
     /// around it over the whole run of format characters, so 20,000 joiners took minutes.
     func testDroppingFormatCharactersIsLinearInLongRunsOfJoiners() {

@@ -26,14 +26,15 @@ public struct Analyzer: Sendable {
 
     /// Whether `scalar`, after `previous` (nil at the start of the text), is a format character (soft hyphen, word
     /// joiner, zero-width joiner, direction marks, Arabic tatweel, a zero-width non-joiner after a virama, a variation
-    /// selector U+FE0E/FE0F after an emoji or a skin tone; not the zero-width space or another non-joiner, which
-    /// separate words): part of the word around it, but of no term, so query text drops it as analysis does.
+    /// selector after any scalar; not the zero-width space or another non-joiner, which separate words): part of the word around it, but of no term, so query text drops it as analysis does.
     package static func isFormatCharacter(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
         guard scalar.value != 0x200C else { return previous.map { CharacterClass.isVirama($0.value) } ?? false }
         if scalar.value &- 0xFE0E < 2, let previous, previous.value >= 0x80 {
             // After a skin tone too: `emojiSequence` drops it there as well (👍🏻\u{FE0F} → 👍🏻).
             return previous.value &- 0x1F3FB < 5 || CharacterClass.classify(previous.value) == .emoji
         }
+        // Inside a word (a keycap's digit: 1\u{FE0F}\u{20E3}) a variation selector is in no term either (`compound`).
+        if CharacterClass.isVariationSelector(scalar.value), previous != nil { return true }
         return scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
     }
 
@@ -98,7 +99,8 @@ public struct Analyzer: Sendable {
     /// - 15: an emoji sequence's term is folded as other terms are (`Ⓜ` → ⓜ; it kept Ⓜ, which no `t` pattern found).
     /// - 16: an emoji sequence's term keeps the zero-width joiners between its emoji (`👨\u{200D}👩\u{200D}👧`; without
     ///   them the term read again as three tokens, so its suggestion counted nothing).
-    public static let version: UInt32 = 16
+    /// - 17: a variation selector inside a word is in no term (`1\u{FE0F}\u{20E3}` → 1; it was `1\u{FE0F}`).
+    public static let version: UInt32 = 17
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -493,7 +495,8 @@ private struct Walker {
                 }
                 if value < 0x80 {
                     scratch.whole.append(cls == .upper ? UInt8(value) | 0x20 : UInt8(value))
-                } else if cls != .format {
+                } else if cls != .format && !CharacterClass.isVariationSelector(value) {
+                    // A variation selector only picks a glyph (a keycap's 1\u{FE0F}\u{20E3} is 1): in no term.
                     let count = Folding.foldScalar(value, options: .all, into: &folded)
                     if count > 0 { Self.appendUTF8(folded.0, to: &scratch.whole) }
                     if count > 1 { Self.appendUTF8(folded.1, to: &scratch.whole) }
