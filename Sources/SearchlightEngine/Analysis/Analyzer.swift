@@ -26,7 +26,8 @@ public struct Analyzer: Sendable {
 
     /// Whether `scalar`, after `previous` (nil at the start of the text), is a format character (soft hyphen, word
     /// joiner, zero-width joiner, direction marks, Arabic tatweel, a zero-width non-joiner after a virama, a variation
-    /// selector after any scalar; not the zero-width space or another non-joiner, which separate words): part of the word around it, but of no term, so query text drops it as analysis does.
+    /// selector after any scalar; not the zero-width space or another non-joiner, which separate words): part of
+    /// the word around it, but of no term, so query text drops it as analysis does.
     package static func isFormatCharacter(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
         guard scalar.value != 0x200C else { return previous.map { CharacterClass.isVirama($0.value) } ?? false }
         if scalar.value &- 0xFE0E < 2, let previous, previous.value >= 0x80 {
