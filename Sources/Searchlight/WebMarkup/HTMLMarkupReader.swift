@@ -23,6 +23,8 @@ struct HTMLMarkupReader {
         var canonicalHref: String?
         var baseHref: String?
         var jsonLD: [SchemaNode] = []
+        /// The block each `jsonLD` entity came from (its `<script>` tag's offset): blank node ids are scoped to it.
+        var jsonLDBlocks: [Int] = []
         var microdata: [SchemaNode] = []
         var text = ""
         var textTruncated = false
@@ -347,7 +349,9 @@ struct HTMLMarkupReader {
         guard start < end else { return }
         do throws(InterchangeError) {
             let json = try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowsDuplicateMembers: true)
-            result.jsonLD += SchemaNode.entities(fromJSONLD: json)
+            let entities = SchemaNode.entities(fromJSONLD: json)
+            result.jsonLD += entities
+            result.jsonLDBlocks += repeatElement(tagOffset, count: entities.count)
         } catch {
             // Place the parser's line/column inside the page.
             let (blockLine, blockColumn) = locator.location(of: start)

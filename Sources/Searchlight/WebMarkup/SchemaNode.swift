@@ -145,10 +145,12 @@ extension SchemaNode {
     /// A property holds each referenced entity once (a repeat is one value, as in RDF), so reading a property walks
     /// an entity once, not once per reference: the work stays linear in the page.
     /// An `@id` is an IRI relative to `base` (the page's `<base href>`, else its URL), as JSON-LD reads it, so
-    /// `#org` and `https://…/page#org` name one entity; ids with a scheme and blank node ids (`_:b0`) are as written.
-    static func resolvingReferences(_ nodes: [SchemaNode], base: URL? = nil) -> [SchemaNode] {
+    /// `#org` and `https://…/page#org` name one entity; ids with a scheme are as written. A blank node id (`_:b0`)
+    /// names a node of its own block only: `blocks` gives each node's block (one block when empty).
+    static func resolvingReferences(_ nodes: [SchemaNode], base: URL? = nil, blocks: [Int] = []) -> [SchemaNode] {
         var keys: [String: String] = [:]
-        func key(_ id: String) -> String {
+        func key(_ id: String, block: Int) -> String {
+            if id.hasPrefix("_:") { return "\(block) \(id)" }
             if let known = keys[id] { return known }
             let resolved = nodeKey(id, base: base)
             keys[id] = resolved
@@ -158,12 +160,20 @@ extension SchemaNode {
         // the Product's `@id`, for Google to merge): top-level ones merge into the first, values in page order. A
         // blank node id (`_:b0`) names a node within its own block only (generators number each block's from zero),
         // so objects with one are never merged.
-        var nodes = nodes, firstIndex: [String: Int] = [:], typeSets: [Int: Set<String>] = [:], merged: [SchemaNode] = []
-        for node in nodes {
-            guard let id = node.string("@id").map(key), !id.hasPrefix("_:") else { merged.append(node); continue }
+        var firstIndex: [String: Int] = [:], typeSets: [Int: Set<String>] = [:], merged: [SchemaNode] = []
+        var mergedBlocks: [Int] = []
+        for (n, node) in nodes.enumerated() {
+            let block = n < blocks.count ? blocks[n] : 0
+            guard let written = node.string("@id"), !written.hasPrefix("_:") else {
+                merged.append(node)
+                mergedBlocks.append(block)
+                continue
+            }
+            let id = key(written, block: block)
             guard let index = firstIndex[id] else {
                 firstIndex[id] = merged.count
                 merged.append(node)
+                mergedBlocks.append(block)
                 continue
             }
             if typeSets[index] == nil { typeSets[index] = Set(merged[index].types) }
@@ -172,27 +182,38 @@ extension SchemaNode {
                 merged[index].properties[property, default: []] += values
             }
         }
-        nodes = merged
-        var byID: [String: SchemaNode] = [:]
-        for node in nodes {
-            if let id = node.string("@id").map(key), byID[id] == nil { byID[id] = node }
+        // Each definition keeps its block, where the blank node ids it refers to are looked up.
+        var byID: [String: SchemaNode] = [:], blockOf: [String: Int] = [:]
+        for (node, block) in zip(merged, mergedBlocks) {
+            if let id = node.string("@id").map({ key($0, block: block) }), byID[id] == nil {
+                byID[id] = node
+                blockOf[id] = block
+            }
         }
         // Then entities defined inside another's property (a WebSite's publisher, its logo), which plugins such as
         // Yoast refer to by `@id` elsewhere; top-level definitions win. A bare `{"@id": …}` is no definition.
-        func collectNested(in node: SchemaNode) {
+        func collectNested(in node: SchemaNode, block: Int) {
             for values in node.properties.values {
                 for case .node(let child) in values {
-                    if let id = child.string("@id").map(key), byID[id] == nil, !child.types.isEmpty || child.properties.count > 1 {
+                    if let id = child.string("@id").map({ key($0, block: block) }), byID[id] == nil,
+                       !child.types.isEmpty || child.properties.count > 1 {
                         byID[id] = child
+                        blockOf[id] = block
                     }
-                    collectNested(in: child)
+                    collectNested(in: child, block: block)
                 }
             }
         }
-        for node in nodes { collectNested(in: node) }
-        guard !byID.isEmpty else { return nodes }
-        let targets = byID.mapValues { substitutingReferences(in: $0, byID, key: key) }
-        return nodes.map { substitutingReferences(in: $0, targets, key: key, inline: true) }
+        for (node, block) in zip(merged, mergedBlocks) { collectNested(in: node, block: block) }
+        guard !byID.isEmpty else { return merged }
+        var targets: [String: SchemaNode] = [:]
+        for (id, node) in byID {
+            let block = blockOf[id] ?? 0
+            targets[id] = substitutingReferences(in: node, byID, key: { key($0, block: block) })
+        }
+        return zip(merged, mergedBlocks).map { node, block in
+            substitutingReferences(in: node, targets, key: { key($0, block: block) }, inline: true)
+        }
     }
 
     /// The key an `@id` names its node by: the IRI resolved against `base`, blank node ids (`_:b0`) and ids with a

@@ -176,7 +176,7 @@ public struct WebPageExtraction: Sendable {
         smartAppBanner = banner
         // After every block is read (a site's Organization block is often referred to by `@id` from another
         // block), against the page's base, which relative `@id`s name entities of.
-        jsonLD = SchemaNode.resolvingReferences(markup.jsonLD, base: baseURL)
+        jsonLD = SchemaNode.resolvingReferences(markup.jsonLD, base: baseURL, blocks: markup.jsonLDBlocks)
         microdata = markup.microdata
         textContent = markup.text
         textTruncated = markup.textTruncated
@@ -218,9 +218,11 @@ public struct WebPageExtraction: Sendable {
         // A claimed entity reached by `@id` is its top-level definition, whose inline entities' references (an
         // Event's Place naming its address by `@id`) are resolved too; the reference's copy resolves only its own.
         // Ids are keyed as references resolve them (`#e` and its absolute form are one node).
+        // Blank node ids (`_:b0`) are left out: each block numbers its own, so one may name another block's node.
         var topLevelByID: [String: SchemaNode] = [:]
         for entity in jsonLD {
-            if let id = entity.string("@id").map({ SchemaNode.nodeKey($0, base: base) }), topLevelByID[id] == nil {
+            if let id = entity.string("@id").map({ SchemaNode.nodeKey($0, base: base) }), !id.hasPrefix("_:"),
+               topLevelByID[id] == nil {
                 topLevelByID[id] = entity
             }
         }

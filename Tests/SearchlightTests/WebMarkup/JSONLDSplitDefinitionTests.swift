@@ -47,4 +47,20 @@ final class JSONLDSplitDefinitionTests: XCTestCase {
         XCTAssertEqual(page.product?.name, "Ridge Boot")
         XCTAssertEqual(page.jsonLD.first { $0.isA(["Product"]) }?.types, ["Product"])
     }
+
+    /// A reference to a blank node id (`_:b0`) names the node of that id in its own block: another block's `_:b0`
+    /// (generators number each block's from zero) became the Article's author.
+    func testABlankNodeReferenceDoesNotReachAnotherBlock() throws {
+        let html = ##"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","##
+            + ##""headline":"Care for boots","author":{"@id":"_:b0"},"publisher":{"@id":"_:b1"}}</script>"##
+            + ##"<script type="application/ld+json">{"@context":"https://schema.org","@graph":["##
+            + ##"{"@id":"_:b0","@type":"Person","name":"Someone Else"},{"@id":"_:b1","@type":"Organization","name":"Other"}]}</script>"##
+            + ##"<script type="application/ld+json">{"@graph":[{"@type":"Recipe","name":"Stew","author":{"@id":"_:b0"}},"##
+            + ##"{"@id":"_:b0","@type":"Person","name":"Ann"}]}</script>"##
+        let page = try extractHTML(html, url: "https://shop.example.com/p/7")
+        XCTAssertEqual(page.article?.headline, "Care for boots")
+        XCTAssertEqual(page.article?.authors, [])
+        XCTAssertNil(page.article?.publisher)
+        XCTAssertEqual(page.recipe?.authors, ["Ann"], "within its block a blank node id still resolves")
+    }
 }
