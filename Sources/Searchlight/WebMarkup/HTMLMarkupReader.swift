@@ -99,6 +99,8 @@ struct HTMLMarkupReader {
     /// Open `<article>`/`<main>` elements: a `<header>` inside them is content, not page chrome.
     private var contentDepth = 0
     private var headerDepth = 0
+    /// Open `<template>` elements: their contents are an inert fragment, not the page's markup or microdata.
+    private var templateDepth = 0
     private var expectTitle = false
     private var expectJSONLD: Int?
     private var reportedDepth = false
@@ -147,7 +149,8 @@ struct HTMLMarkupReader {
     }
 
     private mutating func startTag(_ name: String, _ attributes: [HTMLAttribute], selfClosing: Bool, offset: Int) {
-        switch name {
+        // Inside a `<template>` (an inert fragment, not in the document) no tag describes the page.
+        switch templateDepth == 0 ? name : "" {
         case "meta":
             let key = (attributes.value("property") ?? attributes.value("name"))?.trimmingASCIIWhitespace().lowercased()
             if let key, !key.isEmpty, let content = attributes.value("content") { result.metas.append((key, content)) }
@@ -203,6 +206,7 @@ struct HTMLMarkupReader {
         openCounts[name, default: 0] += 1
         if frame.suppressesText { suppressDepth += 1 }
         if name == "article" || name == "main" { contentDepth += 1 }
+        if name == "template" { templateDepth += 1 }
         stack.append(frame)
     }
 
@@ -210,7 +214,7 @@ struct HTMLMarkupReader {
 
     /// HTML's implied end tags, for the common cases.
     private mutating func implicitlyClose(before name: String, kind: ElementKind) {
-        if (openCounts["head"] ?? 0) > 0, name != "head", !Self.headContent.contains(name) {
+        if templateDepth == 0, (openCounts["head"] ?? 0) > 0, name != "head", !Self.headContent.contains(name) {
             while let top = stack.last {
                 pop()
                 if top.name == "head" { break }
@@ -244,6 +248,7 @@ struct HTMLMarkupReader {
         openCounts[frame.name, default: 1] -= 1
         if frame.suppressesText { suppressDepth -= 1 }
         if frame.name == "article" || frame.name == "main" { contentDepth -= 1 }
+        if frame.name == "template" { templateDepth -= 1 }
         if frame.isBlock { breakText() }
         microdataEnd(frame)
     }
@@ -254,7 +259,7 @@ struct HTMLMarkupReader {
     private mutating func microdataStart(_ name: String, _ attributes: [HTMLAttribute], frame: inout Frame) {
         let props = attributes.value("itemprop").map(Self.tokens) ?? []
         let isScope = attributes.value("itemscope") != nil
-        guard isScope || !props.isEmpty else { return }
+        guard isScope || !props.isEmpty, templateDepth == 0 else { return }
         frame.itemprops = props
         frame.propertyScope = scopes.isEmpty ? nil : scopes.count - 1
         if isScope {
@@ -274,7 +279,7 @@ struct HTMLMarkupReader {
 
     /// Handles `itemprop` on a void element (`<meta itemprop content>`, `<link itemprop href>`, `<img itemprop src>`).
     private mutating func microdataValue(_ name: String, _ attributes: [HTMLAttribute]) {
-        guard let prop = attributes.value("itemprop"), !scopes.isEmpty,
+        guard templateDepth == 0, let prop = attributes.value("itemprop"), !scopes.isEmpty,
               let value = Self.attributeValue(name, attributes) else { return }
         for p in Self.tokens(prop) { scopes[scopes.count - 1].add(.text(value), for: p) }
     }

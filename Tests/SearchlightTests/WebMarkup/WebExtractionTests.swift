@@ -427,4 +427,21 @@ final class WebExtractionTests: XCTestCase {
         XCTAssertEqual(WebMarkupIndexer.continuationURL(for: item)?.absoluteString, "myapp://banner/1")
         XCTAssertEqual(item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.appStoreID) as Any? as? String, "456")
     }
+
+    /// A `<template>`'s contents are not part of the document (browsers keep them in an inert fragment): its
+    /// `<meta>`, `<title>`, `<base>`, canonical link, JSON-LD and microdata described the page.
+    func testTemplateContentsAreNotThePagesMarkup() throws {
+        let page = try extractHTML(##"<head><template><div>Card</div><title>Row</title><meta property="og:title" content="Row title">"##
+            + ##"<base href="https://cdn.example.net/"><link rel="canonical" href="/other">"##
+            + ##"<script type="application/ld+json">{"@type":"Product","name":"Card"}</script></template>"##
+            + ##"<title>Real page</title></head><body><template><div itemscope itemtype="https://schema.org/Event">"##
+            + ##"<span itemprop="name">Slot</span></div></template><p>Body</p></body>"##)
+        XCTAssertEqual(page.title, "Real page")
+        XCTAssertNil(page.openGraph["og:title"])
+        XCTAssertEqual(page.baseURL, URL(string: "https://www.example.com/page"))
+        XCTAssertNil(page.canonicalURL)
+        XCTAssertEqual(page.jsonLD.count, 0)
+        XCTAssertEqual(page.microdata.count, 0)
+        XCTAssertEqual(page.textContent, "Body")
+    }
 }
