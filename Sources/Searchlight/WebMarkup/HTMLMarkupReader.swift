@@ -101,6 +101,8 @@ struct HTMLMarkupReader {
     private var headerDepth = 0
     /// Open `<template>` elements: their contents are an inert fragment, not the page's markup or microdata.
     private var templateDepth = 0
+    /// Open `<svg>`/`<math>` elements: only inside them is `<![CDATA[` a CDATA section.
+    private var foreignDepth = 0
     private var expectTitle = false
     private var expectJSONLD: Int?
     private var reportedDepth = false
@@ -116,7 +118,11 @@ struct HTMLMarkupReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumTextBytes: Int) -> Result {
         var reader = HTMLMarkupReader(bytes: bytes, maximumTextBytes: maximumTextBytes)
         var tokenizer = HTMLTokenizer(bytes: bytes)
-        while let token = tokenizer.next() { reader.consume(token) }
+        tokenizer.readsCDATA = false
+        while let token = tokenizer.next() {
+            reader.consume(token)
+            tokenizer.readsCDATA = reader.foreignDepth > 0
+        }
         while !reader.stack.isEmpty { reader.pop() }
         reader.finishText()
         return reader.result
@@ -207,6 +213,7 @@ struct HTMLMarkupReader {
         if frame.suppressesText { suppressDepth += 1 }
         if name == "article" || name == "main" { contentDepth += 1 }
         if name == "template" { templateDepth += 1 }
+        if name == "svg" || name == "math" { foreignDepth += 1 }
         stack.append(frame)
     }
 
@@ -249,6 +256,7 @@ struct HTMLMarkupReader {
         if frame.suppressesText { suppressDepth -= 1 }
         if frame.name == "article" || frame.name == "main" { contentDepth -= 1 }
         if frame.name == "template" { templateDepth -= 1 }
+        if frame.name == "svg" || frame.name == "math" { foreignDepth -= 1 }
         if frame.isBlock { breakText() }
         microdataEnd(frame)
     }

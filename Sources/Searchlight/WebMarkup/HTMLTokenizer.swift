@@ -2,7 +2,7 @@
 /// backtracks, so every byte is looked at a bounded number of times (linear on any input).
 ///
 /// Handles quoted, unquoted and valueless attributes, comments (`<!-- -->`, `<!-->`), doctype and other `<!...>`
-/// / `<?...>` declarations, CDATA sections (read as text), raw-text elements (`script`, `style`, ... whose contents
+/// / `<?...>` declarations, CDATA sections (read as text where `readsCDATA`), raw-text elements (`script`, `style`, ... whose contents
 /// run to the matching end tag) and escapable raw text (`title`, `textarea`). A tag cut off by the end of input is
 /// dropped, as browsers do; a `<` that starts no tag is text.
 struct HTMLTokenizer {
@@ -18,6 +18,9 @@ struct HTMLTokenizer {
     private(set) var index = 0
     /// Set after a raw-text start tag: the next token is its contents.
     private var pendingRawText: String?
+    /// Whether `<![CDATA[` opens a CDATA section, as in SVG and MathML; in HTML content it is a bogus comment to
+    /// the next `>` (WHATWG). The reader clears it outside foreign content.
+    var readsCDATA = true
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -62,7 +65,7 @@ struct HTMLTokenizer {
             return .comment
         case UInt8(ascii: "!"):
             if matches("<!--", at: start) { return comment(at: start) }
-            if matchesCaseInsensitive("<![cdata[", at: start) { return cdata(at: start) }
+            if readsCDATA, matchesCaseInsensitive("<![cdata[", at: start) { return cdata(at: start) }
             let isDoctype = matchesCaseInsensitive("<!doctype", at: start)
             index = skipPast(UInt8(ascii: ">"), from: start + 2)
             return isDoctype ? .doctype : .comment
