@@ -186,27 +186,72 @@ struct HTMLTokenizer {
 
     /// Where the raw contents of `element` end: at `</element` followed by whitespace, `/` or `>`, or the input's end.
     private func endOfRawText(_ element: String) -> Int {
+        if element == "script" { return endOfScript() }
         let n = bytes.count
         let name = Array(element.utf8)
         var i = index
         while i < n {
             guard let lt = bytes[i...].firstIndex(of: UInt8(ascii: "<")) else { return n }
-            var j = lt + 1
-            if j < n, bytes[j] == UInt8(ascii: "/") {
-                j += 1
-                var k = 0
-                while k < name.count, j + k < n, bytes[j + k] | 0x20 == name[k] { k += 1 }
-                if k == name.count {
-                    let after = j + k
-                    if after >= n || isASCIIWhitespace(bytes[after]) || bytes[after] == UInt8(ascii: "/")
-                        || bytes[after] == UInt8(ascii: ">") {
-                        return lt
-                    }
-                }
-            }
+            if isTag(name, at: lt + 1, end: true) { return lt }
             i = lt + 1
         }
         return n
+    }
+
+    /// Where a script's contents end, with WHATWG script data escaping: after `<!--` a `<script>` is double-escaped,
+    /// so its `</script>` does not end the outer script, until `-->` (`document.write("<script></script>")` in a
+    /// commented-out script).
+    private func endOfScript() -> Int {
+        let n = bytes.count
+        let name = Array("script".utf8)
+        var escaped = false, doubleEscaped = false
+        var i = index
+        while i < n {
+            if !escaped {  // only a `<` matters
+                guard let lt = bytes[i...].firstIndex(of: UInt8(ascii: "<")) else { return n }
+                i = lt
+            }
+            let b = bytes[i]
+            if b == UInt8(ascii: "-"), escaped, matches("-->", at: i) {
+                escaped = false
+                doubleEscaped = false
+                i += 3
+                continue
+            }
+            guard b == UInt8(ascii: "<") else {
+                i += 1
+                continue
+            }
+            if isTag(name, at: i + 1, end: true) {
+                if !doubleEscaped { return i }
+                doubleEscaped = false
+            } else if !escaped, matches("<!--", at: i) {
+                escaped = true
+                i += 2  // `<!-->` leaves the escape at once: its `-->` is read next
+                continue
+            } else if escaped, !doubleEscaped, isTag(name, at: i + 1, end: false) {
+                doubleEscaped = true
+            }
+            i += 1
+        }
+        return n
+    }
+
+    /// Whether `name` (lowercase), after a `/` when `end`, starts at `i`, case-insensitively, followed by whitespace,
+    /// `/`, `>` or the input's end.
+    private func isTag(_ name: [UInt8], at i: Int, end: Bool) -> Bool {
+        let n = bytes.count
+        var j = i
+        if end {
+            guard j < n, bytes[j] == UInt8(ascii: "/") else { return false }
+            j += 1
+        }
+        var k = 0
+        while k < name.count, j + k < n, bytes[j + k] | 0x20 == name[k] { k += 1 }
+        guard k == name.count else { return false }
+        let after = j + k
+        return after >= n || isASCIIWhitespace(bytes[after]) || bytes[after] == UInt8(ascii: "/")
+            || bytes[after] == UInt8(ascii: ">")
     }
 
     // MARK: Helpers

@@ -55,4 +55,19 @@ final class HTMLTokenizerTests: XCTestCase {
     func testEndTagsIgnoreAttributes() {
         XCTAssertEqual(tokens("</div class=\"x\">"), ["</div>"])
     }
+
+    /// WHATWG script data escaping: inside `<!--` a `<script>` is double-escaped, so its `</script>` does not end the
+    /// outer script (old ad snippets `document.write` a script this way); the script's end was taken there and its
+    /// remaining code read as page text.
+    func testAScriptInsideAnEscapedScriptDoesNotEndIt() {
+        let code = "<!--\ndocument.write(\"<script src='a.js'></SCRIPT>\");\n//-->"
+        XCTAssertEqual(tokens("<script>" + code + "</script>after"),
+                       ["<script>", "raw(script):" + code, "</script>", "\"after\""])
+        // `-->` leaves the escape, so a `</script>` after it ends the script; without `<script`, one inside it does.
+        XCTAssertEqual(tokens("<script><!-- <script> --> </script>a"), ["<script>", "raw(script):<!-- <script> --> ", "</script>", "\"a\""])
+        XCTAssertEqual(tokens("<script><!-- a </script>b"), ["<script>", "raw(script):<!-- a ", "</script>", "\"b\""])
+        XCTAssertEqual(tokens("<script><!--><script></script>c"), ["<script>", "raw(script):<!--><script>", "</script>", "\"c\""])
+        // Style has no escapes.
+        XCTAssertEqual(tokens("<style><!--<script></style>d"), ["<style>", "raw(style):<!--<script>", "</style>", "\"d\""])
+    }
 }

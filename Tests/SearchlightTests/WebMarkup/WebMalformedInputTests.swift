@@ -112,6 +112,7 @@ final class WebMalformedInputTests: XCTestCase {
             ("unclosed tags", repeated("<a")),
             ("unclosed attributes", repeated("<a b")),
             ("open scripts", "<script>" + repeated("</scrip<")),
+            ("escaped scripts", "<script><!--" + repeated("<script>-<!--</script>")),
             ("open comments", repeated("<!--")),
             ("dashes in a comment", "<!--" + repeated("--!")),
             ("ampersands", repeated("&")),
