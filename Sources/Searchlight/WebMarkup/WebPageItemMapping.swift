@@ -6,6 +6,8 @@ enum WebPageItemMapping {
     static let maximumShortText = 1024
     static let maximumDescription = 4096
     static let maximumListEntries = 100
+    /// The longest deep link kept (as `WebMarkupURLs.resolve` reads URLs).
+    static let maximumLinkBytes = 8192
 
     static func item(from page: WebPageExtraction, descriptionFallbackLength: Int) -> CSSearchableItem {
         let event = page.event
@@ -29,11 +31,11 @@ enum WebPageItemMapping {
         var keywords = page.metaKeywords + page.articleTags + (page.article?.keywords ?? []) + page.breadcrumbs
         keywords = WebMarkupText.clip(WebMarkupText.distinct(keywords), bytes: maximumShortText, count: maximumListEntries)
         if !keywords.isEmpty { set.keywords = keywords }
-        var trail = page.breadcrumbs
+        var trail = WebMarkupText.clip(page.breadcrumbs, bytes: maximumShortText, count: maximumListEntries)
         if let last = trail.last, trail.count > 1, last.caseInsensitiveCompare(title ?? "") == .orderedSame { trail.removeLast() }
-        if !trail.isEmpty { set.containerTitle = trail.joined(separator: " › ") }
+        if !trail.isEmpty { set.containerTitle = WebMarkupText.clip(trail.joined(separator: " › "), bytes: maximumDescription) }
         if let site = page.openGraph["og:site_name"].map(WebMarkupText.collapse), !site.isEmpty {
-            set.containerDisplayName = site
+            set.containerDisplayName = short(site)
         }
 
         if let article = page.article {
@@ -43,7 +45,7 @@ enum WebPageItemMapping {
             }
             set.contentCreationDate = article.datePublished
             set.contentModificationDate = article.dateModified
-            if let publisher = article.publisher { set.publishers = [publisher] }
+            if let publisher = article.publisher { set.publishers = [short(publisher)] }
         }
         if page.article == nil {
             // Open Graph article metadata, for pages without a schema.org article.
@@ -51,21 +53,26 @@ enum WebPageItemMapping {
             set.contentModificationDate = page.articleMeta["article:modified_time"].flatMap(SchemaTime.date)
             if let author = page.articleMeta["article:author"].map(WebMarkupText.collapse), !author.isEmpty,
                !author.hasPrefix("http") {
-                set.authorNames = [author]
+                set.authorNames = [short(author)]
             }
         }
         if let recipe = page.recipe {
-            if set.authorNames == nil, !recipe.authors.isEmpty { set.authorNames = recipe.authors }
+            if set.authorNames == nil, !recipe.authors.isEmpty {
+                set.authorNames = WebMarkupText.clip(recipe.authors, bytes: maximumShortText, count: maximumListEntries)
+            }
             if let total = recipe.totalTime { set.duration = NSNumber(value: total) }
-            if !recipe.ingredients.isEmpty { custom[WebMarkupAttributeKeys.ingredients] = .strings(recipe.ingredients) }
-            if let yield = recipe.yield { custom[WebMarkupAttributeKeys.recipeYield] = .string(yield) }
+            if !recipe.ingredients.isEmpty {
+                custom[WebMarkupAttributeKeys.ingredients] =
+                    .strings(WebMarkupText.clip(recipe.ingredients, bytes: maximumShortText, count: maximumListEntries))
+            }
+            if let yield = recipe.yield { custom[WebMarkupAttributeKeys.recipeYield] = .string(short(yield)) }
         }
         if let product = page.product {
-            if let brand = product.brand { set.organizations = [brand] }
+            if let brand = product.brand { set.organizations = [short(brand)] }
             if let price = product.price { custom[WebMarkupAttributeKeys.price] = .number(.double(price)) }
-            if let currency = product.priceCurrency { custom[WebMarkupAttributeKeys.priceCurrency] = .string(currency) }
+            if let currency = product.priceCurrency { custom[WebMarkupAttributeKeys.priceCurrency] = .string(short(currency)) }
             if let availability = product.availability {
-                custom[WebMarkupAttributeKeys.availability] = .string(availability)
+                custom[WebMarkupAttributeKeys.availability] = .string(short(availability))
             }
         }
         if let rating = page.product?.rating ?? page.recipe?.rating ?? business?.rating {
@@ -76,13 +83,13 @@ enum WebPageItemMapping {
             set.startDate = event.startDate
             set.endDate = event.endDate
             if event.isAllDay { set.allDay = NSNumber(value: true) }
-            set.namedLocation = event.locationName
+            set.namedLocation = event.locationName.map(short)
             apply(event.address, to: set)
         }
         if let business {
-            set.namedLocation = business.name
+            set.namedLocation = business.name.map(short)
             if let phone = business.telephone {
-                set.phoneNumbers = [phone]
+                set.phoneNumbers = [short(phone)]
                 set.supportsPhoneCall = NSNumber(value: true)
             }
             if let lat = business.latitude, let lon = business.longitude {
@@ -93,9 +100,12 @@ enum WebPageItemMapping {
             apply(business.address, to: set)
         }
 
-        if let deepLink = page.deepLink { custom[WebMarkupAttributeKeys.deepLink] = .string(deepLink) }
-        if let appID = page.appStoreID { custom[WebMarkupAttributeKeys.appStoreID] = .string(appID) }
-        if let appName = page.appName { custom[WebMarkupAttributeKeys.appName] = .string(appName) }
+        // A link cut short would open the wrong place: one longer than any page URL read (8 KiB) is dropped.
+        if let deepLink = page.deepLink, deepLink.utf8.count <= maximumLinkBytes {
+            custom[WebMarkupAttributeKeys.deepLink] = .string(deepLink)
+        }
+        if let appID = page.appStoreID { custom[WebMarkupAttributeKeys.appStoreID] = .string(short(appID)) }
+        if let appName = page.appName { custom[WebMarkupAttributeKeys.appName] = .string(short(appName)) }
         custom[WebMarkupAttributeKeys.source] = .string(page.pageURL.absoluteString)
         custom[WebMarkupAttributeKeys.markup] = .strings(markupKinds(page))
         // Stored directly (the public setter's dynamic casts cost more than the rest of the mapping).
@@ -107,14 +117,17 @@ enum WebPageItemMapping {
                                 domainIdentifier: domainIdentifier(for: page.pageURL), attributeSet: set)
     }
 
+    /// A text clipped to `maximumShortText`: every text the item keeps is bounded, not only the title and keywords.
+    private static func short(_ text: String) -> String { WebMarkupText.clip(text, bytes: maximumShortText) }
+
     private static func apply(_ address: WebPostalAddress?, to set: CSSearchableItemAttributeSet) {
         guard let address else { return }
-        set.thoroughfare = address.street
-        set.city = address.city
-        set.stateOrProvince = address.region
-        set.postalCode = address.postalCode
-        set.country = address.country
-        set.fullyFormattedAddress = address.formatted
+        set.thoroughfare = address.street.map(short)
+        set.city = address.city.map(short)
+        set.stateOrProvince = address.region.map(short)
+        set.postalCode = address.postalCode.map(short)
+        set.country = address.country.map(short)
+        set.fullyFormattedAddress = WebMarkupText.clip(address.formatted, bytes: maximumDescription)
     }
 
     /// The page's host, lowercased, as a dotted domain identifier (nil when it would not be a valid one).

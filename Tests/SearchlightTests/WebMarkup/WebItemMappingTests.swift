@@ -262,6 +262,32 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(item.attributeSet.keywords?.first, "k0")
     }
 
+    /// Only the title, headline, description, keywords and authors were bounded: a hostile page's site name,
+    /// breadcrumbs, ingredients, deep link, app name or brand went into the item whole (megabytes per item).
+    func testEveryMappedTextIsBounded() throws {
+        let long = String(repeating: "é", count: 100_000)
+        let crumbs = (0..<1_000).map { ##"{"@type":"ListItem","position":\##($0),"name":"c\##($0)"}"## }.joined(separator: ",")
+        let ingredients = (0..<1_000).map { "\"i\($0)\"" }.joined(separator: ",")
+        let html = """
+            <meta property="og:site_name" content="\(long)"><meta property="al:ios:url" content="app://\(long)">
+            <meta property="al:ios:app_name" content="\(long)"><meta property="al:ios:app_store_id" content="\(long)">
+            <script type="application/ld+json">[{"@type":"BreadcrumbList","itemListElement":[\(crumbs)]},
+            {"@type":"Recipe","name":"Stew","recipeIngredient":[\(ingredients),"\(long)"],"recipeYield":"\(long)"}]</script>
+            """
+        let item = try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: "https://www.example.com/")!)
+        let set = item.attributeSet
+        XCTAssertEqual(set.containerDisplayName, String(repeating: "é", count: 512))
+        XCTAssertLessThanOrEqual(set.containerTitle?.utf8.count ?? 0, 4096)
+        XCTAssertEqual(set.containerTitle?.hasPrefix("c0 › c1 › "), true)
+        XCTAssertNil(custom(item, WebMarkupAttributeKeys.deepLink), "a link cut short is no link")
+        XCTAssertLessThanOrEqual((custom(item, WebMarkupAttributeKeys.appName) as? String)?.utf8.count ?? 0, 1024)
+        XCTAssertLessThanOrEqual((custom(item, WebMarkupAttributeKeys.appStoreID) as? String)?.utf8.count ?? 0, 1024)
+        XCTAssertLessThanOrEqual((custom(item, WebMarkupAttributeKeys.recipeYield) as? String)?.utf8.count ?? 0, 1024)
+        let mapped = try XCTUnwrap(custom(item, WebMarkupAttributeKeys.ingredients) as? [String])
+        XCTAssertEqual(mapped.count, 100)
+        XCTAssertEqual(mapped.first, "i0")
+    }
+
     func testOutOfRangeOptionsDoNotTrap() throws {
         var options = WebMarkupIndexer.Options()
         options.maximumTextBytes = -5
