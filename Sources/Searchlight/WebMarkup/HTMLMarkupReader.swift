@@ -18,7 +18,7 @@ struct HTMLMarkupReader {
     /// What one pass over a page found.
     struct Result {
         var title: String?
-        /// `(name or property, content)` of every `<meta>` with both, lowercased keys, in order.
+        /// `(property, content)` and `(name, content)` of every `<meta>` with them, lowercased keys, in order.
         var metas: [(key: String, content: String)] = []
         var canonicalHref: String?
         var baseHref: String?
@@ -158,8 +158,13 @@ struct HTMLMarkupReader {
         // Inside a `<template>` (an inert fragment, not in the document) no tag describes the page.
         switch templateDepth == 0 ? name : "" {
         case "meta":
-            let key = (attributes.value("property") ?? attributes.value("name"))?.trimmingASCIIWhitespace().lowercased()
-            if let key, !key.isEmpty, let content = attributes.value("content") { result.metas.append((key, content)) }
+            // One tag may serve two readers (`name="description" property="og:description"`): it counts under both.
+            guard let content = attributes.value("content") else { break }
+            let property = attributes.value("property")?.trimmingASCIIWhitespace().lowercased()
+            if let property, !property.isEmpty { result.metas.append((property, content)) }
+            if let name = attributes.value("name")?.trimmingASCIIWhitespace().lowercased(), !name.isEmpty, name != property {
+                result.metas.append((name, content))
+            }
         case "link":
             let rels = (attributes.value("rel") ?? "").lowercased().split(whereSeparator: { isASCIIWhitespace($0.asciiValue ?? 0) })
             if result.canonicalHref == nil, rels.contains("canonical"), let href = attributes.value("href") {

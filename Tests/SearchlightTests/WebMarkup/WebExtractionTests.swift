@@ -380,6 +380,19 @@ final class WebExtractionTests: XCTestCase {
     }
     /// Only the page's own header and footer are chrome: inside an `<article>` or `<main>` both are content (a
     /// byline, "Posted by").
+    /// Themes write one tag for two readers (`<meta name="description" property="og:description">`): Google reads
+    /// its `name`, Facebook its `property`. Only `property` was read, so the page had no meta description or
+    /// Twitter title from such tags.
+    func testAMetaWithNameAndPropertyCountsForBoth() throws {
+        let page = try extractHTML(##"<meta name="description" property="og:description" content="Boots that last">"##
+            + ##"<meta property="og:title" name="twitter:title" content="Ridge Boot"><meta property="og:url" name="" content="/x">"##)
+        XCTAssertEqual(page.metaDescription, "Boots that last")
+        XCTAssertEqual(page.openGraph["og:description"], "Boots that last")
+        XCTAssertEqual(page.openGraph["og:title"], "Ridge Boot")
+        XCTAssertEqual(page.twitterCard["twitter:title"], "Ridge Boot")
+        XCTAssertEqual(page.openGraph["og:url"], "/x")
+    }
+
     func testAHeaderOrFooterInsideAnArticleIsContent() throws {
         let page = try extractHTML("""
             <html><head></head><body><header>Site header</header><article><header>Article header</header>
