@@ -2,8 +2,8 @@
 /// backtracks, so every byte is looked at a bounded number of times (linear on any input).
 ///
 /// Handles quoted, unquoted and valueless attributes, comments (`<!-- -->`, `<!-->`), doctype and other `<!...>`
-/// / `<?...>` declarations, CDATA sections (read as text where `readsCDATA`), raw-text elements (`script`, `style`, ... whose contents
-/// run to the matching end tag) and escapable raw text (`title`, `textarea`). A tag cut off by the end of input is
+/// / `<?...>` declarations, CDATA sections (read as text where `readsCDATA`), raw-text elements (`script`,
+/// `style`, ... whose contents run to the matching end tag) and escapable raw text (`title`, `textarea`). A tag cut off by the end of input is
 /// dropped, as browsers do; a `<` that starts no tag is text.
 struct HTMLTokenizer {
     /// Attributes kept per tag; later ones are read and skipped (keeps duplicate detection linear).
