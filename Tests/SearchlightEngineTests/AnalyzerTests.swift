@@ -224,14 +224,38 @@ final class AnalyzerTests: XCTestCase {
     /// An emoji sequence (an emoji with its skin tone, variation selector, tags, or joined by zero-width joiners; a
     /// pair of regional indicators) is one token of its own, as Lucene's StandardTokenizer emits it, split from the
     /// letters beside it; its variation selectors and format characters are in no term (but the joiners between its
-    /// emoji, so the term reads again as itself), so "❤" finds "❤️" (emoji were in no term at all).
+    /// emoji and a tag sequence's tags, so the term reads again as itself), so "❤" finds "❤️" (emoji were in no term).
     func testEmojiSequencesAreTokens() {
         XCTAssertEqual(terms("party🎉 ❤️ 👍🏽ok 🎉🎉"), ["party", "🎉", "❤", "👍🏽", "ok", "🎉", "🎉"])
-        XCTAssertEqual(terms("🇫🇷🇩🇪🇮 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"), ["🇫🇷", "🇩🇪", "🇮", "🏴"])
+        XCTAssertEqual(terms("🇫🇷🇩🇪🇮 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"),
+                       ["🇫🇷", "🇩🇪", "🇮", "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"])
         XCTAssertEqual(terms("❤️\u{200D}🔥 👁️\u{200D}🗨️", .query), ["❤\u{200D}🔥", "👁\u{200D}🗨"])
         XCTAssertEqual(terms("a-🎉", .query), ["a", "🎉"])
         XCTAssertEqual(analyzer.tokens("a🎉b👨\u{200D}x").map(\.byteRange), [0..<1, 1..<5, 5..<6, 6..<13, 13..<14])
         XCTAssertEqual(analyzer.words(in: "party🎉 ❤️ x"), ["party", "🎉", "❤️", "x"])
+    }
+
+    /// An emoji tag sequence (UTS #51 ED-14a: a base, tag specs, a TAG CANCEL) keeps its tags in its term: the
+    /// flags of England and Scotland (🏴 with tags) were both "🏴", so each found the other and the black flag.
+    /// A tag outside such a sequence (after a letter, without its cancel, a lone cancel) is in no term, as before.
+    func testEmojiTagSequencesKeepTheirTags() {
+        let england = "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+        let scotland = "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        XCTAssertEqual(terms("\(england) \(scotland) 🏴 x"), [england, scotland, "🏴", "x"])
+        XCTAssertEqual(terms(england, .query), [england])
+        XCTAssertEqual(terms(england + "\u{FE0F}" + scotland, .query), [england, scotland])
+        XCTAssertEqual(analyzer.tokens(england + "a").map(\.byteRange), [0..<28, 28..<29])
+        XCTAssertEqual(analyzer.words(in: england + " x"), [england, "x"])
+        XCTAssertEqual(terms("👍🏽\u{E0067}\u{E007F}"), ["👍🏽\u{E0067}\u{E007F}"])
+        XCTAssertEqual(terms("a\u{E0067}\u{E0062}\u{E007F}b 🏴\u{E0067}\u{E0062} 🏴\u{E007F} \u{E0067}\u{E007F}"),
+                       ["ab", "🏴", "🏴"])
+        for text in [england, scotland, "a\u{E0067}\u{E007F} 🏴\u{E0067}\u{E0062}x 🏴\u{200D}\u{E0067}\u{E007F}",
+                     "🏴\u{E007F}\u{E0067}\u{E007F}", england + "\u{200D}" + scotland] {
+            // A `t` pattern or a prefix keeps just what the index's terms hold.
+            let kept = String(String.UnicodeScalarView(Analyzer.droppingFormatCharacters(text.unicodeScalars)))
+            XCTAssertEqual(terms(kept, .query), terms(text, .query), text.debugDescription)
+            XCTAssertEqual(terms(kept, .query).joined(), kept.filter { $0 != " " }, text.debugDescription)
+        }
     }
 
     /// A keycap (digit, U+FE0F, U+20E3) is read as its digit, as the ASCII paths read it: the variation selector, a

@@ -27,7 +27,8 @@ public struct Analyzer: Sendable {
     /// Whether `scalar`, after `previous` (nil at the start of the text), is a format character (soft hyphen, word
     /// joiner, zero-width joiner, direction marks, Arabic tatweel, a zero-width non-joiner after a virama, a variation
     /// selector after any scalar; not the zero-width space or another non-joiner, which separate words): part of
-    /// the word around it, but of no term, so query text drops it as analysis does.
+    /// the word around it, but of no term, so query text drops it as analysis does. A tag is one too, but for an
+    /// emoji tag sequence's, which the scalar before cannot tell: `droppingFormatCharacters` keeps those.
     package static func isFormatCharacter(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
         guard scalar.value != 0x200C else { return previous.map { CharacterClass.isVirama($0.value) } ?? false }
         if scalar.value &- 0xFE0E < 2, let previous, previous.value >= 0x80 {
@@ -40,9 +41,10 @@ public struct Analyzer: Sendable {
     }
 
     /// `scalars` without their format characters (`isFormatCharacter`, each after the scalar before it), but for a
-    /// zero-width joiner between two emoji, which an emoji sequence's term keeps (`emojiSequence`).
+    /// zero-width joiner between two emoji and an emoji tag sequence's tags, which its term keeps (`emojiSequence`).
     package static func droppingFormatCharacters(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
         let scalars = Array(scalars)
+        let tags = tagSequenceTags(scalars)
         func isAside(_ s: Unicode.Scalar) -> Bool {
             s.value &- 0xFE0E < 2 || s.value >= 0x80 && CharacterClass.classify(s.value) == .format
         }
@@ -63,12 +65,41 @@ public struct Analyzer: Sendable {
         var emojiBefore = false
         for (index, scalar) in scalars.enumerated() {
             let previous = index > 0 ? scalars[index - 1] : nil
-            if !isFormatCharacter(scalar, after: previous) || scalar.value == 0x200D && emojiBefore && emojiAfter[index] {
+            if !isFormatCharacter(scalar, after: previous) || scalar.value == 0x200D && emojiBefore && emojiAfter[index]
+                || !tags.isEmpty && tags[index] {
                 kept.append(scalar)
             }
             if !isAside(scalar) { emojiBefore = isEmoji(scalar) || scalar.value &- 0x1F3FB < 5 }
         }
         return kept
+    }
+
+    /// Which of `scalars` are the tags of an emoji tag sequence (UTS #51 ED-14a: an emoji, its skin tones and
+    /// U+FE0E/FE0F aside, then tag specs and TAG CANCEL), as `emojiSequence` reads them; empty when none is a tag.
+    static func tagSequenceTags(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        guard scalars.contains(where: { CharacterClass.isTagSpec($0.value) }) else { return [] }
+        var tags = Array(repeating: false, count: scalars.count)
+        var base = false, index = 0
+        while index < scalars.count {
+            let value = scalars[index].value
+            if base, CharacterClass.isTagSpec(value) {
+                var end = index
+                while end < scalars.count, CharacterClass.isTagSpec(scalars[end].value) { end += 1 }
+                if end < scalars.count, scalars[end].value == 0xE007F {
+                    for tag in index...end { tags[tag] = true }
+                    index = end + 1
+                    base = false
+                    continue
+                }
+            }
+            if value >= 0x80, CharacterClass.classify(value) == .emoji {
+                base = true
+            } else if value &- 0xFE0E >= 2, value &- 0x1F3FB >= 5 {
+                base = false
+            }
+            index += 1
+        }
+        return tags
     }
 
     /// The version of the terms this analyzer emits, which a durable store records beside its segments: a store
@@ -101,7 +132,8 @@ public struct Analyzer: Sendable {
     /// - 16: an emoji sequence's term keeps the zero-width joiners between its emoji (`👨\u{200D}👩\u{200D}👧`; without
     ///   them the term read again as three tokens, so its suggestion counted nothing).
     /// - 17: a variation selector inside a word is in no term (`1\u{FE0F}\u{20E3}` → 1; it was `1\u{FE0F}`).
-    public static let version: UInt32 = 17
+    /// - 18: an emoji tag sequence's term keeps its tags (🏴 with England's or Scotland's tags; both were 🏴).
+    public static let version: UInt32 = 18
 
     /// Whether plain ASCII words and compounds skip the general compound splitter (always on; off only to test
     /// that both paths emit the same tokens).
@@ -563,10 +595,11 @@ private struct Walker {
         return nil
     }
 
-    /// Reads one emoji sequence (UTS #51) and emits it as one token: an emoji with its skin tones, joined by zero-width
-    /// joiners to the emoji after them, or two regional indicators (a flag). Its format characters (joiners, tags) and
-    /// variation selectors are part of it but of no term, as `Analyzer.isFormatCharacter` has them, so "❤" finds "❤️".
-    /// The term is the other scalars, folded (only Ⓜ changes: to ⓜ), with the joiners between its emoji.
+    /// Reads one emoji sequence (UTS #51) and emits it as one token: an emoji with its skin tones and tags (a tag
+    /// sequence: 🏴 with England's), joined by zero-width joiners to the emoji after them, or two regional indicators
+    /// (a flag). Its format characters and variation selectors are part of it but of no term, as
+    /// `Analyzer.isFormatCharacter` has them, so "❤" finds "❤️". The term is the other scalars, folded (only Ⓜ
+    /// changes: to ⓜ), with the joiners between its emoji and a tag sequence's tags (`Analyzer.tagSequenceTags`).
     @inline(never)
     mutating func emojiSequence<Sink: TokenSink>(from start: Int, into sink: inout Sink) -> Int {
         scratch.whole.removeAll(keepingCapacity: true)
@@ -577,15 +610,26 @@ private struct Walker {
         // Whether a zero-width joiner was read since the last emoji: kept in the term before the next one, so the
         // term reads again as one token (👨\u{200D}👩; without it, 👨👩 is two), as a chosen suggestion is searched.
         var joiner = false
+        // Whether tags may follow: after an emoji (its skin tones and U+FE0E/FE0F aside), a tag base.
+        var base = false
         var folded: (UInt32, UInt32, UInt32) = (0, 0, 0)
         while index < bytes.count {
             let (cls, value, length) = classify(index)
+            if base, CharacterClass.isTagSpec(value), let end = tagSequenceEnd(from: index) {
+                // Its tags tell a subdivision flag from another (England's 🏴 from Scotland's): in the term, as read.
+                scratch.whole.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                base = false
+                index = end
+                continue
+            }
             if cls == .emoji, joins || pairs && CharacterClass.isRegionalIndicator(value) {
                 if joiner { Self.appendUTF8(0x200D, to: &scratch.whole) }
                 pairs = index == start && CharacterClass.isRegionalIndicator(value)
                 joins = false
                 joiner = false
+                base = true
             } else if cls == .format || value &- 0xFE0E < 2 {
+                base = base && value &- 0xFE0E < 2
                 joins = joins || value == 0x200D
                 joiner = joiner || value == 0x200D
                 index += length
@@ -609,6 +653,18 @@ private struct Walker {
         }
         position += 1
         return index
+    }
+
+    /// Where the tag specs at `index` and their TAG CANCEL end, or nil when no cancel ends them (UTS #51 ED-14a).
+    func tagSequenceEnd(from index: Int) -> Int? {
+        var index = index
+        while index < bytes.count {
+            let (value, length) = decode(index)
+            index += length
+            if value == 0xE007F { return index }
+            guard CharacterClass.isTagSpec(value) else { return nil }
+        }
+        return nil
     }
 
     /// Reads a run of CJK characters and emits unigrams and overlapping bigrams: of the source bytes, or of the

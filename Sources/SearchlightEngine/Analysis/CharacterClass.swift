@@ -65,6 +65,10 @@ enum CharacterClass: UInt8 {
         Unicode.Scalar(value)?.properties.canonicalCombiningClass == .virama
     }
 
+    /// Whether a scalar is a tag spec (U+E0020–E007E), which an emoji tag sequence ends with TAG CANCEL (U+E007F).
+    @inline(__always)
+    static func isTagSpec(_ value: UInt32) -> Bool { value &- 0xE0020 < 0x5F }
+
     /// Whether a scalar is a regional indicator (U+1F1E6–1F1FF), two of which make a flag.
     @inline(__always)
     static func isRegionalIndicator(_ value: UInt32) -> Bool { value &- 0x1F1E6 < 26 }

@@ -679,8 +679,8 @@ final class DurableStoreTests: XCTestCase {
     func testSnapshotClientStatesKeepTheirBytesAndOrder() throws {
         let states: [ExactIdentifier: [UInt8]] = ["b": [3], "a": [1, 2], "\u{E9}": [4], "z\u{10000}": [5], "\u{FF21}": [6], "": []]
         let bytes = SnapshotFile.encode(try IndexWriter().commit(), clientStates: states, generation: 1, protectionClass: "p")
-        let golden = "534c534e41505348050000000100000000000000017001000000000000001100000000060000016102010201620103057af090"
-            + "8080010502c3a9010403efbca1010600f51f3557"
+        let golden = "534c534e41505348050000000100000000000000017001000000000000001200000000060000016102010201620103057af090"
+            + "8080010502c3a9010403efbca1010600e2fb7653"
         XCTAssertEqual(bytes.map { String(format: "%02x", $0) }.joined(), golden)
         XCTAssertEqual(try SnapshotFile.decode(bytes, path: "s").clientStates, states)
     }

@@ -746,6 +746,31 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(TextMatch.droppingFormatCharacters("❤️ a\u{FE0F}"), "❤ a")
     }
 
+    /// The flags of England and Scotland (emoji tag sequences: 🏴 with tags) are told apart: each had the term "🏴",
+    /// so searching one found the other. A query word, a `t` pattern and a highlight take the whole flag.
+    func testSubdivisionFlagsAreToldApart() throws {
+        let england = "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+        let scotland = "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        let container = makeContainer([makeItem("england", title: "Go \(england) team"),
+                                       makeItem("scotland", title: "Go \(scotland) team"),
+                                       makeItem("black", title: "Go 🏴 team")])
+        // The black flag, still being typed, is a prefix of the others' terms: it finds all three.
+        XCTAssertEqual(runUserQuery("🏴", in: container).items.map(\.uniqueIdentifier).sorted(),
+                       ["black", "england", "scotland"])
+        for (flag, identifier) in [(england, "england"), (scotland, "scotland"), ("🏴", "black")] {
+            for text in (flag == "🏴" ? [] : [flag]) + [flag + " ", "go " + flag + " team"] {
+                XCTAssertEqual(runUserQuery(text, in: container).items.map(\.uniqueIdentifier), [identifier],
+                               text.debugDescription)
+            }
+            XCTAssertEqual(try evaluate("title == \"\(flag)\"t", in: container), [identifier], flag.debugDescription)
+        }
+        let run = runUserQuery(england + " ", in: container)
+        let item = try XCTUnwrap(run.items.first)
+        let snippet = try XCTUnwrap(run.query.snippet(for: item))
+        XCTAssertEqual(snippet.highlights.map { String(snippet.text[$0]) }, [england])
+        XCTAssertEqual(TextMatch.droppingFormatCharacters(scotland + " a\u{E0067}\u{E007F}"), scotland + " a")
+    }
+
     /// Ⓜ (an emoji) case-folds to ⓜ: its term must be what the query side folds it to, or a `t` pattern and the word
     /// being typed (a prefix) miss the item a finished word finds.
     func testAnEmojiThatCaseFoldsIsFoundEveryWay() throws {
