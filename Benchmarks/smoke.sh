@@ -63,6 +63,15 @@ figures = json.load(open(sys.argv[1]))
 assert figures["open_items"] == figures["docs"], "the reopened store lost items"
 assert figures["user_hits"] > 0, "user queries found nothing"
 PY
+# An empty corpus is a usage error (exit 2 with a message), not a trap.
+: > "$tmp/empty.jsonl"
+status=0
+"$api_bin" --corpus "$tmp/empty.jsonl" --queries Benchmarks/smoke-queries.tsv --rounds 1 2> "$tmp/empty.err" || status=$?
+if [ "$status" -ne 2 ] || ! grep -q "no items" "$tmp/empty.err"; then
+  echo "smoke: searchlight-api-bench on an empty corpus exited $status, not 2 with a message:" >&2
+  tail -3 "$tmp/empty.err" >&2
+  exit 1
+fi
 full=../shared/corpus/debian-en.jsonl.gz
 if [ -f "$full" ]; then
   echo "smoke: natural-query quality on the full corpus ($full)"

@@ -139,6 +139,12 @@ items = try JSONLinesReader(contentsOf: plain).readAll(policy: .stopOnFirstError
 record("read_s", Double(monotonicNanoseconds() - wall) / 1e9)
 record("read_cpu_s", cpuSeconds() - cpu)
 record("read_items", Double(items.count))
+// Nothing to index is a usage error (as in searchlight-bench), not a trap at the engine corpus's `try` below.
+if items.isEmpty {
+    log("cannot run: the corpus holds no items")
+    try? FileManager.default.removeItem(at: plain)
+    exit(2)
+}
 if options.replicate > 1 {
     let base = items
     for copy in 1..<options.replicate {
