@@ -72,6 +72,14 @@ if [ "$status" -ne 2 ] || ! grep -q "no items" "$tmp/empty.err"; then
   tail -3 "$tmp/empty.err" >&2
   exit 1
 fi
+# --after-commit on a workload without and2 queries (no as-you-type texts) reports nothing, without a trap.
+awk -F"\t" '$1 == "term"' Benchmarks/smoke-queries.tsv | head -5 > "$tmp/term-only.tsv"
+"$api_bin" --corpus "$corpus" --queries "$tmp/term-only.tsv" --rounds 1 --build-rounds 1 --no-durable --no-user-empty \
+  --after-commit > "$tmp/after-commit.out" 2> "$tmp/after-commit.err" || {
+  echo "smoke: searchlight-api-bench --after-commit without and2 queries failed:" >&2
+  tail -3 "$tmp/after-commit.err" >&2
+  exit 1
+}
 full=../shared/corpus/debian-en.jsonl.gz
 if [ -f "$full" ]; then
   echo "smoke: natural-query quality on the full corpus ($full)"

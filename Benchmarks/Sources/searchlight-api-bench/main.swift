@@ -499,7 +499,12 @@ if options.user {
     // The first user query after a commit: each of 20 commits replaces one item (a deletion in the large
     // segment and a new small one), and the next query pays whatever the new snapshot derives on first use
     // (the name mentions renown reads, the coverage keys, the typo pass's vocabulary).
-    if options.afterCommit {
+    // Each commit is followed by one of the as-you-type texts: with none (no and2 queries), nothing to time.
+    let commitTexts = options.userTexts.isEmpty ? typed : options.userTexts
+    if options.afterCommit && commitTexts.isEmpty {
+        log("  after-commit: no as-you-type texts (the workload has no and2 queries): not measured")
+    }
+    if options.afterCommit && !commitTexts.isEmpty {
         var target = memory
         if options.afterCommitSplit > 1 {
             target = SearchlightContainer()
