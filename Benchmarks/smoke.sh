@@ -80,6 +80,16 @@ awk -F"\t" '$1 == "term"' Benchmarks/smoke-queries.tsv | head -5 > "$tmp/term-on
   tail -3 "$tmp/after-commit.err" >&2
   exit 1
 }
+# Options that cannot be honoured are usage errors (exit 2 before any work), not a trap or a silent no-op.
+for bad in "--slowest -1" "--ql-only 9"; do
+  status=0
+  # shellcheck disable=SC2086
+  "$api_bin" --corpus "$corpus" --queries Benchmarks/smoke-queries.tsv $bad 2> "$tmp/bad.err" > "$tmp/bad.out" || status=$?
+  if [ "$status" -ne 2 ]; then
+    echo "smoke: searchlight-api-bench $bad exited $status, not 2 (usage)" >&2
+    exit 1
+  fi
+done
 full=../shared/corpus/debian-en.jsonl.gz
 if [ -f "$full" ]; then
   echo "smoke: natural-query quality on the full corpus ($full)"

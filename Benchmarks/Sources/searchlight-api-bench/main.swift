@@ -110,9 +110,20 @@ while let argument = arguments.next() {
     default: usage()
     }
 }
+let languageQueries = [
+    #"title == "fire*"cd && keywords == "game"cd"#,
+    #"title == "lib*"cd"#,
+    #"displayName == "*server*"cdw"#,
+    #"section == "games" && installedSize >= 100000"#,
+    // ql1's shape with a non-empty result on debian-en (26 items; ql1 finds none).
+    #"title == "game*"cd && keywords == "gameplaying"cd"#,
+]
 // Negative round counts would pass here and crash the first timed loop (`0...rounds`) after the builds.
+// A negative --slowest traps at its prefix(_:) after the queries; a --ql-only beyond the list times nothing.
 guard !options.corpus.isEmpty, options.quality || !options.queries.isEmpty, options.replicate >= 1, options.batch >= 1,
-      options.buildRounds >= 1, options.rounds >= 0, (options.qlRounds ?? 0) >= 0, (options.fetchRounds ?? 0) >= 0
+      options.buildRounds >= 1, options.rounds >= 0, (options.qlRounds ?? 0) >= 0, (options.fetchRounds ?? 0) >= 0,
+      options.slowest >= 0, options.engagement >= 0, options.afterCommitSplit >= 0,
+      options.qlOnly.map({ languageQueries.indices.contains($0 - 1) }) ?? true
 else { usage() }
 
 func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
@@ -569,14 +580,6 @@ do {
     record("fetch20_items", Double(fetched))
 }
 
-let languageQueries = [
-    #"title == "fire*"cd && keywords == "game"cd"#,
-    #"title == "lib*"cd"#,
-    #"displayName == "*server*"cdw"#,
-    #"section == "games" && installedSize >= 100000"#,
-    // ql1's shape with a non-empty result on debian-en (26 items; ql1 finds none).
-    #"title == "game*"cd && keywords == "gameplaying"cd"#,
-]
 for (number, text) in languageQueries.enumerated() where options.qlOnly.map({ $0 == number + 1 }) ?? true {
     var times: [Double] = []
     var hits = 0
