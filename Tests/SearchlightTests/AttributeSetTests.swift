@@ -300,6 +300,31 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertEqual(copy?.snapshot.named["title"], .value(.string("One")))
     }
 
+    /// Apple's attribute set overrides `isEqual:` and `hash`: a copy or a decoded archive equals the original, so
+    /// `XCTAssertEqual(copy, set)` and `==` work after a port; a set differing in any slot does not.
+    func testEqualityComparesContents() throws {
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        set.title = "One"
+        set.rating = 4
+        set.keywords = nil
+        set.setValue(["a", "b"], forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: "tags")))
+        let copy = try XCTUnwrap(set.copy() as? CSSearchableItemAttributeSet)
+        XCTAssertEqual(copy, set)
+        XCTAssertEqual(copy.hash, set.hash)
+        let data = try NSKeyedArchiver.archivedData(withRootObject: set, requiringSecureCoding: true)
+        let decoded = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self, from: data))
+        XCTAssertEqual(decoded, set)
+        XCTAssertEqual(decoded.hash, set.hash)
+        XCTAssertEqual(Set([set, copy, decoded]).count, 1)
+
+        copy.title = "Two"
+        XCTAssertNotEqual(copy, set)
+        decoded.keywords = ["k"]
+        XCTAssertNotEqual(decoded, set)
+        XCTAssertFalse(set.isEqual("One"))
+        XCTAssertNotEqual(CSSearchableItemAttributeSet(), set)
+    }
+
     func testConcurrentMutationIsSafe() {
         let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
         DispatchQueue.concurrentPerform(iterations: 200) { i in

@@ -128,6 +128,17 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
         CSSearchableItemAttributeSet(storage: snapshot)
     }
 
+    // MARK: Equality
+
+    /// Equal when every slot (attributes, custom values with their keys' flags, cleared slots) is: Apple's class
+    /// overrides `isEqual:` and `hash` too, so a copy or a decoded archive equals the original.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CSSearchableItemAttributeSet else { return false }
+        return other === self || other.snapshot == snapshot
+    }
+
+    open override var hash: Int { snapshot.hashValue }
+
     open override var description: String {
         let s = snapshot
         let names = (s.named.keys.sorted() + s.custom.keys.sorted().map { "custom:" + $0 }).joined(separator: ", ")
