@@ -76,6 +76,32 @@ final class SearchableItemTests: XCTestCase {
         XCTAssertEqual(copy.rank, 3)
     }
 
+    /// Apple's item overrides `isEqual:` and `hash`: a copy or a decoded archive equals the original.
+    func testEqualityComparesContents() throws {
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        set.title = "t"
+        let item = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "d", attributeSet: set)
+        item.expirationDate = Date(timeIntervalSinceReferenceDate: 5)
+        item.isUpdate = true
+        let copy = try XCTUnwrap(item.copy() as? CSSearchableItem)
+        XCTAssertEqual(copy, item)
+        XCTAssertEqual(copy.hash, item.hash)
+        let data = try NSKeyedArchiver.archivedData(withRootObject: item, requiringSecureCoding: true)
+        let decoded = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: data))
+        XCTAssertEqual(decoded, item)
+        XCTAssertEqual(decoded.hash, item.hash)
+
+        copy.attributeSet.title = "other"
+        XCTAssertNotEqual(copy, item)
+        decoded.domainIdentifier = nil
+        XCTAssertNotEqual(decoded, item)
+        let other = CSSearchableItem(uniqueIdentifier: "2", domainIdentifier: "d", attributeSet: set)
+        other.expirationDate = item.expirationDate
+        other.isUpdate = true
+        XCTAssertNotEqual(other, item)
+        XCTAssertFalse(item.isEqual(set))
+    }
+
     func testApplyingUpdate() {
         let storedSet = CSSearchableItemAttributeSet(itemContentType: "public.text")
         storedSet.title = "Title"

@@ -173,6 +173,20 @@ open class CSSearchableItem: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
         return copy
     }
 
+    /// Equal when everything archived is (identifiers, the expiration the caller set, `isUpdate`, listener
+    /// options, an equal attribute set), as Apple's class overrides `isEqual:` and `hash`; a query's rank is not.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CSSearchableItem else { return false }
+        if other === self { return true }
+        let a = state.withLock { $0 }, b = other.state.withLock { $0 }
+        return a.uniqueIdentifier == b.uniqueIdentifier && a.domainIdentifier == b.domainIdentifier
+            && a.explicitExpirationDate == b.explicitExpirationDate && a.isUpdate == b.isUpdate
+            && a.updateListenerOptions == b.updateListenerOptions && a.attributeSet.isEqual(b.attributeSet)
+    }
+
+    /// The identifier's hash: equal items share it, and hashing never walks the attribute set.
+    open override var hash: Int { uniqueIdentifier.hashValue }
+
     open override var description: String {
         "<CSSearchableItem \(uniqueIdentifier) domain=\(domainIdentifier ?? "nil")\(isUpdate ? " update" : "") \(attributeSet)>"
     }
