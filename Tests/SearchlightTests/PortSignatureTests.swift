@@ -162,6 +162,20 @@ final class PortSignatureTests: XCTestCase {
         XCTAssertEqual(decoded.noteColor, "yellow")
     }
 
+    /// A private (or nested) subclass archives without trapping: swift-corelibs-foundation's archiver cannot name
+    /// such a class (`NSStringFromClass` traps), so it archives as an attribute set, keeping every value.
+    func testAPrivateAttributeSetSubclassArchivesWithoutTrapping() throws {
+        let set = NoteAttributeSet(contentType: .plainText)
+        set.title = "Groceries"
+        let data = try NSKeyedArchiver.archivedData(withRootObject: set, requiringSecureCoding: true)
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self, from: data))
+        XCTAssertEqual(back.snapshot, set.snapshot)
+        let item = CSSearchableItem(uniqueIdentifier: "n", domainIdentifier: nil, attributeSet: set)
+        let itemData = try NSKeyedArchiver.archivedData(withRootObject: item, requiringSecureCoding: true)
+        let itemBack = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: itemData))
+        XCTAssertEqual(itemBack.attributeSet.title, "Groceries")
+    }
+
     func testACustomKeySubclassInheritsTheInitialisers() {
         let key = AppAttributeKey(keyName: "com_example_app_rating")
         XCTAssertEqual(key?.keyName, "com_example_app_rating")

@@ -111,6 +111,14 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
         coder.encode(NSData(data: Data(writer.bytes)), forKey: "storage")
     }
 
+    /// The class an archive names: the set's own when Foundation can name it (a top-level class), else this one.
+    /// swift-corelibs-foundation's `NSStringFromClass` traps on a private or nested subclass, so archiving one
+    /// (or an item holding one) crashed; it now archives as an attribute set, every value kept.
+    open override var classForKeyedArchiver: AnyClass? {
+        let own: AnyClass = type(of: self)
+        return String(reflecting: own).split(separator: ".").count == 2 ? own : CSSearchableItemAttributeSet.self
+    }
+
     /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when the storage is missing,
     /// truncated or names attributes, kinds or custom keys the API could not have set.
     public required init?(coder: NSCoder) {
