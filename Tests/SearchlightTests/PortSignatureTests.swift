@@ -176,6 +176,22 @@ final class PortSignatureTests: XCTestCase {
         XCTAssertEqual(itemBack.attributeSet.title, "Groceries")
     }
 
+    /// A copy is "a copy of the receiver" (NSCopying): a subclass's `copy()` is an instance of the subclass, as an
+    /// archive round trip of a top-level one already was, so ported `set.copy() as! NoteAttributeSet` does not trap.
+    func testAnAttributeSetSubclassCopiesAsItself() throws {
+        let set = NoteAttributeSet(contentType: .plainText)
+        set.title = "Groceries"
+        set.setValue(3, forCustomKey: try XCTUnwrap(CSCustomAttributeKey(keyName: "items")))
+        let copy = try XCTUnwrap(set.copy() as? NoteAttributeSet)
+        XCTAssertFalse(copy === set)
+        XCTAssertEqual(copy.snapshot, set.snapshot)
+        set.title = "Changed"
+        XCTAssertEqual(copy.title, "Groceries")
+        let recipe = try XCTUnwrap(RecipeAttributeSet(recipe: "Pancakes").copy() as? RecipeAttributeSet)
+        XCTAssertEqual(recipe.title, "Pancakes")
+        XCTAssertTrue(type(of: CSSearchableItemAttributeSet().copy()) == CSSearchableItemAttributeSet.self)
+    }
+
     func testACustomKeySubclassInheritsTheInitialisers() {
         let key = AppAttributeKey(keyName: "com_example_app_rating")
         XCTAssertEqual(key?.keyName, "com_example_app_rating")

@@ -131,9 +131,22 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
 
     // MARK: NSCopying
 
-    /// A deep copy: later changes to either set do not affect the other.
+    /// A deep copy: later changes to either set do not affect the other. A subclass's copy is of the subclass
+    /// ("a copy of the receiver"), made through its `init?(coder:)` as an archive round trip would; if that
+    /// fails, a plain attribute set with the same storage.
     open func copy(with zone: NSZone? = nil) -> Any {
-        CSSearchableItemAttributeSet(storage: snapshot)
+        let subclass = type(of: self)
+        guard subclass != CSSearchableItemAttributeSet.self,
+              let data = try? NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true),
+              let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else {
+            return CSSearchableItemAttributeSet(storage: snapshot)
+        }
+        unarchiver.decodingFailurePolicy = .setErrorAndReturn
+        // A private or nested subclass archives as this class (`classForKeyedArchiver`): read it back as itself.
+        unarchiver.setClass(subclass, forClassName: NSStringFromClass(CSSearchableItemAttributeSet.self))
+        let copy = unarchiver.decodeObject(of: subclass, forKey: NSKeyedArchiveRootObjectKey)
+        unarchiver.finishDecoding()
+        return copy ?? CSSearchableItemAttributeSet(storage: snapshot)
     }
 
     // MARK: Equality
