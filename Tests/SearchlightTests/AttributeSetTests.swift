@@ -312,7 +312,8 @@ final class AttributeSetTests: XCTestCase {
         XCTAssertEqual(copy, set)
         XCTAssertEqual(copy.hash, set.hash)
         let data = try NSKeyedArchiver.archivedData(withRootObject: set, requiringSecureCoding: true)
-        let decoded = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self, from: data))
+        let decoded = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self,
+                                                                        from: data))
         XCTAssertEqual(decoded, set)
         XCTAssertEqual(decoded.hash, set.hash)
         XCTAssertEqual(Set([set, copy, decoded]).count, 1)

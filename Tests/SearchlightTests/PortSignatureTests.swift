@@ -11,6 +11,10 @@ private final class NoteAttributeSet: CSSearchableItemAttributeSet, @unchecked S
     var noteColor = "yellow"
 }
 
+/// Private subclasses of the other archivable model classes.
+private final class PinnedItem: CSSearchableItem, @unchecked Sendable {}
+private final class FriendPerson: CSPerson, @unchecked Sendable {}
+
 /// An attribute set subclass with a designated initialiser of its own calls `super.init(contentType:)`, which
 /// Apple declares designated. (It must also implement `init(from:)`, which Searchlight's `Decodable` conformance
 /// requires of every subclass that declares designated initialisers; Apple's class is not `Decodable`.)
@@ -168,7 +172,8 @@ final class PortSignatureTests: XCTestCase {
         let set = NoteAttributeSet(contentType: .plainText)
         set.title = "Groceries"
         let data = try NSKeyedArchiver.archivedData(withRootObject: set, requiringSecureCoding: true)
-        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self, from: data))
+        let back = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItemAttributeSet.self,
+                                                                     from: data))
         XCTAssertEqual(back.snapshot, set.snapshot)
         let item = CSSearchableItem(uniqueIdentifier: "n", domainIdentifier: nil, attributeSet: set)
         let itemData = try NSKeyedArchiver.archivedData(withRootObject: item, requiringSecureCoding: true)
@@ -190,6 +195,27 @@ final class PortSignatureTests: XCTestCase {
         let recipe = try XCTUnwrap(RecipeAttributeSet(recipe: "Pancakes").copy() as? RecipeAttributeSet)
         XCTAssertEqual(recipe.title, "Pancakes")
         XCTAssertTrue(type(of: CSSearchableItemAttributeSet().copy()) == CSSearchableItemAttributeSet.self)
+    }
+
+    /// A private subclass of an item, a custom key or a person archives without trapping too (see
+    /// `testAPrivateAttributeSetSubclassArchivesWithoutTrapping`), as its base class, every value kept.
+    func testPrivateModelSubclassesArchiveWithoutTrapping() throws {
+        let key = try XCTUnwrap(AppAttributeKey(keyName: "com_example_tags", searchable: false,
+                                                searchableByDefault: true, unique: true, multiValued: true))
+        let keyData = try NSKeyedArchiver.archivedData(withRootObject: key, requiringSecureCoding: true)
+        XCTAssertEqual(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSCustomAttributeKey.self, from: keyData), key)
+
+        let item = PinnedItem(uniqueIdentifier: "p", domainIdentifier: "a.b", attributeSet: .init())
+        item.attributeSet.title = "Pinned"
+        let itemData = try NSKeyedArchiver.archivedData(withRootObject: item, requiringSecureCoding: true)
+        let itemBack = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: CSSearchableItem.self, from: itemData))
+        XCTAssertEqual(itemBack.uniqueIdentifier, "p")
+        XCTAssertEqual(itemBack.attributeSet.title, "Pinned")
+
+        let person = FriendPerson(displayName: "Ann", handles: ["a@x"], handleIdentifier: "email")
+        let personData = try NSKeyedArchiver.archivedData(withRootObject: person, requiringSecureCoding: true)
+        let personBack = try NSKeyedUnarchiver.unarchivedObject(ofClass: CSPerson.self, from: personData)
+        XCTAssertEqual(personBack?.displayName, "Ann")
     }
 
     func testACustomKeySubclassInheritsTheInitialisers() {

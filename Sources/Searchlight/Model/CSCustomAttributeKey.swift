@@ -76,6 +76,11 @@ open class CSCustomAttributeKey: NSObject, NSCopying, NSSecureCoding, @unchecked
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived as CSCustomAttributeKey when a private or nested subclass would trap Foundation's archiver.
+    open override var classForKeyedArchiver: AnyClass? {
+        keyedArchiverClass(of: self, else: CSCustomAttributeKey.self)
+    }
+
     open func encode(with coder: NSCoder) {
         coder.encode(NSString(string: info.keyName), forKey: "keyName")
         coder.encode(info.isSearchable, forKey: "searchable")

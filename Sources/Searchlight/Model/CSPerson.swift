@@ -36,6 +36,9 @@ open class CSPerson: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived as CSPerson when a private or nested subclass would trap Foundation's archiver.
+    open override var classForKeyedArchiver: AnyClass? { keyedArchiverClass(of: self, else: CSPerson.self) }
+
     open func encode(with coder: NSCoder) {
         let v = value
         coder.encode(v.displayName.map(NSString.init(string:)), forKey: "displayName")

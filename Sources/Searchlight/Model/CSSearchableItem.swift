@@ -127,6 +127,11 @@ open class CSSearchableItem: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived as CSSearchableItem when a private or nested subclass would trap Foundation's archiver.
+    open override var classForKeyedArchiver: AnyClass? {
+        keyedArchiverClass(of: self, else: CSSearchableItem.self)
+    }
+
     /// Archives the identifiers, the expiration date the caller set (none: the default applies), `isUpdate`,
     /// the update listener options and the attribute set.
     open func encode(with coder: NSCoder) {

@@ -115,8 +115,7 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
     /// swift-corelibs-foundation's `NSStringFromClass` traps on a private or nested subclass, so archiving one
     /// (or an item holding one) crashed; it now archives as an attribute set, every value kept.
     open override var classForKeyedArchiver: AnyClass? {
-        let own: AnyClass = type(of: self)
-        return String(reflecting: own).split(separator: ".").count == 2 ? own : CSSearchableItemAttributeSet.self
+        keyedArchiverClass(of: self, else: CSSearchableItemAttributeSet.self)
     }
 
     /// Decodes what `encode(with:)` wrote; nil (a failed decode, not a crash) when the storage is missing,
@@ -165,6 +164,13 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
         let names = (s.named.keys.sorted() + s.custom.keys.sorted().map { "custom:" + $0 }).joined(separator: ", ")
         return "<CSSearchableItemAttributeSet \(contentType ?? "no type"): \(names)>"
     }
+}
+
+/// The class a keyed archive should name for `object`: its own when swift-corelibs-foundation can name it (a
+/// top-level class; `NSStringFromClass` traps on a private or nested one), else `base`.
+package func keyedArchiverClass(of object: AnyObject, else base: AnyClass) -> AnyClass {
+    let own: AnyClass = type(of: object)
+    return String(reflecting: own).split(separator: ".").count == 2 ? own : base
 }
 
 // MARK: - Package API for the index and interchange layers
