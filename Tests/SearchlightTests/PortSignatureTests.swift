@@ -218,6 +218,28 @@ final class PortSignatureTests: XCTestCase {
         XCTAssertEqual(personBack?.displayName, "Ann")
     }
 
+    /// A subclass of an item, a custom key or a person copies as itself too, every value kept.
+    func testModelSubclassesCopyAsThemselves() throws {
+        let key = try XCTUnwrap(AppAttributeKey(keyName: "com_example_tags", searchable: false,
+                                                searchableByDefault: true, unique: true, multiValued: true))
+        let keyCopy = try XCTUnwrap(key.copy() as? AppAttributeKey)
+        XCTAssertEqual(keyCopy, key)
+        XCTAssertTrue(keyCopy.isUnique)
+
+        let item = PinnedItem(uniqueIdentifier: "p", domainIdentifier: "a.b", attributeSet: .init())
+        item.attributeSet.title = "Pinned"
+        item.expirationDate = Date(timeIntervalSinceReferenceDate: 5)
+        let itemCopy = try XCTUnwrap(item.copy() as? PinnedItem)
+        XCTAssertEqual(itemCopy, item)
+        XCTAssertFalse(itemCopy.attributeSet === item.attributeSet)
+
+        let person = FriendPerson(displayName: "Ann", handles: ["a@x"], handleIdentifier: "email")
+        person.contactIdentifier = "C1"
+        let personCopy = try XCTUnwrap(person.copy() as? FriendPerson)
+        XCTAssertEqual(personCopy, person)
+        XCTAssertTrue(type(of: CSPerson(displayName: nil, handles: [], handleIdentifier: "h").copy()) == CSPerson.self)
+    }
+
     func testACustomKeySubclassInheritsTheInitialisers() {
         let key = AppAttributeKey(keyName: "com_example_app_rating")
         XCTAssertEqual(key?.keyName, "com_example_app_rating")

@@ -70,7 +70,10 @@ open class CSCustomAttributeKey: NSObject, NSCopying, NSSecureCoding, @unchecked
     open var isUnique: Bool { info.isUnique }
     open var isMultiValued: Bool { info.isMultiValued }
 
-    open func copy(with zone: NSZone? = nil) -> Any { CSCustomAttributeKey(info: info) }
+    /// A copy of the receiver's class (a subclass's through its `init?(coder:)`).
+    open func copy(with zone: NSZone? = nil) -> Any {
+        subclassCopy(of: self, base: CSCustomAttributeKey.self) ?? CSCustomAttributeKey(info: info)
+    }
 
     // MARK: NSSecureCoding
 

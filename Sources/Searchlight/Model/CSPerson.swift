@@ -30,7 +30,8 @@ open class CSPerson: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
         set { state.withLock { $0.contactIdentifier = newValue } }
     }
 
-    open func copy(with zone: NSZone? = nil) -> Any { CSPerson(value) }
+    /// A copy of the receiver's class (a subclass's through its `init?(coder:)`).
+    open func copy(with zone: NSZone? = nil) -> Any { subclassCopy(of: self, base: CSPerson.self) ?? CSPerson(value) }
 
     // MARK: NSSecureCoding
 

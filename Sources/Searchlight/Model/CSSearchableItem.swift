@@ -161,8 +161,13 @@ open class CSSearchableItem: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
         super.init()
     }
 
-    /// A deep copy, including a copy of the attribute set.
-    open func copy(with zone: NSZone? = nil) -> Any { deepCopy() }
+    /// A deep copy, including a copy of the attribute set; a subclass's is of the subclass (through its
+    /// `init?(coder:)`).
+    open func copy(with zone: NSZone? = nil) -> Any {
+        guard let copy = subclassCopy(of: self, base: CSSearchableItem.self) else { return deepCopy() }
+        copy.rank = rank
+        return copy
+    }
 
     /// A deep copy, typed (the index layer stores copies so later caller mutations do not leak in).
     package func deepCopy() -> CSSearchableItem {

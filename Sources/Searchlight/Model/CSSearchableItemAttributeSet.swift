@@ -134,18 +134,8 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
     /// ("a copy of the receiver"), made through its `init?(coder:)` as an archive round trip would; if that
     /// fails, a plain attribute set with the same storage.
     open func copy(with zone: NSZone? = nil) -> Any {
-        let subclass = type(of: self)
-        guard subclass != CSSearchableItemAttributeSet.self,
-              let data = try? NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true),
-              let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else {
-            return CSSearchableItemAttributeSet(storage: snapshot)
-        }
-        unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        // A private or nested subclass archives as this class (`classForKeyedArchiver`): read it back as itself.
-        unarchiver.setClass(subclass, forClassName: NSStringFromClass(CSSearchableItemAttributeSet.self))
-        let copy = unarchiver.decodeObject(of: subclass, forKey: NSKeyedArchiveRootObjectKey)
-        unarchiver.finishDecoding()
-        return copy ?? CSSearchableItemAttributeSet(storage: snapshot)
+        subclassCopy(of: self, base: CSSearchableItemAttributeSet.self)
+            ?? CSSearchableItemAttributeSet(storage: snapshot)
     }
 
     // MARK: Equality
@@ -171,6 +161,20 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
 package func keyedArchiverClass(of object: AnyObject, else base: AnyClass) -> AnyClass {
     let own: AnyClass = type(of: object)
     return String(reflecting: own).split(separator: ".").count == 2 ? own : base
+}
+
+/// A copy of `object` as its own subclass of `base` ("a copy of the receiver"): archived, then read back through
+/// the subclass's `init?(coder:)`, also under `base`'s name, which a private or nested subclass archives as. Nil
+/// for `base` itself (its copy is direct) or when that fails.
+package func subclassCopy<Base: NSObject & NSSecureCoding>(of object: Base, base: Base.Type) -> Base? {
+    let subclass = type(of: object)
+    guard subclass != base,
+          let data = try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true),
+          let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+    unarchiver.decodingFailurePolicy = .setErrorAndReturn
+    unarchiver.setClass(subclass, forClassName: NSStringFromClass(base))
+    defer { unarchiver.finishDecoding() }
+    return unarchiver.decodeObject(of: subclass, forKey: NSKeyedArchiveRootObjectKey)
 }
 
 // MARK: - Package API for the index and interchange layers
