@@ -4,13 +4,15 @@ import Foundation
 /// the Apple-platform `SearchlightActivityDonation`.
 package enum ActivityDonor {
     /// Validates and stores `donation` for `donor` (the live activity object). A `visit` (the activity became
-    /// current, as opposed to a re-save of the current one) also counts as engagement for its result.
+    /// current, as opposed to a re-save of the current one) also counts as engagement for its result; when
+    /// `claimVisit` is given it is asked first, once the record is found, and the visit counts only if it says so.
     /// `completion` gets nil once the record is visible to queries (or was dropped because the item it is tied to
     /// does not exist, as Apple does, or was stored already expired), or the error that kept it out; it runs on
     /// the container's callback queue, in call order, and must not block (an app's handler goes through
     /// `SearchlightContainer.callHandler(_:)`).
     package static func save(_ donation: ActivityDonation, donor: ActivityRegistry.Activity?, in container: SearchlightContainer,
-                             visit: Bool, completion: (@Sendable (CSIndexError?) -> Void)?) {
+                             visit: Bool, claimVisit: (@Sendable () -> Bool)? = nil,
+                             completion: (@Sendable (CSIndexError?) -> Void)?) {
         let problems = donation.validationProblems()
         if !problems.isEmpty {
             let error = CSIndexError.invalidItem(problems.map(\.message).joined(separator: "; ")
@@ -30,7 +32,7 @@ package enum ActivityDonor {
             if error == nil, let visited, let address = snapshot.engine.lookup(id: donation.recordIdentifier),
                snapshot.isVisible(address),
                let ranked = ActivityResults.engagementIdentifier(of: address, in: snapshot),
-               ranked.utf8.elementsEqual(donation.resultIdentifier.utf8) {
+               ranked.utf8.elementsEqual(donation.resultIdentifier.utf8), claimVisit?() ?? true {
                 container.engagement.recordDonation(of: donation.resultIdentifier, at: visited)
             }
             completion?(error)

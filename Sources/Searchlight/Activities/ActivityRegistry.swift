@@ -25,9 +25,14 @@ package final class ActivityRegistry: Sendable {
 
     package init() {}
 
-    /// Makes `activity` the current one (the previous one, if any, is no longer current).
-    package func makeCurrent(_ activity: Activity) {
-        state.withLock { $0.current = activity }
+    /// Makes `activity` the current one (the previous one, if any, is no longer current); returns whether it
+    /// already was (read with the change, so two threads making it current see one of them do it).
+    @discardableResult
+    package func makeCurrent(_ activity: Activity) -> Bool {
+        state.withLock { s in
+            defer { s.current = activity }
+            return s.current === activity
+        }
     }
 
     /// `activity` stops being current (no effect if another one is current).

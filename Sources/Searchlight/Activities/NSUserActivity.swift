@@ -40,6 +40,8 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
         var contentAttributeSet: CSSearchableItemAttributeSet?
         var isInvalidated = false
         var isSaving = false
+        /// The activity became current and that visit has not been counted yet (its record was not found).
+        var visitPending = false
         var container: SearchlightContainer?
         var lastDonationError: CSIndexError?
     }
@@ -198,7 +200,8 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
     // MARK: Current activity
 
     /// Makes this the current activity of its container (the previous one resigns) and, if it is eligible for
-    /// search, indexes it and counts the visit as engagement. No effect once invalidated.
+    /// search, indexes it and counts the visit as engagement (once while it stays current). No effect once
+    /// invalidated.
     open func becomeCurrent() { becomeCurrent(completionHandler: nil) }
 
     /// `becomeCurrent()` that reports when the activity is searchable, or why it is not (Searchlight extension).
@@ -210,7 +213,9 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
             self.finish(error, in: container) { completionHandler?($0) }
         }
         if state.withLock({ $0.isInvalidated }) { return refuse() }
-        container.activities.makeCurrent(self)
+        // Made current again while it already is (a refresh, a burst of calls), it is saved but is no new visit:
+        // one stint as the current activity counts once, when its record is first found.
+        if !container.activities.makeCurrent(self) { state.withLock { $0.visitPending = true } }
         // An `invalidate()` on another thread since the check above may have resigned before this made the activity
         // current: look again, so an invalidated activity never stays current.
         if state.withLock({ $0.isInvalidated }) {
@@ -345,7 +350,10 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
             let failure = CSIndexError.invalidItem("activity of type '\(activityType)': \(error.message); the activity was not indexed")
             return finish(failure, in: container, completion)
         }
-        ActivityDonor.save(donation, donor: self, in: container, visit: visit) { [weak self] error in
+        let claim: @Sendable () -> Bool = { [weak self] in
+            self?.state.withLock { s in defer { s.visitPending = false }; return s.visitPending } ?? false
+        }
+        ActivityDonor.save(donation, donor: self, in: container, visit: visit, claimVisit: claim) { [weak self] error in
             self?.state.withLock { $0.lastDonationError = error }
             if let completion { container.callHandler { completion(error) } }
         }

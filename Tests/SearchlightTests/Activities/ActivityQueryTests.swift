@@ -133,8 +133,26 @@ final class ActivityQueryTests: XCTestCase {
 
         // An activity tied to "a" that the user keeps coming back to lifts "a" (visits count as engagement).
         let visit = fixture.linkedActivity(title: "Garden plan", to: "a")
-        for _ in 0..<12 { try await visit.becomeCurrentAndWait() }
+        for _ in 0..<12 {
+            try await visit.becomeCurrentAndWait()
+            visit.resignCurrent()
+        }
         XCTAssertEqual(userQuery("garden", in: fixture.container), ["a", "b"])
+    }
+
+    /// A visit is the activity becoming current: calling `becomeCurrent()` again while it already is (a view
+    /// refreshing, a burst of calls) is the same visit. Each call counted one, so a refresh loop lifted the result.
+    func testRepeatedBecomeCurrentOfTheCurrentActivityCountsOneVisit() async throws {
+        let fixture = ActivityFixture()
+        let activity = fixture.activity(title: "Reading list")
+        for _ in 0..<5 { try await activity.becomeCurrentAndWait() }
+        let key = try XCTUnwrap(fixture.activities.first?.identifier)
+        XCTAssertEqual(fixture.container.engagement.record(for: key, at: fixture.clock.now)?.donations ?? 0, 1,
+                       accuracy: 1e-9)
+        activity.resignCurrent()
+        try await activity.becomeCurrentAndWait()
+        XCTAssertEqual(fixture.container.engagement.record(for: key, at: fixture.clock.now)?.donations ?? 0, 2,
+                       accuracy: 1e-9, "becoming current again after resigning is a new visit")
     }
 
     func testAnActivityResultEarnsEngagementUnderItsRecord() async throws {
