@@ -204,6 +204,18 @@ package final class EngagementLedger: Sendable {
         }
     }
 
+    /// Drops the records of the identifiers `isGone` names (deleted items and activities), so an item given the
+    /// identifier later does not inherit them.
+    package func forget(where isGone: (String) -> Bool) {
+        state.withLock { s in
+            let before = s.records.count
+            s.records = s.records.filter { !isGone($0.key.id) }
+            guard s.records.count != before else { return }
+            s.bound()
+            s.changeCount &+= 1
+        }
+    }
+
     /// Drops records that have decayed to nothing by `now`.
     package func prune(at now: Date) {
         let t = now.timeIntervalSinceReferenceDate

@@ -445,6 +445,8 @@ private struct ContainerCore: ~Copyable {
         var recorder = RecordingWriter(writer: writer, recording: store != nil)
         // Activities tied to an item die with it: track what this round deletes (see the pass after the loop).
         var deletedDomains = DomainPrefixes()
+        // Items and activity records this round deletes by identifier (their engagement ends with them).
+        var deletedIdentifiers: Set<ExactIdentifier> = []
         var itemsMayHaveGone = now.timeIntervalSinceReferenceDate >= nextExpiration
         // The item whose conversion failed, if one did.
         var refusedItem: String?
@@ -499,6 +501,7 @@ private struct ContainerCore: ~Copyable {
                     let itemIDs = ids.filter { !ActivityIdentity.isReserved($0) }
                     recorder.delete(ids: itemIDs)
                     for id in itemIDs { pending[ExactIdentifier(id)] = .deleted }
+                    deletedIdentifiers.formUnion(itemIDs.map { ExactIdentifier($0) })
                     itemsMayHaveGone = true
                 case .deleteDomains(let domains):
                     recorder.delete(domains: domains)
@@ -527,6 +530,11 @@ private struct ContainerCore: ~Copyable {
                                                                     excludingDomains: deletedDomains)
                     nextExpiration = min(nextExpiration, kept)
                 case .activities(let change):
+                    if case .deletePersistentIdentifiers(let ids) = change {
+                        deletedIdentifiers.formUnion(ids.map {
+                            ExactIdentifier(ActivityIdentity.recordIdentifier(persistentIdentifier: $0))
+                        })
+                    }
                     let expiration = try ActivityWriter.apply(change, recorder: &recorder, base: base, now: now) { id in
                         Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
                                           deletedDomains: deletedDomains, base: base, now: now)
@@ -582,6 +590,15 @@ private struct ContainerCore: ~Copyable {
             throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
         }
         applied = true
+        // Engagement ends with what the app deleted by identifier or domain, so an item given a deleted one's
+        // identifier later starts afresh. Not after a delete-all (a rebuild re-adds everything) or an expiry.
+        if !deletedIdentifiers.isEmpty || !deletedDomains.isEmpty {
+            engagement.forget { id in
+                guard let address = base.lookup(id: id), snapshot.lookup(id: id) == nil else { return false }
+                return deletedIdentifiers.contains(ExactIdentifier(id))
+                    || base.domain(of: address).map(deletedDomains.covers) ?? false
+            }
+        }
         clientStates = newStates
         writes &+= 1
         if let store, store.needsCheckpoint {

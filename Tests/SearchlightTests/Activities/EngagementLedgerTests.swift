@@ -230,6 +230,46 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertNil(two.engagement.record(for: "a", at: clock.now))
     }
 
+    /// Deleting an item ends its engagement: a new item later given the same identifier (a reused row id, a
+    /// re-created document) starts with none. It kept the old one's, ranked above an equal match. Replacing the
+    /// item, deleting and re-indexing it in one batch, or deleting everything (a rebuild) keeps it; deleting an
+    /// activity by persistent identifier ends its own.
+    func testADeletedItemsEngagementIsNotResurrectedByItsIdentifier() async throws {
+        let clock = TestClock()
+        let container = SearchlightContainer(clock: clock.function)
+        let index = CSSearchableIndex(name: "e", container: container)
+        try await index.indexSearchableItems([makeItem("a", title: "Report"), makeItem("b", title: "Report"),
+                                              makeItem("c", title: "Report", domain: "old"),
+                                              makeItem("d", title: "Report")])
+        for id in ["a", "b", "c", "d"] { _ = SearchlightContinuation.activity(forSelecting: id, in: container) }
+        try await index.indexSearchableItems([makeItem("a", title: "Report again")])
+        index.beginBatch()
+        index.deleteSearchableItems(withIdentifiers: ["d"], completionHandler: nil)
+        index.indexSearchableItems([makeItem("d", title: "Report")], completionHandler: nil)
+        try await index.endBatch(withClientState: Data([1]))
+        XCTAssertEqual(container.engagement.record(for: "a", at: clock.now)?.selections, 1, "replaced: kept")
+        XCTAssertEqual(container.engagement.record(for: "d", at: clock.now)?.selections, 1, "re-indexed: kept")
+        try await index.deleteSearchableItems(withIdentifiers: ["b"])
+        try await index.deleteSearchableItems(withDomainIdentifiers: ["old"])
+        try await index.indexSearchableItems([makeItem("b", title: "Report"), makeItem("c", title: "Report")])
+        XCTAssertNil(container.engagement.record(for: "b", at: clock.now), "deleted by identifier: forgotten")
+        XCTAssertNil(container.engagement.record(for: "c", at: clock.now), "deleted with its domain: forgotten")
+        #if !canImport(Darwin)
+        let activity = NSUserActivity(activityType: "t.view")
+        activity.title = "Report"
+        activity.persistentIdentifier = "p1"
+        activity.isEligibleForSearch = true
+        activity.container = container
+        try await activity.becomeCurrentAndWait()
+        let record = ActivityIdentity.recordIdentifier(persistentIdentifier: "p1")
+        XCTAssertNotNil(container.engagement.record(for: record, at: clock.now))
+        await NSUserActivity.deleteSavedUserActivities(withPersistentIdentifiers: ["p1"], in: container)
+        XCTAssertNil(container.engagement.record(for: record, at: clock.now), "a deleted activity's: forgotten")
+        #endif
+        try await index.deleteAllSearchableItems()
+        XCTAssertNotNil(container.engagement.record(for: "a", at: clock.now), "delete-all (a rebuild): kept")
+    }
+
     /// Items whose identifiers are canonically equivalent ("café" precomposed and decomposed) are two items: choosing
     /// one lifted the other too (the ledger keyed them by `String ==`), and a restored ledger merged their records.
     func testCanonicallyEquivalentIdentifiersHaveEngagementOfTheirOwn() async throws {
