@@ -87,6 +87,25 @@ final class TimeResolutionTests: XCTestCase {
         XCTAssertEqual(today.timeIntervalSince(yesterday), 23 * 3600, "the DST day is 23 hours long")
     }
 
+    /// A day whose midnight does not exist (São Paulo sprang forward at 00:00 on 2018-11-04) starts at 01:00, and
+    /// the days around it still start at their own midnight: `$time.today(1)` is not 01:00 the next day.
+    func testDayOffsetsFromADayWithoutMidnightStartAtMidnight() throws {
+        let saoPaulo = try calendar(zone: TimeZone(identifier: "America/Sao_Paulo"))
+        let now = try date(saoPaulo, 2018, 11, 4, 12)
+        let today = try XCTUnwrap(resolved("$time.today", now: now, saoPaulo))
+        XCTAssertEqual(saoPaulo.component(.hour, from: today), 1, "the day starts at 01:00")
+        let midnight = try date(saoPaulo, 2018, 11, 5)
+        XCTAssertEqual(saoPaulo.component(.hour, from: midnight), 0)
+        XCTAssertEqual(resolved("$time.today(1)", now: now, saoPaulo), midnight)
+        XCTAssertEqual(resolved("$time.yesterday(2)", now: now, saoPaulo), midnight)
+        XCTAssertEqual(resolved("$time.today(-1)", now: now, saoPaulo), try date(saoPaulo, 2018, 11, 3))
+        // Sunday is the first weekday: the week began that day, at 01:00, and the next one at midnight.
+        XCTAssertEqual(resolved("$time.this_week", now: now, saoPaulo), today)
+        XCTAssertEqual(resolved("$time.this_week(1)", now: now, saoPaulo), try date(saoPaulo, 2018, 11, 11))
+        let period = try XCTUnwrap(resolvePeriod(TimeExpression(.today), now: now, calendar: saoPaulo))
+        XCTAssertEqual(period, today..<midnight, "today is 23 hours long")
+    }
+
     func testAbsoluteAndISO() throws {
         let cal = try calendar()
         let now = try date(cal, 2026, 1, 2)

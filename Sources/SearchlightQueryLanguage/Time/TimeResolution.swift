@@ -12,6 +12,9 @@ import Foundation
 ///   way (ISO 8601), whatever `calendar`'s identifier.
 /// - `absolute(s)`: s seconds after 2001-01-01T00:00:00Z.
 ///
+/// Day, week, month and year values are the start of their day: the arithmetic keeps the wall-clock time it starts
+/// from, which is 01:00 when the current day began then (its midnight skipped by daylight saving).
+///
 /// Offsets beyond `TimeExpression.maximumOffset(for:)` are clamped so calendar arithmetic stays in range.
 /// Dates compare as `Date.timeIntervalSinceReferenceDate` (seconds since 2001).
 public func resolve(_ time: TimeExpression, now: Date, calendar: Calendar) -> Date {
@@ -19,8 +22,9 @@ public func resolve(_ time: TimeExpression, now: Date, calendar: Calendar) -> Da
     let offset = Swift.max(-limit, Swift.min(limit, time.offset ?? 0))
     func adding(_ component: Calendar.Component, _ value: Int, to date: Date, approximateSeconds: Double) -> Date {
         if value == 0 { return date }
-        return calendar.date(byAdding: component, value: value, to: date)
+        let moved = calendar.date(byAdding: component, value: value, to: date)
             ?? date.addingTimeInterval(Double(value) * approximateSeconds)
+        return calendar.startOfDay(for: moved)
     }
     switch time.anchor {
     case .now:
