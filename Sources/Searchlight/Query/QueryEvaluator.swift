@@ -309,8 +309,8 @@ package struct QueryEvaluator {
         return AttributeCatalog.descriptor(forQueryName: name) == nil ? name : nil
     }
 
-    /// Documents among `within` whose custom key holds Data (alone or in an array), read from the item blobs:
-    /// no field indexes bytes. Text and numbers are left to the fields (under `t` an overlong word is no token).
+    /// Documents among `within` whose searchable custom key holds Data (alone or in an array), read from the item
+    /// blobs: no field indexes bytes. Text and numbers are left to the fields (under `t` an overlong word is no token).
     private func storedPresence(ofCustomKey key: String, within: [DocAddress]) -> [DocAddress] {
         func holds(_ value: AttributeValue) -> Bool {
             switch value {
@@ -322,8 +322,10 @@ package struct QueryEvaluator {
         let plan = ItemDocumentCodec.FetchPlan([key], schema: engine.schema)
         let engine = self.engine
         return within.filter { address in
+            // An unsearchable key's values are in no field; its Data is not for queries either.
             guard let item = ItemDocumentCodec.item(at: address, in: engine, plan: plan),
-                  let value = item.attributeSet.snapshot.custom[key]?.slot.value else { return false }
+                  let entry = item.attributeSet.snapshot.custom[key], entry.key.isSearchable,
+                  let value = entry.slot.value else { return false }
             return holds(value)
         }
     }

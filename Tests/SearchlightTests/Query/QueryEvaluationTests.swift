@@ -294,6 +294,24 @@ final class QueryEvaluationTests: XCTestCase {
         XCTAssertEqual(try evaluate(#"blob == "?*""#, in: container), ["d"])
     }
 
+    /// A key made with `searchable: false` is one "queries may not reference" (reference §1.9): its strings are in
+    /// no field, so its Data must not answer `== "*"` either (the blob scan found it).
+    func testPresenceIgnoresUnsearchableCustomKeys() throws {
+        let hidden = try XCTUnwrap(CSCustomAttributeKey(keyName: "hidden", searchable: false, searchableByDefault: false,
+                                                        unique: false, multiValued: false))
+        func item(_ id: String, _ value: Any?) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = "file \(id)"
+            set.setValue(value, forCustomKey: hidden)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: "tests", attributeSet: set)
+        }
+        let container = makeContainer([item("a", Data([1, 2])), item("b", nil), item("c", [Data([3])]),
+                                       item("d", "text")])
+        XCTAssertEqual(try evaluate(#"hidden == "*""#, in: container), [])
+        XCTAssertEqual(try evaluate(#"hidden != "*""#, in: container), ["a", "b", "c", "d"])
+        XCTAssertEqual(try evaluate(#"title == "file"w && hidden == "*""#, in: container), [])
+    }
+
     /// A transcript is queried as the body (reference §2.6: "`transcribedTextContent`, queried as `textContent`"):
     /// `textContent` and its `kMDItem` alias found only the `textContent` field.
     func testTextContentCoversTranscribedTextContent() throws {
