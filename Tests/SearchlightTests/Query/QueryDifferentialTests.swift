@@ -67,6 +67,17 @@ final class QueryDifferentialTests: XCTestCase {
         for seed: UInt64 in [7, 1] { try extendedAgreeWithReference(seed: seed) }
     }
 
+    /// The constructs neither generator wrote: `true`/`false` (and the `…PREDICATE` spellings) as expressions and
+    /// as values, `!` and `||` around extended comparisons, single `=`, negative numbers (`-0.0`, `-0x…`),
+    /// `$time.last_week(n)` and `$time.absolute(…)`.
+    func testConstantsNegativesAndRarerTimesAgreeWithReference() throws {
+        rarerConstructs = true
+        for seed: UInt64 in [3, 11] { try extendedAgreeWithReference(seed: seed) }
+    }
+
+    /// Whether `extendedQuery` also writes `rarerQuery`'s constructs (off for the older seeds, whose streams stay).
+    var rarerConstructs = false
+
     private func extendedAgreeWithReference(seed: UInt64) throws {
         vocabulary = Self.extendedVocabulary
         var rng = SeededGenerator(seed: seed)
@@ -254,6 +265,7 @@ final class QueryDifferentialTests: XCTestCase {
             default: return "\(v)"
             }
         }
+        if rarerConstructs, Int.random(in: 0..<3, using: &rng) == 0 { return rarerQuery(&rng) }
         let mods = ["", "c", "d", "cd", "w", "cw", "dw", "cdw", "t", "wt", "ct", "dc", "wc"]
         let textAttrs = ["title", "keywords", "tag", "tags", "authors", "kMDItemAuthors", "*", "**", "textContent", "primaryRecipients"]
         let numAttrs = ["rating", "size", "contentCreationDate", "when", "*", "**", "title", "authors"]
@@ -285,6 +297,33 @@ final class QueryDifferentialTests: XCTestCase {
         default:
             let a = textAttrs.randomElement(using: &rng) ?? ""
             return "InRange(\(a), \"\(esc(word(&rng)))\", \"\(esc(word(&rng)))\")"
+        }
+    }
+    /// One of the constructs `testConstantsNegativesAndRarerTimesAgreeWithReference` adds.
+    func rarerQuery(_ rng: inout SeededGenerator) -> String {
+        let ops = ["==", "!=", "<", ">", "<=", ">=", "="]
+        let op = ops.randomElement(using: &rng) ?? "=="
+        let now = TestClock().now.timeIntervalSinceReferenceDate
+        switch Int.random(in: 0..<7, using: &rng) {
+        case 0: return ["true", "false", "TRUEPREDICATE", "FALSEPREDICATE"].randomElement(using: &rng) ?? "true"
+        case 1: return "!(\(extendedQuery(&rng)))"
+        case 2: return "(\(extendedQuery(&rng))) || (\(extendedQuery(&rng)))"
+        case 3:
+            let a = ["rating", "size", "*", "title", "missing"].randomElement(using: &rng) ?? "rating"
+            return "\(a) \(op) \(Bool.random(using: &rng))"
+        case 4:
+            let a = ["rating", "size", "**"].randomElement(using: &rng) ?? "rating"
+            let v = Int.random(in: 0...6, using: &rng)
+            let value = ["-\(v)", "-0.0", "-0x\(v)", "-\(v)e-1", "\"-\(v)\""].randomElement(using: &rng) ?? "-1"
+            return Bool.random(using: &rng) ? "\(a) \(op) \(value)" : "InRange(\(a), \(value), \(v))"
+        case 5:
+            let a = ["contentCreationDate", "when"].randomElement(using: &rng) ?? "when"
+            if Bool.random(using: &rng) { return "\(a) \(op) $time.last_week(\(Int.random(in: -30...1, using: &rng)))" }
+            let seconds = now + Double(Int.random(in: -270...15, using: &rng)) * 86_400
+            return "\(a) \(op) $time.absolute(\(seconds))"
+        default:
+            let a = ["title", "keywords", "tag", "kMDItemTitle"].randomElement(using: &rng) ?? "title"
+            return "\(a) = \"\(pattern(&rng))\"c"
         }
     }
 }
