@@ -189,6 +189,24 @@ final class ParserConstructTests: XCTestCase {
         }
     }
 
+    /// A hex literal beyond `Int64` has only its Double, which must be the nearest one, as a decimal literal's is:
+    /// 0x20000000000001800 is 2^65 + 6144, nearer 2^65 + 8192 than 2^65 (the Doubles there are 8192 apart), but
+    /// adding its digits one by one rounded 0x20000000000001 down to 2^53 first and gave 2^65.
+    func testHexLiteralsBeyondInt64RoundToTheNearestDouble() {
+        let cases: [(hex: String, decimal: String)] = [
+            ("0x20000000000001800", "36893488147419109376"), ("-0x20000000000001800", "-36893488147419109376"),
+            ("0x1000000000000000000000000001", "324518553658426726783156020576257"),
+            ("0xFFFFFFFFFFFFFFFFF", "295147905179352825855"),
+        ]
+        for (hex, decimal) in cases {
+            guard case .number(let number)? = comparison("n == \(hex)")?.value else {
+                XCTFail(hex)
+                continue
+            }
+            XCTAssertEqual(number.value, Double(decimal), hex)
+        }
+    }
+
     func testAttributes() {
         XCTAssertEqual(comparison(#"* == "x""#)?.attribute, .any)
         XCTAssertEqual(comparison(#"** == "x""#)?.attribute, .anyIncludingContent)

@@ -200,16 +200,12 @@ struct Lexer {
         if byte(at: index) == UInt8(ascii: "0"), let x = byte(at: index + 1), x | 0x20 == UInt8(ascii: "x") {
             index += 2
             let hexStart = index
-            value = 0
-            while index < source.count, Self.isHexDigit(source[index]) {
-                let d = source[index]
-                let digit = Self.isDigit(d) ? d - 0x30 : (d | 0x20) - 0x61 + 10
-                value = value * 16 + Double(digit)
-                index += 1
-            }
+            while index < source.count, Self.isHexDigit(source[index]) { index += 1 }
             if index == hexStart {
                 throw error(.invalidNumber, "expected hex digits after '0x'", from: start, to: index)
             }
+            // Parsed whole, so beyond 2^53 it is the nearest Double (adding digit by digit rounded each step).
+            value = Double("0x" + text(hexStart, index)) ?? .nan
             if source[start] == UInt8(ascii: "-") { value = -value }
         } else {
             while index < source.count, Self.isDigit(source[index]) { index += 1 }
