@@ -138,11 +138,22 @@ package struct TextMatch: Sendable {
     /// the index, also splits a capitalized word after capitals or digits (NS|Window, Base64|Encoder).
     static func modifierWords(in value: String) -> [String] {
         let utf8 = Array(value.utf8)
+        // The scalars either side of a join, read alone: decoding the joined word each time was quadratic.
+        func scalar(at start: Int) -> Unicode.Scalar? {
+            var end = start + 1
+            while end < utf8.count, utf8[end] & 0xC0 == 0x80 { end += 1 }
+            return String(decoding: utf8[start..<end], as: UTF8.self).unicodeScalars.first
+        }
+        func scalar(endingAt end: Int) -> Unicode.Scalar? {
+            var start = end - 1
+            while start > 0, utf8[start] & 0xC0 == 0x80 { start -= 1 }
+            return scalar(at: start)
+        }
         var words: [Range<Int>] = []
         for range in Analyzer().wordByteRanges(in: value) {
-            if let last = words.last, last.upperBound == range.lowerBound,
-               let before = String(decoding: utf8[last], as: UTF8.self).unicodeScalars.last,
-               let after = String(decoding: utf8[range], as: UTF8.self).unicodeScalars.first,
+            if let last = words.last, last.upperBound == range.lowerBound, !last.isEmpty, !range.isEmpty,
+               let before = scalar(endingAt: last.upperBound),
+               let after = scalar(at: range.lowerBound),
                after.properties.isUppercase, !before.properties.isLowercase,
                before.properties.isUppercase || before.properties.numericType == .decimal {
                 words[words.count - 1] = last.lowerBound..<range.upperBound

@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightQueryLanguage
 import XCTest
 @testable import Searchlight
 
@@ -61,5 +62,25 @@ final class WordModifierCaseBoundaryTests: XCTestCase {
         let reference = ReferenceEvaluator(now: Date(), calendar: utcCalendar)
         XCTAssertFalse(reference.matches(try QueryEvaluator.parse(#"title == "Window"w"#), item))
         XCTAssertTrue(reference.matches(try QueryEvaluator.parse(#"title == "NSWindow"w"#), item))
+    }
+
+    /// Joining a word to the one before it read the joined word whole to find its last character, so a value of
+    /// words that all join ("Ab1Ab1…": each capital follows a digit) took time quadratic in its length (a 768 KB
+    /// value took seconds). Four times the length must take about four times as long, not sixteen.
+    func testJoiningWordsIsLinear() {
+        let match = TextMatch(pattern: StringPattern(literal: "zzz"), modifiers: [.wordBased])
+        func seconds(_ units: Int) -> Double {
+            let value = String(repeating: "Ab1", count: units)
+            var best = Double.infinity
+            for _ in 0..<3 {
+                let start = Date()
+                XCTAssertFalse(match.matches(value))
+                best = min(best, Date().timeIntervalSince(start))
+            }
+            return best
+        }
+        XCTAssertEqual(TextMatch.modifierWords(in: String(repeating: "Ab1", count: 1000)).count, 1)
+        let small = seconds(40_000), large = seconds(160_000)
+        XCTAssertLessThan(large / small, 8, "\(small) s for 120 KB, \(large) s for 480 KB")
     }
 }
