@@ -268,6 +268,20 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(Analyzer.droppingFormatCharacters("1\u{FE0F}".unicodeScalars), ["1"])
     }
 
+    /// A variation selector after a non-ASCII letter that is not an emoji (Cyrillic, Greek, CJK) is in no term, as
+    /// after an ASCII one: dropping format characters (`t` patterns, prefixes, after folding) drops it too, or
+    /// the prefix `ж\u{FE0F}ж` looked for a term the index no longer has (it is `жж` since version 17).
+    func testVariationSelectorAfterANonASCIILetterIsDroppedAsTheIndexDropsIt() {
+        for text in ["ж\u{FE0F}ж", "ω\u{FE0E}mega", "中\u{FE0E}文", "ж\u{FE00}ж"] {
+            let dropped = String(String.UnicodeScalarView(Analyzer.droppingFormatCharacters(text.unicodeScalars)))
+            XCTAssertEqual(dropped, text.unicodeScalars.filter { !CharacterClass.isVariationSelector($0.value) }
+                .map(String.init).joined(), text.debugDescription)
+        }
+        XCTAssertEqual(terms("Ж\u{FE0F}Ж"), ["жж"])
+        XCTAssertEqual(QueryPlanner.foldedPrefix("Ж\u{FE0F}Ж"), "жж")
+        XCTAssertEqual(Analyzer.droppingFormatCharacters("❤\u{FE0F} 👍🏻\u{FE0F}".unicodeScalars), ["❤", " ", "👍", "🏻"])
+    }
+
     /// Dropping format characters (`t` patterns, prefixes) is linear: each zero-width joiner looked for the emoji
     /// around it over the whole run of format characters, so 20,000 joiners took minutes.
     func testDroppingFormatCharactersIsLinearInLongRunsOfJoiners() {

@@ -31,11 +31,8 @@ public struct Analyzer: Sendable {
     /// emoji tag sequence's, which the scalar before cannot tell: `droppingFormatCharacters` keeps those.
     package static func isFormatCharacter(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
         guard scalar.value != 0x200C else { return previous.map { CharacterClass.isVirama($0.value) } ?? false }
-        if scalar.value &- 0xFE0E < 2, let previous, previous.value >= 0x80 {
-            // After a skin tone too: `emojiSequence` drops it there as well (👍🏻\u{FE0F} → 👍🏻).
-            return previous.value &- 0x1F3FB < 5 || CharacterClass.classify(previous.value) == .emoji
-        }
-        // Inside a word (a keycap's digit: 1\u{FE0F}\u{20E3}) a variation selector is in no term either (`compound`).
+        // After an emoji or a skin tone (`emojiSequence`: 👍🏻\u{FE0F} → 👍🏻), a CJK character or inside a word (a
+        // keycap's digit: 1\u{FE0F}\u{20E3}, `compound`), a variation selector is in no term.
         if CharacterClass.isVariationSelector(scalar.value), previous != nil { return true }
         return scalar.value >= 0x80 && CharacterClass.classify(scalar.value) == .format
     }
