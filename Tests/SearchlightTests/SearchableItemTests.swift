@@ -102,6 +102,21 @@ final class SearchableItemTests: XCTestCase {
         XCTAssertFalse(item.isEqual(set))
     }
 
+    /// Identifiers are told apart by their bytes, as NSString's `isEqual:` and the index tell them apart: items
+    /// whose identifiers (or domains) are canonically equivalent spellings ('caf\u{E9}', 'cafe\u{301}') are two
+    /// items of the index, so they are not equal (Swift's String == called them equal).
+    func testEqualityTellsCanonicallyEquivalentIdentifiersApart() {
+        let set = CSSearchableItemAttributeSet(contentType: .text)
+        let composed = CSSearchableItem(uniqueIdentifier: "caf\u{E9}", domainIdentifier: "d", attributeSet: set)
+        let decomposed = CSSearchableItem(uniqueIdentifier: "cafe\u{301}", domainIdentifier: "d", attributeSet: set)
+        XCTAssertNotEqual(composed, decomposed)
+        XCTAssertEqual(Set([composed, decomposed]).count, 2)
+        let inComposed = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "caf\u{E9}", attributeSet: set)
+        let inDecomposed = CSSearchableItem(uniqueIdentifier: "1", domainIdentifier: "cafe\u{301}", attributeSet: set)
+        XCTAssertNotEqual(inComposed, inDecomposed)
+        XCTAssertEqual(inComposed, inComposed.copy() as? CSSearchableItem)
+    }
+
     func testApplyingUpdate() {
         let storedSet = CSSearchableItemAttributeSet(itemContentType: "public.text")
         storedSet.title = "Title"

@@ -185,11 +185,14 @@ open class CSSearchableItem: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
 
     /// Equal when everything archived is (identifiers, the expiration the caller set, `isUpdate`, listener
     /// options, an equal attribute set), as Apple's class overrides `isEqual:` and `hash`; a query's rank is not.
+    /// Identifiers compare by their bytes, as NSString's `isEqual:` and the index compare them.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CSSearchableItem else { return false }
         if other === self { return true }
         let a = state.withLock { $0 }, b = other.state.withLock { $0 }
-        return a.uniqueIdentifier == b.uniqueIdentifier && a.domainIdentifier == b.domainIdentifier
+        return a.uniqueIdentifier.utf8.elementsEqual(b.uniqueIdentifier.utf8)
+            && a.domainIdentifier?.utf8.count == b.domainIdentifier?.utf8.count
+            && (a.domainIdentifier ?? "").utf8.elementsEqual((b.domainIdentifier ?? "").utf8)
             && a.explicitExpirationDate == b.explicitExpirationDate && a.isUpdate == b.isUpdate
             && a.updateListenerOptions == b.updateListenerOptions && a.attributeSet.isEqual(b.attributeSet)
     }
