@@ -200,7 +200,7 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// Completions of the last word from the index's terms, ranked by how many visible items (that also match
     /// the other words and the filters) each would find, then by document frequency (with no other word or filter,
     /// that count again: deleted items must not break ties); the typed part is marked.
-    /// The shown ones are written as an item holding the completion writes it (`surfaces(of:among:in:)`).
+    /// The shown ones are written as an item holding the completion writes it (`surface(of:among:in:where:)`).
     /// Counted as choosing the suggestion searches it: the other words typo tolerant, the completion as it is.
     package func suggestions(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [CSSuggestion] {
         let text = userQueryString
@@ -253,9 +253,9 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         // The last word as an item holding it writes it, where that lines up with what was typed; the typed
         // part is then the characters standing for what was typed.
         return scored.prefix(maximum).enumerated().map { rank, entry in
-            if let (word, typedBytes) = Self.surfaces(of: entry.term, among: among, in: snapshot).lazy.compactMap({
+            if let (word, typedBytes) = Self.surface(of: entry.term, among: among, in: snapshot, where: {
                 Self.completing(typed, folded: last.term, with: entry.term, surface: $0)
-            }).first {
+            }) {
                 return CSSuggestion(text: head + word, typedBytes: head.utf8.count + typedBytes, rank: rank,
                                     resultCount: entry.count)
             }
@@ -325,25 +325,30 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         "suggestion:" + TextMatch.folded(suggestionText, options: .all)
     }
 
-    /// How an item writes `term` (a folded index term): the tokens of that term in the default-field texts of the
-    /// first visible document holding it (among `among`, the documents counted; nil: all), as written there, each
-    /// writing once, in order. The first that lines up with what was typed is shown ("AMÉLIE" does not with "ame",
-    /// the "Amélie" after it does).
-    static func surfaces(of term: String, among: [DocAddress]?, in snapshot: ContainerSnapshot) -> [String] {
+    /// How an item writes `term` (a folded index term): the first of the tokens of that term in the default-field
+    /// texts of the first visible document holding it (among `among`, the documents counted; nil: all), as written
+    /// there and in order, that `linesUp` takes ("AMÉLIE" does not line up with "ame", the "Amélie" after it does).
+    /// The texts after the one holding it are not analyzed (a long textContent, on every keystroke).
+    static func surface<Result>(of term: String, among: [DocAddress]?, in snapshot: ContainerSnapshot,
+                                where linesUp: (String) -> Result?) -> Result? {
         let engine = snapshot.engine
-        guard let address = engine.firstMatch(.term(term), among: among, where: snapshot.isUnexpired) else { return [] }
+        guard let address = engine.firstMatch(.term(term), among: among, where: snapshot.isUnexpired) else {
+            return nil
+        }
         let analyzer = Analyzer()
-        var surfaces: [String] = []
+        var tried: [String] = []
         for field in engine.schema.defaultFields {
             for value in engine.text(field, of: address) {
                 let utf8 = Array(value.utf8)
                 for token in analyzer.tokens(value, mode: .index) where token.term == term {
                     let surface = String(decoding: utf8[token.byteRange], as: UTF8.self)
-                    if !surfaces.contains(where: { $0.utf8.elementsEqual(surface.utf8) }) { surfaces.append(surface) }
+                    guard !tried.contains(where: { $0.utf8.elementsEqual(surface.utf8) }) else { continue }
+                    if let result = linesUp(surface) { return result }
+                    tried.append(surface)
                 }
             }
         }
-        return surfaces
+        return nil
     }
 
     /// The last word of a suggestion written as `surface` (how an item writes `term`), with the UTF-8 length of
