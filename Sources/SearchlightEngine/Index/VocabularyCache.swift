@@ -18,22 +18,17 @@ final class VocabularyCache: Sendable {
     func vocabulary(for segments: [Segment], scope: [Int]) -> SnapshotVocabulary? {
         guard scope.count > 1, scope.count <= SegmentVocabulary.maximumScope else { return nil }
         // A single segment is walked on its own; a union cached for earlier segments would only keep them alive.
-        guard segments.count >= 2, segments.count <= SnapshotVocabulary.maximumSegments else {
+        guard Self.isUnion(segments) else {
             current.withLock { $0 = nil }
             return nil
         }
         return current.withLock { cached in
-            let total = segments.reduce(0) { $0 + $1.documentCount }
-            if let vocabulary = cached, vocabulary.scope == scope {
-                let covered = segments.reduce(0) { vocabulary.positions[ObjectIdentifier($1)] != nil ? $0 + $1.documentCount : $0 }
-                if Double(covered) >= Self.minimumCoverage * Double(total) { return vocabulary }
-            }
+            if let vocabulary = cached, vocabulary.scope == scope, Self.covers(vocabulary, segments) { return vocabulary }
             // One segment holding most documents (a bulk load's, after a few commits): a union would repeat its
             // vocabulary (138 M instructions on 64,000 items, on the first typo-tolerant query after a commit),
             // while walking it and the few small segments each on its own costs a walk per segment.
             // The union cached before (which covers too little) goes: it holds segments merges may have replaced.
-            let largest = segments.reduce(0) { max($0, $1.documentCount) }
-            if Double(largest) >= Self.minimumCoverage * Double(total) {
+            if Self.oneHoldsMost(segments) {
                 cached = nil
                 return nil
             }
@@ -49,15 +44,28 @@ final class VocabularyCache: Sendable {
     func release(unlessServing segments: [Segment]) {
         current.withLock { cached in
             guard let vocabulary = cached else { return }
-            let total = segments.reduce(0) { $0 + $1.documentCount }
-            let covered = segments.reduce(0) { vocabulary.positions[ObjectIdentifier($1)] != nil ? $0 + $1.documentCount : $0 }
-            let largest = segments.reduce(0) { max($0, $1.documentCount) }
-            if segments.count < 2 || segments.count > SnapshotVocabulary.maximumSegments
-                || Double(covered) < Self.minimumCoverage * Double(total)
-                || Double(largest) >= Self.minimumCoverage * Double(total) {
+            if !Self.isUnion(segments) || !Self.covers(vocabulary, segments) || Self.oneHoldsMost(segments) {
                 cached = nil
             }
         }
+    }
+
+    /// Whether `segments` are searched through a union vocabulary at all (a single one is walked on its own).
+    private static func isUnion(_ segments: [Segment]) -> Bool {
+        segments.count >= 2 && segments.count <= SnapshotVocabulary.maximumSegments
+    }
+
+    /// Whether `vocabulary` covers at least `minimumCoverage` of `segments`' documents (the rest walked apart).
+    private static func covers(_ vocabulary: SnapshotVocabulary, _ segments: [Segment]) -> Bool {
+        let total = segments.reduce(0) { $0 + $1.documentCount }
+        let covered = segments.reduce(0) { vocabulary.positions[ObjectIdentifier($1)] != nil ? $0 + $1.documentCount : $0 }
+        return Double(covered) >= minimumCoverage * Double(total)
+    }
+
+    /// Whether one of `segments` holds `minimumCoverage` of their documents: walking it and the rest apart is cheaper.
+    private static func oneHoldsMost(_ segments: [Segment]) -> Bool {
+        let total = segments.reduce(0) { $0 + $1.documentCount }
+        return Double(segments.reduce(0) { max($0, $1.documentCount) }) >= minimumCoverage * Double(total)
     }
 
     /// The number of segments the cached vocabulary covers (0: none cached).
