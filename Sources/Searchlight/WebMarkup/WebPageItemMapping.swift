@@ -17,7 +17,7 @@ enum WebPageItemMapping {
         let business = page.product == nil && page.recipe == nil && page.article == nil && !isEvent ? page.business : nil
         let set = CSSearchableItemAttributeSet(contentType: isEvent ? .calendarEvent : .html)
         var custom: [CSCustomAttributeKey: AttributeValue] = [:]
-        let title = page.bestTitle.map { WebMarkupText.clip($0, bytes: maximumShortText) }
+        let title = page.bestTitle.map(short)
         set.title = title
         set.displayName = title
         set.contentDescription = (page.bestDescription
@@ -29,9 +29,9 @@ enum WebPageItemMapping {
         if !page.textContent.isEmpty { set.textContent = page.textContent }
 
         var keywords = page.metaKeywords + page.articleTags + (page.article?.keywords ?? []) + page.breadcrumbs
-        keywords = WebMarkupText.clip(WebMarkupText.distinct(keywords), bytes: maximumShortText, count: maximumListEntries)
+        keywords = short(WebMarkupText.distinct(keywords))
         if !keywords.isEmpty { set.keywords = keywords }
-        var trail = WebMarkupText.clip(page.breadcrumbs, bytes: maximumShortText, count: maximumListEntries)
+        var trail = short(page.breadcrumbs)
         if let last = trail.last, trail.count > 1, last.caseInsensitiveCompare(title ?? "") == .orderedSame { trail.removeLast() }
         if !trail.isEmpty { set.containerTitle = WebMarkupText.clip(trail.joined(separator: " › "), bytes: maximumDescription) }
         if let site = page.openGraph["og:site_name"].map(WebMarkupText.collapse), !site.isEmpty {
@@ -39,9 +39,9 @@ enum WebPageItemMapping {
         }
 
         if let article = page.article {
-            set.headline = article.headline.map { WebMarkupText.clip($0, bytes: maximumShortText) }
+            set.headline = article.headline.map(short)
             if !article.authors.isEmpty {
-                set.authorNames = WebMarkupText.clip(article.authors, bytes: maximumShortText, count: maximumListEntries)
+                set.authorNames = short(article.authors)
             }
             set.contentCreationDate = article.datePublished
             set.contentModificationDate = article.dateModified
@@ -58,12 +58,11 @@ enum WebPageItemMapping {
         }
         if let recipe = page.recipe {
             if set.authorNames == nil, !recipe.authors.isEmpty {
-                set.authorNames = WebMarkupText.clip(recipe.authors, bytes: maximumShortText, count: maximumListEntries)
+                set.authorNames = short(recipe.authors)
             }
             if let total = recipe.totalTime { set.duration = NSNumber(value: total) }
             if !recipe.ingredients.isEmpty {
-                custom[WebMarkupAttributeKeys.ingredients] =
-                    .strings(WebMarkupText.clip(recipe.ingredients, bytes: maximumShortText, count: maximumListEntries))
+                custom[WebMarkupAttributeKeys.ingredients] = .strings(short(recipe.ingredients))
             }
             if let yield = recipe.yield { custom[WebMarkupAttributeKeys.recipeYield] = .string(short(yield)) }
         }
@@ -119,6 +118,11 @@ enum WebPageItemMapping {
 
     /// A text clipped to `maximumShortText`: every text the item keeps is bounded, not only the title and keywords.
     private static func short(_ text: String) -> String { WebMarkupText.clip(text, bytes: maximumShortText) }
+
+    /// A list of short texts: each clipped to `maximumShortText`, at most `maximumListEntries` of them.
+    private static func short(_ texts: [String]) -> [String] {
+        WebMarkupText.clip(texts, bytes: maximumShortText, count: maximumListEntries)
+    }
 
     private static func apply(_ address: WebPostalAddress?, to set: CSSearchableItemAttributeSet) {
         guard let address else { return }
