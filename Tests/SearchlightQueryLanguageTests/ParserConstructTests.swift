@@ -245,6 +245,24 @@ final class ParserConstructTests: XCTestCase {
         XCTAssertEqual(parse("\n\ta==1\t&&\r\n( b=='x'c )  ")?.strippingPositions(),
                        parse("a == 1 && b == \"x\"c")?.strippingPositions())
     }
+
+    /// Unicode's other white space (an input method's ideographic space, a pasted no-break space) separates tokens
+    /// as U+0020 does; before, it lexed as part of a name (`\u{3000}kind` a custom key no item has, silently).
+    func testUnicodeWhiteSpaceSeparatesTokens() {
+        let plain = parse("title == \"a b\"cd && kind == 2 || date > $time.today(-1)")?.strippingPositions()
+        let spaces = ["\u{A0}", "\u{3000}", "\u{2003}", "\u{202F}", "\u{205F}", "\u{1680}", "\u{2028}", "\u{85}", "\u{0B}"]
+        for space in spaces {
+            let spaced = "title\(space)==\(space)\"a b\"cd\(space)&&\(space)kind\(space)==\(space)2\(space)||"
+                + "\(space)date\(space)>\(space)$time.today(\(space)-1\(space))\(space)"
+            let code = String(space.unicodeScalars.first!.value, radix: 16)
+            XCTAssertEqual(parse(spaced)?.strippingPositions(), plain, "separated by U+\(code)")
+        }
+        // Inside a quoted string it is text, kept as written.
+        XCTAssertEqual(comparison("title == \"a\u{3000}b\"")?.value, string("a\u{3000}b"))
+        // Other non-ASCII still spells names; a name followed by a space and more is an error, not a longer name.
+        XCTAssertEqual(comparison("titré == 1")?.attribute, .named("titré"))
+        XCTAssertNotNil(parseError("title\u{3000}x == 1"))
+    }
 }
 
 final class SourceRangeTests: XCTestCase {

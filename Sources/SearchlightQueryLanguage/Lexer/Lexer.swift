@@ -45,7 +45,34 @@ struct Lexer {
         return end
     }
 
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
+    /// The byte length of the white space starting at `index` (0 if none): ASCII's, and the rest of Unicode's
+    /// `White_Space` (no-break, ideographic, en/em and the other typographic spaces, line and paragraph
+    /// separators), which an input method or a pasted query puts between tokens as readily as U+0020.
+    func spaceLength(at index: Int) -> Int {
+        guard index < source.count else { return 0 }
+        let b = source[index]
+        if b < 0x80 { return Self.isSpace(b) ? 1 : 0 }
+        guard let b1 = byte(at: index + 1) else { return 0 }
+        switch b {
+        case 0xC2: return b1 == 0x85 || b1 == 0xA0 ? 2 : 0                        // U+0085, U+00A0
+        case 0xE1: return b1 == 0x9A && byte(at: index + 2) == 0x80 ? 3 : 0        // U+1680
+        case 0xE2:
+            guard let b2 = byte(at: index + 2) else { return 0 }
+            if b1 == 0x80 { return b2 <= 0x8A || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF ? 3 : 0 }  // U+2000–202F
+            return b1 == 0x81 && b2 == 0x9F ? 3 : 0                                   // U+205F
+        case 0xE3: return b1 == 0x80 && byte(at: index + 2) == 0x80 ? 3 : 0        // U+3000
+        default: return 0
+        }
+    }
+
+    /// Whether the byte at `index` continues an identifier (a name, modifiers glued to a quote, a number's tail):
+    /// identifier bytes up to white space, Unicode's included.
+    func continuesIdentifier(at index: Int) -> Bool {
+        index < source.count && Self.isIdentifierContinue(source[index])
+            && (source[index] < 0x80 || spaceLength(at: index) == 0)
+    }
     static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     static func isHexDigit(_ b: UInt8) -> Bool {
         isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
@@ -59,7 +86,7 @@ struct Lexer {
     }
 
     mutating func skipSpace() {
-        while position < source.count, Self.isSpace(source[position]) { position += 1 }
+        while case let length = spaceLength(at: position), length > 0 { position += length }
     }
 
     /// The next token; `.end` forever once the input is exhausted.
@@ -117,7 +144,7 @@ struct Lexer {
             if Self.isDigit(b) { return try lexNumber() }
             if Self.isIdentifierStart(b) {
                 var end = position + 1
-                while end < source.count, Self.isIdentifierContinue(source[end]) { end += 1 }
+                while continuesIdentifier(at: end) { end += 1 }
                 return token(.identifier, length: end - start)
             }
             let end = scalarEnd(start)
@@ -135,7 +162,7 @@ struct Lexer {
         // Modifiers: every identifier character glued to the quote must be one of c, d, w, t.
         var modifiers = StringModifiers()
         defer { self.modifiers = modifiers }
-        while position < source.count, Self.isIdentifierContinue(source[position]) {
+        while continuesIdentifier(at: position) {
             let letter = source[position]
             guard letter < 0x80, let modifier = StringModifiers(letter: Unicode.Scalar(letter)) else {
                 let end = scalarEnd(position)
@@ -225,9 +252,9 @@ struct Lexer {
             value = Double(text(start, index)) ?? .nan
         }
         // A number glued to letters (`12abc`, `0xfg`) is a mistake, not two tokens.
-        if index < source.count, Self.isIdentifierContinue(source[index]) {
+        if continuesIdentifier(at: index) {
             var end = index
-            while end < source.count, Self.isIdentifierContinue(source[end]) { end += 1 }
+            while continuesIdentifier(at: end) { end += 1 }
             throw error(.invalidNumber, "invalid number '\(text(start, end))'", from: start, to: end,
                         hint: Self.numberHint)
         }
@@ -252,14 +279,14 @@ struct Lexer {
         for expected in Self.timePrefix {
             guard index < source.count, source[index] == expected else {
                 var end = start + 1
-                while end < source.count, Self.isIdentifierContinue(source[end]) { end += 1 }
+                while continuesIdentifier(at: end) { end += 1 }
                 throw error(.unknownFunction, "unknown variable '\(text(start, end))'", from: start, to: end,
                             hint: "expected a time value such as $time.now, $time.today or $time.iso(…)")
             }
             index += 1
         }
         let nameStart = index
-        while index < source.count, Self.isIdentifierStart(source[index]) || Self.isDigit(source[index]) { index += 1 }
+        while continuesIdentifier(at: index), source[index] != 0x3A, source[index] != 0x2E { index += 1 }
         let name = text(nameStart, index)
         let nameRange = SourceRange(start: start, end: index)
         timeName = name
@@ -292,7 +319,7 @@ struct Lexer {
         } else {
             let argumentStart = position
             while position < source.count, source[position] != UInt8(ascii: ")"),
-                  source[position] != UInt8(ascii: "("), !Self.isSpace(source[position]) {
+                  source[position] != UInt8(ascii: "("), spaceLength(at: position) == 0 {
                 position += 1
             }
             argument = Token.TimeArgument(text: text(argumentStart, position),

@@ -131,7 +131,7 @@ public struct ISODateTime: Sendable, Hashable, CustomStringConvertible {
 
     /// How the printer writes it: the original text, quoted if it holds characters the unquoted form forbids.
     public var queryText: String {
-        if text.utf8.allSatisfy({ Lexer.isIdentifierContinue($0) || $0 == UInt8(ascii: "-")
+        if text.utf8.allSatisfy({ ($0 < 0x80 && Lexer.isIdentifierContinue($0)) || $0 == UInt8(ascii: "-")
             || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: ",") }) {
             return text
         }
