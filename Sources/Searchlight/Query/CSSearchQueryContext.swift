@@ -106,6 +106,9 @@ open class CSSearchQueryContext: NSObject, NSCopying, NSSecureCoding, @unchecked
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived as CSSearchQueryContext when a private or nested subclass would trap Foundation's archiver.
+    open override var classForKeyedArchiver: AnyClass? { keyedArchiverClass(of: self, else: CSSearchQueryContext.self) }
+
     /// Archives every setting but the cursor: it holds an index snapshot, so an unarchived context starts from
     /// the first page. Sort keys are two parallel arrays, names and directions.
     open func encode(with coder: NSCoder) {

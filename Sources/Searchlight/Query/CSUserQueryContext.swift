@@ -67,6 +67,9 @@ open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
 
     // MARK: NSSecureCoding
 
+    /// Archived as CSUserQueryContext when a private or nested subclass would trap Foundation's archiver.
+    open override var classForKeyedArchiver: AnyClass? { keyedArchiverClass(of: self, else: CSUserQueryContext.self) }
+
     /// Archives the inherited settings, this context's own and the suggestion it refines around.
     open override func encode(with coder: NSCoder) {
         super.encode(with: coder)
