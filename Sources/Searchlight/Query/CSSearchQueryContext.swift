@@ -96,8 +96,10 @@ open class CSSearchQueryContext: NSObject, NSCopying, NSSecureCoding, @unchecked
         set { state.withLock { $0.cursor = newValue } }
     }
 
+    /// A copy of the receiver's class (a subclass's through its `init?(coder:)`), every setting and the cursor
+    /// (which the archive leaves out) set from this one.
     open func copy(with zone: NSZone? = nil) -> Any {
-        let copy = CSSearchQueryContext()
+        let copy = subclassCopy(of: self, base: CSSearchQueryContext.self) ?? CSSearchQueryContext()
         copyBaseState(into: copy)
         return copy
     }

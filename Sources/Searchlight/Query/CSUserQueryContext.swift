@@ -102,8 +102,10 @@ open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
         userState.withLock { $0 = s }
     }
 
+    /// A copy of the receiver's class (a subclass's through its `init?(coder:)`), every setting and the cursor
+    /// set from this one.
     open override func copy(with zone: NSZone? = nil) -> Any {
-        let copy = CSUserQueryContext()
+        let copy = subclassCopy(of: self, base: CSUserQueryContext.self) ?? CSUserQueryContext()
         copyBaseState(into: copy)
         let values = userValues
         copy.userState.withLock { $0 = values }
