@@ -18,3 +18,28 @@ package enum ClientStateChange: Sendable {
     /// Store `state` for `name` only if the stored state equals `expected` (nil: none stored yet).
     case compareAndSet(name: String, expected: Data?, state: Data)
 }
+
+extension IndexOperation {
+    /// `operations` with each run of consecutive domain deletes made one delete of all their domains: the same
+    /// change (nothing comes between them), but a round scans its items once per delete, so a batch deleting
+    /// its domains one call at a time was quadratic.
+    static func coalescingDomainDeletes(_ operations: [IndexOperation]) -> [IndexOperation] {
+        var result: [IndexOperation] = []
+        result.reserveCapacity(operations.count)
+        var domains: [String] = []
+        var inRun = false
+        for operation in operations {
+            if case .deleteDomains(let more) = operation {
+                domains += more
+                inRun = true
+                continue
+            }
+            if inRun { result.append(.deleteDomains(domains)) }
+            domains = []
+            inRun = false
+            result.append(operation)
+        }
+        if inRun { result.append(.deleteDomains(domains)) }
+        return result
+    }
+}

@@ -454,7 +454,7 @@ private struct ContainerCore: ~Copyable {
         var refusedMerge: CSIndexError?
         do {
             try purgeExpired(now: now, recorder: &recorder)
-            operationLoop: for operation in operations {
+            operationLoop: for operation in IndexOperation.coalescingDomainDeletes(operations) {
                 switch operation {
                 case .index(let items):
                     // Updates and expirations resolved in order; then converted, analyzed (on every core when the

@@ -291,4 +291,24 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(index.identifiers(inDomain: "d2.sub"), [])
         XCTAssertLessThan(seconds, 20, "deleting \(count / 2) domains in a batch took \(seconds) s")
     }
+
+    /// A batch deleting its domains one call at a time (an app looping over its accounts) costs what one call
+    /// deleting them all does: each call's delete scanned every item written so far in the round, pending and in
+    /// the writer, so 2,000 one-domain calls over 4,000 items took a minute.
+    func testDeletingDomainsOneCallAtATimeInABatchIsLinear() async throws {
+        let count = 4_000
+        let index = makeIndex()
+        let start = Date()
+        index.beginBatch()
+        try await index.indexSearchableItems((0..<count).map { makeItem("i\($0)", title: "t", domain: "d\($0).sub") })
+        for domain in stride(from: 0, to: count, by: 2) {
+            index.deleteSearchableItems(withDomainIdentifiers: ["d\(domain)"], completionHandler: nil)
+        }
+        try await index.endBatch(withClientState: Data([1]))
+        let seconds = Date().timeIntervalSince(start)
+        XCTAssertEqual(index.itemCount(), count / 2)
+        XCTAssertEqual(index.identifiers(inDomain: "d1"), ["i1"])
+        XCTAssertEqual(index.identifiers(inDomain: "d2"), [])
+        XCTAssertLessThan(seconds, 10, "deleting \(count / 2) domains one call at a time took \(seconds) s")
+    }
 }
