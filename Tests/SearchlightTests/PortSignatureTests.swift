@@ -278,11 +278,13 @@ final class PortSignatureTests: XCTestCase {
     func testAnIndexSubclassCallsTheDesignatedNameInitialisers() {
         let notes = AppIndex(purpose: "notes")
         XCTAssertEqual(notes.name, "app-notes")
-        XCTAssertNil(notes.protectionClass)
+        // Non-optional, as iOS 27 declares it: none given reads as the default class of an app's files.
+        let unprotected: FileProtectionType = notes.protectionClass
+        XCTAssertEqual(unprotected.rawValue, FileProtectionType.completeUntilFirstUserAuthentication.rawValue)
         XCTAssertEqual(notes.purpose, "notes")
         let secrets = AppIndex(protectedPurpose: "secrets")
         XCTAssertEqual(secrets.name, "app-secrets")
-        XCTAssertEqual(secrets.protectionClass?.rawValue, FileProtectionType.complete.rawValue)
+        XCTAssertEqual(secrets.protectionClass.rawValue, FileProtectionType.complete.rawValue)
         XCTAssertTrue(notes.container === secrets.container)
         let shared = AppIndex.default()
         XCTAssertEqual(shared.purpose, "shared")

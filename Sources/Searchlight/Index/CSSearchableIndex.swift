@@ -24,8 +24,9 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     public let container: SearchlightContainer
     /// The name given at creation (`nil` for the default index).
     public let name: String?
-    /// The protection class given at creation.
-    public let protectionClass: FileProtectionType?
+    /// The protection class the instance was created with; with none given, the class an app's files get by
+    /// default (`completeUntilFirstUserAuthentication`). Non-optional, as Apple declares it (iOS 27).
+    public let protectionClass: FileProtectionType
 
     private struct State {
         var isDefault = false
@@ -87,7 +88,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// Designated, as Apple declares it, so a subclass's own initialiser can call `super.init(name:)`.
     public init(name: String) {
         self.name = name
-        protectionClass = nil
+        protectionClass = Self.defaultProtectionClass
         container = .default
         super.init()
     }
@@ -95,7 +96,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// Designated, as Apple declares it; also `required`, so that `default()` can return `Self`.
     public required init(name: String, protectionClass: FileProtectionType?) {
         self.name = name
-        self.protectionClass = protectionClass
+        self.protectionClass = protectionClass ?? Self.defaultProtectionClass
         container = .default
         super.init()
     }
@@ -103,12 +104,15 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// An index instance of a given container (Searchlight extension: isolated item pools, e.g. one per user).
     public init(name: String, protectionClass: FileProtectionType? = nil, container: SearchlightContainer) {
         self.name = name
-        self.protectionClass = protectionClass
+        self.protectionClass = protectionClass ?? Self.defaultProtectionClass
         self.container = container
         super.init()
     }
 
     private var clientStateName: String { name ?? "default" }
+
+    /// What `protectionClass` reads when none was given: the data-protection class of an app's files by default.
+    private static let defaultProtectionClass = FileProtectionType.completeUntilFirstUserAuthentication
 
     // MARK: Indexing
 

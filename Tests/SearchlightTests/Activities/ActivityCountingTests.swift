@@ -23,7 +23,7 @@ final class ActivityCountingTests: XCTestCase {
 
     func testProtectionClassesAreFoundationsOwnType() {
         let index = CSSearchableIndex(name: "protected", protectionClass: .completeUntilFirstUserAuthentication)
-        XCTAssertEqual(index.protectionClass?.rawValue, FileProtectionType.completeUntilFirstUserAuthentication.rawValue)
+        XCTAssertEqual(index.protectionClass.rawValue, FileProtectionType.completeUntilFirstUserAuthentication.rawValue)
     }
 }
 #endif
