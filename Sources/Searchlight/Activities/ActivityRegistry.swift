@@ -19,6 +19,9 @@ package final class ActivityRegistry: Sendable {
         /// Keyed by the identifier's UTF-8 bytes, as the engine keys records: `String ==` calls canonically
         /// equivalent identifiers (two records) the same.
         var donors: [ExactIdentifier: WeakBox] = [:]
+        /// The donor count at which dead donors are next dropped: twice the live ones left by the last drop, so
+        /// dropping costs O(1) per registration (dropping them at every registration made n donations O(n²)).
+        var pruneAt = 64
     }
 
     private let state = Mutex(State())
@@ -51,11 +54,17 @@ package final class ActivityRegistry: Sendable {
     /// Remembers that `activity` donated the record `identifier`.
     package func registerDonor(_ activity: Activity, for identifier: String) {
         state.withLock { s in
-            s.donors = s.donors.filter { $0.value.object != nil }
+            if s.donors.count >= s.pruneAt {
+                s.donors = s.donors.filter { $0.value.object != nil }
+                s.pruneAt = max(64, 2 * s.donors.count)
+            }
             s.donors[ExactIdentifier(identifier)] = WeakBox(activity)
         }
     }
 
     /// The live object that last donated record `identifier`, if any.
     package func donor(for identifier: String) -> Activity? { state.withLock { $0.donors[ExactIdentifier(identifier)]?.object } }
+
+    /// How many donors are remembered, dead ones not yet dropped included.
+    package var donorCount: Int { state.withLock { $0.donors.count } }
 }
