@@ -320,9 +320,10 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// The engagement-store key of a suggestion: its text folded, so the key ranking reads (from the completion
     /// as counted, folded) is the key a shown suggestion records (as items write it: "amelie", "amélie"). Composed
     /// too: the ledger keys by bytes, and a shown suggestion can be decomposed (かか\u{3099}) where the counted term
-    /// is composed (かが).
+    /// is composed (かが). The prefix starts with U+0000, which item identifiers cannot (nor is it the activity
+    /// namespace): spelled "suggestion:", it was also the key of an item so named, sharing its engagement.
     static func engagementKey(_ suggestionText: String) -> String {
-        "suggestion:" + TextMatch.folded(suggestionText, options: .all)
+        "\u{0}suggestion\u{0}" + TextMatch.folded(suggestionText, options: .all)
     }
 
     /// How an item writes `term` (a folded index term): the first of the tokens of that term in the default-field

@@ -835,6 +835,25 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertGreaterThan(ledger.factor(for: CSUserQuery.engagementKey(ranked), at: now), 1)
     }
 
+    /// A suggestion's engagement and an item's are kept apart even when the item's identifier is spelled like a
+    /// suggestion key ("suggestion:apricot"): choosing that item lifted the suggestion "apricot" above "apples",
+    /// and choosing the suggestion lifted the item.
+    func testSuggestionEngagementIsApartFromAnItemNamedLikeItsKey() throws {
+        let container = makeContainer([makeItem("a1", title: "apples"),
+                                       makeItem("suggestion:apricot", title: "apricot")])
+        XCTAssertEqual(runUserQuery("ap", in: container, suggestions: true).suggestions.map(\.suggestionText),
+                       ["apples", "apricot"], "equal counts: in text order")
+        for _ in 0..<5 { _ = SearchlightContinuation.activity(forSelecting: "suggestion:apricot", in: container) }
+        let run = runUserQuery("ap", in: container, suggestions: true)
+        XCTAssertEqual(run.suggestions.map(\.suggestionText), ["apples", "apricot"],
+                       "the item's choices: not the suggestion's")
+        let apricot = CSUserQuery.Suggestion(suggestion: try XCTUnwrap(run.suggestions.last))
+        let before = container.engagement.record(for: "suggestion:apricot", at: container.clock())
+        run.query.userEngaged(apricot, visibleSuggestions: [], interaction: .select)
+        XCTAssertEqual(container.engagement.record(for: "suggestion:apricot", at: container.clock()), before,
+                       "the suggestion's choice: not the item's")
+    }
+
     /// A zero-width joiner sequence is one term (👨👩👧): a finished word (the term searched as text again) and its
     /// suggestion (counted by that term) must find it, not split it into 👨, 👩 and 👧, which no item holds.
     func testAZeroWidthJoinerSequenceIsFoundAsAFinishedWord() {
