@@ -82,12 +82,12 @@ package enum ActivityResults {
         return links.strong ?? links.weak ?? id
     }
 
-    /// The engagement identifier of a result identifier (what a query returned as `uniqueIdentifier`).
-    package static func engagementIdentifier(ofResult identifier: String, in snapshot: ContainerSnapshot) -> String {
-        guard ActivityIdentity.isActivity(identifier), let address = snapshot.engine.lookup(id: identifier) else {
-            return identifier
-        }
-        return engagementIdentifier(of: address, in: snapshot) ?? identifier
+    /// The engagement identifier of a result identifier (what a query returned as `uniqueIdentifier`); nil once the
+    /// result is no longer in the container. A stale result of a deleted item counts for nothing: counted under its
+    /// identifier, it would pass the deleted item's engagement on to a new item given that identifier later.
+    package static func engagementIdentifier(ofResult identifier: String, in snapshot: ContainerSnapshot) -> String? {
+        guard let address = snapshot.engine.lookup(id: identifier) else { return nil }
+        return engagementIdentifier(of: address, in: snapshot)
     }
 }
 

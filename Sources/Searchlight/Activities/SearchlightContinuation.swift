@@ -24,17 +24,22 @@ public enum SearchlightContinuation {
                                 visibleIdentifiers: [String] = [],
                                 in container: SearchlightContainer = .default) -> NSUserActivity? {
         let snapshot = container.snapshot()
+        // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
         let key = ActivityResults.engagementIdentifier(ofResult: identifier, in: snapshot)
-        let shown = visibleIdentifiers.map { ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot) }
+        let shown = visibleIdentifiers.compactMap { ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot) }
         guard ActivityIdentity.isActivity(identifier) else {
-            container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+            if let key {
+                container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+            } else if !shown.isEmpty {
+                container.engagement.recordImpressions(of: shown, at: snapshot.now)
+            }
             let activity = NSUserActivity(activityType: CSSearchableItemActionType)
             var info: [AnyHashable: Any] = [CSSearchableItemActivityIdentifier: identifier]
             if let actionIdentifier { info[CSActionIdentifier] = actionIdentifier }
             activity.userInfo = info
             return activity
         }
-        guard let record = snapshot.activity(withIdentifier: identifier) else { return nil }
+        guard let record = snapshot.activity(withIdentifier: identifier), let key else { return nil }
         container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
         let activity = continuation(of: record.donation)
         #if !canImport(Darwin)

@@ -393,11 +393,16 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// Kept in the container's `EngagementLedger` (Activities/), decaying with a 14-day half-life.
     public func userEngaged(_ item: Item, visibleItems: [Item], interaction: UserInteractionKind) {
         let snapshot = container.snapshot()
+        // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
         let key = ActivityResults.engagementIdentifier(ofResult: item.id, in: snapshot)
         if interaction == .select {
-            let shown = visibleItems.map { ActivityResults.engagementIdentifier(ofResult: $0.id, in: snapshot) }
-            container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
-        } else {
+            let shown = visibleItems.compactMap { ActivityResults.engagementIdentifier(ofResult: $0.id, in: snapshot) }
+            if let key {
+                container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+            } else if !shown.isEmpty {
+                container.engagement.recordImpressions(of: shown, at: snapshot.now)
+            }
+        } else if let key {
             container.engagement.recordSelection(of: key, weight: 0.25, at: snapshot.now)
         }
     }

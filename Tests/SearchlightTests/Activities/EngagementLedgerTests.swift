@@ -270,6 +270,27 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertNotNil(container.engagement.record(for: "a", at: clock.now), "delete-all (a rebuild): kept")
     }
 
+    /// A result chosen (or shown) after its item was deleted, from a list shown before, counts for nothing: it was
+    /// recorded under the identifier, so a new item later given it inherited the deleted one's engagement. The
+    /// results still in the container count as before.
+    func testAStaleResultOfADeletedItemPassesNoEngagementToALaterOne() async throws {
+        let clock = TestClock()
+        let container = SearchlightContainer(clock: clock.function)
+        let index = CSSearchableIndex(name: "e", container: container)
+        try await index.indexSearchableItems([makeItem("a", title: "Report"), makeItem("b", title: "Report")])
+        let run = runUserQuery("report", in: container)
+        let a = try XCTUnwrap(run.items.first { $0.uniqueIdentifier == "a" })
+        try await index.deleteSearchableItems(withIdentifiers: ["a"])
+        let shown = run.items.map { CSUserQuery.Item(item: $0) }
+        run.query.userEngaged(CSUserQuery.Item(item: a), visibleItems: shown, interaction: .select)
+        run.query.userEngaged(CSUserQuery.Item(item: a), visibleItems: [], interaction: .focus)
+        XCTAssertNotNil(SearchlightContinuation.activity(forSelecting: a, visibleItems: run.items, in: container),
+                        "the app still gets the item's continuation")
+        try await index.indexSearchableItems([makeItem("a", title: "Report")])
+        XCTAssertNil(container.engagement.record(for: "a", at: clock.now), "the deleted item's: not the new one's")
+        XCTAssertEqual(container.engagement.record(for: "b", at: clock.now)?.impressions, 2, "still there: shown twice")
+    }
+
     /// Items whose identifiers are canonically equivalent ("café" precomposed and decomposed) are two items: choosing
     /// one lifted the other too (the ledger keyed them by `String ==`), and a restored ledger merged their records.
     func testCanonicallyEquivalentIdentifiersHaveEngagementOfTheirOwn() async throws {
