@@ -101,7 +101,7 @@ struct HTMLMarkupReader {
     private var headerDepth = 0
     /// Open `<template>` elements: their contents are an inert fragment, not the page's markup or microdata.
     private var templateDepth = 0
-    /// Open `<svg>`/`<math>` elements: only inside them is `<![CDATA[` a CDATA section.
+    /// Open `<svg>`/`<math>` elements: only inside them is `<![CDATA[` a CDATA section and `<script/>` closed.
     private var foreignDepth = 0
     private var expectTitle = false
     private var expectJSONLD: Int?
@@ -118,10 +118,10 @@ struct HTMLMarkupReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumTextBytes: Int) -> Result {
         var reader = HTMLMarkupReader(bytes: bytes, maximumTextBytes: maximumTextBytes)
         var tokenizer = HTMLTokenizer(bytes: bytes)
-        tokenizer.readsCDATA = false
+        tokenizer.inForeignContent = false
         while let token = tokenizer.next() {
             reader.consume(token)
-            tokenizer.readsCDATA = reader.foreignDepth > 0
+            tokenizer.inForeignContent = reader.foreignDepth > 0
         }
         while !reader.stack.isEmpty { reader.pop() }
         reader.finishText()
@@ -173,11 +173,13 @@ struct HTMLMarkupReader {
         case "base":
             if result.baseHref == nil, let href = attributes.value("href") { result.baseHref = href }
         case "title":
-            if !isInForeignContent { expectTitle = !selfClosing }
+            // `<title/>` is still a title in HTML: the flag is ignored on a non-void element.
+            if !isInForeignContent { expectTitle = true }
         case "script":
             // The MIME type's essence: CMSs add parameters (`application/ld+json; charset=UTF-8`, a `profile`).
             let type = attributes.value("type").map { String($0.prefix(while: { $0 != ";" })).trimmingASCIIWhitespace().lowercased() }
-            expectJSONLD = type == "application/ld+json" && !selfClosing ? offset : nil
+            // `<script/>` reads its contents to `</script>` in HTML (the tokenizer does so outside foreign content).
+            expectJSONLD = type == "application/ld+json" && (!selfClosing || !isInForeignContent) ? offset : nil
         default:
             break
         }

@@ -2,8 +2,9 @@
 /// backtracks, so every byte is looked at a bounded number of times (linear on any input).
 ///
 /// Handles quoted, unquoted and valueless attributes, comments (`<!-- -->`, `<!-->`), doctype and other `<!...>`
-/// / `<?...>` declarations, CDATA sections (read as text where `readsCDATA`), raw-text elements (`script`,
-/// `style`, ... whose contents run to the matching end tag) and escapable raw text (`title`, `textarea`). A tag cut off by the end of input is
+/// / `<?...>` declarations, CDATA sections (read as text where `inForeignContent`), raw-text elements (`script`,
+/// `style`, ... whose contents run to the matching end tag, `/>` or not outside foreign content) and escapable raw
+/// text (`title`, `textarea`). A tag cut off by the end of input is
 /// dropped, as browsers do; a `<` that starts no tag is text.
 struct HTMLTokenizer {
     /// Attributes kept per tag; later ones are read and skipped (keeps duplicate detection linear).
@@ -18,9 +19,11 @@ struct HTMLTokenizer {
     private(set) var index = 0
     /// Set after a raw-text start tag: the next token is its contents.
     private var pendingRawText: String?
-    /// Whether `<![CDATA[` opens a CDATA section, as in SVG and MathML; in HTML content it is a bogus comment to
-    /// the next `>` (WHATWG). The reader clears it outside foreign content.
-    var readsCDATA = true
+    /// Whether the tokens are in SVG/MathML content, which only the tree builder knows (the reader sets it). There
+    /// `<![CDATA[` opens a CDATA section and `/>` closes a raw-text element at once; in HTML content CDATA is a
+    /// bogus comment to the next `>` and `/>` on a non-void element is ignored, so `<script/>` still reads its
+    /// contents to `</script>` (WHATWG).
+    var inForeignContent = true
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -65,7 +68,7 @@ struct HTMLTokenizer {
             return .comment
         case UInt8(ascii: "!"):
             if matches("<!--", at: start) { return comment(at: start) }
-            if readsCDATA, matchesCaseInsensitive("<![cdata[", at: start) { return cdata(at: start) }
+            if inForeignContent, matchesCaseInsensitive("<![cdata[", at: start) { return cdata(at: start) }
             let isDoctype = matchesCaseInsensitive("<!doctype", at: start)
             index = skipPast(UInt8(ascii: ">"), from: start + 2)
             return isDoctype ? .doctype : .comment
@@ -127,7 +130,7 @@ struct HTMLTokenizer {
             }
         }
         index = i
-        if !selfClosing, Self.mayBeRawText(name),
+        if !selfClosing || !inForeignContent, Self.mayBeRawText(name),
            Self.rawTextElements.contains(name) || Self.escapableRawTextElements.contains(name) {
             pendingRawText = name
         }
