@@ -4,8 +4,14 @@
 /// followed by a letter, digit or `=` (so `?a=1&copy=2` keeps its query). Anything unrecognised stays literal.
 enum HTMLCharacterReferences {
     /// The UTF-8 text of `bytes[range]` with references decoded. Linear: each `&` looks at most a few dozen bytes ahead.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, inAttribute: Bool = false) -> String {
-        guard let firstAmpersand = bytes[range].firstIndex(of: UInt8(ascii: "&")) else {
+    /// `replacingNUL` turns each U+0000 into U+FFFD, as the tokenizer does in attribute values and RCDATA (`<title>`);
+    /// body text keeps its NULs here for the reader to drop.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, inAttribute: Bool = false,
+                       replacingNUL: Bool = false) -> String {
+        let first = replacingNUL
+            ? bytes[range].firstIndex(where: { $0 == UInt8(ascii: "&") || $0 == 0 })
+            : bytes[range].firstIndex(of: UInt8(ascii: "&"))
+        guard let firstAmpersand = first else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         var out: [UInt8] = []
@@ -15,6 +21,11 @@ enum HTMLCharacterReferences {
         let end = range.upperBound
         while i < end {
             let b = bytes[i]
+            if b == 0, replacingNUL {
+                appendUTF8(0xFFFD, to: &out)
+                i += 1
+                continue
+            }
             if b != UInt8(ascii: "&") {
                 out.append(b)
                 i += 1

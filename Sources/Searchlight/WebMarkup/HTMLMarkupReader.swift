@@ -303,7 +303,9 @@ struct HTMLMarkupReader {
     private mutating func microdataEnd(_ frame: Frame) {
         if let start = frame.captureStart {
             let end = min(capture.count, start + Self.maximumValueBytes)
-            let text = WebMarkupText.collapse(String(decoding: capture[min(start, end)..<end], as: UTF8.self))
+            // NULs are dropped from text values, as from the page text.
+            let bytes = capture[min(start, end)..<end].lazy.filter { $0 != 0 }
+            let text = WebMarkupText.collapse(String(decoding: bytes, as: UTF8.self))
             if let scope = frame.propertyScope, scope < scopes.count {
                 for prop in frame.itemprops { scopes[scope].add(.text(text), for: prop) }
             }
@@ -388,7 +390,8 @@ struct HTMLMarkupReader {
         if activeCaptures > 0, capture.count < Self.maximumValueBytes * 64 { capture.append(contentsOf: text.utf8) }
         guard suppressDepth == 0, !result.textTruncated else { return }
         // Past the limit nothing more is kept, so a huge text node costs no more than the limit.
-        for b in text.utf8.prefix(maximumTextBytes + 1 - min(visibleText.bytes.count, maximumTextBytes)) {
+        // A NUL in body text is a parse error the tree builder ignores (WHATWG "in body"): it is dropped.
+        for b in text.utf8.prefix(maximumTextBytes + 1 - min(visibleText.bytes.count, maximumTextBytes)) where b != 0 {
             visibleText.append(b, isSpace: isASCIIWhitespace(b))
         }
         if visibleText.bytes.count >= maximumTextBytes { result.textTruncated = true }

@@ -35,7 +35,7 @@ struct HTMLTokenizer {
             let end = endOfRawText(element)
             index = end
             if Self.escapableRawTextElements.contains(element) {
-                return .text(HTMLCharacterReferences.decode(bytes, start..<end))
+                return .text(HTMLCharacterReferences.decode(bytes, start..<end, replacingNUL: true))
             }
             return .rawText(element: element, range: start..<end)
         }
@@ -116,12 +116,13 @@ struct HTMLTokenizer {
                 let quote = bytes[j]
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                     guard let close = bytes[(j + 1)...].firstIndex(of: quote) else { index = n; return nil }
-                    value = HTMLCharacterReferences.decode(bytes, (j + 1)..<close, inAttribute: true)
+                    value = HTMLCharacterReferences.decode(bytes, (j + 1)..<close, inAttribute: true,
+                                                           replacingNUL: true)
                     i = close + 1
                 } else {
                     var k = j
                     while k < n, !isASCIIWhitespace(bytes[k]), bytes[k] != UInt8(ascii: ">") { k += 1 }
-                    value = HTMLCharacterReferences.decode(bytes, j..<k, inAttribute: true)
+                    value = HTMLCharacterReferences.decode(bytes, j..<k, inAttribute: true, replacingNUL: true)
                     i = k
                 }
             }

@@ -90,7 +90,7 @@ final class HTMLCharsetTests: XCTestCase {
             }
         }
         // A stray NUL in an ordinary page is not UTF-16.
-        XCTAssertEqual(try WebMarkupIndexer().extract(html: Data("<title>a\u{0}b</title>".utf8), url: url).title, "a\u{0}b")
+        XCTAssertEqual(try WebMarkupIndexer().extract(html: Data("<title>a\u{0}b</title>".utf8), url: url).title, "a\u{FFFD}b")
     }
 
     /// A label that names no encoding (a template placeholder, MySQL's `utf8mb4`) is ignored, as browsers do:
