@@ -100,11 +100,16 @@ public struct WebPageExtraction: Sendable {
                         ?? business?.description)
     }
 
-    /// The best image: `og:image`, `twitter:image`, then the main entity's first image.
+    /// The best image: `og:image`, `twitter:image`, then the main entity's first image. An `http://` `og:image`
+    /// yields to `og:image:secure_url`, which Open Graph defines as its https form.
     public var bestImage: URL? {
+        let secure = openGraph["og:image:secure_url"].flatMap { WebMarkupURLs.resolve($0, base: baseURL) }
         for candidate in [openGraph["og:image"], openGraph["og:image:url"], openGraph["og:image:secure_url"],
                           twitterCard["twitter:image"], twitterCard["twitter:image:src"]] {
-            if let text = candidate, let url = WebMarkupURLs.resolve(text, base: baseURL) { return url }
+            if let text = candidate, let url = WebMarkupURLs.resolve(text, base: baseURL) {
+                if url.scheme == "http", let secure, secure.scheme == "https" { return secure }
+                return url
+            }
         }
         let entityImages = (product?.images ?? []) + (recipe?.images ?? []) + (event?.images ?? [])
             + (article?.images ?? []) + (business?.images ?? [])

@@ -378,4 +378,19 @@ final class WebItemMappingTests: XCTestCase {
         let nested = try item(##"{"@type":"WebPage","about":{"@type":"Thing","name":"x"},"hasPart":"## + product + "}")
         XCTAssertEqual(nested.attributeSet.title, "Shop")
     }
+
+    /// Open Graph: `og:image:secure_url` is the https form of `og:image`; an `http://` image yields to it.
+    func testTheSecureImageURLWinsOverAnHTTPImage() throws {
+        let data = Data("""
+            <meta property="og:image" content="http://cdn.example.com/boot.jpg">
+            <meta property="og:image:secure_url" content="https://cdn.example.com/boot.jpg"><p>x</p>
+            """.utf8)
+        let item = try WebMarkupIndexer().item(fromHTML: data, url: URL(string: "https://www.example.com/p")!)
+        XCTAssertEqual(item.attributeSet.thumbnailURL?.absoluteString, "https://cdn.example.com/boot.jpg")
+        let https = try extractHTML("""
+            <meta property="og:image" content="https://cdn.example.com/a.jpg">
+            <meta property="og:image:secure_url" content="https://cdn.example.com/b.jpg"><p>x</p>
+            """)
+        XCTAssertEqual(https.bestImage?.absoluteString, "https://cdn.example.com/a.jpg")
+    }
 }
