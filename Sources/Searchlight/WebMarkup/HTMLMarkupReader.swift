@@ -110,7 +110,8 @@ struct HTMLMarkupReader {
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumTextBytes: Int) {
         self.bytes = bytes
-        self.maximumTextBytes = maximumTextBytes
+        // 0 ... Int.max - 1: `Int.max` ("no limit") would overflow the `+ 1` that detects truncation.
+        self.maximumTextBytes = min(max(0, maximumTextBytes), Int.max - 1)
         locator = LineLocator(bytes: bytes)
     }
 

@@ -300,6 +300,18 @@ final class WebItemMappingTests: XCTestCase {
                                                                          url: URL(string: "https://www.example.com/")!))
     }
 
+    /// `Int.max` reads as "no limit": the text bound's `+ 1` overflowed and trapped.
+    func testUnboundedOptionsDoNotTrap() throws {
+        var options = WebMarkupIndexer.Options()
+        options.maximumTextBytes = .max
+        options.descriptionFallbackLength = .max
+        options.maximumPageBytes = .max
+        let item = try WebMarkupIndexer(options: options).item(fromHTML: Data("<p>some words here</p>".utf8),
+                                                               url: URL(string: "https://www.example.com/")!)
+        XCTAssertEqual(item.attributeSet.textContent, "some words here")
+        XCTAssertEqual(item.attributeSet.contentDescription, "some words here")
+    }
+
     func testDomainIdentifierIsTheLowercasedHost() throws {
         let item = try WebMarkupIndexer().item(fromHTML: Data("<title>x</title>".utf8), url: URL(string: "HTTPS://WWW.Example.COM./a")!)
         XCTAssertEqual(item.domainIdentifier, "www.example.com")
