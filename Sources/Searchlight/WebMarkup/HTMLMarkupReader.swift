@@ -6,9 +6,9 @@ import SearchlightEngine
 ///
 /// It keeps a stack of open elements instead of building a tree: end tags close the nearest matching open
 /// element (closing anything opened inside it, which repairs misnesting like `<b><i></b>`), unmatched end tags are
-/// ignored, a few elements close implicitly (`<p>` before a block, `<li>` before `<li>`...), and the end of input
-/// closes everything. Nesting is capped at `maximumDepth`: deeper elements are read but not tracked, so no
-/// structure grows with the input beyond that. All work is linear in the page size.
+/// ignored, a few elements close implicitly (`<p>` before a block, `<li>` before `<li>`, an unclosed `<svg>` before
+/// `<div>`...), and the end of input closes everything. Nesting is capped at `maximumDepth`: deeper elements are
+/// read but not tracked, so no structure grows with the input beyond that. All work is linear in the page size.
 struct HTMLMarkupReader {
     /// Open elements tracked at most; deeper ones still contribute text and `<meta>`s.
     static let maximumDepth = 512
@@ -41,6 +41,8 @@ struct HTMLMarkupReader {
         var captureStart: Int?
         var suppressesText = false
         var isBlock = false
+        /// An SVG or MathML element (`<svg>`, `<math>` and what opens inside them outside an integration point).
+        var isForeign = false
     }
 
     /// Elements whose text is not page content (and `header` / `footer` outside an `<article>` or `<main>`).
@@ -66,6 +68,18 @@ struct HTMLMarkupReader {
         "address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption", "figure",
         "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav", "ol", "p", "pre",
         "section", "table", "ul",
+    ]
+
+    /// HTML start tags that end open SVG/MathML elements (WHATWG "in foreign content": a `<p>` after an unclosed
+    /// `<svg>` is page content again); `font` only with `color`, `face` or `size`.
+    static let foreignBreakout: Set<String> = [
+        "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2",
+        "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre",
+        "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var",
+    ]
+    /// Foreign elements whose contents are HTML (names lowercased, as the tokenizer gives them).
+    static let htmlIntegrationPoints: Set<String> = [
+        "foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml",
     ]
 
     /// What the reader needs to know about an element name, looked up once per tag.
@@ -185,6 +199,11 @@ struct HTMLMarkupReader {
             break
         }
         let kind = Self.kinds[name] ?? []
+        let parentIsForeign = stack.last.map { $0.isForeign && !Self.htmlIntegrationPoints.contains($0.name) } ?? false
+        if parentIsForeign, Self.foreignBreakout.contains(name)
+            || (name == "font" && attributes.contains { ["color", "face", "size"].contains($0.name) }) {
+            while stack.last?.isForeign == true { pop() }
+        }
         implicitlyClose(before: name, kind: kind)
         // `/>` closes a foreign element (`<svg>`, `<math>` and anything inside them) at once; HTML ignores it elsewhere.
         let isVoid = kind.contains(.void) || (selfClosing && (isInForeignContent || name == "svg" || name == "math"))
@@ -199,6 +218,8 @@ struct HTMLMarkupReader {
         }
         var frame = Frame(name: name)
         frame.isBlock = kind.contains(.block)
+        frame.isForeign = name == "svg" || name == "math"
+            || (stack.last.map { $0.isForeign && !Self.htmlIntegrationPoints.contains($0.name) } ?? false)
         let isChrome = (name == "header" || name == "footer") && contentDepth == 0
         frame.suppressesText = kind.contains(.suppressed) || isChrome
         if !frame.suppressesText {
