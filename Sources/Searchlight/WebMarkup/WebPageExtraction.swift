@@ -103,11 +103,14 @@ public struct WebPageExtraction: Sendable {
     /// The best image: `og:image`, `twitter:image`, then the main entity's first image. An `http://` `og:image`
     /// yields to `og:image:secure_url`, which Open Graph defines as its https form.
     public var bestImage: URL? {
-        let secure = openGraph["og:image:secure_url"].flatMap { WebMarkupURLs.resolve($0, base: baseURL) }
         for candidate in [openGraph["og:image"], openGraph["og:image:url"], openGraph["og:image:secure_url"],
                           twitterCard["twitter:image"], twitterCard["twitter:image:src"]] {
             if let text = candidate, let url = WebMarkupURLs.resolve(text, base: baseURL) {
-                if url.scheme == "http", let secure, secure.scheme == "https" { return secure }
+                if url.scheme == "http",
+                   let secure = openGraph["og:image:secure_url"].flatMap({ WebMarkupURLs.resolve($0, base: baseURL) }),
+                   secure.scheme == "https" {
+                    return secure
+                }
                 return url
             }
         }
