@@ -124,11 +124,11 @@ public struct WebMarkupIndexer: Sendable {
         return (items, failures)
     }
 
-    /// The URL continuation should open for a web item: its deep link when it has one (the app handles it),
-    /// otherwise the page.
+    /// The URL continuation should open for a web item: its deep link when it has one the app may follow (not a
+    /// `javascript:` or `file:` link, `WebMarkupURLs.isFollowableDeepLink`), otherwise the page.
     public static func continuationURL(for item: CSSearchableItem) -> URL? {
         if let link = item.attributeSet.value(forCustomKey: WebMarkupAttributeKeys.deepLink) as? NSString,
-           let url = URL(string: String(link)), url.scheme != nil {
+           WebMarkupURLs.isFollowableDeepLink(String(link)), let url = URL(string: String(link)) {
             return url
         }
         return item.attributeSet.url ?? item.attributeSet.contentURL

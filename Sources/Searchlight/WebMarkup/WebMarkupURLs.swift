@@ -63,6 +63,16 @@ enum WebMarkupURLs {
         urls(node.values(property).compactMap(\.address), base: base)
     }
 
+    /// Whether a page's deep link may be followed: it names a scheme, and not one that runs script or reads local
+    /// or in-memory data when opened (`javascript:`, `vbscript:`, `data:`, `file:`, `blob:`, `about:`); a page's
+    /// author picks the link, the app opens it.
+    static func isFollowableDeepLink(_ text: String) -> Bool {
+        guard let scheme = URL(string: text)?.scheme?.lowercased() else { return false }
+        return !unfollowableSchemes.contains(scheme)
+    }
+
+    private static let unfollowableSchemes: Set<String> = ["javascript", "vbscript", "data", "file", "blob", "about"]
+
     /// Whether two hosts are the same site, ignoring case and a leading `www.`.
     static func sameSite(_ a: String?, _ b: String?) -> Bool {
         guard let a, let b else { return false }

@@ -193,6 +193,21 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(other.attributeSet.phoneNumbers, ["+1-555-0100"], "another organization's publishing says nothing")
     }
 
+    /// A page's author picks its deep link: one that would run script or read local data when the app opens it
+    /// (`javascript:`, `data:`, `file:`...) is not a deep link; continuation opens the page instead.
+    func testScriptingAndLocalDeepLinksAreNotFollowed() throws {
+        let page = "https://trails.example.org/t/17"
+        for link in ["javascript:alert(document.cookie)", "JavaScript:void(0)", "data:text/html,<script>x</script>",
+                     "vbscript:msgbox", "file:///etc/passwd", "blob:https://trails.example.org/1", "about:blank"] {
+            let html = "<meta property=\"al:ios:url\" content=\"\(link)\"><title>Trail</title>"
+            let item = try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: page)!)
+            XCTAssertEqual(WebMarkupIndexer.continuationURL(for: item)?.absoluteString, page, link)
+        }
+        let html = "<meta property=\"al:ios:url\" content=\"trailapp://trails/17\"><title>Trail</title>"
+        let app = try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: page)!)
+        XCTAssertEqual(WebMarkupIndexer.continuationURL(for: app)?.absoluteString, "trailapp://trails/17")
+    }
+
     func testDeepLinksFromAppLinksAndBanner() throws {
         let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
