@@ -84,7 +84,9 @@ open class CSSearchQueryContext: NSObject, NSCopying, NSSecureCoding, @unchecked
         set { state.withLock { $0.limit = max(newValue, 0) } }
     }
 
-    /// Searchlight extension: skip this many results first (after the cursor, if any).
+    /// Searchlight extension: skip this many results first (after the cursor, if any). Pages of separate ranked
+    /// queries are slices of one ranking while the index is unchanged; a background merge that reclaims deleted
+    /// items changes relevance statistics (and so ranks) between them. A `CSSearchQuery` cursor pins its state.
     open var offset: Int {
         get { state.withLock { $0.offset } }
         set { state.withLock { $0.offset = max(newValue, 0) } }
