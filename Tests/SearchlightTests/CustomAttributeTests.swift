@@ -76,6 +76,28 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertTrue(CSSearchableItem(uniqueIdentifier: "w", domainIdentifier: nil, attributeSet: set).validationProblems().isEmpty)
     }
 
+    /// A Swift `Decimal` bridges to `NSDecimalNumber`, an `NSNumber`, which Apple's `setValue(_:forCustomKey:)` takes:
+    /// it is a number (alone or in an array), found by a numeric query, not a value of an unsupported type that
+    /// fails the item. A Decimal NaN is refused as a non-finite number, as a Double NaN is.
+    func testDecimalIsANumber() throws {
+        let key = CSCustomAttributeKey(keyName: "price")!
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.setValue(Decimal(string: "12.5")!, forCustomKey: key)
+        XCTAssertEqual((set.value(forCustomKey: key) as? NSNumber)?.doubleValue, 12.5)
+        let item = CSSearchableItem(uniqueIdentifier: "p", domainIdentifier: nil, attributeSet: set)
+        XCTAssertEqual(item.validationProblems(), [])
+        XCTAssertEqual(try evaluate("price > 12", in: makeContainer([item])), ["p"])
+        set.setValue([Decimal(1), Decimal(string: "0.25")!], forCustomKey: key)
+        XCTAssertEqual((set.value(forCustomKey: key) as? NSArray)?.compactMap { ($0 as? NSNumber)?.doubleValue },
+                       [1, 0.25])
+        XCTAssertEqual(item.validationProblems(), [])
+        set.setValue(Decimal.nan, forCustomKey: key)
+        let problems = item.validationProblems()
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems.first?.message.contains("custom attribute 'price' holds the non-finite number") == true,
+                      problems.first?.message ?? "")
+    }
+
     /// Values read back typed as Apple declares them (`(any NSSecureCoding)?`), each the Foundation object Apple
     /// hands back, whether it was set as a Swift value or as that object.
     func testCustomValuesReadBackAsSecureCodingObjects() throws {

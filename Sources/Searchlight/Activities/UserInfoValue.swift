@@ -52,10 +52,6 @@ package indirect enum UserInfoValue: Sendable, Hashable {
                 guard n.isFinite else { throw Problem(message: "\(path) is a non-finite number (\(n))") }
                 return .number(n)
             }
-            // A Swift `Decimal` is an `NSDecimalNumber` (an `NSNumber`) to Apple's userInfo, so it is a number.
-            if Swift.type(of: value) == Decimal.self, let decimal = value as? Decimal {
-                return try from(NSDecimalNumber(decimal: decimal), path: path, depth: depth)
-            }
             throw Problem(message: "\(path) holds a \(Swift.type(of: value)), which is not a property-list type "
                           + "(String, number, Bool, Data, Date, URL, UUID, array or dictionary)")
         }

@@ -111,6 +111,9 @@ package enum AttributeNumber: Sendable, Hashable {
         if type == UInt64.self, let v = value as? UInt64 {
             self = v <= UInt64(Int64.max) ? .int(Int64(v)) : .double(Double(v)); return
         }
+        // A Swift `Decimal` bridges to `NSDecimalNumber`, an `NSNumber`, wherever Apple takes one (custom
+        // attribute values, `userInfo`); a Decimal NaN becomes a Double NaN, which validation refuses.
+        if type == Decimal.self, let v = value as? Decimal { self.init(NSDecimalNumber(decimal: v)); return }
         return nil
     }
 }
