@@ -98,6 +98,24 @@ final class CustomAttributeTests: XCTestCase {
                       problems.first?.message ?? "")
     }
 
+    /// An array of optionals (`[String?]`) bridges to an NSArray holding NSNull for each nil, which Apple takes: its
+    /// nils are NSNull values and its strings stay searchable, where each nil was a value of the unsupported type
+    /// `Optional<String>` that failed the item.
+    func testAnArrayOfOptionalsHoldsNullForItsNils() throws {
+        let key = CSCustomAttributeKey(keyName: "aliases")!
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.setValue(["ann", nil] as [String?], forCustomKey: key)
+        XCTAssertEqual(set.value(forAttribute: "aliases"), .array([.string("ann"), .null]))
+        let read = try XCTUnwrap(set.value(forCustomKey: key) as? NSArray)
+        XCTAssertEqual(read.count, 2)
+        XCTAssertTrue(read[1] is NSNull)
+        let item = CSSearchableItem(uniqueIdentifier: "o", domainIdentifier: nil, attributeSet: set)
+        XCTAssertEqual(item.validationProblems(), [])
+        XCTAssertEqual(try evaluate(#"aliases == "ann""#, in: makeContainer([item])), ["o"])
+        set.setValue([Int?.none, 3] as [Int?], forCustomKey: key)
+        XCTAssertEqual(set.value(forAttribute: "aliases"), .array([.null, .number(.int(3))]))
+    }
+
     /// Values read back typed as Apple declares them (`(any NSSecureCoding)?`), each the Foundation object Apple
     /// hands back, whether it was set as a Swift value or as that object.
     func testCustomValuesReadBackAsSecureCodingObjects() throws {

@@ -22,7 +22,8 @@ package indirect enum AttributeValue: Sendable, Hashable {
     case unsupported(typeName: String)
 
     /// Builds the value of a custom attribute (or an `emailHeaders` element) from what a caller passed:
-    /// String, NSNumber or Swift numbers, Date, Data, URL, CSPerson, CSLocalizedString, NSNull, or arrays of those.
+    /// String, NSNumber or Swift numbers, Date, Data, URL, CSPerson, CSLocalizedString, NSNull, or arrays of those
+    /// (a nil element of an array of optionals is NSNull, as it bridges).
     /// Anything else becomes `.unsupported`, which validation rejects with a clear error. Arrays nested past
     /// what is kept are not converted (see `fromCustom(_:enclosingArrays:)`).
     package static func fromCustom(_ value: Any) -> AttributeValue { fromCustom(value, enclosingArrays: 0) }
@@ -35,6 +36,11 @@ package indirect enum AttributeValue: Sendable, Hashable {
     /// there becomes a one-level placeholder instead of being converted, and validation refuses the value
     /// (`nestingDepth` is then `maximumNestingDepth + 2`, which it reports as nesting more than is kept).
     private static func fromCustom(_ value: Any, enclosingArrays: Int) -> AttributeValue {
+        // An optional (an element of `[String?]`, `[Int?]`) bridges as its value, or as NSNull when nil.
+        if let optional = value as? any CustomValueOptional {
+            guard let wrapped = optional.customWrapped else { return .null }
+            return fromCustom(wrapped, enclosingArrays: enclosingArrays)
+        }
         if let array = value as? any CustomValueArray {
             if enclosingArrays > maximumNestingDepth { return tooDeepPlaceholder }
             return .normalizedArray(array.customElements.map { fromCustom($0, enclosingArrays: enclosingArrays + 1) })
@@ -208,6 +214,15 @@ private protocol CustomValueArray {
 
 extension Array: CustomValueArray {
     fileprivate var customElements: [Any] { map { $0 } }
+}
+
+/// Any Swift optional, found by a dynamic cast so that its value (or its nil) is converted rather than its type.
+private protocol CustomValueOptional {
+    var customWrapped: Any? { get }
+}
+
+extension Optional: CustomValueOptional {
+    fileprivate var customWrapped: Any? { self.map { $0 } }
 }
 
 /// Any Swift dictionary (not an allowed custom value), found without bridging it to an NSDictionary.
