@@ -116,6 +116,29 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertEqual(set.value(forAttribute: "aliases"), .array([.null, .number(.int(3))]))
     }
 
+    /// A custom array mixing dates with other kinds (`["launch", date]`, `[date, 5]`) is searchable by its dates, as
+    /// a homogeneous date array is: only its numbers went into the key's numeric column, so date comparisons and
+    /// presence of the date never found it.
+    func testDatesInAMixedCustomArrayAreQueryable() throws {
+        let key = CSCustomAttributeKey(keyName: "when")!
+        let date = Date(timeIntervalSinceReferenceDate: 800_000_000)  // 2026-05-09T06:13:20Z
+        func item(_ id: String, _ value: Any) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.setValue(value, forCustomKey: key)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: nil, attributeSet: set)
+        }
+        let container = makeContainer([item("dates", [date]), item("text", ["launch", date] as [Any]),
+                                       item("number", [date, NSNumber(value: 5)] as [Any])])
+        XCTAssertEqual(try evaluate("when > $time.iso(2026-01-01T00:00:00Z)", in: container),
+                       ["dates", "number", "text"])
+        XCTAssertEqual(try evaluate("when == $time.iso(2026-05-09T06:13:20Z)", in: container),
+                       ["dates", "number", "text"])
+        XCTAssertEqual(try evaluate("when < 10", in: container), ["number"])
+        XCTAssertEqual(try evaluate(#"when == "launch""#, in: container), ["text"])
+        let fetched = CSSearchableIndex(name: "mixed", container: container).fetchSearchableItems(withIdentifiers: ["text"])
+        XCTAssertEqual(fetched.first?.attributeSet.value(forAttribute: "when"), .array([.string("launch"), .date(date)]))
+    }
+
     /// Values read back typed as Apple declares them (`(any NSSecureCoding)?`), each the Foundation object Apple
     /// hands back, whether it was set as a Swift value or as that object.
     func testCustomValuesReadBackAsSecureCodingObjects() throws {

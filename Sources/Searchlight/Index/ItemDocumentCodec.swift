@@ -180,7 +180,9 @@ package enum ItemDocumentCodec {
                 entries.append((.customValue, keyName, key, value))
                 if key.isSearchable {
                     try text(textField, options, value.textValues)
-                    try numbers(customNumericField(keyName), value.numbers.map(\.doubleValue))
+                    // A mixed array's dates are in the column too, as a date array's are.
+                    try numbers(customNumericField(keyName), value.numbers.map(\.doubleValue)
+                                + value.dates.map(\.timeIntervalSinceReferenceDate))
                 }
             }
         }
