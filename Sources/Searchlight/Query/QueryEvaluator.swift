@@ -309,12 +309,14 @@ package struct QueryEvaluator {
         return AttributeCatalog.descriptor(forQueryName: name) == nil ? name : nil
     }
 
-    /// Documents among `within` whose searchable custom key holds Data (alone or in an array), read from the item
-    /// blobs: no field indexes bytes. Text and numbers are left to the fields (under `t` an overlong word is no token).
+    /// Documents among `within` whose searchable custom key holds Data or a person (alone or in an array), read
+    /// from the item blobs: no field indexes bytes, nor a person without a name or handles. Text and numbers are
+    /// left to the fields (under `t` an overlong word is no token).
     private func storedPresence(ofCustomKey key: String, within: [DocAddress]) -> [DocAddress] {
         func holds(_ value: AttributeValue) -> Bool {
             switch value {
-            case .data: return true
+            case .data, .person: return true
+            case .persons(let persons): return !persons.isEmpty
             case .array(let values): return values.contains(where: holds)
             default: return false
             }

@@ -294,6 +294,23 @@ final class QueryEvaluationTests: XCTestCase {
         XCTAssertEqual(try evaluate(#"blob == "?*""#, in: container), ["d"])
     }
 
+    /// A person with no name and no handles has no text for a field to hold, as Data has none: only the blob holds
+    /// it, so `== "*"` must read it there (the scan took Data alone and called such a key absent).
+    func testPresenceOfCustomPersonsWithoutText() throws {
+        let key = customKey("contact")
+        let bare = CSPerson(displayName: nil, handles: [], handleIdentifier: "email")
+        func item(_ id: String, _ value: Any?) -> CSSearchableItem {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.title = "file \(id)"
+            set.setValue(value, forCustomKey: key)
+            return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: "tests", attributeSet: set)
+        }
+        let container = makeContainer([item("a", bare), item("b", nil), item("c", [bare, bare]),
+                                       item("d", [bare, NSNumber(value: 1)] as [Any])])
+        XCTAssertEqual(try evaluate(#"contact == "*""#, in: container), ["a", "c", "d"])
+        XCTAssertEqual(try evaluate(#"contact != "*""#, in: container), ["b"])
+    }
+
     /// A key made with `searchable: false` is one "queries may not reference" (reference §1.9): its strings are in
     /// no field, so its Data must not answer `== "*"` either (the blob scan found it).
     func testPresenceIgnoresUnsearchableCustomKeys() throws {
