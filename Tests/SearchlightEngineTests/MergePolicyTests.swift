@@ -403,7 +403,9 @@ extension MergePolicyTests {
             let body = try writer.registerField("body", .text())
             let rank = try writer.registerField("rank", .numeric)
             _ = try writer.commit()  // (a rollback returns to the last commit's schema)
-            let domains = ["a", "a.b", "ab", "c.d"]
+            // Deletes reach by dotted components (`a.b` takes `a.b.c`, never `a.bc`), also of domains only below.
+            let domains = ["a", "a.b", "ab", "c.d", "a.b.c", "a.bc"]
+            let deletable = domains + ["c", "b", "a.b.c.d"]
             typealias Entry = (domain: String, word: Int, rank: Double)
             var model: [String: Entry] = [:], committed: [String: Entry] = [:]
             var history: [(IndexSnapshot, [String: Entry])] = []
@@ -435,7 +437,7 @@ extension MergePolicyTests {
                 switch rng.below(16) {
                 case 0...4:
                     let id = "d\(rng.below(24))"
-                    let entry = (domains[rng.below(4)], rng.below(4), Double(rng.below(100)))
+                    let entry = (domains[rng.below(domains.count)], rng.below(4), Double(rng.below(100)))
                     try writer.upsert(document(id, entry))
                     model[id] = entry
                 case 5:
@@ -443,7 +445,7 @@ extension MergePolicyTests {
                     var batch: [Document] = []
                     for _ in 0..<(1 + rng.below(150)) {
                         let id = "d\(rng.below(24))"
-                        let entry = (domains[rng.below(4)], rng.below(4), Double(rng.below(100)))
+                        let entry = (domains[rng.below(domains.count)], rng.below(4), Double(rng.below(100)))
                         batch.append(document(id, entry))
                         model[id] = entry
                     }
@@ -453,9 +455,11 @@ extension MergePolicyTests {
                     writer.delete(ids: [id])
                     model[id] = nil
                 case 7:
-                    let domain = domains[rng.below(4)]
-                    writer.delete(domains: [domain])
-                    model = model.filter { !IndexWriter.domain($0.value.domain, isWithin: domain) }
+                    let deleted = (0...rng.below(2)).map { _ in deletable[rng.below(deletable.count)] }
+                    writer.delete(domains: deleted)
+                    model = model.filter { entry in
+                        !deleted.contains { IndexWriter.domain(entry.value.domain, isWithin: $0) }
+                    }
                 case 8...10:
                     // At the cap a commit waits for the running merge: let it run.
                     if writer.snapshot.segments.count >= writer.mergePolicy.maxSegments { gate.release() }

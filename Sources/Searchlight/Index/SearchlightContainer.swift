@@ -440,6 +440,8 @@ private struct ContainerCore: ~Copyable {
         var applied = false
         defer { if !applied { nextExpiration = expirationBefore } }
         var pending: [ExactIdentifier: Pending] = [:]
+        // The items stored in `pending` by domain, so a domain delete reaches them without a scan (`DomainIndex`).
+        var pendingDomains = DomainIndex<ExactIdentifier>()
         var everythingDeleted = false
         var newStates = clientStates
         var recorder = RecordingWriter(writer: writer, recording: store != nil)
@@ -493,6 +495,7 @@ private struct ContainerCore: ~Copyable {
                         stored.explicitExpirationDate = expiration
                         prepared.append((stored, expiration))
                         pending[ExactIdentifier(id)] = .stored(stored)
+                        pendingDomains.insert(ExactIdentifier(id), domain: stored.domainIdentifier)
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
                     try ItemDocumentCodec.upsert(prepared, into: &recorder) { refusedItem = $0 }
@@ -507,10 +510,13 @@ private struct ContainerCore: ~Copyable {
                     recorder.delete(domains: domains)
                     deletedDomains.insert(contentsOf: domains)
                     itemsMayHaveGone = true
+                    // What the index finds may since have been re-written elsewhere or deleted: the item now
+                    // pending decides.
                     let deleting = DomainPrefixes(domains)
-                    for (id, entry) in pending {
-                        guard case .stored(let item) = entry, let domain = item.domainIdentifier else { continue }
-                        if deleting.covers(domain) { pending[id] = .deleted }
+                    for id in pendingDomains.remove(within: domains) {
+                        guard case .stored(let item)? = pending[id], let domain = item.domainIdentifier,
+                              deleting.covers(domain) else { continue }
+                        pending[id] = .deleted
                     }
                 case .deleteAll:
                     recorder.deleteAll()
@@ -520,6 +526,7 @@ private struct ContainerCore: ~Copyable {
                         recorder.setClientState(name: EngagementLedger.clientStateName, state: Data(engagement.encoded()))
                     }
                     pending = [:]
+                    pendingDomains.removeAll()
                     everythingDeleted = true
                     newStates = [:]
                     nextExpiration = .infinity

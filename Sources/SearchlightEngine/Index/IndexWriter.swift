@@ -14,6 +14,8 @@ public final class IndexWriter {
     private var live: [Bitset] = []
     private var buffer = SegmentBuilder()
     private var bufferLive: [Bool] = []
+    /// The buffered documents by domain, so a domain delete inside a batch finds its own (`DomainIndex`).
+    private var bufferDomains = DomainIndex<Int>()
     private var generation: UInt64 = 0
     /// Shared by this writer's snapshots (`VocabularyCache`).
     private let vocabularies = VocabularyCache()
@@ -93,6 +95,7 @@ public final class IndexWriter {
         }
         let doc = buffer.add(document, schema: schema, analyzer: analyzer, analyzed: analyzed)
         bufferLive.append(true)
+        bufferDomains.insert(doc, domain: document.domain)
         // The previous buffered version (if any) is what the update displaces.
         if let previous = buffer.claimID(of: doc) { bufferLive[previous] = false }
         dirty = true
@@ -220,6 +223,7 @@ public final class IndexWriter {
 
     /// Deletes every document whose domain is one of `domains` or below it, hierarchically on dots.
     public func delete(domains: some Sequence<String>) {
+        let domains = Array(domains)
         let prefixes = DomainPrefixes(domains)
         guard !prefixes.isEmpty else { return }
         let covered = { (domain: String?) -> Bool in domain.map(prefixes.covers) ?? false }
@@ -232,7 +236,8 @@ public final class IndexWriter {
                 dirty = true
             }
         }
-        for doc in 0..<buffer.documentCount where bufferLive[doc] && covered(buffer.domain(doc)) {
+        // Filed under the deleted domains themselves: no scan of the buffer (a batch may delete between writes).
+        for doc in bufferDomains.remove(within: domains) where bufferLive[doc] {
             bufferLive[doc] = false
             buffer.releaseID(of: doc)
             dirty = true
@@ -246,6 +251,7 @@ public final class IndexWriter {
         live = []
         buffer = SegmentBuilder()
         bufferLive = []
+        bufferDomains.removeAll()
         dirty = true
     }
 
@@ -266,6 +272,7 @@ public final class IndexWriter {
             live.append(bits)
             buffer = SegmentBuilder()
             bufferLive = []
+            bufferDomains.removeAll()
         }
         var keptSegments: [Segment] = [], keptLive: [Bitset] = []
         for (segment, bits) in zip(segments, live) where bits.cardinality > 0 {
@@ -439,6 +446,7 @@ public final class IndexWriter {
         contentGeneration = generation
         buffer = SegmentBuilder()
         bufferLive = []
+        bufferDomains.removeAll()
         dirty = false
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
@@ -492,6 +500,7 @@ public final class IndexWriter {
         schema = snapshot.schema
         buffer = SegmentBuilder()
         bufferLive = []
+        bufferDomains.removeAll()
         dirty = false
     }
 
