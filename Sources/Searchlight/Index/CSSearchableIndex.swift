@@ -119,6 +119,13 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// Indexes items: an existing identifier is replaced wholesale, or merged when the item `isUpdate` (an update
     /// of an absent item is dropped). Items are copied, so later changes by the caller have no effect.
     open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        index(items, joiningBatch: true, completionHandler)
+    }
+
+    /// Indexes items as `indexSearchableItems` does; `joiningBatch` false writes them on their own even while the
+    /// app has a batch open (a refresh is the system's write, not part of the app's batch).
+    private func index(_ items: [CSSearchableItem], joiningBatch: Bool,
+                       _ completionHandler: (@Sendable ((any Error)?) -> Void)?) {
         let (copies, suspects) = Self.copyAndScreen(items)
         var problems: [CSIndexError] = []
         var ids: [String] = []
@@ -133,7 +140,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                 + problems.map(\.message).joined(separator: "; ")
             return finish(CSIndexError.invalidItem(message), completionHandler)
         }
-        perform(.index(copies), identifiers: copies.map(\.uniqueIdentifier), completionHandler)
+        perform(.index(copies), identifiers: copies.map(\.uniqueIdentifier), joiningBatch: joiningBatch,
+                completionHandler)
     }
 
     /// Copies of `items` (the caller may change its own afterwards) and the indices of those that may have
@@ -181,10 +189,11 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         perform(.deleteAll, identifiers: [], completionHandler)
     }
 
-    private func perform(_ operation: IndexOperation, identifiers: [String],
+    /// Records `operation` in the open batch, if any and `joiningBatch`; otherwise submits it alone.
+    private func perform(_ operation: IndexOperation, identifiers: [String], joiningBatch: Bool = true,
                          _ completion: (@Sendable ((any Error)?) -> Void)?) {
         enum Route { case record, apply, fail(CSIndexError) }
-        let route: Route = state.withLock { s in
+        let route: Route = !joiningBatch ? .apply : state.withLock { s in
             if s.isDefault, let misuse = s.misuse { return .fail(misuse) }
             guard s.batch != nil else { return .apply }
             s.batch?.append(operation)
@@ -371,7 +380,9 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
             })
             delegate.searchableItems(forIdentifiers: identifiers) { items in
                 guard answer.take() else { return }
-                self.indexSearchableItems(items, completionHandler: completionHandler)
+                // Never into a batch the app opened meanwhile: it would report the refresh done once recorded,
+                // and lose it if the batch then failed or its expected client state did not match.
+                self.index(items, joiningBatch: false, completionHandler)
             }
         }
     }

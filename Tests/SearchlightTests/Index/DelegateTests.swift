@@ -329,6 +329,41 @@ final class DelegateTests: XCTestCase {
         XCTAssertEqual(delegate.askedOnDelegateQueue.withLock { $0 }, [true])
     }
 
+    /// Keeps its items handler until the test answers with it.
+    final class HeldRefresher: CSIndexExtensionRequestHandler, @unchecked Sendable {
+        let handler = Mutex<(@Sendable ([CSSearchableItem]) -> Void)?>(nil)
+        override func searchableItems(forIdentifiers identifiers: [String],
+                                      searchableItemsHandler: @escaping @Sendable ([CSSearchableItem]) -> Void) {
+            handler.withLock { $0 = searchableItemsHandler }
+        }
+    }
+
+    /// A refresh the delegate answers while the app has a batch open on the same instance is indexed on its own:
+    /// it joined the app's batch, reported success once recorded, and was lost with the batch when the batch's
+    /// expected client state did not match (the system's pull is not the app's write; reference §3.4, §3.5).
+    func testARefreshAnsweredDuringABatchIsNotSwallowedByIt() throws {
+        let index = makeIndex(name: "pulled")
+        let delegate = HeldRefresher()
+        index.indexDelegate = delegate
+        let refreshed = Mutex<(any Error)??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        index.refreshSearchableItems(withIdentifiers: ["r"]) { error in
+            refreshed.withLock { $0 = .some(error) }
+            done.signal()
+        }
+        index.container.delegateQueue.sync {}
+        index.beginBatch()
+        index.indexSearchableItems([makeItem("app", title: "App")])
+        delegate.handler.withLock { $0 }?([makeItem("r", title: "Refreshed")])
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertNil(refreshed.withLock { $0 } ?? nil)
+        XCTAssertEqual(indexErrorCode(index.completion {
+            index.endIndexBatch(expectedClientState: Data([9]), newClientState: Data([1]), completionHandler: $0)
+        }), .mismatchedClientState)
+        XCTAssertEqual(index.fetchSearchableItems(withIdentifiers: ["r"]).first?.attributeSet.title, "Refreshed")
+        XCTAssertTrue(index.fetchSearchableItems(withIdentifiers: ["app"]).isEmpty)
+    }
+
     /// A Spotlight File Import extension as ported apps write it (ZoomNewSpotlight): nothing calls it on Linux,
     /// but the subclass compiles unchanged and the app can call `update` itself.
     func testAnImportExtensionSubclassFillsTheAttributeSetItIsGiven() throws {
