@@ -31,8 +31,6 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     private struct State {
         var isDefault = false
         var batch: [IndexOperation]?
-        /// Identifiers acknowledged inside the open batch (reported to the delegate if the batch fails).
-        var batchIdentifiers: [String] = []
         /// A misuse detected by `beginBatch()`, reported by the next call that can fail.
         var misuse: CSIndexError?
         /// Whether this instance's delegate was already asked to reindex everything after a lost store.
@@ -140,8 +138,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                 + problems.map(\.message).joined(separator: "; ")
             return finish(CSIndexError.invalidItem(message), completionHandler)
         }
-        perform(.index(copies), identifiers: copies.map(\.uniqueIdentifier), joiningBatch: joiningBatch,
-                completionHandler)
+        perform(.index(copies), joiningBatch: joiningBatch, completionHandler)
     }
 
     /// Copies of `items` (the caller may change its own afterwards) and the indices of those that may have
@@ -170,7 +167,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// Deletes the items with these identifiers (unknown identifiers are not an error).
     open func deleteSearchableItems(withIdentifiers identifiers: [String], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
-        perform(.deleteIdentifiers(identifiers), identifiers: [], completionHandler)
+        perform(.deleteIdentifiers(identifiers), completionHandler)
     }
 
     /// Deletes every item in these domains and their subdomains: `a` removes `a` and `a.b`, never `ab`.
@@ -181,23 +178,22 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
             return finish(CSIndexError.invalidItem("domain identifier '\(bad)' \(problem); nothing was deleted"),
                           completionHandler)
         }
-        perform(.deleteDomains(domainIdentifiers), identifiers: [], completionHandler)
+        perform(.deleteDomains(domainIdentifiers), completionHandler)
     }
 
     /// Deletes every item of the container and resets every stored client state.
     open func deleteAllSearchableItems(completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
-        perform(.deleteAll, identifiers: [], completionHandler)
+        perform(.deleteAll, completionHandler)
     }
 
     /// Records `operation` in the open batch, if any and `joiningBatch`; otherwise submits it alone.
-    private func perform(_ operation: IndexOperation, identifiers: [String], joiningBatch: Bool = true,
+    private func perform(_ operation: IndexOperation, joiningBatch: Bool = true,
                          _ completion: (@Sendable ((any Error)?) -> Void)?) {
         enum Route { case record, apply, fail(CSIndexError) }
         let route: Route = !joiningBatch ? .apply : state.withLock { s in
             if s.isDefault, let misuse = s.misuse { return .fail(misuse) }
             guard s.batch != nil else { return .apply }
             s.batch?.append(operation)
-            s.batchIdentifiers += identifiers
             return .record
         }
         switch route {
@@ -205,7 +201,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         case .record: finish(nil, completion)
         case .apply:
             container.submit([operation]) { [weak self, container] error in
-                if let error, Self.asksReindex(error), let self, !identifiers.isEmpty { self.requestReindex(identifiers) }
+                if let error, Self.asksReindex(error), let self { self.requestReindex(after: [operation]) }
                 if let completion { container.callHandler { completion(error) } }
                 if error == nil, let self, case .index(let items) = operation { self.notifySystemAttributes(of: items) }
             }
@@ -232,7 +228,6 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                                     + "already open; nested batches are not supported, so the batch was discarded")
             } else {
                 s.batch = []
-                s.batchIdentifiers = []
             }
         }
     }
@@ -256,11 +251,10 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         switch change {
         case .set(_, let state), .compareAndSet(_, _, let state): newState = state
         }
-        enum Outcome { case fail(CSIndexError), commit([IndexOperation], [String]) }
+        enum Outcome { case fail(CSIndexError), commit([IndexOperation]) }
         let outcome: Outcome = state.withLock { s in
             defer {
                 s.batch = nil
-                s.batchIdentifiers = []
                 s.misuse = nil
             }
             if let misuse = s.misuse { return .fail(misuse) }
@@ -278,15 +272,13 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
                 return .fail(.invalidClientState("the index name \(clientStateName.debugDescription) is reserved for the "
                                                  + "engagement ledger's client state; the batch was not applied"))
             }
-            return .commit(operations, s.batchIdentifiers)
+            return .commit(operations)
         }
         switch outcome {
         case .fail(let error): finish(error, completion)
-        case .commit(let operations, let identifiers):
+        case .commit(let operations):
             container.submit(operations, clientState: change) { [weak self, container] error in
-                if let error, Self.asksReindex(error), let self, !identifiers.isEmpty {
-                    self.requestReindex(identifiers)
-                }
+                if let error, Self.asksReindex(error), let self { self.requestReindex(after: operations) }
                 if let completion { container.callHandler { completion(error) } }
                 guard error == nil, let self else { return }
                 self.notifySystemAttributes(of: operations.flatMap { operation -> [CSSearchableItem] in
@@ -329,10 +321,13 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Not once the container refuses every write (closed, or its store must be reopened): a delegate re-adding
+    /// Asks the delegate to re-add what `operations` would have left indexed, each once (none: not asked). Not
+    /// once the container refuses every write (closed, or its store must be reopened): a delegate re-adding
     /// the items, as asked, would be refused and asked again without end.
-    private func requestReindex(_ identifiers: [String]) {
+    private func requestReindex(after operations: [IndexOperation]) {
         guard !container.refusesWrites else { return }
+        let identifiers = IndexOperation.identifiersLeftIndexed(by: operations)
+        guard !identifiers.isEmpty else { return }
         container.delegateQueue.async {
             self.indexDelegate?.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}
         }

@@ -97,6 +97,46 @@ final class DelegateTests: XCTestCase {
         container.close()
     }
 
+    /// A batch the store could not write asks the delegate to re-add what the batch would have left indexed, each
+    /// once: it was asked for every identifier indexed in the batch, repeated ones again and ones the batch itself
+    /// deleted afterwards (by identifier, by domain or delete-all) too, which a delegate would bring back.
+    func testAFailedBatchAsksToReAddWhatItWouldHaveLeftEachOnce() throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(fileSystem))
+        let index = CSSearchableIndex(name: "lost", container: container)
+        let delegate = ReindexCounter()
+        index.indexDelegate = delegate
+        index.beginBatch()
+        index.indexSearchableItems([makeItem("gone", title: "T"), makeItem("a", title: "T"), makeItem("a", title: "T")])
+        index.indexSearchableItems([makeItem("again", title: "T")])
+        index.deleteSearchableItems(withIdentifiers: ["again"])
+        index.indexSearchableItems([makeItem("again", title: "T"), makeItem("a", title: "T", domain: "x.y"),
+                                    makeItem("moved", title: "T", domain: "x")])
+        index.deleteSearchableItems(withIdentifiers: ["gone"])
+        index.indexSearchableItems([makeItem("moved", title: "T", domain: "xy"),
+                                    makeItem("x", title: "T", domain: "x.y.z")])
+        index.deleteSearchableItems(withDomainIdentifiers: ["x"])
+        index.indexSearchableItems([makeItem("after", title: "T", domain: "x")])
+        fileSystem.inject(.failWrite(errno: 5))
+        XCTAssertNotNil(index.completion { index.endBatch(withClientState: Data([1]), completionHandler: $0) })
+        container.delegateQueue.sync {}
+        let asked = delegate.asked.withLock { $0 }
+        XCTAssertEqual(asked.count, 1)
+        XCTAssertEqual(asked.first?.sorted(), ["after", "again", "moved"])
+
+        // After a delete-all, only what the batch indexed later.
+        fileSystem.reset()
+        index.beginBatch()
+        index.indexSearchableItems([makeItem("before", title: "T")])
+        index.deleteAllSearchableItems()
+        index.indexSearchableItems([makeItem("last", title: "T")])
+        fileSystem.inject(.failWrite(errno: 5))
+        XCTAssertNotNil(index.completion { index.endBatch(withClientState: Data([2]), completionHandler: $0) })
+        container.delegateQueue.sync {}
+        XCTAssertEqual(delegate.asked.withLock { $0 }.last, ["last"])
+        container.close()
+    }
+
     /// Re-adds what it is asked to, without waiting, and counts the requests.
     final class EagerRewriter: CSIndexExtensionRequestHandler, @unchecked Sendable {
         let requests = Mutex(0)
