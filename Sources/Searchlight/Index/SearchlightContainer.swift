@@ -440,8 +440,9 @@ private struct ContainerCore: ~Copyable {
         var applied = false
         defer { if !applied { nextExpiration = expirationBefore } }
         var pending: [ExactIdentifier: Pending] = [:]
-        // The items stored in `pending` by domain, so a domain delete reaches them without a scan (`DomainIndex`).
-        var pendingDomains = DomainIndex<ExactIdentifier>()
+        // The items stored in `pending` by domain, so a domain delete reaches them without a scan (`DomainIndex`);
+        // made by the round's first domain delete, so rounds that delete no domain do not pay for it.
+        var pendingDomains: DomainIndex<ExactIdentifier>?
         var everythingDeleted = false
         var newStates = clientStates
         var recorder = RecordingWriter(writer: writer, recording: store != nil)
@@ -495,7 +496,7 @@ private struct ContainerCore: ~Copyable {
                         stored.explicitExpirationDate = expiration
                         prepared.append((stored, expiration))
                         pending[ExactIdentifier(id)] = .stored(stored)
-                        pendingDomains.insert(ExactIdentifier(id), domain: stored.domainIdentifier)
+                        pendingDomains?.insert(ExactIdentifier(id), domain: stored.domainIdentifier)
                         nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate)
                     }
                     try ItemDocumentCodec.upsert(prepared, into: &recorder) { refusedItem = $0 }
@@ -513,7 +514,14 @@ private struct ContainerCore: ~Copyable {
                     // What the index finds may since have been re-written elsewhere or deleted: the item now
                     // pending decides.
                     let deleting = DomainPrefixes(domains)
-                    for id in pendingDomains.remove(within: domains) {
+                    if pendingDomains == nil {
+                        var filed = DomainIndex<ExactIdentifier>()
+                        for case (let id, .stored(let item)) in pending {
+                            filed.insert(id, domain: item.domainIdentifier)
+                        }
+                        pendingDomains = filed
+                    }
+                    for id in pendingDomains?.remove(within: domains) ?? [] {
                         guard case .stored(let item)? = pending[id], let domain = item.domainIdentifier,
                               deleting.covers(domain) else { continue }
                         pending[id] = .deleted
@@ -526,7 +534,7 @@ private struct ContainerCore: ~Copyable {
                         recorder.setClientState(name: EngagementLedger.clientStateName, state: Data(engagement.encoded()))
                     }
                     pending = [:]
-                    pendingDomains.removeAll()
+                    pendingDomains = nil
                     everythingDeleted = true
                     newStates = [:]
                     nextExpiration = .infinity

@@ -6,13 +6,13 @@
 /// A value stays filed under its other scopes when one is removed, and is not unfiled when the caller replaces
 /// or deletes it: what `remove(within:)` returns may be stale (or repeated), for the caller to check against its
 /// own state. Each filing is returned at most once, so all removals together cost what the filings did.
-public struct DomainIndex<Value> {
+package struct DomainIndex<Value> {
     private var filed: [ExactIdentifier: [Value]] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Files `value` under `domain` and its ancestors (nil or empty: under nothing, as no delete reaches it).
-    public mutating func insert(_ value: Value, domain: String?) {
+    package mutating func insert(_ value: Value, domain: String?) {
         guard let domain, !domain.isEmpty else { return }
         filed[ExactIdentifier(domain), default: []].append(value)
         let bytes = domain.utf8
@@ -28,7 +28,7 @@ public struct DomainIndex<Value> {
 
     /// Removes and returns the values filed under `domains` (each standing for itself and every domain below it;
     /// empty ones for nothing), possibly stale or repeated.
-    public mutating func remove(within domains: some Sequence<String>) -> [Value] {
+    package mutating func remove(within domains: some Sequence<String>) -> [Value] {
         var found: [Value] = []
         for domain in domains where !domain.isEmpty {
             if let values = filed.removeValue(forKey: ExactIdentifier(domain)) { found += values }
@@ -37,5 +37,5 @@ public struct DomainIndex<Value> {
     }
 
     /// Forgets every value.
-    public mutating func removeAll() { filed = [:] }
+    package mutating func removeAll() { filed = [:] }
 }

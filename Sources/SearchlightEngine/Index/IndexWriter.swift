@@ -14,8 +14,9 @@ public final class IndexWriter {
     private var live: [Bitset] = []
     private var buffer = SegmentBuilder()
     private var bufferLive: [Bool] = []
-    /// The buffered documents by domain, so a domain delete inside a batch finds its own (`DomainIndex`).
-    private var bufferDomains = DomainIndex<Int>()
+    /// The buffered documents by domain, so a domain delete inside a batch finds its own (`DomainIndex`); made by
+    /// the buffer's first domain delete, so writes that delete no domain do not pay for it.
+    private var bufferDomains: DomainIndex<Int>?
     private var generation: UInt64 = 0
     /// Shared by this writer's snapshots (`VocabularyCache`).
     private let vocabularies = VocabularyCache()
@@ -95,7 +96,7 @@ public final class IndexWriter {
         }
         let doc = buffer.add(document, schema: schema, analyzer: analyzer, analyzed: analyzed)
         bufferLive.append(true)
-        bufferDomains.insert(doc, domain: document.domain)
+        bufferDomains?.insert(doc, domain: document.domain)
         // The previous buffered version (if any) is what the update displaces.
         if let previous = buffer.claimID(of: doc) { bufferLive[previous] = false }
         dirty = true
@@ -236,8 +237,14 @@ public final class IndexWriter {
                 dirty = true
             }
         }
-        // Filed under the deleted domains themselves: no scan of the buffer (a batch may delete between writes).
-        for doc in bufferDomains.remove(within: domains) where bufferLive[doc] {
+        // Filed under the deleted domains themselves: no scan of the buffer (a batch may delete between writes)
+        // after the first, which files what is buffered so far.
+        if bufferDomains == nil {
+            var filed = DomainIndex<Int>()
+            for doc in 0..<buffer.documentCount where bufferLive[doc] { filed.insert(doc, domain: buffer.domain(doc)) }
+            bufferDomains = filed
+        }
+        for doc in bufferDomains?.remove(within: domains) ?? [] where bufferLive[doc] {
             bufferLive[doc] = false
             buffer.releaseID(of: doc)
             dirty = true
@@ -251,7 +258,7 @@ public final class IndexWriter {
         live = []
         buffer = SegmentBuilder()
         bufferLive = []
-        bufferDomains.removeAll()
+        bufferDomains = nil
         dirty = true
     }
 
@@ -272,7 +279,7 @@ public final class IndexWriter {
             live.append(bits)
             buffer = SegmentBuilder()
             bufferLive = []
-            bufferDomains.removeAll()
+            bufferDomains = nil
         }
         var keptSegments: [Segment] = [], keptLive: [Bitset] = []
         for (segment, bits) in zip(segments, live) where bits.cardinality > 0 {
@@ -446,7 +453,7 @@ public final class IndexWriter {
         contentGeneration = generation
         buffer = SegmentBuilder()
         bufferLive = []
-        bufferDomains.removeAll()
+        bufferDomains = nil
         dirty = false
         snapshot = IndexSnapshot(segments: segments, live: live, schema: schema, parameters: parameters,
                                  generation: generation, contentGeneration: contentGeneration,
@@ -500,7 +507,7 @@ public final class IndexWriter {
         schema = snapshot.schema
         buffer = SegmentBuilder()
         bufferLive = []
-        bufferDomains.removeAll()
+        bufferDomains = nil
         dirty = false
     }
 
