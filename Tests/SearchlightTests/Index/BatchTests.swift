@@ -276,7 +276,8 @@ final class BatchTests: XCTestCase {
 
     /// A batch deleting many domains of items it indexed tests each item's domain once (a lookup per dotted
     /// ancestor), in the writer and in the batch's pending items, not against every deleted domain: 20,000 of
-    /// 40,000 domains took minutes that way.
+    /// 40,000 domains took minutes that way. The bound is a generous one (8 s in a debug build here with the machine
+    /// shared, 29 s under ThreadSanitizer): it catches the quadratic walk, not a slow machine.
     func testDeletingManyDomainsInABatchIsLinear() async throws {
         let count = 40_000
         let index = makeIndex()
@@ -289,7 +290,7 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(index.itemCount(), count / 2)
         XCTAssertEqual(index.identifiers(inDomain: "d1.sub"), ["i1"])
         XCTAssertEqual(index.identifiers(inDomain: "d2.sub"), [])
-        XCTAssertLessThan(seconds, 20, "deleting \(count / 2) domains in a batch took \(seconds) s")
+        XCTAssertLessThan(seconds, 60, "deleting \(count / 2) domains in a batch took \(seconds) s")
     }
 
     /// A batch deleting its domains one call at a time (an app looping over its accounts) costs what one call
