@@ -326,7 +326,11 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// the items, as asked, would be refused and asked again without end.
     private func requestReindex(after operations: [IndexOperation]) {
         guard !container.refusesWrites else { return }
-        let identifiers = IndexOperation.identifiersLeftIndexed(by: operations)
+        // Nothing from the operations was applied: the stored items are as they found them.
+        let snapshot = container.snapshot()
+        let identifiers = IndexOperation.identifiersLeftIndexed(by: operations) { id in
+            snapshot.visibleAddress(withIdentifier: id).map { snapshot.engine.domain(of: $0) }
+        }
         guard !identifiers.isEmpty else { return }
         container.delegateQueue.async {
             self.indexDelegate?.searchableIndex(self, reindexSearchableItemsWithIdentifiers: identifiers) {}

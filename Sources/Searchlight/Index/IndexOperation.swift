@@ -46,31 +46,64 @@ extension IndexOperation {
 }
 
 extension IndexOperation {
-    /// The identifiers `operations` leave indexed, each once: what a delegate is asked to re-add when they were
-    /// accepted but could not be applied. Not an identifier deleted after it was last indexed (by identifier,
-    /// by its domain or a parent domain, or delete-all), which re-adding would bring back; an update (`isUpdate`)
-    /// not giving its domain counts as outside every deleted domain (its stored one is not known here). Found
-    /// walking back from the end, so each item costs one look at the deletes that follow it.
-    static func identifiersLeftIndexed(by operations: [IndexOperation]) -> [String] {
-        var seen: Set<ExactIdentifier> = []
-        var deletedIDs: Set<ExactIdentifier> = []
+    /// The identifiers `operations` leave indexed, each once, in the order they were last written: what a delegate
+    /// is asked to re-add when they were accepted but could not be applied. Not an identifier deleted after it was
+    /// last indexed (by identifier, by its domain or a parent domain, or delete-all), which re-adding would bring
+    /// back. The operations are replayed as a round applies them: an update (`isUpdate`) merges into the item as
+    /// written earlier or as stored (`storedDomain`: nil when no item is stored under the identifier, else its
+    /// domain), keeping that domain unless it gives one, and is dropped when there is no such item (one the
+    /// batch deleted before, or never indexed). Domain deletes find what they reach through a `DomainIndex`.
+    static func identifiersLeftIndexed(by operations: [IndexOperation],
+                                       storedDomain: (String) -> String??) -> [String] {
+        // What the operations so far leave under an identifier: written (its domain, and when), or deleted.
+        enum Written { case item(domain: String?, order: Int), deleted }
+        var written: [ExactIdentifier: Written] = [:]
+        var filed = DomainIndex<ExactIdentifier>()
         var deletedDomains = DomainPrefixes()
-        var found: [String] = []
-        operationLoop: for operation in operations.reversed() {
+        var everythingDeleted = false
+        var order = 0
+        for operation in operations {
             switch operation {
             case .index(let items):
-                for item in items.reversed() {
+                for item in items {
                     let id = ExactIdentifier(item.uniqueIdentifier)
-                    guard seen.insert(id).inserted, !deletedIDs.contains(id) else { continue }
-                    if let domain = item.domainIdentifier, deletedDomains.covers(domain) { continue }
-                    found.append(item.uniqueIdentifier)
+                    var domain = item.domainIdentifier
+                    if item.isUpdate {
+                        let existing: String??
+                        switch written[id] {
+                        case .item(let earlier, _)?: existing = .some(earlier)
+                        case .deleted?: existing = nil
+                        case nil:
+                            existing = everythingDeleted ? nil : storedDomain(item.uniqueIdentifier).flatMap { stored in
+                                stored.map(deletedDomains.covers) == true ? nil : .some(stored)
+                            }
+                        }
+                        guard let existing else { continue }  // an update of an absent item is dropped
+                        if domain == nil { domain = existing }
+                    }
+                    written[id] = .item(domain: domain, order: order)
+                    filed.insert(id, domain: domain)
+                    order += 1
                 }
-            case .deleteIdentifiers(let ids): deletedIDs.formUnion(ids.map { ExactIdentifier($0) })
-            case .deleteDomains(let domains): deletedDomains.insert(contentsOf: domains)
-            case .deleteAll: break operationLoop
+            case .deleteIdentifiers(let ids):
+                for id in ids { written[ExactIdentifier(id)] = .deleted }
+            case .deleteDomains(let domains):
+                deletedDomains.insert(contentsOf: domains)
+                let deleting = DomainPrefixes(domains)
+                for id in filed.remove(within: domains) {
+                    guard case .item(let domain?, _)? = written[id], deleting.covers(domain) else { continue }
+                    written[id] = .deleted
+                }
+            case .deleteAll:
+                written = [:]
+                filed.removeAll()
+                everythingDeleted = true
             case .activities: break
             }
         }
-        return found.reversed()
+        return written.compactMap { id, entry -> (String, Int)? in
+            guard case .item(_, let order) = entry else { return nil }
+            return (id.id, order)
+        }.sorted { $0.1 < $1.1 }.map(\.0)
     }
 }

@@ -137,6 +137,38 @@ final class DelegateTests: XCTestCase {
         container.close()
     }
 
+    /// An update (`isUpdate`) not giving its domain merges into the item as stored, so a domain delete of the
+    /// batch reaches it by the stored domain: an update before the delete, or after it (then dropped, its item
+    /// gone), leaves nothing to re-add, and neither does an update of an item that is not there at all. Only the
+    /// update of an item the batch leaves is asked for.
+    func testAFailedBatchDoesNotAskToReAddAnUpdateItsDomainDeleteReaches() throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let container = try SearchlightContainer(directory: makeStoreURL(self), options: storeOptions(fileSystem))
+        let index = CSSearchableIndex(name: "lost", container: container)
+        XCTAssertNil(index.completion {
+            index.indexSearchableItems([makeItem("early", title: "T", domain: "d"),
+                                        makeItem("late", title: "T", domain: "d.e"),
+                                        makeItem("kept", title: "T", domain: "k")], completionHandler: $0)
+        })
+        let delegate = ReindexCounter()
+        index.indexDelegate = delegate
+        func update(_ id: String) -> CSSearchableItem {
+            let item = makeItem(id, title: "U")
+            item.isUpdate = true
+            return item
+        }
+        index.beginBatch()
+        index.indexSearchableItems([update("late"), makeItem("inBatch", title: "T", domain: "d")])
+        index.indexSearchableItems([update("inBatch"), update("kept")])
+        index.deleteSearchableItems(withDomainIdentifiers: ["d"])
+        index.indexSearchableItems([update("early"), update("absent")])
+        fileSystem.inject(.failWrite(errno: 5))
+        XCTAssertNotNil(index.completion { index.endBatch(withClientState: Data([1]), completionHandler: $0) })
+        container.delegateQueue.sync {}
+        XCTAssertEqual(delegate.asked.withLock { $0 }, [["kept"]])
+        container.close()
+    }
+
     /// Re-adds what it is asked to, without waiting, and counts the requests.
     final class EagerRewriter: CSIndexExtensionRequestHandler, @unchecked Sendable {
         let requests = Mutex(0)
