@@ -202,7 +202,8 @@ struct HTMLMarkupReader {
         let parentIsForeign = stack.last.map { $0.isForeign && !Self.htmlIntegrationPoints.contains($0.name) } ?? false
         if parentIsForeign, Self.foreignBreakout.contains(name)
             || (name == "font" && attributes.contains { ["color", "face", "size"].contains($0.name) }) {
-            while stack.last?.isForeign == true { pop() }
+            // Down to an HTML integration point (a `foreignObject` holding the unclosed SVG), not through it.
+            while let top = stack.last, top.isForeign, !Self.htmlIntegrationPoints.contains(top.name) { pop() }
         }
         implicitlyClose(before: name, kind: kind)
         // `/>` closes a foreign element (`<svg>`, `<math>` and anything inside them) at once; HTML ignores it elsewhere.

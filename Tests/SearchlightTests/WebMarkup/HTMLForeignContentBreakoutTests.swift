@@ -27,4 +27,16 @@ final class HTMLForeignContentBreakoutTests: XCTestCase {
         let page = try extractHTML("<body><math><mrow><mn>1</mn><table><tr><td>cell text</td></tr></table></body>")
         XCTAssertTrue(page.textContent.contains("cell text"), page.textContent)
     }
+
+    /// The breakout pops foreign elements only down to an HTML integration point: a `<p>` in an SVG nested in a
+    /// `foreignObject` stays in the outer drawing (WHATWG pops "while the current node is not ... an HTML
+    /// integration point"), and the outer `</svg>` still closes that drawing.
+    func testABreakoutStopsAtAnEnclosingForeignObject() throws {
+        let page = try extractHTML("""
+            <html><body><svg><foreignObject><svg><g><p>drawn label</p></foreignObject></svg>
+            <p>after</p></body></html>
+            """)
+        XCTAssertFalse(page.textContent.contains("drawn label"), page.textContent)
+        XCTAssertEqual(page.textContent, "after")
+    }
 }
