@@ -255,7 +255,11 @@ package final class EngagementLedger: Sendable {
     /// from index names; the container strips it from the client states it serves).
     package static let clientStateName = "\u{0}searchlight.engagement"
 
-    private static let version: UInt8 = 1
+    /// 2 since suggestions' engagement is keyed apart from items' (`CSUserQuery.engagementKey`); a format-1 ledger
+    /// is read too, its suggestion keys moved (`migratedKey`).
+    private static let version: UInt8 = 2
+    /// How format 1 keyed a suggestion's engagement, a prefix item identifiers could share.
+    private static let formerSuggestionPrefix = "suggestion:"
 
     /// The ledger as bytes for a store (identifiers sorted, so equal ledgers give equal bytes).
     package func encoded() -> [UInt8] {
@@ -274,18 +278,32 @@ package final class EngagementLedger: Sendable {
         return w.bytes
     }
 
+    /// The key a format-1 suggestion key ("suggestion:<folded text>") has now, nil for any other key. Such a
+    /// record is taken as the suggestion's: an item so named was rare, and its engagement was the suggestion's too.
+    private static func migratedKey(_ id: String) -> Key? {
+        let prefix = formerSuggestionPrefix.utf8
+        guard id.utf8.starts(with: prefix) else { return nil }
+        return Key(CSUserQuery.engagementKey(String(decoding: id.utf8.dropFirst(prefix.count), as: UTF8.self)))
+    }
+
     /// Replaces the ledger with one read from `bytes`; throws (changing nothing) if they are malformed.
     package func restore(from bytes: [UInt8]) throws(CSIndexError) {
         var r = StoredValueReader(bytes)
         let bad = CSIndexError.unknown("the stored engagement ledger is malformed; the current ledger was kept")
-        guard r.byte() == Self.version, let count = r.varint() else { throw bad }
+        guard let version = r.byte(), version == 1 || version == Self.version, let count = r.varint() else { throw bad }
         var records: [Key: Record] = [:]
+        var formerSuggestions: [(Key, Record)] = []
         for _ in 0..<count {
             guard let id = r.string(), let s = r.double(), let i = r.double(), let c = r.double(), let t = r.double(),
                   [s, i, c].allSatisfy({ $0.isFinite && $0 >= 0 }), t.isFinite else { throw bad }
-            records[Key(id)] = Record(selections: s, impressions: i, donations: c, updated: t)
+            let record = Record(selections: s, impressions: i, donations: c, updated: t)
+            if version == 1, let key = Self.migratedKey(id) { formerSuggestions.append((key, record)) } else {
+                records[Key(id)] = record
+            }
         }
         guard r.isAtEnd else { throw bad }
+        // A record already under the new key was written since (by a build that keyed suggestions apart): newer.
+        for (key, record) in formerSuggestions where records[key] == nil { records[key] = record }
         state.withLock { s in
             s.records = records
             s.bound()

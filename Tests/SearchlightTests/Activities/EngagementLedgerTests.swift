@@ -324,4 +324,32 @@ final class EngagementLedgerTests: XCTestCase {
         XCTAssertEqual(chosen.record(for: decomposed, at: t0)?.impressions, 1, "the chosen one counts as shown too")
         XCTAssertEqual(chosen.record(for: precomposed, at: t0)?.impressions, 1)
     }
+
+    /// Ledgers written before suggestions got their own namespace (format 1) keyed a suggestion's engagement
+    /// "suggestion:<folded text>": restored, such a record is the suggestion's again, not an orphan under an item
+    /// identifier no item has. A ledger written since (format 2) keeps such a key as an item's, and a record
+    /// already under the suggestion's new key is not overwritten.
+    func testAnOldLedgersSuggestionEngagementIsKeptForTheSuggestion() throws {
+        var w = StoredValueWriter()
+        w.byte(1); w.varint(4)
+        w.string("item"); w.double(1); w.double(2); w.double(0); w.double(10)
+        w.string("suggestion:apricot"); w.double(3); w.double(4); w.double(0); w.double(20)
+        w.string("suggestion:banana"); w.double(5); w.double(5); w.double(0); w.double(30)
+        w.string("\u{0}suggestion\u{0}banana"); w.double(1); w.double(1); w.double(0); w.double(40)
+        let ledger = EngagementLedger()
+        try ledger.restore(from: w.bytes)
+        XCTAssertEqual(ledger.records[.init(CSUserQuery.engagementKey("apricot"))],
+                       .init(selections: 3, impressions: 4, updated: 20))
+        XCTAssertNil(ledger.records[.init("suggestion:apricot")])
+        XCTAssertEqual(ledger.records[.init(CSUserQuery.engagementKey("banana"))],
+                       .init(selections: 1, impressions: 1, updated: 40), "the newer record is kept")
+        XCTAssertEqual(ledger.records[.init("item")], .init(selections: 1, impressions: 2, updated: 10))
+
+        // Written again, an item named like an old key keeps its engagement across a restore.
+        let current = EngagementLedger()
+        current.recordSelection(of: "suggestion:cherry", at: t0)
+        let restored = EngagementLedger()
+        try restored.restore(from: current.encoded())
+        XCTAssertEqual(restored.records, current.records)
+    }
 }
