@@ -68,8 +68,15 @@ public struct WebPageExtraction: Sendable {
     public var baseURL: URL
 
     /// The link that opens this content in the app: App Links' `al:ios:url` (else `al:iphone:url`, `al:ipad:url`),
-    /// else the banner's `app-argument`, else Twitter's app card (`twitter:app:url:iphone`, then `:ipad`).
-    public var deepLink: String? { appLinks?.iosURL ?? smartAppBanner?.appArgument ?? twitterApp("url") }
+    /// else the banner's `app-argument`, else Twitter's app card (`twitter:app:url:iphone`, then `:ipad`); the first
+    /// of them the app may follow (`WebMarkupURLs.isFollowableDeepLink`: not `javascript:`, `file:`...), so an
+    /// unfollowable one does not hide the next.
+    public var deepLink: String? {
+        if let link = appLinks?.iosURL, WebMarkupURLs.isFollowableDeepLink(link) { return link }
+        if let link = smartAppBanner?.appArgument, WebMarkupURLs.isFollowableDeepLink(link) { return link }
+        if let link = twitterApp("url"), WebMarkupURLs.isFollowableDeepLink(link) { return link }
+        return nil
+    }
 
     /// The app's App Store ID: App Links, else the banner's `app-id`, else Twitter's app card.
     public var appStoreID: String? { appLinks?.appStoreID ?? smartAppBanner?.appID ?? twitterApp("id") }

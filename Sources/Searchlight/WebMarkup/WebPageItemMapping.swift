@@ -99,10 +99,9 @@ enum WebPageItemMapping {
             apply(business.address, to: set)
         }
 
-        // A link cut short would open the wrong place: one longer than any page URL read (8 KiB) is dropped, as is
-        // one that would run script or read local data (`WebMarkupURLs.isFollowableDeepLink`).
-        if let deepLink = page.deepLink, deepLink.utf8.count <= maximumLinkBytes,
-           WebMarkupURLs.isFollowableDeepLink(deepLink) {
+        // A link cut short would open the wrong place: one longer than any page URL read (8 KiB) is dropped. (One
+        // that would run script or read local data is no `deepLink`: `WebMarkupURLs.isFollowableDeepLink`.)
+        if let deepLink = page.deepLink, deepLink.utf8.count <= maximumLinkBytes {
             custom[WebMarkupAttributeKeys.deepLink] = .string(deepLink)
         }
         if let appID = page.appStoreID { custom[WebMarkupAttributeKeys.appStoreID] = .string(short(appID)) }

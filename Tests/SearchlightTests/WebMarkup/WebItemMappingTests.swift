@@ -208,6 +208,23 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(WebMarkupIndexer.continuationURL(for: app)?.absoluteString, "trailapp://trails/17")
     }
 
+    /// An unfollowable deep link (`javascript:`) is skipped, not the end of the search: the page's next source of
+    /// a deep link (the Smart App Banner's `app-argument`, then Twitter's app card) still opens the content.
+    func testAnUnfollowableAppLinkFallsBackToTheBannersLink() throws {
+        let page = "https://trails.example.org/t/17"
+        let html = "<meta property=\"al:ios:url\" content=\"javascript:alert(1)\">"
+            + "<meta name=\"apple-itunes-app\" content=\"app-id=987654321, app-argument=trailapp://trails/17\">"
+            + "<meta name=\"twitter:app:url:iphone\" content=\"trailapp://twitter/17\"><title>Trail</title>"
+        let item = try WebMarkupIndexer().item(fromHTML: Data(html.utf8), url: URL(string: page)!)
+        XCTAssertEqual(custom(item, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
+        XCTAssertEqual(WebMarkupIndexer.continuationURL(for: item)?.absoluteString, "trailapp://trails/17")
+
+        let twitter = "<meta property=\"al:ios:url\" content=\"file:///etc/passwd\">"
+            + "<meta name=\"twitter:app:url:iphone\" content=\"trailapp://twitter/17\"><title>Trail</title>"
+        let byTwitter = try WebMarkupIndexer().item(fromHTML: Data(twitter.utf8), url: URL(string: page)!)
+        XCTAssertEqual(custom(byTwitter, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://twitter/17")
+    }
+
     func testDeepLinksFromAppLinksAndBanner() throws {
         let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
