@@ -2,7 +2,8 @@ import Foundation
 
 /// App Links (`al:ios:url`, `al:ios:app_store_id`, `al:ios:app_name`): how a page says which app shows it.
 public struct WebAppLinks: Sendable, Hashable {
-    /// The custom-scheme or universal link that opens this content in the app.
+    /// The custom-scheme or universal link that opens this content in the app (one it may follow: not `javascript:`,
+    /// `file:`..., `WebMarkupURLs.isFollowableDeepLink`).
     public var iosURL: String?
     public var appStoreID: String?
     public var appName: String?

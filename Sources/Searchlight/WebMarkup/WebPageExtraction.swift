@@ -72,9 +72,12 @@ public struct WebPageExtraction: Sendable {
     /// of them the app may follow (`WebMarkupURLs.isFollowableDeepLink`: not `javascript:`, `file:`...), so an
     /// unfollowable one does not hide the next.
     public var deepLink: String? {
-        if let link = appLinks?.iosURL, WebMarkupURLs.isFollowableDeepLink(link) { return link }
+        if let link = appLinks?.iosURL { return link }  // (App Links keep only followable links)
         if let link = smartAppBanner?.appArgument, WebMarkupURLs.isFollowableDeepLink(link) { return link }
-        if let link = twitterApp("url"), WebMarkupURLs.isFollowableDeepLink(link) { return link }
+        for device in ["iphone", "ipad"] {
+            if let link = twitterCard["twitter:app:url:\(device)"].flatMap(Self.nonEmpty),
+               WebMarkupURLs.isFollowableDeepLink(link) { return link }
+        }
         return nil
     }
 
@@ -157,7 +160,11 @@ public struct WebPageExtraction: Sendable {
             case "keywords", "news_keywords": keywords.append(content)
             case "article:tag": tags.append(content)
             // An empty value is absent (the banner's then applies), as the banner's own empty fields are.
-            case "al:ios:url": if links.iosURL == nil { links.iosURL = Self.nonEmpty(content) }
+            // Only a link the app may follow: a `javascript:` one must not hide the per-device links below.
+            case "al:ios:url":
+                if links.iosURL == nil, let url = Self.nonEmpty(content), WebMarkupURLs.isFollowableDeepLink(url) {
+                    links.iosURL = url
+                }
             case "al:ios:app_store_id": if links.appStoreID == nil { links.appStoreID = Self.nonEmpty(content) }
             case "al:ios:app_name":
                 if links.appName == nil { links.appName = Self.nonEmpty(WebMarkupText.collapse(content)) }
@@ -177,7 +184,7 @@ public struct WebPageExtraction: Sendable {
         // App Links' per-device keys (`al:iphone:*`, then `al:ipad:*`) name the iOS app when `al:ios:*` does not.
         for device in ["iphone", "ipad"] {
             func value(_ field: String) -> String? { deviceLinks["al:\(device):\(field)"].flatMap(Self.nonEmpty) }
-            links.iosURL = links.iosURL ?? value("url")
+            if links.iosURL == nil, let url = value("url"), WebMarkupURLs.isFollowableDeepLink(url) { links.iosURL = url }
             links.appStoreID = links.appStoreID ?? value("app_store_id")
             links.appName = links.appName ?? value("app_name").map(WebMarkupText.collapse)
         }

@@ -225,6 +225,21 @@ final class WebItemMappingTests: XCTestCase {
         XCTAssertEqual(custom(byTwitter, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://twitter/17")
     }
 
+    /// Within App Links and Twitter's app card too: an unfollowable `al:ios:url` does not hide `al:iphone:url`,
+    /// nor an unfollowable `twitter:app:url:iphone` the `:ipad` one.
+    func testAnUnfollowableLinkDoesNotHideTheNextDevicesLink() throws {
+        let page = URL(string: "https://trails.example.org/t/17")!
+        let appLinks = "<meta property=\"al:ios:url\" content=\"javascript:void(0)\">"
+            + "<meta property=\"al:iphone:url\" content=\"trailapp://iphone/17\"><title>Trail</title>"
+        let byAppLinks = try WebMarkupIndexer().item(fromHTML: Data(appLinks.utf8), url: page)
+        XCTAssertEqual(custom(byAppLinks, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://iphone/17")
+
+        let twitter = "<meta name=\"twitter:app:url:iphone\" content=\"data:text/html,x\">"
+            + "<meta name=\"twitter:app:url:ipad\" content=\"trailapp://ipad/17\"><title>Trail</title>"
+        let byTwitter = try WebMarkupIndexer().item(fromHTML: Data(twitter.utf8), url: page)
+        XCTAssertEqual(custom(byTwitter, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://ipad/17")
+    }
+
     func testDeepLinksFromAppLinksAndBanner() throws {
         let trail = try itemForFixture("app-links.html", url: "https://trails.example.org/t/17")
         XCTAssertEqual(custom(trail, WebMarkupAttributeKeys.deepLink) as? String, "trailapp://trails/17")
