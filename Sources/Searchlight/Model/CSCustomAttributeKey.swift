@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightQueryLanguage
 
 /// The value form of a custom key: its name and flags (reference §1.9).
 package struct CustomAttributeKeyInfo: Sendable, Hashable {
@@ -22,12 +23,14 @@ package struct CustomAttributeKeyInfo: Sendable, Hashable {
     /// and not starting with the reserved prefix `kMD`.
     package static func problem(withKeyName name: String) -> String? {
         if name.isEmpty { return "custom attribute key name is empty" }
-        if name.hasPrefix("kMD") { return "custom attribute key name '\(name)' starts with the reserved prefix 'kMD'" }
+        // A long name is quoted as an excerpt: the message must not grow with the name.
+        let quoted = QueryParseError.excerpt(name)
+        if name.hasPrefix("kMD") { return "custom attribute key name '\(quoted)' starts with the reserved prefix 'kMD'" }
         for byte in name.utf8 {
             let ok = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x5F
             if !ok {
-                return "custom attribute key name '\(name)' may contain only ASCII letters, digits and '_'"
+                return "custom attribute key name '\(quoted)' may contain only ASCII letters, digits and '_'"
             }
         }
         return nil

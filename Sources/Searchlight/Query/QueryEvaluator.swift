@@ -49,12 +49,13 @@ package struct QueryEvaluator {
         try parse(query, named: "query")
     }
 
-    /// Parses a context's `filterQueries`; an error names the filter (its index and text) besides the position,
-    /// which is within that filter.
+    /// Parses a context's `filterQueries`; an error names the filter (its index and text, a bounded excerpt of a
+    /// long one) besides the position, which is within that filter.
     package static func parse(filters: [String]) throws(CSSearchQueryError) -> [QueryExpression] {
         var expressions: [QueryExpression] = []
         for (index, filter) in filters.enumerated() {
-            expressions.append(try parse(filter, named: "filter query \(index) (\(filter.debugDescription))"))
+            let name = "filter query \(index) (\(QueryParseError.excerpt(filter).debugDescription))"
+            expressions.append(try parse(filter, named: name))
         }
         return expressions
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SearchlightEngine
+import SearchlightQueryLanguage
 
 /// One sort key value: numbers before text, a missing value last.
 package enum SortValue: Sendable, Hashable {
@@ -55,8 +56,9 @@ package struct ResultOrder {
         for (index, sort) in sortAttributes.enumerated() {
             guard AttributeCatalog.descriptor(forQueryName: sort.attribute) == nil,
                   let problem = CustomAttributeKeyInfo.problem(withKeyName: sort.attribute) else { continue }
+            let quoted = QueryParseError.excerpt(sort.attribute).debugDescription
             throw CSSearchQueryError(.invalidQuery, message: "invalid sort attribute \(index) "
-                + "(\(sort.attribute.debugDescription)): not a property name or kMDItem alias, and \(problem)")
+                + "(\(quoted)): not a property name or kMDItem alias, and \(problem)")
         }
         self.snapshot = snapshot
         self.sortAttributes = sortAttributes

@@ -34,6 +34,9 @@ struct Lexer {
         QueryParseError(kind, message, at: SourceRange(start: start, end: end), in: source, hint: hint)
     }
 
+    /// `text` as a message quotes it: a bounded excerpt (`QueryParseError.excerpt(_:)`).
+    private func excerpt(_ text: String) -> String { QueryParseError.excerpt(text) }
+
     private func text(_ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: source[start..<end]), as: UTF8.self)
     }
@@ -255,11 +258,11 @@ struct Lexer {
         if continuesIdentifier(at: index) {
             var end = index
             while continuesIdentifier(at: end) { end += 1 }
-            throw error(.invalidNumber, "invalid number '\(text(start, end))'", from: start, to: end,
+            throw error(.invalidNumber, "invalid number '\(excerpt(text(start, end)))'", from: start, to: end,
                         hint: Self.numberHint)
         }
         guard !value.isNaN else {
-            throw error(.invalidNumber, "invalid number '\(text(start, index))'", from: start, to: index,
+            throw error(.invalidNumber, "invalid number '\(excerpt(text(start, index)))'", from: start, to: index,
                         hint: Self.numberHint)
         }
         position = index
@@ -280,7 +283,7 @@ struct Lexer {
             guard index < source.count, source[index] == expected else {
                 var end = start + 1
                 while continuesIdentifier(at: end) { end += 1 }
-                throw error(.unknownFunction, "unknown variable '\(text(start, end))'", from: start, to: end,
+                throw error(.unknownFunction, "unknown variable '\(excerpt(text(start, end)))'", from: start, to: end,
                             hint: "expected a time value such as $time.now, $time.today or $time.iso(…)")
             }
             index += 1
@@ -328,11 +331,13 @@ struct Lexer {
         }
         guard byte(at: position) == UInt8(ascii: ")") else {
             if position >= source.count {
-                throw error(.unbalancedParenthesis, "unbalanced '(' of '$time.\(name)('", from: open, to: open + 1,
+                throw error(.unbalancedParenthesis, "unbalanced '(' of '$time.\(excerpt(name))('", from: open,
+                            to: open + 1,
                             hint: "expected ')' after the argument")
             }
             let end = scalarEnd(position)
-            throw error(.invalidTime, "expected ')' after the argument of '$time.\(name)'", from: position, to: end)
+            throw error(.invalidTime, "expected ')' after the argument of '$time.\(excerpt(name))'",
+                        from: position, to: end)
         }
         position += 1
         timeArgument = argument

@@ -75,6 +75,19 @@ public struct QueryParseError: Error, Sendable, Hashable, CustomStringConvertibl
                   hint: hint, line: line, column: column)
     }
 
+    /// The most bytes of a token, name or query a message quotes (`excerpt(_:)`).
+    public static let excerptLimit = 40
+
+    /// `text` as a message quotes it: whole when at most `excerptLimit` bytes, else its first bytes up to that
+    /// (cut back to a scalar boundary) and "…", so a huge query or token never makes a message as large.
+    public static func excerpt(_ text: some StringProtocol) -> String {
+        let whole = String(text), utf8 = whole.utf8
+        guard utf8.count > excerptLimit else { return whole }
+        var cut = utf8.index(utf8.startIndex, offsetBy: excerptLimit)
+        while cut > utf8.startIndex, UTF8.isContinuation(utf8[cut]) { cut = utf8.index(before: cut) }
+        return String(decoding: utf8[utf8.startIndex..<cut], as: UTF8.self) + "…"
+    }
+
     public var description: String {
         let position = "at offset \(offset)"
         var text = message.hasSuffix(position) ? message : "\(message) \(position)"

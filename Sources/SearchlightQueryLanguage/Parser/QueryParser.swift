@@ -45,6 +45,9 @@ struct Parser {
         current = try lexer.next()
     }
 
+    /// `text` as a message quotes it: a bounded excerpt (`QueryParseError.excerpt(_:)`).
+    private func excerpt(_ text: String) -> String { QueryParseError.excerpt(text) }
+
     private func text(of range: SourceRange) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: source[range.start..<range.end]), as: UTF8.self)
     }
@@ -158,7 +161,7 @@ struct Parser {
                 let hint = name.lowercased() == "inrange"
                     ? "expected 'InRange' (the name is case-sensitive)"
                     : "expected InRange(attribute, lower, upper), the only function"
-                throw error(.unknownFunction, "unknown function '\(name)'", at: token.range, hint: hint)
+                throw error(.unknownFunction, "unknown function '\(excerpt(name))'", at: token.range, hint: hint)
             }
             if let value = Self.constant(name), !isComparisonOperator(current.kind) {
                 return .constant(value, range: token.range)
@@ -201,7 +204,8 @@ struct Parser {
     private mutating func parseComparison(attribute: QueryAttribute,
                                           attributeToken: Token) throws(QueryParseError) -> QueryExpression {
         guard case .comparison(let op) = current.kind else {
-            throw error(.unexpectedToken, "expected a comparison operator after '\(text(of: attributeToken.range))'",
+            let attribute = excerpt(text(of: attributeToken.range))
+            throw error(.unexpectedToken, "expected a comparison operator after '\(attribute)'",
                         at: current.range, hint: "operators are ==, !=, <, >, <= and >=")
         }
         let operatorToken = current
@@ -225,7 +229,7 @@ struct Parser {
                 value = .bool(word == "true")
             } else {
                 throw error(.unexpectedToken, "expected a value after '\(text(of: operatorToken.range))'",
-                            at: valueToken.range, hint: "strings must be quoted, e.g. \"\(word)\"")
+                            at: valueToken.range, hint: "strings must be quoted, e.g. \"\(excerpt(word))\"")
             }
         default:
             throw error(.unexpectedToken, "expected a value after '\(text(of: operatorToken.range))'",
@@ -315,7 +319,7 @@ struct Parser {
                             hint: "expected a date in parentheses, e.g. $time.iso(2024-01-01T00:00:00Z)")
             }
             guard let date = ISODateTime(parsing: argument.text) else {
-                throw error(.invalidTime, "invalid ISO-8601 date '\(argument.text)'", at: argument.range,
+                throw error(.invalidTime, "invalid ISO-8601 date '\(excerpt(argument.text))'", at: argument.range,
                             hint: "expected YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH:MM]")
             }
             return TimeExpression(.iso(date))
@@ -327,12 +331,12 @@ struct Parser {
             let allowed = Set("0123456789+-.eE".utf8)
             guard !argument.text.isEmpty, argument.text.utf8.allSatisfy(allowed.contains),
                   let seconds = Double(argument.text), seconds.isFinite else {
-                throw error(.invalidTime, "invalid number of seconds '\(argument.text)'", at: argument.range,
+                throw error(.invalidTime, "invalid number of seconds '\(excerpt(argument.text))'", at: argument.range,
                             hint: "expected seconds since 2001 as a number, e.g. 700000000 or -1.5e3")
             }
             return TimeExpression(.absolute(QueryNumber(value: seconds, text: argument.text)))
         default:
-            throw error(.unknownFunction, "unknown time function '$time.\(name)'", at: nameRange,
+            throw error(.unknownFunction, "unknown time function '$time.\(excerpt(name))'", at: nameRange,
                         hint: "expected now, today, yesterday, this_week, last_week, this_month, this_year, iso or absolute")
         }
     }

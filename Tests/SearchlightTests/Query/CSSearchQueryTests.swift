@@ -142,6 +142,41 @@ final class CSSearchQueryTests: XCTestCase {
         XCTAssertTrue(userError?.message.contains("filter query 1") ?? false, userError?.message ?? "no error")
     }
 
+    /// An error about a huge query, filter query or sort attribute quotes a bounded excerpt of the text it is
+    /// about (the offending token, the filter, the attribute), not all of it: a 200 KB query made a 200 KB message.
+    func testErrorMessagesQuoteABoundedExcerptOfHugeTexts() {
+        let container = makeContainer([makeItem("a", title: "zebra")])
+        let huge = String(repeating: "a", count: 200_000)
+        let queries = [
+            "title == \"x\" && \(huge)",                  // expected a comparison operator after '…'
+            "\(huge)(x)",                                  // unknown function '…'
+            "title == \(huge)",                            // strings must be quoted, e.g. "…"
+            "rating == 1\(huge)",                          // invalid number '…'
+            "rating == $time.iso(\(huge))",                // invalid ISO-8601 date '…'
+            "rating == $time.absolute(\(huge))",           // invalid number of seconds '…'
+            "rating == $time.\(huge)",                     // unknown time function '$time.…'
+            "rating == $\(huge)",                          // unknown variable '…'
+            "title == \"x\"\(huge)",                       // unknown modifier
+        ]
+        for string in queries {
+            let error = runQuery(query(string, container: container)).error as? CSSearchQueryError
+            XCTAssertEqual(error?.code, .invalidQuery, String(string.prefix(40)))
+            XCTAssertLessThan(error?.message.utf8.count ?? .max, 1_000, String(string.prefix(40)))
+        }
+        let filter = #"title == "x" "# + String(repeating: " ", count: 200_000) + "&&&"
+        let filtered = runQuery(query("true", { $0.filterQueries = [filter] }, container: container))
+        let filterError = filtered.error as? CSSearchQueryError
+        XCTAssertEqual(filterError?.code, .invalidQuery)
+        XCTAssertLessThan(filterError?.message.utf8.count ?? .max, 1_000)
+        XCTAssertTrue(filterError?.message.hasPrefix(#"invalid filter query 0 ("title == \"x\" "#) ?? false)
+        let user = runUserQuery("zeb", in: container) { $0.filterQueries = [filter] }
+        XCTAssertLessThan((user.error as? CSSearchQueryError)?.message.utf8.count ?? .max, 1_000)
+        let sorted = runQuery(query("true", { $0.sortAttributes = [.init(huge + "-")] }, container: container))
+        let sortError = sorted.error as? CSSearchQueryError
+        XCTAssertEqual(sortError?.code, .invalidQuery)
+        XCTAssertLessThan(sortError?.message.utf8.count ?? .max, 1_000)
+    }
+
     func testCancelBeforeStartCompletesCancelled() {
         let q = query("rating == 1")
         q.cancel()
