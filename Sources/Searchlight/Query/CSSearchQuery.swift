@@ -146,19 +146,17 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
 
     /// The results to deliver; `CSUserQuery` overrides this.
     package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
-        var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
         var expressions = [try QueryEvaluator.parse(queryString)]
         expressions += try QueryEvaluator.parse(filters: contextValues.filterQueries)
+        // What can refuse the query without running it comes first: the sort attributes and the cursor.
+        let order = try ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
+        let query = [queryString] + contextValues.filterQueries
+        if let cursor = contextValues.cursor { try order.check(cursor, query: query) }
+        var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
         // Activities linked to items become those items: one result each (Activities/ActivityResults).
         let matches = ActivityResults.collapse(evaluator.matches(all: expressions), in: snapshot)
-        let order = try ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
-        // A cursor continues only the query that made it: another one's last address or key would skip results.
-        let query = [queryString] + contextValues.filterQueries
-        if let cursor = contextValues.cursor, cursor.query != query {
-            throw CSSearchQueryError(.invalidQuery, message: "the cursor was made by a query with another query string or filter queries")
-        }
-        let entries = try order.page(matches, cursor: contextValues.cursor, offset: contextValues.offset,
-                                     limit: contextValues.limit)
+        let entries = order.page(matches, cursor: contextValues.cursor, offset: contextValues.offset,
+                                 limit: contextValues.limit)
         return Outcome(hits: entries.map { Hit(entry: $0, rank: 0) },
                        cursor: entries.last.map { order.cursor(after: $0, query: query) } ?? contextValues.cursor)
     }

@@ -119,18 +119,36 @@ package struct ResultOrder {
         return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    /// The page of `addresses` (address order) to deliver.
-    func page(_ addresses: [DocAddress], cursor: CSSearchQueryCursor?, offset: Int,
-              limit: Int) throws(CSSearchQueryError) -> [Entry] {
-        if sortAttributes.isEmpty { return try indexOrderPage(addresses, cursor: cursor, offset: offset, limit: limit) }
+    /// Refuses, with `invalidQuery`, a cursor that cannot continue the query `query` (its query string, then its
+    /// filter queries) in this order: another query's last address or key would skip results. Checked before the
+    /// query runs, so a stale or foreign cursor costs no evaluation.
+    func check(_ cursor: CSSearchQueryCursor, query: [String]) throws(CSSearchQueryError) {
+        guard cursor.query == query else {
+            throw CSSearchQueryError(.invalidQuery,
+                                     message: "the cursor was made by a query with another query string or filter queries")
+        }
+        guard cursor.sortAttributes == sortAttributes else {
+            throw CSSearchQueryError(.invalidQuery,
+                                     message: "the cursor was made by a query with other sort attributes")
+        }
+        guard sortAttributes.isEmpty else { return }
+        // Generations count per writer: the cursor's snapshot must come from this one (another container's, or a
+        // reopened store's, may share the number with other documents at its addresses).
+        guard cursor.generation == snapshot.engine.generation,
+              cursor.snapshot?.isFromSameWriter(as: snapshot.engine) == true else {
+            throw CSSearchQueryError(.invalidQuery, message: "the index changed since this unsorted cursor was made; "
+                + "set sortAttributes for cursors that survive changes")
+        }
+    }
+
+    /// The page of `addresses` (address order) to deliver; a `cursor` passed `check(_:query:)`.
+    func page(_ addresses: [DocAddress], cursor: CSSearchQueryCursor?, offset: Int, limit: Int) -> [Entry] {
+        if sortAttributes.isEmpty { return indexOrderPage(addresses, cursor: cursor, offset: offset, limit: limit) }
         var entries = addresses.map { address in
             Entry(address: address, identifier: snapshot.engine.id(of: address) ?? "", key: key(of: address))
         }
         entries.sort { precedes(($0.key, $0.identifier), ($1.key, $1.identifier)) }
         if let cursor {
-            guard cursor.sortAttributes == sortAttributes else {
-                throw CSSearchQueryError(.invalidQuery, message: "the cursor was made by a query with other sort attributes")
-            }
             entries.removeAll { !precedes((cursor.key, cursor.identifier), ($0.key, $0.identifier)) }
         }
         if offset > 0 { entries.removeFirst(min(offset, entries.count)) }
@@ -141,19 +159,9 @@ package struct ResultOrder {
     /// The page in index order: cursor, offset and limit apply to the addresses, so identifiers are read only
     /// for the documents delivered.
     private func indexOrderPage(_ addresses: [DocAddress], cursor: CSSearchQueryCursor?, offset: Int,
-                                limit: Int) throws(CSSearchQueryError) -> [Entry] {
+                                limit: Int) -> [Entry] {
         var page = addresses[...]
         if let cursor {
-            guard cursor.sortAttributes == sortAttributes else {
-                throw CSSearchQueryError(.invalidQuery, message: "the cursor was made by a query with other sort attributes")
-            }
-            // Generations count per writer: the cursor's snapshot must come from this one (another container's,
-            // or a reopened store's, may share the number with other documents at its addresses).
-            guard cursor.generation == snapshot.engine.generation,
-                  cursor.snapshot?.isFromSameWriter(as: snapshot.engine) == true else {
-                throw CSSearchQueryError(.invalidQuery, message:
-                    "the index changed since this unsorted cursor was made; set sortAttributes for cursors that survive changes")
-            }
             let last = DocAddress(segment: cursor.address.segment, doc: cursor.address.doc)
             page = page.drop { !(last < $0) }
         }

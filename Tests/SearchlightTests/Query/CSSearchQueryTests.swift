@@ -327,6 +327,53 @@ final class CSSearchQueryTests: XCTestCase {
         }
     }
 
+    /// A cursor that does not fit the query (another query string, filters or sort, or an unsorted cursor of an
+    /// index that changed since) is refused before the query runs: the query is not evaluated (its calendar, which
+    /// evaluation reads first, is never asked for), where it used to be refused only after every match was found
+    /// and sorted.
+    func testAMismatchedCursorIsRefusedBeforeTheQueryRuns() throws {
+        /// Counts the evaluations: each one reads the calendar once.
+        final class CountingQuery: CSSearchQuery, @unchecked Sendable {
+            let reads = Mutex(0)
+            override var calendar: Calendar {
+                get { reads.withLock { $0 += 1 }; return super.calendar }
+                set { super.calendar = newValue }
+            }
+        }
+        let container = makeContainer((0..<6).map { makeItem("m\($0)", title: "Mismatch \($0)") })
+        let title = CSSearchQueryContext.SortAttribute("title")
+        for sort in [[], [title]] {
+            let first = query(#"title == "Mismatch*""#, { $0.limit = 2; $0.sortAttributes = sort },
+                              container: container)
+            XCTAssertEqual(runQuery(first).batches.joined().count, 2)
+            let cursor = try XCTUnwrap(first.cursor)
+            let mismatches: [(String, [String], [CSSearchQueryContext.SortAttribute])] = [
+                (#"title == "M*""#, [], sort), (#"title == "Mismatch*""#, ["true"], sort),
+                (#"title == "Mismatch*""#, [], sort.isEmpty ? [title] : []),
+            ]
+            for (string, filters, otherSort) in mismatches {
+                let context = CSSearchQueryContext()
+                context.cursor = cursor
+                context.filterQueries = filters
+                context.sortAttributes = otherSort
+                let other = CountingQuery(queryString: string, queryContext: context, container: container)
+                let run = runQuery(other)
+                let label = "\(string) \(filters) \(otherSort)"
+                XCTAssertEqual((run.error as? CSSearchQueryError)?.code, .invalidQuery, label)
+                XCTAssertEqual(other.reads.withLock { $0 }, 0, label)
+            }
+        }
+        let unsorted = query(#"title == "Mismatch*""#, { $0.limit = 2 }, container: container)
+        _ = runQuery(unsorted)
+        let stale = try XCTUnwrap(unsorted.cursor)
+        _ = makeIndexing(container, [makeItem("later", title: "Mismatch later")])
+        let context = CSSearchQueryContext()
+        context.cursor = stale
+        let after = CountingQuery(queryString: #"title == "Mismatch*""#, queryContext: context, container: container)
+        XCTAssertEqual((runQuery(after).error as? CSSearchQueryError)?.code, .invalidQuery)
+        XCTAssertEqual(after.reads.withLock { $0 }, 0)
+    }
+
     /// A user query makes no cursors, so a cursor given to one is another query's: it fails with `invalidQuery`
     /// as that does, instead of being ignored (which delivered the first page again, as if it were the next).
     func testCursorGivenToAUserQueryIsAnError() throws {
