@@ -20,6 +20,20 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         var suggestionsHandler = HandlerBox<([CSSuggestion]) -> Void>()
         var foundSuggestionCount = 0
         var annotator: UserQueryAnnotator?
+        var filtered: FilteredDocuments?
+    }
+
+    /// The documents matching the filter queries in one snapshot, kept so that the results and the suggestions of
+    /// a run evaluate the filters once.
+    private struct FilteredDocuments {
+        let engine: IndexSnapshot
+        let now: Date
+        let documents: [DocAddress]
+
+        func holds(_ snapshot: ContainerSnapshot) -> Bool {
+            engine.generation == snapshot.engine.generation && engine.isFromSameWriter(as: snapshot.engine)
+                && now == snapshot.now
+        }
     }
 
     private let userState = Mutex(UserState())
@@ -72,10 +86,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// or nil when neither restricts.
     private func restriction(in snapshot: ContainerSnapshot, plan: UserQueryPlan) throws(CSSearchQueryError) -> Query? {
         var restrictions: [Query] = []
-        if !contextValues.filterQueries.isEmpty {
-            let expressions = try QueryEvaluator.parse(filters: contextValues.filterQueries)
-            var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
-            restrictions.append(.documents(DocumentSet(evaluator.matches(all: expressions))))
+        if let documents = try filteredDocuments(in: snapshot) {
+            restrictions.append(.documents(DocumentSet(documents)))
         }
         if !plan.overlong.isEmpty {
             // The words no term holds are compared on the texts of the documents holding any such word (few).
@@ -87,6 +99,19 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             restrictions.append(.documents(DocumentSet(holding)))
         }
         return restrictions.count > 1 ? .and(restrictions) : restrictions.first
+    }
+
+    /// The visible documents matching every filter query (nil without filters), evaluated once per snapshot: the
+    /// results and the suggestions of a run share them.
+    private func filteredDocuments(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [DocAddress]? {
+        guard !contextValues.filterQueries.isEmpty else { return nil }
+        if let kept = userState.withLock({ $0.filtered }), kept.holds(snapshot) { return kept.documents }
+        let expressions = try QueryEvaluator.parse(filters: contextValues.filterQueries)
+        var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
+        let documents = evaluator.matches(all: expressions)
+        let kept = FilteredDocuments(engine: snapshot.engine, now: snapshot.now, documents: documents)
+        userState.withLock { $0.filtered = kept }
+        return documents
     }
 
     override package func execute(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> Outcome {
@@ -183,7 +208,10 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     }
 
     override package func releaseHandlers() {
-        userState.withLock { $0.suggestionsHandler = HandlerBox() }
+        userState.withLock {
+            $0.suggestionsHandler = HandlerBox()
+            $0.filtered = nil
+        }
     }
 
     /// Delivers the suggestions, unless the query was cancelled (a type-ahead field cancels the previous

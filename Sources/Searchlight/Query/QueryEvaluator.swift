@@ -50,10 +50,12 @@ package struct QueryEvaluator {
     }
 
     /// Parses a context's `filterQueries`; an error names the filter (its index and text, a bounded excerpt of a
-    /// long one) besides the position, which is within that filter.
+    /// long one) besides the position, which is within that filter. A filter repeated byte for byte is parsed
+    /// (and so evaluated) once: it restricts no further.
     package static func parse(filters: [String]) throws(CSSearchQueryError) -> [QueryExpression] {
         var expressions: [QueryExpression] = []
-        for (index, filter) in filters.enumerated() {
+        var seen: Set<[UInt8]> = []
+        for (index, filter) in filters.enumerated() where seen.insert(Array(filter.utf8)).inserted {
             let name = "filter query \(index) (\(QueryParseError.excerpt(filter).debugDescription))"
             expressions.append(try parse(filter, named: name))
         }

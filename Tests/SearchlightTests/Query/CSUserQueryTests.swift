@@ -1354,4 +1354,34 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(result.suggestions, 0, "the cancelled query delivered suggestions")
         XCTAssertEqual(query.foundSuggestionCount, 0)
     }
+
+    /// The filter queries of a user query are parsed and evaluated once per query: its results and its
+    /// suggestions are restricted by the same documents (each evaluation reads the calendar once), where the
+    /// suggestions evaluated them all again. A filter repeated in `filterQueries` is evaluated once.
+    func testFilterQueriesAreEvaluatedOncePerQuery() throws {
+        /// Counts the evaluations of the filter queries: each one reads the calendar once.
+        final class CountingUserQuery: CSUserQuery, @unchecked Sendable {
+            let reads = Mutex(0)
+            override var calendar: Calendar {
+                get { reads.withLock { $0 += 1 }; return super.calendar }
+                set { super.calendar = newValue }
+            }
+        }
+        let container = makeContainer([item("a", title: "alpha apple", domain: "x"),
+                                       item("b", title: "alpha apricot", domain: "y")])
+        let context = CSUserQueryContext()
+        context.filterQueries = [#"domainIdentifier == "x""#]
+        let query = CountingUserQuery(userQueryString: "alpha ap", userQueryContext: context, container: container)
+        let suggested = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        query.foundSuggestionsHandler = { list in suggested.withLock { $0 += list.map(\.suggestionText) } }
+        query.completionHandler = { _ in done.signal() }
+        query.start()
+        done.wait()
+        XCTAssertEqual(suggested.withLock { $0 }, ["alpha apple"])
+        XCTAssertEqual(query.foundItemCount, 1)
+        XCTAssertEqual(query.reads.withLock { $0 }, 1)
+        let repeated = try QueryEvaluator.parse(filters: ["rating == 1", "true", "rating == 1", "true"])
+        XCTAssertEqual(repeated.count, 2)
+    }
 }
