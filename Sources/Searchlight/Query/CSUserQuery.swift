@@ -120,10 +120,11 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             throw CSSearchQueryError(.invalidQuery, message: "user queries do not support cursors (the cursor was made "
                 + "by a CSSearchQuery); page them with offset and limit")
         }
+        // An invalid sort attribute refuses the query before any work.
+        let order = try ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let (text, typing) = effectiveText
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing, lastWordIsChosen: !typing)
         let restriction = try restriction(in: snapshot, plan: plan)
-        let order = try ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
         let engagement = container.engagement.rankingState(at: snapshot.now)
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,

@@ -1359,14 +1359,6 @@ final class CSUserQueryTests: XCTestCase {
     /// suggestions are restricted by the same documents (each evaluation reads the calendar once), where the
     /// suggestions evaluated them all again. A filter repeated in `filterQueries` is evaluated once.
     func testFilterQueriesAreEvaluatedOncePerQuery() throws {
-        /// Counts the evaluations of the filter queries: each one reads the calendar once.
-        final class CountingUserQuery: CSUserQuery, @unchecked Sendable {
-            let reads = Mutex(0)
-            override var calendar: Calendar {
-                get { reads.withLock { $0 += 1 }; return super.calendar }
-                set { super.calendar = newValue }
-            }
-        }
         let container = makeContainer([item("a", title: "alpha apple", domain: "x"),
                                        item("b", title: "alpha apricot", domain: "y")])
         let context = CSUserQueryContext()
@@ -1383,5 +1375,31 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual(query.reads.withLock { $0 }, 1)
         let repeated = try QueryEvaluator.parse(filters: ["rating == 1", "true", "rating == 1", "true"])
         XCTAssertEqual(repeated.count, 2)
+    }
+
+    /// An invalid sort attribute fails a user query before its filter queries are evaluated (they used to be
+    /// evaluated first, then thrown away).
+    func testAnInvalidSortAttributeFailsBeforeTheFiltersAreEvaluated() {
+        let container = makeContainer([item("a", title: "alpha", domain: "x")])
+        let context = CSUserQueryContext()
+        context.filterQueries = [#"domainIdentifier == "x""#]
+        context.sortAttributes = [.init("no such attribute")]
+        let query = CountingUserQuery(userQueryString: "alpha", userQueryContext: context, container: container)
+        let failed = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        query.completionHandler = { error in failed.withLock { $0 = error }; done.signal() }
+        query.start()
+        done.wait()
+        XCTAssertEqual((failed.withLock { $0 } as? CSSearchQueryError)?.code, .invalidQuery)
+        XCTAssertEqual(query.reads.withLock { $0 }, 0)
+    }
+}
+
+/// A user query that counts the evaluations of its filter queries: each one reads the calendar once.
+private final class CountingUserQuery: CSUserQuery, @unchecked Sendable {
+    let reads = Mutex(0)
+    override var calendar: Calendar {
+        get { reads.withLock { $0 += 1 }; return super.calendar }
+        set { super.calendar = newValue }
     }
 }
