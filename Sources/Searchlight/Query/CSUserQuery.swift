@@ -84,9 +84,11 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
 
     /// The documents matching every filter query and holding every overlong word of `plan` (visible ones only),
     /// or nil when neither restricts.
-    private func restriction(in snapshot: ContainerSnapshot, plan: UserQueryPlan) throws(CSSearchQueryError) -> Query? {
+    /// `filters`: the filter queries already parsed, if they were.
+    private func restriction(in snapshot: ContainerSnapshot, plan: UserQueryPlan,
+                             filters: [QueryExpression]? = nil) throws(CSSearchQueryError) -> Query? {
         var restrictions: [Query] = []
-        if let documents = try filteredDocuments(in: snapshot) {
+        if let documents = try filteredDocuments(in: snapshot, filters: filters) {
             restrictions.append(.documents(DocumentSet(documents)))
         }
         if !plan.overlong.isEmpty {
@@ -103,10 +105,14 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
 
     /// The visible documents matching every filter query (nil without filters), evaluated once per snapshot: the
     /// results and the suggestions of a run share them.
-    private func filteredDocuments(in snapshot: ContainerSnapshot) throws(CSSearchQueryError) -> [DocAddress]? {
+    private func filteredDocuments(in snapshot: ContainerSnapshot,
+                                   filters: [QueryExpression]?) throws(CSSearchQueryError) -> [DocAddress]? {
         guard !contextValues.filterQueries.isEmpty else { return nil }
         if let kept = userState.withLock({ $0.filtered }), kept.holds(snapshot) { return kept.documents }
-        let expressions = try QueryEvaluator.parse(filters: contextValues.filterQueries)
+        let expressions: [QueryExpression]
+        if let filters { expressions = filters } else {
+            expressions = try QueryEvaluator.parse(filters: contextValues.filterQueries)
+        }
         var evaluator = QueryEvaluator(snapshot: snapshot, calendar: calendar)
         let documents = evaluator.matches(all: expressions)
         let kept = FilteredDocuments(engine: snapshot.engine, now: snapshot.now, documents: documents)
@@ -124,8 +130,10 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let order = try ResultOrder(snapshot: snapshot, sortAttributes: contextValues.sortAttributes)
         let (text, typing) = effectiveText
         let plan = UserQueryPlan(text: text, lastWordIsPrefix: typing, lastWordIsChosen: !typing)
-        let restriction = try restriction(in: snapshot, plan: plan)
+        // A filter's syntax error fails the query even when no word is searched; they are evaluated only then.
+        let filters = try QueryEvaluator.parse(filters: contextValues.filterQueries)
         guard !plan.isEmpty else { return Outcome(hits: [], cursor: nil) }
+        let restriction = try restriction(in: snapshot, plan: plan, filters: filters)
         let engagement = container.engagement.rankingState(at: snapshot.now)
         let ranking = UserQueryRanking(snapshot: snapshot, engagement: engagement.records,
                                        engagementCeiling: engagement.ceiling, typedText: text, typing: plan.typing)

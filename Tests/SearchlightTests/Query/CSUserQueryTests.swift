@@ -1393,6 +1393,28 @@ final class CSUserQueryTests: XCTestCase {
         XCTAssertEqual((failed.withLock { $0 } as? CSSearchQueryError)?.code, .invalidQuery)
         XCTAssertEqual(query.reads.withLock { $0 }, 0)
     }
+
+    /// A user query with no words to search (empty or only spaces and punctuation) finds nothing without
+    /// evaluating its filter queries, whose documents it used to find and throw away.
+    func testAQueryWithoutWordsDoesNotEvaluateItsFilters() {
+        let container = makeContainer([item("a", title: "alpha", domain: "x")])
+        for text in ["", "  ", "?!"] {
+            let context = CSUserQueryContext()
+            context.filterQueries = [#"domainIdentifier == "x""#]
+            let query = CountingUserQuery(userQueryString: text, userQueryContext: context, container: container)
+            let failed = Mutex<(any Error)?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            query.completionHandler = { error in failed.withLock { $0 = error }; done.signal() }
+            query.start()
+            done.wait()
+            XCTAssertNil(failed.withLock { $0 }, text.debugDescription)
+            XCTAssertEqual(query.foundItemCount, 0, text.debugDescription)
+            XCTAssertEqual(query.reads.withLock { $0 }, 0, text.debugDescription)
+        }
+        // A filter's syntax error still fails such a query.
+        let invalid = runUserQuery("", in: container) { $0.filterQueries = ["rating >"] }
+        XCTAssertEqual((invalid.error as? CSSearchQueryError)?.code, .invalidQuery)
+    }
 }
 
 /// A user query that counts the evaluations of its filter queries: each one reads the calendar once.
