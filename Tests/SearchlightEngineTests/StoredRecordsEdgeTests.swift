@@ -337,7 +337,7 @@ extension StoredRecordsEdgeTests {
         let whole = try SegmentBuilder.mergeWhole(batched.segments, minimumColdBytes: 0)
         var filtered = SegmentBuilder()
         filtered.minimumColdBytes = 0
-        for (segment, live) in zip(batched.segments, batched.live) { filtered.append(segment: segment, live: live) }
+        for (segment, live) in zip(batched.segments, batched.live) { try filtered.append(segment: segment, live: live) }
         let rebuilt = try filtered.seal()
         XCTAssertEqual(whole.differences(from: compressed), [])
         XCTAssertEqual(rebuilt.differences(from: compressed), [])

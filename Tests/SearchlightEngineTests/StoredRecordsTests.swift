@@ -243,7 +243,7 @@ final class StoredRecordsTests: XCTestCase {
         let whole = try SegmentBuilder.mergeWhole(snapshot.segments, minimumColdBytes: 2 << 20)
         var filtered = SegmentBuilder()
         filtered.minimumColdBytes = 2 << 20
-        for (segment, live) in zip(snapshot.segments, snapshot.live) { filtered.append(segment: segment, live: live) }
+        for (segment, live) in zip(snapshot.segments, snapshot.live) { try filtered.append(segment: segment, live: live) }
         let rebuilt = try filtered.seal()
         XCTAssertEqual(whole.differences(from: rebuilt), [], "both merges give the same segment")
         for merged in [whole, rebuilt] {

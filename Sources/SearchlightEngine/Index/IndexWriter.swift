@@ -47,11 +47,24 @@ public final class IndexWriter {
     /// Documents `mergeWhileIdle()` may rewrite: `mergePolicy.idleRewriteFactor` per document committed since
     /// the last idle check (a check spends it or, finding nothing worth merging, drops it).
     private var idleBudget = 0
+    /// What one segment may hold (`SegmentLimits`: the 32-bit bounds; tests set tiny ones). A batch past it
+    /// throws `segmentTooLarge` and leaves the last snapshot as it was; merges past it are not planned.
+    package var segmentLimits = SegmentLimits.standard { didSet { buffer.limits = segmentLimits } }
+    /// Segments of a merge that failed for its size (its largest source): not planned into merges again, so a
+    /// merge the byte estimate let through is not retried by every commit. Kept while the segment is.
+    private var unmergeable: [Segment] = []
 
     public init() { analyzer = Analyzer() }
 
     /// A writer whose segments `analyzer` analyzes (tests build what an older analyzer version built).
     init(analyzer: Analyzer) { self.analyzer = analyzer }
+
+    /// An empty buffer within `segmentLimits`.
+    private func makeBuffer() -> SegmentBuilder {
+        var builder = SegmentBuilder()
+        builder.limits = segmentLimits
+        return builder
+    }
 
     /// Whether there are changes `commit()` would publish.
     public var hasUncommittedChanges: Bool { dirty }
@@ -86,6 +99,8 @@ public final class IndexWriter {
         guard !document.id.isEmpty else { throw .emptyIdentifier }
         let fieldCount = schema.fields.count
         for (field, _) in document.values where Int(field.rawValue) >= fieldCount { throw .unknownField(field) }
+        // Before the document's earlier versions are deleted: a refused document changes nothing.
+        try buffer.checkRoom(forID: document.id)
         if let committed {
             for (ordinal, doc) in committed where live[ordinal][doc] {
                 live[ordinal][doc] = false
@@ -256,7 +271,7 @@ public final class IndexWriter {
         pendingMerge = nil  // its sources are gone; the result is dropped when it arrives
         segments = []
         live = []
-        buffer = SegmentBuilder()
+        buffer = makeBuffer()
         bufferLive = []
         bufferDomains = nil
         dirty = true
@@ -268,7 +283,7 @@ public final class IndexWriter {
     public func commit() throws(EngineError) -> IndexSnapshot {
         // Back-pressure at the cap, but never behind an idle merge: it may rewrite most of the index, and its
         // segments are merged by the policy once it is in.
-        try installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments && pendingMerge?.isIdle != true)
+        installPendingMerge(waiting: segments.count >= mergePolicy.maxSegments && pendingMerge?.isIdle != true)
         if !buffer.isEmpty {
             let segment = try buffer.seal()
             let (credit, overflow) = mergePolicy.idleRewriteFactor.multipliedReportingOverflow(by: segment.documentCount)
@@ -277,7 +292,7 @@ public final class IndexWriter {
             for (doc, alive) in bufferLive.enumerated() where !alive { bits[doc] = false }
             segments.append(segment)
             live.append(bits)
-            buffer = SegmentBuilder()
+            buffer = makeBuffer()
             bufferLive = []
             bufferDomains = nil
         }
@@ -288,7 +303,7 @@ public final class IndexWriter {
         }
         segments = keptSegments
         live = keptLive
-        try merge()
+        merge()
         if dirty { contentGeneration += 1 }
         dirty = false
         return publish()
@@ -301,12 +316,8 @@ public final class IndexWriter {
     @discardableResult
     public func publishFinishedMerges() -> IndexSnapshot? {
         guard !dirty, let pending = pendingMerge, pending.isFinished else { return nil }
-        do {
-            try installPendingMerge(waiting: false)
-        } catch {
-            return nil
-        }
-        try? merge()  // (in the background: it only starts them)
+        installPendingMerge(waiting: false)
+        merge()  // (in the background: it only starts them)
         return publish()
     }
 
@@ -328,18 +339,31 @@ public final class IndexWriter {
         return snapshot
     }
 
-    private func merge() throws(EngineError) {
+    private func merge() {
         guard pendingMerge == nil else { return }  // planned again once the running merge is installed
-        let groups = mergePolicy.merges(sizes: segments.map(\.documentCount), live: live.map(\.cardinality))
+        let groups = mergePolicy.merges(sizes: segments.map(\.documentCount), live: live.map(\.cardinality),
+                                        bytes: mergeBytes, limits: segmentLimits)
         guard !groups.isEmpty else { return }
         if mergesInBackground { return startInBackground(groups) }
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
-        install(groups: groups, merged: try Self.build(sources), sources: sources)
+        install(groups: groups, merged: Self.build(sources, limits: segmentLimits), sources: sources)
+    }
+
+    /// Each segment's `MergePolicy` size: its largest buffer (stored records as kept, so a merge that decompresses
+    /// long texts may still fail, and is then dropped), or past the limit for a segment in `unmergeable`.
+    private var mergeBytes: [Int] {
+        unmergeable.removeAll { kept in !segments.contains { $0 === kept } }
+        return segments.map { segment in
+            if unmergeable.contains(where: { $0 === segment }) { return segmentLimits.maxBytes + 1 }
+            let stored = segment.stored.bytes.count + segment.stored.coldBytes.count + 6 * segment.documentCount
+            return max(segment.docBytes.count, segment.positionBytes.count, stored, segment.idBytes.count)
+        }
     }
 
     /// Starts merging each group of segments into one on the merge thread (`pendingMerge`).
     private func startInBackground(_ groups: [[Int]], idle: Bool = false) {
-        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } }, idle: idle)
+        let pending = PendingMerge(sources: groups.map { group in group.map { (segments[$0], live[$0]) } }, idle: idle,
+                                   limits: segmentLimits)
         let finished = onMergeFinished
         startMerge {
             pending.run()
@@ -358,7 +382,7 @@ public final class IndexWriter {
     public func mergeWhileIdle() -> Bool {
         guard mergesInBackground, pendingMerge == nil, !dirty else { return false }
         let group = mergePolicy.idleMerge(sizes: segments.map(\.documentCount), live: live.map(\.cardinality),
-                                          budget: idleBudget)
+                                          budget: idleBudget, bytes: mergeBytes, limits: segmentLimits)
         // Unspent credit is not carried over: later small writes must not pay for rewriting a large segment.
         idleBudget = 0
         guard let group else { return false }
@@ -366,31 +390,41 @@ public final class IndexWriter {
         return true
     }
 
-    /// The merged segments of `sources` (one per group; nil for a group with no live document).
-    fileprivate static func build(_ sources: [[(Segment, Bitset)]]) throws(EngineError) -> [Segment?] {
-        var merged: [Segment?] = []
-        for group in sources {
-            // Segments without deleted documents (a commit's batches, the common case) merge by streams.
-            if group.allSatisfy({ $0.1.cardinality == $0.0.documentCount }) {
-                let segments = group.map(\.0)
-                merged.append(segments.allSatisfy { $0.documentCount == 0 } ? nil : try SegmentBuilder.mergeWhole(segments))
-                continue
+    /// The merged segments of `sources` (one per group; nil for a group with no live document), or the error that
+    /// abandoned a group's merge (`segmentTooLarge` past `limits`): its sources then stay as they are.
+    fileprivate static func build(_ sources: [[(Segment, Bitset)]],
+                                  limits: SegmentLimits) -> [Result<Segment?, EngineError>] {
+        sources.map { group in
+            Result { () throws(EngineError) -> Segment? in
+                // Segments without deleted documents (a commit's batches, the common case) merge by streams.
+                if group.allSatisfy({ $0.1.cardinality == $0.0.documentCount }) {
+                    let segments = group.map(\.0)
+                    if segments.allSatisfy({ $0.documentCount == 0 }) { return nil }
+                    return try SegmentBuilder.mergeWhole(segments, limits: limits)
+                }
+                var builder = SegmentBuilder()
+                builder.limits = limits
+                for (segment, bits) in group { try builder.append(segment: segment, live: bits) }
+                return builder.isEmpty ? nil : try builder.seal()
             }
-            var builder = SegmentBuilder()
-            for (segment, bits) in group { builder.append(segment: segment, live: bits) }
-            merged.append(builder.isEmpty ? nil : try builder.seal())
         }
-        return merged
     }
 
     /// Replaces each group's segments by its merged segment (appended after the segments no group consumed).
     /// `sources` holds the tombstones the merge saw: a document deleted since then is deleted in the result too.
-    private func install(groups: [[Int]], merged: [Segment?], sources: [[(Segment, Bitset)]]) {
+    /// A group whose merge failed keeps its segments, its largest marked `unmergeable`.
+    private func install(groups: [[Int]], merged: [Result<Segment?, EngineError>], sources: [[(Segment, Bitset)]]) {
         var consumed = Set<Int>()
         var results: [(Segment, Bitset)] = []
         for (number, group) in groups.enumerated() {
+            guard case .success(let result) = merged[number] else {
+                if let largest = group.max(by: { segments[$0].documentCount < segments[$1].documentCount }) {
+                    unmergeable.append(segments[largest])
+                }
+                continue
+            }
             consumed.formUnion(group)
-            guard let segment = merged[number] else { continue }
+            guard let segment = result else { continue }
             var bits = Bitset(count: segment.documentCount, allSet: true)
             var next = 0
             for (index, (source, seen)) in zip(group, sources[number]) {
@@ -425,11 +459,11 @@ public final class IndexWriter {
     /// publishes the result. Sources are found by identity: commits since the merge started have appended
     /// segments and may have dropped fully deleted ones (or rolled back), so a group whose sources are not all
     /// still present is discarded and its remaining sources stay as they are.
-    private func installPendingMerge(waiting: Bool) throws(EngineError) {
+    private func installPendingMerge(waiting: Bool) {
         guard let pending = pendingMerge, waiting || pending.isFinished else { return }
         pendingMerge = nil
-        let merged = try pending.wait().get()
-        var groups: [[Int]] = [], results: [Segment?] = [], sources: [[(Segment, Bitset)]] = []
+        let merged = pending.wait()
+        var groups: [[Int]] = [], results: [Result<Segment?, EngineError>] = [], sources: [[(Segment, Bitset)]] = []
         for (number, members) in pending.sources.enumerated() {
             let indices = members.compactMap { member in segments.firstIndex { $0 === member.0 } }
             guard indices.count == members.count else { continue }
@@ -451,7 +485,7 @@ public final class IndexWriter {
         self.live = live
         self.generation = generation
         contentGeneration = generation
-        buffer = SegmentBuilder()
+        buffer = makeBuffer()
         bufferLive = []
         bufferDomains = nil
         dirty = false
@@ -505,7 +539,7 @@ public final class IndexWriter {
         segments = snapshot.segments
         live = snapshot.live
         schema = snapshot.schema
-        buffer = SegmentBuilder()
+        buffer = makeBuffer()
         bufferLive = []
         bufferDomains = nil
         dirty = false
@@ -523,20 +557,24 @@ private final class PendingMerge: Sendable {
     let sources: [[(Segment, Bitset)]]
     /// Started by `mergeWhileIdle()` (commits never wait for it).
     let isIdle: Bool
-    private let result = Mutex<Result<[Segment?], EngineError>?>(nil)
+    /// The writer's `segmentLimits` when the merge started.
+    let limits: SegmentLimits
+    private let result = Mutex<[Result<Segment?, EngineError>]?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(sources: [[(Segment, Bitset)]], idle: Bool) {
+    init(sources: [[(Segment, Bitset)]], idle: Bool, limits: SegmentLimits) {
         self.sources = sources
         isIdle = idle
+        self.limits = limits
     }
 
     func run() {
-        let outcome = Result { () throws(EngineError) -> [Segment?] in
-            let merged = try IndexWriter.build(sources)
+        let outcome = {
+            let merged = IndexWriter.build(sources, limits: limits)
             // Typo-tolerant searches walked the sources' vocabularies: build the merged segment's here, off the
             // query path, so the first such search after the merge is published does not pay for it.
-            for (group, segment) in zip(sources, merged) {
+            for (group, built) in zip(sources, merged) {
+                let segment = try? built.get()
                 if let segment, let scope = group.lazy.compactMap({ $0.0.vocabularyScope }).first {
                     _ = segment.vocabulary(for: scope)
                 }
@@ -552,14 +590,14 @@ private final class PendingMerge: Sendable {
                 segment?.buildLists(searchedIn: group.map(\.0))
             }
             return merged
-        }
+        }()
         result.withLock { $0 = outcome }
         done.signal()
     }
 
     var isFinished: Bool { result.withLock { $0 != nil } }
 
-    func wait() -> Result<[Segment?], EngineError> {
+    func wait() -> [Result<Segment?, EngineError>] {
         done.wait()
         done.signal()  // later waiters do not block
         return result.withLock { $0! }

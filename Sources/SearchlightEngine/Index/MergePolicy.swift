@@ -38,16 +38,39 @@ public struct MergePolicy: Sendable, Equatable {
     private static func clampedDeletedFraction(_ fraction: Double) -> Double { fraction < 0 ? 0 : fraction }
 
     /// The segments an idle writer merges into one: the most of the smallest (by live documents) whose
-    /// documents, deleted ones included, add up to at most `budget`; nil unless that is two or more.
-    func idleMerge(sizes: [Int], live: [Int], budget: Int) -> [Int]? {
+    /// documents, deleted ones included, add up to at most `budget` and whose merge fits `limits` (`fits`); nil
+    /// unless that is two or more.
+    func idleMerge(sizes: [Int], live: [Int], budget: Int, bytes: [Int] = [],
+                   limits: SegmentLimits = .standard) -> [Int]? {
         var group: [Int] = []
         var total = 0
         for index in sizes.indices.sorted(by: { live[$0] != live[$1] ? live[$0] < live[$1] : $0 < $1 }) {
-            guard total + sizes[index] <= budget else { break }
+            guard total + sizes[index] <= budget, Self.fits(group + [index], live: live, bytes: bytes, limits: limits)
+            else { break }
             total += sizes[index]
             group.append(index)
         }
         return group.count >= 2 ? group.sorted() : nil
+    }
+
+    /// Whether merging `group` into one segment stays within `limits`: its live documents, and the sum of its
+    /// segments' `bytes` (each an estimate of the segment's largest buffer, so the sum bounds every merged
+    /// buffer). A merge that would not fit is never planned, so a large index stops merging instead of failing.
+    static func fits(_ group: [Int], live: [Int], bytes: [Int], limits: SegmentLimits) -> Bool {
+        var documents = 0, total = 0
+        for index in group {
+            documents += live[index]
+            total += index < bytes.count ? bytes[index] : 0
+            guard documents <= limits.maxDocuments, total <= limits.maxBytes else { return false }
+        }
+        return true
+    }
+
+    /// The longest prefix of `candidates` (at most `mergeFactor`) whose merge fits; nil below two segments.
+    private func fittingGroup(_ candidates: [Int], live: [Int], bytes: [Int], limits: SegmentLimits) -> [Int]? {
+        var group = Array(candidates.prefix(mergeFactor))
+        while group.count >= 2, !Self.fits(group, live: live, bytes: bytes, limits: limits) { group.removeLast() }
+        return group.count >= 2 ? group : nil
     }
 
     /// The size tier of a segment with `live` documents.
@@ -55,8 +78,9 @@ public struct MergePolicy: Sendable, Equatable {
         live <= 1 ? 0 : Int(log(Double(live)) / log(Double(mergeFactor)))
     }
 
-    /// Groups of segment indices to merge (each group becomes one segment).
-    func merges(sizes: [Int], live: [Int]) -> [[Int]] {
+    /// Groups of segment indices to merge (each group becomes one segment), each within `limits` (`fits`, with
+    /// `bytes` per segment): a tier or the cap merges fewer segments, or none, rather than too many.
+    func merges(sizes: [Int], live: [Int], bytes: [Int] = [], limits: SegmentLimits = .standard) -> [[Int]] {
         var groups: [[Int]] = []
         var taken = Set<Int>()
         for index in sizes.indices where sizes[index] > 0
@@ -70,7 +94,7 @@ public struct MergePolicy: Sendable, Equatable {
         for t in byTier.keys.sorted() {
             var members = byTier[t] ?? []
             while members.count >= mergeFactor {
-                let group = Array(members.prefix(mergeFactor))
+                guard let group = fittingGroup(members, live: live, bytes: bytes, limits: limits) else { break }
                 members.removeFirst(group.count)
                 groups.append(group)
                 taken.formUnion(group)
@@ -80,7 +104,7 @@ public struct MergePolicy: Sendable, Equatable {
         // The cap: segments left after this round's merges.
         var remaining = candidates.count + groups.count
         while remaining > maxSegments, candidates.count >= 2 {
-            let group = Array(candidates.prefix(mergeFactor))
+            guard let group = fittingGroup(candidates, live: live, bytes: bytes, limits: limits) else { break }
             candidates.removeFirst(group.count)
             groups.append(group)
             remaining -= group.count - 1

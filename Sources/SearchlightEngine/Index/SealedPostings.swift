@@ -15,7 +15,11 @@ struct SealedPostings {
     private var gathered = false
     private var scratchDocs: [UInt32] = [], scratchTfs: [UInt32] = []
 
-    init(docByteCount: Int, positionByteCount: Int, fieldCount: Int) {
+    /// The most bytes a stream or a field's dictionary may hold; checked per term, before an offset is narrowed.
+    private let maxBytes: Int
+
+    init(docByteCount: Int, positionByteCount: Int, fieldCount: Int, maxBytes: Int = SegmentLimits.standard.maxBytes) {
+        self.maxBytes = maxBytes
         docBytes.reserveCapacity(docByteCount)
         positionBytes.reserveCapacity(positionByteCount)
         fieldTerms = [FieldTerms?](repeating: nil, count: fieldCount)
@@ -28,9 +32,13 @@ struct SealedPostings {
         var count: Int { docFreq.count }
     }
 
-    /// Starts the next term of `field` (in dictionary order); its streams are appended next.
-    mutating func startTerm(_ term: some Sequence<UInt8>, of field: inout FieldBuilder) {
+    /// Starts the next term of `field` (in dictionary order); its streams are appended next. Throws when the
+    /// streams or the dictionary already pass the limit (the term's offsets would not fit).
+    mutating func startTerm(_ term: some Sequence<UInt8>, of field: inout FieldBuilder) throws(EngineError) {
         field.bytes.append(contentsOf: term)
+        guard field.bytes.count <= maxBytes, docBytes.count <= maxBytes, positionBytes.count <= maxBytes else {
+            throw .segmentTooLarge
+        }
         field.offsets.append(UInt32(field.bytes.count))
         field.postingStart.append(UInt32(docBytes.count))
         field.positionStart.append(UInt32(positionBytes.count))
@@ -41,7 +49,9 @@ struct SealedPostings {
     /// offsets, largest term frequency and impact). The postings are those `appendStream` gathered or, when it
     /// was not called, the builder's varints appended to `docBytes` since `startTerm`.
     mutating func endTerm(_ field: inout FieldBuilder, docFreq df: Int, norms fieldNorms: [UInt8],
-                          impactConstant: Float) {
+                          impactConstant: Float) throws(EngineError) {
+        // The skip offsets below point into these streams: both must fit before any is narrowed.
+        guard docBytes.count <= maxBytes, positionBytes.count <= maxBytes else { throw .segmentTooLarge }
         field.docFreq.append(UInt32(df))
         let docBase = Int(field.postingStart[field.postingStart.count - 1])
         if !gathered {
@@ -66,6 +76,8 @@ struct SealedPostings {
                 PostingBlocks.append(docs: docs, tfs: tfs, to: &docBytes, blockStarts: &skipDocOffset)
             }
         }
+        // Block starts lie below the end: once it fits, none was clamped.
+        guard docBytes.count <= maxBytes else { throw .segmentTooLarge }
         guard df > Segment.blockSize else { return }
         let positionBase = Int(field.positionStart[field.positionStart.count - 1])
         // A block's positions are skipped in one pass (a value ends at each byte below 0x80, counted eight bytes at
@@ -101,7 +113,7 @@ struct SealedPostings {
 
     /// Stores a finished field's dictionary.
     mutating func finish(_ field: FieldBuilder, field number: Int) throws(EngineError) {
-        guard docBytes.count < Int(UInt32.max), positionBytes.count < Int(UInt32.max) else { throw .segmentTooLarge }
+        guard docBytes.count <= maxBytes, positionBytes.count <= maxBytes else { throw .segmentTooLarge }
         guard number < fieldTerms.count else { return }
         fieldTerms[number] = FieldTerms(bytes: field.bytes.compacted(), offsets: field.offsets.compacted(),
                                         docFreq: field.docFreq.compacted(), postingStart: field.postingStart.compacted(),

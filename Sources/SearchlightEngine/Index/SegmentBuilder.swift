@@ -38,6 +38,8 @@ struct SegmentBuilder {
     private var storedOffsets: [UInt32] = [0]
     /// Long texts are compressed when the sealed segment holds at least this many bytes of them.
     var minimumColdBytes = StoredRecords.minimumColdBytes
+    /// What the sealed segment may hold (`SegmentLimits`); the writer's, tests inject tiny ones.
+    var limits = SegmentLimits.standard
     private var idBytes: [UInt8] = []
     private var idOffsets: [UInt32] = [0]
     /// The live buffered document of each id, kept by the writer (`claimID`, `releaseID`).
@@ -145,7 +147,26 @@ struct SegmentBuilder {
         return result
     }
 
-    /// Adds a document; returns its number in this buffer. `analyzed` (document `number` of it) replaces analyzing
+    /// Throws `segmentTooLarge` when the buffer can take no document with id `id`: it holds the most documents, or
+    /// its stored records, ids or postings pool passed `limits.maxBytes`. Checked per document, before anything
+    /// changes: the document that crosses a byte limit is taken (`SegmentLimits` keeps room below 2^32 for it) and
+    /// sealing refuses the buffer.
+    func checkRoom(forID id: String) throws(EngineError) {
+        guard documentCount < limits.maxDocuments, storedBytes.count <= limits.maxBytes,
+              idBytes.count + id.utf8.count <= limits.maxBytes, pool.usedBytes <= limits.maxBytes
+        else { throw .segmentTooLarge }
+    }
+
+    /// Whether the documents, stored records (split form: `StoredRecords.fits`), ids and postings gathered so far
+    /// fit a segment. (Numeric values need no check of their own: each is stored in its document's record too.)
+    private var fitsLimits: Bool {
+        documentCount <= limits.maxDocuments
+            && StoredRecords.fits(recordBytes: storedBytes.count, documents: documentCount, maxBytes: limits.maxBytes)
+            && idBytes.count <= limits.maxBytes && pool.usedBytes <= limits.maxBytes
+            && docByteCount <= limits.maxBytes && positionByteCount <= limits.maxBytes
+    }
+
+    /// Adds a document; returns its number in this buffer. The writer calls `checkRoom(forID:)` first. `analyzed` (document `number` of it) replaces analyzing
     /// its text values here.
     mutating func add(_ document: Document, schema: Schema, analyzer: Analyzer,
                       analyzed: (texts: AnalyzedTexts, number: Int)? = nil) -> Int {
@@ -458,16 +479,21 @@ struct SegmentBuilder {
     /// copied and every posting is re-interned and renumbered. Used by merges. A segment without deleted
     /// documents (the common case: a commit's batch of new items) takes `appendWhole`, which decodes each term's
     /// postings in blocks and copies its positions whole, without re-interning a posting.
-    mutating func append(segment: Segment, live: Bitset) {
+    /// Throws `segmentTooLarge` once what it gathered passes `limits` (checked per source, document and term).
+    mutating func append(segment: Segment, live: Bitset) throws(EngineError) {
         if live.cardinality == segment.documentCount {
-            appendWhole(segment)
+            try appendWhole(segment)
             return
         }
+        guard documentCount + live.cardinality <= limits.maxDocuments,
+              idBytes.count + segment.idBytes.count <= limits.maxBytes else { throw .segmentTooLarge }
         let fieldCount = max(segment.norms.count, segment.numericOffsets.count, segment.fieldTerms.count)
         growFields(to: fieldCount)
         var remap = [UInt32](repeating: UInt32.max, count: segment.documentCount)
         let base = documentCount
         for doc in 0..<segment.documentCount where live[doc] {
+            // Per document, before its offsets: a record may be long once its cold texts are decompressed.
+            guard storedBytes.count <= limits.maxBytes else { throw .segmentTooLarge }
             let newDoc = documentCount
             remap[doc] = UInt32(newDoc)
             for f in 0..<segment.norms.count where !segment.norms[f].isEmpty || !norms[f].isEmpty {
@@ -498,6 +524,7 @@ struct SegmentBuilder {
         for (f, terms) in segment.fieldTerms.enumerated() {
             guard let terms else { continue }
             for index in 0..<terms.count {
+                guard pool.usedBytes <= limits.maxBytes else { throw .segmentTooLarge }
                 let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
                 let cursor = PostingCursor(segment: segment, terms: terms, index: index, field: f)
                 while cursor.next() != PostingCursor.end {
@@ -526,29 +553,37 @@ struct SegmentBuilder {
     /// offset, so per-document columns are copied in bulk, and each term's postings are decoded whole
     /// (`PostingBlocks`) and appended as the builder's varints, renumbered. Positions are delta-coded per document,
     /// so they are copied byte for byte. The result is identical to appending document by document.
-    private mutating func appendWhole(_ segment: Segment) {
+    private mutating func appendWhole(_ segment: Segment) throws(EngineError) {
         guard segment.documentCount > 0 else { return }
         let base = documentCount
-        appendWholeDocuments(segment)
-        segment.docBytes.withUnsafeBufferPointer { docs in
+        try appendWholeDocuments(segment)
+        let fits = segment.docBytes.withUnsafeBufferPointer { docs in
             segment.positionBytes.withUnsafeBufferPointer { positions in
                 for (f, terms) in segment.fieldTerms.enumerated() {
                     guard let terms else { continue }
                     for index in 0..<terms.count {
+                        // Per term: the pool's 32-bit addresses keep `SegmentLimits`' headroom.
+                        guard pool.usedBytes <= limits.maxBytes else { return false }
                         let termID = terms.withTerm(index) { internKey(field: f, term: $0) }
                         appendEncodedPostings(term: termID, docBase: UInt32(base), docFreq: Int(terms.docFreq[index]),
                                               docs: docs, docStart: Int(terms.postingStart[index]),
                                               positions: positions, positionStart: Int(terms.positionStart[index]))
                     }
                 }
+                return true
             }
         }
+        guard fits else { throw .segmentTooLarge }
     }
 
     /// Appends everything of a whole segment but its postings: norms, numbers, stored records, ids and domains.
-    private mutating func appendWholeDocuments(_ segment: Segment) {
+    /// Throws `segmentTooLarge` before an offset could pass `limits` (documents and ids per segment, stored records
+    /// per document: a record may be long once its cold texts are decompressed).
+    private mutating func appendWholeDocuments(_ segment: Segment) throws(EngineError) {
         let n = segment.documentCount
         guard n > 0 else { return }
+        guard documentCount + n <= limits.maxDocuments, idBytes.count + segment.idBytes.count <= limits.maxBytes
+        else { throw .segmentTooLarge }
         let fieldCount = max(segment.norms.count, segment.numericOffsets.count, segment.fieldTerms.count)
         growFields(to: fieldCount)
         let base = documentCount
@@ -586,6 +621,7 @@ struct SegmentBuilder {
         // Whole records (cold texts decompressed): sealing the merged segment compresses them anew, against a
         // dictionary sampled from all of its documents.
         for doc in 0..<n {
+            guard storedBytes.count <= limits.maxBytes else { throw .segmentTooLarge }
             segment.withStoredRecord(doc) { storedBytes.append(contentsOf: $0) }
             storedOffsets.append(UInt32(storedBytes.count))
         }
@@ -646,8 +682,7 @@ struct SegmentBuilder {
     /// Encodes the buffer as an immutable segment.
     func seal() throws(EngineError) -> Segment {
         // Doc deltas are shifted left by one bit in the postings, so documents stay below 2^31.
-        guard StoredRecords.fits(recordBytes: storedBytes.count, documents: documentCount),
-              documentCount < Int(Int32.max) else { throw .segmentTooLarge }
+        guard fitsLimits else { throw .segmentTooLarge }
         // The stored values compress on another core while the postings are sealed here.
         let stored = StoredRecords.Pending(records: storedBytes, offsets: storedOffsets,
                                            minimumColdBytes: minimumColdBytes)
@@ -655,7 +690,8 @@ struct SegmentBuilder {
         let starts = interner.starts
         let termFields = interner.fields
         let sorted = TermKeySort.order(arena: arena, starts: starts, fields: termFields)
-        var out = SealedPostings(docByteCount: docByteCount, positionByteCount: positionByteCount, fieldCount: norms.count)
+        var out = SealedPostings(docByteCount: docByteCount, positionByteCount: positionByteCount, fieldCount: norms.count,
+                                 maxBytes: limits.maxBytes)
         let impactConstants = self.impactConstants
         var cursor = 0
         while cursor < sorted.count {
@@ -670,11 +706,11 @@ struct SegmentBuilder {
                 cursor += 1
                 // Terms whose every posting was dropped (deleted documents in a merge) are not kept.
                 guard df > 0 else { continue }
-                out.startTerm(arena[s..<e], of: &terms)
+                try out.startTerm(arena[s..<e], of: &terms)
                 pool.copy(termStates[t].docs, to: &out.docBytes)
                 pool.copy(termStates[t].positions, to: &out.positionBytes)
-                out.endTerm(&terms, docFreq: df, norms: field < norms.count ? norms[field] : [],
-                            impactConstant: impactConstants[field])
+                try out.endTerm(&terms, docFreq: df, norms: field < norms.count ? norms[field] : [],
+                                impactConstant: impactConstants[field])
             }
             try out.finish(terms, field: field)
         }
@@ -691,29 +727,28 @@ struct SegmentBuilder {
     /// k-way merge, and a term's postings are the sources' postings one after another, renumbered and laid out
     /// anew (`PostingBlocks`: the blocks fall elsewhere; skip data is rebuilt for the longer lists), its positions the
     /// sources' bytes.
-    static func mergeWhole(_ sources: [Segment],
-                           minimumColdBytes: Int = StoredRecords.minimumColdBytes) throws(EngineError) -> Segment {
+    static func mergeWhole(_ sources: [Segment], minimumColdBytes: Int = StoredRecords.minimumColdBytes,
+                           limits: SegmentLimits = .standard) throws(EngineError) -> Segment {
         var builder = SegmentBuilder()
         builder.minimumColdBytes = minimumColdBytes
+        builder.limits = limits
         var bases: [UInt32] = []
         for segment in sources {
             bases.append(UInt32(builder.documentCount))
-            builder.appendWholeDocuments(segment)
+            try builder.appendWholeDocuments(segment)
         }
-        guard StoredRecords.fits(recordBytes: builder.storedBytes.count, documents: builder.documentCount),
-              builder.documentCount < Int(Int32.max) else {
-            throw .segmentTooLarge
-        }
+        guard builder.fitsLimits else { throw .segmentTooLarge }
         let stored = StoredRecords.Pending(records: builder.storedBytes, offsets: builder.storedOffsets,
                                            minimumColdBytes: minimumColdBytes)
         let impactConstants = builder.impactConstants
         var out = SealedPostings(docByteCount: sources.reduce(0) { $0 + $1.docBytes.count },
                            positionByteCount: sources.reduce(0) { $0 + $1.positionBytes.count },
-                           fieldCount: builder.norms.count)
+                           fieldCount: builder.norms.count, maxBytes: limits.maxBytes)
         for field in 0..<builder.norms.count {
             let norms = builder.norms[field], impactConstant = impactConstants[field]
             var terms = SealedPostings.FieldBuilder()
-            SealedPostings.RawTerms.with(sources, field: field) { dictionaries in
+            let failure = SealedPostings.RawTerms.with(sources, field: field) { dictionaries -> EngineError? in
+              do throws(EngineError) {
                 var next = [Int](repeating: 0, count: sources.count)
                 while true {
                     // The smallest current term; the sources that hold it contribute in order.
@@ -726,7 +761,7 @@ struct SegmentBuilder {
                     }
                     guard smallest >= 0 else { break }
                     let lead = dictionaries[smallest]!, leadIndex = next[smallest]
-                    out.startTerm(lead.term(leadIndex), of: &terms)
+                    try out.startTerm(lead.term(leadIndex), of: &terms)
                     var docFreq = 0
                     for source in smallest..<sources.count {
                         guard let dictionary = dictionaries[source], next[source] < dictionary.count,
@@ -736,9 +771,14 @@ struct SegmentBuilder {
                         out.appendStream(of: dictionary, index, docBase: bases[source])
                         docFreq += Int(dictionary.docFreq[index])
                     }
-                    out.endTerm(&terms, docFreq: docFreq, norms: norms, impactConstant: impactConstant)
+                    try out.endTerm(&terms, docFreq: docFreq, norms: norms, impactConstant: impactConstant)
                 }
+                return nil
+              } catch {
+                return error
+              }
             }
+            if let failure { throw failure }
             if terms.count > 0 { try out.finish(terms, field: field) }
         }
         return builder.makeSegment(out, impactConstants: impactConstants, stored: stored.wait())

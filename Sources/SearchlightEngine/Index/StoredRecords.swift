@@ -123,8 +123,8 @@ struct StoredRecords: Sendable, Equatable {
 
     /// Whether records of this many bytes fit a segment's 32-bit offsets once split: a cold record adds at most a
     /// mode byte and a 5-byte length to its document's bytes (and compressing never keeps a longer form).
-    static func fits(recordBytes: Int, documents: Int) -> Bool {
-        recordBytes + 6 * documents < Int(UInt32.max)
+    static func fits(recordBytes: Int, documents: Int, maxBytes: Int = SegmentLimits.standard.maxBytes) -> Bool {
+        recordBytes + 6 * documents <= maxBytes
     }
 
     /// A dictionary of whole cold values sampled evenly across the segment (each cut to 1 KiB), up to `budget`

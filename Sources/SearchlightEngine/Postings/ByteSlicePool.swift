@@ -134,6 +134,8 @@ struct ByteSlicePool {
     private var storage = Storage()
 
     var memoryBytes: Int { storage.capacity }
+    /// Bytes of the slices handed out (their 32-bit addresses end here).
+    var usedBytes: Int { Int(storage.top) }
 
     /// The storage, made unique to this pool, for a run of appends that holds no copy of the pool (the
     /// per-document posting loop).

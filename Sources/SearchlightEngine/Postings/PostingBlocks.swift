@@ -32,7 +32,7 @@ enum PostingBlocks {
             let values = scratch.baseAddress!
             while start < count {
                 let end = min(start + Segment.blockSize, count)
-                if blocks { blockStarts.append(UInt32(out.count)) }
+                if blocks { blockStarts.append(UInt32(clamping: out.count)) }  // (callers check the end fits)
                 if packed, isPacked(block: start / Segment.blockSize, docFreq: count) {
                     // The gaps, and the bits they and the frequencies need (ors have the largest's top bit).
                     var maxGap: UInt32 = 0, maxTf: UInt32 = 0
