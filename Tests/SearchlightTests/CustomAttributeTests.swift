@@ -368,3 +368,29 @@ final class CustomAttributeTests: XCTestCase {
         XCTAssertThrowsError(try NSKeyedUnarchiver.unarchivedObject(ofClass: CSCustomAttributeKey.self, from: Data([1])))
     }
 }
+
+/// An app's key subclass that overrides the accessors instead of passing flags to the initialiser.
+private final class OverridingAttributeKey: CSCustomAttributeKey, @unchecked Sendable {
+    override var keyName: String { "app_topic" }
+    override var isSearchableByDefault: Bool { true }
+    override var isMultiValued: Bool { true }
+}
+
+final class CustomAttributeSubclassTests: XCTestCase {
+    /// A subclass overriding `keyName` and the flags: the value was stored under the overridden name but with the
+    /// base initialiser's flags (and name), so free text ignored a key searched by default and the stored key
+    /// disagreed with the one the app holds. Every read now goes through the overridable accessors.
+    func testASubclassesOverriddenNameAndFlagsAreWhatIsStoredAndSearched() throws {
+        let key = try XCTUnwrap(OverridingAttributeKey(keyName: "placeholder"))
+        let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+        set.setValue("zanzibar", forCustomKey: key)
+        let entry = try XCTUnwrap(set.snapshot.custom["app_topic"])
+        XCTAssertEqual(entry.key, CustomAttributeKeyInfo(keyName: "app_topic", isSearchableByDefault: true,
+                                                         isMultiValued: true))
+        XCTAssertEqual(set.value(forCustomKey: key) as? NSString, "zanzibar")
+        let container = makeContainer([CSSearchableItem(uniqueIdentifier: "one", domainIdentifier: nil,
+                                                        attributeSet: set)])
+        XCTAssertEqual(runUserQuery("zanzibar", in: container).items.map(\.uniqueIdentifier), ["one"])
+        XCTAssertEqual(try evaluate(#"app_topic == "zanzibar""#, in: container), ["one"])
+    }
+}

@@ -73,6 +73,16 @@ open class CSCustomAttributeKey: NSObject, NSCopying, NSSecureCoding, @unchecked
     open var isUnique: Bool { info.isUnique }
     open var isMultiValued: Bool { info.isMultiValued }
 
+    /// The name and flags as the accessors give them: what an attribute set stores, indexes and archives. A subclass
+    /// may override `keyName` or a flag instead of passing it to the initialiser; reading `info` there stored the
+    /// value under the overridden name with the initialiser's flags (a key searched by default was not).
+    package var resolvedInfo: CustomAttributeKeyInfo {
+        type(of: self) == CSCustomAttributeKey.self ? info
+            : CustomAttributeKeyInfo(keyName: keyName, isSearchable: isSearchable,
+                                     isSearchableByDefault: isSearchableByDefault, isUnique: isUnique,
+                                     isMultiValued: isMultiValued)
+    }
+
     /// A copy of the receiver's class (a subclass's through its `init?(coder:)`).
     open func copy(with zone: NSZone? = nil) -> Any {
         subclassCopy(of: self, base: CSCustomAttributeKey.self) ?? CSCustomAttributeKey(info: info)
@@ -88,6 +98,7 @@ open class CSCustomAttributeKey: NSObject, NSCopying, NSSecureCoding, @unchecked
     }
 
     open func encode(with coder: NSCoder) {
+        let info = resolvedInfo
         coder.encode(NSString(string: info.keyName), forKey: "keyName")
         coder.encode(info.isSearchable, forKey: "searchable")
         coder.encode(info.isSearchableByDefault, forKey: "searchableByDefault")
@@ -108,10 +119,10 @@ open class CSCustomAttributeKey: NSObject, NSCopying, NSSecureCoding, @unchecked
     }
 
     open override func isEqual(_ object: Any?) -> Bool {
-        (object as? CSCustomAttributeKey)?.info == info
+        (object as? CSCustomAttributeKey)?.resolvedInfo == resolvedInfo
     }
 
-    open override var hash: Int { info.hashValue }
+    open override var hash: Int { resolvedInfo.hashValue }
 
     open override var description: String { "<CSCustomAttributeKey \(info.keyName)>" }
 }

@@ -89,7 +89,8 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, NSSecureCoding, @u
     /// validation when the item is indexed (`CSIndexError.invalidItemError`).
     open func setValue(_ value: Any?, forCustomKey key: CSCustomAttributeKey) {
         let slot: AttributeSlot = value.map { .value(AttributeValue.fromCustom($0)) } ?? .cleared
-        storage.withLock { $0.custom[key.keyName] = CustomAttributeEntry(key: key.info, slot: slot) }
+        let info = key.resolvedInfo
+        storage.withLock { $0.custom[info.keyName] = CustomAttributeEntry(key: info, slot: slot) }
     }
 
     /// The custom attribute's value typed as Apple's: NSString, NSNumber, NSDate, NSURL, NSData, CSPerson, NSNull or
