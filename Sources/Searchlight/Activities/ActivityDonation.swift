@@ -63,9 +63,6 @@ package struct ActivityDonation: Sendable {
     /// The item this activity merges with in results without tied lifetimes (`weakRelatedUniqueIdentifier`).
     package var weakLink: String?
 
-    /// The identifier results and engagement use for this activity: the linked item's, else the record's.
-    package var resultIdentifier: String { strongLink ?? weakLink ?? recordIdentifier }
-
     /// The problems that keep this donation out of the index (empty activity type, invalid attribute set or
     /// domain, empty persistent identifier, an expiration the index cannot keep), each naming the activity.
     package func validationProblems() -> [CSIndexError] {

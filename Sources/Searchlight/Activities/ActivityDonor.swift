@@ -32,8 +32,11 @@ package enum ActivityDonor {
             if error == nil, let visited, let address = snapshot.engine.lookup(id: donation.recordIdentifier),
                snapshot.isVisible(address),
                let ranked = ActivityResults.engagementIdentifier(of: address, in: snapshot),
-               ranked.utf8.elementsEqual(donation.resultIdentifier.utf8), claimVisit?() ?? true {
-                container.engagement.recordDonation(of: donation.resultIdentifier, at: visited)
+               let key = ActivityResults.engagementIdentifier(record: donation.recordIdentifier,
+                                                              strong: donation.strongLink, weak: donation.weakLink,
+                                                              in: snapshot),
+               ranked.utf8.elementsEqual(key.utf8), claimVisit?() ?? true {
+                container.engagement.recordDonation(of: key, at: visited)
             }
             completion?(error)
         }

@@ -73,13 +73,24 @@ package enum ActivityResults {
         ActivityIdentity.isReserved(identifier) ? nil : snapshot.visibleAddress(withIdentifier: identifier)
     }
 
-    /// The identifier engagement is kept under for a result document: the item's identifier, or an activity's
-    /// linked item's, else the activity's record identifier.
+    /// The identifier engagement is kept under for a result document: the item's identifier, or for an activity
+    /// the identifier of the document it stands for in results (`representative`); nil for a hidden one.
     package static func engagementIdentifier(of address: DocAddress, in snapshot: ContainerSnapshot) -> String? {
         guard let id = snapshot.engine.id(of: address) else { return nil }
         guard ActivityIdentity.isActivity(id), let links = ActivityDocumentCodec.links(at: address, in: snapshot.engine)
         else { return id }
-        return links.strong ?? links.weak ?? id
+        return engagementIdentifier(record: id, strong: links.strong, weak: links.weak, in: snapshot)
+    }
+
+    /// The engagement identifier of an activity record with these links: its tied item's while that is visible
+    /// (nil, hidden, once it is not), else its weakly linked item's while that is visible, else the record's own.
+    /// An activity weakly linked to an absent item stands alone in results; its engagement was kept under the
+    /// absent item's identifier, so an item indexed later with that identifier inherited it.
+    package static func engagementIdentifier(record: String, strong: String?, weak: String?,
+                                             in snapshot: ContainerSnapshot) -> String? {
+        if let strong { return visibleItem(strong, in: snapshot) == nil ? nil : strong }
+        if let weak, visibleItem(weak, in: snapshot) != nil { return weak }
+        return record
     }
 
     /// The engagement identifier of a result identifier (what a query returned as `uniqueIdentifier`); nil once the
