@@ -28,15 +28,17 @@ package enum ActivityDonor {
             // record found under the identifier must rank under this donation's key: a dropped re-donation (tied
             // to another item) leaves the earlier record in place. Compared by bytes, as items are keyed: `==` calls
             // a canonically equivalent identifier (another item) the same.
-            let snapshot = container.snapshot()
-            if error == nil, let visited, let address = snapshot.engine.lookup(id: donation.recordIdentifier),
-               snapshot.isVisible(address),
-               let ranked = ActivityResults.engagementIdentifier(of: address, in: snapshot),
-               let key = ActivityResults.engagementIdentifier(record: donation.recordIdentifier,
-                                                              strong: donation.strongLink, weak: donation.weakLink,
-                                                              in: snapshot),
-               ranked.utf8.elementsEqual(key.utf8), claimVisit?() ?? true {
-                container.engagement.recordDonation(of: key, at: visited)
+            if error == nil, let visited {
+                container.recordingEngagement { snapshot in
+                    guard let address = snapshot.engine.lookup(id: donation.recordIdentifier),
+                          snapshot.isVisible(address),
+                          let ranked = ActivityResults.engagementIdentifier(of: address, in: snapshot),
+                          let key = ActivityResults.engagementIdentifier(record: donation.recordIdentifier,
+                                                                         strong: donation.strongLink,
+                                                                         weak: donation.weakLink, in: snapshot),
+                          ranked.utf8.elementsEqual(key.utf8), claimVisit?() ?? true else { return }
+                    container.engagement.recordDonation(of: key, at: visited)
+                }
             }
             completion?(error)
         }

@@ -23,15 +23,18 @@ public enum SearchlightContinuation {
     public static func activity(forSelecting identifier: String, actionIdentifier: String? = nil,
                                 visibleIdentifiers: [String] = [],
                                 in container: SearchlightContainer = .default) -> NSUserActivity? {
-        let snapshot = container.snapshot()
-        // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
-        let key = ActivityResults.engagementIdentifier(ofResult: identifier, in: snapshot)
-        let shown = visibleIdentifiers.compactMap { ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot) }
         guard ActivityIdentity.isActivity(identifier) else {
-            if let key {
-                container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
-            } else if !shown.isEmpty {
-                container.engagement.recordImpressions(of: shown, at: snapshot.now)
+            container.recordingEngagement { snapshot in
+                // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
+                let key = ActivityResults.engagementIdentifier(ofResult: identifier, in: snapshot)
+                let shown = visibleIdentifiers.compactMap {
+                    ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot)
+                }
+                if let key {
+                    container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+                } else if !shown.isEmpty {
+                    container.engagement.recordImpressions(of: shown, at: snapshot.now)
+                }
             }
             let activity = NSUserActivity(activityType: CSSearchableItemActionType)
             var info: [AnyHashable: Any] = [CSSearchableItemActivityIdentifier: identifier]
@@ -39,8 +42,17 @@ public enum SearchlightContinuation {
             activity.userInfo = info
             return activity
         }
-        guard let record = snapshot.activity(withIdentifier: identifier), let key else { return nil }
-        container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+        var found: ActivityRecord?
+        container.recordingEngagement { snapshot in
+            let key = ActivityResults.engagementIdentifier(ofResult: identifier, in: snapshot)
+            let shown = visibleIdentifiers.compactMap {
+                ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot)
+            }
+            guard let record = snapshot.activity(withIdentifier: identifier), let key else { return }
+            container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+            found = record
+        }
+        guard let record = found else { return nil }
         let activity = continuation(of: record.donation)
         #if !canImport(Darwin)
         if let donor = container.activities.donor(for: identifier) as? NSUserActivity {

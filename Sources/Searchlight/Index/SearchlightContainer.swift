@@ -32,6 +32,10 @@ public final class SearchlightContainer: Sendable {
 
     private let core: Mutex<ContainerCore>
     private let published: Mutex<Published>
+    /// Held while engagement is recorded from a snapshot (`recordingEngagement`) and while a write that deleted
+    /// items is published and their engagement forgotten, so the forgetting comes after any record made from a
+    /// snapshot that still held them. Queries never take it.
+    private let engagementGate = Mutex(())
     private let writeQueue = DispatchQueue(label: "searchlight.container.write")
     /// Where the library's own completion work runs, in submission order (it never blocks).
     private let callbackQueue = DispatchQueue(label: "searchlight.container.callbacks")
@@ -284,6 +288,14 @@ public final class SearchlightContainer: Sendable {
         return ContainerSnapshot(engine: current, now: clock(), expirationFloor: floor)
     }
 
+    /// Runs `body` on the current snapshot, to record engagement under the identifiers it finds there. A delete
+    /// published meanwhile forgets its items' engagement only once `body` returned: checked, then recorded, a
+    /// result deleted in between kept the engagement for a later item given its identifier. `body` must not
+    /// wait for writes.
+    package func recordingEngagement(_ body: (ContainerSnapshot) -> Void) {
+        engagementGate.withLock { _ in body(snapshot()) }
+    }
+
     /// Calls `body` on the callback queue after every write submitted before it has been applied, and after the
     /// completion work of those writes. `body` must not block: an app's handler goes through `callHandler(_:)`.
     package func afterPendingWrites(_ body: @escaping @Sendable () -> Void) {
@@ -315,17 +327,26 @@ public final class SearchlightContainer: Sendable {
                         completion: @escaping @Sendable (CSIndexError?) -> Void) {
         writeQueue.async { [self] in
             let result = core.withLock { core in
-                let result = Result { () throws(CSIndexError) -> Published in
+                let result = Result { () throws(CSIndexError) -> (Published, EndedEngagement?) in
                     let snapshot = try core.apply(operations, clientState: clientState, now: clock())
-                    return Published(engine: snapshot, expirationFloor: core.nextExpiration)
+                    defer { core.endedEngagement = nil }
+                    return (Published(engine: snapshot, expirationFloor: core.nextExpiration), core.endedEngagement)
                 }
                 // Set before the completion work runs, which must not ask for writes the store will refuse.
                 if core.store?.mustBeReopened == true { refusing.withLock { $0 = true } }
                 return result
             }
             switch result {
-            case .success(let snapshot):
-                published.withLock { $0 = snapshot }
+            case .success(let (snapshot, ended)):
+                if let ended {
+                    // Again once published: engagement recorded meanwhile from an older snapshot ends too.
+                    engagementGate.withLock { _ in
+                        published.withLock { $0 = snapshot }
+                        engagement.forget(where: ended)
+                    }
+                } else {
+                    published.withLock { $0 = snapshot }
+                }
                 mergeWhenIdle()
                 callbackQueue.async { completion(nil) }
             case .failure(let error):
@@ -351,6 +372,9 @@ private struct Published: Sendable {
     var expirationFloor: Double
 }
 
+/// Which identifiers' engagement a write ended (items and activities it deleted by identifier or domain).
+private typealias EndedEngagement = @Sendable (String) -> Bool
+
 /// The writer side of a container; only touched under the container's lock.
 private struct ContainerCore: ~Copyable {
     let writer: IndexWriter
@@ -369,6 +393,8 @@ private struct ContainerCore: ~Copyable {
     let engagement: EngagementLedger
     /// The ledger's `changeCount` when it was last saved.
     var savedEngagement: UInt64
+    /// What the last applied write ended, forgotten again once it is published (`SearchlightContainer.submit`).
+    var endedEngagement: EndedEngagement?
 
     init(writer: IndexWriter, store: DurableStore?, clientStates: [ExactIdentifier: Data], engagement: EngagementLedger) {
         self.writer = writer
@@ -608,11 +634,13 @@ private struct ContainerCore: ~Copyable {
         // Engagement ends with what the app deleted by identifier or domain, so an item given a deleted one's
         // identifier later starts afresh. Not after a delete-all (a rebuild re-adds everything) or an expiry.
         if !deletedIdentifiers.isEmpty || !deletedDomains.isEmpty {
-            engagement.forget { id in
+            let ended: EndedEngagement = { [deletedIdentifiers, deletedDomains] id in
                 guard let address = base.lookup(id: id), snapshot.lookup(id: id) == nil else { return false }
                 return deletedIdentifiers.contains(ExactIdentifier(id))
                     || base.domain(of: address).map(deletedDomains.covers) ?? false
             }
+            engagement.forget(where: ended)
+            endedEngagement = ended
         }
         clientStates = newStates
         writes &+= 1

@@ -429,18 +429,22 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// selection counts 1 for it and an impression for every visible item; a focus counts a quarter selection.
     /// Kept in the container's `EngagementLedger` (Activities/), decaying with a 14-day half-life.
     public func userEngaged(_ item: Item, visibleItems: [Item], interaction: UserInteractionKind) {
-        let snapshot = container.snapshot()
-        // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
-        let key = ActivityResults.engagementIdentifier(ofResult: item.id, in: snapshot)
-        if interaction == .select {
-            let shown = visibleItems.compactMap { ActivityResults.engagementIdentifier(ofResult: $0.id, in: snapshot) }
-            if let key {
-                container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
-            } else if !shown.isEmpty {
-                container.engagement.recordImpressions(of: shown, at: snapshot.now)
+        let engagement = container.engagement
+        container.recordingEngagement { snapshot in
+            // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
+            let key = ActivityResults.engagementIdentifier(ofResult: item.id, in: snapshot)
+            if interaction == .select {
+                let shown = visibleItems.compactMap {
+                    ActivityResults.engagementIdentifier(ofResult: $0.id, in: snapshot)
+                }
+                if let key {
+                    engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+                } else if !shown.isEmpty {
+                    engagement.recordImpressions(of: shown, at: snapshot.now)
+                }
+            } else if let key {
+                engagement.recordSelection(of: key, weight: 0.25, at: snapshot.now)
             }
-        } else if let key {
-            container.engagement.recordSelection(of: key, weight: 0.25, at: snapshot.now)
         }
     }
 
