@@ -162,7 +162,11 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             return Hit(entry: entry, rank: index < rankedCount ? Double(hit.score) : 0)
         }
         if !contextValues.sortAttributes.isEmpty {
-            hits.sort { order.precedes(($0.entry.key, $0.entry.identifier), ($1.entry.key, $1.entry.identifier)) }
+            // Only the results up to the page's end are ordered (`TopSelection`), not every match.
+            let (end, overflow) = contextValues.offset.addingReportingOverflow(contextValues.limit)
+            hits = TopSelection.first(contextValues.limit > 0 && !overflow ? end : hits.count, of: hits) {
+                order.precedes(($0.entry.key, $0.entry.identifier), ($1.entry.key, $1.entry.identifier))
+            }
         } else if userValues.enableRankedResults {
             // Best first, ties by identifier: the unranked tail (rank 0) too, so `Item`'s `<` keeps the order.
             Self.orderTies(&hits[...])

@@ -48,6 +48,14 @@ package struct ResultOrder {
 
     let snapshot: ContainerSnapshot
     let sortAttributes: [CSSearchQueryContext.SortAttribute]
+    /// The engine fields of each sort attribute, resolved once per query rather than for every document keyed.
+    private let sortFields: [SortFields]
+
+    /// Where one sort attribute's values are: its fields in this snapshot, and whether it is the domain.
+    private struct SortFields {
+        let fields: AttributeFields
+        let isDomain: Bool
+    }
 
     /// Fails with `invalidQuery` for a sort attribute that can never name an attribute: neither a property name
     /// or `kMDItem…` alias nor a valid custom key name (a valid key no item holds yet sorts as missing).
@@ -62,21 +70,24 @@ package struct ResultOrder {
         }
         self.snapshot = snapshot
         self.sortAttributes = sortAttributes
+        sortFields = sortAttributes.map { sort in
+            SortFields(fields: AttributeFields(.named(sort.attribute), schema: snapshot.engine.schema),
+                       isDomain: QueryEvaluator.isDomainAttribute(.named(sort.attribute)))
+        }
     }
 
     /// The sort key of one document. `domainIdentifier` sorts by the item's domain too, as the query language
     /// matches it: the domain lives in the document's identity, not in a field.
     func key(of address: DocAddress) -> [SortValue] {
-        sortAttributes.map { sort in
-            let fields = AttributeFields(.named(sort.attribute), schema: snapshot.engine.schema)
+        zip(sortAttributes, sortFields).map { sort, resolved in
+            let fields = resolved.fields
             let numbers = fields.numeric.flatMap { snapshot.engine.numbers($0, of: address) }
             if let n = sort.ascending ? numbers.min() : numbers.max() {
                 guard abs(n) >= NumericRange.exactMagnitude else { return .number(n) }
                 return exactKey(fields.numeric, of: address, ascending: sort.ascending) ?? .number(n)
             }
             var texts = fields.text.flatMap { snapshot.engine.text($0, of: address) }.map { Folding.fold($0) }
-            if QueryEvaluator.isDomainAttribute(.named(sort.attribute)),
-               let domain = snapshot.engine.domain(of: address) {
+            if resolved.isDomain, let domain = snapshot.engine.domain(of: address) {
                 texts.append(Folding.fold(domain))
             }
             if let t = sort.ascending ? texts.min() : texts.max() { return .text(t) }
@@ -141,19 +152,26 @@ package struct ResultOrder {
         }
     }
 
-    /// The page of `addresses` (address order) to deliver; a `cursor` passed `check(_:query:)`.
+    /// The page of `addresses` (address order) to deliver; a `cursor` passed `check(_:query:)`. Sorted, the
+    /// matches at or before the cursor are dropped first and only the first `offset + limit` of the rest are
+    /// selected (`TopSelection`), so walking n results a page at a time does not sort all n for every page.
     func page(_ addresses: [DocAddress], cursor: CSSearchQueryCursor?, offset: Int, limit: Int) -> [Entry] {
         if sortAttributes.isEmpty { return indexOrderPage(addresses, cursor: cursor, offset: offset, limit: limit) }
-        var entries = addresses.map { address in
-            Entry(address: address, identifier: snapshot.engine.id(of: address) ?? "", key: key(of: address))
+        var entries: [Entry] = []
+        entries.reserveCapacity(addresses.count)
+        for address in addresses {
+            let entry = Entry(address: address, identifier: snapshot.engine.id(of: address) ?? "",
+                              key: key(of: address))
+            if let cursor, !precedes((cursor.key, cursor.identifier), (entry.key, entry.identifier)) { continue }
+            entries.append(entry)
         }
-        entries.sort { precedes(($0.key, $0.identifier), ($1.key, $1.identifier)) }
-        if let cursor {
-            entries.removeAll { !precedes((cursor.key, cursor.identifier), ($0.key, $0.identifier)) }
+        // No limit, or one past the matches (an offset near Int.max too): all of them, sorted.
+        let (wanted, overflow) = offset.addingReportingOverflow(limit)
+        let count = limit > 0 && !overflow ? wanted : entries.count
+        let selected = TopSelection.first(count, of: entries) {
+            precedes(($0.key, $0.identifier), ($1.key, $1.identifier))
         }
-        if offset > 0 { entries.removeFirst(min(offset, entries.count)) }
-        if limit > 0, entries.count > limit { entries.removeLast(entries.count - limit) }
-        return entries
+        return Array(selected.dropFirst(offset))
     }
 
     /// The page in index order: cursor, offset and limit apply to the addresses, so identifiers are read only
