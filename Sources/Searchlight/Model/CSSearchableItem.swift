@@ -29,10 +29,16 @@ open class CSSearchableItem: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
 
     /// The default lifetime of an indexed item: one calendar month after it was indexed.
     package static func defaultExpirationDate(from start: Date = Date()) -> Date {
+        utcCalendar.date(byAdding: .month, value: 1, to: start) ?? start.addingTimeInterval(30 * 86_400)
+    }
+
+    /// The calendar the default lifetime is counted in, made once: indexing stores a default expiration for most
+    /// items, and making a calendar and its time zone cost more than the date arithmetic.
+    private static let utcCalendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar.date(byAdding: .month, value: 1, to: start) ?? start.addingTimeInterval(30 * 86_400)
-    }
+        return calendar
+    }()
 
     /// A `nil` identifier generates a UUID string, which the app must remember to update or delete the item.
     public init(uniqueIdentifier: String?, domainIdentifier: String?, attributeSet: CSSearchableItemAttributeSet) {

@@ -26,7 +26,7 @@ extension CSSearchableItem {
         if let domain = domainIdentifier, let problem = Self.domainProblem(domain) {
             problems.append(.invalidItem("\(label): domainIdentifier '\(domain)' \(problem)"))
         }
-        if hasInvalidExpiration, let expirationDate {
+        if hasInvalidExpiration, let expirationDate = explicitExpirationDate {
             problems.append(AttributeValue.unkeepableExpiration(expirationDate, label: label))
         }
         problems += attributeSet.validationProblems(itemLabel: label)
@@ -35,7 +35,9 @@ extension CSSearchableItem {
 
     /// An expiration must be a date the index can keep: a NaN one compares false with every time (the item
     /// would be neither expired nor purged reliably), and one beyond the keepable range could not be exported.
-    private var hasInvalidExpiration: Bool { expirationDate.map { !AttributeValue.isKeepable($0) } ?? false }
+    /// Only a date the app set is checked (the one stored, `effectiveExpirationDate`): the default always keeps,
+    /// and reading it through `expirationDate` would work one out for every item indexed.
+    private var hasInvalidExpiration: Bool { explicitExpirationDate.map { !AttributeValue.isKeepable($0) } ?? false }
 
     /// A conservative, cheap pre-check of `validationProblems()`: false only when it is certainly empty, found
     /// without building a message, sorting a key or splitting a string. Indexing checks every item, and valid
