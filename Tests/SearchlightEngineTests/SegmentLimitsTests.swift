@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 @testable import SearchlightEngine
 
@@ -221,5 +222,29 @@ final class SegmentLimitsTests: XCTestCase {
                                      limits: .standard))
         XCTAssertEqual(policy.merges(sizes: [10, 10], live: [10, 10], bytes: [600, 600],
                                      limits: SegmentLimits(maxBytes: 1_000, maxDocuments: 100)), [])
+    }
+
+    /// A segment whose rewrite (its deleted documents dropped) failed for its size was planned again by every
+    /// commit: the deleted-fraction rewrite ignored `unmergeable`, so each commit rebuilt the same segment (up to
+    /// 4 GB of work) only to throw it away. It is now left as it is, like a source of a failed multi-segment merge.
+    func testASegmentWhoseRewriteFailedIsNotRewrittenByEveryCommit() throws {
+        let (writer, body) = try writer(limits: .standard)
+        let started = Mutex(0)
+        writer.mergesInBackground = true
+        writer.startMerge = { work in
+            started.withLock { $0 += 1 }
+            work()
+        }
+        for n in 0..<40 { try writer.upsert(document("d\(n)", body, "shared word\(n)")) }
+        _ = try writer.commit()
+        XCTAssertEqual(started.withLock { $0 }, 0)
+        // Too small for the 10 documents the rewrite keeps: it fails.
+        writer.segmentLimits = SegmentLimits(maxBytes: SegmentLimits.standard.maxBytes, maxDocuments: 5)
+        writer.delete(ids: (0..<30).map { "d\($0)" })
+        _ = try writer.commit()
+        XCTAssertEqual(started.withLock { $0 }, 1, "the rewrite was planned")
+        for _ in 0..<3 { _ = try writer.commit() }
+        XCTAssertEqual(started.withLock { $0 }, 1, "the failed rewrite was not planned again")
+        XCTAssertEqual(ids(writer.snapshot, "shared"), Set((30..<40).map { "d\($0)" }))
     }
 }

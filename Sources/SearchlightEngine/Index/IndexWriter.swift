@@ -341,8 +341,12 @@ public final class IndexWriter {
 
     private func merge() {
         guard pendingMerge == nil else { return }  // planned again once the running merge is installed
+        let bytes = mergeBytes
+        // A segment whose merge failed joins no group (its size is past the limit), nor is it rewritten alone for
+        // its deleted documents: that rewrite is planned whatever the size, and would fail again on every commit.
         let groups = mergePolicy.merges(sizes: segments.map(\.documentCount), live: live.map(\.cardinality),
-                                        bytes: mergeBytes, limits: segmentLimits)
+                                        bytes: bytes, limits: segmentLimits)
+            .filter { group in !group.contains { index in unmergeable.contains { $0 === segments[index] } } }
         guard !groups.isEmpty else { return }
         if mergesInBackground { return startInBackground(groups) }
         let sources = groups.map { group in group.map { (segments[$0], live[$0]) } }
