@@ -247,4 +247,22 @@ final class SegmentLimitsTests: XCTestCase {
         XCTAssertEqual(started.withLock { $0 }, 1, "the failed rewrite was not planned again")
         XCTAssertEqual(ids(writer.snapshot, "shared"), Set((30..<40).map { "d\($0)" }))
     }
+
+    /// A segment that fits no merge (too large, or `unmergeable` after its merge failed) kept every other
+    /// segment of its tier, and of the cap, from merging when it came first: the group was cut from the end
+    /// until it fit, so a head that fit with nothing left no group at all. It is now passed over.
+    func testASegmentThatFitsNoMergeDoesNotKeepTheOthersFromMerging() {
+        let limits = SegmentLimits(maxBytes: 100, maxDocuments: 1_000)
+        let policy = MergePolicy(maxSegments: 24, mergeFactor: 4)
+        // One tier; the over-budget segment is its smallest.
+        XCTAssertEqual(policy.merges(sizes: [1, 2, 2, 2, 2], live: [1, 2, 2, 2, 2], bytes: [101, 1, 1, 1, 1],
+                                     limits: limits), [[1, 2, 3, 4]])
+        // The cap, across tiers.
+        let capped = MergePolicy(maxSegments: 2, mergeFactor: 4)
+        XCTAssertEqual(capped.merges(sizes: [1, 5, 20], live: [1, 5, 20], bytes: [101, 1, 1], limits: limits),
+                       [[1, 2]])
+        // Idle merges too.
+        XCTAssertEqual(policy.idleMerge(sizes: [1, 2, 3], live: [1, 2, 3], budget: 100, bytes: [101, 1, 1],
+                                        limits: limits), [1, 2])
+    }
 }

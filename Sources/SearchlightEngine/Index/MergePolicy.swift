@@ -45,8 +45,9 @@ public struct MergePolicy: Sendable, Equatable {
         var group: [Int] = []
         var total = 0
         for index in sizes.indices.sorted(by: { live[$0] != live[$1] ? live[$0] < live[$1] : $0 < $1 }) {
-            guard total + sizes[index] <= budget, Self.fits(group + [index], live: live, bytes: bytes, limits: limits)
-            else { break }
+            guard total + sizes[index] <= budget else { break }
+            // One that fits no merge with these (too large, or unmergeable) is passed over, not an end.
+            guard Self.fits(group + [index], live: live, bytes: bytes, limits: limits) else { continue }
             total += sizes[index]
             group.append(index)
         }
@@ -66,10 +67,15 @@ public struct MergePolicy: Sendable, Equatable {
         return true
     }
 
-    /// The longest prefix of `candidates` (at most `mergeFactor`) whose merge fits; nil below two segments.
+    /// The first of `candidates` (at most `mergeFactor`) whose merge fits, each taken when it fits with those
+    /// before it: all of the first `mergeFactor` within the limits, and a segment that fits no merge (too large,
+    /// or unmergeable) is passed over rather than keeping the others apart. Nil below two segments.
     private func fittingGroup(_ candidates: [Int], live: [Int], bytes: [Int], limits: SegmentLimits) -> [Int]? {
-        var group = Array(candidates.prefix(mergeFactor))
-        while group.count >= 2, !Self.fits(group, live: live, bytes: bytes, limits: limits) { group.removeLast() }
+        var group: [Int] = []
+        for index in candidates where group.count < mergeFactor
+            && Self.fits(group + [index], live: live, bytes: bytes, limits: limits) {
+            group.append(index)
+        }
         return group.count >= 2 ? group : nil
     }
 
@@ -95,7 +101,7 @@ public struct MergePolicy: Sendable, Equatable {
             var members = byTier[t] ?? []
             while members.count >= mergeFactor {
                 guard let group = fittingGroup(members, live: live, bytes: bytes, limits: limits) else { break }
-                members.removeFirst(group.count)
+                members.removeAll { group.contains($0) }
                 groups.append(group)
                 taken.formUnion(group)
             }
@@ -105,7 +111,7 @@ public struct MergePolicy: Sendable, Equatable {
         var remaining = candidates.count + groups.count
         while remaining > maxSegments, candidates.count >= 2 {
             guard let group = fittingGroup(candidates, live: live, bytes: bytes, limits: limits) else { break }
-            candidates.removeFirst(group.count)
+            candidates.removeAll { group.contains($0) }
             groups.append(group)
             remaining -= group.count - 1
         }
