@@ -312,8 +312,9 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// Asks the delegate to re-add items that were acknowledged but could not be applied.
     /// Whether a failed write asks the delegate to re-add its items: only when the index failed to keep what it
     /// accepted (reference §3.5), never for a call refused as bad input or a client state that did not match, nor
-    /// for a full disk (`quotaExceeded`: it stays full until space is freed, and the caller is told to retry). A
-    /// delegate re-adding the items would be refused, and asked, again and again.
+    /// for a full disk or a batch past the segment limit (`quotaExceeded`: it stays full until space is freed, and
+    /// the caller is told to retry, or to commit smaller batches). A delegate re-adding the items would be refused,
+    /// and asked, again and again.
     static func asksReindex(_ error: CSIndexError) -> Bool {
         switch error.code {
         case .invalidItemError, .invalidClientStateError, .mismatchedClientState, .quotaExceeded: return false

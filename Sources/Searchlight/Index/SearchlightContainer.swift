@@ -438,6 +438,17 @@ private struct ContainerCore: ~Copyable {
     /// Whether engagement changed since the last checkpoint saved it.
     var engagementChanged: Bool { engagement.changeCount != savedEngagement }
 
+    /// The Core Spotlight error for a change the engine refused: a batch past the segment limit is
+    /// `quotaExceeded` (Apple's error for an index that takes no more), saying to commit smaller batches.
+    private static func engineError(_ error: EngineError, limits: SegmentLimits) -> CSIndexError {
+        guard error == .segmentTooLarge else {
+            return .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+        }
+        return .quota("the index's segment limit was reached: the change needs more room than one segment holds "
+                      + "(its stored values, identifiers and postings each under \(limits.maxBytes) bytes, at most "
+                      + "\(limits.maxDocuments) items); nothing from this call was applied; commit smaller batches")
+    }
+
     /// An item written earlier in the same round, or its deletion.
     private enum Pending {
         case stored(CSSearchableItem)
@@ -604,7 +615,7 @@ private struct ContainerCore: ~Copyable {
                                    + "65,535 attribute fields per index: every catalogue attribute and custom key in "
                                    + "use); nothing from this call was applied")
             }
-            throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+            throw Self.engineError(error, limits: writer.segmentLimits)
         }
         if let refusedMerge {
             writer.rollback()
@@ -628,7 +639,7 @@ private struct ContainerCore: ~Copyable {
             // Journaled but not applicable: the journal now holds a batch the engine refuses. Rare (an engine
             // limit); reported so the caller retries, and the delegate is asked to reindex the items.
             writer.rollback()
-            throw .unknown("the index could not apply the change (\(error)); nothing from this call was applied")
+            throw Self.engineError(error, limits: writer.segmentLimits)
         }
         applied = true
         // Engagement ends with what the app deleted by identifier or domain, so an item given a deleted one's

@@ -18,6 +18,8 @@ package struct StoreOptions: Sendable {
     package var checkpointJournalBytes: Int = 64 << 20
     /// `IndexWriter.buildsChampionLists` of the writer opened (set before the snapshot's segments are loaded).
     package var championLists = true
+    /// `IndexWriter.segmentLimits` of the writer opened, replay included (tests inject tiny ones).
+    package var segmentLimits = SegmentLimits.standard
 
     package init() {}
 }
@@ -219,6 +221,7 @@ package final class DurableStore {
 
         let writer = IndexWriter()
         writer.buildsChampionLists = options.championLists
+        writer.segmentLimits = options.segmentLimits
         var states: [ExactIdentifier: [UInt8]] = [:]
         var journalContents: JournalFile.Contents?
         // The journal whose end is a torn tail, and its length without it.
@@ -369,6 +372,7 @@ package final class DurableStore {
         }
         let empty = IndexWriter()
         empty.buildsChampionLists = options.championLists
+        empty.segmentLimits = options.segmentLimits
         return (empty, [:], report)
     }
 
