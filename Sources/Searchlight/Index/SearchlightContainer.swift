@@ -636,8 +636,8 @@ private struct ContainerCore: ~Copyable {
         do {
             snapshot = try writer.commit()
         } catch {
-            // Journaled but not applicable: the journal now holds a batch the engine refuses. Rare (an engine
-            // limit); reported so the caller retries, and the delegate is asked to reindex the items.
+            // Journaled but not applicable: the journal now holds a batch the engine refuses (sealing found it
+            // past the segment limit). A replay refuses it the same way and skips it (`JournalReplay`).
             writer.rollback()
             throw Self.engineError(error, limits: writer.segmentLimits)
         }

@@ -34,6 +34,9 @@ package struct RecoveryReport: Sendable {
     package var tornTailBytes = 0
     /// Journal records replayed over the snapshot.
     package var replayedBatches = 0
+    /// Replayed records skipped because they do not fit a segment on their own: batches the container refused
+    /// after journaling them (`JournalReplay`).
+    package var refusedBatches = 0
     /// The protection class the files recorded (nil for a new store).
     package var recordedProtectionClass: String?
     /// Documents analyzed again because another `Analyzer.version` built the snapshot's segments (0: none).
@@ -260,6 +263,8 @@ package final class DurableStore {
             // A torn tail (an append a crash cut short) can only end the chain: appends go to the last journal, or,
             // after a journal switch that failed, to the one before the new, empty one. Damage at the end of a journal
             // that a later journal's records follow is corruption: cutting it off would leave a hole in the history.
+            // Commits as it goes: batches that each fitted a segment may not fit one together.
+            var replay = JournalReplay(writer: writer, states: states)
             for (journalGeneration, name) in chain {
                 let journalPath = path(name)
                 guard let bytes = try fileSystem.readFile(journalPath) else {
@@ -276,7 +281,7 @@ package final class DurableStore {
                 if contents.tornBytes > 0 { torn = (journalPath, contents.validLength) }
                 if report.recordedProtectionClass == nil { report.recordedProtectionClass = contents.protectionClass }
                 do {
-                    for batch in contents.batches { try batch.apply(to: writer, clientStates: &states) }
+                    for batch in contents.batches { try replay.apply(batch) }
                 } catch {
                     throw StoreError.corrupt(path: journalPath, reason: "a record cannot be replayed (\(error))")
                 }
@@ -286,7 +291,9 @@ package final class DurableStore {
             }
             if !chain.isEmpty {
                 do {
-                    try writer.commit()
+                    try replay.commit()
+                    states = replay.states
+                    report.refusedBatches = replay.refusedBatches
                 } catch {
                     throw StoreError.corrupt(path: path(chain[chain.count - 1].1),
                                              reason: "the replayed records cannot be committed (\(error))")

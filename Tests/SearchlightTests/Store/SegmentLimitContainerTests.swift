@@ -47,4 +47,37 @@ final class SegmentLimitContainerTests: XCTestCase {
             container.closeWithoutCheckpoint()
         }
     }
+
+    /// Batches that each fitted but together pass the segment limit, with a refused batch journaled among them,
+    /// survive a crash: the replay commits as it goes instead of sealing them all at once (which failed, lost the
+    /// store and asked for a reindex), and skips the batch that was refused.
+    func testAcknowledgedBatchesPastTheSegmentLimitTogetherSurviveACrash() throws {
+        let url = makeStoreURL(self)
+        var expected: [String] = []
+        do {
+            let container = try SearchlightContainer(directory: url, options: options())
+            container.setIdleMergeDelay(nil)
+            let index = CSSearchableIndex(name: "limits", container: container)
+            for n in 0..<12 {
+                let batch = items("n\(n)", count: 8)
+                XCTAssertNil(index.batch("\(n)") { $0.indexSearchableItems(batch) })
+                expected += batch.map(\.uniqueIdentifier)
+                if n == 6 {
+                    let giant = makeItem("giant", title: (0..<3_000).map { "g\($0)" }.joined(separator: " "))
+                    check(index.batch("giant") { $0.indexSearchableItems([giant]) })
+                }
+            }
+            XCTAssertEqual(index.allIdentifiers, expected.sorted())
+            container.closeWithoutCheckpoint()
+        }
+        let reopened = try SearchlightContainer(directory: url, options: options())
+        reopened.setIdleMergeDelay(nil)
+        defer { reopened.closeWithoutCheckpoint() }
+        XCTAssertFalse(reopened.storeWasLost, "\(String(describing: reopened.recoveryReport?.corruption))")
+        XCTAssertEqual(reopened.recoveryReport?.refusedBatches, 1, "the giant batch was journaled, then refused")
+        let index = CSSearchableIndex(name: "limits", container: reopened)
+        XCTAssertEqual(index.allIdentifiers, expected.sorted())
+        XCTAssertEqual(index.lastClientState, Data("11".utf8))
+        XCTAssertNil(index.batch("12") { $0.indexSearchableItems(self.items("last", count: 2)) })
+    }
 }
