@@ -16,12 +16,20 @@
 /// postings are covered by the file checksum.
 enum SegmentCodec {
     static func encode(_ segment: Segment, into out: inout ByteWriter, version: UInt32 = SnapshotFile.version) {
-        // Versions before 4 wrote every block as varints.
-        let layout = version >= 4
-            ? Layout(postingStarts: segment.fieldTerms.map { $0?.postingStart }, docBytes: segment.docBytes,
-                     skipDocOffset: segment.skipDocOffset)
-            : Layout(relaying: segment.fieldTerms.map { $0.map { ($0.docFreq, $0.postingStart, $0.blockStart) } },
-                     docBytes: segment.docBytes, skipDocOffset: segment.skipDocOffset, packed: false)
+        // Versions before 4 wrote every block as varints (only tests write them).
+        let layout: Layout
+        if version >= 4 {
+            layout = Layout(postingStarts: segment.fieldTerms.map { $0?.postingStart }, docBytes: segment.docBytes,
+                            skipDocOffset: segment.skipDocOffset)
+        } else {
+            do {
+                let fields = segment.fieldTerms.map { $0.map { ($0.docFreq, $0.postingStart, $0.blockStart) } }
+                layout = try Layout(relaying: fields, docBytes: segment.docBytes, skipDocOffset: segment.skipDocOffset,
+                                    packed: false)
+            } catch {
+                preconditionFailure("a segment of format \(version) cannot be written: \(error.reason)")
+            }
+        }
         out.varint(segment.documentCount)
         out.varint(segment.fieldTerms.count)
         for (field, terms) in segment.fieldTerms.enumerated() {
@@ -84,8 +92,10 @@ enum SegmentCodec {
         for d in segment.domains { out.string(d) }
     }
 
-    static func decode(_ reader: inout ByteReader, fieldCount: Int,
-                       version: UInt32 = SnapshotFile.version) throws(ByteReader.Malformed) -> Segment {
+    /// `maxPostingBytes` bounds the postings of a segment of an older version rewritten in the current layout (a
+    /// segment's offsets are 32-bit; tests pass less).
+    static func decode(_ reader: inout ByteReader, fieldCount: Int, version: UInt32 = SnapshotFile.version,
+                       maxPostingBytes: Int = Int(UInt32.max)) throws(ByteReader.Malformed) -> Segment {
         let docs = try reader.varint("document count")
         let termFieldCount = try reader.varint("field terms count")
         guard termFieldCount <= fieldCount else { throw .init(reason: "terms for \(termFieldCount) fields") }
@@ -127,8 +137,9 @@ enum SegmentCodec {
         }
         if version < 4 {
             // Every block was varints: the blocks of terms longer than one are packed now.
-            let layout = Layout(relaying: rawTerms.map { $0.map { ($0.docFreq, $0.postingStart, $0.blockStart) } },
-                                docBytes: docBytes, skipDocOffset: skipDocOffset, packed: true)
+            let layout = try Layout(relaying: rawTerms.map { $0.map { ($0.docFreq, $0.postingStart, $0.blockStart) } },
+                                    docBytes: docBytes, skipDocOffset: skipDocOffset, packed: true,
+                                    maxBytes: maxPostingBytes)
             for field in rawTerms.indices where rawTerms[field] != nil {
                 rawTerms[field]!.postingStart = layout.postingStarts[field] ?? []
             }
@@ -230,9 +241,11 @@ enum SegmentCodec {
 
         /// `docBytes` (its terms given by their document frequencies, starts and first skip entries) rewritten term
         /// by term in the other layout: `packed`, from all varints (versions before 4) to `PostingBlocks`' layout;
-        /// otherwise back. Damaged postings come out as damaged, never as a read past the buffer.
+        /// otherwise back. Damaged postings come out as damaged, never as a read past the buffer. Throws when the
+        /// rewritten postings pass `maxBytes` (the layouts differ in size): their 32-bit offsets would be wrong.
         init(relaying fields: [(docFreq: [UInt32], postingStart: [UInt32], blockStart: [UInt32])?], docBytes source: [UInt8],
-             skipDocOffset: [UInt32], packed: Bool) {
+             skipDocOffset: [UInt32], packed: Bool, maxBytes: Int = Int(UInt32.max)) throws(ByteReader.Malformed) {
+            var tooLarge = false
             var out: [UInt8] = []
             out.reserveCapacity(source.count)
             var skips = skipDocOffset
@@ -243,7 +256,12 @@ enum SegmentCodec {
                     var starts: [UInt32] = []
                     starts.reserveCapacity(field.docFreq.count)
                     for term in field.docFreq.indices {
-                        starts.append(UInt32(truncatingIfNeeded: out.count))
+                        // Checked after every term: its start, and its blocks' (clamped by `append`), fit.
+                        guard out.count <= maxBytes else {
+                            tooLarge = true
+                            break
+                        }
+                        starts.append(UInt32(out.count))
                         PostingBlocks.decodeTerm(bytes, start: Int(field.postingStart[term]), docFreq: Int(field.docFreq[term]),
                                                  packed: !packed, docs: &docs, tfs: &tfs)
                         blockStarts.removeAll(keepingCapacity: true)
@@ -260,6 +278,9 @@ enum SegmentCodec {
                     }
                     return starts
                 }
+            }
+            guard !tooLarge, out.count <= maxBytes else {
+                throw .init(reason: "postings rewritten in the \(packed ? "packed" : "varint") layout pass \(maxBytes) bytes")
             }
             docBytes = out
             self.skipDocOffset = skips
