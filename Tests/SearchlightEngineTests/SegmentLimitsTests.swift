@@ -265,4 +265,42 @@ final class SegmentLimitsTests: XCTestCase {
         XCTAssertEqual(policy.idleMerge(sizes: [1, 2, 3], live: [1, 2, 3], budget: 100, bytes: [101, 1, 1],
                                         limits: limits), [1, 2])
     }
+
+    /// A document with many distinct terms added to a buffer under the byte limit could carry the postings pool
+    /// past its 32-bit addresses (a trap in `ByteSlicePool`): checked once per document, its postings are left out
+    /// and the buffer refused, so the pool never passes `addressableBytes` (lowered here), whatever the sizes.
+    func testOneDocumentCannotCarryThePostingsPoolPastItsAddresses() throws {
+        let schema = try {
+            let writer = IndexWriter()
+            _ = try writer.registerField("body", .text())
+            return writer.schema
+        }()
+        let body = try XCTUnwrap(schema.field(named: "body"))
+        let analyzer = Analyzer()
+        var refusals = 0
+        for addressable in stride(from: 20_000, through: 400_000, by: 19_000) {
+            var builder = SegmentBuilder()
+            builder.limits = SegmentLimits(maxBytes: addressable / 2, maxDocuments: 10_000, addressableBytes: addressable)
+            var refused = false
+            for n in 0..<400 {
+                let distinct = n % 7 == 6 ? 40 * n : 3 + n % 11
+                let text = (0..<distinct).map { "t\(n)x\($0)" }.joined(separator: " ")
+                do {
+                    try builder.checkRoom(forID: "d\(n)")
+                } catch {
+                    refused = true
+                    break
+                }
+                _ = builder.add(Document(id: "d\(n)", values: [(body, .text(text))]), schema: schema, analyzer: analyzer)
+                XCTAssertLessThanOrEqual(builder.poolBytes, addressable, "limit \(addressable), document \(n)")
+            }
+            XCTAssertTrue(refused, "limit \(addressable)")
+            if builder.postingsRefused {
+                refusals += 1
+                XCTAssertThrowsError(try builder.seal()) { XCTAssertEqual($0 as? EngineError, .segmentTooLarge) }
+            }
+        }
+        XCTAssertGreaterThan(refusals, 0, "some documents were refused for the pool's addresses")
+    }
 }
+

@@ -10,6 +10,11 @@ struct SegmentBuilder {
     /// when tf > 1, per document) and its
     /// positions (per document, delta varints), so sealing only concatenates in term order.
     private var pool = ByteSlicePool()
+    /// A document's postings were left out because they could have carried the pool past its 32-bit addresses
+    /// (`add`): the buffer is refused (`checkRoom`, `fitsLimits`) until it is discarded.
+    private(set) var postingsRefused = false
+    /// Bytes of the postings pool's slices (their 32-bit addresses end here).
+    var poolBytes: Int { pool.usedBytes }
     /// Everything appending a posting touches for one term, side by side (one cache line, not four arrays).
     struct TermState {
         var docs: ByteSlicePool.Stream
@@ -153,14 +158,14 @@ struct SegmentBuilder {
     /// sealing refuses the buffer.
     func checkRoom(forID id: String) throws(EngineError) {
         guard documentCount < limits.maxDocuments, storedBytes.count <= limits.maxBytes,
-              idBytes.count + id.utf8.count <= limits.maxBytes, pool.usedBytes <= limits.maxBytes
+              idBytes.count + id.utf8.count <= limits.maxBytes, pool.usedBytes <= limits.maxBytes, !postingsRefused
         else { throw .segmentTooLarge }
     }
 
     /// Whether the documents, stored records (split form: `StoredRecords.fits`), ids and postings gathered so far
     /// fit a segment. (Numeric values need no check of their own: each is stored in its document's record too.)
     private var fitsLimits: Bool {
-        documentCount <= limits.maxDocuments
+        documentCount <= limits.maxDocuments && !postingsRefused
             && StoredRecords.fits(recordBytes: storedBytes.count, documents: documentCount, maxBytes: limits.maxBytes)
             && idBytes.count <= limits.maxBytes && pool.usedBytes <= limits.maxBytes
             && docByteCount <= limits.maxBytes && positionByteCount <= limits.maxBytes
@@ -279,12 +284,22 @@ struct SegmentBuilder {
             }
         }
         swap(&seenArray, &termSeen)
-        terms.withUnsafeBufferPointer { terms in
-            tfs.withUnsafeBufferPointer { tfs in
-                starts.withUnsafeBufferPointer { starts in
-                    ordered.withUnsafeBufferPointer { ordered in
-                        appendPostings(doc: doc, count: entryCount, terms: terms, tfs: tfs, starts: starts,
-                                       positions: ordered, largestTf: Int(largestTf))
+        // `checkRoom` let the document in with the pool under `limits.maxBytes`; one document with very many
+        // distinct terms could still carry it past its 32-bit addresses (a trap in `ByteSlicePool`). Checked once
+        // per document, never per posting: past the bound its postings are left out and the buffer is refused.
+        if !postingsRefused, pool.usedBytes + Self.poolGrowthBound(newTerms: interner.count - termStates.count,
+                                                                  entries: entryCount, pairs: pairCount)
+            > limits.addressableBytes {
+            postingsRefused = true
+        }
+        if !postingsRefused {
+            terms.withUnsafeBufferPointer { terms in
+                tfs.withUnsafeBufferPointer { tfs in
+                    starts.withUnsafeBufferPointer { starts in
+                        ordered.withUnsafeBufferPointer { ordered in
+                            appendPostings(doc: doc, count: entryCount, terms: terms, tfs: tfs, starts: starts,
+                                           positions: ordered, largestTf: Int(largestTf))
+                        }
                     }
                 }
             }
@@ -404,6 +419,14 @@ struct SegmentBuilder {
         postingCount += count
         docByteCount += docBytes
         positionByteCount += positionBytes
+    }
+
+    /// The most pool bytes one document's postings take: two new streams of 12 bytes per term new to the buffer;
+    /// per entry a doc varint pair (10 bytes), per pair a position varint (5); allocated slices at most 1.5 times
+    /// what fills them (a slice of `s` bytes holds `s - 4`) plus, per stream touched, one last slice of up to 1,028.
+    static func poolGrowthBound(newTerms: Int, entries: Int, pairs: Int) -> Int {
+        let maxSlice = Int(ByteSlicePool.sizes[ByteSlicePool.sizes.count - 1])
+        return 24 * max(newTerms, 0) + (15 + 2 * maxSlice) * entries + 8 * pairs
     }
 
     /// Grows `array`, whose count is room rather than content, to at least `needed` zeroed elements (at least

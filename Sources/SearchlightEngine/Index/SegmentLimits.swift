@@ -11,10 +11,14 @@ package struct SegmentLimits: Sendable, Equatable {
     package var maxBytes: Int
     /// Documents of a segment.
     package var maxDocuments: Int
+    /// The bytes a 32-bit address reaches: the postings pool never passes it (a document whose postings could
+    /// carry it past is refused, `SegmentBuilder.add`). Tests lower it with `maxBytes`.
+    package var addressableBytes: Int
 
-    package init(maxBytes: Int, maxDocuments: Int) {
+    package init(maxBytes: Int, maxDocuments: Int, addressableBytes: Int = Int(UInt32.max)) {
         self.maxBytes = max(maxBytes, 0)
         self.maxDocuments = max(maxDocuments, 0)
+        self.addressableBytes = min(max(addressableBytes, 0), Int(UInt32.max))
     }
 
     /// The 32-bit bounds every segment is built within.
