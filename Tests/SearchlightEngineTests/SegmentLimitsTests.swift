@@ -302,5 +302,31 @@ final class SegmentLimitsTests: XCTestCase {
         }
         XCTAssertGreaterThan(refusals, 0, "some documents were refused for the pool's addresses")
     }
+
+    /// A planned merge fails only on bytes (the policy checks documents), here on a segment of three long texts
+    /// stored compressed (the estimate counts them compressed, the merge decompresses them). The segment marked
+    /// `unmergeable` was the group's one of most documents: the innocent segment of 100 tiny ones never merged
+    /// again, while the culprit was planned into the next merge, which failed too. The segment of most bytes is
+    /// marked now, so the tiny-document segment merges with the next one.
+    func testAFailedMergeMarksItsLargestSegmentByBytesNotByDocuments() throws {
+        let (writer, body) = try writer(limits: .standard, policy: MergePolicy(maxSegments: 1, mergeFactor: 2))
+        writer.minimumColdBytes = 1
+        let long = String(repeating: "a long text that compresses well ", count: 250)
+        for n in 0..<3 { try writer.upsert(document("huge\(n)", body, "huge number\(n) " + long)) }
+        let huge = try XCTUnwrap(try writer.commit().segments.first)
+        let plain = (0..<3).reduce(0) { total, doc in total + huge.withStoredRecord(doc) { $0.count } }
+        XCTAssertLessThan(huge.stored.coldBytes.count, plain / 4, "the long texts are stored compressed")
+        // Room for the huge segment's records decompressed, not for them and the tiny segment's.
+        writer.segmentLimits = SegmentLimits(maxBytes: plain + 6 * 3 + 64, maxDocuments: 1_000)
+        for n in 0..<100 { try writer.upsert(document("tiny\(n)", body, "tiny word\(n)")) }
+        _ = try writer.commit()
+        XCTAssertEqual(writer.snapshot.segments.map(\.documentCount), [3, 100], "the merge failed")
+        for n in 0..<100 { try writer.upsert(document("next\(n)", body, "tiny next\(n)")) }
+        let snapshot = try writer.commit()
+        XCTAssertEqual(snapshot.segments.map(\.documentCount).sorted(), [3, 200],
+                       "the tiny-document segment merged with the next one")
+        XCTAssertEqual(ids(snapshot, "tiny").count, 200)
+        XCTAssertEqual(ids(snapshot, "huge"), ["huge0", "huge1", "huge2"])
+    }
 }
 

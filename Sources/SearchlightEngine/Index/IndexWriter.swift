@@ -50,6 +50,11 @@ public final class IndexWriter {
     /// What one segment may hold (`SegmentLimits`: the 32-bit bounds; tests set tiny ones). A batch past it
     /// throws `segmentTooLarge` and leaves the last snapshot as it was; merges past it are not planned.
     package var segmentLimits = SegmentLimits.standard { didSet { buffer.limits = segmentLimits } }
+    /// The buffer compresses a segment's long texts from this many bytes of them on (`StoredRecords`); tests set
+    /// a tiny one to build compressed segments without megabytes of text.
+    package var minimumColdBytes = StoredRecords.minimumColdBytes {
+        didSet { buffer.minimumColdBytes = minimumColdBytes }
+    }
     /// Segments of a merge that failed for its size (its largest source): not planned into merges again, so a
     /// merge the byte estimate let through is not retried by every commit. Kept while the segment is.
     private var unmergeable: [Segment] = []
@@ -63,6 +68,7 @@ public final class IndexWriter {
     private func makeBuffer() -> SegmentBuilder {
         var builder = SegmentBuilder()
         builder.limits = segmentLimits
+        builder.minimumColdBytes = minimumColdBytes
         return builder
     }
 
@@ -353,15 +359,19 @@ public final class IndexWriter {
         install(groups: groups, merged: Self.build(sources, limits: segmentLimits), sources: sources)
     }
 
-    /// Each segment's `MergePolicy` size: its largest buffer (stored records as kept, so a merge that decompresses
-    /// long texts may still fail, and is then dropped), or past the limit for a segment in `unmergeable`.
+    /// Each segment's `MergePolicy` size (`estimatedBytes`), or past the limit for a segment in `unmergeable`.
     private var mergeBytes: [Int] {
         unmergeable.removeAll { kept in !segments.contains { $0 === kept } }
         return segments.map { segment in
-            if unmergeable.contains(where: { $0 === segment }) { return segmentLimits.maxBytes + 1 }
-            let stored = segment.stored.bytes.count + segment.stored.coldBytes.count + 6 * segment.documentCount
-            return max(segment.docBytes.count, segment.positionBytes.count, stored, segment.idBytes.count)
+            unmergeable.contains(where: { $0 === segment }) ? segmentLimits.maxBytes + 1 : Self.estimatedBytes(segment)
         }
+    }
+
+    /// A segment's size for merge planning: its largest buffer (stored records as kept, so a merge that
+    /// decompresses long texts may still fail, and is then dropped).
+    private static func estimatedBytes(_ segment: Segment) -> Int {
+        let stored = segment.stored.bytes.count + segment.stored.coldBytes.count + 6 * segment.documentCount
+        return max(segment.docBytes.count, segment.positionBytes.count, stored, segment.idBytes.count)
     }
 
     /// Starts merging each group of segments into one on the merge thread (`pendingMerge`).
@@ -416,13 +426,16 @@ public final class IndexWriter {
 
     /// Replaces each group's segments by its merged segment (appended after the segments no group consumed).
     /// `sources` holds the tombstones the merge saw: a document deleted since then is deleted in the result too.
-    /// A group whose merge failed keeps its segments, its largest marked `unmergeable`.
+    /// A group whose merge failed keeps its segments, its largest by bytes (`estimatedBytes`) marked `unmergeable`:
+    /// the policy checks documents, so a planned merge fails on bytes, and marking the one of most documents kept
+    /// an innocent segment of many small documents from merging while the culprit was planned again.
     private func install(groups: [[Int]], merged: [Result<Segment?, EngineError>], sources: [[(Segment, Bitset)]]) {
         var consumed = Set<Int>()
         var results: [(Segment, Bitset)] = []
         for (number, group) in groups.enumerated() {
             guard case .success(let result) = merged[number] else {
-                if let largest = group.max(by: { segments[$0].documentCount < segments[$1].documentCount }) {
+                let bytes = group.map { Self.estimatedBytes(segments[$0]) }
+                if let largest = zip(group, bytes).max(by: { $0.1 < $1.1 })?.0 {
                     unmergeable.append(segments[largest])
                 }
                 continue
