@@ -71,6 +71,8 @@ package final class EngagementLedger: Sendable {
     private struct State {
         var records: [Key: Record] = [:]
         var changeCount: UInt64 = 0
+        /// Walks of the records by `forget(where:)`.
+        var forgetPasses = 0
         /// At least every record's `liftBound`: no factor exceeds it at any time (a clock moving backwards decays
         /// nothing, so stored counts are the most a record can have), until new events.
         var ceiling: Double = 1
@@ -205,14 +207,18 @@ package final class EngagementLedger: Sendable {
     }
 
     /// Drops the records of the identifiers `isGone` names (deleted items and activities), so an item given the
-    /// identifier later does not inherit them.
-    package func forget(where isGone: (String) -> Bool) {
+    /// identifier later does not inherit them. Returns `changeCount` after it, read under the same lock: while the
+    /// count stays so, nothing was recorded since, and forgetting again would change nothing.
+    @discardableResult
+    package func forget(where isGone: (String) -> Bool) -> UInt64 {
         state.withLock { s in
+            s.forgetPasses += 1
             let before = s.records.count
             s.records = s.records.filter { !isGone($0.key.id) }
-            guard s.records.count != before else { return }
+            guard s.records.count != before else { return s.changeCount }
             s.bound()
             s.changeCount &+= 1
+            return s.changeCount
         }
     }
 
@@ -225,6 +231,9 @@ package final class EngagementLedger: Sendable {
             if s.records.count != before { s.changeCount &+= 1 }
         }
     }
+
+    /// How many times `forget(where:)` walked the records (each a predicate call per record): tests count them.
+    package var forgetPasses: Int { state.withLock { $0.forgetPasses } }
 
     /// Increases with every change; a store writes the ledger when it differs from what it last wrote.
     package var changeCount: UInt64 { state.withLock { $0.changeCount } }

@@ -342,7 +342,8 @@ public final class SearchlightContainer: Sendable {
                     // Again once published: engagement recorded meanwhile from an older snapshot ends too.
                     engagementGate.withLock { _ in
                         published.withLock { $0 = snapshot }
-                        engagement.forget(where: ended)
+                        // Only when engagement was recorded since the write forgot: each pass walks every record.
+                        if engagement.changeCount != ended.changeCount { engagement.forget(where: ended.isGone) }
                     }
                 } else {
                     published.withLock { $0 = snapshot }
@@ -372,8 +373,12 @@ private struct Published: Sendable {
     var expirationFloor: Double
 }
 
-/// Which identifiers' engagement a write ended (items and activities it deleted by identifier or domain).
-private typealias EndedEngagement = @Sendable (String) -> Bool
+/// Which identifiers' engagement a write ended (items and activities it deleted by identifier or domain), and the
+/// ledger's `changeCount` once the write forgot them (it moves when engagement is recorded since).
+private struct EndedEngagement: Sendable {
+    let isGone: @Sendable (String) -> Bool
+    let changeCount: UInt64
+}
 
 /// The writer side of a container; only touched under the container's lock.
 private struct ContainerCore: ~Copyable {
@@ -645,13 +650,12 @@ private struct ContainerCore: ~Copyable {
         // Engagement ends with what the app deleted by identifier or domain, so an item given a deleted one's
         // identifier later starts afresh. Not after a delete-all (a rebuild re-adds everything) or an expiry.
         if !deletedIdentifiers.isEmpty || !deletedDomains.isEmpty {
-            let ended: EndedEngagement = { [deletedIdentifiers, deletedDomains] id in
+            let isGone: @Sendable (String) -> Bool = { [deletedIdentifiers, deletedDomains] id in
                 guard let address = base.lookup(id: id), snapshot.lookup(id: id) == nil else { return false }
                 return deletedIdentifiers.contains(ExactIdentifier(id))
                     || base.domain(of: address).map(deletedDomains.covers) ?? false
             }
-            engagement.forget(where: ended)
-            endedEngagement = ended
+            endedEngagement = EndedEngagement(isGone: isGone, changeCount: engagement.forget(where: isGone))
         }
         clientStates = newStates
         writes &+= 1

@@ -35,4 +35,21 @@ final class EngagementDeleteRaceTests: XCTestCase {
         try await index.indexSearchableItems([makeItem("a", title: "Report")])
         XCTAssertNil(container.engagement.record(for: "a", at: start), "the deleted item's: not the new one's")
     }
+
+    /// A write that deletes items forgets their engagement inside the write, and walked every ledger record again
+    /// (with identifier lookups) once published, though the second pass only matters when engagement was recorded
+    /// between the two. With nothing recorded meanwhile it is skipped.
+    func testADeleteWithNothingRecordedMeanwhileWalksTheLedgerOnce() async throws {
+        let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let container = SearchlightContainer(clock: { start })
+        let index = CSSearchableIndex(name: "once", container: container)
+        try await index.indexSearchableItems([makeItem("a", title: "Report"), makeItem("b", title: "Report")])
+        container.engagement.recordSelection(of: "a", at: start)
+        container.engagement.recordSelection(of: "b", at: start)
+        let before = container.engagement.forgetPasses
+        try await index.deleteSearchableItems(withIdentifiers: ["a"])
+        XCTAssertEqual(container.engagement.forgetPasses - before, 1, "one walk of the ledger")
+        XCTAssertNil(container.engagement.record(for: "a", at: start), "the deleted item's engagement is forgotten")
+        XCTAssertNotNil(container.engagement.record(for: "b", at: start))
+    }
 }
