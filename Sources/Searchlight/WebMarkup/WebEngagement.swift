@@ -18,6 +18,9 @@ public final class WebEngagement: Sendable {
     }
 
     /// Records that someone opened the result `identifier` (while `visible` results were shown, if given).
+    /// Counted whether or not the index holds the page now, unlike `CSUserQuery` engagement: a page's identifier is
+    /// its canonical URL, so whenever a page with it is indexed (re-crawled after a delete, or first indexed after
+    /// a server-side result was opened) it is the page people opened. A delete still forgets what came before it.
     public func recordOpen(identifier: String, visible: [String] = [], at date: Date? = nil) {
         container.engagement.recordSelection(of: identifier, visible: visible, at: date ?? container.clock())
     }
