@@ -86,6 +86,8 @@ final class Segment: Sendable {
     /// The named documents and their holders for the latest name field and scope asked for (`names(field:scope:)`):
     /// derived, built on first use.
     private let namesCache = Mutex<SegmentNames?>(nil)
+    /// Each numeric field's values in ascending order (`NumericOrder`), by field: derived, built on first use.
+    private let numericOrderCache = DerivedCache<Int, NumericOrder> { _, order in 48 + (order?.memoryBytes ?? 0) }
     /// The champion lists of the default fields for the scope the writer last set (nil: none), each key's
     /// built on first use.
     private let championCache = Mutex<ChampionLists?>(nil)
@@ -410,6 +412,14 @@ final class Segment: Sendable {
         return numericValues[f][Int(numericOffsets[f][doc])..<Int(numericOffsets[f][doc + 1])]
     }
 
+    /// `field`'s values in ascending order with their documents (`NumericOrder`), built on first use and kept
+    /// (concurrent first uses wait for one build).
+    func numericOrder(of field: FieldID) -> NumericOrder {
+        let f = Int(field.rawValue)
+        return numericOrderCache.value(f) { .value(NumericOrder(segment: self, field: f)) }
+            ?? NumericOrder(segment: self, field: f)
+    }
+
     /// Calls `body` with the bytes of document `doc`'s whole stored record (`StoredFields`).
     @inline(__always)
     func withStoredRecord<R>(_ doc: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -479,7 +489,7 @@ final class Segment: Sendable {
         for v in numericValues { total += v.capacity * 8 }
         for d in domains { total += d.utf8.count + 16 }
         return total + vocabularyMemoryBytes + nearTermsMemoryBytes + prefixMemoryBytes + championMemoryBytes
-            + leadingKeysMemoryBytes + namesMemoryBytes
+            + leadingKeysMemoryBytes + namesMemoryBytes + numericOrderCache.memoryBytes
             + columnMemoryBytes + positionColumnMemoryBytes
     }
 
@@ -498,7 +508,7 @@ final class Segment: Sendable {
             "stored": stored.memoryBytes - stored.coldMemoryBytes, "storedCompressed": stored.coldMemoryBytes,
             "ids": idBytes.capacity + idOffsets.capacity * 4 + idHashes.capacity * 8 + idHashDocs.capacity * 4
                 + domainOrdinals.capacity * 4 + domains.reduce(0) { $0 + $1.utf8.count + 16 },
-            "norms": norms.reduce(0) { $0 + $1.capacity },
+            "norms": norms.reduce(0) { $0 + $1.capacity }, "numericOrders": numericOrderCache.memoryBytes,
             "numeric": numericOffsets.reduce(0) { $0 + $1.capacity * 4 } + numericValues.reduce(0) { $0 + $1.capacity * 8 },
         ]
     }

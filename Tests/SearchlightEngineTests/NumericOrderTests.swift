@@ -1,0 +1,48 @@
+import XCTest
+@testable import SearchlightEngine
+
+/// `IndexSnapshot.numericMatches` and `smallestNumber` read each segment's values in order (`NumericOrder`);
+/// they must find exactly what `.range` and a walk over every live document find.
+final class NumericOrderTests: XCTestCase {
+    func testSortedReadsEqualTheRangeQueryAndAWalkForRandomValuesDeletesAndBounds() throws {
+        var random = SeededLCG(seed: 7)
+        let writer = IndexWriter()
+        let size = try writer.registerField("size", .numeric)
+        let title = try writer.registerField("title", .text(weight: 1))
+        // Several segments, multi-valued and valueless documents, NaN, duplicates, and deletes and replacements.
+        for round in 0..<6 {
+            for i in 0..<80 {
+                var values: [(FieldID, FieldValue)] = [(title, .text("x"))]
+                for _ in 0..<random.below(3) {
+                    let value = random.below(20) == 0 ? Double.nan : Double(random.below(50)) / 2
+                    values.append((size, .number(value)))
+                }
+                try writer.upsert(Document(id: "d\(random.below(300))", values: values))
+                if i % 7 == round { writer.delete(ids: ["d\(random.below(300))"]) }
+            }
+            _ = try writer.commit()
+        }
+        let snapshot = writer.snapshot
+        XCTAssertGreaterThan(snapshot.stats.segments, 1)
+        let bounds: [NumericBound?] = [nil] + stride(from: -1.0, through: 26, by: 0.5).flatMap {
+            [NumericBound.inclusive($0), .exclusive($0)]
+        }
+        for lower in bounds {
+            for upper in bounds where random.below(4) == 0 {
+                var examined = 0
+                XCTAssertEqual(snapshot.numericMatches(size, lower: lower, upper: upper, examined: &examined),
+                               snapshot.matches(.range(size, lower: lower, upper: upper)),
+                               "\(lower as Any) \(upper as Any)")
+            }
+            var walked: Double?
+            for address in snapshot.matches(.all) {
+                for value in snapshot.numbers(size, of: address)
+                where NumericBound.contains(value, lower: lower, upper: nil) {
+                    walked = min(walked ?? value, value)
+                }
+            }
+            var examined = 0
+            XCTAssertEqual(snapshot.smallestNumber(size, lower: lower, examined: &examined), walked, "\(lower as Any)")
+        }
+    }
+}
