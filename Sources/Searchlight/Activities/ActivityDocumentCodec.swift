@@ -48,7 +48,7 @@ package enum ActivityDocumentCodec {
               var donation = decode(bytes) else { return nil }
         donation.attributeSet = ItemDocumentCodec.item(at: address, in: snapshot)?.attributeSet
         let expiration = snapshot.schema.field(named: ItemDocumentCodec.expirationField)
-            .flatMap { snapshot.numbers($0, of: address).first } ?? .infinity
+            .flatMap { snapshot.firstNumber($0, of: address) } ?? .infinity
         return ActivityRecord(identifier: id, donation: donation,
                               expirationDate: Date(timeIntervalSinceReferenceDate: expiration))
     }

@@ -37,17 +37,22 @@ package enum ActivityWriter {
         }
     }
 
-    /// Addresses of every live activity document of a snapshot.
+    /// Addresses of every live activity document of a snapshot, read from the kind field's values in order
+    /// (`IndexSnapshot.numericMatches`): about as many reads as there are activities, however many items there are.
     package static func activityAddresses(in snapshot: IndexSnapshot) -> [DocAddress] {
         guard let field = snapshot.schema.field(named: ItemDocumentCodec.kindField) else { return [] }
-        return snapshot.matches(.range(field, lower: .inclusive(ActivityIdentity.kind),
-                                       upper: .inclusive(ActivityIdentity.kind)))
+        var examined = 0
+        return snapshot.numericMatches(field, lower: .inclusive(ActivityIdentity.kind),
+                                       upper: .inclusive(ActivityIdentity.kind), examined: &examined)
     }
 
     /// Identifiers of the activities of `base` tied (`relatedUniqueIdentifier`) to an item that no longer
-    /// survives, for deletion along with it.
-    package static func orphans(in base: IndexSnapshot, itemSurvives: (String) -> Bool) -> [String] {
-        activityAddresses(in: base).compactMap { address in
+    /// survives, for deletion along with it; `examined` counts the activities read.
+    package static func orphans(in base: IndexSnapshot, examined: inout Int,
+                                itemSurvives: (String) -> Bool) -> [String] {
+        let addresses = activityAddresses(in: base)
+        examined += addresses.count
+        return addresses.compactMap { address in
             guard let link = ActivityDocumentCodec.links(at: address, in: base)?.strong, !itemSurvives(link) else {
                 return nil
             }
@@ -66,7 +71,7 @@ package enum ActivityWriter {
         var earliest = Double.infinity
         for address in activityAddresses(in: base) {
             guard let document = base.document(at: address) else { continue }
-            let expiration = expirationField.flatMap { base.numbers($0, of: address).first } ?? .infinity
+            let expiration = expirationField.flatMap { base.firstNumber($0, of: address) } ?? .infinity
             guard expiration > now.timeIntervalSinceReferenceDate else { continue }
             if let domain = document.domain, domains.covers(domain) { continue }
             try recorder.upsert(document)

@@ -5,4 +5,6 @@ package struct ExpirationWork: Sendable, Equatable {
     package var purges = 0
     /// Index entries the purges read to find the expired documents and the next expiration.
     package var entriesExamined = 0
+    /// Activities the orphan pass read to find those tied to an item that went (expired or deleted).
+    package var activitiesExamined = 0
 }

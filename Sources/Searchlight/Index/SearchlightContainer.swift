@@ -395,6 +395,9 @@ private struct ContainerCore: ~Copyable {
     var nextExpiration: Double
     /// What the purges cost so far (tests).
     var expirationWork = ExpirationWork()
+    /// The activities tied to each item, for the orphan pass after an expiry or a delete by identifier (nil: made
+    /// from the index when next needed).
+    var activityLinks: ActivityLinks?
 
     /// Writes applied (each call or batch), so an idle check can tell whether one came since it was scheduled.
     var writes: UInt64 = 0
@@ -497,13 +500,19 @@ private struct ContainerCore: ~Copyable {
         var deletedDomains = DomainPrefixes()
         // Items and activity records this round deletes by identifier (their engagement ends with them).
         var deletedIdentifiers: Set<ExactIdentifier> = []
-        var itemsMayHaveGone = now.timeIntervalSinceReferenceDate >= nextExpiration
+        // Whether items may have gone that the round cannot list (a domain or everything deleted): every activity
+        // is then checked. Otherwise the items it deleted by identifier or purged are listed, and only their
+        // activities are (`ActivityLinks`).
+        var itemsMayHaveGone = false
+        var goneItems: Set<ExactIdentifier> = []
+        // Activities this round stored tied to an item, recorded in `activityLinks` once it is applied.
+        var donatedLinks: [(activity: String, item: String)] = []
         // The item whose conversion failed, if one did.
         var refusedItem: String?
         // Why an update's merge was refused, if one was.
         var refusedMerge: CSIndexError?
         do {
-            try purgeExpired(now: now, recorder: &recorder)
+            goneItems.formUnion(try purgeExpired(now: now, recorder: &recorder).map { ExactIdentifier($0) })
             operationLoop: for operation in IndexOperation.coalescingDomainDeletes(operations) {
                 switch operation {
                 case .index(let items):
@@ -553,7 +562,7 @@ private struct ContainerCore: ~Copyable {
                     recorder.delete(ids: itemIDs)
                     for id in itemIDs { pending[ExactIdentifier(id)] = .deleted }
                     deletedIdentifiers.formUnion(itemIDs.map { ExactIdentifier($0) })
-                    itemsMayHaveGone = true
+                    goneItems.formUnion(itemIDs.map { ExactIdentifier($0) })
                 case .deleteDomains(let domains):
                     recorder.delete(domains: domains)
                     deletedDomains.insert(contentsOf: domains)
@@ -602,13 +611,26 @@ private struct ContainerCore: ~Copyable {
                                           deletedDomains: deletedDomains, base: base, now: now)
                     }
                     if let expiration { nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate) }
+                    if expiration != nil, case .donate(let donation) = change, let item = donation.strongLink {
+                        donatedLinks.append((donation.recordIdentifier, item))
+                    }
                 }
             }
             if itemsMayHaveGone {
-                let orphans = ActivityWriter.orphans(in: base) { id in
+                let orphans = ActivityWriter.orphans(in: base, examined: &expirationWork.activitiesExamined) { id in
                     Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
                                       deletedDomains: deletedDomains, base: base, now: now)
                 }
+                if !orphans.isEmpty { recorder.delete(ids: orphans) }
+            } else if !goneItems.isEmpty {
+                var examined = 0
+                let links = activityLinks ?? ActivityLinks(from: base, examined: &examined)
+                activityLinks = links
+                let orphans = links.orphans(of: goneItems, in: base, examined: &examined) { id in
+                    Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
+                                      deletedDomains: deletedDomains, base: base, now: now)
+                }
+                expirationWork.activitiesExamined += examined
                 if !orphans.isEmpty { recorder.delete(ids: orphans) }
             }
             switch clientState {
@@ -652,6 +674,16 @@ private struct ContainerCore: ~Copyable {
             throw Self.engineError(error, limits: writer.segmentLimits)
         }
         applied = true
+        if itemsMayHaveGone {
+            // Activities were deleted and restored wholesale: the links are made again when next needed.
+            activityLinks = nil
+        } else if activityLinks != nil {
+            // A gone item's activities went with it (unless it was indexed again in the round).
+            for item in goneItems where snapshot.lookup(id: item.id) == nil {
+                activityLinks?.removeActivities(of: item.id)
+            }
+            for link in donatedLinks { activityLinks?.insert(activity: link.activity, item: link.item) }
+        }
         // Engagement ends with what the app deleted by identifier or domain, so an item given a deleted one's
         // identifier later starts afresh. Not after a delete-all (a rebuild re-adds everything) or an expiry.
         if !deletedIdentifiers.isEmpty || !deletedDomains.isEmpty {
@@ -703,17 +735,20 @@ private struct ContainerCore: ~Copyable {
     /// next one. Both are read from each segment's expirations in order (`IndexSnapshot.numericMatches`,
     /// `smallestNumber`): an index whose items expire steadily purges on nearly every write, and a walk over every
     /// document each time made a run of single-item writes quadratic.
-    private mutating func purgeExpired(now: Date, recorder: inout RecordingWriter) throws(EngineError) {
+    /// Returns the identifiers it deleted.
+    private mutating func purgeExpired(now: Date, recorder: inout RecordingWriter) throws(EngineError) -> [String] {
         let t = now.timeIntervalSinceReferenceDate
         guard t >= nextExpiration, let field = writer.snapshot.schema.field(named: ItemDocumentCodec.expirationField)
-        else { return }
+        else { return [] }
         let snapshot = writer.snapshot
         var examined = 0
         let expired = snapshot.numericMatches(field, lower: nil, upper: .inclusive(t), examined: &examined)
-        recorder.delete(ids: expired.compactMap { snapshot.id(of: $0) })
+        let ids = expired.compactMap { snapshot.id(of: $0) }
+        recorder.delete(ids: ids)
         nextExpiration = snapshot.smallestNumber(field, lower: .exclusive(t), examined: &examined) ?? .infinity
         expirationWork.purges += 1
         expirationWork.entriesExamined += examined
+        return ids
     }
 
     private static func describe(_ state: Data?) -> String {
