@@ -45,4 +45,47 @@ final class NumericOrderTests: XCTestCase {
             XCTAssertEqual(snapshot.smallestNumber(size, lower: lower, examined: &examined), walked, "\(lower as Any)")
         }
     }
+
+    /// Signed zeros, infinities and NaN as values and bounds, documents with several values in range (matched
+    /// once), deleted and valueless ones: the sorted reads agree with `.range` and a walk.
+    func testSignedZerosInfinitiesAndRepeatedValuesReadLikeTheRangeQuery() throws {
+        let writer = IndexWriter()
+        let size = try writer.registerField("size", .numeric)
+        let title = try writer.registerField("title", .text(weight: 1))
+        let special: [Double] = [-.infinity, -1, -0.0, 0.0, 1, .infinity, .nan]
+        for round in 0..<3 {
+            for (i, value) in special.enumerated() {
+                var values: [(FieldID, FieldValue)] = [(title, .text("x"))]
+                // One value, the value twice, and a signed-zero pair with it: several in range, one document.
+                values.append((size, .number(value)))
+                if i % 3 != 0 { values.append((size, .number(value))) }
+                if i % 3 == 2 { values += [(size, .number(-0.0)), (size, .number(0.0))] }
+                try writer.upsert(Document(id: "r\(round)-\(i)", values: values))
+            }
+            try writer.upsert(Document(id: "none\(round)", values: [(title, .text("x"))]))
+            if round > 0 { writer.delete(ids: ["r\(round - 1)-2", "r\(round - 1)-5"]) }
+            _ = try writer.commit()
+        }
+        let snapshot = writer.snapshot
+        let bounds: [NumericBound?] = [nil] + special.flatMap { [NumericBound.inclusive($0), .exclusive($0)] }
+        for lower in bounds {
+            for upper in bounds {
+                var examined = 0
+                let sorted = snapshot.numericMatches(size, lower: lower, upper: upper, examined: &examined)
+                XCTAssertEqual(sorted, snapshot.matches(.range(size, lower: lower, upper: upper)),
+                               "\(lower as Any) \(upper as Any)")
+                XCTAssertEqual(Set(sorted).count, sorted.count, "\(lower as Any) \(upper as Any)")
+            }
+            var walked: Double?
+            for address in snapshot.matches(.all) {
+                for value in snapshot.numbers(size, of: address)
+                where NumericBound.contains(value, lower: lower, upper: nil) {
+                    walked = min(walked ?? value, value)
+                }
+            }
+            var examined = 0
+            let smallest = snapshot.smallestNumber(size, lower: lower, examined: &examined)
+            XCTAssertEqual(smallest, walked, "\(lower as Any)")
+        }
+    }
 }
