@@ -57,4 +57,56 @@ final class JournalReplayTests: XCTestCase {
         }
         XCTAssertGreaterThan(limitsThatRefusedAfterJournaling, 0, "some batches were refused after journaling")
     }
+
+    /// Seeded batches that delete by identifier and domain, delete everything (client states with it) and set
+    /// states of two indexes, mostly on documents an earlier batch wrote: with a small limit the replay commits
+    /// between them, so deletes reach documents of an earlier replay commit and a delete-all clears states an
+    /// earlier commit recorded. The replay shows exactly the acknowledged batches.
+    func testDeletesAndClientStatesAcrossReplayCommitsMatchTheAcknowledgedBatches() throws {
+        for seed in UInt64(1)...6 {
+            var random = SeededLCG(seed: seed)
+            let directory = makeStoreDirectory(self)
+            var options = StoreOptions()
+            options.segmentLimits = SegmentLimits(maxBytes: 900 + 300 * Int(seed % 3), maxDocuments: 1_000)
+            var model = StoreModel()
+            var refused = 0
+            do {
+                let opened = try DurableStore.open(directory: directory, options: options)
+                for n in 0..<60 {
+                    var operations: [ModelOperation] = []
+                    for _ in 0..<(1 + random.below(3)) {
+                        switch random.below(10) {
+                        case 0..<5:
+                            let words = random.below(12) == 0 ? 200 : 1 + random.below(6)
+                            operations.append(.upsert(id: "d\(random.below(12))", domain: ["a", "b", nil][random.below(3)],
+                                                      title: (0..<words).map { "w\(n)x\($0)" }.joined(separator: " "),
+                                                      size: Double(n)))
+                        case 5, 6: operations.append(.delete(["d\(random.below(12))"]))
+                        case 7: operations.append(.deleteDomain(["a", "b"][random.below(2)]))
+                        case 8 where random.below(3) == 0: operations.append(.deleteAll)
+                        default: operations.append(.state(name: ["i1", "i2"][random.below(2)], state: Array("s\(n)".utf8)))
+                        }
+                    }
+                    var journaled = false
+                    do {
+                        try opened.store.append(try record(operations, writer: opened.writer))
+                        journaled = true
+                        try opened.writer.commit()
+                        model.apply(operations)
+                    } catch {
+                        XCTAssertEqual(error as? EngineError, .segmentTooLarge, "seed \(seed) batch \(n)")
+                        if journaled { refused += 1 }
+                        opened.writer.rollback()
+                    }
+                }
+                opened.store.close()
+            }
+            let reopened = try DurableStore.open(directory: directory, options: options)
+            defer { reopened.store.close() }
+            XCTAssertNil(reopened.report.corruption, "seed \(seed)")
+            XCTAssertEqual(reopened.report.refusedBatches, refused, "seed \(seed)")
+            XCTAssertEqual(StoreModel.read(reopened.writer.snapshot, clientStates: reopened.clientStates), model,
+                           "seed \(seed)")
+        }
+    }
 }
