@@ -505,8 +505,10 @@ private struct ContainerCore: ~Copyable {
         // activities are (`ActivityLinks`).
         var itemsMayHaveGone = false
         var goneItems: Set<ExactIdentifier> = []
-        // Activities this round stored tied to an item, recorded in `activityLinks` once it is applied.
-        var donatedLinks: [(activity: String, item: String)] = []
+        // What this round did to activities' links, in order (item nil: the activity went or is tied to none),
+        // recorded in `activityLinks` once it is applied; `activitiesCleared`: every activity was deleted first.
+        var linkChanges: [(activity: String, item: String?)] = []
+        var activitiesCleared = false
         // The item whose conversion failed, if one did.
         var refusedItem: String?
         // Why an update's merge was refused, if one was.
@@ -611,8 +613,15 @@ private struct ContainerCore: ~Copyable {
                                           deletedDomains: deletedDomains, base: base, now: now)
                     }
                     if let expiration { nextExpiration = min(nextExpiration, expiration.timeIntervalSinceReferenceDate) }
-                    if expiration != nil, case .donate(let donation) = change, let item = donation.strongLink {
-                        donatedLinks.append((donation.recordIdentifier, item))
+                    switch change {
+                    case .donate(let donation) where expiration != nil:
+                        linkChanges.append((donation.recordIdentifier, donation.strongLink))
+                    case .donate: break
+                    case .deletePersistentIdentifiers(let ids):
+                        linkChanges += ids.map { (ActivityIdentity.recordIdentifier(persistentIdentifier: $0), nil) }
+                    case .deleteAll:
+                        linkChanges = []
+                        activitiesCleared = true
                     }
                 }
             }
@@ -678,11 +687,20 @@ private struct ContainerCore: ~Copyable {
             // Activities were deleted and restored wholesale: the links are made again when next needed.
             activityLinks = nil
         } else if activityLinks != nil {
-            // A gone item's activities went with it (unless it was indexed again in the round).
+            if activitiesCleared { activityLinks = ActivityLinks() }
+            // A gone item's activities went with it (unless it was indexed again in the round); a purged activity
+            // is forgotten too (the purge lists expired activities with the items).
             for item in goneItems where snapshot.lookup(id: item.id) == nil {
                 activityLinks?.removeActivities(of: item.id)
+                activityLinks?.removeActivity(item.id)
             }
-            for link in donatedLinks { activityLinks?.insert(activity: link.activity, item: link.item) }
+            for change in linkChanges {
+                if let item = change.item {
+                    activityLinks?.insert(activity: change.activity, item: item)
+                } else {
+                    activityLinks?.removeActivity(change.activity)
+                }
+            }
         }
         // Engagement ends with what the app deleted by identifier or domain, so an item given a deleted one's
         // identifier later starts afresh. Not after a delete-all (a rebuild re-adds everything) or an expiry.

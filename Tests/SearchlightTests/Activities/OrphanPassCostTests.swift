@@ -1,6 +1,7 @@
 // The Linux NSUserActivity (Foundation has its own on Apple platforms; see SearchlightActivityDonation).
 #if !canImport(Darwin)
 import Foundation
+import SearchlightEngine
 import XCTest
 @testable import Searchlight
 
@@ -62,7 +63,7 @@ final class OrphanPassCostTests: XCTestCase {
             activity.persistentIdentifier = id
             try await activity.becomeCurrentAndWait()
         }
-        // Re-tied from b to c: the record stays under b's entry too, and is checked.
+        // Re-tied from b to c: the record moves from b's entry to c's (each read is checked against the index).
         let retied = fixture.linkedActivity(title: "viewing c", to: "c")
         retied.persistentIdentifier = "b"
         try await retied.becomeCurrentAndWait()
@@ -76,6 +77,46 @@ final class OrphanPassCostTests: XCTestCase {
         XCTAssertEqual(fixture.activities.compactMap(\.donation.strongLink).sorted(), ["a", "c"])
         try await fixture.index.deleteSearchableItems(withIdentifiers: ["c"])
         XCTAssertEqual(fixture.activities.compactMap(\.donation.strongLink), ["a"])
+    }
+
+    /// The links forget activities that went while their item stayed (deleted, expired, re-donated untied or tied
+    /// elsewhere): kept, they grew with every activity ever donated to a long-lived item, and the pass read them
+    /// all when it finally went.
+    func testLinksForgetActivitiesThatWentWhileTheirItemStayed() async throws {
+        let fixture = ActivityFixture()
+        let container = fixture.container
+        let start = fixture.clock.now
+        func donate(_ id: String, to item: String?, expiring: Date? = nil) async throws {
+            let set = CSSearchableItemAttributeSet(itemContentType: "public.text")
+            set.relatedUniqueIdentifier = item
+            try await container.apply([.activities(.donate(ActivityDonation(
+                activityType: "com.example.view", title: id, attributeSet: set, persistentIdentifier: id,
+                expirationDate: expiring)))])
+        }
+        let home = makeItem("home", title: "home")
+        home.expirationDate = start.addingTimeInterval(1_000_000)
+        try await fixture.index.indexSearchableItems([home, makeItem("other", title: "other")])
+        // A delete by identifier makes the links.
+        try await fixture.index.deleteSearchableItems(withIdentifiers: ["other"])
+        try await donate("all", to: "home")
+        try await container.apply([.activities(.deleteAll)])
+        for n in 0..<30 {
+            try await donate("gone\(n)", to: "home")
+            try await container.apply([.activities(.deletePersistentIdentifiers(["gone\(n)"]))])
+            try await donate("untied\(n)", to: "home")
+            try await donate("untied\(n)", to: nil)
+            try await donate("short\(n)", to: "home", expiring: fixture.clock.now.addingTimeInterval(1))
+        }
+        try await donate("kept", to: "home")
+        // The short-lived ones expire and are purged by the next write.
+        fixture.clock.advance(by: 10)
+        try await fixture.index.indexSearchableItems([makeItem("again", title: "again")])
+        XCTAssertEqual(fixture.activities.map(\.identifier).count, 31)
+        let before = container.expirationWork.activitiesExamined
+        try await fixture.index.deleteSearchableItems(withIdentifiers: ["home"])
+        XCTAssertEqual(fixture.activities.compactMap(\.donation.strongLink), [])
+        XCTAssertEqual(fixture.activities.count, 30)
+        XCTAssertLessThanOrEqual(container.expirationWork.activitiesExamined - before, 1)
     }
 }
 #endif
