@@ -78,13 +78,15 @@ final class JournalReplayTests: XCTestCase {
                         switch random.below(10) {
                         case 0..<5:
                             let words = random.below(12) == 0 ? 200 : 1 + random.below(6)
-                            operations.append(.upsert(id: "d\(random.below(12))", domain: ["a", "b", nil][random.below(3)],
-                                                      title: (0..<words).map { "w\(n)x\($0)" }.joined(separator: " "),
-                                                      size: Double(n)))
+                            let id = "d\(random.below(12))", domain = ["a", "b", nil][random.below(3)]
+                            let title = (0..<words).map { "w\(n)x\($0)" }.joined(separator: " ")
+                            operations.append(.upsert(id: id, domain: domain, title: title, size: Double(n)))
                         case 5, 6: operations.append(.delete(["d\(random.below(12))"]))
                         case 7: operations.append(.deleteDomain(["a", "b"][random.below(2)]))
                         case 8 where random.below(3) == 0: operations.append(.deleteAll)
-                        default: operations.append(.state(name: ["i1", "i2"][random.below(2)], state: Array("s\(n)".utf8)))
+                        default:
+                            let name = ["i1", "i2"][random.below(2)]
+                            operations.append(.state(name: name, state: Array("s\(n)".utf8)))
                         }
                     }
                     var journaled = false
