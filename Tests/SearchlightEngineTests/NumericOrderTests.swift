@@ -34,13 +34,7 @@ final class NumericOrderTests: XCTestCase {
                                snapshot.matches(.range(size, lower: lower, upper: upper)),
                                "\(lower as Any) \(upper as Any)")
             }
-            var walked: Double?
-            for address in snapshot.matches(.all) {
-                for value in snapshot.numbers(size, of: address)
-                where NumericBound.contains(value, lower: lower, upper: nil) {
-                    walked = min(walked ?? value, value)
-                }
-            }
+            let walked = smallestByWalk(size, lower: lower, in: snapshot)
             var examined = 0
             XCTAssertEqual(snapshot.smallestNumber(size, lower: lower, examined: &examined), walked, "\(lower as Any)")
         }
@@ -76,16 +70,22 @@ final class NumericOrderTests: XCTestCase {
                                "\(lower as Any) \(upper as Any)")
                 XCTAssertEqual(Set(sorted).count, sorted.count, "\(lower as Any) \(upper as Any)")
             }
-            var walked: Double?
-            for address in snapshot.matches(.all) {
-                for value in snapshot.numbers(size, of: address)
-                where NumericBound.contains(value, lower: lower, upper: nil) {
-                    walked = min(walked ?? value, value)
-                }
-            }
+            let walked = smallestByWalk(size, lower: lower, in: snapshot)
             var examined = 0
             let smallest = snapshot.smallestNumber(size, lower: lower, examined: &examined)
             XCTAssertEqual(smallest, walked, "\(lower as Any)")
         }
+    }
+
+    /// The smallest value of `field` within `lower` that a live document holds, by reading every document.
+    private func smallestByWalk(_ field: FieldID, lower: NumericBound?, in snapshot: IndexSnapshot) -> Double? {
+        var smallest: Double?
+        for address in snapshot.matches(.all) {
+            for value in snapshot.numbers(field, of: address)
+            where NumericBound.contains(value, lower: lower, upper: nil) {
+                smallest = min(smallest ?? value, value)
+            }
+        }
+        return smallest
     }
 }
