@@ -48,12 +48,7 @@ final class JournalReplayTests: XCTestCase {
                 opened.store.close()
             }
             if refusedAfterJournaling > 0 { limitsThatRefusedAfterJournaling += 1 }
-            let reopened = try DurableStore.open(directory: directory, options: options)
-            defer { reopened.store.close() }
-            XCTAssertNil(reopened.report.corruption, "limit \(maxBytes)")
-            XCTAssertEqual(reopened.report.refusedBatches, refusedAfterJournaling, "limit \(maxBytes)")
-            XCTAssertEqual(StoreModel.read(reopened.writer.snapshot, clientStates: reopened.clientStates), model,
-                           "limit \(maxBytes)")
+            try assertReopened(directory, options, refused: refusedAfterJournaling, model: model, "limit \(maxBytes)")
         }
         XCTAssertGreaterThan(limitsThatRefusedAfterJournaling, 0, "some batches were refused after journaling")
     }
@@ -103,12 +98,18 @@ final class JournalReplayTests: XCTestCase {
                 }
                 opened.store.close()
             }
-            let reopened = try DurableStore.open(directory: directory, options: options)
-            defer { reopened.store.close() }
-            XCTAssertNil(reopened.report.corruption, "seed \(seed)")
-            XCTAssertEqual(reopened.report.refusedBatches, refused, "seed \(seed)")
-            XCTAssertEqual(StoreModel.read(reopened.writer.snapshot, clientStates: reopened.clientStates), model,
-                           "seed \(seed)")
+            try assertReopened(directory, options, refused: refused, model: model, "seed \(seed)")
         }
+    }
+
+    /// Reopens the store (a replay of its journal) and checks it is undamaged, refused `refused` batches, and holds
+    /// what `model` acknowledged.
+    private func assertReopened(_ directory: String, _ options: StoreOptions, refused: Int, model: StoreModel,
+                                _ label: String) throws {
+        let reopened = try DurableStore.open(directory: directory, options: options)
+        defer { reopened.store.close() }
+        XCTAssertNil(reopened.report.corruption, label)
+        XCTAssertEqual(reopened.report.refusedBatches, refused, label)
+        XCTAssertEqual(StoreModel.read(reopened.writer.snapshot, clientStates: reopened.clientStates), model, label)
     }
 }
