@@ -625,19 +625,21 @@ private struct ContainerCore: ~Copyable {
                     }
                 }
             }
-            if itemsMayHaveGone {
-                let orphans = ActivityWriter.orphans(in: base, examined: &expirationWork.activitiesExamined) { id in
+            // Activities tied to an item that no longer survives go with it: every activity is checked when the
+            // round cannot list what went, else only those `ActivityLinks` ties to the items it lists.
+            if itemsMayHaveGone || !goneItems.isEmpty {
+                let survives = { (id: String) in
                     Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
                                       deletedDomains: deletedDomains, base: base, now: now)
                 }
-                if !orphans.isEmpty { recorder.delete(ids: orphans) }
-            } else if !goneItems.isEmpty {
                 var examined = 0
-                let links = activityLinks ?? ActivityLinks(from: base, examined: &examined)
-                activityLinks = links
-                let orphans = links.orphans(of: goneItems, in: base, examined: &examined) { id in
-                    Self.itemSurvives(id, pending: pending, everythingDeleted: everythingDeleted,
-                                      deletedDomains: deletedDomains, base: base, now: now)
+                let orphans: [String]
+                if itemsMayHaveGone {
+                    orphans = ActivityWriter.orphans(in: base, examined: &examined, itemSurvives: survives)
+                } else {
+                    let links = activityLinks ?? ActivityLinks(from: base, examined: &examined)
+                    activityLinks = links
+                    orphans = links.orphans(of: goneItems, in: base, examined: &examined, itemSurvives: survives)
                 }
                 expirationWork.activitiesExamined += examined
                 if !orphans.isEmpty { recorder.delete(ids: orphans) }
