@@ -23,34 +23,31 @@ public enum SearchlightContinuation {
     public static func activity(forSelecting identifier: String, actionIdentifier: String? = nil,
                                 visibleIdentifiers: [String] = [],
                                 in container: SearchlightContainer = .default) -> NSUserActivity? {
-        guard ActivityIdentity.isActivity(identifier) else {
-            container.recordingEngagement { snapshot in
-                // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
-                let key = ActivityResults.engagementIdentifier(ofResult: identifier, in: snapshot)
-                let shown = visibleIdentifiers.compactMap {
-                    ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot)
-                }
-                if let key {
-                    container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
-                } else if !shown.isEmpty {
-                    container.engagement.recordImpressions(of: shown, at: snapshot.now)
-                }
+        let isActivity = ActivityIdentity.isActivity(identifier)
+        var found: ActivityRecord?
+        container.recordingEngagement { snapshot in
+            // Results deleted since they were shown count for nothing (`ActivityResults.engagementIdentifier`).
+            let key = ActivityResults.engagementIdentifier(ofResult: identifier, in: snapshot)
+            let shown = visibleIdentifiers.compactMap {
+                ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot)
             }
+            if isActivity {
+                // An activity counts only while it can be continued.
+                guard let record = snapshot.activity(withIdentifier: identifier), let key else { return }
+                container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+                found = record
+            } else if let key {
+                container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
+            } else if !shown.isEmpty {
+                container.engagement.recordImpressions(of: shown, at: snapshot.now)
+            }
+        }
+        guard isActivity else {
             let activity = NSUserActivity(activityType: CSSearchableItemActionType)
             var info: [AnyHashable: Any] = [CSSearchableItemActivityIdentifier: identifier]
             if let actionIdentifier { info[CSActionIdentifier] = actionIdentifier }
             activity.userInfo = info
             return activity
-        }
-        var found: ActivityRecord?
-        container.recordingEngagement { snapshot in
-            let key = ActivityResults.engagementIdentifier(ofResult: identifier, in: snapshot)
-            let shown = visibleIdentifiers.compactMap {
-                ActivityResults.engagementIdentifier(ofResult: $0, in: snapshot)
-            }
-            guard let record = snapshot.activity(withIdentifier: identifier), let key else { return }
-            container.engagement.recordSelection(of: key, visible: shown, at: snapshot.now)
-            found = record
         }
         guard let record = found else { return nil }
         let activity = continuation(of: record.donation)
